@@ -1,0 +1,10 @@
+//! The simulation engine: integer-nanosecond time, the deterministic event queue and named
+//! random streams. It knows nothing about networks; `crate::world` drives it.
+
+pub mod rng;
+pub mod scheduler;
+pub mod time;
+
+pub use rng::RandomStream;
+pub use scheduler::Scheduler;
+pub use time::SimTime;

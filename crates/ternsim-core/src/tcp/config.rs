@@ -1,0 +1,256 @@
+//! TCP parameters, the variant enum and the defaults profiles of the ns-2 releases the seed
+//! studies ran (`../shared/research/tcp-spec.md` §1 gives the table these come from).
+
+use crate::sim::SimTime;
+
+/// The TCP variants a scenario can name. Each is a combination of a loss-recovery policy and
+/// a window policy; the sender composes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TcpVariant {
+    /// ns-2 `Agent/TCP`: slow start, congestion avoidance, fast retransmit, no fast recovery.
+    Tahoe,
+    /// ns-2 `Agent/TCP/Reno` (RFC 5681 fast recovery with ns-2's one-reaction-per-window rule).
+    Reno,
+    /// ns-2 `Agent/TCP/Newreno` (RFC 6582 partial ACKs).
+    NewReno,
+    /// ns-2 `Agent/TCP/Sack1` (Fall and Floyd's scoreboard with a pipe counter).
+    Sack,
+    /// ns-2 `Agent/TCP/Vegas` (Brakmo and Peterson).
+    Vegas,
+}
+
+impl TcpVariant {
+    /// The one place variant names are parsed.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "tahoe" => Some(Self::Tahoe),
+            "reno" => Some(Self::Reno),
+            "newreno" => Some(Self::NewReno),
+            "sack" => Some(Self::Sack),
+            "vegas" => Some(Self::Vegas),
+            _ => None,
+        }
+    }
+    pub const NAMES: &'static [&'static str] = &["tahoe", "reno", "newreno", "sack", "vegas"];
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tahoe => "tahoe",
+            Self::Reno => "reno",
+            Self::NewReno => "newreno",
+            Self::Sack => "sack",
+            Self::Vegas => "vegas",
+        }
+    }
+    /// Whether the sink for this variant generates SACK blocks.
+    pub fn uses_sack(self) -> bool {
+        matches!(self, Self::Sack)
+    }
+}
+
+/// Which release's defaults a scenario starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefaultsProfile {
+    Ns2_35,
+    Ns2_29,
+    Ns2_26,
+    Rfc,
+}
+
+impl DefaultsProfile {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "ns2.35" => Some(Self::Ns2_35),
+            "ns2.29" => Some(Self::Ns2_29),
+            "ns2.26" => Some(Self::Ns2_26),
+            "rfc" => Some(Self::Rfc),
+            _ => None,
+        }
+    }
+    pub const NAMES: &'static [&'static str] = &["ns2.35", "ns2.29", "ns2.26", "rfc"];
+}
+
+/// How the retransmission timeout is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoMode {
+    /// ns-2's integer tick arithmetic (tcp-spec §3.2): samples quantised to `tick` with a
+    /// random phase, no G term, RTO floored to ticks, one timed packet per RTT.
+    Ns2,
+    /// RFC 6298 floating-point estimator: RTO = SRTT + max(G, 4 RTTVAR), clamped to min/max.
+    Rfc6298,
+}
+
+/// Retransmission-timer parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RtoConfig {
+    pub mode: RtoMode,
+    /// Timer granularity G (ns-2 `tcpTick_`).
+    pub tick: SimTime,
+    pub min_rto: SimTime,
+    pub max_rto: SimTime,
+    /// RTO before the first RTT sample (ns-2 `rtxcur_init_`).
+    pub initial_rto: SimTime,
+}
+
+/// Vegas parameters (Brakmo and Peterson; ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`), in packets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VegasConfig {
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+}
+
+/// NewReno switches that changed between ns-2 releases (tcp-spec §6).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NewRenoConfig {
+    pub partial_window_deflation: bool,
+    /// Restart the timer on the first partial ACK only ("impatient", RFC 6582).
+    pub first_partial_timer_only: bool,
+    pub exit_recovery_fix: bool,
+}
+
+/// Sender parameters. Build one with [`TcpConfig::from_profile`] and then change fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TcpConfig {
+    pub variant: TcpVariant,
+    /// Payload bytes per segment (ns-2 `packetSize_`).
+    pub packet_size: u32,
+    /// TCP/IP header bytes added on the wire (ns-2 adds 40 when `useHeaders_`).
+    pub header_size: u32,
+    /// ns-2 Vegas's `output()` does not add the header: its packets are `packet_size` bytes.
+    pub vegas_omits_header: bool,
+    /// Receiver's advertised window in packets (ns-2 `window_`); also the initial ssthresh.
+    pub window: u32,
+    /// Initial window in packets (ns-2 `windowInit_`).
+    pub window_init: u32,
+    /// Most packets sent in response to one event; 0 = unlimited (ns-2 `maxburst_`).
+    pub max_burst: u32,
+    /// Upper bound on cwnd in packets; 0 = none (ns-2 `maxcwnd_`).
+    pub max_cwnd: f64,
+    /// Emulate the SYN: packet 0 is 40 bytes and cwnd is 1 until it is acknowledged.
+    pub syn: bool,
+    /// RFC 3042 Limited Transmit (ns-2 `singledup_`).
+    pub limited_transmit: bool,
+    /// Halve to a real window (true, ns-2.30+) or to floor(floor(W)/2) (ns-2.29 and earlier).
+    pub precision_reduce: bool,
+    /// Duplicate-ACK threshold (ns-2 `numdupacks_`).
+    pub dupack_threshold: u32,
+    /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
+    pub exit_fast_retrans: bool,
+    pub rto: RtoConfig,
+    pub newreno: NewRenoConfig,
+    pub vegas: VegasConfig,
+}
+
+impl TcpConfig {
+    /// The defaults of `profile` for `variant` (tcp-spec §1).
+    pub fn from_profile(variant: TcpVariant, profile: DefaultsProfile) -> Self {
+        let ns2_35 = TcpConfig {
+            variant,
+            packet_size: 1000,
+            header_size: 40,
+            vegas_omits_header: true,
+            window: 20,
+            window_init: 2,
+            max_burst: 0,
+            max_cwnd: 0.0,
+            syn: true,
+            limited_transmit: true,
+            precision_reduce: true,
+            dupack_threshold: 3,
+            exit_fast_retrans: true,
+            rto: RtoConfig {
+                mode: RtoMode::Ns2,
+                tick: SimTime::from_millis(10),
+                min_rto: SimTime::from_millis(200),
+                max_rto: SimTime::from_millis(60_000),
+                initial_rto: SimTime::from_millis(3_000),
+            },
+            newreno: NewRenoConfig {
+                partial_window_deflation: true,
+                first_partial_timer_only: true,
+                exit_recovery_fix: false,
+            },
+            vegas: VegasConfig {
+                alpha: 1.0,
+                beta: 3.0,
+                gamma: 1.0,
+            },
+        };
+        match profile {
+            DefaultsProfile::Ns2_35 => ns2_35,
+            // ns-2.29: initial RTO 6 s, max RTO 100000 s, integer window halving.
+            DefaultsProfile::Ns2_29 => TcpConfig {
+                precision_reduce: false,
+                rto: RtoConfig {
+                    initial_rto: SimTime::from_millis(6_000),
+                    max_rto: SimTime::from_millis(100_000_000),
+                    ..ns2_35.rto
+                },
+                ..ns2_35
+            },
+            // ns-2.26: additionally min RTO 1 s, NewReno without partial deflation and with
+            // the timer restarted on every partial ACK, no exitFastRetrans_.
+            DefaultsProfile::Ns2_26 => TcpConfig {
+                precision_reduce: false,
+                exit_fast_retrans: false,
+                rto: RtoConfig {
+                    min_rto: SimTime::from_millis(1_000),
+                    initial_rto: SimTime::from_millis(6_000),
+                    max_rto: SimTime::from_millis(100_000_000),
+                    ..ns2_35.rto
+                },
+                newreno: NewRenoConfig {
+                    partial_window_deflation: false,
+                    first_partial_timer_only: false,
+                    exit_recovery_fix: false,
+                },
+                ..ns2_35
+            },
+            // RFC 5681/6298/6582: RTO estimator with 1 s min and initial RTO, 1 ms clock.
+            DefaultsProfile::Rfc => TcpConfig {
+                rto: RtoConfig {
+                    mode: RtoMode::Rfc6298,
+                    tick: SimTime::from_millis(1),
+                    min_rto: SimTime::from_millis(1_000),
+                    max_rto: SimTime::from_millis(60_000),
+                    initial_rto: SimTime::from_millis(1_000),
+                },
+                ..ns2_35
+            },
+        }
+    }
+
+    /// Bytes on the wire for one full data segment of this sender.
+    pub fn data_wire_bytes(&self) -> u32 {
+        if self.variant == TcpVariant::Vegas && self.vegas_omits_header {
+            self.packet_size
+        } else {
+            self.packet_size + self.header_size
+        }
+    }
+}
+
+/// Sink (receiver) parameters (ns-2 `Agent/TCPSink`, `/DelAck`, `/Sack1`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinkConfig {
+    /// Hold in-order packets and ACK every second one or after `delack_interval`.
+    pub delayed_ack: bool,
+    pub delack_interval: SimTime,
+    /// Generate SACK blocks.
+    pub sack: bool,
+    pub max_sack_blocks: u32,
+    /// ACK size on the wire in bytes, before SACK blocks (ns-2 `TCPSink packetSize_` = 40).
+    pub ack_size: u32,
+}
+
+impl Default for SinkConfig {
+    fn default() -> Self {
+        SinkConfig {
+            delayed_ack: false,
+            delack_interval: SimTime::from_millis(100),
+            sack: false,
+            max_sack_blocks: 3,
+            ack_size: 40,
+        }
+    }
+}

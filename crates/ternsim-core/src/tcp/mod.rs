@@ -1,0 +1,25 @@
+//! TCP as ns-2's one-way agents model it: a sender that owns a packet-counted sequence space
+//! and a sink that acknowledges it.
+//!
+//! Both halves are sans-IO state machines: the host (`crate::world`) hands them `now` and a
+//! segment, and they answer with the segments to transmit (in [`TcpOutput`] / [`SinkOutput`])
+//! and the time they next want to be woken ([`TcpSender::next_timer`]). They never read a
+//! clock, draw a random number or touch the network themselves.
+//!
+//! Module map:
+//! - [`config`]: parameters, variants and the ns-2 / RFC defaults profiles.
+//! - [`segment`]: what travels on the wire (data segments, ACKs with SACK blocks).
+//! - [`output`]: the buffers through which the state machines speak to the host, and trace events.
+//! - `sender`, `sink`: the two halves.
+
+pub mod config;
+pub mod output;
+pub mod segment;
+pub mod sender;
+pub mod sink;
+
+pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
+pub use output::{SinkOutput, TcpEvent, TcpOutput};
+pub use segment::{AckSegment, DataSegment, SackBlock, Seq};
+pub use sender::TcpSender;
+pub use sink::TcpSink;

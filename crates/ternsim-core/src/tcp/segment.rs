@@ -1,0 +1,62 @@
+//! Segments as ns-2 one-way TCP sends them: sequence numbers count packets, not bytes.
+
+use crate::sim::SimTime;
+
+/// A packet-counted sequence number. The first data packet is 0; an ACK carries the highest
+/// in-order packet received (ack k covers packets 0..=k), and -1 means "nothing yet".
+pub type Seq = i64;
+
+/// One SACK block in packet numbers: packets `left..right` (right exclusive) were received.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub left: Seq,
+    pub right: Seq,
+}
+
+/// Flag bits carried by data segments and ACKs.
+pub mod flags {
+    /// Demo-Vegas: a data segment marked by the network side at a handoff; the sink echoes it.
+    pub const SIG: u8 = 0x01;
+    /// The ACK echoes a SIG-marked data segment.
+    pub const SIG_ECHO: u8 = 0x02;
+}
+
+/// A data segment handed from the sender to the network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DataSegment {
+    pub seq: Seq,
+    /// Size on the wire in bytes (payload plus TCP/IP header, per the ns-2 conventions).
+    pub wire_bytes: u32,
+    /// Application payload bytes in this segment.
+    pub payload_bytes: u32,
+    /// True when this sequence number was sent before.
+    pub retransmission: bool,
+    /// Time the sender emitted it (echoed by the sink, like a timestamp option).
+    pub sent_at: SimTime,
+    pub flags: u8,
+}
+
+/// Maximum SACK blocks an ACK can carry (RFC 2018 allows 4, 3 with timestamps; ns-2 uses 3).
+pub const MAX_SACK_BLOCKS: usize = 4;
+
+/// A cumulative acknowledgement, optionally with SACK blocks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AckSegment {
+    /// Highest in-order packet received.
+    pub ack: Seq,
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    pub n_sack: u8,
+    /// Size on the wire in bytes (40, plus 8 per SACK block in ns-2).
+    pub wire_bytes: u32,
+    /// `sent_at` of the data segment that triggered this ACK.
+    pub echo_sent_at: SimTime,
+    /// Sequence number of the data segment that triggered this ACK.
+    pub echo_seq: Seq,
+    pub flags: u8,
+}
+
+impl AckSegment {
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        &self.sack[..self.n_sack as usize]
+    }
+}
