@@ -11,6 +11,10 @@ pub enum ErrorModel {
 }
 
 impl ErrorModel {
+    pub fn gilbert_elliott(p_gb: f64, p_bg: f64, e_g: f64, e_b: f64) -> Result<Self, String> {
+        let _ = (p_gb, p_bg, e_g, e_b);
+        Err("not yet".into())
+    }
     pub fn is_error(&mut self, rng: &mut RandomStream) -> bool {
         match self {
             ErrorModel::None => false,

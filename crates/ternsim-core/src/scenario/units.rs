@@ -1,0 +1,182 @@
+//! Quantities with units, written as strings in scenarios (`"384kbps"`, `"10ms"`, `"552B"`).
+//!
+//! Each parser accepts a decimal number followed by one unit from a fixed list and reports the
+//! allowed units when it cannot. Decimal prefixes are powers of 1000 (`kbps`, `MB`); binary
+//! prefixes are written explicitly (`KiB`, `MiB`).
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use std::fmt;
+
+use crate::sim::SimTime;
+
+pub const DURATION_UNITS: &str = "s, ms, us, ns, min";
+pub const RATE_UNITS: &str = "bps, kbps, Mbps, Gbps";
+pub const BYTES_UNITS: &str = "B, kB, KB, MB, GB, KiB, MiB, GiB";
+
+/// Splits `"12.5ms"` into `(12.5, "ms")`.
+fn split_number(s: &str) -> Result<(f64, &str), String> {
+    let s = s.trim();
+    let end = s
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_digit() || *c == '.' || *c == '-' || *c == '+' || *c == 'e'))
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    // An exponent 'e' directly followed by a letter is part of a unit, not a number.
+    let (num, unit) = s.split_at(end);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` does not start with a number"))?;
+    if !value.is_finite() {
+        return Err(format!("`{s}` is not a finite number"));
+    }
+    Ok((value, unit.trim()))
+}
+
+/// Parses a duration such as `"20ms"`; negative durations are refused.
+pub fn parse_duration(s: &str) -> Result<SimTime, String> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "s" => 1.0,
+        "ms" => 1e-3,
+        "us" => 1e-6,
+        "ns" => 1e-9,
+        "min" => 60.0,
+        "" => return Err(format!("`{s}` has no unit; allowed units: {DURATION_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {DURATION_UNITS}"
+            ))
+        }
+    };
+    if v < 0.0 {
+        return Err(format!("`{s}` is negative; a duration must be >= 0"));
+    }
+    Ok(SimTime::from_secs_f64(v * scale))
+}
+
+/// Parses a bit rate such as `"384kbps"` into bits per second; must be > 0.
+pub fn parse_rate(s: &str) -> Result<f64, String> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "bps" => 1.0,
+        "kbps" | "Kbps" => 1e3,
+        "Mbps" => 1e6,
+        "Gbps" => 1e9,
+        "" => return Err(format!("`{s}` has no unit; allowed units: {RATE_UNITS}")),
+        other => return Err(format!("bad unit `{other}` in `{s}`; allowed units: {RATE_UNITS}")),
+    };
+    if v <= 0.0 {
+        return Err(format!("`{s}` is not positive; a rate must be > 0"));
+    }
+    Ok(v * scale)
+}
+
+/// Parses a byte count such as `"1000B"` or `"1.5MB"`; must be >= 0.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "B" => 1.0,
+        "kB" | "KB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        "" => return Err(format!("`{s}` has no unit; allowed units: {BYTES_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {BYTES_UNITS}"
+            ))
+        }
+    };
+    if v < 0.0 {
+        return Err(format!("`{s}` is negative; a size must be >= 0"));
+    }
+    Ok((v * scale).round() as u64)
+}
+
+macro_rules! unit_type {
+    ($name:ident, $inner:ty, $parse:ident, $what:literal) => {
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name(pub $inner);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str(concat!("a ", $what, " string with a unit"))
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
+                        $parse(s).map($name).map_err(E::custom)
+                    }
+                    fn visit_i64<E: de::Error>(self, v: i64) -> Result<$name, E> {
+                        Err(E::custom(format!(
+                            "`{v}` has no unit; write it as a string with a unit, e.g. \"{v}{}\"",
+                            $name::EXAMPLE_UNIT
+                        )))
+                    }
+                    fn visit_u64<E: de::Error>(self, v: u64) -> Result<$name, E> {
+                        self.visit_i64(v as i64)
+                    }
+                    fn visit_f64<E: de::Error>(self, v: f64) -> Result<$name, E> {
+                        Err(E::custom(format!(
+                            "`{v}` has no unit; write it as a string with a unit, e.g. \"{v}{}\"",
+                            $name::EXAMPLE_UNIT
+                        )))
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+    };
+}
+
+unit_type!(Duration, SimTime, parse_duration, "duration");
+unit_type!(Rate, f64, parse_rate, "bit rate");
+unit_type!(Bytes, u64, parse_bytes, "byte size");
+
+impl Duration {
+    const EXAMPLE_UNIT: &'static str = "ms";
+}
+impl Rate {
+    const EXAMPLE_UNIT: &'static str = "Mbps";
+}
+impl Bytes {
+    const EXAMPLE_UNIT: &'static str = "B";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("10ms").unwrap(), SimTime::from_millis(10));
+        assert_eq!(parse_duration("1.5s").unwrap(), SimTime::from_millis(1500));
+        assert_eq!(parse_duration("250us").unwrap(), SimTime::from_micros(250));
+        assert!(parse_duration("5parsecs")
+            .unwrap_err()
+            .contains("allowed units: s, ms"));
+        assert!(parse_duration("-1s").unwrap_err().contains("negative"));
+        assert!(parse_duration("10").unwrap_err().contains("no unit"));
+    }
+
+    #[test]
+    fn rates() {
+        assert_eq!(parse_rate("384kbps").unwrap(), 384_000.0);
+        assert_eq!(parse_rate("2Mbps").unwrap(), 2e6);
+        assert!(parse_rate("-1Mbps").unwrap_err().contains("must be > 0"));
+        assert!(parse_rate("0bps").unwrap_err().contains("must be > 0"));
+        assert!(parse_rate("3MB/s").unwrap_err().contains("bad unit"));
+    }
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("1000B").unwrap(), 1000);
+        assert_eq!(parse_bytes("1.5MB").unwrap(), 1_500_000);
+        assert_eq!(parse_bytes("2KiB").unwrap(), 2048);
+    }
+}

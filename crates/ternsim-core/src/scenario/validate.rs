@@ -1,0 +1,410 @@
+//! Checks the relations inside a scenario and resolves names to indices and options to
+//! concrete TCP configurations. Everything that could make a run fail is caught here, before
+//! the run, with the key path of the offending value.
+
+use std::collections::HashMap;
+
+use super::schema::{ErrorSpec, NodeKind, ScenarioSpec, TcpOptions, TraceSpec};
+use super::ScenarioError;
+use crate::channel::ErrorModel;
+use crate::net::routing::StaticRoutes;
+use crate::sim::SimTime;
+use crate::tcp::config::RtoMode;
+use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
+
+#[derive(Clone, Debug)]
+pub struct ResolvedNode {
+    pub name: String,
+    pub kind: NodeKind,
+    pub position: Option<[f64; 2]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ResolvedLink {
+    pub name: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_bps: f64,
+    pub delay: SimTime,
+    pub queue: u32,
+    pub error_a_to_b: ErrorModel,
+    pub error_b_to_a: ErrorModel,
+}
+
+#[derive(Clone, Debug)]
+pub struct ResolvedFlow {
+    pub name: String,
+    pub src: usize,
+    pub dst: usize,
+    pub tcp: TcpConfig,
+    pub sink: SinkConfig,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    /// Application bytes to send; `None` = unlimited.
+    pub app_bytes: Option<u64>,
+}
+
+/// A scenario whose names are resolved and whose values are checked.
+#[derive(Clone, Debug)]
+pub struct ResolvedScenario {
+    pub name: String,
+    pub duration: SimTime,
+    pub nodes: Vec<ResolvedNode>,
+    pub links: Vec<ResolvedLink>,
+    pub routes: StaticRoutes,
+    pub flows: Vec<ResolvedFlow>,
+    pub traces: TraceSpec,
+}
+
+fn probability(path: &str, p: f64) -> Result<f64, ScenarioError> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(ScenarioError::at(
+            path,
+            format!("{p} is not a probability; allowed: a number in [0, 1]"),
+        ))
+    }
+}
+
+fn error_model(path: &str, spec: &ErrorSpec) -> Result<ErrorModel, ScenarioError> {
+    match *spec {
+        ErrorSpec::Iid { rate } => Ok(ErrorModel::Iid {
+            p: probability(&format!("{path}.rate"), rate)?,
+        }),
+        ErrorSpec::GilbertElliott {
+            p_good_to_bad,
+            p_bad_to_good,
+            error_good,
+            error_bad,
+        } => {
+            let p_gb = probability(&format!("{path}.p_good_to_bad"), p_good_to_bad)?;
+            let p_bg = probability(&format!("{path}.p_bad_to_good"), p_bad_to_good)?;
+            let e_g = probability(&format!("{path}.error_good"), error_good)?;
+            let e_b = probability(&format!("{path}.error_bad"), error_bad)?;
+            ErrorModel::gilbert_elliott(p_gb, p_bg, e_g, e_b)
+                .map_err(|m| ScenarioError::at(path, m))
+        }
+    }
+}
+
+/// Applies `opts` (found at key path `path`) onto `cfg` and `sink`.
+fn apply_tcp_options(
+    path: &str,
+    opts: &TcpOptions,
+    cfg: &mut TcpConfig,
+    sink: &mut SinkConfig,
+) -> Result<(), ScenarioError> {
+    let at = |k: &str| format!("{path}.{k}");
+    if let Some(b) = opts.packet_size {
+        if b.0 == 0 || b.0 > 65_535 {
+            return Err(ScenarioError::at(at("packet_size"), "allowed: 1B to 65535B"));
+        }
+        cfg.packet_size = b.0 as u32;
+    }
+    if let Some(b) = opts.header_size {
+        if b.0 > 1_000 {
+            return Err(ScenarioError::at(at("header_size"), "allowed: 0B to 1000B"));
+        }
+        cfg.header_size = b.0 as u32;
+    }
+    if let Some(w) = opts.window {
+        if w == 0 {
+            return Err(ScenarioError::at(at("window"), "allowed: an integer >= 1 (packets)"));
+        }
+        cfg.window = w;
+    }
+    if let Some(w) = opts.window_init {
+        if w == 0 {
+            return Err(ScenarioError::at(at("window_init"), "allowed: an integer >= 1 (packets)"));
+        }
+        cfg.window_init = w;
+    }
+    if let Some(v) = opts.max_burst {
+        cfg.max_burst = v;
+    }
+    if let Some(v) = opts.max_cwnd {
+        if v < 0.0 {
+            return Err(ScenarioError::at(at("max_cwnd"), "allowed: >= 0 (0 = no limit)"));
+        }
+        cfg.max_cwnd = v;
+    }
+    if let Some(v) = opts.syn {
+        cfg.syn = v;
+    }
+    if let Some(v) = opts.limited_transmit {
+        cfg.limited_transmit = v;
+    }
+    if let Some(v) = opts.precision_reduce {
+        cfg.precision_reduce = v;
+    }
+    if let Some(v) = opts.dupack_threshold {
+        if v == 0 {
+            return Err(ScenarioError::at(at("dupack_threshold"), "allowed: an integer >= 1"));
+        }
+        cfg.dupack_threshold = v;
+    }
+    if let Some(m) = &opts.rto {
+        cfg.rto.mode = match m.as_str() {
+            "ns2" => RtoMode::Ns2,
+            "rfc6298" => RtoMode::Rfc6298,
+            other => {
+                return Err(ScenarioError::at(
+                    at("rto"),
+                    format!("unknown RTO estimator `{other}`; allowed: ns2, rfc6298"),
+                ))
+            }
+        };
+    }
+    if let Some(d) = opts.tick {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(at("tick"), "allowed: a duration > 0"));
+        }
+        cfg.rto.tick = d.0;
+    }
+    if let Some(d) = opts.min_rto {
+        cfg.rto.min_rto = d.0;
+    }
+    if let Some(d) = opts.max_rto {
+        cfg.rto.max_rto = d.0;
+    }
+    if let Some(d) = opts.initial_rto {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(at("initial_rto"), "allowed: a duration > 0"));
+        }
+        cfg.rto.initial_rto = d.0;
+    }
+    if cfg.rto.min_rto > cfg.rto.max_rto {
+        return Err(ScenarioError::at(at("min_rto"), "must not exceed max_rto"));
+    }
+    if let Some(v) = opts.delayed_ack {
+        sink.delayed_ack = v;
+    }
+    if let Some(d) = opts.delack_interval {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(at("delack_interval"), "allowed: a duration > 0"));
+        }
+        sink.delack_interval = d.0;
+    }
+    if let Some(n) = opts.sack_blocks {
+        if !(1..=4).contains(&n) {
+            return Err(ScenarioError::at(at("sack_blocks"), "allowed: 1 to 4"));
+        }
+        sink.max_sack_blocks = n;
+    }
+    for (key, value, slot) in [
+        ("vegas_alpha", opts.vegas_alpha, &mut cfg.vegas.alpha),
+        ("vegas_beta", opts.vegas_beta, &mut cfg.vegas.beta),
+        ("vegas_gamma", opts.vegas_gamma, &mut cfg.vegas.gamma),
+    ] {
+        if let Some(v) = value {
+            if v < 0.0 {
+                return Err(ScenarioError::at(at(key), "allowed: a number >= 0 (packets)"));
+            }
+            *slot = v;
+        }
+    }
+    if cfg.vegas.alpha > cfg.vegas.beta {
+        return Err(ScenarioError::at(at("vegas_alpha"), "must not exceed vegas_beta"));
+    }
+    if let Some(v) = opts.vegas_omits_header {
+        cfg.vegas_omits_header = v;
+    }
+    Ok(())
+}
+
+fn profile(path: &str, name: Option<&String>) -> Result<Option<DefaultsProfile>, ScenarioError> {
+    match name {
+        None => Ok(None),
+        Some(n) => DefaultsProfile::parse(n).map(Some).ok_or_else(|| {
+            ScenarioError::at(
+                path,
+                format!(
+                    "unknown defaults profile `{n}`; allowed: {}",
+                    DefaultsProfile::NAMES.join(", ")
+                ),
+            )
+        }),
+    }
+}
+
+/// Checks `spec` and resolves it.
+pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
+    if spec.duration.0 == SimTime::ZERO {
+        return Err(ScenarioError::at("duration", "allowed: a duration > 0"));
+    }
+    if spec.nodes.is_empty() {
+        return Err(ScenarioError::at("nodes", "a scenario needs at least one node"));
+    }
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut nodes = Vec::with_capacity(spec.nodes.len());
+    for (i, n) in spec.nodes.iter().enumerate() {
+        if n.name.is_empty() {
+            return Err(ScenarioError::at(format!("nodes.{i}.name"), "must not be empty"));
+        }
+        if index.insert(n.name.as_str(), i).is_some() {
+            return Err(ScenarioError::at(
+                format!("nodes.{i}.name"),
+                format!("duplicate node name `{}`", n.name),
+            ));
+        }
+        nodes.push(ResolvedNode {
+            name: n.name.clone(),
+            kind: n.kind,
+            position: n.position,
+        });
+    }
+    let node_names = || {
+        let mut v: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();
+        v.truncate(12);
+        v.join(", ")
+    };
+    let lookup = |path: String, name: &str| -> Result<usize, ScenarioError> {
+        index.get(name).copied().ok_or_else(|| {
+            ScenarioError::at(
+                path,
+                format!("unknown node `{name}`; allowed: one of the nodes ({})", node_names()),
+            )
+        })
+    };
+
+    let mut links = Vec::with_capacity(spec.links.len());
+    let mut link_names: HashMap<String, usize> = HashMap::new();
+    for (i, l) in spec.links.iter().enumerate() {
+        let a = lookup(format!("links.{i}.a"), &l.a)?;
+        let b = lookup(format!("links.{i}.b"), &l.b)?;
+        if a == b {
+            return Err(ScenarioError::at(format!("links.{i}.b"), "a link needs two different nodes"));
+        }
+        if l.queue == 0 {
+            return Err(ScenarioError::at(format!("links.{i}.queue"), "allowed: an integer >= 1 (packets)"));
+        }
+        let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
+        if link_names.insert(name.clone(), i).is_some() {
+            return Err(ScenarioError::at(format!("links.{i}.name"), format!("duplicate link name `{name}`")));
+        }
+        let shorthand = match l.loss {
+            Some(p) => ErrorModel::Iid {
+                p: probability(&format!("links.{i}.loss"), p)?,
+            },
+            None => ErrorModel::None,
+        };
+        let error_a_to_b = match &l.error_a_to_b {
+            Some(e) => error_model(&format!("links.{i}.error_a_to_b"), e)?,
+            None => shorthand.clone(),
+        };
+        let error_b_to_a = match &l.error_b_to_a {
+            Some(e) => error_model(&format!("links.{i}.error_b_to_a"), e)?,
+            None => shorthand,
+        };
+        links.push(ResolvedLink {
+            name,
+            a,
+            b,
+            rate_bps: l.rate.0,
+            delay: l.delay.0,
+            queue: l.queue,
+            error_a_to_b,
+            error_b_to_a,
+        });
+    }
+
+    let mut explicit = Vec::with_capacity(spec.routes.len());
+    for (i, r) in spec.routes.iter().enumerate() {
+        let node = lookup(format!("routes.{i}.node"), &r.node)?;
+        let dst = lookup(format!("routes.{i}.dst"), &r.dst)?;
+        let via = lookup(format!("routes.{i}.via"), &r.via)?;
+        let one = StaticRoutes::shortest_paths(
+            nodes.len(),
+            &links.iter().map(|l| (l.a, l.b)).collect::<Vec<_>>(),
+            &[(node, dst, via)],
+        );
+        if let Err(m) = one {
+            return Err(ScenarioError::at(format!("routes.{i}.via"), m));
+        }
+        explicit.push((node, dst, via));
+    }
+    let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
+    let routes = StaticRoutes::shortest_paths(nodes.len(), &pairs, &explicit)
+        .map_err(|m| ScenarioError::at("routes", m))?;
+
+    let default_profile = profile("tcp_defaults.profile", spec.tcp_defaults.profile.as_ref())?;
+    let mut flows = Vec::with_capacity(spec.flows.len());
+    let mut flow_names: HashMap<String, usize> = HashMap::new();
+    for (i, f) in spec.flows.iter().enumerate() {
+        let src = lookup(format!("flows.{i}.src"), &f.src)?;
+        let dst = lookup(format!("flows.{i}.dst"), &f.dst)?;
+        if src == dst {
+            return Err(ScenarioError::at(format!("flows.{i}.dst"), "must differ from src"));
+        }
+        let variant = TcpVariant::parse(&f.tcp).ok_or_else(|| {
+            ScenarioError::at(
+                format!("flows.{i}.tcp"),
+                format!(
+                    "unknown TCP variant `{}`; allowed: {}",
+                    f.tcp,
+                    TcpVariant::NAMES.join(", ")
+                ),
+            )
+        })?;
+        if routes.path(src, dst).is_none() {
+            return Err(ScenarioError::at(
+                format!("flows.{i}.dst"),
+                format!("no route from `{}` to `{}`; connect them with links", f.src, f.dst),
+            ));
+        }
+        if routes.path(dst, src).is_none() {
+            return Err(ScenarioError::at(
+                format!("flows.{i}.src"),
+                format!("no route back from `{}` to `{}` for ACKs", f.dst, f.src),
+            ));
+        }
+        let prof = profile(&format!("flows.{i}.options.profile"), f.options.profile.as_ref())?
+            .or(default_profile)
+            .unwrap_or(DefaultsProfile::Ns2_35);
+        let mut tcp = TcpConfig::from_profile(variant, prof);
+        let mut sink = SinkConfig {
+            sack: variant.uses_sack(),
+            ..SinkConfig::default()
+        };
+        apply_tcp_options("tcp_defaults", &spec.tcp_defaults, &mut tcp, &mut sink)?;
+        apply_tcp_options(&format!("flows.{i}.options"), &f.options, &mut tcp, &mut sink)?;
+        let start = f.start.map(|d| d.0).unwrap_or(SimTime::ZERO);
+        if start >= spec.duration.0 {
+            return Err(ScenarioError::at(
+                format!("flows.{i}.start"),
+                format!("must be before the end of the run ({})", spec.duration.0),
+            ));
+        }
+        let stop = f.stop.map(|d| d.0);
+        if let Some(s) = stop {
+            if s <= start {
+                return Err(ScenarioError::at(format!("flows.{i}.stop"), "must be after start"));
+            }
+        }
+        let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
+        if flow_names.insert(name.clone(), i).is_some() {
+            return Err(ScenarioError::at(format!("flows.{i}.name"), format!("duplicate flow name `{name}`")));
+        }
+        flows.push(ResolvedFlow {
+            name,
+            src,
+            dst,
+            tcp,
+            sink,
+            start,
+            stop,
+            app_bytes: f.bytes.map(|b| b.0),
+        });
+    }
+
+    Ok(ResolvedScenario {
+        name: spec.name,
+        duration: spec.duration.0,
+        nodes,
+        links,
+        routes,
+        flows,
+        traces: spec.traces,
+    })
+}

@@ -1,0 +1,138 @@
+//! Per-flow metrics. Each has exactly one definition, stated here and in the README:
+//!
+//! - **active period**: from the flow's start to its end, where the end is the time the last
+//!   application byte was delivered for a finite transfer that completed, else the earlier of
+//!   the flow's stop time and the end of the run.
+//! - **throughput_bps**: bits of TCP data packets (on-the-wire size, duplicates included)
+//!   received by the destination node during the run, divided by the active period.
+//! - **goodput_bps**: application payload bits delivered in order to the receiving
+//!   application (each byte once), divided by the active period.
+//! - **delivered_bytes**: those application payload bytes.
+//! - **retransmitted_segments**: data segments the sender sent more than once (every resend
+//!   counts), **timeouts**: retransmission-timer expiries, **fast_retransmits**: retransmits
+//!   triggered by duplicate ACKs or Vegas's fine-grained checks.
+//! - **mean_cwnd**: time average of cwnd (packets) over the active period.
+//! - **rtt_*_s**: over every ACK that acknowledges new data, `now - sent_at` of the data segment
+//!   that triggered the ACK (an exact timestamp echo, RFC 7323 style, so samples exist for
+//!   retransmissions too and include any delayed-ACK wait).
+//! - **delay_mean_s**: mean one-way delay of data packets from the sender's transmission to
+//!   arrival at the destination node (every arrival, duplicates included).
+//! - **jitter_s**: mean absolute difference between the one-way delays of consecutive data
+//!   packets arriving at the destination (IPDV, RFC 3393 §4.5 with mean |D(i) - D(i-1)|).
+
+use crate::sim::SimTime;
+
+/// Count, sum, min and max of a series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunningStats {
+    pub n: u64,
+    pub sum: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Default for RunningStats {
+    fn default() -> Self {
+        RunningStats {
+            n: 0,
+            sum: 0.0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+        }
+    }
+}
+
+impl RunningStats {
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.min = self.min.min(x);
+        self.max = self.max.max(x);
+    }
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / self.n as f64)
+    }
+    pub fn min(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.min)
+    }
+    pub fn max(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.max)
+    }
+}
+
+/// What the host observes of one flow while the run goes on.
+#[derive(Clone, Debug, Default)]
+pub struct FlowStats {
+    pub data_wire_bytes_received: u64,
+    pub data_packets_received: u64,
+    pub delivered_bytes: u64,
+    pub rtt: RunningStats,
+    pub delay: RunningStats,
+    pub jitter: RunningStats,
+    last_delay: Option<f64>,
+    /// Integral of cwnd over time (packet-seconds) and the last change.
+    cwnd_integral: f64,
+    cwnd_last: f64,
+    cwnd_since: SimTime,
+    cwnd_started: bool,
+    /// When the last application byte was delivered, for a finite transfer that completed.
+    pub completed_at: Option<SimTime>,
+}
+
+impl FlowStats {
+    /// Records the arrival of a data packet at the destination node.
+    pub fn data_arrival(&mut self, wire_bytes: u32, one_way_delay_s: f64) {
+        self.data_wire_bytes_received += u64::from(wire_bytes);
+        self.data_packets_received += 1;
+        self.delay.add(one_way_delay_s);
+        if let Some(prev) = self.last_delay {
+            self.jitter.add((one_way_delay_s - prev).abs());
+        }
+        self.last_delay = Some(one_way_delay_s);
+    }
+
+    /// Records cwnd after an event that may have changed it (time-weighted average).
+    pub fn cwnd_now(&mut self, now: SimTime, cwnd: f64) {
+        if self.cwnd_started {
+            self.cwnd_integral += self.cwnd_last * (now - self.cwnd_since).as_secs_f64();
+        }
+        self.cwnd_started = true;
+        self.cwnd_last = cwnd;
+        self.cwnd_since = now;
+    }
+
+    /// Time-average cwnd from the first recorded value to `end`.
+    pub fn mean_cwnd(&self, start: SimTime, end: SimTime) -> Option<f64> {
+        if !self.cwnd_started || end <= start {
+            return None;
+        }
+        let tail = self.cwnd_last * end.saturating_sub(self.cwnd_since).as_secs_f64();
+        Some((self.cwnd_integral + tail) / (end - start).as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_cwnd_is_time_weighted() {
+        // cwnd 2 for 1 s, then 4 for 3 s: (2*1 + 4*3)/4 = 3.5.
+        let mut s = FlowStats::default();
+        s.cwnd_now(SimTime::ZERO, 2.0);
+        s.cwnd_now(SimTime::from_millis(1000), 4.0);
+        assert_eq!(s.mean_cwnd(SimTime::ZERO, SimTime::from_millis(4000)), Some(3.5));
+    }
+
+    #[test]
+    fn jitter_is_mean_absolute_delay_difference() {
+        // Delays 10, 12, 11 ms: differences 2 and 1 ms, mean 1.5 ms.
+        let mut s = FlowStats::default();
+        for d in [0.010, 0.012, 0.011] {
+            s.data_arrival(1040, d);
+        }
+        assert!((s.jitter.mean().unwrap() - 0.0015).abs() < 1e-12);
+        assert_eq!(s.data_wire_bytes_received, 3120);
+        assert!((s.delay.mean().unwrap() - 0.011).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,87 @@
+"""The one door to the compiled core, ``ternsim._core``.
+
+This module owns importing the extension (with a clear message when it has not been built),
+converting the core's ``ScenarioError`` to :class:`ternsim.errors.ScenarioError`, and decoding
+the columnar trace payloads the core returns into numpy arrays. It holds no simulation logic and
+does not know the scenario schema.
+
+It imports no pandas, so sweep workers that only need summaries start quickly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from types import ModuleType
+from typing import Any
+
+from .errors import ScenarioError
+
+__all__ = ["core", "core_version", "validate_json", "run_json", "run_summary_json", "decode_column"]
+
+_DTYPES = {"f64": "<f8", "i64": "<i8", "u8": "u1"}
+
+
+def core() -> ModuleType:
+    """Returns ``ternsim._core``, or raises ImportError saying how to build it."""
+    try:
+        return importlib.import_module("ternsim._core")
+    except ImportError as exc:  # pragma: no cover - depends on the build
+        raise ImportError(
+            "the ternsim core extension (ternsim._core) is not built; "
+            "run `maturin develop --release` or `pip install -e .` in the repository"
+        ) from exc
+
+
+def core_version() -> str:
+    """The core's version string (part of every cache key)."""
+    return str(core().version())
+
+
+def _reraise(exc: BaseException) -> ScenarioError:
+    msg = str(exc.args[0]) if exc.args else str(exc)
+    return ScenarioError(" ".join(msg.split()))
+
+
+def validate_json(scenario_json: str) -> None:
+    """Validates a scenario given as JSON; raises ScenarioError naming the key path."""
+    mod = core()
+    try:
+        mod.validate(scenario_json)
+    except mod.ScenarioError as exc:
+        raise _reraise(exc) from None
+
+
+def run_json(scenario_json: str, seed: int) -> dict[str, Any]:
+    """Runs a scenario given as JSON; returns ``{"summary": dict, "traces": raw payloads}``."""
+    mod = core()
+    try:
+        out = mod.run(scenario_json, int(seed))
+    except mod.ScenarioError as exc:
+        raise _reraise(exc) from None
+    return {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}
+
+
+def run_summary_json(scenario_json: str, seed: int) -> str:
+    """Runs a scenario and returns only its summary as a JSON string (for sweep workers)."""
+    mod = core()
+    try:
+        out = mod.run(scenario_json, int(seed))
+    except mod.ScenarioError as exc:
+        raise _reraise(exc) from None
+    return str(out["summary"])
+
+
+def decode_column(payload: Any) -> Any:
+    """Decodes one column payload: ``(dtype, bytes)`` to a numpy array, ``("str", list)`` to a
+    list of str."""
+    import numpy as np
+
+    dtype, data = payload
+    if dtype == "str":
+        return list(data)
+    try:
+        np_dtype = _DTYPES[dtype]
+    except KeyError:
+        raise ValueError(f"unknown trace column dtype {dtype!r} from the core") from None
+    return np.frombuffer(bytes(data), dtype=np_dtype)

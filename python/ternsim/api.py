@@ -1,0 +1,449 @@
+"""The Python API for one run: load a scenario, override it, run it, look at the result.
+
+This module owns:
+
+* loading a scenario from a TOML file (or a JSON file, or a dict of the same structure);
+* overrides: dotted key paths with list indices (``flows.0.tcp``) set to Python values or, from
+  the command line, to ``KEY=VALUE`` strings whose values are read as TOML;
+* the canonical JSON form of a scenario that the core receives (and sweeps hash);
+* :class:`RunResult`: the summary, per-flow and per-link tables, traces as DataFrames, and
+  writing all of it to a result folder atomically.
+
+It does not know the scenario schema. The core validates every scenario strictly and names the
+key path of each problem; Python only walks the document to apply overrides, and a key an
+override adds is left for the core to accept or refuse.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Optional, Union
+
+import numpy as np
+import pandas as pd
+
+from . import _native
+from ._atomic import replace_folder
+from .errors import ScenarioError, scenario_error
+from .paths import scenario_path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = [
+    "RunResult",
+    "ScenarioError",
+    "apply_overrides",
+    "load_scenario",
+    "parse_assignment",
+    "parse_value",
+    "prepare",
+    "run",
+    "scenario_json",
+    "validate",
+]
+
+ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+Overrides = Union[Mapping[str, Any], Iterable[str], str, None]
+
+#: Trace file formats :meth:`RunResult.write` knows.
+TRACE_FORMATS = ("parquet", "csv")
+#: The file every run folder has; its presence marks a folder as a ternsim result.
+SUMMARY_FILE = "summary.json"
+
+
+# --- loading -------------------------------------------------------------------------------
+
+
+def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
+    """Returns a scenario as a fresh dict.
+
+    ``path_or_dict`` is a dict (deep-copied), or the path of a ``.toml`` file (a ``.json`` file
+    of the same structure also works). A relative path that does not exist is also looked up
+    among the shipped scenarios (:func:`ternsim.paths.scenario_path`), so
+    ``load_scenario("examples/dumbbell.toml")`` works from any folder.
+
+    Raises FileNotFoundError for a missing file and ScenarioError for one that does not parse.
+    Nothing is validated here: see :func:`validate`.
+    """
+    if isinstance(path_or_dict, Mapping):
+        return copy.deepcopy(dict(path_or_dict))
+    path = Path(path_or_dict)
+    if not path.exists() and not path.is_absolute():
+        try:
+            path = scenario_path(path)
+        except FileNotFoundError:
+            pass
+    if not path.is_file():
+        raise FileNotFoundError(f"scenario file not found: {path_or_dict}")
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix.lower() == ".json":
+            doc = json.loads(text)
+        else:
+            doc = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise scenario_error("", f"cannot parse {path}: {exc}") from None
+    if not isinstance(doc, dict):
+        raise scenario_error("", f"{path} does not hold a table at its top level")
+    return doc
+
+
+# --- overrides -----------------------------------------------------------------------------
+
+
+def parse_value(text: str) -> Any:
+    """Reads an override value as a TOML value: ``3`` is an int, ``0.01`` and ``1e-3`` floats,
+    ``true`` a bool, ``"x"`` or ``'x'`` a string, ``[1, 2]`` an array and ``{model = "iid"}``
+    a table. Anything TOML cannot read (``vegas``, ``10ms``, ``5parsecs``) is a bare string."""
+    s = text.strip()
+    if "\n" in s or "\r" in s:
+        return s
+    try:
+        doc = tomllib.loads(f"v = {s}")
+    except tomllib.TOMLDecodeError:
+        return s
+    if set(doc) != {"v"} or not _plain(doc["v"]):
+        return s  # a date, a time, or text that TOML read as more than one key
+    return doc["v"]
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return False
+
+
+def parse_assignment(item: str) -> tuple[str, Any]:
+    """Splits ``"KEY=VALUE"`` at its first ``=`` and parses the value (:func:`parse_value`)."""
+    key, sep, value = item.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise scenario_error(key, f"override `{item}` is not of the form KEY=VALUE")
+    return key, parse_value(value)
+
+
+def _override_items(overrides: Overrides) -> list[tuple[str, Any]]:
+    if overrides is None:
+        return []
+    if isinstance(overrides, str):
+        return [parse_assignment(overrides)]
+    if isinstance(overrides, Mapping):
+        return [(str(k), v) for k, v in overrides.items()]
+    items = []
+    for item in overrides:
+        if isinstance(item, str):
+            items.append(parse_assignment(item))
+        else:
+            key, value = item
+            items.append((str(key), value))
+    return items
+
+
+def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
+    parts = key.split(".")
+    if any(not p.strip() for p in parts):
+        raise scenario_error(key, f"override key `{key}` has an empty segment")
+    node: Any = doc
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        parent = ".".join(parts[:i]) or "the scenario"
+        here = ".".join(parts[: i + 1])
+        if isinstance(node, dict):
+            if last:
+                node[part] = copy.deepcopy(value)
+            else:
+                node = node.setdefault(part, {})
+        elif isinstance(node, list):
+            if not part.isdigit():
+                raise scenario_error(
+                    here,
+                    f"`{parent}` is a list; `{part}` is not an index "
+                    f"(0..{len(node) - 1}) in override `{key}`"
+                    if node
+                    else f"`{parent}` is an empty list; `{part}` is not an index "
+                    f"in override `{key}`",
+                )
+            index = int(part)
+            if index >= len(node):
+                raise scenario_error(
+                    here,
+                    f"index {index} is past the end of `{parent}` "
+                    f"({len(node)} entries) in override `{key}`",
+                )
+            if last:
+                node[index] = copy.deepcopy(value)
+            else:
+                node = node[index]
+        else:
+            raise scenario_error(
+                here,
+                f"`{parent}` is a {_kind(node)}, not a table or list, in override `{key}`",
+            )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (int, float)):
+        return "number"
+    return type(value).__name__
+
+
+def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict[str, Any]:
+    """Returns a copy of ``scenario`` with ``overrides`` applied in order.
+
+    ``overrides`` is a mapping ``{key_path: value}`` (values used as given), or a list of
+    ``"KEY=VALUE"`` strings (values read as TOML by :func:`parse_value`). Key paths are dotted,
+    with list indices: ``flows.0.tcp``, ``links.1.loss``, ``tcp_defaults.window``.
+
+    A key missing from a table is added (with any missing tables on the way), so the core
+    refuses an unknown key with its full path. An index past a list's end, a non-index into a
+    list, or a key into a value that is not a table raises ScenarioError naming the path.
+    """
+    result = copy.deepcopy(dict(scenario))
+    for key, value in _override_items(overrides):
+        _set_path(result, key, value)
+    return result
+
+
+# --- the scenario the core sees --------------------------------------------------------------
+
+
+def _check_json(value: Any, path: str) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise scenario_error(path, f"{value} is not a finite number")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise scenario_error(path, f"key {k!r} is not a string")
+            _check_json(v, f"{path}.{k}" if path else k)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_json(v, f"{path}.{i}" if path else str(i))
+    elif value is not None and not isinstance(value, (bool, int, float, str)):
+        raise scenario_error(path, f"a {type(value).__name__} cannot appear in a scenario")
+
+
+def scenario_json(scenario: Mapping[str, Any]) -> str:
+    """The canonical JSON of a scenario: keys sorted, no whitespace, UTF-8 text. Equal
+    scenarios give equal strings, which is what the sweep cache hashes."""
+    _check_json(scenario, "")
+    return json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def prepare(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
+    """Loads a scenario and applies overrides, without validating it."""
+    return apply_overrides(load_scenario(scenario_or_path), overrides)
+
+
+def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
+    """Loads, overrides and validates a scenario; returns the scenario as the core will run it
+    (before the core's defaults). Raises ScenarioError naming the key path of a problem."""
+    scenario = prepare(scenario_or_path, overrides)
+    _native.validate_json(scenario_json(scenario))
+    return scenario
+
+
+def _check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
+    if not 0 <= int(seed) < 2**64:
+        raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
+    return int(seed)
+
+
+def run(
+    scenario_or_path: ScenarioLike, seed: int = 1, overrides: Overrides = None
+) -> RunResult:
+    """Runs one scenario with one seed and returns its :class:`RunResult`.
+
+    The scenario is a path or a dict; ``overrides`` as in :func:`apply_overrides`. A scenario
+    the core refuses raises ScenarioError before anything runs. Same scenario, seed and
+    version: the same result, apart from ``wall_seconds``.
+    """
+    seed = _check_seed(seed)
+    scenario = prepare(scenario_or_path, overrides)
+    out = _native.run_json(scenario_json(scenario), seed)
+    return RunResult(out["summary"], scenario=scenario, raw_traces=out["traces"])
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+def _categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
+    """Maps integer indices into ``labels`` to a categorical (out-of-range indices are NaN)."""
+    categories = list(dict.fromkeys(labels))
+    lut = np.array([categories.index(label) for label in labels] or [0], dtype=np.int64)
+    codes = np.asarray(codes, dtype=np.int64)
+    valid = (codes >= 0) & (codes < len(labels))
+    mapped = np.where(valid, lut[np.where(valid, codes, 0)], -1)
+    return pd.Categorical.from_codes(mapped, categories=categories)
+
+
+def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.DataFrame:
+    """Builds a trace DataFrame from the core's column payloads.
+
+    The ``flow`` column (an index into ``summary["flows"]``) becomes the flow's name; the
+    ``link`` column (an index into ``summary["links"]``, one entry per direction) becomes the
+    link's name, followed by a ``direction`` column unless the trace has its own. Both are
+    categorical, as are string columns (``event``, ``reason``).
+    """
+    flows = [str(f.get("name")) for f in summary.get("flows", [])]
+    links = list(summary.get("links", []))
+    data: dict[str, Any] = {}
+    for name, payload in columns.items():
+        values = _native.decode_column(payload)
+        if isinstance(values, list):
+            data[name] = pd.Categorical(values)
+        elif name == "flow":
+            data[name] = _categorical(values, flows)
+        elif name == "link":
+            data[name] = _categorical(values, [str(link.get("name")) for link in links])
+            if "direction" not in columns and all("direction" in link for link in links):
+                directions = [str(link["direction"]) for link in links]
+                data["direction"] = _categorical(values, directions)
+        else:
+            data[name] = values
+    return pd.DataFrame(data)
+
+
+class RunResult:
+    """The outcome of one run.
+
+    Attributes:
+        summary: the core's summary, a dict (see the README for its fields).
+        scenario: the scenario as run (after overrides), or None when read from a folder
+            written without one.
+    """
+
+    def __init__(
+        self,
+        summary: dict[str, Any],
+        traces: Optional[Mapping[str, pd.DataFrame]] = None,
+        *,
+        scenario: Optional[dict[str, Any]] = None,
+        raw_traces: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        self.summary = summary
+        self.scenario = scenario
+        self._frames: dict[str, pd.DataFrame] = dict(traces or {})
+        self._raw: dict[str, Any] = dict(raw_traces or {})
+
+    def __repr__(self) -> str:
+        names = ", ".join(self.trace_names) or "none"
+        return (
+            f"RunResult(scenario={self.summary.get('scenario')!r}, "
+            f"seed={self.summary.get('seed')!r}, flows={len(self.summary.get('flows', []))}, "
+            f"traces=[{names}])"
+        )
+
+    @property
+    def seed(self) -> Optional[int]:
+        return self.summary.get("seed")
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        """One row per flow: the summary's per-flow fields, in scenario order."""
+        return pd.DataFrame(self.summary.get("flows", []))
+
+    @property
+    def links(self) -> pd.DataFrame:
+        """One row per link direction: the summary's per-link fields."""
+        return pd.DataFrame(self.summary.get("links", []))
+
+    @property
+    def trace_names(self) -> list[str]:
+        """Names of the traces this run recorded."""
+        return list(dict.fromkeys([*self._frames, *self._raw]))
+
+    def trace(self, name: str) -> pd.DataFrame:
+        """One trace as a DataFrame (decoded on first use).
+
+        Raises KeyError naming the traces recorded when ``name`` was not switched on.
+        """
+        if name not in self._frames:
+            if name not in self._raw:
+                have = ", ".join(self.trace_names) or "none"
+                raise KeyError(
+                    f"trace `{name}` was not recorded (recorded: {have}); "
+                    f"switch it on with `traces.{name}=true`"
+                )
+            self._frames[name] = trace_frame(self._raw.pop(name), self.summary)
+        return self._frames[name]
+
+    @property
+    def traces(self) -> dict[str, pd.DataFrame]:
+        """Every recorded trace, by name."""
+        return {name: self.trace(name) for name in self.trace_names}
+
+    def write(
+        self, folder: Union[str, os.PathLike[str]], formats: Union[str, Iterable[str]] = ("parquet",)
+    ) -> Path:
+        """Writes the result folder: ``summary.json``, ``scenario.json`` (the scenario as run),
+        ``flows.csv``, ``links.csv`` and ``<trace>.parquet`` / ``<trace>.csv`` per trace.
+
+        ``formats`` is any of ``"parquet"`` and ``"csv"``. The folder is written under a
+        temporary name and renamed into place: it is either the complete new result or what
+        was there before. An existing folder is only replaced if it is a result folder.
+        """
+        fmts = (formats,) if isinstance(formats, str) else tuple(formats)
+        unknown = [f for f in fmts if f not in TRACE_FORMATS]
+        if unknown or not fmts:
+            raise ValueError(f"formats must be among {TRACE_FORMATS}, not {fmts}")
+        traces = self.traces
+
+        def fill(tmp: Path) -> None:
+            (tmp / SUMMARY_FILE).write_text(
+                json.dumps(self.summary, indent=2) + "\n", encoding="utf-8"
+            )
+            if self.scenario is not None:
+                (tmp / "scenario.json").write_text(
+                    json.dumps(self.scenario, indent=2) + "\n", encoding="utf-8"
+                )
+            self.flows.to_csv(tmp / "flows.csv", index=False)
+            self.links.to_csv(tmp / "links.csv", index=False)
+            for name, frame in traces.items():
+                if "parquet" in fmts:
+                    frame.to_parquet(tmp / f"{name}.parquet", index=False)
+                if "csv" in fmts:
+                    frame.to_csv(tmp / f"{name}.csv", index=False)
+
+        return replace_folder(folder, fill, marker=SUMMARY_FILE)
+
+    @classmethod
+    def read(cls, folder: Union[str, os.PathLike[str]]) -> RunResult:
+        """Reads a folder written by :meth:`write` (Parquet traces preferred over CSV)."""
+        folder = Path(folder)
+        summary_path = folder / SUMMARY_FILE
+        if not summary_path.is_file():
+            raise FileNotFoundError(f"{folder} is not a run folder (no {SUMMARY_FILE})")
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        scenario_path_ = folder / "scenario.json"
+        scenario = (
+            json.loads(scenario_path_.read_text(encoding="utf-8"))
+            if scenario_path_.is_file()
+            else None
+        )
+        frames: dict[str, pd.DataFrame] = {}
+        for path in sorted(folder.glob("*.parquet")):
+            frames[path.stem] = pd.read_parquet(path)
+        for path in sorted(folder.glob("*.csv")):
+            if path.stem not in frames and path.stem not in ("flows", "links"):
+                frames[path.stem] = pd.read_csv(path)
+        return cls(summary, frames, scenario=scenario)

@@ -1,0 +1,156 @@
+"""Quick-look figures from result folders.
+
+This module owns two figures: a trace of one run as time series, one line per flow (or per
+link and direction), and a sweep metric against one grid key, the mean with its 95 %
+confidence interval as error bars, one line per flow and combination of the other grid keys.
+It uses matplotlib's Agg backend (no display needed). Publication figures for each paper
+belong to the experiment modules, not here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional, Union
+
+import pandas as pd
+
+__all__ = ["DEFAULT_Y", "folder_kind", "plot_sweep", "plot_trace"]
+
+#: The column each trace plots by default.
+DEFAULT_Y = {
+    "cwnd": "cwnd",
+    "rtt": "rtt_s",
+    "rto": "rto_s",
+    "segments": "seq",
+    "acks": "ack",
+    "tcp_events": "seq",
+    "queues": "queue_len",
+    "drops": "seq",
+}
+#: Traces drawn as steps (a state that holds until the next record); others as points.
+_STEPS = {"cwnd", "rto", "queues"}
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def folder_kind(path: Union[str, os.PathLike[str]]) -> str:
+    """``"run"`` for a run folder (``summary.json``), ``"sweep"`` for a sweep folder
+    (``summary.csv`` and ``runs.csv``); raises FileNotFoundError otherwise."""
+    path = Path(path)
+    if (path / "summary.json").is_file():
+        return "run"
+    if (path / "summary.csv").is_file() and (path / "runs.csv").is_file():
+        return "sweep"
+    raise FileNotFoundError(f"{path} is neither a run folder nor a sweep folder")
+
+
+def plot_trace(
+    folder: Union[str, os.PathLike[str]],
+    trace: str = "cwnd",
+    y: Optional[str] = None,
+    flow: Optional[str] = None,
+    out: Union[str, os.PathLike[str], None] = None,
+) -> Path:
+    """Plots ``y`` (default :data:`DEFAULT_Y`) of ``trace`` against time from a run folder,
+    one series per flow (only ``flow`` if given) or per link direction. Returns the image
+    path (default ``<folder>/<trace>.png``)."""
+    from .api import RunResult
+
+    folder = Path(folder)
+    frame = RunResult.read(folder).trace(trace)
+    y = y or DEFAULT_Y.get(trace)
+    if y is None or y not in frame.columns:
+        raise ValueError(f"trace `{trace}` has no column `{y}`; columns: {', '.join(frame.columns)}")
+    if flow is not None:
+        if "flow" not in frame.columns:
+            raise ValueError(f"trace `{trace}` has no flow column")
+        frame = frame[frame["flow"].astype(str) == flow]
+        if frame.empty:
+            raise ValueError(f"trace `{trace}` has no records for flow `{flow}`")
+    if "flow" in frame.columns:
+        groups = ["flow"]
+    elif "link" in frame.columns:
+        groups = [c for c in ("link", "direction") if c in frame.columns]
+    else:
+        groups = []
+
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    series = frame.groupby(groups, observed=True, sort=False) if groups else [("", frame)]
+    for label, part in series:
+        label = " ".join(str(v) for v in label) if isinstance(label, tuple) else str(label)
+        if trace in _STEPS:
+            ax.step(part["time_s"], part[y], where="post", label=label, linewidth=1)
+        else:
+            ax.plot(part["time_s"], part[y], ".", markersize=2, label=label)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(y)
+    ax.set_title(f"{trace}: {y}")
+    if groups and len(ax.get_lines()) > 0:
+        ax.legend(loc="best", fontsize="small")
+    ax.grid(True, alpha=0.3)
+    out_path = Path(out) if out is not None else folder / f"{trace}.png"
+    fig.tight_layout()
+    fig.savefig(out_path, dpi=120)
+    plt.close(fig)
+    return out_path
+
+
+def plot_sweep(
+    folder: Union[str, os.PathLike[str]],
+    metric: str = "throughput_bps",
+    x: Optional[str] = None,
+    out: Union[str, os.PathLike[str], None] = None,
+) -> Path:
+    """Plots the mean of ``metric`` against grid key ``x`` (default: the first) from a sweep
+    folder, with 95 % CI error bars, one line per flow and combination of the other grid keys.
+    Returns the image path (default ``<folder>/<metric>.png``)."""
+    folder = Path(folder)
+    summary = pd.read_csv(folder / "summary.csv")
+    keys = list(summary.columns[: list(summary.columns).index("flow")])
+    if not keys:
+        raise ValueError("the sweep has no grid keys to plot against")
+    x = x or keys[0]
+    if x not in keys:
+        raise ValueError(f"`{x}` is not a grid key of this sweep; grid keys: {', '.join(keys)}")
+    rows = summary[summary["metric"] == metric]
+    if rows.empty:
+        known = ", ".join(dict.fromkeys(summary["metric"]))
+        raise ValueError(f"no metric `{metric}` in this sweep; metrics: {known}")
+    others = [k for k in keys if k != x]
+
+    numeric = pd.api.types.is_numeric_dtype(rows[x])
+    order = sorted(rows[x].unique()) if numeric else list(dict.fromkeys(rows[x]))
+    position = {v: (v if numeric else i) for i, v in enumerate(order)}
+
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for label, part in rows.groupby(["flow", *others], sort=False):
+        label = label if isinstance(label, tuple) else (label,)
+        name = ", ".join(
+            [str(label[0]), *(f"{k}={v}" for k, v in zip(others, label[1:]))]
+        )
+        part = part.assign(_pos=part[x].map(position)).sort_values("_pos")
+        ax.errorbar(
+            part["_pos"], part["mean"], yerr=part["ci95"].fillna(0), marker="o", capsize=3,
+            label=name,
+        )
+    if not numeric:
+        ax.set_xticks(range(len(order)), [str(v) for v in order])
+    ax.set_xlabel(x)
+    ax.set_ylabel(f"{metric} (mean, 95 % CI)")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(True, alpha=0.3)
+    out_path = Path(out) if out is not None else folder / f"{metric}.png"
+    fig.tight_layout()
+    fig.savefig(out_path, dpi=120)
+    plt.close(fig)
+    return out_path

@@ -1,0 +1,459 @@
+"""Sweeps: a grid of overrides times seeds, run in parallel, cached, aggregated with 95 % CIs.
+
+This module owns:
+
+* expanding a grid (``{"links.0.loss": [0, 0.01], "flows.0.tcp": ["reno", "vegas"]}``) times
+  seeds into runs, validating every grid point before anything runs;
+* running them on a local process pool, or on a Dask ``distributed`` cluster given a scheduler
+  address (imported only then: ``pip install ternsim[dask]``);
+* the summary cache: one JSON file per run, keyed by the sha256 of the canonical scenario JSON
+  (after overrides), the seed and the core's version, so a repeated sweep runs only what
+  changed;
+* the tables: ``runs`` (one row per run and flow) and ``summary`` (mean, Student-t 95 %
+  confidence half-width, n and standard deviation per grid point, flow and metric), and writing
+  them without ever leaving a half-written file.
+
+A run that fails is recorded in the ``error`` column of ``runs`` and in :attr:`SweepResult.failures`;
+the other runs go on. Sweeps record no traces: the ``traces`` table of the scenario is dropped,
+since only summaries come back. It does not know the scenario schema beyond that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from . import _native
+from ._atomic import replace_files
+from ._worker import run_task
+from .api import Overrides, ScenarioLike, apply_overrides, prepare, scenario_json
+from .errors import ScenarioError
+
+__all__ = [
+    "SummaryCache",
+    "SweepResult",
+    "cache_key",
+    "ci95",
+    "default_cache_dir",
+    "parse_grid_values",
+    "summarize",
+    "sweep",
+]
+
+#: Columns of ``runs`` that are neither grid keys nor per-flow fields.
+RUN_COLUMNS = ("seed", "flow")
+ERROR_COLUMN = "error"
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+
+def ci95(samples: Sequence[float]) -> tuple[float, float, int, float]:
+    """Mean, 95 % confidence half-width (Student t, two-sided), n and sample standard
+    deviation of ``samples`` (NaNs ignored). The half-width is NaN for fewer than two samples.
+
+    For ``[1, 2, 3, 4, 5]``: mean 3, s = 1.5811, t(0.975, 4) = 2.7764, half-width 1.9632.
+    """
+    x = np.asarray([v for v in samples if v is not None], dtype=float)
+    x = x[~np.isnan(x)]
+    n = int(x.size)
+    if n == 0:
+        return math.nan, math.nan, 0, math.nan
+    mean = float(x.mean())
+    if n < 2:
+        return mean, math.nan, n, math.nan
+    std = float(x.std(ddof=1))
+    return mean, float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)), n, std
+
+
+def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
+    """The long-format summary of a ``runs`` table: columns ``*grid_keys, flow, metric, mean,
+    ci95, n, std``, one row per grid point, flow and numeric per-flow metric (failed runs and
+    missing values left out)."""
+    keys = list(grid_keys)
+    columns = [*keys, "flow", "metric", "mean", "ci95", "n", "std"]
+    if ERROR_COLUMN in runs:
+        runs = runs[runs[ERROR_COLUMN].isna()]
+    skip = {*keys, *RUN_COLUMNS, ERROR_COLUMN}
+    metrics = [
+        c
+        for c in runs.columns
+        if c not in skip
+        and pd.api.types.is_numeric_dtype(runs[c])
+        and not pd.api.types.is_bool_dtype(runs[c])
+    ]
+    if runs.empty or not metrics:
+        return pd.DataFrame(columns=columns)
+    long = runs.melt(id_vars=[*keys, "flow"], value_vars=metrics, var_name="metric")
+    long["value"] = pd.to_numeric(long["value"], errors="coerce")
+    grouped = long.groupby([*keys, "flow", "metric"], sort=False, dropna=False)["value"]
+    out = grouped.agg(["mean", "std", "count"]).reset_index()
+    n = out["count"].to_numpy(dtype=int)
+    dof = np.maximum(n - 1, 1)
+    half = stats.t.ppf(0.975, dof) * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
+    out["ci95"] = np.where(n >= 2, half, np.nan)
+    out["n"] = n
+    return out[columns]
+
+
+# --- the cache -----------------------------------------------------------------------------
+
+
+def cache_key(scenario: Union[Mapping[str, Any], str], seed: int, version: str) -> str:
+    """The sha256 (hex) naming one run in the cache: of the canonical scenario JSON (a dict is
+    canonicalised; a string is taken as already canonical), the seed and the core version."""
+    text = scenario if isinstance(scenario, str) else scenario_json(scenario)
+    payload = json.dumps(
+        {"scenario": text, "seed": int(seed), "version": str(version)},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def default_cache_dir() -> Path:
+    """``$TERNSIM_CACHE`` if set, else ``.ternsim-cache/`` in the working directory."""
+    env = os.environ.get("TERNSIM_CACHE")
+    return Path(env) if env else Path.cwd() / ".ternsim-cache"
+
+
+class SummaryCache:
+    """Run summaries on disk, one ``<root>/<key[:2]>/<key>.json`` file each, written
+    atomically (so concurrent sweeps sharing a cache never read half a file)."""
+
+    def __init__(self, root: Union[str, os.PathLike[str]]) -> None:
+        self.root = Path(root)
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Optional[str]:
+        """The cached summary JSON, or None (a missing or unreadable entry is a miss)."""
+        try:
+            text = self.path(key).read_text(encoding="utf-8")
+            json.loads(text)
+        except (OSError, ValueError):
+            return None
+        return text
+
+    def put(self, key: str, summary_json: str) -> None:
+        replace_files({self.path(key): lambda p: p.write_text(summary_json, encoding="utf-8")})
+
+
+# --- the sweep -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Task:
+    key: str
+    scenario_json: str
+    seed: int
+    summary_json: Optional[str] = None
+    error: Optional[str] = None
+    cached: bool = False
+
+
+@dataclass
+class SweepResult:
+    """The outcome of a sweep.
+
+    Attributes:
+        runs: one row per run and flow: a column per grid key (named by its key path), then
+            ``seed``, ``flow`` and the per-flow summary fields, then ``error`` (null for a run
+            that succeeded; a failed run has one row, with no flow).
+        summary: see :func:`summarize`.
+        grid_keys: the grid's key paths, in order.
+        cached: how many runs came from the cache.
+    """
+
+    runs: pd.DataFrame
+    summary: pd.DataFrame
+    grid_keys: list[str] = field(default_factory=list)
+    cached: int = 0
+
+    @property
+    def failures(self) -> pd.DataFrame:
+        """The failed runs: grid keys, seed and error message."""
+        failed = self.runs[self.runs[ERROR_COLUMN].notna()]
+        return failed[[*self.grid_keys, "seed", ERROR_COLUMN]].reset_index(drop=True)
+
+    def write(self, out: Union[str, os.PathLike[str]]) -> list[Path]:
+        """Writes ``runs.csv``, ``runs.parquet`` and ``summary.csv`` into ``out``. All three
+        are written to temporary files first and only then moved over any old ones."""
+        out = Path(out)
+        runs = self.runs
+        return replace_files(
+            {
+                out / "runs.csv": lambda p: runs.to_csv(p, index=False),
+                out / "runs.parquet": lambda p: _arrow_safe(runs).to_parquet(p, index=False),
+                out / "summary.csv": lambda p: self.summary.to_csv(p, index=False),
+            }
+        )
+
+
+def _arrow_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Object columns mixing value types (a grid of ``10`` and ``"20"``) become strings."""
+    frame = frame.copy()
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            types = {type(v) for v in frame[column] if v is not None and v == v}
+            if len(types) > 1:
+                frame[column] = [None if v is None else str(v) for v in frame[column]]
+    return frame
+
+
+def parse_grid_values(text: str) -> list[Any]:
+    """Splits ``"a,b,c"`` at commas outside quotes and brackets and reads each value as TOML
+    (see :func:`ternsim.api.parse_value`): ``0,0.01`` gives ``[0, 0.01]``."""
+    from .api import parse_value
+
+    parts, depth, quote, current = [], 0, "", []
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return [parse_value(p) for p in parts]
+
+
+def _cell(value: Any) -> Any:
+    return json.dumps(value, sort_keys=True) if isinstance(value, (list, dict)) else value
+
+
+def _seed_list(seeds: Union[int, Sequence[int]]) -> list[int]:
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        if seeds < 1:
+            raise ValueError(f"seeds must be at least 1, not {seeds}")
+        return list(range(1, int(seeds) + 1))
+    out = [int(s) for s in seeds]
+    if not out:
+        raise ValueError("seeds is empty")
+    return out
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    # forkserver: workers fork from a clean server process, never from this one, whose
+    # progress-bar thread makes a plain fork unsafe.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _run_local(tasks: list[_Task], jobs: int, done: Callable[[_Task], None]) -> None:
+    if jobs <= 1:
+        for task in tasks:
+            task.summary_json, task.error = run_task(task.scenario_json, task.seed)
+            done(task)
+        return
+    broken: list[_Task] = []
+    context = _mp_context()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {pool.submit(run_task, t.scenario_json, t.seed): t for t in tasks}
+        for future in as_completed(futures):
+            task = futures[future]
+            try:
+                task.summary_json, task.error = future.result()
+            except BrokenProcessPool:
+                broken.append(task)
+                continue
+            done(task)
+    # A worker died (a crash in the core, not an exception). Rerun each affected task in a
+    # pool of its own so that the one that kills its worker is found and the rest complete.
+    for task in broken:
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            try:
+                task.summary_json, task.error = pool.submit(
+                    run_task, task.scenario_json, task.seed
+                ).result()
+            except BrokenProcessPool as exc:
+                task.error = f"worker process died: {exc}"
+        done(task)
+
+
+def _run_dask(tasks: list[_Task], scheduler: Any, done: Callable[[_Task], None]) -> None:
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError(
+            "sweeps on a Dask cluster need dask.distributed: pip install 'ternsim[dask]'"
+        ) from None
+    own = not hasattr(scheduler, "submit")
+    client = distributed.Client(scheduler) if own else scheduler
+    try:
+        futures = {
+            client.submit(run_task, t.scenario_json, t.seed, key=f"ternsim-run-{t.key}"): t
+            for t in tasks
+        }
+        for future in distributed.as_completed(list(futures)):
+            task = futures[future]
+            try:
+                task.summary_json, task.error = future.result()
+            except Exception as exc:  # a lost worker, a cancelled future
+                task.error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            done(task)
+    finally:
+        if own:
+            client.close()
+
+
+def _progress(enabled: bool, total: int):
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("[bold]sweep[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[note]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=False,
+    )
+    return bar, bar.add_task("sweep", total=total, note="")
+
+
+def sweep(
+    scenario_or_path: ScenarioLike,
+    grid: Mapping[str, Sequence[Any]],
+    seeds: Union[int, Sequence[int]] = 1,
+    jobs: Optional[int] = None,
+    out: Union[str, os.PathLike[str], None] = None,
+    cache_dir: Union[str, os.PathLike[str], None] = None,
+    progress: bool = True,
+    scheduler: Any = None,
+    *,
+    overrides: Overrides = None,
+    cache: bool = True,
+) -> SweepResult:
+    """Runs every point of ``grid`` (the cartesian product of its value lists, keys being
+    override paths as in :func:`ternsim.api.apply_overrides`) with every seed.
+
+    Args:
+        scenario_or_path: the base scenario (path or dict).
+        grid: ``{key_path: [values...]}``; values are used as given.
+        seeds: a count ``N`` (seeds 1..N) or an explicit list.
+        jobs: local worker processes (default: CPU count); 1 runs in this process.
+        out: if given, the folder :meth:`SweepResult.write` writes to.
+        cache_dir: the summary cache (default :func:`default_cache_dir`).
+        progress: show a progress bar on stderr.
+        scheduler: a Dask scheduler address (or a ``distributed.Client``) to run on instead.
+        overrides: applied to the base scenario before the grid.
+        cache: read and write the cache (False runs everything and stores nothing).
+
+    Raises ScenarioError, before anything runs, if the base scenario or any grid point is
+    refused by the core; the message names the grid point.
+    """
+    base = prepare(scenario_or_path, overrides)
+    base.pop("traces", None)
+    keys = [str(k) for k in grid]
+    value_lists = []
+    for key in keys:
+        values = grid[key]
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+            raise ValueError(f"grid values for `{key}` must be a non-empty list, not {values!r}")
+        value_lists.append(list(values))
+    seed_list = _seed_list(seeds)
+    points = list(itertools.product(*value_lists))
+
+    version = _native.core_version()
+    point_tasks: list[list[_Task]] = []
+    by_key: dict[str, _Task] = {}
+    for point in points:
+        scenario = apply_overrides(base, list(zip(keys, point)))
+        text = scenario_json(scenario)
+        try:
+            _native.validate_json(text)
+        except ScenarioError as exc:
+            where = ", ".join(f"{k}={_cell(v)}" for k, v in zip(keys, point))
+            raise ScenarioError(f"{exc.message} (grid point {where})") from None
+        row = []
+        for seed in seed_list:
+            key = cache_key(text, seed, version)
+            row.append(by_key.setdefault(key, _Task(key, text, seed)))
+        point_tasks.append(row)
+
+    store = SummaryCache(cache_dir if cache_dir is not None else default_cache_dir())
+    unique = list(by_key.values())
+    if cache:
+        for task in unique:
+            task.summary_json = store.get(task.key)
+            task.cached = task.summary_json is not None
+    todo = [t for t in unique if not t.cached]
+    n_cached = len(unique) - len(todo)
+    failed = 0
+
+    bar, bar_task = _progress(progress, len(unique))
+    with bar:
+        bar.update(bar_task, advance=n_cached, note=f"{n_cached} cached" if n_cached else "")
+
+        def done(task: _Task) -> None:
+            nonlocal failed
+            if task.error is not None:
+                failed += 1
+            elif cache and task.summary_json is not None:
+                store.put(task.key, task.summary_json)
+            notes = [f"{n_cached} cached"] if n_cached else []
+            if failed:
+                notes.append(f"[red]{failed} failed[/]")
+            bar.update(bar_task, advance=1, note=", ".join(notes))
+
+        if todo:
+            if scheduler is not None:
+                _run_dask(todo, scheduler, done)
+            else:
+                n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+                _run_local(todo, max(1, min(n_jobs, len(todo))), done)
+
+    rows: list[dict[str, Any]] = []
+    for point, tasks in zip(points, point_tasks):
+        grid_cells = {k: _cell(v) for k, v in zip(keys, point)}
+        for seed, task in zip(seed_list, tasks):
+            if task.summary_json is None:
+                rows.append({**grid_cells, "seed": seed, "flow": None, ERROR_COLUMN: task.error})
+                continue
+            for flow in json.loads(task.summary_json).get("flows", []):
+                fields = {k: v for k, v in flow.items() if k != "name"}
+                rows.append(
+                    {**grid_cells, "seed": seed, "flow": flow.get("name"), **fields, ERROR_COLUMN: None}
+                )
+    runs = pd.DataFrame(rows)
+    if ERROR_COLUMN not in runs:
+        runs[ERROR_COLUMN] = pd.Series(dtype=object)
+    runs = runs[[c for c in runs.columns if c != ERROR_COLUMN] + [ERROR_COLUMN]]
+    result = SweepResult(runs, summarize(runs, keys), grid_keys=keys, cached=n_cached)
+    if out is not None:
+        result.write(out)
+    return result
