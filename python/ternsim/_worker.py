@@ -7,14 +7,12 @@ one bad run never takes the sweep down. It needs only the core, not pandas.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from . import _native
 
 __all__ = ["run_task"]
 
 
-def run_task(scenario_json: str, seed: int) -> tuple[Optional[str], Optional[str]]:
+def run_task(scenario_json: str, seed: int) -> tuple[str | None, str | None]:
     """Returns ``(summary_json, None)`` on success, ``(None, message)`` on failure."""
     try:
         return _native.run_summary_json(scenario_json, seed), None

@@ -22,7 +22,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 import numpy as np
 import pandas as pd
@@ -45,6 +45,7 @@ __all__ = [
     "parse_assignment",
     "parse_value",
     "prepare",
+    "records_frame",
     "run",
     "scenario_json",
     "validate",
@@ -180,7 +181,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
                 raise scenario_error(
                     here,
                     f"index {index} is past the end of `{parent}` "
-                    f"({len(node)} entries) in override `{key}`",
+                    f"({_entries(len(node))}) in override `{key}`",
                 )
             if last:
                 node[index] = copy.deepcopy(value)
@@ -191,6 +192,10 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
                 here,
                 f"`{parent}` is a {_kind(node)}, not a table or list, in override `{key}`",
             )
+
+
+def _entries(n: int) -> str:
+    return "1 entry" if n == 1 else f"{n} entries"
 
 
 def _kind(value: Any) -> str:
@@ -268,9 +273,7 @@ def _check_seed(seed: int) -> int:
     return int(seed)
 
 
-def run(
-    scenario_or_path: ScenarioLike, seed: int = 1, overrides: Overrides = None
-) -> RunResult:
+def run(scenario_or_path: ScenarioLike, seed: int = 1, overrides: Overrides = None) -> RunResult:
     """Runs one scenario with one seed and returns its :class:`RunResult`.
 
     The scenario is a path or a dict; ``overrides`` as in :func:`apply_overrides`. A scenario
@@ -294,6 +297,19 @@ def _categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
     valid = (codes >= 0) & (codes < len(labels))
     mapped = np.where(valid, lut[np.where(valid, codes, 0)], -1)
     return pd.Categorical.from_codes(mapped, categories=categories)
+
+
+def records_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """A DataFrame of summary records (flows, links) in which a field that is a number or
+    null (``rtt_min_s`` without samples) is a float column with NaN for null."""
+    frame = pd.DataFrame(list(records))
+    for column in frame.columns:
+        values = frame[column]
+        if values.dtype == object and all(
+            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values
+        ):
+            frame[column] = values.astype(float)
+    return frame
 
 
 def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.DataFrame:
@@ -335,10 +351,10 @@ class RunResult:
     def __init__(
         self,
         summary: dict[str, Any],
-        traces: Optional[Mapping[str, pd.DataFrame]] = None,
+        traces: Mapping[str, pd.DataFrame] | None = None,
         *,
-        scenario: Optional[dict[str, Any]] = None,
-        raw_traces: Optional[Mapping[str, Any]] = None,
+        scenario: dict[str, Any] | None = None,
+        raw_traces: Mapping[str, Any] | None = None,
     ) -> None:
         self.summary = summary
         self.scenario = scenario
@@ -354,18 +370,18 @@ class RunResult:
         )
 
     @property
-    def seed(self) -> Optional[int]:
+    def seed(self) -> int | None:
         return self.summary.get("seed")
 
     @property
     def flows(self) -> pd.DataFrame:
         """One row per flow: the summary's per-flow fields, in scenario order."""
-        return pd.DataFrame(self.summary.get("flows", []))
+        return records_frame(self.summary.get("flows", []))
 
     @property
     def links(self) -> pd.DataFrame:
         """One row per link direction: the summary's per-link fields."""
-        return pd.DataFrame(self.summary.get("links", []))
+        return records_frame(self.summary.get("links", []))
 
     @property
     def trace_names(self) -> list[str]:
@@ -393,7 +409,7 @@ class RunResult:
         return {name: self.trace(name) for name in self.trace_names}
 
     def write(
-        self, folder: Union[str, os.PathLike[str]], formats: Union[str, Iterable[str]] = ("parquet",)
+        self, folder: str | os.PathLike[str], formats: str | Iterable[str] = ("parquet",)
     ) -> Path:
         """Writes the result folder: ``summary.json``, ``scenario.json`` (the scenario as run),
         ``flows.csv``, ``links.csv`` and ``<trace>.parquet`` / ``<trace>.csv`` per trace.
@@ -427,7 +443,7 @@ class RunResult:
         return replace_folder(folder, fill, marker=SUMMARY_FILE)
 
     @classmethod
-    def read(cls, folder: Union[str, os.PathLike[str]]) -> RunResult:
+    def read(cls, folder: str | os.PathLike[str]) -> RunResult:
         """Reads a folder written by :meth:`write` (Parquet traces preferred over CSV)."""
         folder = Path(folder)
         summary_path = folder / SUMMARY_FILE

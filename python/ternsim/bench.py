@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from . import _native
 from .api import prepare, scenario_json
@@ -34,7 +34,7 @@ def bench_scenarios() -> list[Path]:
     return sorted(folder.glob("*.toml"))
 
 
-def _seconds(duration: Any) -> Optional[float]:
+def _seconds(duration: Any) -> float | None:
     """Seconds in a duration string, or None when it is not one this module reads (the core
     is the authority on durations; this only decides whether ``quick`` shortens a run)."""
     match = re.fullmatch(r"\s*([0-9.eE+-]+)\s*(s|ms|us|ns|min)\s*", str(duration))
@@ -47,7 +47,7 @@ def _seconds(duration: Any) -> Optional[float]:
 
 
 def run_bench(
-    paths: Optional[list[Path]] = None, quick: bool = False, repeat: Optional[int] = None
+    paths: list[Path] | None = None, quick: bool = False, repeat: int | None = None
 ) -> dict[str, dict[str, float]]:
     """Runs each benchmark scenario (default: :func:`bench_scenarios`) with seed 1 and returns
     ``{name: {"events_per_second", "wall_seconds", "events", "sim_seconds",
@@ -62,7 +62,7 @@ def run_bench(
         if quick and (seconds is None or seconds > _QUICK_SECONDS):
             scenario["duration"] = QUICK_DURATION
         text = scenario_json(scenario)
-        best: Optional[dict[str, Any]] = None
+        best: dict[str, Any] | None = None
         for _ in range(max(1, repeat)):
             summary = _native.run_json(text, 1)["summary"]
             if best is None or summary["wall_seconds"] < best["wall_seconds"]:

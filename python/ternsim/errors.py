@@ -13,8 +13,6 @@ it to this class, so callers catch one type whether or not the extension produce
 
 from __future__ import annotations
 
-from typing import Optional
-
 __all__ = ["ScenarioError", "scenario_error"]
 
 
@@ -27,7 +25,7 @@ class ScenarioError(ValueError):
         return str(self.args[0]) if self.args else ""
 
     @property
-    def path(self) -> Optional[str]:
+    def path(self) -> str | None:
         """The dotted key path the message blames (``flows.0.tcp``), or None for the whole
         document."""
         msg = self.message

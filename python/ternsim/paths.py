@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
-from typing import Union
 
 __all__ = ["PACKAGED_FOLDERS", "scenario_dirs", "scenario_path", "sync_packaged"]
 
@@ -30,7 +29,7 @@ def scenario_dirs() -> list[Path]:
     return [d for d in (_REPO_SCENARIOS, _PACKAGED_SCENARIOS) if d.is_dir()]
 
 
-def scenario_path(relative: Union[str, Path]) -> Path:
+def scenario_path(relative: str | Path) -> Path:
     """Resolves ``relative`` (e.g. ``"bench/wired_bulk.toml"`` or ``"bench"``) against the
     repository's ``scenarios/`` folder, then the packaged copies.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional, Union
 
 import pandas as pd
 
@@ -41,7 +40,7 @@ def _pyplot():
     return plt
 
 
-def folder_kind(path: Union[str, os.PathLike[str]]) -> str:
+def folder_kind(path: str | os.PathLike[str]) -> str:
     """``"run"`` for a run folder (``summary.json``), ``"sweep"`` for a sweep folder
     (``summary.csv`` and ``runs.csv``); raises FileNotFoundError otherwise."""
     path = Path(path)
@@ -53,11 +52,11 @@ def folder_kind(path: Union[str, os.PathLike[str]]) -> str:
 
 
 def plot_trace(
-    folder: Union[str, os.PathLike[str]],
+    folder: str | os.PathLike[str],
     trace: str = "cwnd",
-    y: Optional[str] = None,
-    flow: Optional[str] = None,
-    out: Union[str, os.PathLike[str], None] = None,
+    y: str | None = None,
+    flow: str | None = None,
+    out: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Plots ``y`` (default :data:`DEFAULT_Y`) of ``trace`` against time from a run folder,
     one series per flow (only ``flow`` if given) or per link direction. Returns the image
@@ -68,7 +67,9 @@ def plot_trace(
     frame = RunResult.read(folder).trace(trace)
     y = y or DEFAULT_Y.get(trace)
     if y is None or y not in frame.columns:
-        raise ValueError(f"trace `{trace}` has no column `{y}`; columns: {', '.join(frame.columns)}")
+        raise ValueError(
+            f"trace `{trace}` has no column `{y}`; columns: {', '.join(frame.columns)}"
+        )
     if flow is not None:
         if "flow" not in frame.columns:
             raise ValueError(f"trace `{trace}` has no flow column")
@@ -105,10 +106,10 @@ def plot_trace(
 
 
 def plot_sweep(
-    folder: Union[str, os.PathLike[str]],
+    folder: str | os.PathLike[str],
     metric: str = "throughput_bps",
-    x: Optional[str] = None,
-    out: Union[str, os.PathLike[str], None] = None,
+    x: str | None = None,
+    out: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Plots the mean of ``metric`` against grid key ``x`` (default: the first) from a sweep
     folder, with 95 % CI error bars, one line per flow and combination of the other grid keys.
@@ -135,12 +136,14 @@ def plot_sweep(
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for label, part in rows.groupby(["flow", *others], sort=False):
         label = label if isinstance(label, tuple) else (label,)
-        name = ", ".join(
-            [str(label[0]), *(f"{k}={v}" for k, v in zip(others, label[1:]))]
-        )
+        name = ", ".join([str(label[0]), *(f"{k}={v}" for k, v in zip(others, label[1:]))])
         part = part.assign(_pos=part[x].map(position)).sort_values("_pos")
         ax.errorbar(
-            part["_pos"], part["mean"], yerr=part["ci95"].fillna(0), marker="o", capsize=3,
+            part["_pos"],
+            part["mean"],
+            yerr=part["ci95"].fillna(0),
+            marker="o",
+            capsize=3,
             label=name,
         )
     if not numeric:

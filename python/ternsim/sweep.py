@@ -13,9 +13,10 @@ This module owns:
   confidence half-width, n and standard deviation per grid point, flow and metric), and writing
   them without ever leaving a half-written file.
 
-A run that fails is recorded in the ``error`` column of ``runs`` and in :attr:`SweepResult.failures`;
-the other runs go on. Sweeps record no traces: the ``traces`` table of the scenario is dropped,
-since only summaries come back. It does not know the scenario schema beyond that.
+A run that fails is recorded in the ``error`` column of ``runs`` and in
+:attr:`SweepResult.failures`; the other runs go on. Sweeps record no traces: the ``traces``
+table of the scenario is dropped, since only summaries come back. Beyond that it does not know
+the scenario schema.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -40,7 +41,7 @@ from scipy import stats
 from . import _native
 from ._atomic import replace_files
 from ._worker import run_task
-from .api import Overrides, ScenarioLike, apply_overrides, prepare, scenario_json
+from .api import Overrides, ScenarioLike, apply_overrides, prepare, records_frame, scenario_json
 from .errors import ScenarioError
 
 __all__ = [
@@ -98,10 +99,21 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
     ]
     if runs.empty or not metrics:
         return pd.DataFrame(columns=columns)
-    long = runs.melt(id_vars=[*keys, "flow"], value_vars=metrics, var_name="metric")
-    long["value"] = pd.to_numeric(long["value"], errors="coerce")
-    grouped = long.groupby([*keys, "flow", "metric"], sort=False, dropna=False)["value"]
-    out = grouped.agg(["mean", "std", "count"]).reset_index()
+    values = runs[[*keys, "flow", *metrics]].copy()
+    values[metrics] = values[metrics].apply(pd.to_numeric, errors="coerce")
+    grouped = values.groupby([*keys, "flow"], sort=False, dropna=False)[metrics]
+    # One row per (grid point, flow) in run order, then one per metric in column order.
+    parts = {
+        name: frame.stack(future_stack=True)
+        for name, frame in (
+            ("mean", grouped.mean()),
+            ("std", grouped.std()),
+            ("count", grouped.count()),
+        )
+    }
+    out = pd.DataFrame(parts)
+    out.index = out.index.set_names([*keys, "flow", "metric"])
+    out = out.reset_index()
     n = out["count"].to_numpy(dtype=int)
     dof = np.maximum(n - 1, 1)
     half = stats.t.ppf(0.975, dof) * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
@@ -113,7 +125,7 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
 # --- the cache -----------------------------------------------------------------------------
 
 
-def cache_key(scenario: Union[Mapping[str, Any], str], seed: int, version: str) -> str:
+def cache_key(scenario: Mapping[str, Any] | str, seed: int, version: str) -> str:
     """The sha256 (hex) naming one run in the cache: of the canonical scenario JSON (a dict is
     canonicalised; a string is taken as already canonical), the seed and the core version."""
     text = scenario if isinstance(scenario, str) else scenario_json(scenario)
@@ -135,13 +147,13 @@ class SummaryCache:
     """Run summaries on disk, one ``<root>/<key[:2]>/<key>.json`` file each, written
     atomically (so concurrent sweeps sharing a cache never read half a file)."""
 
-    def __init__(self, root: Union[str, os.PathLike[str]]) -> None:
+    def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
 
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> Optional[str]:
+    def get(self, key: str) -> str | None:
         """The cached summary JSON, or None (a missing or unreadable entry is a miss)."""
         try:
             text = self.path(key).read_text(encoding="utf-8")
@@ -162,8 +174,8 @@ class _Task:
     key: str
     scenario_json: str
     seed: int
-    summary_json: Optional[str] = None
-    error: Optional[str] = None
+    summary_json: str | None = None
+    error: str | None = None
     cached: bool = False
 
 
@@ -191,7 +203,7 @@ class SweepResult:
         failed = self.runs[self.runs[ERROR_COLUMN].notna()]
         return failed[[*self.grid_keys, "seed", ERROR_COLUMN]].reset_index(drop=True)
 
-    def write(self, out: Union[str, os.PathLike[str]]) -> list[Path]:
+    def write(self, out: str | os.PathLike[str]) -> list[Path]:
         """Writes ``runs.csv``, ``runs.parquet`` and ``summary.csv`` into ``out``. All three
         are written to temporary files first and only then moved over any old ones."""
         out = Path(out)
@@ -245,7 +257,7 @@ def _cell(value: Any) -> Any:
     return json.dumps(value, sort_keys=True) if isinstance(value, (list, dict)) else value
 
 
-def _seed_list(seeds: Union[int, Sequence[int]]) -> list[int]:
+def _seed_list(seeds: int | Sequence[int]) -> list[int]:
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         if seeds < 1:
             raise ValueError(f"seeds must be at least 1, not {seeds}")
@@ -271,6 +283,8 @@ def _run_local(tasks: list[_Task], jobs: int, done: Callable[[_Task], None]) -> 
         return
     broken: list[_Task] = []
     context = _mp_context()
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["ternsim._worker"])
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = {pool.submit(run_task, t.scenario_json, t.seed): t for t in tasks}
         for future in as_completed(futures):
@@ -348,10 +362,10 @@ def _progress(enabled: bool, total: int):
 def sweep(
     scenario_or_path: ScenarioLike,
     grid: Mapping[str, Sequence[Any]],
-    seeds: Union[int, Sequence[int]] = 1,
-    jobs: Optional[int] = None,
-    out: Union[str, os.PathLike[str], None] = None,
-    cache_dir: Union[str, os.PathLike[str], None] = None,
+    seeds: int | Sequence[int] = 1,
+    jobs: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
     scheduler: Any = None,
     *,
@@ -447,9 +461,15 @@ def sweep(
             for flow in json.loads(task.summary_json).get("flows", []):
                 fields = {k: v for k, v in flow.items() if k != "name"}
                 rows.append(
-                    {**grid_cells, "seed": seed, "flow": flow.get("name"), **fields, ERROR_COLUMN: None}
+                    {
+                        **grid_cells,
+                        "seed": seed,
+                        "flow": flow.get("name"),
+                        **fields,
+                        ERROR_COLUMN: None,
+                    }
                 )
-    runs = pd.DataFrame(rows)
+    runs = records_frame(rows)
     if ERROR_COLUMN not in runs:
         runs[ERROR_COLUMN] = pd.Series(dtype=object)
     runs = runs[[c for c in runs.columns if c != ERROR_COLUMN] + [ERROR_COLUMN]]

@@ -54,7 +54,8 @@ fn dotted(path: &serde_path_to_error::Path) -> String {
     parts.join(".")
 }
 
-/// Serde's messages name the unknown field but the path stops at its table; add the field.
+/// Rewrites serde's unknown-field message into "unknown key; allowed keys: ...", making
+/// sure the path ends with the unknown key.
 fn error_from_serde(path: String, msg: String) -> ScenarioError {
     let msg = msg
         .split(" at line ")
@@ -64,7 +65,9 @@ fn error_from_serde(path: String, msg: String) -> ScenarioError {
     if let Some(rest) = msg.strip_prefix("unknown field `") {
         if let Some(end) = rest.find('`') {
             let field = &rest[..end];
-            let full = if path.is_empty() {
+            let full = if path == field || path.ends_with(&format!(".{field}")) {
+                path.clone()
+            } else if path.is_empty() {
                 field.to_string()
             } else {
                 format!("{path}.{field}")

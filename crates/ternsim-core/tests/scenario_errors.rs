@@ -1,0 +1,108 @@
+//! Bad input is refused before the run with the key path and what is allowed.
+
+use ternsim_core::scenario::{from_toml, ScenarioError};
+
+const BASE: &str = r#"
+name = "t"
+duration = "10s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "c"
+[[links]]
+a = "a"
+b = "b"
+rate = "1Mbps"
+delay = "10ms"
+[[flows]]
+src = "a"
+dst = "b"
+tcp = "reno"
+"#;
+
+fn err(toml_text: &str) -> ScenarioError {
+    from_toml(toml_text).expect_err("scenario should be refused")
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    let sc = from_toml(BASE).unwrap();
+    assert_eq!(sc.flows.len(), 1);
+    assert_eq!(sc.links[0].name, "a-b");
+}
+
+#[test]
+fn unknown_key_names_its_path_and_the_allowed_keys() {
+    let e = err(&BASE.replace("tcp = \"reno\"", "tcp = \"reno\"\nbogus = 1"));
+    assert_eq!(e.path, "flows.0.bogus");
+    assert!(e.message.contains("allowed keys"), "{e}");
+    assert!(e.message.contains("tcp"), "{e}");
+}
+
+#[test]
+fn bad_unit_names_its_path_and_the_allowed_units() {
+    let e = err(&BASE.replace("\"10ms\"", "\"5parsecs\""));
+    assert_eq!(e.path, "links.0.delay");
+    assert!(e.message.contains("allowed units: s, ms"), "{e}");
+}
+
+#[test]
+fn negative_rate_is_refused() {
+    let e = err(&BASE.replace("\"1Mbps\"", "\"-1Mbps\""));
+    assert_eq!(e.path, "links.0.rate");
+    assert!(e.message.contains("must be > 0"), "{e}");
+}
+
+#[test]
+fn unknown_tcp_variant_lists_the_variants() {
+    let e = err(&BASE.replace("\"reno\"", "\"cubic\""));
+    assert_eq!(e.path, "flows.0.tcp");
+    assert!(e.message.contains("tahoe, reno, newreno, sack, vegas"), "{e}");
+}
+
+#[test]
+fn flow_between_disconnected_nodes_is_refused() {
+    let e = err(&BASE.replace("dst = \"b\"", "dst = \"c\""));
+    assert_eq!(e.path, "flows.0.dst");
+    assert!(e.message.contains("no route"), "{e}");
+}
+
+#[test]
+fn unknown_node_and_bad_probability_are_refused() {
+    let e = err(&BASE.replace("src = \"a\"", "src = \"zz\""));
+    assert_eq!(e.path, "flows.0.src");
+    let e = err(&BASE.replace("delay = \"10ms\"", "delay = \"10ms\"\nloss = 1.5"));
+    assert_eq!(e.path, "links.0.loss");
+    assert!(e.message.contains("[0, 1]"), "{e}");
+}
+
+#[test]
+fn a_number_without_unit_is_refused() {
+    let e = err(&BASE.replace("\"10ms\"", "10"));
+    assert_eq!(e.path, "links.0.delay");
+    assert!(e.message.contains("no unit"), "{e}");
+}
+
+#[test]
+fn error_model_keys_are_checked() {
+    let e = err(&BASE.replace(
+        "delay = \"10ms\"",
+        "delay = \"10ms\"\nerror_a_to_b = { model = \"iid\", rate = 2.0 }",
+    ));
+    assert_eq!(e.path, "links.0.error_a_to_b.rate");
+    let e = err(&BASE.replace(
+        "delay = \"10ms\"",
+        "delay = \"10ms\"\nerror_a_to_b = { model = \"magic\" }",
+    ));
+    assert!(e.path.starts_with("links.0.error_a_to_b"), "{e}");
+    assert!(e.message.contains("iid"), "{e}");
+}
+
+#[test]
+fn tcp_option_errors_name_the_option() {
+    let e = err(&BASE.replace("tcp = \"reno\"", "tcp = \"reno\"\noptions = { profile = \"ns3\" }"));
+    assert_eq!(e.path, "flows.0.options.profile");
+    assert!(e.message.contains("ns2.35, ns2.29, ns2.26, rfc"), "{e}");
+}

@@ -1,0 +1,348 @@
+"""The ``ternsim`` command line: run, validate, sweep, plot, bench.
+
+This module owns argument parsing (typer), terminal output (rich) and exit statuses. It holds
+no logic of its own: every command calls the Python API (:mod:`ternsim.api`,
+:mod:`ternsim.sweep`, :mod:`ternsim.plot`, :mod:`ternsim.bench`).
+
+Exit statuses: 0 success; 1 a sweep in which some runs failed (results still written), or an
+unexpected error; 2 a refused scenario or override, a missing file or a bad option, reported as
+exactly one line on stderr, with nothing run and nothing written.
+
+Machine-readable output (``--json``) is exactly one JSON object on stdout; everything else a
+command says goes to stderr, except the tables of ``run`` and ``bench``.
+"""
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from .errors import ScenarioError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    help="ternsim: packet-level simulation of TCP over wireless paths.",
+)
+
+# Off a terminal rich assumes 80 columns, too narrow for the flows table.
+_out = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+_err = Console(stderr=True, highlight=False)
+
+SET_HELP = "Override a scenario key: KEY=VALUE, KEY a dotted path (flows.0.tcp=vegas); repeatable."
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    sys.stderr.write(" ".join(str(message).split()) + "\n")
+    sys.stderr.flush()
+    return typer.Exit(code)
+
+
+@contextlib.contextmanager
+def _reported() -> Iterator[None]:
+    """Turns the errors a user can fix into one stderr line and exit status 2."""
+    try:
+        yield
+    except ScenarioError as exc:
+        raise _fail(exc.message) from None
+    except FileNotFoundError as exc:
+        raise _fail(f"error: {exc.args[-1] if exc.args else exc}") from None
+    except (FileExistsError, NotADirectoryError, IsADirectoryError) as exc:
+        raise _fail(f"error: {exc}") from None
+
+
+def _bps(value: Any) -> str:
+    if value is None:
+        return "-"
+    value = float(value)
+    for unit, scale in (("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.3f} {unit}"
+    return f"{value:.1f} bps"
+
+
+def _bytes(value: Any) -> str:
+    if value is None:
+        return "-"
+    value = float(value)
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.2f} {unit}"
+    return f"{value:.0f} B"
+
+
+def _ms(value: Any) -> str:
+    return "-" if value is None else f"{float(value) * 1e3:.1f}"
+
+
+def _num(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if float(value).is_integer() and digits == 0:
+        return f"{int(value):,}"
+    return f"{float(value):.{digits}f}"
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    wall = summary.get("wall_seconds") or 0.0
+    events = summary.get("events", 0)
+    rate = f", {events / wall:,.0f} events/s" if wall > 0 else ""
+    _out.print(
+        f"[bold]{summary.get('scenario')}[/] seed {summary.get('seed')}: "
+        f"{summary.get('sim_seconds', 0):g} s simulated, {events:,} events "
+        f"in {wall:.3f} s{rate}"
+    )
+    flows = Table(title="flows", title_justify="left", box=box.SIMPLE_HEAD)
+    for column in ("flow", "tcp", "throughput", "goodput", "delivered", "retx", "RTOs",
+                   "fast rtx", "cwnd", "rtt ms min/mean/max"):  # fmt: skip
+        flows.add_column(column, justify="left" if column in ("flow", "tcp") else "right")
+    for f in summary.get("flows", []):
+        rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s"))
+        flows.add_row(
+            str(f.get("name")),
+            str(f.get("tcp")),
+            _bps(f.get("throughput_bps")),
+            _bps(f.get("goodput_bps")),
+            _bytes(f.get("delivered_bytes")),
+            f"{_num(f.get('retransmitted_segments'))}/{_num(f.get('segments_sent'))}",
+            _num(f.get("timeouts")),
+            _num(f.get("fast_retransmits")),
+            _num(f.get("mean_cwnd"), 1),
+            rtt,
+        )
+    _out.print(flows)
+    packets = summary.get("packets", {})
+    drops = packets.get("drops_by_reason", {})
+    table = Table(title="drops by reason", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("reason")
+    table.add_column("packets", justify="right")
+    for reason, count in drops.items():
+        table.add_row(str(reason), _num(count))
+    if not drops:
+        table.add_row("(none)", "0")
+    _out.print(table)
+    if packets:
+        _out.print(
+            f"packets: {_num(packets.get('created'))} created, "
+            f"{_num(packets.get('delivered'))} delivered, {_num(packets.get('dropped'))} dropped, "
+            f"{_num(packets.get('in_flight'))} in flight"
+        )
+
+
+ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (TOML).")]
+SetOpt = Annotated[list[str], typer.Option("--set", help=SET_HELP)]
+
+
+@app.command()
+def run(
+    scenario: ScenarioArg,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.")] = 1,
+    set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
+    out: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Write the result folder here.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON object.")
+    ] = False,
+    csv: Annotated[
+        bool, typer.Option("--csv", help="With --out, also write traces as CSV.")
+    ] = False,
+) -> None:
+    """Run one scenario with one seed."""
+    from . import api
+
+    if csv and out is None:
+        raise _fail("error: --csv needs --out")
+    with _reported():
+        result = api.run(scenario, seed=seed, overrides=set_)
+        if out is not None:
+            formats = ("parquet", "csv") if csv else ("parquet",)
+            folder = result.write(out, formats=formats)
+            _err.print(f"wrote {folder}")
+    if as_json:
+        sys.stdout.write(json.dumps(result.summary) + "\n")
+    else:
+        _print_summary(result.summary)
+
+
+@app.command()
+def validate(
+    scenario: ScenarioArg,
+    set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
+) -> None:
+    """Check a scenario (after overrides) without running it."""
+    from . import api
+
+    with _reported():
+        spec = api.validate(scenario, overrides=set_)
+    _err.print(f"ok: {spec.get('name', scenario)}")
+
+
+@app.command()
+def sweep(
+    scenario: ScenarioArg,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for runs.csv, runs.parquet, summary.csv.")
+    ],
+    grid: Annotated[
+        list[str],
+        typer.Option(
+            "--grid", help="A grid axis: KEY=V1,V2,... (values read as TOML); repeatable."
+        ),
+    ] = [],  # noqa: B006 - typer copies option defaults
+    seeds: Annotated[
+        int, typer.Option("--seeds", min=1, help="Seeds 1..N for every grid point.")
+    ] = 1,
+    jobs: Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")
+    ] = None,
+    set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option("--scheduler", help="Dask scheduler address (needs ternsim[dask])."),
+    ] = None,
+    cache_dir: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Run everything; store nothing.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run a grid of overrides times seeds; write per-run rows and 95 % CI aggregates."""
+    from . import api
+    from .sweep import parse_grid_values
+    from .sweep import sweep as run_sweep
+
+    with _reported():
+        axes: dict[str, list[Any]] = {}
+        for item in grid:
+            key, sep, values = item.partition("=")
+            if not sep or not key.strip():
+                raise ScenarioError(f"scenario error: grid axis `{item}` is not KEY=V1,V2,...")
+            axes[key.strip()] = parse_grid_values(values)
+        overrides = [api.parse_assignment(s) for s in set_]
+        result = run_sweep(
+            scenario,
+            axes,
+            seeds=seeds,
+            jobs=jobs,
+            out=out,
+            cache_dir=cache_dir,
+            progress=not quiet,
+            scheduler=scheduler,
+            overrides=overrides,
+            cache=not no_cache,
+        )
+    failures = result.failures
+    n_runs = len(result.runs.drop_duplicates([*result.grid_keys, "seed"]))
+    _err.print(
+        f"{n_runs} runs ({result.cached} cached, {len(failures)} failed); "
+        f"wrote {out}/runs.csv, runs.parquet, summary.csv"
+    )
+    if len(failures):
+        for row in failures.itertuples(index=False):
+            point = ", ".join(f"{k}={v}" for k, v in zip(result.grid_keys, row[:-2]))
+            sys.stderr.write(f"failed: {point} seed={row[-2]}: {row[-1]}\n")
+        raise typer.Exit(1)
+
+
+@app.command()
+def plot(
+    path: Annotated[Path, typer.Argument(help="A run folder or a sweep folder.")],
+    trace: Annotated[str, typer.Option("--trace", help="Run folder: the trace to plot.")] = "cwnd",
+    y: Annotated[Optional[str], typer.Option("--y", help="Run folder: the column to plot.")] = None,
+    flow: Annotated[
+        Optional[str], typer.Option("--flow", help="Run folder: only this flow.")
+    ] = None,
+    metric: Annotated[
+        str, typer.Option("--metric", help="Sweep folder: the metric to plot.")
+    ] = "throughput_bps",
+    x: Annotated[
+        Optional[str], typer.Option("--x", help="Sweep folder: the grid key on the x axis.")
+    ] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Image file to write.")
+    ] = None,
+) -> None:
+    """Plot a trace of a run, or a metric of a sweep with 95 % CI error bars."""
+    from . import plot as plot_mod
+
+    with _reported():
+        try:
+            if plot_mod.folder_kind(path) == "run":
+                image = plot_mod.plot_trace(path, trace=trace, y=y, flow=flow, out=output)
+            else:
+                image = plot_mod.plot_sweep(path, metric=metric, x=x, out=output)
+        except (KeyError, ValueError) as exc:
+            raise _fail(f"error: {exc.args[0] if exc.args else exc}") from None
+    _err.print(f"wrote {image}")
+
+
+@app.command()
+def bench(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print results as one JSON object.")
+    ] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="One short run per scenario.")] = False,
+) -> None:
+    """Time the core on the scenarios in scenarios/bench/."""
+    from . import bench as bench_mod
+
+    paths = bench_mod.bench_scenarios()
+    if not paths:
+        raise _fail("error: no benchmark scenarios found (scenarios/bench/*.toml)")
+    with _reported():
+        results = bench_mod.run_bench(paths, quick=quick)
+    if as_json:
+        payload = {
+            "benchmarks": results,
+            "events_per_second": {k: v["events_per_second"] for k, v in results.items()},
+        }
+        sys.stdout.write(json.dumps(payload) + "\n")
+        return
+    table = Table(title="benchmarks" + (" (quick)" if quick else ""), title_justify="left")
+    for column in ("scenario", "events", "wall s", "events/s", "sim s / wall s"):
+        table.add_column(column, justify="left" if column == "scenario" else "right")
+    for name, r in results.items():
+        table.add_row(
+            name,
+            f"{r['events']:,}",
+            f"{r['wall_seconds']:.3f}",
+            f"{r['events_per_second']:,.0f}",
+            f"{r['sim_seconds_per_wall_second']:,.1f}",
+        )
+    _out.print(table)
+
+
+@app.command()
+def version() -> None:
+    """Print the package and core versions."""
+    from . import __version__, _native
+
+    try:
+        core = _native.core_version()
+    except ImportError:
+        core = "not built"
+    _out.print(f"ternsim {__version__} (core {core})")
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
