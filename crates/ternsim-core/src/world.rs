@@ -234,7 +234,11 @@ impl World {
     fn interface_towards(&self, node: usize, dst: usize) -> Option<Interface> {
         let hop = self.routes.next_hop(node, dst)?;
         let (a, _) = self.link_ends[hop.link];
-        let dir = if node == a { 2 * hop.link } else { 2 * hop.link + 1 };
+        let dir = if node == a {
+            2 * hop.link
+        } else {
+            2 * hop.link + 1
+        };
         Some(Interface::Wired(dir))
     }
 
@@ -335,7 +339,15 @@ impl World {
         }
     }
 
-    fn new_packet(&mut self, now: SimTime, flow: usize, src: usize, dst: usize, size: u32, payload: Payload) -> Packet {
+    fn new_packet(
+        &mut self,
+        now: SimTime,
+        flow: usize,
+        src: usize,
+        dst: usize,
+        size: u32,
+        payload: Payload,
+    ) -> Packet {
         self.accounting.created += 1;
         self.next_uid += 1;
         Packet {

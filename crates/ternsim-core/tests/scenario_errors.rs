@@ -59,7 +59,10 @@ fn negative_rate_is_refused() {
 fn unknown_tcp_variant_lists_the_variants() {
     let e = err(&BASE.replace("\"reno\"", "\"cubic\""));
     assert_eq!(e.path, "flows.0.tcp");
-    assert!(e.message.contains("tahoe, reno, newreno, sack, vegas"), "{e}");
+    assert!(
+        e.message.contains("tahoe, reno, newreno, sack, vegas"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -102,7 +105,10 @@ fn error_model_keys_are_checked() {
 
 #[test]
 fn tcp_option_errors_name_the_option() {
-    let e = err(&BASE.replace("tcp = \"reno\"", "tcp = \"reno\"\noptions = { profile = \"ns3\" }"));
+    let e = err(&BASE.replace(
+        "tcp = \"reno\"",
+        "tcp = \"reno\"\noptions = { profile = \"ns3\" }",
+    ));
     assert_eq!(e.path, "flows.0.options.profile");
     assert!(e.message.contains("ns2.35, ns2.29, ns2.26, rfc"), "{e}");
 }

@@ -11,7 +11,12 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use ternsim_core::scenario;
 use ternsim_core::trace::Column;
 
-create_exception!(_core, ScenarioError, PyValueError, "A scenario refused before the run.");
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario refused before the run."
+);
 
 fn resolve(json: &str) -> PyResult<scenario::ResolvedScenario> {
     scenario::from_json(json).map_err(|e| ScenarioError::new_err(e.to_string()))

@@ -22,8 +22,20 @@ mod tests {
 
     #[test]
     fn bytes_round_up_to_whole_packets() {
-        assert_eq!(FtpBulk { bytes: Some(10_000) }.packets(1000), Some(10));
-        assert_eq!(FtpBulk { bytes: Some(10_001) }.packets(1000), Some(11));
+        assert_eq!(
+            FtpBulk {
+                bytes: Some(10_000)
+            }
+            .packets(1000),
+            Some(10)
+        );
+        assert_eq!(
+            FtpBulk {
+                bytes: Some(10_001)
+            }
+            .packets(1000),
+            Some(11)
+        );
         assert_eq!(FtpBulk { bytes: None }.packets(1000), None);
     }
 }

@@ -119,13 +119,21 @@ mod tests {
         let mut p = Packet {
             uid: 1,
             flow: 0,
-            ip: IpHeader { src: 0, dst: 5, ttl: 64 },
+            ip: IpHeader {
+                src: 0,
+                dst: 5,
+                ttl: 64,
+            },
             outer: Vec::new(),
             size: 1040,
             created: SimTime::ZERO,
             payload: Payload::TcpData(seg),
         };
-        p.encapsulate(IpHeader { src: 1, dst: 7, ttl: 64 });
+        p.encapsulate(IpHeader {
+            src: 1,
+            dst: 7,
+            ttl: 64,
+        });
         assert_eq!(p.routing_header().dst, 7);
         assert_eq!(p.size, 1060);
         assert_eq!(p.decapsulate().unwrap().dst, 7);

@@ -107,7 +107,13 @@ mod tests {
         let r = StaticRoutes::shortest_paths(6, &links, &[]).unwrap();
         assert_eq!(r.path(0, 4), Some(vec![0, 2, 3, 4]));
         assert_eq!(r.path(5, 1), Some(vec![5, 3, 2, 1]));
-        assert_eq!(r.next_hop(2, 4), Some(NextHop { neighbor: 3, link: 2 }));
+        assert_eq!(
+            r.next_hop(2, 4),
+            Some(NextHop {
+                neighbor: 3,
+                link: 2
+            })
+        );
     }
 
     #[test]

@@ -164,7 +164,11 @@ mod tests {
         Packet {
             uid,
             flow: 0,
-            ip: IpHeader { src: 0, dst: 1, ttl: 64 },
+            ip: IpHeader {
+                src: 0,
+                dst: 1,
+                ttl: 64,
+            },
             outer: Vec::new(),
             size,
             created: SimTime::ZERO,
@@ -182,18 +186,50 @@ mod tests {
     #[test]
     fn serialisation_time_is_size_over_rate() {
         // 1040 B at 1 Mb/s = 8320 us; at 10 Mb/s = 832 us.
-        let l = WiredDirection::new(0, 1, 1e6, SimTime::ZERO, 10, ErrorModel::None, RandomStream::from_seed_u64(1));
+        let l = WiredDirection::new(
+            0,
+            1,
+            1e6,
+            SimTime::ZERO,
+            10,
+            ErrorModel::None,
+            RandomStream::from_seed_u64(1),
+        );
         assert_eq!(l.tx_time(1040), SimTime::from_micros(8320));
-        let l = WiredDirection::new(0, 1, 10e6, SimTime::ZERO, 10, ErrorModel::None, RandomStream::from_seed_u64(1));
+        let l = WiredDirection::new(
+            0,
+            1,
+            10e6,
+            SimTime::ZERO,
+            10,
+            ErrorModel::None,
+            RandomStream::from_seed_u64(1),
+        );
         assert_eq!(l.tx_time(1040), SimTime::from_micros(832));
     }
 
     #[test]
     fn drop_tail_limit_excludes_the_packet_on_the_wire() {
-        let mut l = WiredDirection::new(0, 1, 1e6, SimTime::from_millis(10), 2, ErrorModel::None, RandomStream::from_seed_u64(1));
-        assert!(matches!(l.enqueue(SimTime::ZERO, pkt(1, 125)), Enqueued::Transmitting(t) if t == SimTime::from_millis(1)));
-        assert!(matches!(l.enqueue(SimTime::ZERO, pkt(2, 125)), Enqueued::Queued));
-        assert!(matches!(l.enqueue(SimTime::ZERO, pkt(3, 125)), Enqueued::Queued));
+        let mut l = WiredDirection::new(
+            0,
+            1,
+            1e6,
+            SimTime::from_millis(10),
+            2,
+            ErrorModel::None,
+            RandomStream::from_seed_u64(1),
+        );
+        assert!(
+            matches!(l.enqueue(SimTime::ZERO, pkt(1, 125)), Enqueued::Transmitting(t) if t == SimTime::from_millis(1))
+        );
+        assert!(matches!(
+            l.enqueue(SimTime::ZERO, pkt(2, 125)),
+            Enqueued::Queued
+        ));
+        assert!(matches!(
+            l.enqueue(SimTime::ZERO, pkt(3, 125)),
+            Enqueued::Queued
+        ));
         match l.enqueue(SimTime::ZERO, pkt(4, 125)) {
             Enqueued::Dropped(p) => assert_eq!(p.uid, 4),
             other => panic!("expected a drop, got {other:?}"),
@@ -209,7 +245,15 @@ mod tests {
 
     #[test]
     fn corrupted_packets_use_the_link_but_do_not_arrive() {
-        let mut l = WiredDirection::new(0, 1, 1e6, SimTime::ZERO, 2, ErrorModel::Iid { p: 1.0 }, RandomStream::from_seed_u64(1));
+        let mut l = WiredDirection::new(
+            0,
+            1,
+            1e6,
+            SimTime::ZERO,
+            2,
+            ErrorModel::Iid { p: 1.0 },
+            RandomStream::from_seed_u64(1),
+        );
         l.enqueue(SimTime::ZERO, pkt(1, 125));
         let done = l.transmission_done(SimTime::from_millis(1));
         assert_eq!(done.arrival, None);

@@ -57,11 +57,7 @@ fn dotted(path: &serde_path_to_error::Path) -> String {
 /// Rewrites serde's unknown-field message into "unknown key; allowed keys: ...", making
 /// sure the path ends with the unknown key.
 fn error_from_serde(path: String, msg: String) -> ScenarioError {
-    let msg = msg
-        .split(" at line ")
-        .next()
-        .unwrap_or(&msg)
-        .to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
     if let Some(rest) = msg.strip_prefix("unknown field `") {
         if let Some(end) = rest.find('`') {
             let field = &rest[..end];

@@ -42,7 +42,11 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
         "us" => 1e-6,
         "ns" => 1e-9,
         "min" => 60.0,
-        "" => return Err(format!("`{s}` has no unit; allowed units: {DURATION_UNITS}")),
+        "" => {
+            return Err(format!(
+                "`{s}` has no unit; allowed units: {DURATION_UNITS}"
+            ))
+        }
         other => {
             return Err(format!(
                 "bad unit `{other}` in `{s}`; allowed units: {DURATION_UNITS}"
@@ -64,7 +68,11 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
         "Mbps" => 1e6,
         "Gbps" => 1e9,
         "" => return Err(format!("`{s}` has no unit; allowed units: {RATE_UNITS}")),
-        other => return Err(format!("bad unit `{other}` in `{s}`; allowed units: {RATE_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {RATE_UNITS}"
+            ))
+        }
     };
     if v <= 0.0 {
         return Err(format!("`{s}` is not positive; a rate must be > 0"));

@@ -98,7 +98,10 @@ fn apply_tcp_options(
     let at = |k: &str| format!("{path}.{k}");
     if let Some(b) = opts.packet_size {
         if b.0 == 0 || b.0 > 65_535 {
-            return Err(ScenarioError::at(at("packet_size"), "allowed: 1B to 65535B"));
+            return Err(ScenarioError::at(
+                at("packet_size"),
+                "allowed: 1B to 65535B",
+            ));
         }
         cfg.packet_size = b.0 as u32;
     }
@@ -110,13 +113,19 @@ fn apply_tcp_options(
     }
     if let Some(w) = opts.window {
         if w == 0 {
-            return Err(ScenarioError::at(at("window"), "allowed: an integer >= 1 (packets)"));
+            return Err(ScenarioError::at(
+                at("window"),
+                "allowed: an integer >= 1 (packets)",
+            ));
         }
         cfg.window = w;
     }
     if let Some(w) = opts.window_init {
         if w == 0 {
-            return Err(ScenarioError::at(at("window_init"), "allowed: an integer >= 1 (packets)"));
+            return Err(ScenarioError::at(
+                at("window_init"),
+                "allowed: an integer >= 1 (packets)",
+            ));
         }
         cfg.window_init = w;
     }
@@ -125,7 +134,10 @@ fn apply_tcp_options(
     }
     if let Some(v) = opts.max_cwnd {
         if v < 0.0 {
-            return Err(ScenarioError::at(at("max_cwnd"), "allowed: >= 0 (0 = no limit)"));
+            return Err(ScenarioError::at(
+                at("max_cwnd"),
+                "allowed: >= 0 (0 = no limit)",
+            ));
         }
         cfg.max_cwnd = v;
     }
@@ -140,7 +152,10 @@ fn apply_tcp_options(
     }
     if let Some(v) = opts.dupack_threshold {
         if v == 0 {
-            return Err(ScenarioError::at(at("dupack_threshold"), "allowed: an integer >= 1"));
+            return Err(ScenarioError::at(
+                at("dupack_threshold"),
+                "allowed: an integer >= 1",
+            ));
         }
         cfg.dupack_threshold = v;
     }
@@ -170,7 +185,10 @@ fn apply_tcp_options(
     }
     if let Some(d) = opts.initial_rto {
         if d.0 == SimTime::ZERO {
-            return Err(ScenarioError::at(at("initial_rto"), "allowed: a duration > 0"));
+            return Err(ScenarioError::at(
+                at("initial_rto"),
+                "allowed: a duration > 0",
+            ));
         }
         cfg.rto.initial_rto = d.0;
     }
@@ -182,7 +200,10 @@ fn apply_tcp_options(
     }
     if let Some(d) = opts.delack_interval {
         if d.0 == SimTime::ZERO {
-            return Err(ScenarioError::at(at("delack_interval"), "allowed: a duration > 0"));
+            return Err(ScenarioError::at(
+                at("delack_interval"),
+                "allowed: a duration > 0",
+            ));
         }
         sink.delack_interval = d.0;
     }
@@ -199,13 +220,19 @@ fn apply_tcp_options(
     ] {
         if let Some(v) = value {
             if v < 0.0 {
-                return Err(ScenarioError::at(at(key), "allowed: a number >= 0 (packets)"));
+                return Err(ScenarioError::at(
+                    at(key),
+                    "allowed: a number >= 0 (packets)",
+                ));
             }
             *slot = v;
         }
     }
     if cfg.vegas.alpha > cfg.vegas.beta {
-        return Err(ScenarioError::at(at("vegas_alpha"), "must not exceed vegas_beta"));
+        return Err(ScenarioError::at(
+            at("vegas_alpha"),
+            "must not exceed vegas_beta",
+        ));
     }
     if let Some(v) = opts.vegas_omits_header {
         cfg.vegas_omits_header = v;
@@ -234,13 +261,19 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         return Err(ScenarioError::at("duration", "allowed: a duration > 0"));
     }
     if spec.nodes.is_empty() {
-        return Err(ScenarioError::at("nodes", "a scenario needs at least one node"));
+        return Err(ScenarioError::at(
+            "nodes",
+            "a scenario needs at least one node",
+        ));
     }
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut nodes = Vec::with_capacity(spec.nodes.len());
     for (i, n) in spec.nodes.iter().enumerate() {
         if n.name.is_empty() {
-            return Err(ScenarioError::at(format!("nodes.{i}.name"), "must not be empty"));
+            return Err(ScenarioError::at(
+                format!("nodes.{i}.name"),
+                "must not be empty",
+            ));
         }
         if index.insert(n.name.as_str(), i).is_some() {
             return Err(ScenarioError::at(
@@ -263,7 +296,10 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         index.get(name).copied().ok_or_else(|| {
             ScenarioError::at(
                 path,
-                format!("unknown node `{name}`; allowed: one of the nodes ({})", node_names()),
+                format!(
+                    "unknown node `{name}`; allowed: one of the nodes ({})",
+                    node_names()
+                ),
             )
         })
     };
@@ -274,14 +310,23 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         let a = lookup(format!("links.{i}.a"), &l.a)?;
         let b = lookup(format!("links.{i}.b"), &l.b)?;
         if a == b {
-            return Err(ScenarioError::at(format!("links.{i}.b"), "a link needs two different nodes"));
+            return Err(ScenarioError::at(
+                format!("links.{i}.b"),
+                "a link needs two different nodes",
+            ));
         }
         if l.queue == 0 {
-            return Err(ScenarioError::at(format!("links.{i}.queue"), "allowed: an integer >= 1 (packets)"));
+            return Err(ScenarioError::at(
+                format!("links.{i}.queue"),
+                "allowed: an integer >= 1 (packets)",
+            ));
         }
         let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
         if link_names.insert(name.clone(), i).is_some() {
-            return Err(ScenarioError::at(format!("links.{i}.name"), format!("duplicate link name `{name}`")));
+            return Err(ScenarioError::at(
+                format!("links.{i}.name"),
+                format!("duplicate link name `{name}`"),
+            ));
         }
         let shorthand = match l.loss {
             Some(p) => ErrorModel::Iid {
@@ -335,7 +380,10 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         let src = lookup(format!("flows.{i}.src"), &f.src)?;
         let dst = lookup(format!("flows.{i}.dst"), &f.dst)?;
         if src == dst {
-            return Err(ScenarioError::at(format!("flows.{i}.dst"), "must differ from src"));
+            return Err(ScenarioError::at(
+                format!("flows.{i}.dst"),
+                "must differ from src",
+            ));
         }
         let variant = TcpVariant::parse(&f.tcp).ok_or_else(|| {
             ScenarioError::at(
@@ -350,7 +398,10 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         if routes.path(src, dst).is_none() {
             return Err(ScenarioError::at(
                 format!("flows.{i}.dst"),
-                format!("no route from `{}` to `{}`; connect them with links", f.src, f.dst),
+                format!(
+                    "no route from `{}` to `{}`; connect them with links",
+                    f.src, f.dst
+                ),
             ));
         }
         if routes.path(dst, src).is_none() {
@@ -359,16 +410,24 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
                 format!("no route back from `{}` to `{}` for ACKs", f.dst, f.src),
             ));
         }
-        let prof = profile(&format!("flows.{i}.options.profile"), f.options.profile.as_ref())?
-            .or(default_profile)
-            .unwrap_or(DefaultsProfile::Ns2_35);
+        let prof = profile(
+            &format!("flows.{i}.options.profile"),
+            f.options.profile.as_ref(),
+        )?
+        .or(default_profile)
+        .unwrap_or(DefaultsProfile::Ns2_35);
         let mut tcp = TcpConfig::from_profile(variant, prof);
         let mut sink = SinkConfig {
             sack: variant.uses_sack(),
             ..SinkConfig::default()
         };
         apply_tcp_options("tcp_defaults", &spec.tcp_defaults, &mut tcp, &mut sink)?;
-        apply_tcp_options(&format!("flows.{i}.options"), &f.options, &mut tcp, &mut sink)?;
+        apply_tcp_options(
+            &format!("flows.{i}.options"),
+            &f.options,
+            &mut tcp,
+            &mut sink,
+        )?;
         let start = f.start.map(|d| d.0).unwrap_or(SimTime::ZERO);
         if start >= spec.duration.0 {
             return Err(ScenarioError::at(
@@ -379,12 +438,18 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         let stop = f.stop.map(|d| d.0);
         if let Some(s) = stop {
             if s <= start {
-                return Err(ScenarioError::at(format!("flows.{i}.stop"), "must be after start"));
+                return Err(ScenarioError::at(
+                    format!("flows.{i}.stop"),
+                    "must be after start",
+                ));
             }
         }
         let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
         if flow_names.insert(name.clone(), i).is_some() {
-            return Err(ScenarioError::at(format!("flows.{i}.name"), format!("duplicate flow name `{name}`")));
+            return Err(ScenarioError::at(
+                format!("flows.{i}.name"),
+                format!("duplicate flow name `{name}`"),
+            ));
         }
         flows.push(ResolvedFlow {
             name,

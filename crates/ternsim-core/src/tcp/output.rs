@@ -10,7 +10,11 @@ pub enum TcpEvent {
     /// One RTT sample used by the RTO estimator (seconds), from the timed segment `seq`.
     RttSample { seq: Seq, rtt_s: f64 },
     /// The RTO estimator's state after a sample or a backoff (seconds).
-    Rto { srtt_s: f64, rttvar_s: f64, rto_s: f64 },
+    Rto {
+        srtt_s: f64,
+        rttvar_s: f64,
+        rto_s: f64,
+    },
     /// The retransmission timer expired; `seq` is the first packet resent.
     Timeout { seq: Seq },
     /// A fast retransmission of `seq` (3 duplicate ACKs, or Vegas's fine-grained check).

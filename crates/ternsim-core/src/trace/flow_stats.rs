@@ -121,7 +121,10 @@ mod tests {
         let mut s = FlowStats::default();
         s.cwnd_now(SimTime::ZERO, 2.0);
         s.cwnd_now(SimTime::from_millis(1000), 4.0);
-        assert_eq!(s.mean_cwnd(SimTime::ZERO, SimTime::from_millis(4000)), Some(3.5));
+        assert_eq!(
+            s.mean_cwnd(SimTime::ZERO, SimTime::from_millis(4000)),
+            Some(3.5)
+        );
     }
 
     #[test]

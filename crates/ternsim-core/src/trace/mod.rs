@@ -32,7 +32,12 @@ impl TraceSet {
             cwnd: on(
                 spec.cwnd,
                 "cwnd",
-                &[("time_s", F64), ("flow", I64), ("cwnd", F64), ("ssthresh", F64)],
+                &[
+                    ("time_s", F64),
+                    ("flow", I64),
+                    ("cwnd", F64),
+                    ("ssthresh", F64),
+                ],
             ),
             rtt: on(
                 spec.rtt,
@@ -64,7 +69,12 @@ impl TraceSet {
             acks: on(
                 spec.acks,
                 "acks",
-                &[("time_s", F64), ("flow", I64), ("ack", I64), ("n_sack", I64)],
+                &[
+                    ("time_s", F64),
+                    ("flow", I64),
+                    ("ack", I64),
+                    ("n_sack", I64),
+                ],
             ),
             tcp_events: on(
                 spec.tcp_events,

@@ -87,7 +87,10 @@ impl Table {
     }
 
     pub fn column(&self, name: &str) -> Option<&Column> {
-        self.columns.iter().find(|(n, _)| *n == name).map(|(_, c)| c)
+        self.columns
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| c)
     }
 }
 
