@@ -112,3 +112,18 @@ fn tcp_option_errors_name_the_option() {
     assert_eq!(e.path, "flows.0.options.profile");
     assert!(e.message.contains("ns2.35, ns2.29, ns2.26, rfc"), "{e}");
 }
+
+#[test]
+fn hidden_markov_error_model_is_checked() {
+    let ok = BASE.replace(
+        "delay = \"10ms\"",
+        "delay = \"10ms\"\nerror_a_to_b = { model = \"hmm\", transition = [[0.9, 0.1], [0.5, 0.5]], error_prob = [0.0, 0.8] }",
+    );
+    let sc = from_toml(&ok).unwrap();
+    // Stationary P(bad) = 0.1 / (0.1 + 0.5) = 1/6, so the mean error rate is 0.8 / 6.
+    let rate = sc.links[0].error_a_to_b.mean_error_rate();
+    assert!((rate - 0.8 / 6.0).abs() < 1e-12, "{rate}");
+    let e = err(&ok.replace("[0.5, 0.5]", "[0.5, 0.4]"));
+    assert_eq!(e.path, "links.0.error_a_to_b.transition");
+    assert!(e.message.contains("sums to"), "{e}");
+}

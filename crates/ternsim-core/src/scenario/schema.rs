@@ -95,6 +95,23 @@ pub enum ErrorSpec {
         #[serde(default = "one")]
         error_bad: f64,
     },
+    /// N-state hidden Markov model: row-stochastic `transition` matrix and one error
+    /// probability per state; starts in its stationary distribution.
+    Hmm {
+        transition: Vec<Vec<f64>>,
+        error_prob: Vec<f64>,
+    },
+    /// Replays a file of per-unit outcomes (0 = received, 1 = error), relative to the
+    /// working directory; `loop` (default true) restarts it at its end, else no more errors.
+    Trace {
+        file: String,
+        #[serde(default = "yes", rename = "loop")]
+        repeat: bool,
+    },
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn one() -> f64 {

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use super::schema::{ErrorSpec, NodeKind, ScenarioSpec, TcpOptions, TraceSpec};
 use super::ScenarioError;
+use crate::channel::hmm::{HiddenMarkov, HmmInitial};
+use crate::channel::trace_driven::{TraceEnd, TraceErrors};
 use crate::channel::ErrorModel;
 use crate::net::routing::StaticRoutes;
 use crate::sim::SimTime;
@@ -84,6 +86,26 @@ fn error_model(path: &str, spec: &ErrorSpec) -> Result<ErrorModel, ScenarioError
             let e_b = probability(&format!("{path}.error_bad"), error_bad)?;
             ErrorModel::gilbert_elliott(p_gb, p_bg, e_g, e_b)
                 .map_err(|m| ScenarioError::at(path, m))
+        }
+        ErrorSpec::Hmm {
+            ref transition,
+            ref error_prob,
+        } => HiddenMarkov::new(
+            transition.clone(),
+            error_prob.clone(),
+            HmmInitial::Stationary,
+        )
+        .map(ErrorModel::Hmm)
+        .map_err(|m| ScenarioError::at(format!("{path}.transition"), m)),
+        ErrorSpec::Trace { ref file, repeat } => {
+            let end = if repeat {
+                TraceEnd::Loop
+            } else {
+                TraceEnd::Stop
+            };
+            TraceErrors::from_file(std::path::Path::new(file), end)
+                .map(ErrorModel::Trace)
+                .map_err(|m| ScenarioError::at(format!("{path}.file"), m))
         }
     }
 }
