@@ -50,8 +50,7 @@ def chain(
         bottleneck["error_a_to_b"] = {"model": "iid", "rate": loss}
     links.append(bottleneck)
     flows = [
-        {"name": f"f{i}", "src": f"s{i}", "dst": "sink", "tcp": v}
-        for i, v in enumerate(variants)
+        {"name": f"f{i}", "src": f"s{i}", "dst": "sink", "tcp": v} for i, v in enumerate(variants)
     ]
     return {
         "name": "model-check",

@@ -31,7 +31,7 @@ def replace_folder(folder: PathLike, fill: Callable[[Path], None], *, marker: st
     result folder has), so a mistaken ``--out .`` cannot delete unrelated files. If ``fill``
     raises, the old folder (if any) is left as it was and no temporary folder remains.
     """
-    folder = Path(folder)
+    folder = Path(folder).resolve()
     if folder.exists():
         if not folder.is_dir():
             raise FileExistsError(f"{folder} exists and is not a folder")

@@ -64,7 +64,8 @@ def plot_trace(
     from .api import RunResult
 
     folder = Path(folder)
-    frame = RunResult.read(folder).trace(trace)
+    result = RunResult.read(folder)
+    frame = result.trace(trace)
     y = y or DEFAULT_Y.get(trace)
     if y is None or y not in frame.columns:
         raise ValueError(
@@ -73,9 +74,10 @@ def plot_trace(
     if flow is not None:
         if "flow" not in frame.columns:
             raise ValueError(f"trace `{trace}` has no flow column")
+        known = [str(f.get("name")) for f in result.summary.get("flows", [])]
+        if flow not in known:
+            raise ValueError(f"no flow `{flow}` in this run; flows: {', '.join(known)}")
         frame = frame[frame["flow"].astype(str) == flow]
-        if frame.empty:
-            raise ValueError(f"trace `{trace}` has no records for flow `{flow}`")
     if "flow" in frame.columns:
         groups = ["flow"]
     elif "link" in frame.columns:

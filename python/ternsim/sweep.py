@@ -17,6 +17,9 @@ A run that fails is recorded in the ``error`` column of ``runs`` and in
 :attr:`SweepResult.failures`; the other runs go on. Sweeps record no traces: the ``traces``
 table of the scenario is dropped, since only summaries come back. Beyond that it does not know
 the scenario schema.
+
+The module is callable: ``ternsim.sweep(...)`` is :func:`sweep`, while ``ternsim.sweep.summarize``
+and ``from ternsim.sweep import SweepResult`` still reach the module's other names.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import json
 import math
 import multiprocessing
 import os
+import sys
+import types
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -102,18 +107,14 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
     values = runs[[*keys, "flow", *metrics]].copy()
     values[metrics] = values[metrics].apply(pd.to_numeric, errors="coerce")
     grouped = values.groupby([*keys, "flow"], sort=False, dropna=False)[metrics]
+    mean, std, count = grouped.mean(), grouped.std(), grouped.count()
     # One row per (grid point, flow) in run order, then one per metric in column order.
-    parts = {
-        name: frame.stack(future_stack=True)
-        for name, frame in (
-            ("mean", grouped.mean()),
-            ("std", grouped.std()),
-            ("count", grouped.count()),
-        )
-    }
-    out = pd.DataFrame(parts)
-    out.index = out.index.set_names([*keys, "flow", "metric"])
-    out = out.reset_index()
+    out = mean.index.repeat(len(metrics)).to_frame(index=False)
+    out.columns = [*keys, "flow"]
+    out["metric"] = np.tile(np.array(metrics, dtype=object), len(mean))
+    out["mean"] = mean.to_numpy(dtype=float).ravel()
+    out["std"] = std.to_numpy(dtype=float).ravel()
+    out["count"] = count.to_numpy(dtype=int).ravel()
     n = out["count"].to_numpy(dtype=int)
     dof = np.maximum(n - 1, 1)
     half = stats.t.ppf(0.975, dof) * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
@@ -452,28 +453,31 @@ def sweep(
                 _run_local(todo, max(1, min(n_jobs, len(todo))), done)
 
     rows: list[dict[str, Any]] = []
+    errors: list[str | None] = []
     for point, tasks in zip(points, point_tasks):
         grid_cells = {k: _cell(v) for k, v in zip(keys, point)}
         for seed, task in zip(seed_list, tasks):
             if task.summary_json is None:
-                rows.append({**grid_cells, "seed": seed, "flow": None, ERROR_COLUMN: task.error})
+                rows.append({**grid_cells, "seed": seed, "flow": None})
+                errors.append(task.error or "failed without a message")
                 continue
             for flow in json.loads(task.summary_json).get("flows", []):
                 fields = {k: v for k, v in flow.items() if k != "name"}
-                rows.append(
-                    {
-                        **grid_cells,
-                        "seed": seed,
-                        "flow": flow.get("name"),
-                        **fields,
-                        ERROR_COLUMN: None,
-                    }
-                )
+                rows.append({**grid_cells, "seed": seed, "flow": flow.get("name"), **fields})
+                errors.append(None)
     runs = records_frame(rows)
-    if ERROR_COLUMN not in runs:
-        runs[ERROR_COLUMN] = pd.Series(dtype=object)
-    runs = runs[[c for c in runs.columns if c != ERROR_COLUMN] + [ERROR_COLUMN]]
+    runs[ERROR_COLUMN] = pd.Series(errors, index=runs.index, dtype=object)
     result = SweepResult(runs, summarize(runs, keys), grid_keys=keys, cached=n_cached)
     if out is not None:
         result.write(out)
     return result
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``ternsim.sweep`` be both this module and the :func:`sweep` function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> SweepResult:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

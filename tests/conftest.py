@@ -1,0 +1,89 @@
+"""Shared fixtures for the Python tests: a tiny scenario (as TOML text, file and dict), a
+private summary cache, and a helper that runs the ``ternsim`` command in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Two hosts, one lossy link, one Reno flow, a few seconds: small enough for every CLI test.
+TINY_TOML = """\
+name = "tiny"
+duration = "3s"
+
+[[nodes]]
+name = "a"
+
+[[nodes]]
+name = "b"
+
+[[links]]
+a = "a"
+b = "b"
+rate = "1Mbps"
+delay = "10ms"
+loss = 0.05
+
+[[flows]]
+name = "f0"
+src = "a"
+dst = "b"
+tcp = "reno"
+
+[traces]
+cwnd = true
+drops = true
+"""
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own sweep cache, never the working directory's."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TERNSIM_CACHE", str(cache))
+    return cache
+
+
+@pytest.fixture
+def tiny_scenario() -> dict:
+    """The tiny scenario as a dict (the structure a TOML file loads to)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+        import tomli as tomllib
+    return tomllib.loads(TINY_TOML)
+
+
+@pytest.fixture
+def tiny_toml(tmp_path: Path) -> Path:
+    """The tiny scenario as a TOML file."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_TOML, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess]:
+    """Runs ``python -m ternsim ARGS...`` in ``tmp_path``; returns the completed process
+    (stdout and stderr as text)."""
+
+    def invoke(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+        env = dict(os.environ)
+        env.setdefault("COLUMNS", "120")
+        return subprocess.run(
+            [sys.executable, "-m", "ternsim", *map(str, args)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    return invoke
