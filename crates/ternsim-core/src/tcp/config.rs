@@ -136,6 +136,9 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
     pub exit_fast_retrans: bool,
+    /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
+    /// (ns-2 `increase_num_`, 1.0; FeW uses its alpha, e.g. 0.01, tcp-spec §10).
+    pub increase_num: f64,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
     pub vegas: VegasConfig,
@@ -158,6 +161,7 @@ impl TcpConfig {
             precision_reduce: true,
             dupack_threshold: 3,
             exit_fast_retrans: true,
+            increase_num: 1.0,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),

@@ -10,13 +10,21 @@
 //! - [`config`]: parameters, variants and the ns-2 / RFC defaults profiles.
 //! - [`segment`]: what travels on the wire (data segments, ACKs with SACK blocks).
 //! - [`output`]: the buffers through which the state machines speak to the host, and trace events.
-//! - `sender`, `sink`: the two halves.
+//! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
+//!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
+//!   and a `window` policy (AIMD, Vegas).
 
 pub mod config;
+pub mod conn;
 pub mod output;
+pub mod recovery;
+pub mod rto;
 pub mod segment;
 pub mod sender;
 pub mod sink;
+#[cfg(test)]
+mod tests;
+pub mod window;
 
 pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
 pub use output::{SinkOutput, TcpEvent, TcpOutput};

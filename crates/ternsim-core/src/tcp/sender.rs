@@ -1,8 +1,25 @@
-//! PLACEHOLDER: the TCP sender; replaced by the full implementation.
+//! The TCP sender: ns-2's one-way agents (tcp-spec §0-§9) as one sans-IO state machine.
+//!
+//! Owns, through [`Conn`]: the packet-counted sequence space, the
+//! retransmission timer, RTT sampling and the RTO estimator (`super::rto`), and the send
+//! loop. Behaviour varies along two composed axes, both closed enums dispatched by `match`
+//! (no trait objects, no allocation per packet):
+//! - loss recovery (`super::recovery`): Tahoe, Reno, NewReno, Sack1 (ns-2's scoreboard with
+//!   a pipe counter);
+//! - window policy (`super::window`): AIMD (with `increase_num`, so FeW is NewReno + AIMD
+//!   with alpha) and Vegas, called through hooks at well-named moments (ACK received, new
+//!   ACK, duplicate ACK, loss, own timer).
+//!
+//! The host hands it `now` and ACKs, drains [`TcpOutput`] after each call and wakes it at
+//! [`TcpSender::next_timer`]. Window trace events are emitted once per call when cwnd or
+//! ssthresh ended the call different from where it started.
 
 use super::config::TcpConfig;
-use super::output::TcpOutput;
+use super::conn::Conn;
+use super::output::{TcpEvent, TcpOutput};
+use super::recovery::Recovery;
 use super::segment::{AckSegment, Seq};
+use super::window::WindowPolicy;
 use crate::sim::SimTime;
 
 /// Counters the sender keeps for the run summary.
@@ -13,47 +30,134 @@ pub struct SenderStats {
     /// Of those, retransmissions (any cause).
     pub retransmissions: u64,
     pub timeouts: u64,
+    /// Fast retransmissions: dupthresh duplicates, or Vegas's fine-grained checks.
     pub fast_retransmits: u64,
 }
 
+#[derive(Clone, Debug)]
 pub struct TcpSender {
-    cfg: TcpConfig,
+    conn: Conn,
+    recovery: Recovery,
+    window: WindowPolicy,
+    /// (cwnd, ssthresh) last reported in a Window event.
+    reported: (f64, f64),
 }
 
 impl TcpSender {
+    /// `tick_phase` is ns-2's `boot_time`, uniform in [0, tick), drawn by the host.
     pub fn new(cfg: TcpConfig, tick_phase: SimTime) -> Self {
-        let _ = tick_phase;
-        TcpSender { cfg }
+        let conn = Conn::new(cfg, tick_phase);
+        let reported = (conn.cwnd, conn.ssthresh);
+        TcpSender {
+            recovery: Recovery::for_config(&cfg),
+            window: WindowPolicy::for_config(&cfg),
+            conn,
+            reported,
+        }
     }
+
     pub fn config(&self) -> &TcpConfig {
-        &self.cfg
+        &self.conn.cfg
     }
+
+    /// Total application data packets (`None` = unlimited FTP). When packet 0 is an emulated
+    /// SYN it comes on top (ns-2 `curseq_ + 1`); ns-2 Vegas sends no SYN, so its packet 0 is
+    /// the first of the `limit` data packets.
     pub fn set_app_packets(&mut self, limit: Option<u64>) {
-        let _ = limit;
+        let c = &mut self.conn;
+        c.curseq = match limit {
+            None => Seq::MAX,
+            Some(n) => n as Seq + Seq::from(c.packet0_is_syn),
+        };
     }
+
+    /// The application starts: send what the window allows.
     pub fn start(&mut self, now: SimTime, out: &mut TcpOutput) {
-        let _ = (now, out);
+        self.conn.send_much(now, self.conn.cfg.max_burst, out);
+        self.finish_call(out);
     }
-    pub fn stop_new_data(&mut self) {}
+
+    /// No new data after this (packets already sent may still be retransmitted).
+    pub fn stop_new_data(&mut self) {
+        let c = &mut self.conn;
+        c.curseq = c.curseq.min(c.maxseq + 1);
+    }
+
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSegment, out: &mut TcpOutput) {
-        let _ = (now, ack, out);
+        self.window.on_ack_received(&mut self.conn, now, ack);
+        self.recovery
+            .on_ack(&mut self.conn, &mut self.window, now, ack, out);
+        self.finish_call(out);
     }
+
+    /// Handle whatever timers are due at `now`.
     pub fn on_timer(&mut self, now: SimTime, out: &mut TcpOutput) {
-        let _ = (now, out);
+        if self.conn.rtx_deadline().is_some_and(|d| d <= now) {
+            self.conn.cancel_rtx_timer();
+            self.recovery
+                .on_timeout(&mut self.conn, &mut self.window, now, out);
+        }
+        if self.window.timer_deadline().is_some_and(|d| d <= now) {
+            self.window.on_timer(&mut self.conn, now, out);
+            self.recovery.send(&mut self.conn, now, out);
+        }
+        self.finish_call(out);
     }
+
+    /// Earliest pending deadline: the retransmission timer or the window policy's own timer.
     pub fn next_timer(&self) -> Option<SimTime> {
-        None
+        match (self.conn.rtx_deadline(), self.window.timer_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
+
     pub fn cwnd(&self) -> f64 {
-        0.0
+        self.conn.cwnd
     }
+
     pub fn ssthresh(&self) -> f64 {
-        0.0
+        self.conn.ssthresh
     }
+
     pub fn highest_ack(&self) -> Seq {
-        -1
+        self.conn.highest_ack
     }
+
     pub fn stats(&self) -> SenderStats {
-        SenderStats::default()
+        self.conn.stats
+    }
+
+    fn finish_call(&mut self, out: &mut TcpOutput) {
+        self.conn.prune_records();
+        let now = (self.conn.cwnd, self.conn.ssthresh);
+        if now != self.reported {
+            self.reported = now;
+            out.event(TcpEvent::Window {
+                cwnd: now.0,
+                ssthresh: now.1,
+            });
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn conn(&self) -> &Conn {
+        &self.conn
+    }
+    #[cfg(test)]
+    pub(crate) fn conn_mut(&mut self) -> &mut Conn {
+        &mut self.conn
+    }
+    #[cfg(test)]
+    pub(crate) fn window_policy(&self) -> &WindowPolicy {
+        &self.window
+    }
+    #[cfg(test)]
+    pub(crate) fn window_policy_mut(&mut self) -> &mut WindowPolicy {
+        &mut self.window
+    }
+    #[cfg(test)]
+    pub(crate) fn recovery(&self) -> &Recovery {
+        &self.recovery
     }
 }

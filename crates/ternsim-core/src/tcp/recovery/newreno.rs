@@ -1,0 +1,130 @@
+//! NewReno recovery, ns-2 `Agent/TCP/Newreno` (tcp-spec §6; RFC 6582 with ns-2's
+//! differences): Reno's duplicate-ACK handling, but an ACK below `recover` is a partial ACK
+//! that resends the next hole at once and deflates `dupwnd` by the amount acknowledged
+//! (partial_window_deflation_), keeping recovery going; at most two packets per ACK are sent
+//! during recovery; the full ACK deflates to the halved cwnd and opens it by one CA step.
+
+use super::{new_window, reno};
+use crate::sim::SimTime;
+use crate::tcp::conn::{Conn, CwndAction};
+use crate::tcp::output::TcpOutput;
+use crate::tcp::segment::Seq;
+use crate::tcp::window::{AckKind, DupAckVerdict, NewAck, WindowPolicy};
+
+#[derive(Clone, Debug, Default)]
+pub struct NewReno {
+    /// ns-2 `firstpartial_`: a partial ACK was seen in this recovery.
+    first_partial: bool,
+}
+
+impl NewReno {
+    pub fn on_ack(
+        &mut self,
+        c: &mut Conn,
+        w: &mut WindowPolicy,
+        now: SimTime,
+        a: Seq,
+        out: &mut TcpOutput,
+    ) {
+        if a > c.last_ack {
+            if a >= c.recover || c.last_cwnd_action != CwndAction::DupAck {
+                self.full_ack(c, w, now, a, out);
+            } else {
+                self.partial_ack(c, w, now, a, out);
+            }
+        } else if a == c.last_ack {
+            c.dupacks += 1;
+            if w.on_dup_ack(c, now, out) == DupAckVerdict::Pass {
+                // §6 "Dup ACKs": as Reno, but allowed only in a new window (careful variant).
+                let allowed = new_window(c);
+                reno::on_dup_ack(c, w, now, out, allowed);
+            }
+        }
+        send(c, now, out);
+    }
+
+    /// §6 normal or full ACK: deflate, leave recovery, newack + opencwnd.
+    fn full_ack(
+        &mut self,
+        c: &mut Conn,
+        w: &mut WindowPolicy,
+        now: SimTime,
+        a: Seq,
+        out: &mut TcpOutput,
+    ) {
+        if c.dupwnd > 0 {
+            c.dupwnd = 0;
+            if c.last_cwnd_action == CwndAction::DupAck {
+                c.last_cwnd_action = CwndAction::Exited;
+                // RFC 6582 §3.2 step 3 option (1): cwnd = min(ssthresh, FlightSize + 1).
+                if c.cfg.newreno.exit_recovery_fix {
+                    c.cwnd = c.ssthresh.min((c.maxseq - a + 1) as f64);
+                }
+            }
+        }
+        self.first_partial = false;
+        let info = NewAck {
+            ack: a,
+            kind: AckKind::Normal,
+            prev_last_ack: c.last_ack,
+            prev_dupacks: c.dupacks,
+        };
+        c.newack(now, a, out);
+        w.on_new_ack(c, now, &info, out);
+    }
+
+    /// §6 partial ACK: timer, deflation arithmetic, advance, resend `a + 1`.
+    fn partial_ack(
+        &mut self,
+        c: &mut Conn,
+        w: &mut WindowPolicy,
+        now: SimTime,
+        a: Seq,
+        out: &mut TcpOutput,
+    ) {
+        let nr = c.cfg.newreno;
+        if !nr.partial_window_deflation {
+            c.dupwnd = 0;
+        }
+        // newreno_changes1_: restart the timer on the first partial ACK only ("impatient").
+        if !nr.first_partial_timer_only || !self.first_partial {
+            self.first_partial = true;
+            c.newtimer(now, a);
+        }
+        if nr.partial_window_deflation {
+            // Deflate by the k packets acknowledged, adding one back.
+            let k = a - c.last_ack;
+            if c.dupwnd > k {
+                c.dupwnd -= k - 1;
+            } else {
+                c.cwnd -= (k - c.dupwnd) as f64;
+                c.dupwnd = 1;
+            }
+            if c.cwnd < 1.0 {
+                c.cwnd = 1.0;
+            }
+        }
+        let info = NewAck {
+            ack: a,
+            kind: AckKind::Partial,
+            prev_last_ack: c.last_ack,
+            prev_dupacks: c.dupacks,
+        };
+        // dupacks_ is not reset: later duplicates keep inflating.
+        c.last_ack = a;
+        c.highest_ack = a;
+        c.t_seqno = c.t_seqno.max(a + 1);
+        c.end_timing_if_covered(a);
+        c.output(a + 1, now, out);
+        w.on_new_ack(c, now, &info, out);
+    }
+}
+
+/// §6 "Sending": unlimited (maxburst_) with no duplicates, at most 2 per ACK in recovery.
+pub fn send(c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
+    if c.dupacks == 0 {
+        c.send_much(now, c.cfg.max_burst, out);
+    } else if c.dupacks >= c.cfg.dupack_threshold {
+        c.send_much(now, 2, out);
+    }
+}

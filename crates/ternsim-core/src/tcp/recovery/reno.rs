@@ -1,0 +1,86 @@
+//! Reno recovery, ns-2 `Agent/TCP/Reno` (tcp-spec §5; RFC 5681 §3.2 with ns-2's differences):
+//! fast recovery inflates a separate `dupwnd` (usable window `floor(cwnd) + dupwnd`), any new
+//! ACK deflates it and ends recovery, and a second fast retransmit in the same window is
+//! refused (bugFix_), so two losses in one window usually end in a timeout.
+
+use super::new_window;
+use crate::sim::SimTime;
+use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::output::TcpOutput;
+use crate::tcp::segment::Seq;
+use crate::tcp::window::{AckKind, DupAckVerdict, LossEvent, NewAck, WindowPolicy};
+
+pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mut TcpOutput) {
+    if a > c.last_ack {
+        // §5 "New ACK": leave recovery (EXITED only with exitFastRetrans_; ns-2.26 keeps
+        // DUPACK, which lets the next 3rd duplicate fast-retransmit again), deflate.
+        if c.last_cwnd_action == CwndAction::DupAck && c.cfg.exit_fast_retrans {
+            c.last_cwnd_action = CwndAction::Exited;
+        }
+        c.dupwnd = 0;
+        let info = NewAck {
+            ack: a,
+            kind: AckKind::Normal,
+            prev_last_ack: c.last_ack,
+            prev_dupacks: c.dupacks,
+        };
+        c.newack(now, a, out);
+        w.on_new_ack(c, now, &info, out);
+    } else if a == c.last_ack {
+        c.dupacks += 1;
+        if w.on_dup_ack(c, now, out) == DupAckVerdict::Pass {
+            on_dup_ack(c, w, now, out, allowed(c));
+        }
+    }
+    send(c, now, out);
+}
+
+/// §5 `dupack_action` permission: a new window, or still in the DUPACK phase.
+fn allowed(c: &Conn) -> bool {
+    new_window(c) || c.last_cwnd_action == CwndAction::DupAck
+}
+
+/// §5 "Dup ACK", shared with NewReno (which differs only in `allowed`).
+pub fn on_dup_ack(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    out: &mut TcpOutput,
+    allowed: bool,
+) {
+    let thresh = c.cfg.dupack_threshold;
+    if c.dupacks == thresh {
+        if allowed {
+            dupack_action(c, w, now, out);
+        }
+        // ns-2.26 (no exitFastRetrans_): dupwnd_ = 3 even when refused.
+        if !c.cfg.exit_fast_retrans {
+            c.dupwnd = thresh as i64;
+        }
+    } else if c.dupacks > thresh
+        && (!c.cfg.exit_fast_retrans || c.last_cwnd_action == CwndAction::DupAck)
+    {
+        // Fast recovery: inflate by one per further duplicate.
+        c.dupwnd += 1;
+    } else if c.dupacks < thresh && c.cfg.limited_transmit {
+        c.send_one(now, out);
+    }
+}
+
+/// §5 `dupack_action`: halve ssthresh and cwnd, restart the timer without backoff, resend
+/// the hole, inflate by the three duplicates.
+fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
+    c.recover = c.maxseq;
+    c.last_cwnd_action = CwndAction::DupAck;
+    w.on_loss(c, now, LossEvent::FastRetransmit(Slowdown::HalveBoth));
+    c.reset_rtx_timer(now, true, false, out);
+    c.fast_retransmit(c.last_ack + 1, now, out);
+    c.dupwnd = c.cfg.dupack_threshold as i64;
+}
+
+/// §5: send only when `dupacks_ == 0` or `dupacks_ >= 3`.
+pub fn send(c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
+    if c.dupacks == 0 || c.dupacks >= c.cfg.dupack_threshold {
+        c.send_much(now, c.cfg.max_burst, out);
+    }
+}

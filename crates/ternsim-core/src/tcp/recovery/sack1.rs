@@ -1,0 +1,179 @@
+//! SACK recovery, ns-2 `Agent/TCP/Sack1` (tcp-spec §7.3; Fall and Floyd 1996). This is ns-2's
+//! scoreboard with a **pipe counter**, not RFC 6675: `pipe` is set to
+//! `maxseq − highest_ack − 3` on entry, decremented once per ACK (twice per partial ACK) and
+//! incremented per packet sent; packets go out while `pipe < floor(cwnd)`, holes first (each
+//! once, no `IsLost` test), then new data up to `highest_ack + window_`. A duplicate ACK
+//! counts only if its SACK blocks reported new data. The timer restarts on every partial ACK;
+//! the exit ACK does not open cwnd; the scoreboard is discarded on RTO.
+
+use super::new_window;
+use super::scoreboard::Scoreboard;
+use crate::sim::SimTime;
+use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::output::TcpOutput;
+use crate::tcp::segment::{AckSegment, Seq};
+use crate::tcp::window::{AckKind, DupAckVerdict, LossEvent, NewAck, WindowPolicy};
+
+#[derive(Clone, Debug, Default)]
+pub struct Sack1 {
+    /// In fast recovery (ns-2 `fastrecov_`).
+    fastrecov: bool,
+    /// Packets estimated in flight during recovery (ns-2 `pipe_`).
+    pipe: i64,
+    /// An RTO happened: duplicates are ignored until the next new ACK (ns-2 `timeout_`).
+    timeout: bool,
+    sb: Scoreboard,
+}
+
+impl Sack1 {
+    pub fn in_recovery(&self) -> bool {
+        self.fastrecov
+    }
+    pub fn pipe(&self) -> i64 {
+        self.pipe
+    }
+
+    pub fn on_ack(
+        &mut self,
+        c: &mut Conn,
+        w: &mut WindowPolicy,
+        now: SimTime,
+        ack: &AckSegment,
+        out: &mut TcpOutput,
+    ) {
+        let a = ack.ack;
+        let was_in_recovery = self.fastrecov;
+        if !self.fastrecov {
+            if a > c.last_ack {
+                // Regular new ACK: newack + opencwnd, clear the board.
+                let info = new_ack(c, a, AckKind::Normal);
+                c.newack(now, a, out);
+                w.on_new_ack(c, now, &info, out);
+                self.sb.clear();
+                self.timeout = false;
+            } else if a == c.last_ack && !self.timeout {
+                // A duplicate only if the scoreboard changed.
+                if self.sb.update(c.highest_ack, ack.sack_blocks()) {
+                    c.dupacks += 1;
+                    if w.on_dup_ack(c, now, out) == DupAckVerdict::Pass {
+                        let thresh = c.cfg.dupack_threshold;
+                        if c.dupacks == thresh {
+                            self.dupack_action(c, w, now, out);
+                        } else if c.dupacks < thresh && c.cfg.limited_transmit {
+                            c.send_one(now, out);
+                        }
+                    }
+                }
+            }
+        } else {
+            // In recovery every ACK first takes one packet out of the pipe.
+            self.pipe -= 1;
+            if a >= c.recover {
+                // Recovery over: newack without opencwnd, clear the board.
+                c.recover = 0;
+                self.fastrecov = false;
+                let info = new_ack(c, a, AckKind::RecoveryExit);
+                c.newack(now, a, out);
+                w.on_new_ack(c, now, &info, out);
+                self.timeout = false;
+                self.sb.clear();
+            } else if a > c.highest_ack {
+                // Partial ACK (partial_ack_ false): highest_ack advances, last_ack does not;
+                // a second packet leaves the pipe; the timer restarts with backoff 1.
+                self.pipe -= 1;
+                let info = new_ack(c, a, AckKind::Partial);
+                c.highest_ack = a;
+                self.sb.update(a, ack.sack_blocks());
+                c.newtimer(now, a);
+                c.rto.reset_backoff();
+                w.on_new_ack(c, now, &info, out);
+            } else if !self.timeout
+                && self.sb.update(c.highest_ack, ack.sack_blocks())
+                && c.dupacks > 0
+            {
+                c.dupacks += 1;
+            }
+        }
+        // ns-2 sends from the branch the ACK entered: outside recovery only with no
+        // duplicates pending (so not on the ACK that starts recovery), in recovery always.
+        if was_in_recovery {
+            self.send(c, now, out);
+        } else if c.dupacks == 0 {
+            c.send_much(now, c.cfg.max_burst, out);
+        }
+    }
+
+    /// §7.3 entry on the 3rd duplicate (once per window).
+    fn dupack_action(
+        &mut self,
+        c: &mut Conn,
+        w: &mut WindowPolicy,
+        now: SimTime,
+        out: &mut TcpOutput,
+    ) {
+        if !new_window(c) {
+            return;
+        }
+        c.recover = c.maxseq;
+        c.last_cwnd_action = CwndAction::DupAck;
+        self.pipe = c.maxseq - c.highest_ack - c.cfg.dupack_threshold as i64;
+        w.on_loss(c, now, LossEvent::FastRetransmit(Slowdown::HalveBoth));
+        c.reset_rtx_timer(now, true, false, out);
+        self.fastrecov = true;
+        self.sb.mark_retran(c.highest_ack + 1);
+        c.fast_retransmit(c.last_ack + 1, now, out);
+    }
+
+    /// §7.3 "Timeout": leave recovery, ignore duplicates until a new ACK, discard the board.
+    pub fn on_timeout(&mut self, c: &mut Conn) {
+        c.dupacks = 0;
+        self.fastrecov = false;
+        self.timeout = true;
+        c.last_ack = c.last_ack.max(c.highest_ack);
+        c.recover = c.maxseq;
+        self.sb.clear();
+    }
+
+    /// ns-2 Sack1 `send_much`: outside recovery the ordinary window loop (only when there are
+    /// no duplicates pending); in recovery the pipe loop.
+    pub fn send(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
+        if !self.fastrecov {
+            if c.dupacks == 0 {
+                c.send_much(now, c.cfg.max_burst, out);
+            }
+            return;
+        }
+        let maxburst = c.cfg.max_burst;
+        let wnd = c.cfg.window as Seq;
+        let mut sent = 0;
+        while self.pipe < c.cwnd.floor() as i64 {
+            let seq = match self.sb.next_hole(c.highest_ack) {
+                Some(h) if c.recover > 0 && h <= c.highest_ack + wnd => {
+                    self.sb.mark_retran(h);
+                    h
+                }
+                Some(_) => break,
+                None if c.t_seqno <= c.highest_ack + wnd && c.t_seqno < c.curseq => {
+                    c.t_seqno += 1;
+                    c.t_seqno - 1
+                }
+                None => break,
+            };
+            c.output(seq, now, out);
+            self.pipe += 1;
+            sent += 1;
+            if maxburst != 0 && sent == maxburst {
+                break;
+            }
+        }
+    }
+}
+
+fn new_ack(c: &Conn, a: Seq, kind: AckKind) -> NewAck {
+    NewAck {
+        ack: a,
+        kind,
+        prev_last_ack: c.last_ack,
+        prev_dupacks: c.dupacks,
+    }
+}

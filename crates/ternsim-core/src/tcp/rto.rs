@@ -1,0 +1,312 @@
+//! The RTT estimator and retransmission-timeout value (tcp-spec §3).
+//!
+//! Owns: smoothed RTT and variance, the current RTO before backoff, and the backoff
+//! multiplier. Two arithmetics, chosen by [`RtoMode`]:
+//! - [`RtoMode::Ns2`]: ns-2's integer tick arithmetic (tcp-spec §3.2): samples quantised to
+//!   `tick` with the agent's random phase (`boot_time`), `8·srtt` and `4·rttvar` kept as
+//!   integers, RTO = floor(srtt + 4·rttvar) ticks with no G term, `minrto` clamped before
+//!   the backoff, capped at `maxrto`, floored at 2 ticks, SRTT clobbered once the backoff
+//!   multiplier exceeds 8.
+//! - [`RtoMode::Rfc6298`]: RFC 6298 §2 floating-point estimator, RTO = SRTT + max(G, 4·RTTVAR)
+//!   clamped to [min, max], doubled per backoff (§5.5) and kept until a new sample.
+//!
+//! Does not own: which packet is timed (Karn's rule lives with the sender, which only feeds
+//! samples from never-retransmitted packets) or the timer deadline itself.
+
+use super::config::{RtoConfig, RtoMode};
+use crate::sim::SimTime;
+
+/// ns-2 `T_SRTT_BITS`: `srtt8` holds 8·srtt in ticks.
+const SRTT_BITS: u32 = 3;
+/// ns-2 `T_RTTVAR_BITS`: `rttvar4` holds 4·rttvar in ticks.
+const RTTVAR_BITS: u32 = 2;
+/// ns-2 `rttvar_exp_`: RTO = srtt + 2^2·rttvar.
+const RTTVAR_EXP: u32 = 2;
+
+#[derive(Clone, Debug)]
+pub struct RtoEstimator {
+    cfg: RtoConfig,
+    /// ns-2 `boot_time_`: the agent's phase against the free-running tick counter.
+    phase: SimTime,
+    /// ns-2 `t_srtt_` (8·srtt, ticks); 0 means "no estimate" (the next sample initialises).
+    srtt8: i64,
+    /// ns-2 `t_rttvar_` (4·rttvar, ticks).
+    rttvar4: i64,
+    /// RFC 6298 SRTT and RTTVAR in seconds; `None` before the first sample.
+    rfc: Option<(f64, f64)>,
+    /// RTO before backoff and before the min/max clamps (ns-2 `t_rtxcur_`).
+    rtxcur: SimTime,
+    /// ns-2 `t_backoff_`: 1, 2, 4, ...
+    backoff: u64,
+}
+
+impl RtoEstimator {
+    /// tcp-spec §3.2 "Init" (ns-2 `rtt_init`): no estimate, RTO = `initial_rto`, backoff 1.
+    /// (`srtt_init_ = 0`, so `rttvar_init_` never matters and is not modelled.)
+    pub fn new(cfg: RtoConfig, phase: SimTime) -> Self {
+        RtoEstimator {
+            cfg,
+            phase,
+            srtt8: 0,
+            rttvar4: 0,
+            rfc: None,
+            rtxcur: cfg.initial_rto,
+            backoff: 1,
+        }
+    }
+
+    /// Feed one RTT sample: the timed packet was sent at `sent_at` and its ACK arrived `rtt`
+    /// later.
+    pub fn sample(&mut self, sent_at: SimTime, rtt: SimTime) {
+        match self.cfg.mode {
+            RtoMode::Ns2 => self.sample_ns2(sent_at, rtt),
+            RtoMode::Rfc6298 => self.sample_rfc(rtt),
+        }
+    }
+
+    /// tcp-spec §3.2 "Sample" (ns-2 `rtt_update`), exact in integer nanoseconds.
+    fn sample_ns2(&mut self, sent_at: SimTime, rtt: SimTime) {
+        let tick = self.cfg.tick.as_nanos();
+        // phase = (send_time + boot_time) mod tick; m = floor((τ + phase)/tick), at least 1.
+        let phase = (sent_at.as_nanos() + self.phase.as_nanos()) % tick;
+        let m = (((rtt.as_nanos() + phase) / tick) as i64).max(1);
+        if self.srtt8 != 0 {
+            // d = m − srtt; S += d (floor 1); V += |d| − V/4 (floor 1).
+            let d = m - (self.srtt8 >> SRTT_BITS);
+            self.srtt8 = (self.srtt8 + d).max(1);
+            self.rttvar4 = (self.rttvar4 + d.abs() - (self.rttvar4 >> RTTVAR_BITS)).max(1);
+        } else {
+            // First sample (or after clobbering): srtt = m, rttvar = m/2.
+            self.srtt8 = m << SRTT_BITS;
+            self.rttvar4 = m << (RTTVAR_BITS - 1);
+        }
+        // rtxcur = ((8·V + S) >> 3) ticks = floor(srtt + 4·rttvar); no G term.
+        let ticks =
+            ((self.rttvar4 << (RTTVAR_EXP + SRTT_BITS - RTTVAR_BITS)) + self.srtt8) >> SRTT_BITS;
+        self.rtxcur = SimTime::from_nanos(ticks as u64 * tick);
+    }
+
+    /// RFC 6298 §2.2-2.3 (tcp-spec §3.1 steps 2-3).
+    fn sample_rfc(&mut self, rtt: SimTime) {
+        let r = rtt.as_secs_f64();
+        let (srtt, rttvar) = match self.rfc {
+            None => (r, r / 2.0),
+            Some((srtt, rttvar)) => {
+                // RTTVAR first, with the old SRTT; beta = 1/4, alpha = 1/8.
+                let rttvar = 0.75 * rttvar + 0.25 * (srtt - r).abs();
+                let srtt = 0.875 * srtt + 0.125 * r;
+                (srtt, rttvar)
+            }
+        };
+        self.rfc = Some((srtt, rttvar));
+        let g = self.cfg.tick.as_secs_f64();
+        self.rtxcur = SimTime::from_secs_f64(srtt + g.max(4.0 * rttvar));
+    }
+
+    /// One timer expiry (or a Vegas fine-grained retransmission): double the multiplier.
+    /// ns-2 `rtt_backoff` (tcp-spec §3.2 "Backoff"); RFC 6298 §5.5.
+    pub fn backoff(&mut self) {
+        if self.backoff < 64 || self.timeout() < self.cfg.max_rto {
+            self.backoff <<= 1;
+        }
+        // ns-2: once the multiplier exceeds 8, fold srtt into rttvar and clear srtt so the
+        // next sample re-initialises both.
+        if self.cfg.mode == RtoMode::Ns2 && self.backoff > 8 {
+            self.rttvar4 += self.srtt8 >> SRTT_BITS;
+            self.srtt8 = 0;
+        }
+    }
+
+    /// A timed, never-retransmitted packet was acknowledged (ns-2 `t_backoff_ = 1`).
+    pub fn reset_backoff(&mut self) {
+        self.backoff = 1;
+    }
+
+    /// The value to arm the retransmission timer with (ns-2 `rtt_timeout` with `rfc2988_`):
+    /// the min RTO is applied before the backoff multiplier, then the max, then (ns-2) a floor
+    /// of two ticks.
+    pub fn timeout(&self) -> SimTime {
+        let base = self.rtxcur.max(self.cfg.min_rto).as_nanos();
+        let mut t = SimTime::from_nanos(base.saturating_mul(self.backoff));
+        t = t.min(self.cfg.max_rto);
+        if self.cfg.mode == RtoMode::Ns2 {
+            t = t.max(SimTime::from_nanos(2 * self.cfg.tick.as_nanos()));
+        }
+        t
+    }
+
+    pub fn backoff_multiplier(&self) -> u64 {
+        self.backoff
+    }
+
+    /// Smoothed RTT in seconds (0 when there is no estimate).
+    pub fn srtt_s(&self) -> f64 {
+        match self.cfg.mode {
+            RtoMode::Ns2 => self.srtt8 as f64 / 8.0 * self.cfg.tick.as_secs_f64(),
+            RtoMode::Rfc6298 => self.rfc.map_or(0.0, |(s, _)| s),
+        }
+    }
+
+    /// RTT variation in seconds.
+    pub fn rttvar_s(&self) -> f64 {
+        match self.cfg.mode {
+            RtoMode::Ns2 => self.rttvar4 as f64 / 4.0 * self.cfg.tick.as_secs_f64(),
+            RtoMode::Rfc6298 => self.rfc.map_or(0.0, |(_, v)| v),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::config::{DefaultsProfile, TcpConfig, TcpVariant};
+
+    fn ms(v: u64) -> SimTime {
+        SimTime::from_millis(v)
+    }
+
+    fn ns2(profile: DefaultsProfile) -> RtoEstimator {
+        RtoEstimator::new(
+            TcpConfig::from_profile(TcpVariant::Reno, profile).rto,
+            SimTime::ZERO,
+        )
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    /// tcp-spec §12 T2: samples 100, 200, 100, 100 ms at phase 0 and 10 ms ticks.
+    #[test]
+    fn t2_ns2_integer_rto_sequence() {
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        let expect = [
+            (100, 0.100, 0.050, 300),
+            (200, 0.1125, 0.0625, 360),
+            (100, 0.11125, 0.050, 310),
+            (100, 0.110, 0.040, 270),
+        ];
+        for (rtt, srtt, rttvar, rto) in expect {
+            e.sample(SimTime::ZERO, ms(rtt));
+            assert!(close(e.srtt_s(), srtt), "srtt {} != {srtt}", e.srtt_s());
+            assert!(close(e.rttvar_s(), rttvar), "rttvar {}", e.rttvar_s());
+            assert_eq!(e.timeout(), ms(rto));
+        }
+    }
+
+    /// T2 backoff from 0.30 s: 0.6, 1.2, 2.4, 4.8 ... capped at 60 s; SRTT cleared once the
+    /// multiplier reaches 16, and the next sample re-initialises it.
+    #[test]
+    fn t2_ns2_backoff_cap_and_srtt_clearing() {
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        e.sample(SimTime::ZERO, ms(100));
+        assert_eq!(e.timeout(), ms(300));
+        let expect = [600, 1200, 2400, 4800, 9600, 19200, 38400, 60000, 60000];
+        for (i, t) in expect.iter().enumerate() {
+            e.backoff();
+            assert_eq!(e.timeout(), ms(*t), "after backoff {}", i + 1);
+            // The multiplier after this backoff is 2^(i+1); clobbering starts at 16.
+            if i + 1 < 4 {
+                assert!(close(e.srtt_s(), 0.1));
+            } else {
+                assert_eq!(e.srtt_s(), 0.0);
+            }
+        }
+        // The next sample re-initialises: srtt = m, rttvar = m/2, RTO = 3m.
+        e.reset_backoff();
+        e.sample(SimTime::ZERO, ms(200));
+        assert!(close(e.srtt_s(), 0.2));
+        assert!(close(e.rttvar_s(), 0.1));
+        assert_eq!(e.timeout(), ms(600));
+    }
+
+    /// The multiplier stops doubling once it is >= 64 and the timeout has reached the cap.
+    #[test]
+    fn ns2_backoff_multiplier_stops_at_cap() {
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        e.sample(SimTime::ZERO, ms(100));
+        for _ in 0..20 {
+            e.backoff();
+        }
+        // 0.3 s · 256 = 76.8 s >= 60 s with multiplier >= 64: stops at 256.
+        assert_eq!(e.backoff_multiplier(), 256);
+        assert_eq!(e.timeout(), ms(60_000));
+    }
+
+    #[test]
+    fn initial_rto_per_profile() {
+        assert_eq!(ns2(DefaultsProfile::Ns2_35).timeout(), ms(3_000));
+        assert_eq!(ns2(DefaultsProfile::Ns2_29).timeout(), ms(6_000));
+        assert_eq!(ns2(DefaultsProfile::Ns2_26).timeout(), ms(6_000));
+        assert_eq!(ns2(DefaultsProfile::Rfc).timeout(), ms(1_000));
+        // Backoff before any sample doubles the initial value.
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        e.backoff();
+        assert_eq!(e.timeout(), ms(6_000));
+    }
+
+    /// Small RTTs: the RTO is clamped to min_rto (0.2 s; 1 s in ns-2.26) before the backoff.
+    #[test]
+    fn ns2_min_rto_clamp_before_backoff() {
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        e.sample(SimTime::ZERO, ms(20)); // m = 2: srtt 2, rttvar 1 → rtxcur 6 ticks = 60 ms
+        assert_eq!(e.timeout(), ms(200));
+        e.backoff();
+        assert_eq!(e.timeout(), ms(400));
+        let mut e = ns2(DefaultsProfile::Ns2_26);
+        e.sample(SimTime::ZERO, ms(100));
+        assert_eq!(e.timeout(), ms(1_000));
+    }
+
+    /// The tick phase: a 95 ms RTT of a packet sent 7 ms into a tick counts 10 ticks
+    /// (floor((95 + 7)/10)); sent 3 ms into a tick it counts 9.
+    #[test]
+    fn ns2_sample_quantised_with_phase() {
+        let cfg = TcpConfig::from_profile(TcpVariant::Reno, DefaultsProfile::Ns2_35).rto;
+        let mut e = RtoEstimator::new(cfg, ms(5));
+        e.sample(ms(2), SimTime::from_micros(95_000));
+        assert!(close(e.srtt_s(), 0.10));
+        let mut e = RtoEstimator::new(cfg, ms(1));
+        e.sample(ms(2), SimTime::from_micros(95_000));
+        assert!(close(e.srtt_s(), 0.09));
+        // A sample below one tick counts as one tick.
+        let mut e = RtoEstimator::new(cfg, SimTime::ZERO);
+        e.sample(SimTime::ZERO, SimTime::from_micros(300));
+        assert!(close(e.srtt_s(), 0.01));
+    }
+
+    /// tcp-spec §12 T1 (ns-3 rtt-test): 1.0, 1.2, 0.9 s → SRTT/RTTVAR 1.0/0.5, 1.025/0.425,
+    /// 1.009375/0.35; RTO 3.0, 2.725, 2.409375 s (G = 1 ms, min 1 s).
+    #[test]
+    fn t1_rfc6298_arithmetic() {
+        let mut e = ns2(DefaultsProfile::Rfc);
+        let expect = [
+            (1000, 1.0, 0.5, 3.0),
+            (1200, 1.025, 0.425, 2.725),
+            (900, 1.009375, 0.35, 2.409375),
+        ];
+        for (rtt, srtt, rttvar, rto) in expect {
+            e.sample(SimTime::ZERO, ms(rtt));
+            assert!(close(e.srtt_s(), srtt), "srtt {}", e.srtt_s());
+            assert!(close(e.rttvar_s(), rttvar), "rttvar {}", e.rttvar_s());
+            assert_eq!(e.timeout(), SimTime::from_secs_f64(rto));
+        }
+    }
+
+    /// T2 in RFC mode: the float formula gives 0.300 .. 0.3625 s, all below the 1 s floor;
+    /// backoff doubles the floored value and caps at 60 s.
+    #[test]
+    fn rfc6298_min_floor_and_backoff() {
+        let mut e = ns2(DefaultsProfile::Rfc);
+        for rtt in [100, 200, 100, 100] {
+            e.sample(SimTime::ZERO, ms(rtt));
+            assert_eq!(e.timeout(), ms(1_000));
+        }
+        for t in [2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000] {
+            e.backoff();
+            assert_eq!(e.timeout(), ms(t));
+        }
+        // RFC mode keeps SRTT through backoffs.
+        assert!(e.srtt_s() > 0.1);
+    }
+}

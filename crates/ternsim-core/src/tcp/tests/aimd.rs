@@ -1,0 +1,221 @@
+//! Slow start, congestion avoidance, SYN handling, the timeout and Karn's rule
+//! (tcp-spec §0, §2, §3.2).
+
+use super::*;
+use crate::tcp::output::TcpEvent;
+
+/// tcp-spec §0: packet 0 is a 40-byte SYN, cwnd 1 until its ACK, then windowInit_ = 2; then
+/// slow start +1 per ACK; RTO from the ns-2 integer estimator (phase 0).
+#[test]
+fn syn_then_slow_start_one_per_ack() {
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    r.s.set_app_packets(None);
+    assert_eq!(r.start(0), vec![0]);
+    let syn = r.out.segments[0];
+    assert_eq!(
+        (syn.wire_bytes, syn.payload_bytes, syn.retransmission),
+        (40, 0, false)
+    );
+    assert_eq!(r.cwnd(), 1.0);
+    assert_eq!(r.ssthresh(), 20.0);
+    assert_eq!(r.s.next_timer(), Some(ms(3_000)), "initial RTO 3 s");
+
+    assert_eq!(r.ack(100, 0), vec![1, 2]);
+    assert_eq!(r.cwnd(), 2.0);
+    assert_eq!(r.out.segments[0].wire_bytes, 1040);
+    assert_eq!(r.out.segments[0].payload_bytes, 1000);
+    // Sample 100 ms = 10 ticks: srtt 10, rttvar 5 → RTO 30 ticks.
+    assert_eq!(r.s.next_timer(), Some(ms(400)));
+    assert_eq!(
+        r.out.events,
+        vec![
+            TcpEvent::RttSample { seq: 0, rtt_s: 0.1 },
+            TcpEvent::Rto {
+                srtt_s: 0.1,
+                rttvar_s: 0.05,
+                rto_s: 0.3
+            },
+            TcpEvent::Window {
+                cwnd: 2.0,
+                ssthresh: 20.0
+            },
+        ]
+    );
+
+    assert_eq!(r.ack(200, 1), vec![3, 4]);
+    assert_eq!(r.cwnd(), 3.0);
+    // Second sample 10 ticks: d = 0, S = 80, V = 20 − 5 = 15 → (120 + 80) >> 3 = 25 ticks.
+    assert_eq!(r.s.next_timer(), Some(ms(450)));
+    assert_eq!(r.ack(210, 2), vec![5, 6]);
+    assert_eq!(r.cwnd(), 4.0);
+}
+
+/// Without SYN emulation cwnd starts at windowInit_ and packet 0 is a full packet.
+#[test]
+fn no_syn_starts_at_window_init() {
+    let mut c = cfg(TcpVariant::Reno);
+    c.syn = false;
+    let mut r = Run::new(c);
+    assert_eq!(r.start(0), vec![0, 1]);
+    assert_eq!(r.out.segments[0].wire_bytes, 1040);
+    // ack 0: opencwnd → 3, then the packet-0 rule resets to windowInit_ (tcp-spec §4 step 1).
+    assert_eq!(r.ack(100, 0), vec![2]);
+    assert_eq!(r.cwnd(), 2.0);
+}
+
+/// Slow start only while cwnd < ssthresh; at equality congestion avoidance adds 1/cwnd.
+#[test]
+fn slow_start_ends_at_ssthresh_then_one_over_cwnd() {
+    let mut r = Run::at_state(cfg(TcpVariant::Reno), 20, 3.0, 4.0, 0);
+    assert_eq!(r.sent(), vec![21, 22, 23]);
+    assert_eq!(r.ack(100, 21), vec![24, 25]);
+    assert_eq!(r.cwnd(), 4.0);
+    assert_eq!(r.ack(110, 22), vec![26]);
+    assert_eq!(r.cwnd(), 4.25);
+    assert_eq!(r.ack(120, 23), vec![27]);
+    assert!(close(r.cwnd(), 4.25 + 1.0 / 4.25)); // 4.485294...
+    assert_eq!(r.ack(130, 24), vec![28]);
+    assert!(close(r.cwnd(), 4.708_244_937_319_19));
+}
+
+/// One increment per ACK however many packets it covers (no byte counting).
+#[test]
+fn stretch_ack_counts_once() {
+    let mut r = Run::at_state(cfg(TcpVariant::Tahoe), 20, 2.0, 20.0, 0);
+    assert_eq!(r.sent(), vec![21, 22]);
+    assert_eq!(r.ack(100, 22), vec![23, 24, 25]);
+    assert_eq!(r.cwnd(), 3.0);
+}
+
+/// ns-2 maxcwnd_: once int(cwnd) exceeds it, cwnd = maxcwnd.
+#[test]
+fn max_cwnd_caps_growth() {
+    let mut c = cfg(TcpVariant::Reno);
+    c.max_cwnd = 5.0;
+    let mut r = Run::at_state(c, 20, 5.0, 20.0, 0);
+    assert_eq!(r.ack(100, 21), vec![26]);
+    assert_eq!(r.cwnd(), 5.0);
+}
+
+/// FeW (tcp-spec §10): NewReno with increase_num = alpha in congestion avoidance only.
+#[test]
+fn few_increase_num_scales_congestion_avoidance_only() {
+    let mut c = cfg(TcpVariant::NewReno);
+    c.increase_num = 0.5;
+    let mut r = Run::at_state(c, 20, 4.0, 4.0, 0);
+    r.ack(100, 21);
+    assert_eq!(r.cwnd(), 4.125);
+    let mut r = Run::at_state(c, 20, 2.0, 4.0, 0);
+    r.ack(100, 21);
+    assert_eq!(r.cwnd(), 3.0);
+}
+
+/// A finite transfer: with the SYN, `set_app_packets(3)` means packets 0..=3; the timer stops
+/// when everything is acknowledged.
+#[test]
+fn finite_transfer_and_stop_new_data() {
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    r.s.set_app_packets(Some(3));
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.ack(100, 0), vec![1, 2]);
+    assert_eq!(r.ack(200, 1), vec![3]);
+    assert_eq!(r.ack(300, 2), Vec::<Seq>::new());
+    assert!(r.s.next_timer().is_some());
+    assert_eq!(r.ack(400, 3), Vec::<Seq>::new());
+    assert_eq!(r.s.next_timer(), None);
+
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    r.start(0);
+    assert_eq!(r.ack(100, 0), vec![1, 2]);
+    r.s.stop_new_data();
+    assert_eq!(r.ack(200, 1), Vec::<Seq>::new());
+    assert_eq!(r.ack(300, 2), Vec::<Seq>::new());
+    assert_eq!(r.s.next_timer(), None);
+}
+
+/// tcp-spec §2 timeout: ssthresh = max(2, floor(min(cwnd, window)/2)), cwnd = 1, go back N
+/// from highest_ack + 1, backoff doubles; a second timeout halves again to 2.
+#[test]
+fn timeout_halves_window_and_backs_off() {
+    let mut r = Run::at_state(cfg(TcpVariant::Tahoe), 20, 9.7, 20.0, 0);
+    assert_eq!(r.sent(), seqs(21..=29));
+    assert_eq!(r.s.next_timer(), Some(ms(3_000)));
+    assert_eq!(r.fire(), vec![21]);
+    assert_eq!((r.ssthresh(), r.cwnd()), (4.0, 1.0));
+    assert!(r.out.segments[0].retransmission);
+    assert!(r.out.events.contains(&TcpEvent::Timeout { seq: 21 }));
+    assert_eq!(r.s.next_timer(), Some(ms(9_000)));
+    assert_eq!(r.fire(), vec![21]);
+    assert_eq!((r.ssthresh(), r.cwnd()), (2.0, 1.0));
+    assert_eq!(r.s.next_timer(), Some(ms(21_000)));
+    assert_eq!(r.s.stats().timeouts, 2);
+    assert_eq!(r.s.stats().retransmissions, 2);
+
+    // The receiver window bounds the halved window: min(10, 8)/2 = 4.
+    let mut c = cfg(TcpVariant::Reno);
+    c.window = 8;
+    let mut r = Run::at_state(c, 20, 10.0, 20.0, 0);
+    assert_eq!(r.sent(), seqs(21..=28));
+    assert_eq!(r.fire(), vec![21]);
+    assert_eq!((r.ssthresh(), r.cwnd()), (4.0, 1.0));
+}
+
+/// Karn: ACKs of retransmitted packets give no sample and keep the backoff; the first timed
+/// new packet's ACK gives a sample and resets it.
+#[test]
+fn karn_backoff_kept_until_sample_from_new_data() {
+    let mut r = Run::at_state(cfg(TcpVariant::Reno), 20, 2.0, 20.0, 0);
+    assert_eq!(r.sent(), vec![21, 22]);
+    assert_eq!(r.fire(), vec![21]);
+    assert_eq!((r.ssthresh(), r.cwnd()), (2.0, 1.0));
+    assert_eq!(r.s.next_timer(), Some(ms(9_000)));
+
+    assert_eq!(r.ack(3_100, 21), vec![22, 23]);
+    let flags: Vec<bool> = r.out.segments.iter().map(|d| d.retransmission).collect();
+    assert_eq!(flags, vec![true, false]);
+    assert_eq!(r.cwnd(), 2.0);
+    assert!(!r
+        .out
+        .events
+        .iter()
+        .any(|e| matches!(e, TcpEvent::RttSample { .. })));
+    assert_eq!(r.s.next_timer(), Some(ms(3_100 + 6_000)), "backoff kept");
+
+    assert_eq!(r.ack(3_200, 22), vec![24]);
+    assert_eq!(r.cwnd(), 2.5);
+    assert_eq!(r.s.next_timer(), Some(ms(3_200 + 6_000)));
+
+    // Packet 23 (new data, timed at 3.1 s): 200 ms sample, backoff 1, RTO 20 + 4·10 ticks.
+    assert_eq!(r.ack(3_300, 23), vec![25]);
+    assert!(r.out.events.contains(&TcpEvent::RttSample {
+        seq: 23,
+        rtt_s: 0.2
+    }));
+    assert_eq!(r.s.next_timer(), Some(ms(3_300 + 600)));
+}
+
+/// tcp-spec §2: if the SYN itself timed out, windowInit_ drops to 1.
+#[test]
+fn syn_timeout_drops_window_init_to_one() {
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.fire(), vec![0]);
+    assert_eq!(r.out.segments[0].wire_bytes, 40);
+    assert_eq!((r.ssthresh(), r.cwnd()), (2.0, 1.0));
+    assert_eq!(r.ack(3_100, 0), vec![1]);
+    assert_eq!(r.cwnd(), 1.0);
+}
+
+/// ns-2.29 profile: integer halving (precisionReduce_ false) and a 6 s initial RTO.
+#[test]
+fn ns2_29_integer_halving() {
+    let mut c = TcpConfig::from_profile(TcpVariant::Reno, DefaultsProfile::Ns2_29);
+    c.window = 100;
+    let mut r = Run::at_state(c, 20, 15.0, 20.0, 0);
+    assert_eq!(r.s.next_timer(), Some(ms(6_000)));
+    for t in [10, 20, 30] {
+        r.ack(t, 20);
+    }
+    // floor(floor(15)/2) = 7 rather than 7.5.
+    assert_eq!((r.ssthresh(), r.cwnd()), (7.0, 7.0));
+}

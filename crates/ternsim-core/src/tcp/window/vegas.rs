@@ -1,0 +1,475 @@
+//! Vegas window policy, ns-2 `Agent/TCP/Vegas` exactly (tcp-spec §9.2; Brakmo and Peterson,
+//! SIGCOMM 1994 / JSAC 1995).
+//!
+//! Owns: BaseRTT, the per-RTT measurement (`v_begseq_`, `v_begtime_`, sum and count of
+//! fine-grained samples), the per-ACK increment `v_incr_` and the every-other-RTT flag, the
+//! fine-grained RTT estimator (`v_sa_`, `v_sd_`, `v_timeout_`), and the loss state
+//! (`v_worried_`, `v_newcwnd_`, `t_cwnd_changed_`).
+//!
+//! It composes with the Reno recovery policy, whose new-ACK and timeout bookkeeping it shares,
+//! and takes over every duplicate ACK through the `on_dup_ack` hook: ns-2 Vegas retransmits on
+//! the first duplicate whose packet has outstayed the fine-grained timeout (or on the 3rd),
+//! cuts to `win − floor(win/4)` at most once per window of data, inflates cwnd itself, backs
+//! off the coarse timer, and has no Limited Transmit. Send records (time, transmissions) come
+//! from the shared connection state. All times are seconds since the first transmission
+//! (ns-2 `vegastime()`), as f64, so the float arithmetic matches ns-2's.
+//!
+//! ns-2 quirks kept (tcp-spec §9.2): the fine-grained path backs off the coarse RTO;
+//! `rttLen <= 1` resets BaseRTT upward; after an RTO followed by more than three duplicates the
+//! next new ACK sets cwnd to `v_newcwnd_ = 0`; initial ssthresh is `window_`.
+
+use super::{DupAckVerdict, LossEvent, NewAck};
+use crate::sim::SimTime;
+use crate::tcp::config::TcpConfig;
+use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::output::TcpOutput;
+use crate::tcp::segment::{AckSegment, Seq};
+
+#[derive(Clone, Debug)]
+pub struct Vegas {
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    /// Minimum RTT seen (s); ns-2 initial 1e9.
+    base_rtt: f64,
+    /// Latest fine-grained sample (ns-2 `v_rtt_`, a trace).
+    rtt: f64,
+    /// 8·srtt and the mean deviation of the fine-grained estimator.
+    sa: f64,
+    sd: f64,
+    /// Fine-grained timeout (ns-2 `v_timeout_`, initial 1000 s).
+    timeout: f64,
+    sum_rtt: f64,
+    cnt_rtt: u32,
+    /// First packet of the current measured RTT (`v_begseq_`), and when it was tagged.
+    begseq: Seq,
+    begtime: f64,
+    /// Added to cwnd on each new ACK while the window is used (`v_incr_`).
+    incr: f64,
+    /// Slow start grows only every other RTT (`v_inc_flag_`).
+    inc_flag: bool,
+    /// Last throughput measurement, packets/s (`v_actual_`).
+    actual: f64,
+    /// New ACKs after a retransmission that still check the next packet (`v_worried_`).
+    worried: i64,
+    /// The reduced window a fast retransmission set, before inflation (`v_newcwnd_`).
+    newcwnd: f64,
+    /// When cwnd was last reduced (`t_cwnd_changed_`).
+    t_cwnd_changed: f64,
+    first_ack_seen: bool,
+}
+
+impl Vegas {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        Vegas {
+            alpha: cfg.vegas.alpha,
+            beta: cfg.vegas.beta,
+            gamma: cfg.vegas.gamma,
+            base_rtt: 1e9,
+            rtt: 0.0,
+            sa: 0.0,
+            sd: 0.0,
+            timeout: 1000.0,
+            sum_rtt: 0.0,
+            cnt_rtt: 0,
+            begseq: 0,
+            begtime: 0.0,
+            incr: 0.0,
+            inc_flag: true,
+            actual: 0.0,
+            worried: 0,
+            newcwnd: 0.0,
+            t_cwnd_changed: 0.0,
+            first_ack_seen: false,
+        }
+    }
+
+    pub fn base_rtt(&self) -> f64 {
+        self.base_rtt
+    }
+    pub fn fine_timeout(&self) -> f64 {
+        self.timeout
+    }
+    pub fn incr(&self) -> f64 {
+        self.incr
+    }
+    pub fn newcwnd(&self) -> f64 {
+        self.newcwnd
+    }
+    pub fn last_rtt(&self) -> f64 {
+        self.rtt
+    }
+
+    /// Test fixture: fine-grained estimator as after a first ACK and one sample of `rtt`
+    /// (BaseRTT = rtt, v_timeout = 1.0625·(0.1375/0.1)·rtt), next per-RTT block at `begseq`.
+    #[cfg(test)]
+    pub fn prime(&mut self, rtt: f64, begseq: Seq) {
+        self.first_ack_seen = true;
+        self.init_estimator(rtt);
+        self.fine_sample(rtt);
+        self.sum_rtt = 0.0;
+        self.cnt_rtt = 0;
+        self.begseq = begseq;
+    }
+
+    /// ns-2 `vegastime()`: seconds since the first transmission.
+    fn vt(c: &Conn, t: SimTime) -> f64 {
+        (t.saturating_sub(c.first_sent.unwrap_or(t))).as_secs_f64()
+    }
+
+    /// Whether packet `seq` was sent and has been outstanding at least `v_timeout_`
+    /// (tcp-spec §9.2 dup ACK "expired", new ACK step 8).
+    fn expired(&self, c: &Conn, seq: Seq, now: f64) -> bool {
+        c.record(seq)
+            .is_some_and(|r| r.transmits > 0 && now - Self::vt(c, r.sent_at) >= self.timeout)
+    }
+
+    /// tcp-spec §9.2 "On the first ACK ever": initialise the fine-grained estimator from t1,
+    /// the time from the first transmission to this ACK.
+    pub fn on_ack_received(&mut self, c: &mut Conn, now: SimTime, _ack: &AckSegment) {
+        if !self.first_ack_seen {
+            self.first_ack_seen = true;
+            let t1 = Self::vt(c, now);
+            self.init_estimator(t1);
+        }
+    }
+
+    fn init_estimator(&mut self, t1: f64) {
+        self.base_rtt = t1;
+        self.rtt = t1;
+        self.sa = 8.0 * t1;
+        self.sd = t1;
+        self.timeout = (self.sa / 4.0 + self.sd) / 2.0;
+    }
+
+    /// tcp-spec §9.2 step 7: one fine-grained sample r (s).
+    fn fine_sample(&mut self, r: f64) {
+        self.sum_rtt += r;
+        self.cnt_rtt += 1;
+        if r > 0.0 {
+            self.rtt = r;
+            if r < self.base_rtt {
+                self.base_rtt = r;
+            }
+            let n = r - self.sa / 8.0;
+            self.sa += n;
+            self.sd += n.abs() - self.sd / 4.0;
+            self.timeout = (self.sa / 4.0 + self.sd) / 2.0;
+            self.timeout += self.timeout / 16.0;
+        }
+    }
+
+    /// tcp-spec §9.2 "On a new ACK", steps 1, 2 and 4-8 (step 3, newack, was done by the
+    /// recovery policy just before).
+    pub fn on_new_ack(&mut self, c: &mut Conn, now: SimTime, a: &NewAck, out: &mut TcpOutput) {
+        let t = Self::vt(c, now);
+        // Step 1: ns-2 tests `last_ack_ == 0` before processing, so cwnd = windowInit_ on the
+        // first new ACK after ack 0.
+        if a.prev_last_ack == 0 {
+            c.cwnd = c.window_init;
+        }
+        // Step 2: deflate an inflated window only after more than dupthresh duplicates.
+        if a.prev_dupacks > c.cfg.dupack_threshold && c.cwnd > self.newcwnd {
+            c.cwnd = self.newcwnd;
+            c.ssthresh = 2.0;
+        }
+        // Step 4: once per RTT, when the tagged packet is acknowledged.
+        if a.ack >= self.begseq {
+            self.per_rtt(c, t);
+        }
+        // Step 5: slow-start increments stop at ssthresh.
+        if self.incr == 1.0 && c.cwnd >= c.ssthresh {
+            self.incr = 0.0;
+        }
+        // Step 6: grow only if the window is being used.
+        if self.incr > 0.0 && c.cwnd - (c.t_seqno - c.last_ack) as f64 <= 2.0 {
+            c.cwnd += self.incr;
+            c.cap_cwnd();
+        }
+        // Step 7: fine-grained sample from packet `a` if it was sent exactly once.
+        if let Some(r) = c.record(a.ack) {
+            if r.transmits == 1 {
+                self.fine_sample(t - Self::vt(c, r.sent_at));
+            }
+        }
+        // Step 8: after a retransmission, the first one or two new ACKs check whether the next
+        // packet has expired too (BP94 "new retransmission mechanism" (b)).
+        if self.worried > 0 {
+            self.worried -= 1;
+            let next = a.ack + 1;
+            if self.expired(c, next, t) {
+                c.dupacks = c.cfg.dupack_threshold;
+                c.fast_retransmit(next, now, out);
+            } else {
+                self.worried = 0;
+            }
+        }
+    }
+
+    /// tcp-spec §9.2 step 4: Expected vs Actual, delta in packets, and the decision for the
+    /// next RTT.
+    fn per_rtt(&mut self, c: &mut Conn, t: f64) {
+        let rtt = if self.cnt_rtt > 0 {
+            self.sum_rtt / self.cnt_rtt as f64
+        } else {
+            t - self.begtime
+        };
+        self.sum_rtt = 0.0;
+        self.cnt_rtt = 0;
+        let rtt_len = c.t_seqno - self.begseq;
+        if rtt > 0.0 {
+            // ns-2: a single packet in flight (re)defines BaseRTT, even upward.
+            if rtt < self.base_rtt || rtt_len <= 1 {
+                self.base_rtt = rtt;
+            }
+            self.actual = rtt_len as f64 / rtt;
+            // Expected uses the outstanding packets plus one (t_seqno − last_ack).
+            let expect = (c.t_seqno - c.last_ack) as f64 / self.base_rtt;
+            // Rounded to an integer as ns-2's int(x + 0.5) does (truncation toward zero).
+            let delta = ((expect - self.actual) * self.base_rtt + 0.5).trunc();
+            if c.cwnd < c.ssthresh {
+                // Slow start: grow every other RTT; leave it when delta exceeds gamma.
+                self.inc_flag = !self.inc_flag;
+                if !self.inc_flag {
+                    self.incr = 0.0;
+                } else if delta > self.gamma {
+                    c.ssthresh = 2.0;
+                    c.cwnd -= c.cwnd / 8.0;
+                    if c.cwnd < 2.0 {
+                        c.cwnd = 2.0;
+                    }
+                    self.incr = 0.0;
+                } else {
+                    self.incr = 1.0;
+                }
+            } else if delta > self.beta {
+                // Congestion avoidance: too many packets queued → −1 once this RTT.
+                c.cwnd -= 1.0;
+                if c.cwnd < 2.0 {
+                    c.cwnd = 2.0;
+                }
+                self.incr = 0.0;
+            } else if delta < self.alpha {
+                // Too few queued → +1 over the next RTT, 1/cwnd per ACK.
+                self.incr = 1.0 / c.cwnd;
+            } else {
+                self.incr = 0.0;
+            }
+        }
+        self.begseq = c.t_seqno;
+        self.begtime = t;
+    }
+
+    /// tcp-spec §9.2 "On a duplicate ACK". Always claims the duplicate (Vegas has its own
+    /// detection and inflation and no Limited Transmit); `dupacks` was already incremented.
+    pub fn on_dup_ack(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) -> DupAckVerdict {
+        let t = Self::vt(c, now);
+        let thresh = c.cfg.dupack_threshold;
+        let seq = c.last_ack + 1;
+        let expired = self.expired(c, seq, t);
+        if expired || c.dupacks == thresh {
+            // One reaction per window unless the last action was a timeout (ns-2 Vegas's
+            // variant of the bugFix_ rule).
+            if c.highest_ack > c.recover || c.last_cwnd_action != CwndAction::Timeout {
+                let mut win = c.window();
+                c.last_cwnd_action = CwndAction::DupAck;
+                c.recover = c.maxseq;
+                self.worried = (c.t_seqno - c.last_ack).min(2);
+                let rec = c.record(seq);
+                let transmits = rec.map_or(0, |r| r.transmits);
+                // Back off the fine-grained timeout: ×2 for a re-retransmission, else ×9/8.
+                if transmits > 1 {
+                    self.timeout *= 2.0;
+                } else {
+                    self.timeout += self.timeout / 8.0;
+                }
+                // Reduce only if the packet was sent after the last reduction (BP94: losses
+                // at an older, higher rate do not count twice).
+                if let Some(r) = rec {
+                    if self.t_cwnd_changed < Self::vt(c, r.sent_at) {
+                        win = reduced_window(win, transmits > 1);
+                        self.newcwnd = win as f64;
+                        c.cwnd = self.newcwnd + c.dupacks as f64;
+                        self.t_cwnd_changed = t;
+                    }
+                }
+                // ssthresh is not changed. ns-2 `reset_rtx_timer(1, 1)`: the coarse timer is
+                // backed off and restarted, timing stops, no go-back-N.
+                c.reset_rtx_timer(now, true, true, out);
+                c.fast_retransmit(seq, now, out);
+                if transmits == 1 {
+                    c.dupacks = thresh;
+                }
+            }
+        } else if c.dupacks > thresh {
+            // Inflation by one per further duplicate.
+            c.cwnd += 1.0;
+        }
+        DupAckVerdict::Claimed
+    }
+
+    /// tcp-spec §9.2 "On RTO": ssthresh as every variant, then cwnd = 2 (`v_slowstart_`).
+    pub fn on_loss(&mut self, c: &mut Conn, now: SimTime, e: LossEvent) {
+        match e {
+            LossEvent::FastRetransmit(how) => c.slowdown(how),
+            // Vegas's timeout does the same with or without outstanding data
+            // (slow_start_restart_ true).
+            LossEvent::Timeout | LossEvent::IdleTimeout => {
+                c.slowdown(Slowdown::HalveSsthreshRestart);
+                c.cwnd = 2.0;
+                self.newcwnd = 0.0;
+                self.t_cwnd_changed = Self::vt(c, now);
+            }
+        }
+    }
+}
+
+/// tcp-spec §9.2: the window after a Vegas fast retransmission: 2 if `win <= 3`, half for a
+/// re-retransmission, else `win − floor(win/4)` (BP94's 3/4).
+pub fn reduced_window(win: Seq, re_retransmission: bool) -> Seq {
+    if win <= 3 {
+        2
+    } else if re_retransmission {
+        win / 2
+    } else {
+        win - win / 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::config::{DefaultsProfile, TcpVariant};
+
+    /// tcp-spec §12 T6 "Fine-grained timeout": first ACK at 100 ms → 0.15 s; then samples
+    /// 100, 120, 100 ms → 0.14609375, 0.1494140625, 0.140283203125 s.
+    #[test]
+    fn t6_fine_grained_timeout_values() {
+        let cfg = TcpConfig::from_profile(TcpVariant::Vegas, DefaultsProfile::Ns2_35);
+        let mut v = Vegas::new(&cfg);
+        assert_eq!(v.fine_timeout(), 1000.0);
+        v.init_estimator(0.1);
+        assert!((v.fine_timeout() - 0.15).abs() < 1e-15);
+        assert_eq!(v.base_rtt(), 0.1);
+        for (r, expect) in [
+            (0.1, 0.14609375),
+            (0.12, 0.1494140625),
+            (0.1, 0.140283203125),
+        ] {
+            v.fine_sample(r);
+            assert!(
+                (v.fine_timeout() - expect).abs() < 1e-12,
+                "{}",
+                v.fine_timeout()
+            );
+        }
+        assert_eq!(v.last_rtt(), 0.1);
+        assert_eq!(v.base_rtt(), 0.1);
+    }
+
+    /// A connection whose cumulative ACK is `last_ack` with packets up to `t_seqno − 1` sent.
+    fn conn_at(cwnd: f64, ssthresh: f64, last_ack: Seq, t_seqno: Seq) -> Conn {
+        let cfg = TcpConfig::from_profile(TcpVariant::Vegas, DefaultsProfile::Ns2_35);
+        let mut c = Conn::new(cfg, SimTime::ZERO);
+        c.warp(last_ack, cwnd, ssthresh);
+        c.t_seqno = t_seqno;
+        c.maxseq = t_seqno - 1;
+        c
+    }
+
+    /// BaseRTT 100 ms, one RTT measured with mean `rtt`, tagged at `begseq`.
+    fn measured(cfg_rtt: f64, begseq: Seq) -> Vegas {
+        let cfg = TcpConfig::from_profile(TcpVariant::Vegas, DefaultsProfile::Ns2_35);
+        let mut v = Vegas::new(&cfg);
+        v.base_rtt = 0.1;
+        v.sum_rtt = cfg_rtt;
+        v.cnt_rtt = 1;
+        v.begseq = begseq;
+        v
+    }
+
+    /// tcp-spec §12 T6 CA, cwnd 10, rttLen 10 (= t_seqno − last_ack): mean RTT 105 ms →
+    /// delta 0 → v_incr 0.1; 150 ms → delta 3 → hold; 160 ms → delta 4 → cwnd 9.
+    #[test]
+    fn t6_congestion_avoidance_increase_hold_decrease() {
+        let mut c = conn_at(10.0, 5.0, 30, 40);
+        let mut v = measured(0.105, 30);
+        v.per_rtt(&mut c, 5.0);
+        assert!((v.incr() - 0.1).abs() < 1e-15);
+        assert_eq!(c.cwnd, 10.0);
+        assert_eq!((v.begseq, v.begtime), (40, 5.0));
+
+        let mut c = conn_at(10.0, 5.0, 30, 40);
+        let mut v = measured(0.150, 30);
+        v.incr = 0.1;
+        v.per_rtt(&mut c, 5.0);
+        assert_eq!((v.incr(), c.cwnd), (0.0, 10.0));
+
+        let mut c = conn_at(10.0, 5.0, 30, 40);
+        let mut v = measured(0.160, 30);
+        v.per_rtt(&mut c, 5.0);
+        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (0.0, 9.0, 5.0));
+    }
+
+    /// tcp-spec §12 T6 SS, cwnd 8 < ssthresh 20, rttLen 8: on a growing RTT 120 ms → delta 1
+    /// → v_incr 1; 130 ms → delta 2 > gamma → ssthresh 2, cwnd 8 − 8/8 = 7. The RTT between
+    /// is frozen (v_incr 0).
+    #[test]
+    fn t6_slow_start_every_other_rtt_and_gamma_exit() {
+        let mut c = conn_at(8.0, 20.0, 30, 38);
+        let mut v = measured(0.120, 30);
+        v.inc_flag = false;
+        v.per_rtt(&mut c, 5.0);
+        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (1.0, 8.0, 20.0));
+        assert!(v.inc_flag);
+
+        // The next block toggles back: frozen RTT whatever delta says.
+        let mut c = conn_at(8.0, 20.0, 30, 38);
+        let mut v = measured(0.130, 30);
+        v.inc_flag = true;
+        v.incr = 1.0;
+        v.per_rtt(&mut c, 5.0);
+        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (0.0, 8.0, 20.0));
+
+        let mut c = conn_at(8.0, 20.0, 30, 38);
+        let mut v = measured(0.130, 30);
+        v.inc_flag = false;
+        v.per_rtt(&mut c, 5.0);
+        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (0.0, 7.0, 2.0));
+    }
+
+    /// tcp-spec §9.2 step 6: v_incr is added only if cwnd − (t_seqno − last_ack) <= 2.
+    #[test]
+    fn increment_only_when_window_used() {
+        let mut out = TcpOutput::default();
+        let a = NewAck {
+            ack: 30,
+            kind: crate::tcp::window::AckKind::Normal,
+            prev_last_ack: 29,
+            prev_dupacks: 0,
+        };
+        for (t_seqno, cwnd) in [(37, 10.0), (38, 10.1)] {
+            let mut c = conn_at(10.0, 5.0, 30, t_seqno);
+            let mut v = measured(0.1, 100);
+            v.incr = 0.1;
+            v.on_new_ack(&mut c, SimTime::from_millis(5_000), &a, &mut out);
+            assert!(
+                (c.cwnd - cwnd).abs() < 1e-12,
+                "t_seqno {t_seqno}: {}",
+                c.cwnd
+            );
+        }
+    }
+
+    /// tcp-spec §12 T6 win mapping: 3 → 2, 7 → 6, 8 → 6, 10 → 8; re-retransmission 7 → 3.
+    #[test]
+    fn t6_window_reduction_mapping() {
+        assert_eq!(reduced_window(3, false), 2);
+        assert_eq!(reduced_window(2, false), 2);
+        assert_eq!(reduced_window(7, false), 6);
+        assert_eq!(reduced_window(8, false), 6);
+        assert_eq!(reduced_window(10, false), 8);
+        assert_eq!(reduced_window(7, true), 3);
+        assert_eq!(reduced_window(3, true), 2);
+    }
+}
