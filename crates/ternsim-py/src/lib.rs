@@ -1,4 +1,5 @@
 #![allow(unexpected_cfgs)] // pyo3 0.22 macros test a `gil-refs` feature this crate does not declare
+#![allow(clippy::useless_conversion)] // pyo3 0.22 #[pyfunction] expansion converts PyErr into itself
 //! Python bindings for ternsim-core: thin, no logic. A scenario goes in as JSON, a summary
 //! (JSON text) and whole trace columns (little-endian bytes) come back. Nothing per packet
 //! crosses the boundary.

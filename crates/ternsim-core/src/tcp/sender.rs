@@ -71,6 +71,17 @@ impl TcpSender {
         };
     }
 
+    /// The application offers `packets` more data packets (ns-2 `advanceby`), as a
+    /// trace-driven source does; sends what the window allows. No effect when unlimited.
+    pub fn add_app_packets(&mut self, now: SimTime, packets: u64, out: &mut TcpOutput) {
+        let c = &mut self.conn;
+        if c.curseq != Seq::MAX {
+            c.curseq = c.curseq.saturating_add(packets as Seq);
+            self.conn.send_much(now, self.conn.cfg.max_burst, out);
+        }
+        self.finish_call(out);
+    }
+
     /// The application starts: send what the window allows.
     pub fn start(&mut self, now: SimTime, out: &mut TcpOutput) {
         self.conn.send_much(now, self.conn.cfg.max_burst, out);

@@ -133,6 +133,22 @@ fn finite_transfer_and_stop_new_data() {
     assert_eq!(r.s.next_timer(), None);
 }
 
+/// A trace-driven source offers data in pieces (ns-2 `advanceby`): with no data the SYN
+/// still goes out; each offer sends what the window allows.
+#[test]
+fn application_offers_data_over_time() {
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    r.s.set_app_packets(Some(0));
+    assert_eq!(r.start(0), vec![0]);
+    // SYN acknowledged: cwnd 2, but nothing to send.
+    assert_eq!(r.ack(100, 0), Vec::<Seq>::new());
+    r.out.clear();
+    r.s.add_app_packets(ms(150), 3, &mut r.out);
+    assert_eq!(r.sent(), vec![1, 2]);
+    assert_eq!(r.ack(250, 1), vec![3]);
+    assert_eq!(r.ack(260, 2), Vec::<Seq>::new());
+}
+
 /// tcp-spec §2 timeout: ssthresh = max(2, floor(min(cwnd, window)/2)), cwnd = 1, go back N
 /// from highest_ack + 1, backoff doubles; a second timeout halves again to 2.
 #[test]
