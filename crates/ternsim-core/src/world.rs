@@ -68,6 +68,8 @@ pub struct FlowSummary {
     pub retransmitted_segments: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    pub spurious_timeouts: u64,
+    pub redundant_retransmissions: u64,
     pub mean_cwnd: Option<f64>,
     pub rtt_min_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
@@ -371,6 +373,28 @@ impl World {
         let flow = &mut self.flows[f];
         flow.stats
             .data_arrival(seg.wire_bytes, (now - seg.sent_at).as_secs_f64());
+        if seg.retransmission {
+            if flow.sink.has_received(seg.seq) {
+                flow.stats.redundant_retransmissions += 1;
+            }
+        } else if let Some(i) = flow
+            .stats
+            .pending_timeouts
+            .iter()
+            .position(|&s| s == seg.seq)
+        {
+            // The original of a timed-out segment arrived: the timeout was spurious.
+            flow.stats.pending_timeouts.swap_remove(i);
+            flow.stats.spurious_timeouts += 1;
+            if let Some(t) = self.traces.tcp_events.as_mut() {
+                t.push(&[
+                    Cell::F(now.as_secs_f64()),
+                    Cell::I(f as i64),
+                    Cell::S("spurious_timeout"),
+                    Cell::I(seg.seq),
+                ]);
+            }
+        }
         self.sink_out.clear();
         flow.sink.on_segment(now, seg, &mut self.sink_out);
         self.after_sink(now, f);
@@ -511,6 +535,20 @@ impl World {
                 if let Some(tb) = self.traces.tcp_events.as_mut() {
                     tb.push(&[Cell::F(t), Cell::I(fi), Cell::S("timeout"), Cell::I(seq)]);
                 }
+                let flow = &mut self.flows[f];
+                if flow.sink.has_received(seq) {
+                    flow.stats.spurious_timeouts += 1;
+                    if let Some(tb) = self.traces.tcp_events.as_mut() {
+                        tb.push(&[
+                            Cell::F(t),
+                            Cell::I(fi),
+                            Cell::S("spurious_timeout"),
+                            Cell::I(seq),
+                        ]);
+                    }
+                } else if !flow.stats.pending_timeouts.contains(&seq) {
+                    flow.stats.pending_timeouts.push(seq);
+                }
             }
             TcpEvent::FastRetransmit { seq } => {
                 if let Some(tb) = self.traces.tcp_events.as_mut() {
@@ -579,6 +617,8 @@ impl World {
                     retransmitted_segments: st.retransmissions,
                     timeouts: st.timeouts,
                     fast_retransmits: st.fast_retransmits,
+                    spurious_timeouts: fl.stats.spurious_timeouts,
+                    redundant_retransmissions: fl.stats.redundant_retransmissions,
                     mean_cwnd: fl.stats.mean_cwnd(spec.start, active_end),
                     rtt_min_s: fl.stats.rtt.min(),
                     rtt_mean_s: fl.stats.rtt.mean(),

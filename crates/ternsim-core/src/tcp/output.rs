@@ -35,8 +35,10 @@ impl TcpOutput {
         self.segments.clear();
         self.events.clear();
     }
+    /// Records `e` if tracing is on. Timeouts are always recorded: the host needs them to
+    /// detect spurious timeouts.
     pub fn event(&mut self, e: TcpEvent) {
-        if self.trace {
+        if self.trace || matches!(e, TcpEvent::Timeout { .. }) {
             self.events.push(e);
         }
     }

@@ -128,6 +128,15 @@ impl TcpSink {
         self.next_expected - 1
     }
 
+    /// Whether packet `seq` has been received (in order or above a hole).
+    pub fn has_received(&self, seq: Seq) -> bool {
+        if seq < self.next_expected {
+            return seq >= 0;
+        }
+        let offset = (seq - self.next_expected) as usize;
+        self.window.get(offset).is_some_and(|slot| slot.is_some())
+    }
+
     /// Highest packet number received so far (−1 before any).
     pub fn max_seen(&self) -> Seq {
         self.max_seen
@@ -706,5 +715,27 @@ mod tests {
         assert_eq!(s.stats().delivered_packets, 4);
         assert_eq!(s.duplicate_packets(), 3);
         assert_eq!(s.next_expected(), 4);
+    }
+
+    #[test]
+    fn has_received_covers_in_order_and_out_of_order_packets() {
+        let mut sink = TcpSink::new(SinkConfig::default());
+        let mut out = SinkOutput::default();
+        for seq in [0, 1, 3] {
+            sink.on_segment(SimTime::ZERO, &seg_for_has_received(seq), &mut out);
+        }
+        assert!(sink.has_received(0) && sink.has_received(1) && sink.has_received(3));
+        assert!(!sink.has_received(2) && !sink.has_received(4) && !sink.has_received(-1));
+    }
+
+    fn seg_for_has_received(seq: Seq) -> DataSegment {
+        DataSegment {
+            seq,
+            wire_bytes: 1040,
+            payload_bytes: 1000,
+            retransmission: false,
+            sent_at: SimTime::ZERO,
+            flags: 0,
+        }
     }
 }

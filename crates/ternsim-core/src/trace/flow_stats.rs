@@ -11,6 +11,11 @@
 //! - **retransmitted_segments**: data segments the sender sent more than once (every resend
 //!   counts), **timeouts**: retransmission-timer expiries, **fast_retransmits**: retransmits
 //!   triggered by duplicate ACKs or Vegas's fine-grained checks.
+//! - **spurious_timeouts**: retransmission-timer expiries whose timed-out segment had in fact
+//!   reached the receiver: it had been received when the timer fired, or its original
+//!   (never-retransmitted) transmission arrived afterwards (the Eifel notion, RFC 3522 §1).
+//! - **redundant_retransmissions**: retransmitted data segments that arrived at a receiver
+//!   which already had that segment.
 //! - **mean_cwnd**: time average of cwnd (packets) over the active period.
 //! - **rtt_*_s**: over every ACK that acknowledges new data, `now - sent_at` of the data segment
 //!   that triggered the ACK (an exact timestamp echo, RFC 7323 style, so samples exist for
@@ -66,6 +71,10 @@ pub struct FlowStats {
     pub data_wire_bytes_received: u64,
     pub data_packets_received: u64,
     pub delivered_bytes: u64,
+    pub spurious_timeouts: u64,
+    pub redundant_retransmissions: u64,
+    /// Timed-out segments not yet received, whose original may still arrive.
+    pub pending_timeouts: Vec<i64>,
     pub rtt: RunningStats,
     pub delay: RunningStats,
     pub jitter: RunningStats,
