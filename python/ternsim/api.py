@@ -71,6 +71,9 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
     among the shipped scenarios (:func:`ternsim.paths.scenario_path`), so
     ``load_scenario("examples/dumbbell.toml")`` works from any folder.
 
+    A scenario read from a file gets ``scenario_dir`` (its folder) unless it sets one, so
+    that relative trace paths inside it resolve against the file, not the working directory.
+
     Raises FileNotFoundError for a missing file and ScenarioError for one that does not parse.
     Nothing is validated here: see :func:`validate`.
     """
@@ -94,6 +97,8 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
         raise scenario_error("", f"cannot parse {path}: {exc}") from None
     if not isinstance(doc, dict):
         raise scenario_error("", f"{path} does not hold a table at its top level")
+    # Relative file paths inside the scenario (traces) resolve against its own folder.
+    doc.setdefault("scenario_dir", str(path.resolve().parent))
     return doc
 
 

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::app::FtpBulk;
+use crate::app::{ByteToPacket, FtpBulk};
 use crate::net::packet::{DropReason, IpHeader, Packet, Payload};
 use crate::net::routing::StaticRoutes;
 use crate::net::wired::{Enqueued, WiredDirection};
@@ -33,6 +33,8 @@ enum Event {
     SinkTimer(u32),
     FlowStart(u32),
     FlowStop(u32),
+    /// The trace-driven application of a flow writes its next record.
+    AppWrite(u32),
 }
 
 struct FlowRuntime {
@@ -43,6 +45,9 @@ struct FlowRuntime {
     sender_armed: Option<SimTime>,
     sink_armed: Option<SimTime>,
     stats: FlowStats,
+    /// Trace-driven application: index of the next write, and the byte-to-packet count.
+    next_write: usize,
+    app_packets: ByteToPacket,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -172,7 +177,10 @@ impl World {
             let tick = f.tcp.rto.tick.as_nanos();
             let phase = SimTime(rng.below(tick.max(1)));
             let mut sender = TcpSender::new(f.tcp, phase);
-            sender.set_app_packets(FtpBulk { bytes: f.app_bytes }.packets(f.tcp.packet_size));
+            sender.set_app_packets(match &f.app_trace {
+                Some(_) => Some(0),
+                None => FtpBulk { bytes: f.app_bytes }.packets(f.tcp.packet_size),
+            });
             flows.push(FlowRuntime {
                 spec: f.clone(),
                 sender,
@@ -180,8 +188,14 @@ impl World {
                 sender_armed: None,
                 sink_armed: None,
                 stats: FlowStats::default(),
+                next_write: 0,
+                app_packets: ByteToPacket::default(),
             });
             sched.schedule(f.start, Event::FlowStart(i as u32));
+            // Scheduled after the start, so a write at offset 0 finds the sender started.
+            if let Some(writes) = &f.app_trace {
+                sched.schedule(f.start + writes[0].at, Event::AppWrite(i as u32));
+            }
             if let Some(stop) = f.stop {
                 sched.schedule(stop, Event::FlowStop(i as u32));
             }
@@ -226,6 +240,7 @@ impl World {
                     self.after_sender(now, f);
                 }
                 Event::FlowStop(f) => self.flows[f as usize].sender.stop_new_data(),
+                Event::AppWrite(f) => self.on_app_write(now, f as usize),
             }
         }
     }
@@ -424,6 +439,25 @@ impl World {
         }
         self.tcp_out.clear();
         flow.sender.on_ack(now, ack, &mut self.tcp_out);
+        self.after_sender(now, f);
+    }
+
+    fn on_app_write(&mut self, now: SimTime, f: usize) {
+        let flow = &mut self.flows[f];
+        let Some(writes) = flow.spec.app_trace.as_ref() else {
+            return;
+        };
+        let write = writes[flow.next_write];
+        flow.next_write += 1;
+        if let Some(next) = writes.get(flow.next_write) {
+            self.sched
+                .schedule(flow.spec.start + next.at, Event::AppWrite(f as u32));
+        }
+        let more = flow
+            .app_packets
+            .write(write.bytes, flow.spec.tcp.packet_size);
+        self.tcp_out.clear();
+        flow.sender.add_app_packets(now, more, &mut self.tcp_out);
         self.after_sender(now, f);
     }
 

@@ -64,3 +64,34 @@ fn a_clean_short_path_has_no_spurious_timeouts() {
         (202, 202, 0, 0)
     );
 }
+
+/// A trace-driven source: 1500 B at 0 s and 500 B at 5 s become 2 packets and then 0 more
+/// (2000 B still fits in 2 packets of 1000 B), then 2500 B at 6 s adds 3 (4500 B -> 5).
+#[test]
+fn a_trace_driven_application_sends_what_its_trace_lists() {
+    let dir = std::env::temp_dir().join(format!("ternsim-app-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("session.txt"),
+        "# t bytes\n0 1500\n5 500\n6 2500\n",
+    )
+    .unwrap();
+    let text = two_nodes("10ms", "app = { kind = \"trace\", file = \"session.txt\" }").replace(
+        "duration = \"20s\"",
+        &format!(
+            "duration = \"20s\"\nscenario_dir = {:?}",
+            dir.to_str().unwrap()
+        ),
+    );
+    let sc = from_toml(&text).unwrap();
+    let out = run(&sc, 1);
+    let f = &out.summary.flows[0];
+    assert_eq!(f.delivered_bytes, 5000);
+    assert_eq!(f.segments_sent, 6); // SYN + 5 data packets
+    assert_eq!(f.timeouts, 0);
+
+    let missing = text.replace("session.txt", "nope.txt");
+    let e = from_toml(&missing).unwrap_err();
+    assert_eq!(e.path, "flows.0.app.file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

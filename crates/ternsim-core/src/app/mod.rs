@@ -1,5 +1,9 @@
-//! Applications that drive TCP senders. Only FTP bulk transfer for now; CBR and trace-driven
-//! sources will sit beside it.
+//! Applications that drive TCP senders: FTP bulk transfer, and a trace-driven source
+//! ([`trace_source`]) that writes data at recorded times.
+
+pub mod trace_source;
+
+pub use trace_source::{parse_app_trace, AppWrite, ByteToPacket};
 
 /// An FTP bulk transfer: unlimited, or a fixed number of bytes, between start and stop times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,6 +16,10 @@ pub struct ScenarioSpec {
     pub description: Option<String>,
     /// Simulated time to run.
     pub duration: Duration,
+    /// Folder that relative file paths in the scenario (traces) resolve against; the Python
+    /// loader sets it to the scenario file's folder. Defaults to the working directory.
+    #[serde(default)]
+    pub scenario_dir: Option<String>,
     /// TCP parameters applied to every flow before the flow's own `options`.
     #[serde(default)]
     pub tcp_defaults: TcpOptions,
@@ -145,12 +149,26 @@ pub struct FlowSpec {
     /// The application stops offering new data at this time.
     #[serde(default)]
     pub stop: Option<Duration>,
-    /// Bytes to transfer; unlimited when absent.
+    /// Bytes to transfer with the FTP application; unlimited when absent.
     #[serde(default)]
     pub bytes: Option<Bytes>,
+    /// The application: FTP bulk transfer (default) or a trace-driven source.
+    #[serde(default)]
+    pub app: Option<AppSpec>,
     /// Per-flow TCP parameters, over `tcp_defaults`.
     #[serde(default)]
     pub options: TcpOptions,
+}
+
+/// The application feeding a flow, named by `kind`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AppSpec {
+    /// Bulk transfer of `bytes` (or unlimited).
+    Ftp,
+    /// Writes the bytes listed in `file` (`time_s bytes` per line) at their times after the
+    /// flow starts.
+    Trace { file: String },
 }
 
 /// TCP parameters; every field is optional and falls back to the defaults profile.

@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::schema::{ErrorSpec, NodeKind, ScenarioSpec, TcpOptions, TraceSpec};
+use super::schema::{AppSpec, ErrorSpec, NodeKind, ScenarioSpec, TcpOptions, TraceSpec};
 use super::ScenarioError;
+use crate::app::{parse_app_trace, AppWrite};
 use crate::channel::hmm::{HiddenMarkov, HmmInitial};
 use crate::channel::trace_driven::{TraceEnd, TraceErrors};
 use crate::channel::ErrorModel;
@@ -42,8 +43,10 @@ pub struct ResolvedFlow {
     pub sink: SinkConfig,
     pub start: SimTime,
     pub stop: Option<SimTime>,
-    /// Application bytes to send; `None` = unlimited.
+    /// Application bytes to send; `None` = unlimited (FTP) or trace-driven.
     pub app_bytes: Option<u64>,
+    /// For a trace-driven application: its writes, offsets from `start`.
+    pub app_trace: Option<Vec<AppWrite>>,
 }
 
 /// A scenario whose names are resolved and whose values are checked.
@@ -69,7 +72,20 @@ fn probability(path: &str, p: f64) -> Result<f64, ScenarioError> {
     }
 }
 
-fn error_model(path: &str, spec: &ErrorSpec) -> Result<ErrorModel, ScenarioError> {
+/// `file` relative to the scenario's folder (or the working directory).
+fn resolve_file(dir: Option<&String>, file: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(file);
+    match dir {
+        Some(d) if p.is_relative() => std::path::Path::new(d).join(p),
+        _ => p.to_path_buf(),
+    }
+}
+
+fn error_model(
+    path: &str,
+    spec: &ErrorSpec,
+    dir: Option<&String>,
+) -> Result<ErrorModel, ScenarioError> {
     match *spec {
         ErrorSpec::Iid { rate } => Ok(ErrorModel::Iid {
             p: probability(&format!("{path}.rate"), rate)?,
@@ -103,7 +119,7 @@ fn error_model(path: &str, spec: &ErrorSpec) -> Result<ErrorModel, ScenarioError
             } else {
                 TraceEnd::Stop
             };
-            TraceErrors::from_file(std::path::Path::new(file), end)
+            TraceErrors::from_file(&resolve_file(dir, file), end)
                 .map(ErrorModel::Trace)
                 .map_err(|m| ScenarioError::at(format!("{path}.file"), m))
         }
@@ -326,6 +342,7 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         })
     };
 
+    let dir = spec.scenario_dir.as_ref();
     let mut links = Vec::with_capacity(spec.links.len());
     let mut link_names: HashMap<String, usize> = HashMap::new();
     for (i, l) in spec.links.iter().enumerate() {
@@ -357,11 +374,11 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
             None => ErrorModel::None,
         };
         let error_a_to_b = match &l.error_a_to_b {
-            Some(e) => error_model(&format!("links.{i}.error_a_to_b"), e)?,
+            Some(e) => error_model(&format!("links.{i}.error_a_to_b"), e, dir)?,
             None => shorthand.clone(),
         };
         let error_b_to_a = match &l.error_b_to_a {
-            Some(e) => error_model(&format!("links.{i}.error_b_to_a"), e)?,
+            Some(e) => error_model(&format!("links.{i}.error_b_to_a"), e, dir)?,
             None => shorthand,
         };
         links.push(ResolvedLink {
@@ -473,6 +490,30 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
                 format!("duplicate flow name `{name}`"),
             ));
         }
+        let app_trace = match &f.app {
+            None | Some(AppSpec::Ftp) => None,
+            Some(AppSpec::Trace { file }) => {
+                if f.bytes.is_some() {
+                    return Err(ScenarioError::at(
+                        format!("flows.{i}.bytes"),
+                        "a trace-driven application sends what its trace lists; remove `bytes`",
+                    ));
+                }
+                let path = resolve_file(dir, file);
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    ScenarioError::at(
+                        format!("flows.{i}.app.file"),
+                        format!("cannot read `{}`: {e}", path.display()),
+                    )
+                })?;
+                Some(parse_app_trace(&text).map_err(|m| {
+                    ScenarioError::at(
+                        format!("flows.{i}.app.file"),
+                        format!("{}: {m}", path.display()),
+                    )
+                })?)
+            }
+        };
         flows.push(ResolvedFlow {
             name,
             src,
@@ -482,6 +523,7 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
             start,
             stop,
             app_bytes: f.bytes.map(|b| b.0),
+            app_trace,
         });
     }
 
