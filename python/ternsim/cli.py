@@ -328,6 +328,36 @@ def bench(
     _out.print(table)
 
 
+@app.command("fit-hmm")
+def fit_hmm(
+    trace: Annotated[Path, typer.Argument(help="Error trace: 0/1 per unit, one per line.")],
+    states: Annotated[int, typer.Option("--states", help="Number of hidden states.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random restarts.")] = 1,
+    starts: Annotated[int, typer.Option("--starts", help="Baum-Welch restarts.")] = 4,
+) -> None:
+    """Fit an N-state hidden Markov error model to a trace (Baum-Welch) and print the
+    scenario snippet that uses it."""
+    from . import _native
+
+    if not trace.is_file():
+        raise _fail(f"error: trace file not found: {trace}")
+    if states < 1:
+        raise _fail("error: --states must be >= 1")
+    try:
+        fit = _native.core().fit_hmm(trace.read_text(encoding="utf-8"), states, seed, starts=starts)
+    except ValueError as exc:
+        raise _fail(f"error: {trace}: {exc}") from None
+    rows = ", ".join("[" + ", ".join(repr(p) for p in row) + "]" for row in fit["transition"])
+    errs = ", ".join(repr(p) for p in fit["error_prob"])
+    _err.print(
+        f"{fit['n_obs']:,} units, mean error rate {fit['mean_error_rate']:.6g}, "
+        f"log-likelihood {fit['log_likelihood']:.6g}, AIC {fit['aic']:.6g}, "
+        f"BIC {fit['bic']:.6g}, {fit['iterations']} iterations"
+        + ("" if fit["converged"] else " (not converged)")
+    )
+    sys.stdout.write(f'error = {{ model = "hmm", transition = [{rows}], error_prob = [{errs}] }}\n')
+
+
 @app.command()
 def version() -> None:
     """Print the package and core versions."""

@@ -73,11 +73,54 @@ fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64) -> PyResult<Bound<'
     Ok(result)
 }
 
+/// Fits an N-state hidden Markov error model to a trace of per-unit outcomes (text: 0/1 per
+/// line or a compact string) by Baum-Welch. Returns a dict with `transition`, `error_prob`,
+/// `log_likelihood`, `iterations`, `converged`, `aic`, `bic`, `mean_error_rate`, `n_obs`.
+#[pyfunction]
+#[pyo3(signature = (trace_text, n_states, seed=1, max_iterations=500, tolerance=1e-8, starts=4))]
+fn fit_hmm<'py>(
+    py: Python<'py>,
+    trace_text: &str,
+    n_states: usize,
+    seed: u64,
+    max_iterations: usize,
+    tolerance: f64,
+    starts: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    use ternsim_core::channel::{fit_hmm, trace_driven::parse_trace, FitOptions, HmmInitial};
+    let obs = parse_trace(trace_text).map_err(PyValueError::new_err)?;
+    let opts = FitOptions {
+        max_iterations,
+        tolerance,
+        starts,
+        seed,
+    };
+    let fit = py
+        .allow_threads(|| fit_hmm(&obs, n_states, &opts))
+        .map_err(PyValueError::new_err)?;
+    let mean_error_rate = fit
+        .to_model(HmmInitial::Stationary)
+        .map(|m| m.mean_error_rate())
+        .map_err(PyValueError::new_err)?;
+    let d = PyDict::new_bound(py);
+    d.set_item("transition", fit.transition.clone())?;
+    d.set_item("error_prob", fit.error_prob.clone())?;
+    d.set_item("log_likelihood", fit.log_likelihood)?;
+    d.set_item("iterations", fit.iterations)?;
+    d.set_item("converged", fit.converged)?;
+    d.set_item("aic", fit.aic())?;
+    d.set_item("bic", fit.bic())?;
+    d.set_item("mean_error_rate", mean_error_rate)?;
+    d.set_item("n_obs", fit.n_obs)?;
+    Ok(d)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(fit_hmm, m)?)?;
     Ok(())
 }

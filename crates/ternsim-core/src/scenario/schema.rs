@@ -26,6 +26,9 @@ pub struct ScenarioSpec {
     pub nodes: Vec<NodeSpec>,
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// UMTS radio bearers (dedicated channels) between a UE and its RNC.
+    #[serde(default)]
+    pub bearers: Vec<BearerSpec>,
     /// Explicit static routes; everything else is routed by shortest hop count.
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
@@ -82,6 +85,109 @@ pub struct LinkSpec {
 
 fn default_queue() -> u32 {
     50
+}
+
+/// A UMTS radio bearer on a dedicated channel: PDCP and RLC entities in the UE and the RNC,
+/// MAC-d and the DCH PHY in the UE and the Node B, the Iub between Node B and RNC.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BearerSpec {
+    /// Defaults to `"ue-rnc"`.
+    #[serde(default)]
+    pub name: Option<String>,
+    pub ue: String,
+    pub rnc: String,
+    /// The Node B the UE is attached to (a scenario node; the Iub joins it to the RNC).
+    #[serde(default)]
+    pub node_b: Option<String>,
+    /// One-way Iub transport delay between Node B and RNC.
+    #[serde(default)]
+    pub iub_delay: Option<Duration>,
+    /// RLC mode: `am` (acknowledged, default) or `um` (unacknowledged).
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// RLC PDU data field (payload) size.
+    #[serde(default)]
+    pub pdu_payload: Option<Bytes>,
+    /// RLC PDU header size.
+    #[serde(default)]
+    pub pdu_header: Option<Bytes>,
+    /// i.i.d. transport-block error rate on both directions (shorthand; a direction's own
+    /// `bler` or `error` takes precedence).
+    #[serde(default)]
+    pub bler: Option<f64>,
+    #[serde(default)]
+    pub pdcp: PdcpSpec,
+    #[serde(default)]
+    pub rlc: RlcSpec,
+    pub downlink: DchSpec,
+    pub uplink: DchSpec,
+}
+
+/// PDCP options.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PdcpSpec {
+    /// PDCP header size (1 byte by default).
+    #[serde(default)]
+    pub header: Option<Bytes>,
+    /// Replace the 40-byte TCP/IP header by `compressed_header` bytes.
+    #[serde(default)]
+    pub header_compression: Option<bool>,
+    #[serde(default)]
+    pub compressed_header: Option<Bytes>,
+}
+
+/// One direction of a dedicated channel.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DchSpec {
+    /// RLC payload bit rate (the bearer's nominal rate, RLC headers excluded).
+    pub rate: Rate,
+    /// Transmission time interval: 10ms, 20ms, 40ms or 80ms.
+    pub tti: Duration,
+    /// Transport blocks per TTI; derived from rate, TTI and PDU payload when absent.
+    #[serde(default)]
+    pub blocks_per_tti: Option<u32>,
+    /// i.i.d. transport-block error rate of this direction.
+    #[serde(default)]
+    pub bler: Option<f64>,
+    /// Transport-block error model (overrides `bler`; none when both are absent).
+    #[serde(default)]
+    pub error: Option<ErrorSpec>,
+}
+
+/// RLC parameters (TS 25.322 §9.6); absent fields take the documented defaults.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RlcSpec {
+    pub tx_window: Option<u32>,
+    pub rx_window: Option<u32>,
+    /// Poll on the last PDU in the transmission buffer.
+    pub poll_last_pdu: Option<bool>,
+    /// Poll on the last PDU in the retransmission buffer.
+    pub poll_last_retransmission: Option<bool>,
+    /// Poll every Poll_PDU PDUs (0 = off).
+    pub poll_pdu: Option<u32>,
+    /// Poll every Poll_SDU SDUs (0 = off).
+    pub poll_sdu: Option<u32>,
+    /// Poll when the transmit window is this percent full (0 = off).
+    pub poll_window: Option<u32>,
+    pub timer_poll: Option<Duration>,
+    pub timer_poll_prohibit: Option<Duration>,
+    pub timer_poll_periodic: Option<Duration>,
+    /// Send a STATUS when a missing PDU is detected.
+    pub status_on_missing: Option<bool>,
+    pub timer_status_prohibit: Option<Duration>,
+    pub timer_status_periodic: Option<Duration>,
+    /// Estimated PDU counter timer (R99); absent = off.
+    pub timer_epc: Option<Duration>,
+    /// Maximum transmissions bound MaxDAT; 0 or absent = unlimited retransmission.
+    pub max_dat: Option<u32>,
+    pub in_sequence_delivery: Option<bool>,
+    pub concatenation: Option<bool>,
+    /// RLC SDU buffer limit (absent = unlimited).
+    pub sdu_buffer: Option<Bytes>,
 }
 
 /// A packet error model, named by `model`.
