@@ -322,11 +322,13 @@ def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.Da
 
     The ``flow`` column (an index into ``summary["flows"]``) becomes the flow's name; the
     ``link`` column (an index into ``summary["links"]``, one entry per direction) becomes the
-    link's name, followed by a ``direction`` column unless the trace has its own. Both are
-    categorical, as are string columns (``event``, ``reason``).
+    link's name, followed by a ``direction`` column unless the trace has its own; the
+    ``bearer`` column (a bearer index) becomes the bearer's name. All are categorical, as are
+    string columns (``event``, ``reason``).
     """
     flows = [str(f.get("name")) for f in summary.get("flows", [])]
     links = list(summary.get("links", []))
+    bearers = list(summary.get("bearers", []))
     data: dict[str, Any] = {}
     for name, payload in columns.items():
         values = _native.decode_column(payload)
@@ -334,6 +336,9 @@ def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.Da
             data[name] = pd.Categorical(values)
         elif name == "flow":
             data[name] = _categorical(values, flows)
+        elif name == "bearer":
+            # summary["bearers"] has one entry per bearer and direction (downlink first).
+            data[name] = _categorical(values, [str(b.get("name")) for b in bearers[::2]])
         elif name == "link":
             data[name] = _categorical(values, [str(link.get("name")) for link in links])
             if "direction" not in columns and all("direction" in link for link in links):

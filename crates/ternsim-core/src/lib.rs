@@ -15,6 +15,8 @@
 //! - [`app`]: traffic sources (FTP bulk).
 //! - [`trace`]: columnar trace tables and per-flow statistics.
 //! - [`scenario`]: the scenario schema, unit parsing, validation with key paths.
+//! - [`umts`]: the UMTS radio bearer: PDCP, RLC acknowledged/unacknowledged mode, MAC-d and
+//!   the DCH with its TTIs, as one sans-IO component.
 //! - [`world`]: builds a network from a scenario and runs the event loop.
 
 pub mod app;
@@ -24,6 +26,7 @@ pub mod scenario;
 pub mod sim;
 pub mod tcp;
 pub mod trace;
+pub mod umts;
 pub mod world;
 
 /// The version that results are cached and labelled with.

@@ -7,6 +7,7 @@
 //! Packet accounting: every packet created ends delivered to an agent, dropped with a
 //! [`DropReason`], or still held by a link when the run ends; `RunSummary::packets` proves it.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -19,7 +20,8 @@ use crate::net::Interface;
 use crate::scenario::{ResolvedFlow, ResolvedScenario};
 use crate::sim::{RandomStream, Scheduler, SimTime};
 use crate::tcp::{AckSegment, DataSegment, SinkOutput, TcpEvent, TcpOutput, TcpSender, TcpSink};
-use crate::trace::{Cell, FlowStats, Table, TraceSet};
+use crate::trace::{Cell, FlowStats, RunningStats, Table, TraceSet};
+use crate::umts::{BearerEvent, BearerOutput, Direction, RadioBearer, SduId, Side};
 
 const DEFAULT_TTL: u8 = 64;
 
@@ -35,6 +37,22 @@ enum Event {
     FlowStop(u32),
     /// The trace-driven application of a flow writes its next record.
     AppWrite(u32),
+    /// A radio bearer has something due (TTI boundary, block arrival, RLC timer).
+    BearerWake(u32),
+}
+
+/// A radio bearer and the packets inside it. The bearer sees only SDU ids and sizes; the
+/// packets themselves wait here until the bearer delivers or discards their SDU.
+struct BearerRuntime {
+    bearer: RadioBearer,
+    ue: usize,
+    rnc: usize,
+    armed: Option<SimTime>,
+    /// Packets inside the bearer by SDU id, with the time they entered.
+    sdus: HashMap<SduId, (Packet, SimTime)>,
+    next_sdu: SduId,
+    /// SDU delay across the bearer, per direction (0 = downlink, 1 = uplink).
+    sdu_delay: [RunningStats; 2],
 }
 
 struct FlowRuntime {
@@ -96,6 +114,26 @@ pub struct LinkSummary {
     pub utilization: f64,
 }
 
+/// One bearer direction's counters.
+#[derive(Clone, Debug, Serialize)]
+pub struct BearerSummary {
+    pub name: String,
+    /// `downlink` (RNC to UE) or `uplink`.
+    pub direction: String,
+    pub transport_blocks: u64,
+    pub block_errors: u64,
+    pub data_pdus: u64,
+    pub retransmitted_pdus: u64,
+    pub polls: u64,
+    pub status_pdus: u64,
+    pub sdus_delivered: u64,
+    pub sdus_discarded: u64,
+    pub sdus_refused: u64,
+    pub bytes_delivered: u64,
+    pub sdu_delay_mean_s: Option<f64>,
+    pub sdu_delay_max_s: Option<f64>,
+}
+
 /// Where every packet ended.
 #[derive(Clone, Debug, Serialize)]
 pub struct PacketSummary {
@@ -118,6 +156,7 @@ pub struct RunSummary {
     pub events: u64,
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
+    pub bearers: Vec<BearerSummary>,
     pub packets: PacketSummary,
 }
 
@@ -141,6 +180,8 @@ struct World {
     /// `links[2 i]` is link i's a→b direction, `links[2 i + 1]` its b→a direction.
     links: Vec<WiredDirection>,
     link_ends: Vec<(usize, usize)>,
+    bearers: Vec<BearerRuntime>,
+    bearer_out: BearerOutput,
     flows: Vec<FlowRuntime>,
     traces: TraceSet,
     accounting: Accounting,
@@ -169,6 +210,29 @@ impl World {
                 ));
             }
         }
+        let bearers = sc
+            .bearers
+            .iter()
+            .map(|b| BearerRuntime {
+                bearer: RadioBearer::new(
+                    b.cfg,
+                    b.down_error.clone(),
+                    b.up_error.clone(),
+                    RandomStream::named(seed, &format!("bearer/{}/downlink/error", b.name)),
+                    RandomStream::named(seed, &format!("bearer/{}/uplink/error", b.name)),
+                ),
+                ue: b.ue,
+                rnc: b.rnc,
+                armed: None,
+                sdus: HashMap::new(),
+                next_sdu: 0,
+                sdu_delay: [RunningStats::default(); 2],
+            })
+            .collect();
+        let bearer_out = BearerOutput {
+            trace: sc.traces.rlc || sc.traces.rlc_buffer,
+            ..BearerOutput::default()
+        };
         let mut sched = Scheduler::new();
         let mut flows = Vec::with_capacity(sc.flows.len());
         for (i, f) in sc.flows.iter().enumerate() {
@@ -209,6 +273,8 @@ impl World {
             routes: sc.routes.clone(),
             links,
             link_ends: sc.links.iter().map(|l| (l.a, l.b)).collect(),
+            bearers,
+            bearer_out,
             flows,
             traces: TraceSet::from_spec(&sc.traces),
             accounting: Accounting::default(),
@@ -241,6 +307,7 @@ impl World {
                 }
                 Event::FlowStop(f) => self.flows[f as usize].sender.stop_new_data(),
                 Event::AppWrite(f) => self.on_app_write(now, f as usize),
+                Event::BearerWake(b) => self.on_bearer_wake(now, b as usize),
             }
         }
     }
@@ -250,6 +317,15 @@ impl World {
     /// The interface `node` uses to reach its next hop towards `dst`.
     fn interface_towards(&self, node: usize, dst: usize) -> Option<Interface> {
         let hop = self.routes.next_hop(node, dst)?;
+        if hop.link >= self.link_ends.len() {
+            let bearer = hop.link - self.link_ends.len();
+            let side = if node == self.bearers[bearer].ue {
+                Side::Ue
+            } else {
+                Side::Rnc
+            };
+            return Some(Interface::Bearer { bearer, side });
+        }
         let (a, _) = self.link_ends[hop.link];
         let dir = if node == a {
             2 * hop.link
@@ -277,7 +353,166 @@ impl World {
                     }
                 }
             }
+            Some(Interface::Bearer { bearer, side }) => {
+                let br = &mut self.bearers[bearer];
+                let id = br.next_sdu;
+                br.next_sdu += 1;
+                if br.bearer.submit(now, side, id, packet.size) {
+                    br.sdus.insert(id, (packet, now));
+                    self.arm_bearer(bearer);
+                } else {
+                    self.drop_packet(now, None, packet, DropReason::RlcBufferOverflow);
+                }
+            }
         }
+    }
+
+    // ---- radio bearers ----------------------------------------------------------------------
+
+    fn arm_bearer(&mut self, b: usize) {
+        let br = &mut self.bearers[b];
+        if let Some(t) = br.bearer.next_event() {
+            if br.armed.is_none_or(|a| t < a) {
+                br.armed = Some(t);
+                self.sched.schedule(t, Event::BearerWake(b as u32));
+            }
+        }
+    }
+
+    fn on_bearer_wake(&mut self, now: SimTime, b: usize) {
+        let br = &mut self.bearers[b];
+        if br.armed == Some(now) {
+            br.armed = None;
+        }
+        if br.bearer.next_event().is_none_or(|t| t > now) {
+            self.arm_bearer(b);
+            return;
+        }
+        let mut out = std::mem::take(&mut self.bearer_out);
+        out.clear();
+        br.bearer.advance(now, &mut out);
+        for (at, e) in &out.events {
+            self.trace_bearer_event(*at, b, e);
+        }
+        for &(side, id) in &out.discarded {
+            if let Some((packet, _)) = self.bearers[b].sdus.remove(&id) {
+                let _ = side;
+                self.drop_packet(now, None, packet, DropReason::RlcDiscard);
+            }
+        }
+        let delivered = std::mem::take(&mut out.delivered);
+        self.bearer_out = out;
+        for &(side, id) in &delivered {
+            let br = &mut self.bearers[b];
+            let Some((packet, entered)) = br.sdus.remove(&id) else {
+                continue;
+            };
+            let delay = (now - entered).as_secs_f64();
+            let (node, dir) = match side {
+                Side::Ue => (br.ue, 0),
+                Side::Rnc => (br.rnc, 1),
+            };
+            br.sdu_delay[dir].add(delay);
+            if let Some(t) = self.traces.sdu_delay.as_mut() {
+                t.push(&[
+                    Cell::F(now.as_secs_f64()),
+                    Cell::I(b as i64),
+                    Cell::S(if dir == 0 { "downlink" } else { "uplink" }),
+                    Cell::I(i64::from(packet.size)),
+                    Cell::F(delay),
+                ]);
+            }
+            self.receive(now, node, packet);
+        }
+        self.bearer_out.delivered = delivered;
+        self.arm_bearer(b);
+    }
+
+    fn trace_bearer_event(&mut self, at: SimTime, b: usize, e: &BearerEvent) {
+        let t = at.as_secs_f64();
+        let bi = b as i64;
+        let dir_name = |d: Direction| match d {
+            Direction::Down => "downlink",
+            Direction::Up => "uplink",
+        };
+        let side_name = |s: Side| match s {
+            Side::Rnc => "rnc",
+            Side::Ue => "ue",
+        };
+        if let (BearerEvent::BufferOccupancy { side, bytes }, Some(tb)) =
+            (e, self.traces.rlc_buffer.as_mut())
+        {
+            tb.push(&[
+                Cell::F(t),
+                Cell::I(bi),
+                Cell::S(side_name(*side)),
+                Cell::I(*bytes as i64),
+            ]);
+            return;
+        }
+        let Some(tb) = self.traces.rlc.as_mut() else {
+            return;
+        };
+        // (direction, event, sn, retransmission, poll, nacks)
+        let row: (&str, &str, i64, bool, bool, i64) = match e {
+            BearerEvent::PduSent {
+                dir,
+                sn,
+                retransmission,
+                poll,
+            } => (dir_name(*dir), "pdu", *sn as i64, *retransmission, *poll, 0),
+            BearerEvent::StatusSent { dir, status } => (
+                dir_name(*dir),
+                "status_sent",
+                status.lsn.map_or(-1, |s| s as i64),
+                false,
+                false,
+                status.nacks.len() as i64,
+            ),
+            BearerEvent::StatusReceived { dir, status } => (
+                dir_name(*dir),
+                "status_received",
+                status.lsn.map_or(-1, |s| s as i64),
+                false,
+                false,
+                status.nacks.len() as i64,
+            ),
+            BearerEvent::BlockError { dir, sn } => (
+                dir_name(*dir),
+                "block_error",
+                sn.map_or(-1, |s| s as i64),
+                false,
+                false,
+                0,
+            ),
+            BearerEvent::PollTimerExpired { side } => (
+                dir_name(side.tx_direction()),
+                "poll_timer_expired",
+                -1,
+                false,
+                false,
+                0,
+            ),
+            BearerEvent::SduDiscarded { side, sdu } => (
+                dir_name(side.tx_direction()),
+                "sdu_discarded",
+                *sdu as i64,
+                false,
+                false,
+                0,
+            ),
+            BearerEvent::BufferOccupancy { .. } => return,
+        };
+        tb.push(&[
+            Cell::F(t),
+            Cell::I(bi),
+            Cell::S(row.0),
+            Cell::S(row.1),
+            Cell::I(row.2),
+            Cell::B(row.3),
+            Cell::B(row.4),
+            Cell::I(row.5),
+        ]);
     }
 
     fn on_tx_done(&mut self, now: SimTime, d: usize) {
@@ -677,7 +912,38 @@ impl World {
                 utilization: l.stats.busy.as_secs_f64().min(duration_s) / duration_s,
             })
             .collect();
-        let in_flight: u64 = self.links.iter().map(|l| l.packets_held() as u64).sum();
+        let mut bearers = Vec::with_capacity(self.bearers.len() * 2);
+        for (b, br) in self.bearers.iter().enumerate() {
+            let st = br.bearer.stats();
+            for (dir, d, name) in [(0, st.down, "downlink"), (1, st.up, "uplink")] {
+                bearers.push(BearerSummary {
+                    name: sc.bearers[b].name.clone(),
+                    direction: name.to_string(),
+                    transport_blocks: d.tbs,
+                    block_errors: d.tb_errors,
+                    data_pdus: d.data_pdus,
+                    retransmitted_pdus: d.retransmissions,
+                    polls: d.polls,
+                    status_pdus: d.status_pdus,
+                    sdus_delivered: d.sdus_delivered,
+                    sdus_discarded: d.sdus_discarded,
+                    sdus_refused: d.sdus_refused,
+                    bytes_delivered: d.bytes_delivered,
+                    sdu_delay_mean_s: br.sdu_delay[dir].mean(),
+                    sdu_delay_max_s: br.sdu_delay[dir].max(),
+                });
+            }
+        }
+        let in_flight: u64 = self
+            .links
+            .iter()
+            .map(|l| l.packets_held() as u64)
+            .sum::<u64>()
+            + self
+                .bearers
+                .iter()
+                .map(|b| b.sdus.len() as u64)
+                .sum::<u64>();
         let dropped: u64 = self.accounting.dropped.iter().sum();
         let drops_by_reason = DropReason::ALL
             .iter()
@@ -702,6 +968,7 @@ impl World {
                 events: self.sched.events_executed(),
                 flows,
                 links,
+                bearers,
                 packets,
             },
             tables: self.traces.into_tables(),

@@ -77,15 +77,21 @@ pub enum DropReason {
     TtlExpired,
     /// It arrived for a flow whose agent no longer exists.
     NoAgent,
+    /// The RLC SDU buffer of a radio bearer was full.
+    RlcBufferOverflow,
+    /// The RLC gave up on it (MaxDAT discard, or an incomplete SDU in unacknowledged mode).
+    RlcDiscard,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 5] = [
+    pub const ALL: [DropReason; 7] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
         DropReason::TtlExpired,
         DropReason::NoAgent,
+        DropReason::RlcBufferOverflow,
+        DropReason::RlcDiscard,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -94,6 +100,8 @@ impl DropReason {
             DropReason::NoRoute => "no_route",
             DropReason::TtlExpired => "ttl_expired",
             DropReason::NoAgent => "no_agent",
+            DropReason::RlcBufferOverflow => "rlc_buffer_overflow",
+            DropReason::RlcDiscard => "rlc_discard",
         }
     }
     pub fn index(self) -> usize {

@@ -332,4 +332,13 @@ pub struct TraceSpec {
     pub queues: bool,
     #[serde(default)]
     pub drops: bool,
+    /// RLC PDU transmissions, retransmissions, polls, STATUS PDUs and block errors.
+    #[serde(default)]
+    pub rlc: bool,
+    /// RLC transmission buffer occupancy (octets waiting) per side.
+    #[serde(default)]
+    pub rlc_buffer: bool,
+    /// Delay of each SDU (IP packet) across a radio bearer, from submission to delivery.
+    #[serde(default)]
+    pub sdu_delay: bool,
 }

@@ -20,6 +20,9 @@ pub struct TraceSet {
     pub tcp_events: Option<Table>,
     pub queues: Option<Table>,
     pub drops: Option<Table>,
+    pub rlc: Option<Table>,
+    pub rlc_buffer: Option<Table>,
+    pub sdu_delay: Option<Table>,
 }
 
 impl TraceSet {
@@ -102,6 +105,41 @@ impl TraceSet {
                     ("seq", I64),
                 ],
             ),
+            rlc: on(
+                spec.rlc,
+                "rlc",
+                &[
+                    ("time_s", F64),
+                    ("bearer", I64),
+                    ("direction", Str),
+                    ("event", Str),
+                    ("sn", I64),
+                    ("retransmission", U8),
+                    ("poll", U8),
+                    ("nacks", I64),
+                ],
+            ),
+            rlc_buffer: on(
+                spec.rlc_buffer,
+                "rlc_buffer",
+                &[
+                    ("time_s", F64),
+                    ("bearer", I64),
+                    ("side", Str),
+                    ("bytes", I64),
+                ],
+            ),
+            sdu_delay: on(
+                spec.sdu_delay,
+                "sdu_delay",
+                &[
+                    ("time_s", F64),
+                    ("bearer", I64),
+                    ("direction", Str),
+                    ("bytes", I64),
+                    ("delay_s", F64),
+                ],
+            ),
         }
     }
 
@@ -116,6 +154,9 @@ impl TraceSet {
             self.tcp_events,
             self.queues,
             self.drops,
+            self.rlc,
+            self.rlc_buffer,
+            self.sdu_delay,
         ]
         .into_iter()
         .flatten()
