@@ -95,3 +95,94 @@ fn a_trace_driven_application_sends_what_its_trace_lists() {
     assert_eq!(e.path, "flows.0.app.file");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// host --(10 Mb/s, 10 ms)-- rnc ==(DCH: 384 kb/s down 10 ms TTI, 64 kb/s up 20 ms TTI,
+/// 40-octet PDU payload, no Iub delay)== ue. One 512-byte segment after the SYN.
+///
+/// SYN (40 B IP + 1 B PDCP = 2 PDUs) leaves at 0, reaches the RNC at 10.032 ms, goes out at
+/// the 20 ms downlink boundary and reaches the UE at 30 ms; its ACK (2 PDUs) waits for the
+/// 40 ms uplink boundary, reaches the RNC at 60 ms and the host at 70.032 ms: RTT 70.032 ms.
+/// The data packet (552 B + 1 = 14 PDUs, 12 per TTI) leaves at 70.032 ms, reaches the RNC at
+/// 80.4736 ms, goes out in the 90 and 100 ms TTIs, completes at the UE at 110 ms; its ACK
+/// leaves at the 120 ms uplink boundary and reaches the host at 150.032 ms: RTT 80 ms.
+#[test]
+fn round_trip_times_over_a_dch_follow_the_tti_grid() {
+    let text = r#"
+name = "dch"
+duration = "5s"
+[tcp_defaults]
+packet_size = "512B"
+[[nodes]]
+name = "host"
+[[nodes]]
+name = "rnc"
+[[nodes]]
+name = "ue"
+[[links]]
+a = "host"
+b = "rnc"
+rate = "10Mbps"
+delay = "10ms"
+[[bearers]]
+ue = "ue"
+rnc = "rnc"
+downlink = { rate = "384kbps", tti = "10ms" }
+uplink = { rate = "64kbps", tti = "20ms" }
+[[flows]]
+src = "host"
+dst = "ue"
+tcp = "reno"
+bytes = "512B"
+"#;
+    let out = run(&from_toml(text).unwrap(), 1);
+    let f = &out.summary.flows[0];
+    assert_eq!(f.delivered_bytes, 512);
+    assert!(
+        (f.rtt_min_s.unwrap() - 0.070032).abs() < 1e-9,
+        "{:?}",
+        f.rtt_min_s
+    );
+    assert!(
+        (f.rtt_max_s.unwrap() - 0.080).abs() < 1e-9,
+        "{:?}",
+        f.rtt_max_s
+    );
+    let down = &out.summary.bearers[0];
+    assert_eq!(down.direction, "downlink");
+    assert_eq!(
+        (down.data_pdus, down.block_errors, down.sdus_delivered),
+        (16, 0, 2)
+    );
+    assert!(out.summary.packets.balanced);
+}
+
+#[test]
+fn bearer_keys_are_validated_with_their_paths() {
+    let base = r#"
+name = "dch"
+duration = "5s"
+[[nodes]]
+name = "rnc"
+[[nodes]]
+name = "ue"
+[[bearers]]
+ue = "ue"
+rnc = "rnc"
+downlink = { rate = "384kbps", tti = "10ms" }
+uplink = { rate = "64kbps", tti = "20ms" }
+"#;
+    assert!(from_toml(base).is_ok());
+    let e = from_toml(&base.replace("tti = \"10ms\"", "tti = \"15ms\"")).unwrap_err();
+    assert_eq!(e.path, "bearers.0.downlink.tti");
+    assert!(e.message.contains("10ms, 20ms, 40ms, 80ms"), "{e}");
+    let e = from_toml(&base.replace("rnc = \"rnc\"", "rnc = \"rnc\"\nmode = \"tm\"")).unwrap_err();
+    assert_eq!(e.path, "bearers.0.mode");
+    let e = from_toml(&base.replace("rnc = \"rnc\"", "rnc = \"rnc\"\nbler = 1.2")).unwrap_err();
+    assert_eq!(e.path, "bearers.0.bler");
+    let e = from_toml(&base.replace("rnc = \"rnc\"", "rnc = \"rnc\"\nrlc = { max_dat = 1 }"))
+        .unwrap_err();
+    assert_eq!(e.path, "bearers.0.rlc.max_dat");
+    let e = from_toml(&base.replace("rnc = \"rnc\"", "rnc = \"rnc\"\nrlc = { poll_every = 1 }"))
+        .unwrap_err();
+    assert_eq!(e.path, "bearers.0.rlc.poll_every");
+}
