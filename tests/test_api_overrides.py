@@ -168,11 +168,16 @@ def test_setting_a_list_entry_changes_only_that_entry(values, new):
 
 
 def test_load_scenario_reads_toml_json_and_copies_dicts(tmp_path, tiny_toml, tiny_scenario):
-    assert load_scenario(tiny_toml) == tiny_scenario
-    assert load_scenario(str(tiny_toml)) == tiny_scenario
+    # A file's scenario also records its folder, against which relative trace paths resolve.
+    from_file = dict(tiny_scenario, scenario_dir=str(tiny_toml.resolve().parent))
+    assert load_scenario(tiny_toml) == from_file
+    assert load_scenario(str(tiny_toml)) == from_file
     as_json = tmp_path / "tiny.json"
     as_json.write_text(json.dumps(tiny_scenario))
-    assert load_scenario(as_json) == tiny_scenario
+    assert load_scenario(as_json) == dict(tiny_scenario, scenario_dir=str(tmp_path.resolve()))
+    # A scenario that names its own folder keeps it.
+    as_json.write_text(json.dumps(dict(tiny_scenario, scenario_dir="/elsewhere")))
+    assert load_scenario(as_json)["scenario_dir"] == "/elsewhere"
     copy = load_scenario(tiny_scenario)
     copy["flows"][0]["tcp"] = "vegas"
     assert tiny_scenario["flows"][0]["tcp"] == "reno"

@@ -1,4 +1,4 @@
-"""The ``ternsim`` command line: run, validate, sweep, plot, bench.
+"""The ``ternsim`` command line: run, validate, sweep, plot, reproduce, bench.
 
 This module owns argument parsing (typer), terminal output (rich) and exit statuses. It holds
 no logic of its own: every command calls the Python API (:mod:`ternsim.api`,
@@ -356,6 +356,61 @@ def fit_hmm(
         + ("" if fit["converged"] else " (not converged)")
     )
     sys.stdout.write(f'error = {{ model = "hmm", transition = [{rows}], error_prob = [{errs}] }}\n')
+
+
+@app.command()
+def reproduce(
+    experiment: Annotated[
+        str, typer.Argument(help="Experiment id: lo-umts, costamagna-utra.", metavar="ID")
+    ],
+    quick: Annotated[
+        bool, typer.Option("--quick", help="2 seeds and short runs (for tests).")
+    ] = False,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", "-o", help="Report folder (default ./reproduce/ID)."),
+    ] = None,
+    seeds: Annotated[
+        Optional[int], typer.Option("--seeds", min=1, help="Seeds per point (overrides mode).")
+    ] = None,
+    jobs: Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")
+    ] = None,
+    cache_dir: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Run everything; store nothing.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Reproduce a seed paper: sweeps, traced runs, figures and a report folder."""
+    from . import experiments
+    from .experiments.report import rich_claims_table
+
+    if experiment not in experiments.EXPERIMENTS:
+        raise _fail(
+            f"error: unknown experiment `{experiment}`; known: {', '.join(experiments.names())}"
+        )
+    with _reported():
+        report = experiments.reproduce(
+            experiment,
+            out,
+            quick=quick,
+            seeds=seeds,
+            jobs=jobs,
+            progress=not quiet,
+            cache_dir=cache_dir,
+            cache=not no_cache,
+        )
+    _out.print(rich_claims_table(report.claims, f"{report.title}: paper against ternsim"))
+    _err.print(
+        f"wrote {report.folder} (report.md, claims.csv, runs.csv, runs.parquet, summary.csv, "
+        f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s"
+    )
 
 
 @app.command()

@@ -93,7 +93,10 @@ pub struct FlowSummary {
     pub fast_retransmits: u64,
     pub spurious_timeouts: u64,
     pub redundant_retransmissions: u64,
+    pub dropped_packets: u64,
     pub mean_cwnd: Option<f64>,
+    pub max_cwnd: f64,
+    pub rtt_samples: u64,
     pub rtt_min_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
     pub rtt_max_s: Option<f64>,
@@ -560,6 +563,9 @@ impl World {
 
     fn drop_packet(&mut self, now: SimTime, link: Option<usize>, packet: Packet, why: DropReason) {
         self.accounting.dropped[why.index()] += 1;
+        if let Some(flow) = self.flows.get_mut(packet.flow as usize) {
+            flow.stats.dropped_packets += 1;
+        }
         if let Some(t) = self.traces.drops.as_mut() {
             let seq = match packet.payload {
                 Payload::TcpData(s) => s.seq,
@@ -652,7 +658,8 @@ impl World {
 
     fn deliver_ack(&mut self, now: SimTime, f: usize, ack: &AckSegment) {
         let flow = &mut self.flows[f];
-        if ack.ack > flow.sender.highest_ack() {
+        let syn_ack = ack.echo_seq == 0 && flow.spec.tcp.packet0_is_syn();
+        if ack.ack > flow.sender.highest_ack() && !syn_ack {
             let rtt = (now - ack.echo_sent_at).as_secs_f64();
             flow.stats.rtt.add(rtt);
             if let Some(t) = self.traces.rtt.as_mut() {
@@ -888,6 +895,9 @@ impl World {
                     fast_retransmits: st.fast_retransmits,
                     spurious_timeouts: fl.stats.spurious_timeouts,
                     redundant_retransmissions: fl.stats.redundant_retransmissions,
+                    dropped_packets: fl.stats.dropped_packets,
+                    max_cwnd: fl.stats.max_cwnd,
+                    rtt_samples: fl.stats.rtt.n,
                     mean_cwnd: fl.stats.mean_cwnd(spec.start, active_end),
                     rtt_min_s: fl.stats.rtt.min(),
                     rtt_mean_s: fl.stats.rtt.mean(),

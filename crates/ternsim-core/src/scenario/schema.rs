@@ -155,9 +155,15 @@ pub struct DchSpec {
     /// Transport-block error model (overrides `bler`; none when both are absent).
     #[serde(default)]
     pub error: Option<ErrorSpec>,
+    /// What one step of the error process is: `slot` (default; every transport-block slot of
+    /// every TTI, used or not, so the channel evolves with time) or `block` (only blocks
+    /// actually sent, like an ns-2 packet error model).
+    #[serde(default)]
+    pub error_clock: Option<String>,
 }
 
-/// RLC parameters (TS 25.322 §9.6); absent fields take the documented defaults.
+/// RLC parameters (TS 25.322 §9.6); absent fields take the documented defaults
+/// (`crate::umts::config`). A timer set to `"0ms"` and a counter set to 0 are switched off.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RlcSpec {

@@ -16,7 +16,7 @@ use crate::net::routing::StaticRoutes;
 use crate::sim::SimTime;
 use crate::tcp::config::RtoMode;
 use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
-use crate::umts::{BearerConfig, DchConfig, RlcMode};
+use crate::umts::{BearerConfig, DchConfig, ErrorClock, RlcMode};
 
 #[derive(Clone, Debug)]
 pub struct ResolvedNode {
@@ -328,11 +328,22 @@ fn dch_config(path: &str, dch: &DchSpec, payload: u32) -> Result<DchConfig, Scen
             ),
         ));
     }
+    let error_clock = match dch.error_clock.as_deref() {
+        None | Some("slot") => ErrorClock::PerSlot,
+        Some("block") => ErrorClock::PerBlock,
+        Some(other) => {
+            return Err(ScenarioError::at(
+                format!("{path}.error_clock"),
+                format!("unknown error clock `{other}`; allowed: slot, block"),
+            ))
+        }
+    };
     let cfg = DchConfig {
         rate_bps: dch.rate.0.round() as u64,
         tti: dch.tti.0,
         blocks_per_tti: dch.blocks_per_tti,
         extra_delay: SimTime::ZERO,
+        error_clock,
     };
     if cfg.blocks(payload) == 0 {
         return Err(ScenarioError::at(

@@ -224,6 +224,12 @@ impl TcpConfig {
         }
     }
 
+    /// Whether packet 0 is an emulated 40-byte SYN (ns-2 `syn_`; ns-2 Vegas sends a full
+    /// data packet 0 instead).
+    pub fn packet0_is_syn(&self) -> bool {
+        self.syn && self.variant != TcpVariant::Vegas
+    }
+
     /// Bytes on the wire for one full data segment of this sender.
     pub fn data_wire_bytes(&self) -> u32 {
         if self.variant == TcpVariant::Vegas && self.vegas_omits_header {

@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{TcpConfig, TcpVariant};
+use super::config::TcpConfig;
 use super::output::{TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
@@ -96,7 +96,7 @@ pub struct Conn {
 
 impl Conn {
     pub fn new(cfg: TcpConfig, tick_phase: SimTime) -> Self {
-        let packet0_is_syn = cfg.syn && cfg.variant != TcpVariant::Vegas;
+        let packet0_is_syn = cfg.packet0_is_syn();
         Conn {
             cfg,
             // ns-2 `set_initial_window`: cwnd 1 until the SYN is acknowledged when `syn_`

@@ -17,9 +17,12 @@
 //! - **redundant_retransmissions**: retransmitted data segments that arrived at a receiver
 //!   which already had that segment.
 //! - **mean_cwnd**: time average of cwnd (packets) over the active period.
-//! - **rtt_*_s**: over every ACK that acknowledges new data, `now - sent_at` of the data segment
-//!   that triggered the ACK (an exact timestamp echo, RFC 7323 style, so samples exist for
-//!   retransmissions too and include any delayed-ACK wait).
+//! - **rtt_*_s**, **rtt_samples**: over every ACK that acknowledges new data, `now - sent_at`
+//!   of the data segment that triggered the ACK (an exact timestamp echo, RFC 7323 style, so
+//!   samples exist for retransmissions too and include any delayed-ACK wait). The ACK of an
+//!   emulated SYN (a 40-byte packet 0) is not a data RTT and is left out.
+//! - **max_cwnd**: the largest cwnd (packets) the sender reached.
+//! - **dropped_packets**: packets of the flow (data and ACKs) dropped anywhere, any reason.
 //! - **delay_mean_s**: mean one-way delay of data packets from the sender's transmission to
 //!   arrival at the destination node (every arrival, duplicates included).
 //! - **jitter_s**: mean absolute difference between the one-way delays of consecutive data
@@ -73,6 +76,8 @@ pub struct FlowStats {
     pub delivered_bytes: u64,
     pub spurious_timeouts: u64,
     pub redundant_retransmissions: u64,
+    pub dropped_packets: u64,
+    pub max_cwnd: f64,
     /// Timed-out segments not yet received, whose original may still arrive.
     pub pending_timeouts: Vec<i64>,
     pub rtt: RunningStats,
@@ -102,6 +107,7 @@ impl FlowStats {
 
     /// Records cwnd after an event that may have changed it (time-weighted average).
     pub fn cwnd_now(&mut self, now: SimTime, cwnd: f64) {
+        self.max_cwnd = self.max_cwnd.max(cwnd);
         if self.cwnd_started {
             self.cwnd_integral += self.cwnd_last * (now - self.cwnd_since).as_secs_f64();
         }

@@ -276,6 +276,17 @@ impl RlcConfig {
     }
 }
 
+/// What one step of a direction's error process stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClock {
+    /// One step per transport block actually sent: the process stands still while the
+    /// channel is idle (an ns-2 `ErrorModel` with `unit pkt` on the PDUs).
+    PerBlock,
+    /// One step per transport-block slot of every TTI, used or not: the channel evolves with
+    /// time, as a fading channel and a time-driven error trace do (link-spec §2.1).
+    PerSlot,
+}
+
 /// One direction of a dedicated channel (link-spec §1.11).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DchConfig {
@@ -289,6 +300,8 @@ pub struct DchConfig {
     pub blocks_per_tti: Option<u32>,
     /// Decoding/processing delay δ added to every arrival (link-spec §1.11). Default 0.
     pub extra_delay: SimTime,
+    /// Whether the error process steps per block sent or per slot. Default `PerBlock`.
+    pub error_clock: ErrorClock,
 }
 
 impl DchConfig {
@@ -299,6 +312,7 @@ impl DchConfig {
             tti: SimTime::from_millis(tti_ms),
             blocks_per_tti: None,
             extra_delay: SimTime::ZERO,
+            error_clock: ErrorClock::PerBlock,
         }
     }
 

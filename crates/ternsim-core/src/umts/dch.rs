@@ -14,6 +14,7 @@
 
 use std::collections::VecDeque;
 
+use super::config::ErrorClock;
 use super::pdu::Pdu;
 use crate::channel::ErrorModel;
 use crate::sim::{RandomStream, SimTime};
@@ -43,6 +44,10 @@ pub struct DchDirection {
     /// TTI + δ + Iub delay.
     latency: SimTime,
     error: ErrorModel,
+    error_clock: ErrorClock,
+    /// With `ErrorClock::PerSlot`: the first boundary whose slots the error process has not
+    /// stepped through yet.
+    error_clock_at: SimTime,
     rng: RandomStream,
     in_flight: VecDeque<(SimTime, Vec<TransportBlock>)>,
     /// The earliest boundary not yet served.
@@ -56,6 +61,7 @@ impl DchDirection {
         blocks: u32,
         extra_delay: SimTime,
         iub_delay: SimTime,
+        error_clock: ErrorClock,
         error: ErrorModel,
         rng: RandomStream,
     ) -> Self {
@@ -64,6 +70,8 @@ impl DchDirection {
             blocks,
             latency: tti + extra_delay + iub_delay,
             error,
+            error_clock,
+            error_clock_at: SimTime::ZERO,
             rng,
             in_flight: VecDeque::new(),
             next_unserved: SimTime::ZERO,
@@ -93,9 +101,15 @@ impl DchDirection {
         debug_assert!(pdus.len() <= self.blocks as usize);
         debug_assert_eq!(t.as_nanos() % self.tti.as_nanos(), 0);
         self.next_unserved = t + self.tti;
-        if pdus.is_empty() {
-            return;
+        if self.error_clock == ErrorClock::PerSlot {
+            // The slots of the idle TTIs since the last boundary served step the process.
+            while self.error_clock_at < t {
+                self.skip_slots(self.blocks as usize);
+                self.error_clock_at += self.tti;
+            }
+            self.error_clock_at = t + self.tti;
         }
+        let unused = self.blocks as usize - pdus.len().min(self.blocks as usize);
         let tbs: Vec<TransportBlock> = pdus
             .into_iter()
             .map(|pdu| TransportBlock {
@@ -103,10 +117,23 @@ impl DchDirection {
                 pdu,
             })
             .collect();
+        if self.error_clock == ErrorClock::PerSlot {
+            self.skip_slots(unused);
+        }
+        if tbs.is_empty() {
+            return;
+        }
         self.counters.ttis += 1;
         self.counters.tbs += tbs.len() as u64;
         self.counters.tb_errors += tbs.iter().filter(|tb| tb.error).count() as u64;
         self.in_flight.push_back((t + self.latency, tbs));
+    }
+
+    /// Steps the error process through `n` slots that carry no block.
+    fn skip_slots(&mut self, n: usize) {
+        for _ in 0..n {
+            self.error.is_error(&mut self.rng);
+        }
     }
 
     pub fn next_arrival(&self) -> Option<SimTime> {
@@ -150,6 +177,7 @@ mod tests {
             12,
             SimTime::from_micros(10),
             SimTime::from_millis(15),
+            ErrorClock::PerBlock,
             ErrorModel::Trace(errors),
             RandomStream::from_seed_u64(1),
         );
@@ -176,5 +204,34 @@ mod tests {
                 ttis: 1
             }
         );
+    }
+
+    /// Per-slot clock: the two idle TTIs at 0 and 10 ms step the process through slots 0-3
+    /// ("0000"), so the block sent at 20 ms meets slot 4 ("1") and is lost, and the unused
+    /// second slot of that TTI consumes slot 5. Per-block: the same block meets slot 0.
+    #[test]
+    fn per_slot_clock_steps_through_idle_slots() {
+        let make = |clock| {
+            DchDirection::new(
+                SimTime::from_millis(10),
+                2,
+                SimTime::ZERO,
+                SimTime::ZERO,
+                clock,
+                ErrorModel::Trace(TraceErrors::from_text("0000100", TraceEnd::Stop).unwrap()),
+                RandomStream::from_seed_u64(1),
+            )
+        };
+        let mut slot = make(ErrorClock::PerSlot);
+        slot.transmit(SimTime::from_millis(20), vec![status()]);
+        let tbs = slot.pop_arrival(SimTime::from_millis(30)).unwrap();
+        assert!(tbs[0].error);
+        slot.transmit(SimTime::from_millis(30), vec![status()]);
+        let tbs = slot.pop_arrival(SimTime::from_millis(40)).unwrap();
+        assert!(!tbs[0].error); // slot 6
+
+        let mut block = make(ErrorClock::PerBlock);
+        block.transmit(SimTime::from_millis(20), vec![status()]);
+        assert!(!block.pop_arrival(SimTime::from_millis(30)).unwrap()[0].error);
     }
 }

@@ -70,7 +70,7 @@ mod tests;
 
 pub use bearer::{BearerOutput, BearerStats, DirectionStats, RadioBearer};
 pub use config::{
-    BearerConfig, DchConfig, PdcpConfig, PollConfig, RlcConfig, RlcMode, StatusConfig,
+    BearerConfig, DchConfig, ErrorClock, PdcpConfig, PollConfig, RlcConfig, RlcMode, StatusConfig,
 };
 pub use event::{BearerEvent, StatusSummary};
 

@@ -1,0 +1,83 @@
+"""Paper reproductions: one module per seed paper, run by ``ternsim reproduce ID``.
+
+This package owns the registry of experiment ids (the short ids of
+``../shared/seeds/README.md``) and :func:`reproduce`, which runs one experiment into a report
+folder written atomically. Each experiment module builds its runs from scenario files under
+``scenarios/<id>/`` (never from special-cased code paths), sweeps them over seeds with
+:func:`ternsim.sweep.sweep`, runs the traced single runs its figures need and writes the report
+through :mod:`ternsim.experiments.report`. Modules are imported only when run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import Any
+
+from .report import Report, write_report_folder
+
+__all__ = ["EXPERIMENTS", "Report", "UnknownExperiment", "get", "names", "reproduce"]
+
+#: Experiment id → module (in this package) that reproduces it.
+EXPERIMENTS = {
+    "lo-umts": "lo_umts",
+    "costamagna-utra": "costamagna_utra",
+}
+
+
+class UnknownExperiment(KeyError):
+    """An id that is not in :data:`EXPERIMENTS`."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def names() -> list[str]:
+    """The experiment ids, in registry order."""
+    return list(EXPERIMENTS)
+
+
+def get(experiment_id: str) -> ModuleType:
+    """The module of ``experiment_id``; raises UnknownExperiment naming the known ids."""
+    if experiment_id not in EXPERIMENTS:
+        raise UnknownExperiment(
+            f"unknown experiment `{experiment_id}`; known: {', '.join(names())}"
+        )
+    return importlib.import_module(f"{__name__}.{EXPERIMENTS[experiment_id]}")
+
+
+def reproduce(
+    experiment_id: str,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    quick: bool = False,
+    seeds: int | None = None,
+    jobs: int | None = None,
+    progress: bool = True,
+    cache_dir: Any = None,
+    cache: bool = True,
+) -> Report:
+    """Runs experiment ``experiment_id`` and writes its report folder ``out`` (default
+    ``reproduce/<id>`` in the working directory): ``report.md``, ``claims.csv``, the sweep
+    files (``runs.csv``, ``runs.parquet``, ``summary.csv``), one PNG per figure of the paper
+    and the traced runs behind them. The folder is written under a temporary name and renamed
+    into place, so it is either the complete new report or what was there before.
+
+    ``quick`` runs fewer seeds and shorter runs (for tests); ``seeds`` overrides the number
+    of seeds; ``jobs``, ``cache_dir`` and ``cache`` are passed to the sweeps.
+    """
+    module = get(experiment_id)
+    folder = out if out is not None else os.path.join("reproduce", experiment_id)
+    return write_report_folder(
+        folder,
+        lambda tmp: module.reproduce(
+            tmp,
+            quick=quick,
+            seeds=seeds,
+            jobs=jobs,
+            progress=progress,
+            cache_dir=cache_dir,
+            cache=cache,
+        ),
+    )

@@ -1,0 +1,360 @@
+"""What every paper reproduction shares: the side-by-side table, the report folder, figures.
+
+This module owns:
+
+* :class:`Claim`, one number (or statement) a paper makes beside ternsim's value, its 95 %
+  confidence interval over seeds and whether the two agree within a stated tolerance;
+* running a handful of traced single runs in parallel (:func:`traced_runs`), since sweeps
+  record no traces;
+* writing a report folder atomically (:func:`write_report_folder`): ``report.md`` with the
+  tables and figures, ``claims.csv`` (the side-by-side table), the sweep files and whatever the
+  experiment adds, all under a temporary name renamed into place;
+* small helpers: Markdown tables, the rich table printed to the terminal, matplotlib (Agg).
+
+It knows nothing about a particular paper; the experiment modules (``lo_umts``,
+``costamagna_utra``) decide what to run, which claims to check and which figures to draw.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from .._atomic import replace_folder
+from ..sweep import ci95
+
+__all__ = [
+    "REPORT_FILE",
+    "Claim",
+    "Report",
+    "claims_frame",
+    "markdown_table",
+    "pyplot",
+    "rich_claims_table",
+    "traced_runs",
+    "write_report_folder",
+]
+
+#: The file every report folder has; it marks a folder as a ternsim report.
+REPORT_FILE = "report.md"
+
+
+# --- claims --------------------------------------------------------------------------------
+
+
+@dataclass
+class Claim:
+    """One statement of a paper beside ternsim's measurement.
+
+    Attributes:
+        quantity: what is compared, with its condition ("Reno throughput / 384 kb/s, TBLER 0").
+        paper: the paper's value as text ("~0.96"), quoting its wording where it is vague.
+        samples: ternsim's per-seed values (one per run); mean and CI are computed from them.
+        fmt: format of the numbers (a ``format`` spec such as ``".3f"``).
+        paper_value: the paper's number, if it gives one (for the tolerance check).
+        tolerance: agreement when ``|mean - paper_value| <= tolerance`` (absolute), or the
+            result of ``check`` when given; None leaves the verdict empty (informational).
+        check: a predicate on the mean that decides agreement, for claims that are bounds or
+            orderings rather than values.
+        criterion: the agreement criterion as text (shown in the table).
+        note: where the value comes from or why it differs.
+    """
+
+    quantity: str
+    paper: str
+    samples: Sequence[float] = ()
+    fmt: str = ".3f"
+    paper_value: float | None = None
+    tolerance: float | None = None
+    check: Callable[[float], bool] | None = None
+    criterion: str = ""
+    note: str = ""
+    text: str | None = None
+
+    @property
+    def stats(self) -> tuple[float, float, int, float]:
+        return ci95([float(v) for v in self.samples])
+
+    @property
+    def mean(self) -> float:
+        return self.stats[0]
+
+    @property
+    def ci(self) -> float:
+        return self.stats[1]
+
+    @property
+    def n(self) -> int:
+        return self.stats[2]
+
+    @property
+    def agrees(self) -> bool | None:
+        mean = self.mean
+        if self.check is not None:
+            return bool(self.check(mean))
+        if self.paper_value is None or self.tolerance is None:
+            return None
+        if math.isnan(mean):
+            return False
+        return abs(mean - self.paper_value) <= self.tolerance
+
+    def value_text(self) -> str:
+        """ternsim's value: ``mean ± ci`` (or the mean alone for one sample)."""
+        if self.text is not None:
+            return self.text
+        mean, ci, n, _ = self.stats
+        if n == 0:
+            return "n/a"
+        if math.isnan(ci) or n < 2:
+            return f"{mean:{self.fmt}}"
+        return f"{mean:{self.fmt}} ± {ci:{self.fmt}}"
+
+    def verdict(self) -> str:
+        agrees = self.agrees
+        return "" if agrees is None else ("yes" if agrees else "NO")
+
+
+def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
+    """The side-by-side table as a DataFrame (what ``claims.csv`` holds)."""
+    rows = []
+    for c in claims:
+        mean, ci, n, _ = c.stats
+        rows.append(
+            {
+                "quantity": c.quantity,
+                "paper": c.paper,
+                "ternsim": c.value_text(),
+                "mean": mean,
+                "ci95": ci,
+                "n": n,
+                "criterion": c.criterion,
+                "agrees": c.verdict(),
+                "note": c.note,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def rich_claims_table(claims: Sequence[Claim], title: str):
+    """The side-by-side table as a rich Table (for the terminal)."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_lines=False)
+    table.add_column("quantity", overflow="fold", ratio=4)
+    table.add_column("paper", overflow="fold", ratio=2)
+    table.add_column("ternsim (mean ± 95 % CI)", justify="right", overflow="fold", ratio=2)
+    table.add_column("n", justify="right")
+    table.add_column("agrees", justify="center")
+    for c in claims:
+        verdict = c.verdict()
+        style = {"yes": "green", "NO": "red"}.get(verdict, "")
+        table.add_row(
+            c.quantity,
+            c.paper,
+            c.value_text(),
+            str(c.n),
+            f"[{style}]{verdict}[/]" if style else verdict,
+        )
+    return table
+
+
+# --- Markdown ------------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(frame: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
+    """A GitHub Markdown table of ``frame`` (all columns unless ``columns`` is given)."""
+    columns = list(columns) if columns is not None else list(frame.columns)
+    lines = [
+        "| " + " | ".join(_cell(c) for c in columns) + " |",
+        "|" + "|".join("---" for _ in columns) + "|",
+    ]
+    for _, row in frame[columns].iterrows():
+        lines.append("| " + " | ".join(_cell(row[c]) for c in columns) + " |")
+    return "\n".join(lines)
+
+
+def claims_markdown(claims: Sequence[Claim]) -> str:
+    frame = claims_frame(claims)
+    frame = frame.rename(columns={"ternsim": "ternsim (mean ± 95 % CI)"})
+    cols = ["quantity", "paper", "ternsim (mean ± 95 % CI)", "n", "criterion", "agrees", "note"]
+    return markdown_table(frame, cols)
+
+
+def mean_ci_text(samples: Sequence[float], fmt: str = ".3f") -> str:
+    mean, ci, n, _ = ci95(list(samples))
+    if n == 0:
+        return "n/a"
+    if n < 2 or math.isnan(ci):
+        return f"{mean:{fmt}}"
+    return f"{mean:{fmt}} ± {ci:{fmt}}"
+
+
+# --- figures -------------------------------------------------------------------------------
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend (no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig: Any, path: Path) -> Path:
+    plt = pyplot()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# --- traced runs ---------------------------------------------------------------------------
+
+
+@dataclass
+class TracedRun:
+    """One traced single run: its label, seed, summary and traces (DataFrames)."""
+
+    label: str
+    seed: int
+    summary: dict[str, Any]
+    traces: dict[str, pd.DataFrame]
+    scenario: dict[str, Any] = field(default_factory=dict)
+
+    def trace(self, name: str) -> pd.DataFrame:
+        return self.traces.get(name, pd.DataFrame())
+
+    @property
+    def flow(self) -> dict[str, Any]:
+        return self.summary["flows"][0]
+
+
+def _traced_worker(label: str, scenario: dict[str, Any], seed: int) -> TracedRun:
+    from ..api import run
+
+    result = run(scenario, seed=seed)
+    return TracedRun(label, seed, result.summary, result.traces, scenario)
+
+
+def traced_runs(
+    specs: Sequence[tuple[str, Mapping[str, Any], int]], jobs: int | None = None
+) -> list[TracedRun]:
+    """Runs ``(label, scenario, seed)`` triples (scenarios as dicts, traces switched on) on a
+    local process pool of ``jobs`` workers (default: CPU count), in the given order."""
+    n_jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), len(specs)))
+    if n_jobs <= 1:
+        return [_traced_worker(label, dict(s), seed) for label, s, seed in specs]
+    from ..sweep import _mp_context
+
+    with ProcessPoolExecutor(max_workers=n_jobs, mp_context=_mp_context()) as pool:
+        futures = [pool.submit(_traced_worker, label, dict(s), seed) for label, s, seed in specs]
+        return [f.result() for f in futures]
+
+
+def write_traced(runs: Sequence[TracedRun], folder: Path) -> None:
+    """Writes each traced run as a run folder ``<folder>/<label>-seed<seed>/``."""
+    from ..api import RunResult
+
+    for r in runs:
+        RunResult(r.summary, r.traces, scenario=r.scenario).write(
+            folder / f"{r.label}-seed{r.seed}"
+        )
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """What a reproduction produced (returned to the caller after the folder is written)."""
+
+    id: str
+    title: str
+    folder: Path
+    claims: list[Claim]
+    summary: pd.DataFrame
+    figures: list[str]
+    wall_seconds: float
+    quick: bool
+
+    def claims_frame(self) -> pd.DataFrame:
+        return claims_frame(self.claims)
+
+
+def write_report_folder(out: str | os.PathLike[str], fill: Callable[[Path], Report]) -> Report:
+    """Creates the report folder ``out`` atomically: ``fill(tmp)`` writes everything into an
+    empty temporary folder and returns the :class:`Report`; then ``claims.csv`` is added and
+    the folder renamed into place. An existing ``out`` is replaced only if it is a report
+    folder (holds ``report.md``) or empty."""
+    holder: dict[str, Report] = {}
+    start = time.perf_counter()
+
+    def _fill(tmp: Path) -> None:
+        report = fill(tmp)
+        report.claims_frame().to_csv(tmp / "claims.csv", index=False)
+        if not (tmp / REPORT_FILE).is_file():
+            raise RuntimeError("the experiment did not write report.md")
+        holder["report"] = report
+
+    folder = replace_folder(out, _fill, marker=REPORT_FILE)
+    report = holder["report"]
+    report.folder = folder
+    report.wall_seconds = time.perf_counter() - start
+    return report
+
+
+def render_markdown(
+    title: str,
+    intro: str,
+    claims: Sequence[Claim],
+    summary_md: str,
+    figures: Sequence[tuple[str, str]],
+    extra: Sequence[str] = (),
+) -> str:
+    """The text of ``report.md``: title, intro, the side-by-side table, the summary table,
+    the figures (``(file, caption)``) and extra sections (Markdown)."""
+    parts = [f"# {title}", "", intro.strip(), ""]
+    parts += ["## Paper against ternsim", "", claims_markdown(claims), ""]
+    parts += ["## Summary of the sweep (mean ± 95 % CI over seeds)", "", summary_md, ""]
+    parts += ["## Figures", ""]
+    for file, caption in figures:
+        parts += [f"**{caption}**", "", f"![{caption}]({file})", ""]
+    for section in extra:
+        parts += [section.strip(), ""]
+    return "\n".join(parts)
+
+
+def per_seed(
+    runs: pd.DataFrame, metric: str, where: Mapping[str, Any], transform=None
+) -> list[float]:
+    """The values of ``metric`` in ``runs`` rows matching ``where`` (column → value), in seed
+    order, skipping failed runs; ``transform`` maps each value."""
+    rows = runs
+    if "error" in rows:
+        rows = rows[rows["error"].isna()]
+    for key, value in where.items():
+        if isinstance(value, float):
+            rows = rows[np.isclose(rows[key].astype(float), value)]
+        else:
+            rows = rows[rows[key] == value]
+    rows = rows.sort_values("seed")
+    values = rows[metric].astype(float).tolist()
+    return [transform(v) for v in values] if transform else values
