@@ -37,6 +37,7 @@ def stub_core(monkeypatch):
         doc = json.loads(text)
         if doc["links"][0].get("queue") == 0:
             raise StubScenarioError("scenario error at `links.0.queue`: must be > 0")
+        return []  # the files the scenario reads
 
     def run(text, seed):
         doc = json.loads(text)

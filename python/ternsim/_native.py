@@ -43,11 +43,12 @@ def _reraise(exc: BaseException) -> ScenarioError:
     return ScenarioError(" ".join(msg.split()))
 
 
-def validate_json(scenario_json: str) -> None:
-    """Validates a scenario given as JSON; raises ScenarioError naming the key path."""
+def validate_json(scenario_json: str) -> list[str]:
+    """Validates a scenario given as JSON; raises ScenarioError naming the key path. Returns
+    the files the scenario reads (error and application traces), resolved."""
     mod = core()
     try:
-        mod.validate(scenario_json)
+        return list(mod.validate(scenario_json))
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None
 

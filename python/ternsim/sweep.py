@@ -126,16 +126,28 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
 # --- the cache -----------------------------------------------------------------------------
 
 
-def cache_key(scenario: Mapping[str, Any] | str, seed: int, version: str) -> str:
+def cache_key(scenario: Mapping[str, Any] | str, seed: int, version: str, inputs: str = "") -> str:
     """The sha256 (hex) naming one run in the cache: of the canonical scenario JSON (a dict is
-    canonicalised; a string is taken as already canonical), the seed and the core version."""
+    canonicalised; a string is taken as already canonical), the seed, the core version and
+    ``inputs``, a digest of the files the scenario reads (:func:`input_digest`), so editing a
+    trace file invalidates the runs that read it."""
     text = scenario if isinstance(scenario, str) else scenario_json(scenario)
-    payload = json.dumps(
-        {"scenario": text, "seed": int(seed), "version": str(version)},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
+    fields: dict[str, Any] = {"scenario": text, "seed": int(seed), "version": str(version)}
+    if inputs:
+        fields["inputs"] = inputs
+    payload = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def input_digest(paths: Sequence[str]) -> str:
+    """sha256 over the contents of the files a scenario reads ("" when it reads none)."""
+    if not paths:
+        return ""
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.encode("utf-8") + b"\0")
+        h.update(Path(path).read_bytes())
+    return h.hexdigest()
 
 
 def default_cache_dir() -> Path:
@@ -410,13 +422,13 @@ def sweep(
         scenario = apply_overrides(base, list(zip(keys, point)))
         text = scenario_json(scenario)
         try:
-            _native.validate_json(text)
+            inputs = input_digest(_native.validate_json(text))
         except ScenarioError as exc:
             where = ", ".join(f"{k}={_cell(v)}" for k, v in zip(keys, point))
             raise ScenarioError(f"{exc.message} (grid point {where})") from None
         row = []
         for seed in seed_list:
-            key = cache_key(text, seed, version)
+            key = cache_key(text, seed, version, inputs)
             row.append(by_key.setdefault(key, _Task(key, text, seed)))
         point_tasks.append(row)
 

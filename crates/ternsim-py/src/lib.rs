@@ -29,10 +29,16 @@ fn version() -> &'static str {
     ternsim_core::VERSION
 }
 
-/// Validates a scenario (JSON text); raises ScenarioError naming the key path.
+/// Validates a scenario (JSON text); raises ScenarioError naming the key path. Returns the
+/// files the scenario reads (traces), resolved, so callers can key caches on their contents.
 #[pyfunction]
-fn validate(scenario_json: &str) -> PyResult<()> {
-    resolve(scenario_json).map(|_| ())
+fn validate(scenario_json: &str) -> PyResult<Vec<String>> {
+    let sc = resolve(scenario_json)?;
+    Ok(sc
+        .input_files
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect())
 }
 
 fn column_to_py<'py>(py: Python<'py>, col: &Column) -> PyResult<Bound<'py, PyTuple>> {

@@ -77,6 +77,9 @@ pub struct ResolvedScenario {
     pub routes: StaticRoutes,
     pub flows: Vec<ResolvedFlow>,
     pub traces: TraceSpec,
+    /// Files the scenario reads (error and application traces), resolved: a run depends on
+    /// their contents as much as on the scenario text.
+    pub input_files: Vec<std::path::PathBuf>,
 }
 
 fn probability(path: &str, p: f64) -> Result<f64, ScenarioError> {
@@ -486,8 +489,31 @@ fn profile(path: &str, name: Option<&String>) -> Result<Option<DefaultsProfile>,
     }
 }
 
+/// The files `spec` reads, resolved against its folder, in scenario order.
+fn input_files(spec: &ScenarioSpec) -> Vec<std::path::PathBuf> {
+    let dir = spec.scenario_dir.as_ref();
+    let error_file = |e: &Option<ErrorSpec>| match e {
+        Some(ErrorSpec::Trace { file, .. }) => Some(resolve_file(dir, file)),
+        _ => None,
+    };
+    let links = spec
+        .links
+        .iter()
+        .flat_map(|l| [error_file(&l.error_a_to_b), error_file(&l.error_b_to_a)]);
+    let bearers = spec
+        .bearers
+        .iter()
+        .flat_map(|b| [error_file(&b.downlink.error), error_file(&b.uplink.error)]);
+    let apps = spec.flows.iter().map(|f| match &f.app {
+        Some(AppSpec::Trace { file }) => Some(resolve_file(dir, file)),
+        _ => None,
+    });
+    links.chain(bearers).chain(apps).flatten().collect()
+}
+
 /// Checks `spec` and resolves it.
 pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
+    let input_files = input_files(&spec);
     if spec.duration.0 == SimTime::ZERO {
         return Err(ScenarioError::at("duration", "allowed: a duration > 0"));
     }
@@ -767,5 +793,6 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         routes,
         flows,
         traces: spec.traces,
+        input_files,
     })
 }
