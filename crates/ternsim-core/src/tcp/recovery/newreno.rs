@@ -63,12 +63,7 @@ impl NewReno {
             }
         }
         self.first_partial = false;
-        let info = NewAck {
-            ack: a,
-            kind: AckKind::Normal,
-            prev_last_ack: c.last_ack,
-            prev_dupacks: c.dupacks,
-        };
+        let info = NewAck::before(c, a, AckKind::Normal);
         c.newack(now, a, out);
         w.on_new_ack(c, now, &info, out);
     }
@@ -104,12 +99,7 @@ impl NewReno {
                 c.cwnd = 1.0;
             }
         }
-        let info = NewAck {
-            ack: a,
-            kind: AckKind::Partial,
-            prev_last_ack: c.last_ack,
-            prev_dupacks: c.dupacks,
-        };
+        let info = NewAck::before(c, a, AckKind::Partial);
         // dupacks_ is not reset: later duplicates keep inflating.
         c.last_ack = a;
         c.highest_ack = a;

@@ -18,12 +18,7 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
             c.last_cwnd_action = CwndAction::Exited;
         }
         c.dupwnd = 0;
-        let info = NewAck {
-            ack: a,
-            kind: AckKind::Normal,
-            prev_last_ack: c.last_ack,
-            prev_dupacks: c.dupacks,
-        };
+        let info = NewAck::before(c, a, AckKind::Normal);
         c.newack(now, a, out);
         w.on_new_ack(c, now, &info, out);
     } else if a == c.last_ack {

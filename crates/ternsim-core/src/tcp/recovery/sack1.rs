@@ -46,7 +46,7 @@ impl Sack1 {
         if !self.fastrecov {
             if a > c.last_ack {
                 // Regular new ACK: newack + opencwnd, clear the board.
-                let info = new_ack(c, a, AckKind::Normal);
+                let info = NewAck::before(c, a, AckKind::Normal);
                 c.newack(now, a, out);
                 w.on_new_ack(c, now, &info, out);
                 self.sb.clear();
@@ -72,7 +72,7 @@ impl Sack1 {
                 // Recovery over: newack without opencwnd, clear the board.
                 c.recover = 0;
                 self.fastrecov = false;
-                let info = new_ack(c, a, AckKind::RecoveryExit);
+                let info = NewAck::before(c, a, AckKind::RecoveryExit);
                 c.newack(now, a, out);
                 w.on_new_ack(c, now, &info, out);
                 self.timeout = false;
@@ -81,7 +81,7 @@ impl Sack1 {
                 // Partial ACK (partial_ack_ false): highest_ack advances, last_ack does not;
                 // a second packet leaves the pipe; the timer restarts with backoff 1.
                 self.pipe -= 1;
-                let info = new_ack(c, a, AckKind::Partial);
+                let info = NewAck::before(c, a, AckKind::Partial);
                 c.highest_ack = a;
                 self.sb.update(a, ack.sack_blocks());
                 c.newtimer(now, a);
@@ -166,14 +166,5 @@ impl Sack1 {
                 break;
             }
         }
-    }
-}
-
-fn new_ack(c: &Conn, a: Seq, kind: AckKind) -> NewAck {
-    NewAck {
-        ack: a,
-        kind,
-        prev_last_ack: c.last_ack,
-        prev_dupacks: c.dupacks,
     }
 }

@@ -12,12 +12,7 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
     let thresh = c.cfg.dupack_threshold;
     if a > c.last_ack {
         // §4 step 1: newack + opencwnd (+ the packet-0 rule, in the window policy).
-        let info = NewAck {
-            ack: a,
-            kind: AckKind::Normal,
-            prev_last_ack: c.last_ack,
-            prev_dupacks: c.dupacks,
-        };
+        let info = NewAck::before(c, a, AckKind::Normal);
         c.newack(now, a, out);
         w.on_new_ack(c, now, &info, out);
     } else if a == c.last_ack {

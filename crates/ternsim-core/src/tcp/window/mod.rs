@@ -54,6 +54,18 @@ pub struct NewAck {
     pub prev_dupacks: u32,
 }
 
+impl NewAck {
+    /// The advance to `ack`, taken from the connection state before it is applied.
+    pub fn before(c: &Conn, ack: Seq, kind: AckKind) -> Self {
+        NewAck {
+            ack,
+            kind,
+            prev_last_ack: c.last_ack,
+            prev_dupacks: c.dupacks,
+        }
+    }
+}
+
 /// Whether the window policy handled a duplicate ACK itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DupAckVerdict {
