@@ -141,6 +141,14 @@ def _print_summary(summary: dict[str, Any]) -> None:
 
 ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (TOML).")]
 SetOpt = Annotated[list[str], typer.Option("--set", help=SET_HELP)]
+# Options shared by the commands that run sweeps (`sweep`, `reproduce`).
+JobsOpt = Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")]
+CacheDirOpt = Annotated[
+    Optional[Path],
+    typer.Option("--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."),
+]
+NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Run everything; store nothing.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.command()
@@ -203,24 +211,15 @@ def sweep(
     seeds: Annotated[
         int, typer.Option("--seeds", min=1, help="Seeds 1..N for every grid point.")
     ] = 1,
-    jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")
-    ] = None,
+    jobs: JobsOpt = None,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
     scheduler: Annotated[
         Optional[str],
         typer.Option("--scheduler", help="Dask scheduler address (needs ternsim[dask])."),
     ] = None,
-    cache_dir: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Run everything; store nothing.")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    cache_dir: CacheDirOpt = None,
+    no_cache: NoCacheOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Run a grid of overrides times seeds; write per-run rows and 95 % CI aggregates."""
     from . import api
@@ -373,19 +372,10 @@ def reproduce(
     seeds: Annotated[
         Optional[int], typer.Option("--seeds", min=1, help="Seeds per point (overrides mode).")
     ] = None,
-    jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")
-    ] = None,
-    cache_dir: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Run everything; store nothing.")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    jobs: JobsOpt = None,
+    cache_dir: CacheDirOpt = None,
+    no_cache: NoCacheOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Reproduce a seed paper: sweeps, traced runs, figures and a report folder."""
     from . import experiments
