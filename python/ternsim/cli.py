@@ -103,8 +103,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         f"in {wall:.3f} s{rate}"
     )
     flows = Table(title="flows", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("flow", "tcp", "throughput", "goodput", "delivered", "retx", "RTOs",
-                   "fast rtx", "cwnd", "rtt ms min/mean/max"):  # fmt: skip
+    for column in ("flow", "tcp", "throughput", "goodput", "delivered", "retx",
+                   "RTOs/spur.", "fast rtx", "cwnd", "rtt ms min/mean/max"):  # fmt: skip
         flows.add_column(column, justify="left" if column in ("flow", "tcp") else "right")
     for f in summary.get("flows", []):
         rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s"))
@@ -115,12 +115,34 @@ def _print_summary(summary: dict[str, Any]) -> None:
             _bps(f.get("goodput_bps")),
             _bytes(f.get("delivered_bytes")),
             f"{_num(f.get('retransmitted_segments'))}/{_num(f.get('segments_sent'))}",
-            _num(f.get("timeouts")),
+            f"{_num(f.get('timeouts'))}/{_num(f.get('spurious_timeouts'))}",
             _num(f.get("fast_retransmits")),
             _num(f.get("mean_cwnd"), 1),
             rtt,
         )
     _out.print(flows)
+    bearers = summary.get("bearers", [])
+    if bearers:
+        radio = Table(title="radio bearers", title_justify="left", box=box.SIMPLE_HEAD)
+        for column in ("bearer", "direction", "blocks", "block errors", "RLC retx/PDUs",
+                       "STATUS", "polls", "SDUs", "SDU delay ms mean/max"):  # fmt: skip
+            radio.add_column(
+                column, justify="left" if column in ("bearer", "direction") else "right"
+            )
+        for b in bearers:
+            delay = "/".join(_ms(b.get(k)) for k in ("sdu_delay_mean_s", "sdu_delay_max_s"))
+            radio.add_row(
+                str(b.get("name")),
+                str(b.get("direction")),
+                _num(b.get("transport_blocks")),
+                _num(b.get("block_errors")),
+                f"{_num(b.get('retransmitted_pdus'))}/{_num(b.get('data_pdus'))}",
+                _num(b.get("status_pdus")),
+                _num(b.get("polls")),
+                _num(b.get("sdus_delivered")),
+                delay,
+            )
+        _out.print(radio)
     packets = summary.get("packets", {})
     drops = packets.get("drops_by_reason", {})
     table = Table(title="drops by reason", title_justify="left", box=box.SIMPLE_HEAD)
