@@ -221,3 +221,15 @@ def test_same_seed_gives_identical_output():
         assert a.trace(name).equals(b.trace(name)), name
     c = ternsim.run(sc, seed=8)
     assert c.summary["flows"] != a.summary["flows"]
+
+
+def test_a_umts_run_is_deterministic_too():
+    overrides = {"duration": "20s", "bearers.0.bler": 0.1, "traces.rlc": True}
+    a = ternsim.run("examples/umts_dch.toml", seed=3, overrides=overrides)
+    b = ternsim.run("examples/umts_dch.toml", seed=3, overrides=overrides)
+    sa, sb = dict(a.summary), dict(b.summary)
+    sa.pop("wall_seconds")
+    sb.pop("wall_seconds")
+    assert sa == sb
+    assert a.trace("rlc").equals(b.trace("rlc"))
+    assert a.summary["packets"]["balanced"]
