@@ -117,7 +117,7 @@ def test_run_writes_a_result_folder(cli, tiny_toml, tmp_path):
     assert json.loads((out / "summary.json").read_text()) == summary
     assert pd.read_csv(out / "flows.csv")["name"].tolist() == ["f0"]
     cwnd = pd.read_parquet(out / "cwnd.parquet")
-    assert list(cwnd.columns) == ["time_s", "flow", "cwnd", "ssthresh"]
+    assert list(cwnd.columns) == ["time_s", "flow", "cwnd", "ssthresh", "dupwnd"]
     assert set(cwnd["flow"].astype(str)) <= {"f0"}
 
     image = tmp_path / "cwnd.png"

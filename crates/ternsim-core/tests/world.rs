@@ -188,3 +188,30 @@ uplink = { rate = "64kbps", tti = "20ms" }
         .unwrap_err();
     assert_eq!(e.path, "bearers.0.rlc.poll_every");
 }
+
+/// Every trace a scenario can switch on is recorded with consistent columns (the tables
+/// check each row against their schema), and tracing does not change the results.
+#[test]
+fn all_traces_record_consistent_tables_without_changing_results() {
+    let base = two_nodes("10ms", "bytes = \"200kB\"").replace(
+        "delay = \"10ms\"",
+        "delay = \"10ms\"\nloss = 0.02\nqueue = 5",
+    );
+    let traced = format!(
+        "{base}\n[traces]\ncwnd = true\nrtt = true\nrto = true\nsegments = true\nacks = true\n\
+         tcp_events = true\nqueues = true\ndrops = true\n"
+    );
+    let plain = run(&from_toml(&base).unwrap(), 4);
+    let with = run(&from_toml(&traced).unwrap(), 4);
+    assert_eq!(
+        serde_json::to_value(&plain.summary.flows).unwrap(),
+        serde_json::to_value(&with.summary.flows).unwrap()
+    );
+    assert_eq!(with.tables.len(), 8);
+    for t in &with.tables {
+        let n = t.rows();
+        assert!(t.columns.iter().all(|(_, c)| c.len() == n), "{}", t.name);
+    }
+    let cwnd = with.tables.iter().find(|t| t.name == "cwnd").unwrap();
+    assert!(cwnd.column("dupwnd").is_some());
+}

@@ -135,9 +135,11 @@ def _figures(tmp: Path, traced: dict, web: dict, packet: int, duration: float):
         if r is not None:
             c = r.trace("cwnd")
             c = c[c["time_s"] <= horizon]
-            ax.step(c["time_s"], c["cwnd"], where="post", linewidth=0.9, **STYLE[tcp])
+            # The paper's window includes Reno's fast-recovery inflation (ns-2 dupwnd_).
+            window = c["cwnd"] + c["dupwnd"]
+            ax.step(c["time_s"], window, where="post", linewidth=0.9, **STYLE[tcp])
         ax.axhline(30, color="gray", linewidth=0.6, linestyle=":")
-        ax.set_ylabel(f"{tcp}\ncwnd")
+        ax.set_ylabel(f"{tcp}\ncwnd + dupwnd")
         ax.grid(True, alpha=0.3)
     axes[-1].set_xlabel("time (s)")
     axes[0].set_title(f"Fig. 4 congestion window, first {horizon:g} s (seed 1; dotted: window 30)")
@@ -202,7 +204,9 @@ def _claims(runs: pd.DataFrame, traced: dict, packet: int, duration: float) -> l
     first_frx = [v for tcp in VARIANTS for v in trace_values(tcp, lambda r: _first_event(
         r, "fast_retransmit"))]  # fmt: skip
     first_frx = [v for v in first_frx if not math.isnan(v)]
-    reno_max = trace_values("reno", lambda r: float(r.trace("cwnd")["cwnd"].max()))
+    reno_max = trace_values(
+        "reno", lambda r: float((r.trace("cwnd")["cwnd"] + r.trace("cwnd")["dupwnd"]).max())
+    )
     gaps = {
         tcp: np.concatenate(
             [ack_interarrivals(r) for (t, _), r in traced.items() if t == tcp] or [np.array([])]
@@ -229,9 +233,10 @@ def _claims(runs: pd.DataFrame, traced: dict, packet: int, duration: float) -> l
           criterion="same order (SACK ≥ 0.98 NewReno)"),
         C("First fast retransmit (s)", "≈ 38 (Fig. 4; one error realisation)", first_frx,
           fmt=".1f", note="traced runs, all variants and seeds; depends on the error draw"),
-        C("Reno max cwnd (packets)", "> 30 in fast recovery (Fig. 4)", reno_max, fmt=".1f",
+        C("Reno max window, cwnd + inflation (packets)", "> 30 in fast recovery (Fig. 4)",
+          reno_max, fmt=".1f",
           check=lambda m: m > 31, criterion="> 31",
-          note="traced runs; max_cwnd 30 lets int(cwnd) reach 30.99 without any inflation"),
+          note="traced runs; cwnd + dupwnd; max_cwnd 30 alone lets cwnd reach 30.99"),
         C("Max KS distance between the variants' ACK inter-arrival CDFs", "≈ 0 ('overlapped')",
           [ks], fmt=".3f", check=lambda m: m < 0.1, criterion="< 0.1", note="Fig. 5"),
     ]  # fmt: skip

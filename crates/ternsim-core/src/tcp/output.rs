@@ -5,8 +5,14 @@ use super::segment::{AckSegment, DataSegment, Seq};
 /// A trace-worthy moment inside the sender. The host stamps each with the current time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TcpEvent {
-    /// cwnd (packets, real) or ssthresh changed.
-    Window { cwnd: f64, ssthresh: f64 },
+    /// cwnd (packets, real), ssthresh or the fast-recovery inflation changed. `dupwnd` is
+    /// ns-2's `dupwnd_` (Reno/NewReno inflation, packets): the usable window is
+    /// min(floor(cwnd) + dupwnd, window).
+    Window {
+        cwnd: f64,
+        ssthresh: f64,
+        dupwnd: i64,
+    },
     /// One RTT sample used by the RTO estimator (seconds), from the timed segment `seq`.
     RttSample { seq: Seq, rtt_s: f64 },
     /// The RTO estimator's state after a sample or a backoff (seconds).

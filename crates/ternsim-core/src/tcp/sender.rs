@@ -39,15 +39,15 @@ pub struct TcpSender {
     conn: Conn,
     recovery: Recovery,
     window: WindowPolicy,
-    /// (cwnd, ssthresh) last reported in a Window event.
-    reported: (f64, f64),
+    /// (cwnd, ssthresh, dupwnd) last reported in a Window event.
+    reported: (f64, f64, i64),
 }
 
 impl TcpSender {
     /// `tick_phase` is ns-2's `boot_time`, uniform in [0, tick), drawn by the host.
     pub fn new(cfg: TcpConfig, tick_phase: SimTime) -> Self {
         let conn = Conn::new(cfg, tick_phase);
-        let reported = (conn.cwnd, conn.ssthresh);
+        let reported = (conn.cwnd, conn.ssthresh, conn.dupwnd);
         TcpSender {
             recovery: Recovery::for_config(&cfg),
             window: WindowPolicy::for_config(&cfg),
@@ -141,12 +141,13 @@ impl TcpSender {
 
     fn finish_call(&mut self, out: &mut TcpOutput) {
         self.conn.prune_records();
-        let now = (self.conn.cwnd, self.conn.ssthresh);
+        let now = (self.conn.cwnd, self.conn.ssthresh, self.conn.dupwnd);
         if now != self.reported {
             self.reported = now;
             out.event(TcpEvent::Window {
                 cwnd: now.0,
                 ssthresh: now.1,
+                dupwnd: now.2,
             });
         }
     }

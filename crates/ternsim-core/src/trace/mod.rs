@@ -40,6 +40,7 @@ impl TraceSet {
                     ("flow", I64),
                     ("cwnd", F64),
                     ("ssthresh", F64),
+                    ("dupwnd", I64),
                 ],
             ),
             rtt: on(

@@ -163,9 +163,19 @@ impl World {
         let t = now.as_secs_f64();
         let fi = f as i64;
         match *e {
-            TcpEvent::Window { cwnd, ssthresh } => {
+            TcpEvent::Window {
+                cwnd,
+                ssthresh,
+                dupwnd,
+            } => {
                 if let Some(tb) = self.traces.cwnd.as_mut() {
-                    tb.push(&[Cell::F(t), Cell::I(fi), Cell::F(cwnd), Cell::F(ssthresh)]);
+                    tb.push(&[
+                        Cell::F(t),
+                        Cell::I(fi),
+                        Cell::F(cwnd),
+                        Cell::F(ssthresh),
+                        Cell::I(dupwnd),
+                    ]);
                 }
             }
             TcpEvent::Rto {

@@ -37,7 +37,8 @@ fn syn_then_slow_start_one_per_ack() {
             },
             TcpEvent::Window {
                 cwnd: 2.0,
-                ssthresh: 20.0
+                ssthresh: 20.0,
+                dupwnd: 0
             },
         ]
     );

@@ -2,6 +2,7 @@
 //! deflation, and multi-loss windows (tcp-spec §4-§7).
 
 use super::*;
+use crate::tcp::output::TcpEvent;
 use crate::tcp::recovery::Recovery;
 
 const NONE: Vec<Seq> = Vec::new();
@@ -91,6 +92,15 @@ fn t7_reno_refused_second_fast_retransmit_ends_in_rto() {
     assert_eq!(r.ack(110, 20), vec![32]);
     assert_eq!(r.ack(120, 20), vec![21]);
     assert_eq!((r.cwnd(), r.ssthresh(), dupwnd(&r)), (5.0, 5.0, 3));
+    // The trace sees the inflation, as the paper plots of Reno's window do.
+    assert_eq!(
+        r.out.events.last(),
+        Some(&TcpEvent::Window {
+            cwnd: 5.0,
+            ssthresh: 5.0,
+            dupwnd: 3
+        })
+    );
     for t in [130, 140, 150, 160] {
         assert_eq!(r.ack(t, 20), NONE);
     }
