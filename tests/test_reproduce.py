@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -107,6 +108,12 @@ def test_web_session_scenario_differs_from_bulk_only_in_its_source() -> None:
 @pytest.mark.parametrize("path", ["lo-umts/reno.toml", "costamagna-utra/bulk.toml"])
 def test_paper_scenarios_validate(path: str) -> None:
     ternsim.validate(path)
+
+
+def test_rtt_level_spacing_ignores_a_missing_level() -> None:
+    # Levels 120, 140, 180, 200, 220 ms (160 empty): gaps 20, 40, 20, 20 -> 20 ms.
+    rtt = np.repeat([0.120, 0.140, 0.180, 0.200, 0.220], 100)
+    assert lo_umts.rtt_level_spacing(rtt) == pytest.approx(0.02)
 
 
 def test_rtt_level_spacing_finds_a_20ms_comb() -> None:

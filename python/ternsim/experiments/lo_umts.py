@@ -51,23 +51,20 @@ def _label(tcp: str, bler: float) -> str:
 def rtt_level_spacing(rtt_s: np.ndarray) -> float:
     """The spacing (s) of the discrete levels RTT samples sit on (paper Section 5.2: 20 ms).
 
-    The samples are binned at 1 ms; the histogram's autocorrelation is evaluated at lags of
-    5..60 ms and the smallest lag reaching 80 % of the largest value is the spacing. NaN
-    without enough samples."""
+    The samples are binned at 1 ms; a level is a bin holding at least 0.5 % of them, and the
+    spacing is the most common gap between neighbouring levels (an empty level in between
+    shows up as a double gap and does not outvote the regular one). NaN without enough
+    samples or levels."""
     rtt = np.asarray(rtt_s, dtype=float)
     rtt = rtt[np.isfinite(rtt)]
     if rtt.size < 50:
         return math.nan
-    ms = np.round(rtt * 1000).astype(int)
-    counts = np.bincount(ms - ms.min()).astype(float)
-    counts -= counts.mean()
-    lags = np.arange(5, min(61, counts.size - 1))
-    if lags.size == 0:
+    ms, counts = np.unique(np.round(rtt * 1000).astype(int), return_counts=True)
+    levels = ms[counts >= 0.005 * rtt.size]
+    if levels.size < 3:
         return math.nan
-    ac = np.array([np.dot(counts[:-lag], counts[lag:]) for lag in lags])
-    if ac.max() <= 0:
-        return math.nan
-    return float(lags[np.argmax(ac >= 0.8 * ac.max())]) / 1000.0
+    gaps, votes = np.unique(np.diff(levels), return_counts=True)
+    return float(gaps[np.argmax(votes)]) / 1000.0
 
 
 def _spurious_timeouts(events: pd.DataFrame) -> pd.DataFrame:
