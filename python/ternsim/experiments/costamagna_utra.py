@@ -304,10 +304,7 @@ def reproduce(
 ) -> rep.Report:
     """Runs the experiment and writes every file of the report into the (empty) folder
     ``tmp``; :func:`ternsim.experiments.reproduce` makes that atomic."""
-    n_seeds, duration = QUICK if quick else FULL
-    n_seeds = seeds or n_seeds
-    base = load_scenario(SCENARIO)
-    base["duration"] = f"{duration:g}s"
+    n_seeds, duration, base = rep.mode_and_scenario(SCENARIO, quick, seeds, FULL, QUICK)
     packet = _packet_bytes(base)
     common = dict(seeds=n_seeds, jobs=jobs, cache_dir=cache_dir, progress=progress, cache=cache)
     main = sweep(base, {TCP_KEY: VARIANTS}, out=tmp, **common)

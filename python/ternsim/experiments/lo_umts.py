@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..api import load_scenario
 from ..sweep import sweep
 from . import report as rep
 
@@ -343,10 +342,7 @@ def reproduce(
 ) -> rep.Report:
     """Runs the experiment and writes every file of the report into the (empty) folder
     ``tmp``; :func:`ternsim.experiments.reproduce` makes that atomic."""
-    n_seeds, duration = QUICK if quick else FULL
-    n_seeds = seeds or n_seeds
-    base = load_scenario(SCENARIO)
-    base["duration"] = f"{duration:g}s"
+    n_seeds, duration, base = rep.mode_and_scenario(SCENARIO, quick, seeds, FULL, QUICK)
     result = sweep(
         base,
         {BLER_KEY: TBLER, TCP_KEY: VARIANTS},

@@ -358,3 +358,16 @@ def per_seed(
     rows = rows.sort_values("seed")
     values = rows[metric].astype(float).tolist()
     return [transform(v) for v in values] if transform else values
+
+
+def mode_and_scenario(
+    path: str, quick: bool, seeds: int | None, full: tuple[int, float], fast: tuple[int, float]
+) -> tuple[int, float, dict[str, Any]]:
+    """Seeds per point, run duration (s) and the base scenario of an experiment: ``full`` or
+    (with ``quick``) ``fast`` as (seeds, seconds); ``seeds`` overrides the mode's count."""
+    from ..api import load_scenario
+
+    n_seeds, duration = fast if quick else full
+    base = load_scenario(path)
+    base["duration"] = f"{duration:g}s"
+    return seeds or n_seeds, duration, base
