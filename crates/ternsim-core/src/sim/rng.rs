@@ -61,6 +61,22 @@ impl RandomStream {
         self.rng.gen_range(0..n)
     }
 
+    /// An exponential draw with mean `mean`, by inversion as ns-2's `ExponentialRandomVariable`
+    /// (`tools/ranvar.cc`) does: -mean * ln(V). ns-2's V never is 0; ours is 1 - U, which lies
+    /// in (0, 1], so ln never sees 0 and one uniform is consumed per draw.
+    pub fn exponential(&mut self, mean: f64) -> f64 {
+        -mean * (1.0 - self.uniform()).ln()
+    }
+
+    /// A Pareto draw with mean `mean` and shape `shape` (> 1), parameterised as ns-2's
+    /// `ParetoRandomVariable` and `tools/pareto.cc` do: scale x_m = mean * (shape - 1) / shape,
+    /// value x_m / V^(1/shape), so that the mean shape * x_m / (shape - 1) is `mean`.
+    /// V = 1 - U lies in (0, 1], keeping the draw finite; one uniform per draw.
+    pub fn pareto(&mut self, mean: f64, shape: f64) -> f64 {
+        let scale = mean * (shape - 1.0) / shape;
+        scale / (1.0 - self.uniform()).powf(1.0 / shape)
+    }
+
     /// Rebuild from a raw generator (tests).
     pub fn from_seed_u64(seed: u64) -> Self {
         RandomStream {
@@ -99,5 +115,36 @@ mod tests {
         let n = 200_000;
         let mean: f64 = (0..n).map(|_| s.uniform()).sum::<f64>() / n as f64;
         assert!((mean - 0.5).abs() < 5.0 * 6.5e-4, "mean {mean}");
+    }
+
+    #[test]
+    fn exponential_and_pareto_invert_one_uniform_each() {
+        // The same uniform V = 1 - U feeds the closed-form inverses, one draw per variate.
+        let mut s = RandomStream::named(3, "x");
+        let mut u = s.clone();
+        let v = 1.0 - u.uniform();
+        assert_eq!(s.exponential(2.0), -2.0 * v.ln());
+        let v = 1.0 - u.uniform();
+        // shape 1.5, mean 3: scale 3 * 0.5 / 1.5 = 1.
+        assert_eq!(s.pareto(3.0, 1.5), 1.0 / v.powf(1.0 / 1.5));
+        assert_eq!(s.uniform(), u.uniform());
+    }
+
+    #[test]
+    fn exponential_mean_and_pareto_floor() {
+        // Exp(mean 2): sigma = 2, so over 200k draws the sample mean is 2 within 5 standard
+        // errors 5 * 2 / sqrt(200k) = 0.0224. Pareto(mean 3, shape 3): scale 2 is the minimum;
+        // mean 3 with variance x_m^2 k / ((k-1)^2 (k-2)) = 3, so 5 SE = 5 * sqrt(3 / 200k).
+        let mut s = RandomStream::named(11, "x");
+        let n = 200_000;
+        let m: f64 = (0..n).map(|_| s.exponential(2.0)).sum::<f64>() / n as f64;
+        assert!((m - 2.0).abs() < 0.0224, "exp mean {m}");
+        let draws: Vec<f64> = (0..n).map(|_| s.pareto(3.0, 3.0)).collect();
+        assert!(draws.iter().all(|&x| x >= 2.0));
+        let m = draws.iter().sum::<f64>() / n as f64;
+        assert!(
+            (m - 3.0).abs() < 5.0 * (3.0 / n as f64).sqrt(),
+            "pareto mean {m}"
+        );
     }
 }
