@@ -1,9 +1,19 @@
-//! Applications that drive TCP senders: FTP bulk transfer, and a trace-driven source
-//! ([`trace_source`]) that writes data at recorded times.
+//! Applications: FTP bulk transfer and a trace-driven source ([`trace_source`]) that drive TCP
+//! senders; the ns-2 traffic generators CBR ([`cbr`]) and Exponential/Pareto on/off
+//! ([`onoff`]), handled through one type ([`traffic::TrafficSource`]); and the ns-2 UDP agent
+//! with per-flow datagram statistics ([`udp`]).
 
+pub mod cbr;
+pub mod onoff;
 pub mod trace_source;
+pub mod traffic;
+pub mod udp;
 
+pub use cbr::{Cbr, CbrConfig, CbrPacing};
+pub use onoff::{OnOff, OnOffConfig, OnOffLaw};
 pub use trace_source::{parse_app_trace, AppWrite, ByteToPacket};
+pub use traffic::{TrafficConfig, TrafficSource};
+pub use udp::{DatagramStats, UdpAgent, UdpDatagram};
 
 /// An FTP bulk transfer: unlimited, or a fixed number of bytes, between start and stop times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
