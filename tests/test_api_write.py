@@ -42,11 +42,12 @@ def i64(*xs):
     return ("i64", struct.pack(f"<{len(xs)}q", *xs))
 
 
-def test_trace_frame_names_flows_and_links():
+def test_trace_frame_names_flows_and_keeps_core_names():
     frame = trace_frame(
         {
             "time_s": f64(0.5, 1.0, 1.5),
-            "link": i64(3, 0, 2),
+            "link": ("str", ["bc", "ab", "bc"]),
+            "direction": ("str", ["b_to_a", "a_to_b", "a_to_b"]),
             "reason": ("str", ["queue", "error", "queue"]),
             "flow": i64(1, 0, 1),
             "seq": i64(4, 5, 6),
@@ -59,21 +60,13 @@ def test_trace_frame_names_flows_and_links():
     ]  # fmt: skip
     assert frame["time_s"].tolist() == [0.5, 1.0, 1.5]
     assert frame["link"].astype(str).tolist() == ["bc", "ab", "bc"]
+    assert frame["link"].dtype == "category"
     assert frame["direction"].astype(str).tolist() == ["b_to_a", "a_to_b", "a_to_b"]
     assert frame["flow"].astype(str).tolist() == ["vegas", "reno", "vegas"]
     assert list(frame["flow"].cat.categories) == ["reno", "vegas"]
     assert frame["reason"].dtype == "category"
     assert frame["seq"].dtype == np.int64
     assert frame["retransmission"].tolist() == [0, 1, 0]
-
-
-def test_trace_frame_keeps_a_direction_column_of_its_own():
-    frame = trace_frame(
-        {"time_s": f64(0.0), "link": i64(1), "direction": ("str", ["mine"]), "queue_len": i64(2)},
-        SUMMARY,
-    )
-    assert list(frame.columns) == ["time_s", "link", "direction", "queue_len"]
-    assert frame["direction"].astype(str).tolist() == ["mine"]
 
 
 def test_trace_frame_of_an_empty_trace_has_its_columns():

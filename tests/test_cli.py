@@ -133,8 +133,11 @@ def test_api_run_result(tiny_toml):
     assert len(result.links) == 2 * len(result.scenario["links"])  # one entry per direction
     assert set(result.traces) == {"cwnd", "drops"}
     drops = result.trace("drops")
-    assert {"time_s", "link", "direction", "reason", "flow", "seq"} <= set(drops.columns)
-    assert set(drops["link"].astype(str)) <= {"a-b"}
+    columns = {"time_s", "node", "iface", "reason", "flow", "kind", "seq"}
+    assert columns <= set(drops.columns)
+    # Names come from the core: the interface is the link's name and direction.
+    assert set(drops["iface"].astype(str)) <= {"a-b/a_to_b", "a-b/b_to_a"}
+    assert set(drops["node"].astype(str)) <= {"a", "b"}
     with pytest.raises(ScenarioError) as info:
         ternsim.run(tiny_toml, overrides=["links.0.queue=-3"])
     assert info.value.path == "links.0.queue"

@@ -320,15 +320,11 @@ def records_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
 def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.DataFrame:
     """Builds a trace DataFrame from the core's column payloads.
 
-    The ``flow`` column (an index into ``summary["flows"]``) becomes the flow's name; the
-    ``link`` column (an index into ``summary["links"]``, one entry per direction) becomes the
-    link's name, followed by a ``direction`` column unless the trace has its own; the
-    ``bearer`` column (a bearer index) becomes the bearer's name. All are categorical, as are
-    string columns (``event``, ``reason``).
+    The ``flow`` column (an index into ``summary["flows"]``) becomes the flow's name. Nodes,
+    links, interfaces and bearers already arrive by name from the core. Names and other
+    string columns (``event``, ``reason``) are categorical.
     """
     flows = [str(f.get("name")) for f in summary.get("flows", [])]
-    links = list(summary.get("links", []))
-    bearers = list(summary.get("bearers", []))
     data: dict[str, Any] = {}
     for name, payload in columns.items():
         values = _native.decode_column(payload)
@@ -336,14 +332,6 @@ def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.Da
             data[name] = pd.Categorical(values)
         elif name == "flow":
             data[name] = _categorical(values, flows)
-        elif name == "bearer":
-            # summary["bearers"] has one entry per bearer and direction (downlink first).
-            data[name] = _categorical(values, [str(b.get("name")) for b in bearers[::2]])
-        elif name == "link":
-            data[name] = _categorical(values, [str(link.get("name")) for link in links])
-            if "direction" not in columns and all("direction" in link for link in links):
-                directions = [str(link["direction"]) for link in links]
-                data["direction"] = _categorical(values, directions)
         else:
             data[name] = values
     return pd.DataFrame(data)

@@ -10,18 +10,24 @@
 //!   trace-driven), shared by wired links and radio bearers.
 //! - [`tcp`]: ns-2 style one-way TCP senders (Tahoe, Reno, NewReno, SACK, Vegas) and sinks as
 //!   sans-IO state machines.
-//! - [`net`]: packets with a header stack, nodes, interfaces (wired point-to-point links with
-//!   drop-tail queues), routing, packet accounting.
+//! - [`net`]: addresses, packets with a header stack, control messages, the interface seam
+//!   and wired point-to-point link directions with drop-tail queues.
+//! - [`routing`]: the per-node routing protocol seam (forward, deliver, hold, drop) and static
+//!   shortest-path routing.
+//! - [`mobility`]: where a node is at time t.
 //! - [`app`]: traffic sources (FTP bulk).
 //! - [`trace`]: columnar trace tables and per-flow statistics.
 //! - [`scenario`]: the scenario schema, unit parsing, validation with key paths.
 //! - [`umts`]: the UMTS radio bearer: PDCP, RLC acknowledged/unacknowledged mode, MAC-d and
 //!   the DCH with its TTIs, as one sans-IO component.
-//! - [`world`]: builds a network from a scenario and runs the event loop.
+//! - [`world`]: nodes, the interface kinds, builds a network from a scenario and runs the
+//!   event loop; it moves packets between the parts and knows no protocol.
 
 pub mod app;
 pub mod channel;
+pub mod mobility;
 pub mod net;
+pub mod routing;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;

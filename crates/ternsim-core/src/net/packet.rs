@@ -1,30 +1,121 @@
-//! Packets: an IP header, an optional stack of outer headers, and a transport payload.
+//! Packets: an IP header, transport ports, a stack of further headers, and a payload.
 //!
-//! Encapsulation (IP in IP for Mobile IP tunnels) pushes an outer [`IpHeader`]; forwarding
-//! always looks at the outermost one. Sizes are on-the-wire bytes and grow by 20 bytes per
-//! pushed header. Packets are moved, never shared: one owner at a time (a queue, a link, a
-//! node), so accounting can prove that every packet ends somewhere.
+//! The header stack holds what tunnels and source routing add: an outer [`IpHeader`] per
+//! IP-in-IP encapsulation (RFC 2003, 20 bytes) and a DSR source-route header of variable
+//! length (ns-2 `hdr_sr`, link-spec §4.2). Forwarding always looks at the outermost IP
+//! header. `size` is the bytes on the wire and grows and shrinks with every header pushed
+//! and popped, so tunnels and source routes cost air time and queue space.
+//!
+//! Packets are moved, never shared: one owner at a time (a queue, an interface, a routing
+//! protocol's hold buffer, a node), so accounting can prove that every packet ends somewhere.
 
-use crate::net::routing::NodeIx;
+use crate::net::addr::Addr;
+use crate::net::control::ControlMessage;
 use crate::sim::SimTime;
 use crate::tcp::{AckSegment, DataSegment};
 
-/// IPv4 header size used for encapsulation overhead.
+/// IPv4 header size: the cost of one IP-in-IP encapsulation.
 pub const IP_HEADER_BYTES: u32 = 20;
+
+/// UDP header size (RFC 768).
+pub const UDP_HEADER_BYTES: u32 = 8;
 
 /// The fields of an IP header that the simulator routes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IpHeader {
-    pub src: NodeIx,
-    pub dst: NodeIx,
+    pub src: Addr,
+    pub dst: Addr,
     pub ttl: u8,
 }
 
-/// What the packet carries for the transport layer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Transport ports: the world delivers a packet to the agent bound to `dst` at the node
+/// holding the destination address.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ports {
+    pub src: u16,
+    pub dst: u16,
+}
+
+/// A DSR source route (RFC 4728 §6.7 as ns-2's `hdr_sr` sizes it): the full path from the
+/// originator to the target, and the index of the next hop to visit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRoute {
+    pub path: Vec<Addr>,
+    /// Index in `path` of the node the packet is travelling to.
+    pub next: usize,
+}
+
+impl SourceRoute {
+    /// ns-2 `hdr_sr::size()` for a plain source route: 4 octets fixed plus 4 per address
+    /// after the first (link-spec §4.2).
+    pub fn size(&self) -> u32 {
+        4 + 4 * (self.path.len().max(1) as u32 - 1)
+    }
+}
+
+/// A header pushed onto a packet after its own IP header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Header {
+    /// An outer IP header (IP-in-IP tunnel, RFC 2003).
+    Ip(IpHeader),
+    SourceRoute(SourceRoute),
+}
+
+impl Header {
+    pub fn size(&self) -> u32 {
+        match self {
+            Header::Ip(_) => IP_HEADER_BYTES,
+            Header::SourceRoute(sr) => sr.size(),
+        }
+    }
+}
+
+/// A UDP datagram (ns-2 `Agent/UDP`): its sequence number within the flow and its payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Datagram {
+    pub seq: u64,
+    pub payload_bytes: u32,
+    /// When the application handed it to UDP (for one-way delay).
+    pub sent_at: SimTime,
+}
+
+/// What the packet carries.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Payload {
     TcpData(DataSegment),
     TcpAck(AckSegment),
+    Udp(Datagram),
+    /// A routing or mobility protocol's own message.
+    Control(ControlMessage),
+}
+
+/// The kind of a packet, for accounting and metrics by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PacketKind {
+    TcpData,
+    TcpAck,
+    Udp,
+    Control,
+}
+
+impl PacketKind {
+    pub const ALL: [PacketKind; 4] = [
+        PacketKind::TcpData,
+        PacketKind::TcpAck,
+        PacketKind::Udp,
+        PacketKind::Control,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            PacketKind::TcpData => "tcp_data",
+            PacketKind::TcpAck => "tcp_ack",
+            PacketKind::Udp => "udp",
+            PacketKind::Control => "control",
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// A packet in flight.
@@ -32,12 +123,14 @@ pub enum Payload {
 pub struct Packet {
     /// Unique id within the run (creation order).
     pub uid: u64,
-    /// The flow (index in the world's flow list) the packet belongs to.
-    pub flow: u32,
-    /// Innermost (end-to-end) IP header.
+    /// The flow (index in the scenario's flow list) the packet belongs to; `None` for
+    /// routing and mobility control packets.
+    pub flow: Option<u32>,
+    /// The packet's own (innermost, end-to-end) IP header.
     pub ip: IpHeader,
-    /// Outer headers pushed by tunnels, innermost first; empty for ordinary packets.
-    pub outer: Vec<IpHeader>,
+    pub ports: Ports,
+    /// Headers pushed after `ip`, innermost first.
+    pub headers: Vec<Header>,
     /// Bytes on the wire including all headers.
     pub size: u32,
     pub created: SimTime,
@@ -45,22 +138,105 @@ pub struct Packet {
 }
 
 impl Packet {
-    /// The header that forwarding uses.
+    /// The header that forwarding uses: the outermost IP header.
     pub fn routing_header(&self) -> &IpHeader {
-        self.outer.last().unwrap_or(&self.ip)
+        self.headers
+            .iter()
+            .rev()
+            .find_map(|h| match h {
+                Header::Ip(ip) => Some(ip),
+                Header::SourceRoute(_) => None,
+            })
+            .unwrap_or(&self.ip)
     }
 
-    /// Wraps the packet in an outer header (IP in IP, RFC 2003).
-    pub fn encapsulate(&mut self, outer: IpHeader) {
-        self.outer.push(outer);
-        self.size += IP_HEADER_BYTES;
+    /// The TTL that forwarding decrements: the outermost IP header's.
+    pub fn routing_ttl_mut(&mut self) -> &mut u8 {
+        let outer = self.headers.iter_mut().rev().find_map(|h| match h {
+            Header::Ip(ip) => Some(ip),
+            Header::SourceRoute(_) => None,
+        });
+        match outer {
+            Some(ip) => &mut ip.ttl,
+            None => &mut self.ip.ttl,
+        }
     }
 
-    /// Removes the outermost header, returning it.
-    pub fn decapsulate(&mut self) -> Option<IpHeader> {
-        let h = self.outer.pop()?;
-        self.size -= IP_HEADER_BYTES;
+    /// Pushes a header; the packet grows by its size.
+    pub fn push_header(&mut self, h: Header) {
+        self.size += h.size();
+        self.headers.push(h);
+    }
+
+    /// Removes the outermost header; the packet shrinks by its size.
+    pub fn pop_header(&mut self) -> Option<Header> {
+        let h = self.headers.pop()?;
+        self.size -= h.size();
         Some(h)
+    }
+
+    /// Wraps the packet in an outer IP header (IP in IP, RFC 2003).
+    pub fn encapsulate(&mut self, outer: IpHeader) {
+        self.push_header(Header::Ip(outer));
+    }
+
+    /// Removes the outermost header if it is an IP header (tunnel exit), returning it.
+    pub fn decapsulate(&mut self) -> Option<IpHeader> {
+        match self.headers.last() {
+            Some(Header::Ip(_)) => match self.pop_header() {
+                Some(Header::Ip(h)) => Some(h),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether an outer IP header is present (the packet is inside a tunnel).
+    pub fn is_tunnelled(&self) -> bool {
+        self.headers.iter().any(|h| matches!(h, Header::Ip(_)))
+    }
+
+    /// The source route, if the packet carries one.
+    pub fn source_route(&self) -> Option<&SourceRoute> {
+        self.headers.iter().rev().find_map(|h| match h {
+            Header::SourceRoute(sr) => Some(sr),
+            Header::Ip(_) => None,
+        })
+    }
+
+    /// Replaces the packet's source route (or adds one), keeping `size` exact.
+    pub fn set_source_route(&mut self, route: SourceRoute) {
+        if let Some(i) = self
+            .headers
+            .iter()
+            .rposition(|h| matches!(h, Header::SourceRoute(_)))
+        {
+            let old = self.headers[i].size();
+            self.headers[i] = Header::SourceRoute(route);
+            self.size = self.size - old + self.headers[i].size();
+        } else {
+            self.push_header(Header::SourceRoute(route));
+        }
+    }
+
+    pub fn kind(&self) -> PacketKind {
+        match self.payload {
+            Payload::TcpData(_) => PacketKind::TcpData,
+            Payload::TcpAck(_) => PacketKind::TcpAck,
+            Payload::Udp(_) => PacketKind::Udp,
+            Payload::Control(_) => PacketKind::Control,
+        }
+    }
+
+    /// The sequence number traces show: the data segment's, the ACK's cumulative ACK, the
+    /// datagram's; -1 for control packets.
+    pub fn trace_seq(&self) -> i64 {
+        match &self.payload {
+            Payload::TcpData(s) => s.seq,
+            Payload::TcpAck(a) => a.ack,
+            Payload::Udp(d) => d.seq as i64,
+            Payload::Control(_) => -1,
+        }
     }
 }
 
@@ -75,16 +251,24 @@ pub enum DropReason {
     NoRoute,
     /// The TTL reached zero (a routing loop).
     TtlExpired,
-    /// It arrived for a flow whose agent no longer exists.
+    /// It arrived at a node with no agent bound to its port.
     NoAgent,
     /// The RLC SDU buffer of a radio bearer was full.
     RlcBufferOverflow,
     /// The RLC gave up on it (MaxDAT discard, or an incomplete SDU in unacknowledged mode).
     RlcDiscard,
+    /// It was in, or was sent onto, a link that is down.
+    LinkDown,
+    /// It waited in a routing protocol's buffer for a route longer than the protocol allows.
+    HoldTimeout,
+    /// A routing protocol's buffer for packets awaiting a route was full.
+    HoldOverflow,
+    /// The link layer could not deliver it to the next hop and routing did not salvage it.
+    LinkFailure,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 7] = [
+    pub const ALL: [DropReason; 11] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -92,6 +276,10 @@ impl DropReason {
         DropReason::NoAgent,
         DropReason::RlcBufferOverflow,
         DropReason::RlcDiscard,
+        DropReason::LinkDown,
+        DropReason::HoldTimeout,
+        DropReason::HoldOverflow,
+        DropReason::LinkFailure,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -102,6 +290,10 @@ impl DropReason {
             DropReason::NoAgent => "no_agent",
             DropReason::RlcBufferOverflow => "rlc_buffer_overflow",
             DropReason::RlcDiscard => "rlc_discard",
+            DropReason::LinkDown => "link_down",
+            DropReason::HoldTimeout => "hold_timeout",
+            DropReason::HoldOverflow => "hold_overflow",
+            DropReason::LinkFailure => "link_failure",
         }
     }
     pub fn index(self) -> usize {
@@ -110,42 +302,65 @@ impl DropReason {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::tcp::DataSegment;
+
+    /// A UDP packet of `size` bytes from 10.0.0.1 to 10.0.0.`dst + 1`.
+    pub(crate) fn udp_packet(uid: u64, dst: u32, size: u32) -> Packet {
+        Packet {
+            uid,
+            flow: Some(0),
+            ip: IpHeader {
+                src: Addr::nth(0),
+                dst: Addr::nth(dst),
+                ttl: 64,
+            },
+            ports: Ports { src: 1, dst: 1 },
+            headers: Vec::new(),
+            size,
+            created: SimTime::ZERO,
+            payload: Payload::Udp(Datagram {
+                seq: uid,
+                payload_bytes: size - IP_HEADER_BYTES - UDP_HEADER_BYTES,
+                sent_at: SimTime::ZERO,
+            }),
+        }
+    }
 
     #[test]
     fn encapsulation_adds_and_removes_an_outer_header() {
-        let seg = DataSegment {
-            seq: 0,
-            wire_bytes: 1040,
-            payload_bytes: 1000,
-            retransmission: false,
-            sent_at: SimTime::ZERO,
-            flags: 0,
-        };
-        let mut p = Packet {
-            uid: 1,
-            flow: 0,
-            ip: IpHeader {
-                src: 0,
-                dst: 5,
-                ttl: 64,
-            },
-            outer: Vec::new(),
-            size: 1040,
-            created: SimTime::ZERO,
-            payload: Payload::TcpData(seg),
-        };
+        let mut p = udp_packet(1, 5, 1040);
         p.encapsulate(IpHeader {
-            src: 1,
-            dst: 7,
+            src: Addr::nth(1),
+            dst: Addr::nth(7),
             ttl: 64,
         });
-        assert_eq!(p.routing_header().dst, 7);
+        assert_eq!(p.routing_header().dst, Addr::nth(7));
         assert_eq!(p.size, 1060);
-        assert_eq!(p.decapsulate().unwrap().dst, 7);
-        assert_eq!(p.routing_header().dst, 5);
+        assert!(p.is_tunnelled());
+        assert_eq!(p.decapsulate().unwrap().dst, Addr::nth(7));
+        assert_eq!(p.routing_header().dst, Addr::nth(5));
         assert_eq!(p.size, 1040);
+        assert_eq!(p.decapsulate(), None);
+    }
+
+    /// link-spec §4.2: 4 octets + 4 per address after the first. A 4-hop route lists 5
+    /// addresses: 4 + 16 = 20 octets; shortening it to 3 addresses gives 12.
+    #[test]
+    fn a_source_route_counts_in_the_packet_size() {
+        let mut p = udp_packet(1, 4, 1000);
+        let path: Vec<Addr> = (0..5).map(Addr::nth).collect();
+        p.set_source_route(SourceRoute { path, next: 1 });
+        assert_eq!(p.size, 1020);
+        p.set_source_route(SourceRoute {
+            path: vec![Addr::nth(0), Addr::nth(2), Addr::nth(4)],
+            next: 1,
+        });
+        assert_eq!(p.size, 1012);
+        assert_eq!(p.source_route().unwrap().path.len(), 3);
+        // The source route is not an IP header: routing still uses the packet's own.
+        assert_eq!(p.routing_header().dst, Addr::nth(4));
+        *p.routing_ttl_mut() -= 1;
+        assert_eq!(p.ip.ttl, 63);
     }
 }

@@ -1,15 +1,22 @@
 //! One direction of a duplex point-to-point link: a drop-tail queue, a transmitter that
-//! serialises one packet at a time at the link rate, and a propagation pipe.
+//! serialises one packet at a time at the link rate, and a propagation pipe. It is an
+//! interface (see [`crate::net::iface`]) with a single port at its sending node.
 //!
 //! ns-2 semantics: the queue limit counts packets waiting, not the one being transmitted;
 //! a packet is lost to the error model when its transmission ends (it still used the link);
-//! propagation delay is constant, so the pipe is a FIFO and arrivals need no per-packet key.
+//! each arrival is its own wake-up, scheduled when the transmission ends.
+//!
+//! Scheduled topology changes: a direction can go down (everything it holds is dropped with
+//! `link_down`, and so is everything submitted until it comes back up) and its rate, delay
+//! and error model can change mid-run. A change of delay keeps packets already in the pipe
+//! on their old arrival times; the pipe stays ordered by arrival time. Wake-ups carry the
+//! direction's epoch, bumped when it goes down, so wake-ups of a previous life are ignored.
 
 use std::collections::VecDeque;
 
 use crate::channel::ErrorModel;
-use crate::net::packet::Packet;
-use crate::net::routing::NodeIx;
+use crate::net::iface::IfaceOutput;
+use crate::net::packet::{DropReason, Packet};
 use crate::sim::{RandomStream, SimTime};
 
 /// Counters per link direction.
@@ -20,52 +27,56 @@ pub struct LinkStats {
     pub bytes_sent: u64,
     pub drops_queue: u64,
     pub drops_error: u64,
+    pub drops_down: u64,
     /// Total transmitter busy time.
     pub busy: SimTime,
 }
 
-/// What happened to a packet offered to the link.
-#[derive(Debug)]
-pub enum Enqueued {
-    /// The transmitter was idle: transmission ends at this time.
-    Transmitting(SimTime),
-    /// Waiting in the queue.
-    Queued,
-    /// The queue was full; the packet is handed back for accounting.
-    Dropped(Box<Packet>),
+/// A queue event for the `queues` trace: the queue length after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueEvent {
+    Enqueue,
+    Dequeue,
+    Drop,
 }
 
-/// What a completed transmission produced.
-#[derive(Debug)]
-pub struct TxDone {
-    /// `Some(arrival time)` if the packet entered the pipe; `None` if it was corrupted.
-    pub arrival: Option<SimTime>,
-    /// The corrupted packet, for accounting.
-    pub corrupted: Option<Box<Packet>>,
-    /// If another packet started transmitting, when it ends.
-    pub next_done: Option<SimTime>,
+impl QueueEvent {
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueEvent::Enqueue => "enqueue",
+            QueueEvent::Dequeue => "dequeue",
+            QueueEvent::Drop => "drop",
+        }
+    }
 }
+
+/// Wake tags: the low bit says what is due, the rest is the epoch.
+const TX_DONE: u32 = 0;
+const ARRIVAL: u32 = 1;
 
 pub struct WiredDirection {
-    pub from: NodeIx,
-    pub to: NodeIx,
     pub rate_bps: f64,
     pub delay: SimTime,
     pub limit: usize,
     queue: VecDeque<Packet>,
-    on_wire: Option<Packet>,
-    pipe: VecDeque<Packet>,
+    /// The packet being serialised and the time its transmission ends.
+    on_wire: Option<(Packet, SimTime)>,
+    /// Packets propagating, with their arrival times, in arrival order.
+    pipe: VecDeque<(SimTime, Packet)>,
     pub error: ErrorModel,
     rng: RandomStream,
     pub stats: LinkStats,
+    up: bool,
+    epoch: u32,
     /// Nanoseconds to serialise one byte.
     ns_per_byte: f64,
+    /// Queue trace records (time, queue length, event), kept only when `trace` is set.
+    pub trace: bool,
+    pub queue_events: Vec<(SimTime, usize, QueueEvent)>,
 }
 
 impl WiredDirection {
     pub fn new(
-        from: NodeIx,
-        to: NodeIx,
         rate_bps: f64,
         delay: SimTime,
         limit: u32,
@@ -73,8 +84,6 @@ impl WiredDirection {
         rng: RandomStream,
     ) -> Self {
         WiredDirection {
-            from,
-            to,
             rate_bps,
             delay,
             limit: limit as usize,
@@ -84,7 +93,11 @@ impl WiredDirection {
             error,
             rng,
             stats: LinkStats::default(),
+            up: true,
+            epoch: 0,
             ns_per_byte: 8e9 / rate_bps,
+            trace: false,
+            queue_events: Vec::new(),
         }
     }
 
@@ -103,162 +116,262 @@ impl WiredDirection {
         self.queue.len() + usize::from(self.on_wire.is_some()) + self.pipe.len()
     }
 
-    /// Offers a packet at time `now`.
-    pub fn enqueue(&mut self, now: SimTime, packet: Packet) -> Enqueued {
-        if self.on_wire.is_none() {
-            let done = now + self.tx_time(packet.size);
-            self.on_wire = Some(packet);
-            Enqueued::Transmitting(done)
-        } else if self.queue.len() < self.limit {
-            self.queue.push_back(packet);
-            Enqueued::Queued
-        } else {
-            self.stats.drops_queue += 1;
-            Enqueued::Dropped(Box::new(packet))
+    pub fn is_up(&self) -> bool {
+        self.up
+    }
+
+    /// The earliest time something is due (end of transmission or an arrival).
+    pub fn next_deadline(&self) -> Option<SimTime> {
+        let tx = self.on_wire.as_ref().map(|(_, t)| *t);
+        let arr = self.pipe.front().map(|(t, _)| *t);
+        match (tx, arr) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
-    /// The transmission in progress ends at `now`.
-    pub fn transmission_done(&mut self, now: SimTime) -> TxDone {
-        let packet = self
-            .on_wire
-            .take()
-            .expect("transmission_done with nothing on the wire");
+    fn tag(&self, what: u32) -> u32 {
+        (self.epoch << 1) | what
+    }
+
+    fn note(&mut self, now: SimTime, e: QueueEvent) {
+        if self.trace {
+            self.queue_events.push((now, self.queue.len(), e));
+        }
+    }
+
+    /// The sending node hands over a packet (a point-to-point link ignores the next hop).
+    pub fn submit(&mut self, now: SimTime, packet: Packet, out: &mut IfaceOutput) {
+        if !self.up {
+            self.stats.drops_down += 1;
+            out.drops.push((packet, DropReason::LinkDown));
+        } else if self.on_wire.is_none() {
+            let done = now + self.tx_time(packet.size);
+            self.on_wire = Some((packet, done));
+            out.wakes.push((done, self.tag(TX_DONE)));
+            self.note(now, QueueEvent::Enqueue);
+        } else if self.queue.len() < self.limit {
+            self.queue.push_back(packet);
+            self.note(now, QueueEvent::Enqueue);
+        } else {
+            self.stats.drops_queue += 1;
+            out.drops.push((packet, DropReason::QueueOverflow));
+            self.note(now, QueueEvent::Drop);
+        }
+    }
+
+    /// A wake-up this direction asked for fired.
+    pub fn on_wake(&mut self, now: SimTime, tag: u32, out: &mut IfaceOutput) {
+        if tag >> 1 != self.epoch {
+            return; // scheduled before the link went down
+        }
+        if tag & 1 == TX_DONE {
+            self.transmission_done(now, out);
+        } else if let Some(&(at, _)) = self.pipe.front() {
+            if at <= now {
+                let (_, p) = self.pipe.pop_front().expect("front checked");
+                out.arrivals.push((0, p));
+            }
+        }
+    }
+
+    /// The transmission in progress ends at `now`: the packet enters the pipe (or is lost to
+    /// the error model) and the next queued packet starts.
+    fn transmission_done(&mut self, now: SimTime, out: &mut IfaceOutput) {
+        let Some((packet, done)) = self.on_wire.take() else {
+            return;
+        };
+        debug_assert_eq!(done, now);
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += u64::from(packet.size);
         self.stats.busy += self.tx_time(packet.size);
-        let (arrival, corrupted) = if self.error.is_error(&mut self.rng) {
+        let corrupted = if self.error.is_error(&mut self.rng) {
             self.stats.drops_error += 1;
-            (None, Some(Box::new(packet)))
+            Some(packet)
         } else {
-            self.pipe.push_back(packet);
-            (Some(now + self.delay), None)
+            let at = now + self.delay;
+            // Keep the pipe in arrival order (a shortened delay can overtake).
+            let pos = self
+                .pipe
+                .iter()
+                .rposition(|(t, _)| *t <= at)
+                .map_or(0, |i| i + 1);
+            self.pipe.insert(pos, (at, packet));
+            out.wakes.push((at, self.tag(ARRIVAL)));
+            None
         };
-        let next_done = self.queue.pop_front().map(|next| {
+        if let Some(next) = self.queue.pop_front() {
             let done = now + self.tx_time(next.size);
-            self.on_wire = Some(next);
-            done
-        });
-        TxDone {
-            arrival,
-            corrupted,
-            next_done,
+            self.on_wire = Some((next, done));
+            out.wakes.push((done, self.tag(TX_DONE)));
+            self.note(now, QueueEvent::Dequeue);
+        }
+        if let Some(p) = corrupted {
+            out.drops.push((p, DropReason::ChannelError));
         }
     }
 
-    /// The oldest packet in the pipe reaches the far end.
-    pub fn arrive(&mut self) -> Packet {
-        self.pipe
-            .pop_front()
-            .expect("arrival with an empty propagation pipe")
+    /// Takes the direction down: everything it holds is dropped with `link_down`.
+    pub fn set_down(&mut self, out: &mut IfaceOutput) {
+        if !self.up {
+            return;
+        }
+        self.up = false;
+        self.epoch = self.epoch.wrapping_add(1) & (u32::MAX >> 1);
+        let held = self
+            .on_wire
+            .take()
+            .map(|(p, _)| p)
+            .into_iter()
+            .chain(self.queue.drain(..))
+            .chain(self.pipe.drain(..).map(|(_, p)| p));
+        for p in held {
+            self.stats.drops_down += 1;
+            out.drops.push((p, DropReason::LinkDown));
+        }
+    }
+
+    pub fn set_up(&mut self) {
+        self.up = true;
+    }
+
+    /// A new rate applies from the next transmission on.
+    pub fn set_rate(&mut self, rate_bps: f64) {
+        self.rate_bps = rate_bps;
+        self.ns_per_byte = 8e9 / rate_bps;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{IpHeader, Payload};
-    use crate::tcp::DataSegment;
+    use crate::net::packet::tests::udp_packet;
 
-    fn pkt(uid: u64, size: u32) -> Packet {
-        Packet {
-            uid,
-            flow: 0,
-            ip: IpHeader {
-                src: 0,
-                dst: 1,
-                ttl: 64,
-            },
-            outer: Vec::new(),
-            size,
-            created: SimTime::ZERO,
-            payload: Payload::TcpData(DataSegment {
-                seq: uid as i64,
-                wire_bytes: size,
-                payload_bytes: size,
-                retransmission: false,
-                sent_at: SimTime::ZERO,
-                flags: 0,
-            }),
-        }
+    fn link(rate: f64, delay_ms: u64, limit: u32, error: ErrorModel) -> WiredDirection {
+        WiredDirection::new(
+            rate,
+            SimTime::from_millis(delay_ms),
+            limit,
+            error,
+            RandomStream::from_seed_u64(1),
+        )
     }
 
     #[test]
     fn serialisation_time_is_size_over_rate() {
         // 1040 B at 1 Mb/s = 8320 us; at 10 Mb/s = 832 us.
-        let l = WiredDirection::new(
-            0,
-            1,
-            1e6,
-            SimTime::ZERO,
-            10,
-            ErrorModel::None,
-            RandomStream::from_seed_u64(1),
-        );
+        let l = link(1e6, 0, 10, ErrorModel::None);
         assert_eq!(l.tx_time(1040), SimTime::from_micros(8320));
-        let l = WiredDirection::new(
-            0,
-            1,
-            10e6,
-            SimTime::ZERO,
-            10,
-            ErrorModel::None,
-            RandomStream::from_seed_u64(1),
-        );
+        let l = link(10e6, 0, 10, ErrorModel::None);
         assert_eq!(l.tx_time(1040), SimTime::from_micros(832));
     }
 
     #[test]
     fn drop_tail_limit_excludes_the_packet_on_the_wire() {
-        let mut l = WiredDirection::new(
-            0,
-            1,
-            1e6,
-            SimTime::from_millis(10),
-            2,
-            ErrorModel::None,
-            RandomStream::from_seed_u64(1),
-        );
-        assert!(
-            matches!(l.enqueue(SimTime::ZERO, pkt(1, 125)), Enqueued::Transmitting(t) if t == SimTime::from_millis(1))
-        );
-        assert!(matches!(
-            l.enqueue(SimTime::ZERO, pkt(2, 125)),
-            Enqueued::Queued
-        ));
-        assert!(matches!(
-            l.enqueue(SimTime::ZERO, pkt(3, 125)),
-            Enqueued::Queued
-        ));
-        match l.enqueue(SimTime::ZERO, pkt(4, 125)) {
-            Enqueued::Dropped(p) => assert_eq!(p.uid, 4),
-            other => panic!("expected a drop, got {other:?}"),
-        }
+        let mut l = link(1e6, 10, 2, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        let t0 = SimTime::ZERO;
+        l.submit(t0, udp_packet(1, 1, 125), &mut out);
+        assert_eq!(out.wakes, vec![(SimTime::from_millis(1), TX_DONE)]);
+        l.submit(t0, udp_packet(2, 1, 125), &mut out);
+        l.submit(t0, udp_packet(3, 1, 125), &mut out);
+        l.submit(t0, udp_packet(4, 1, 125), &mut out);
+        assert_eq!(out.drops.len(), 1);
+        assert_eq!(out.drops[0].0.uid, 4);
+        assert_eq!(out.drops[0].1, DropReason::QueueOverflow);
         assert_eq!(l.stats.drops_queue, 1);
-        // First transmission ends at 1 ms: arrives at 11 ms, next one ends at 2 ms.
-        let done = l.transmission_done(SimTime::from_millis(1));
-        assert_eq!(done.arrival, Some(SimTime::from_millis(11)));
-        assert_eq!(done.next_done, Some(SimTime::from_millis(2)));
-        assert_eq!(l.arrive().uid, 1);
+        // First transmission ends at 1 ms: arrives at 11 ms, the next one ends at 2 ms.
+        out.clear();
+        l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out);
+        assert_eq!(
+            out.wakes,
+            vec![
+                (SimTime::from_millis(11), ARRIVAL),
+                (SimTime::from_millis(2), TX_DONE)
+            ]
+        );
+        assert_eq!(l.next_deadline(), Some(SimTime::from_millis(2)));
+        out.clear();
+        l.on_wake(SimTime::from_millis(11), ARRIVAL, &mut out);
+        assert_eq!(out.arrivals.len(), 1);
+        assert_eq!(out.arrivals[0].1.uid, 1);
         assert_eq!(l.packets_held(), 2);
     }
 
     #[test]
     fn corrupted_packets_use_the_link_but_do_not_arrive() {
-        let mut l = WiredDirection::new(
-            0,
-            1,
-            1e6,
-            SimTime::ZERO,
-            2,
-            ErrorModel::Iid { p: 1.0 },
-            RandomStream::from_seed_u64(1),
-        );
-        l.enqueue(SimTime::ZERO, pkt(1, 125));
-        let done = l.transmission_done(SimTime::from_millis(1));
-        assert_eq!(done.arrival, None);
-        assert_eq!(done.corrupted.unwrap().uid, 1);
+        let mut l = link(1e6, 0, 2, ErrorModel::Iid { p: 1.0 });
+        let mut out = IfaceOutput::default();
+        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        out.clear();
+        l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out);
+        assert!(out.wakes.is_empty());
+        assert_eq!(out.drops[0].0.uid, 1);
+        assert_eq!(out.drops[0].1, DropReason::ChannelError);
         assert_eq!(l.stats.drops_error, 1);
         assert_eq!(l.stats.bytes_sent, 125);
+    }
+
+    /// Going down drops what is on the wire, queued and propagating, with `link_down`; the
+    /// wake-ups of that life are ignored; while down, submissions are dropped; after coming
+    /// back up the link carries packets again.
+    #[test]
+    fn a_downed_link_drops_everything_it_holds_and_is_sent() {
+        let mut l = link(1e6, 10, 5, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        l.submit(SimTime::ZERO, udp_packet(2, 1, 125), &mut out);
+        out.clear();
+        l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out); // 1 in the pipe, 2 on the wire
+        let stale = out.wakes.clone();
+        out.clear();
+        l.submit(SimTime::from_millis(1), udp_packet(3, 1, 125), &mut out); // queued
+        l.set_down(&mut out);
+        let mut dropped: Vec<u64> = out.drops.iter().map(|(p, _)| p.uid).collect();
+        dropped.sort();
+        assert_eq!(dropped, vec![1, 2, 3]);
+        assert!(out.drops.iter().all(|(_, r)| *r == DropReason::LinkDown));
+        assert_eq!(l.packets_held(), 0);
+        out.clear();
+        for (t, tag) in stale {
+            l.on_wake(t, tag, &mut out);
+        }
+        assert!(out.is_empty());
+        l.submit(SimTime::from_millis(5), udp_packet(4, 1, 125), &mut out);
+        assert_eq!(out.drops[0].1, DropReason::LinkDown);
+        assert_eq!(l.stats.drops_down, 4);
+        out.clear();
+        l.set_up();
+        l.submit(SimTime::from_millis(20), udp_packet(5, 1, 125), &mut out);
+        let (t, tag) = out.wakes[0];
+        assert_eq!(t, SimTime::from_millis(21));
+        out.clear();
+        l.on_wake(t, tag, &mut out);
+        let (t, tag) = out.wakes[0];
+        assert_eq!(t, SimTime::from_millis(31));
+        out.clear();
+        l.on_wake(t, tag, &mut out);
+        assert_eq!(out.arrivals[0].1.uid, 5);
+    }
+
+    /// A shorter delay lets a later packet overtake one already propagating: arrivals come
+    /// out in time order.
+    #[test]
+    fn a_shortened_delay_keeps_arrivals_in_time_order() {
+        let mut l = link(1e6, 10, 5, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out); // arrives at 11 ms
+        l.delay = SimTime::from_millis(2);
+        l.submit(SimTime::from_millis(2), udp_packet(2, 1, 125), &mut out);
+        out.clear();
+        l.on_wake(SimTime::from_millis(3), TX_DONE, &mut out); // arrives at 5 ms
+        assert_eq!(out.wakes, vec![(SimTime::from_millis(5), ARRIVAL)]);
+        out.clear();
+        l.on_wake(SimTime::from_millis(5), ARRIVAL, &mut out);
+        assert_eq!(out.arrivals[0].1.uid, 2);
+        out.clear();
+        l.on_wake(SimTime::from_millis(11), ARRIVAL, &mut out);
+        assert_eq!(out.arrivals[0].1.uid, 1);
     }
 }

@@ -7,7 +7,7 @@ pub mod units;
 pub mod validate;
 
 pub use schema::ScenarioSpec;
-pub use validate::{ResolvedFlow, ResolvedScenario};
+pub use validate::{FlowTransport, ResolvedFlow, ResolvedScenario, TrafficSpec};
 
 use std::fmt;
 

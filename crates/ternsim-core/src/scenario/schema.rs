@@ -32,10 +32,54 @@ pub struct ScenarioSpec {
     /// Explicit static routes; everything else is routed by shortest hop count.
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
+    /// The routing protocol every node runs (static shortest path by default).
+    #[serde(default)]
+    pub routing: RoutingSpec,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Scheduled topology and flow events.
+    #[serde(default)]
+    pub events: Vec<EventSpec>,
     #[serde(default)]
     pub traces: TraceSpec,
+}
+
+/// `[routing]`: the protocol and its options.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingSpec {
+    /// `static` (shortest hop count, recomputed on topology events; the default).
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// Packets a node holds while it has no route (0 or absent: drop at once, as ns-2).
+    #[serde(default)]
+    pub hold_packets: Option<u32>,
+    /// How long a held packet waits for a route (default 30 s).
+    #[serde(default)]
+    pub hold_timeout: Option<Duration>,
+}
+
+/// `[[events]]`: at time `at`, `action` on a `link` (`down`, `up`, `set` with `rate`, `delay`,
+/// `loss` or `error`, on both directions or on `direction`) or on a `flow` (`start`, `stop`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventSpec {
+    pub at: Duration,
+    pub action: String,
+    #[serde(default)]
+    pub link: Option<String>,
+    #[serde(default)]
+    pub flow: Option<String>,
+    #[serde(default)]
+    pub direction: Option<String>,
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    #[serde(default)]
+    pub delay: Option<Duration>,
+    #[serde(default)]
+    pub loss: Option<f64>,
+    #[serde(default)]
+    pub error: Option<ErrorSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
@@ -245,7 +289,8 @@ pub struct RouteSpec {
     pub via: String,
 }
 
-/// A TCP connection carrying an FTP bulk transfer from `src` to `dst`.
+/// A flow from `src` to `dst`: a TCP connection (`tcp` names the variant) carrying FTP or a
+/// trace-driven application, or UDP (`transport = "udp"`) carrying CBR or on/off traffic.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
@@ -254,8 +299,12 @@ pub struct FlowSpec {
     pub name: Option<String>,
     pub src: String,
     pub dst: String,
-    /// TCP variant: tahoe, reno, newreno, sack, vegas.
-    pub tcp: String,
+    /// `tcp` (default) or `udp`.
+    #[serde(default)]
+    pub transport: Option<String>,
+    /// TCP variant: tahoe, reno, newreno, sack, vegas (required for TCP flows).
+    #[serde(default)]
+    pub tcp: Option<String>,
     #[serde(default)]
     pub start: Option<Duration>,
     /// The application stops offering new data at this time.
@@ -281,6 +330,40 @@ pub enum AppSpec {
     /// Writes the bytes listed in `file` (`time_s bytes` per line) at their times after the
     /// flow starts.
     Trace { file: String },
+    /// Constant bit rate (ns-2 `Application/Traffic/CBR`): `rate` or `interval`,
+    /// `packet_size` (default 210 B), `random` jitter, `max_packets`.
+    Cbr {
+        #[serde(default)]
+        rate: Option<Rate>,
+        #[serde(default)]
+        interval: Option<Duration>,
+        #[serde(default)]
+        packet_size: Option<Bytes>,
+        #[serde(default)]
+        random: Option<bool>,
+        #[serde(default)]
+        max_packets: Option<u64>,
+    },
+    /// Exponential on/off (ns-2 `Application/Traffic/Exponential`): sends at `rate` during
+    /// exponentially distributed bursts of mean `burst_time`, idle for mean `idle_time`.
+    Exponential {
+        rate: Rate,
+        #[serde(default)]
+        packet_size: Option<Bytes>,
+        burst_time: Duration,
+        idle_time: Duration,
+    },
+    /// Pareto on/off (ns-2 `Application/Traffic/Pareto`): as exponential, with Pareto
+    /// distributed burst and idle times of the given means and `shape`.
+    Pareto {
+        rate: Rate,
+        #[serde(default)]
+        packet_size: Option<Bytes>,
+        burst_time: Duration,
+        idle_time: Duration,
+        #[serde(default)]
+        shape: Option<f64>,
+    },
 }
 
 /// TCP parameters; every field is optional and falls back to the defaults profile.
@@ -347,4 +430,10 @@ pub struct TraceSpec {
     /// Delay of each SDU (IP packet) across a radio bearer, from submission to delivery.
     #[serde(default)]
     pub sdu_delay: bool,
+    /// Every UDP datagram received, with its one-way delay.
+    #[serde(default)]
+    pub datagrams: bool,
+    /// Scheduled topology and flow events as they happen.
+    #[serde(default)]
+    pub topology: bool,
 }

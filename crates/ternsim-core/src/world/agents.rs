@@ -2,97 +2,118 @@
 //! `now` and what arrived, turns the segments they produce into packets, keeps their timers
 //! in the event queue, and records what the traces and metrics need.
 
-use super::{Event, World};
-use crate::net::packet::Payload;
+use super::{Event, FlowAgents, TcpAgents, World};
+use crate::net::packet::{Payload, Ports};
+use crate::scenario::FlowTransport;
 use crate::sim::SimTime;
 use crate::tcp::{AckSegment, DataSegment, TcpEvent};
-use crate::trace::Cell;
+
+/// The TCP agents of a flow, split from its statistics so both can be borrowed at once.
+fn split(flow: &mut super::FlowRuntime) -> (&mut TcpAgents, &mut crate::trace::FlowStats) {
+    match &mut flow.agents {
+        FlowAgents::Tcp(t) => (t, &mut flow.stats),
+        FlowAgents::Udp(_) => unreachable!("flow {} is not TCP", flow.spec.name),
+    }
+}
 
 impl World {
+    fn tcp_mut(&mut self, f: usize) -> &mut TcpAgents {
+        split(&mut self.flows[f]).0
+    }
+
+    pub(super) fn start_flow(&mut self, now: SimTime, f: usize) {
+        if matches!(self.flows[f].agents, FlowAgents::Udp(_)) {
+            self.start_udp(now, f);
+            return;
+        }
+        let t = split(&mut self.flows[f]).0;
+        if t.started {
+            return;
+        }
+        t.started = true;
+        self.tcp_out.clear();
+        t.sender.start(now, &mut self.tcp_out);
+        self.after_sender(now, f);
+    }
+
+    pub(super) fn stop_flow(&mut self, f: usize) {
+        match &mut self.flows[f].agents {
+            FlowAgents::Tcp(t) => t.sender.stop_new_data(),
+            FlowAgents::Udp(_) => self.stop_udp(f),
+        }
+    }
+
     pub(super) fn deliver_data(&mut self, now: SimTime, f: usize, seg: &DataSegment) {
-        let flow = &mut self.flows[f];
-        flow.stats
-            .data_arrival(seg.wire_bytes, (now - seg.sent_at).as_secs_f64());
+        let (tcp, stats) = split(&mut self.flows[f]);
+        stats.data_arrival(seg.wire_bytes, (now - seg.sent_at).as_secs_f64());
         if seg.retransmission {
-            if flow.sink.has_received(seg.seq) {
-                flow.stats.redundant_retransmissions += 1;
+            if tcp.sink.has_received(seg.seq) {
+                stats.redundant_retransmissions += 1;
             }
-        } else if let Some(i) = flow
-            .stats
-            .pending_timeouts
-            .iter()
-            .position(|&s| s == seg.seq)
-        {
+        } else if let Some(i) = stats.pending_timeouts.iter().position(|&s| s == seg.seq) {
             // The original of a timed-out segment arrived: the timeout was spurious.
-            flow.stats.pending_timeouts.swap_remove(i);
-            flow.stats.spurious_timeouts += 1;
+            stats.pending_timeouts.swap_remove(i);
+            stats.spurious_timeouts += 1;
             if let Some(t) = self.traces.tcp_events.as_mut() {
-                t.push(&[
-                    Cell::F(now.as_secs_f64()),
-                    Cell::I(f as i64),
-                    Cell::S("spurious_timeout"),
-                    Cell::I(seg.seq),
-                ]);
+                t.push(now.as_secs_f64(), f as i64, "spurious_timeout", seg.seq);
             }
         }
         self.sink_out.clear();
-        flow.sink.on_segment(now, seg, &mut self.sink_out);
+        tcp.sink.on_segment(now, seg, &mut self.sink_out);
         self.after_sink(now, f);
     }
 
     pub(super) fn deliver_ack(&mut self, now: SimTime, f: usize, ack: &AckSegment) {
-        let flow = &mut self.flows[f];
-        let syn_ack = ack.echo_seq == 0 && flow.spec.tcp.packet0_is_syn();
-        if ack.ack > flow.sender.highest_ack() && !syn_ack {
+        let syn = self.flows[f].spec.tcp().is_some_and(|c| c.packet0_is_syn());
+        let (tcp, stats) = split(&mut self.flows[f]);
+        let syn_ack = ack.echo_seq == 0 && syn;
+        if ack.ack > tcp.sender.highest_ack() && !syn_ack {
             let rtt = (now - ack.echo_sent_at).as_secs_f64();
-            flow.stats.rtt.add(rtt);
+            stats.rtt.add(rtt);
             if let Some(t) = self.traces.rtt.as_mut() {
-                t.push(&[
-                    Cell::F(now.as_secs_f64()),
-                    Cell::I(f as i64),
-                    Cell::I(ack.echo_seq),
-                    Cell::F(rtt),
-                ]);
+                t.push(now.as_secs_f64(), f as i64, ack.echo_seq, rtt);
             }
         }
         if let Some(t) = self.traces.acks.as_mut() {
-            t.push(&[
-                Cell::F(now.as_secs_f64()),
-                Cell::I(f as i64),
-                Cell::I(ack.ack),
-                Cell::I(i64::from(ack.n_sack)),
-            ]);
+            t.push(now.as_secs_f64(), f as i64, ack.ack, i64::from(ack.n_sack));
         }
         self.tcp_out.clear();
-        flow.sender.on_ack(now, ack, &mut self.tcp_out);
+        tcp.sender.on_ack(now, ack, &mut self.tcp_out);
         self.after_sender(now, f);
     }
 
     pub(super) fn on_app_write(&mut self, now: SimTime, f: usize) {
         let flow = &mut self.flows[f];
-        let Some(writes) = flow.spec.app_trace.as_ref() else {
+        let FlowTransport::Tcp {
+            app_trace: Some(writes),
+            tcp: cfg,
+            ..
+        } = &flow.spec.transport
+        else {
             return;
         };
-        let write = writes[flow.next_write];
-        flow.next_write += 1;
-        if let Some(next) = writes.get(flow.next_write) {
+        let FlowAgents::Tcp(tcp) = &mut flow.agents else {
+            return;
+        };
+        let write = writes[tcp.next_write];
+        tcp.next_write += 1;
+        if let Some(next) = writes.get(tcp.next_write) {
             self.sched
                 .schedule(flow.spec.start + next.at, Event::AppWrite(f as u32));
         }
-        let more = flow
-            .app_packets
-            .write(write.bytes, flow.spec.tcp.packet_size);
+        let more = tcp.app_packets.write(write.bytes, cfg.packet_size);
         self.tcp_out.clear();
-        flow.sender.add_app_packets(now, more, &mut self.tcp_out);
+        tcp.sender.add_app_packets(now, more, &mut self.tcp_out);
         self.after_sender(now, f);
     }
 
     pub(super) fn on_sender_timer(&mut self, now: SimTime, f: usize) {
-        let flow = &mut self.flows[f];
-        flow.sender_wake.fired(now);
-        if flow.sender.next_timer().is_some_and(|t| t <= now) {
+        let tcp = self.tcp_mut(f);
+        tcp.sender_wake.fired(now);
+        if tcp.sender.next_timer().is_some_and(|t| t <= now) {
             self.tcp_out.clear();
-            flow.sender.on_timer(now, &mut self.tcp_out);
+            let tcp = split(&mut self.flows[f]).0;
+            tcp.sender.on_timer(now, &mut self.tcp_out);
             self.after_sender(now, f);
         } else {
             self.arm_sender(f);
@@ -100,11 +121,12 @@ impl World {
     }
 
     pub(super) fn on_sink_timer(&mut self, now: SimTime, f: usize) {
-        let flow = &mut self.flows[f];
-        flow.sink_wake.fired(now);
-        if flow.sink.next_timer().is_some_and(|t| t <= now) {
+        let tcp = self.tcp_mut(f);
+        tcp.sink_wake.fired(now);
+        if tcp.sink.next_timer().is_some_and(|t| t <= now) {
             self.sink_out.clear();
-            flow.sink.on_timer(now, &mut self.sink_out);
+            let tcp = split(&mut self.flows[f]).0;
+            tcp.sink.on_timer(now, &mut self.sink_out);
             self.after_sink(now, f);
         } else {
             self.arm_sink(f);
@@ -112,41 +134,57 @@ impl World {
     }
 
     fn arm_sender(&mut self, f: usize) {
-        let flow = &mut self.flows[f];
-        flow.sender_wake.request(
+        let (tcp, _) = split(&mut self.flows[f]);
+        tcp.sender_wake.request(
             &mut self.sched,
-            flow.sender.next_timer(),
+            tcp.sender.next_timer(),
             Event::SenderTimer(f as u32),
         );
     }
 
     fn arm_sink(&mut self, f: usize) {
-        let flow = &mut self.flows[f];
-        flow.sink_wake.request(
+        let (tcp, _) = split(&mut self.flows[f]);
+        tcp.sink_wake.request(
             &mut self.sched,
-            flow.sink.next_timer(),
+            tcp.sink.next_timer(),
             Event::SinkTimer(f as u32),
         );
     }
 
     /// Routes what the sender produced during the last call.
     pub(super) fn after_sender(&mut self, now: SimTime, f: usize) {
-        let (src, dst) = (self.flows[f].spec.src, self.flows[f].spec.dst);
-        let cwnd = self.flows[f].sender.cwnd();
-        self.flows[f].stats.cwnd_now(now, cwnd);
+        let (src, src_addr, dst_addr, port) = {
+            let fl = &self.flows[f];
+            (fl.src, fl.src_addr, fl.dst_addr, fl.port)
+        };
+        let (tcp, stats) = split(&mut self.flows[f]);
+        stats.cwnd_now(now, tcp.sender.cwnd());
         let segments = std::mem::take(&mut self.tcp_out.segments);
+        let ports = Ports {
+            src: port,
+            dst: port,
+        };
         for seg in &segments {
             if let Some(t) = self.traces.segments.as_mut() {
-                t.push(&[
-                    Cell::F(now.as_secs_f64()),
-                    Cell::I(f as i64),
-                    Cell::I(seg.seq),
-                    Cell::I(i64::from(seg.wire_bytes)),
-                    Cell::B(seg.retransmission),
-                ]);
+                t.push(
+                    now.as_secs_f64(),
+                    f as i64,
+                    seg.seq,
+                    i64::from(seg.wire_bytes),
+                    seg.retransmission,
+                );
             }
-            let p = self.new_packet(now, f, src, dst, seg.wire_bytes, Payload::TcpData(*seg));
-            self.forward(now, src, p);
+            let payload = Payload::TcpData(*seg);
+            let p = self.new_packet(
+                now,
+                Some(f as u32),
+                src_addr,
+                dst_addr,
+                ports,
+                seg.wire_bytes,
+                payload,
+            );
+            self.originate(now, src, p);
         }
         self.tcp_out.segments = segments;
         if !self.tcp_out.events.is_empty() {
@@ -169,13 +207,7 @@ impl World {
                 dupwnd,
             } => {
                 if let Some(tb) = self.traces.cwnd.as_mut() {
-                    tb.push(&[
-                        Cell::F(t),
-                        Cell::I(fi),
-                        Cell::F(cwnd),
-                        Cell::F(ssthresh),
-                        Cell::I(dupwnd),
-                    ]);
+                    tb.push(t, fi, cwnd, ssthresh, dupwnd);
                 }
             }
             TcpEvent::Rto {
@@ -184,42 +216,26 @@ impl World {
                 rto_s,
             } => {
                 if let Some(tb) = self.traces.rto.as_mut() {
-                    tb.push(&[
-                        Cell::F(t),
-                        Cell::I(fi),
-                        Cell::F(srtt_s),
-                        Cell::F(rttvar_s),
-                        Cell::F(rto_s),
-                    ]);
+                    tb.push(t, fi, srtt_s, rttvar_s, rto_s);
                 }
             }
             TcpEvent::Timeout { seq } => {
                 if let Some(tb) = self.traces.tcp_events.as_mut() {
-                    tb.push(&[Cell::F(t), Cell::I(fi), Cell::S("timeout"), Cell::I(seq)]);
+                    tb.push(t, fi, "timeout", seq);
                 }
-                let flow = &mut self.flows[f];
-                if flow.sink.has_received(seq) {
-                    flow.stats.spurious_timeouts += 1;
+                let (tcp, stats) = split(&mut self.flows[f]);
+                if tcp.sink.has_received(seq) {
+                    stats.spurious_timeouts += 1;
                     if let Some(tb) = self.traces.tcp_events.as_mut() {
-                        tb.push(&[
-                            Cell::F(t),
-                            Cell::I(fi),
-                            Cell::S("spurious_timeout"),
-                            Cell::I(seq),
-                        ]);
+                        tb.push(t, fi, "spurious_timeout", seq);
                     }
-                } else if !flow.stats.pending_timeouts.contains(&seq) {
-                    flow.stats.pending_timeouts.push(seq);
+                } else if !stats.pending_timeouts.contains(&seq) {
+                    stats.pending_timeouts.push(seq);
                 }
             }
             TcpEvent::FastRetransmit { seq } => {
                 if let Some(tb) = self.traces.tcp_events.as_mut() {
-                    tb.push(&[
-                        Cell::F(t),
-                        Cell::I(fi),
-                        Cell::S("fast_retransmit"),
-                        Cell::I(seq),
-                    ]);
+                    tb.push(t, fi, "fast_retransmit", seq);
                 }
             }
             TcpEvent::RttSample { .. } => {}
@@ -228,20 +244,40 @@ impl World {
 
     /// Routes what the sink produced during the last call.
     fn after_sink(&mut self, now: SimTime, f: usize) {
-        let (src, dst) = (self.flows[f].spec.src, self.flows[f].spec.dst);
+        let (dst, src_addr, dst_addr, port) = {
+            let fl = &self.flows[f];
+            (fl.dst, fl.src_addr, fl.dst_addr, fl.port)
+        };
         {
             let flow = &mut self.flows[f];
             flow.stats.delivered_bytes += self.sink_out.delivered_bytes;
-            if let Some(total) = flow.spec.app_bytes {
+            if let FlowTransport::Tcp {
+                app_bytes: Some(total),
+                ..
+            } = flow.spec.transport
+            {
                 if flow.stats.completed_at.is_none() && flow.stats.delivered_bytes >= total {
                     flow.stats.completed_at = Some(now);
                 }
             }
         }
         let acks = std::mem::take(&mut self.sink_out.acks);
+        let ports = Ports {
+            src: port,
+            dst: port,
+        };
         for ack in &acks {
-            let p = self.new_packet(now, f, dst, src, ack.wire_bytes, Payload::TcpAck(*ack));
-            self.forward(now, dst, p);
+            let payload = Payload::TcpAck(*ack);
+            let p = self.new_packet(
+                now,
+                Some(f as u32),
+                dst_addr,
+                src_addr,
+                ports,
+                ack.wire_bytes,
+                payload,
+            );
+            self.originate(now, dst, p);
         }
         self.sink_out.acks = acks;
         self.arm_sink(f);

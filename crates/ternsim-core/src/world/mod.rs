@@ -1,61 +1,84 @@
 //! The world: builds the network of a resolved scenario and runs its event loop.
 //!
-//! The world owns every component in arenas (`nodes`, `links`, `flows`) addressed by index,
-//! and events are plain values addressed to an index. Protocol state machines never see the
-//! world: it hands them `now` and a segment and routes what they return.
+//! The world owns every part in arenas addressed by typed ids: nodes (each with its
+//! addresses, interfaces, routing protocol instance, mobility model and transport agents),
+//! interfaces and the devices behind them, flows. Events are plain values addressed to an
+//! id. The world moves packets between these parts and the event queue and knows no
+//! protocol: state machines are handed `now` and what arrived, and the world routes what they
+//! return.
 //!
 //! Packet accounting: every packet created ends delivered to an agent, dropped with a
-//! [`DropReason`], or still held by a link or a bearer when the run ends;
-//! `RunSummary::packets` proves it.
+//! [`DropReason`], or still held by an interface or a routing protocol when the run ends;
+//! `RunSummary::packets` proves it, in total and by packet kind.
 //!
-//! Files: this one builds the world, runs the loop and forwards packets; [`agents`] drives
-//! the TCP senders, sinks and applications; [`bearers`] drives the UMTS radio bearers;
-//! [`summary`] turns the final state into the run summary.
+//! Files: this one builds the world and runs the loop; [`node`] has nodes and interfaces;
+//! [`device`] the interface kinds; [`forwarding`] moves packets between agents, routing and
+//! interfaces; [`agents`] drives the TCP senders, sinks and applications; [`udp`] the UDP
+//! sources and sinks; [`events`] the scheduled topology and flow events; [`summary`] turns
+//! the final state into the run summary.
 
 mod agents;
-mod bearers;
+mod device;
+mod events;
+mod forwarding;
+mod node;
 mod summary;
+mod udp;
 
-pub use summary::{BearerSummary, FlowSummary, LinkSummary, PacketSummary, RunOutput, RunSummary};
+pub use summary::{
+    BearerSummary, FlowSummary, LinkSummary, NodeSummary, PacketSummary, RunOutput, RunSummary,
+};
 
 use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::app::{ByteToPacket, FtpBulk};
-use crate::net::packet::{DropReason, IpHeader, Packet, Payload};
-use crate::net::routing::StaticRoutes;
-use crate::net::wired::{Enqueued, WiredDirection};
-use crate::net::Interface;
-use crate::scenario::{ResolvedFlow, ResolvedScenario};
+use crate::mobility::Mobility;
+use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::iface::IfaceOutput;
+use crate::net::packet::{DropReason, PacketKind};
+use crate::net::wired::WiredDirection;
+use crate::routing::static_routes::Edge;
+use crate::routing::RoutingProtocol;
+use crate::scenario::{FlowTransport, ResolvedScenario};
 use crate::sim::{RandomStream, Scheduler, SimTime};
 use crate::tcp::{SinkOutput, TcpOutput, TcpSender, TcpSink};
-use crate::trace::{Cell, FlowStats, RunningStats, TraceSet};
-use crate::umts::{BearerOutput, RadioBearer, SduId, Side};
+use crate::trace::{FlowStats, TraceSet};
+use crate::umts::RadioBearer;
+
+use device::{BearerDevice, Device, RNC_PORT, UE_PORT};
+use node::{Agent, Iface, Node};
+use udp::UdpAgents;
 
 const DEFAULT_TTL: u8 = 64;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    /// A wired link direction finished serialising its current packet.
-    TxDone(u32),
-    /// The oldest packet in a wired link direction's pipe reaches the far node.
-    Arrive(u32),
+    /// A device asked to be woken with this tag.
+    IfaceWake {
+        device: u32,
+        tag: u32,
+    },
     SenderTimer(u32),
     SinkTimer(u32),
     FlowStart(u32),
     FlowStop(u32),
     /// The trace-driven application of a flow writes its next record.
     AppWrite(u32),
-    /// A radio bearer has something due (TTI boundary, block arrival, RLC timer).
-    BearerWake(u32),
+    /// A UDP traffic source's next packet is due.
+    UdpSend(u32),
+    /// A node's routing protocol has a timer due.
+    RoutingTimer(u32),
+    /// The scenario's scheduled event with this index.
+    Scheduled(u32),
 }
 
-/// When a component (a TCP agent, a radio bearer) will be woken: the earliest wake-up
+/// When a component (a TCP agent, a routing protocol) will be woken: the earliest wake-up
 /// event already in the queue for it. Components only report deadlines; the world schedules
 /// an event unless one is pending at or before the deadline. A wake-up that finds the
 /// deadline moved later simply re-arms, so stale events are harmless.
 #[derive(Clone, Copy, Debug, Default)]
-struct Wake {
+pub struct Wake {
     pending: Option<SimTime>,
 }
 
@@ -78,30 +101,33 @@ impl Wake {
     }
 }
 
-/// A radio bearer and the packets inside it. The bearer sees only SDU ids and sizes; the
-/// packets themselves wait here until the bearer delivers or discards their SDU.
-struct BearerRuntime {
-    bearer: RadioBearer,
-    ue: usize,
-    rnc: usize,
-    wake: Wake,
-    /// Packets inside the bearer by SDU id, with the time they entered.
-    sdus: HashMap<SduId, (Packet, SimTime)>,
-    next_sdu: SduId,
-    /// SDU delay across the bearer, per direction (0 = downlink, 1 = uplink).
-    sdu_delay: [RunningStats; 2],
-}
-
-struct FlowRuntime {
-    spec: ResolvedFlow,
+/// The TCP agents of a flow and its application.
+struct TcpAgents {
     sender: TcpSender,
     sink: TcpSink,
     sender_wake: Wake,
     sink_wake: Wake,
-    stats: FlowStats,
     /// Trace-driven application: index of the next write, and the byte-to-packet count.
     next_write: usize,
     app_packets: ByteToPacket,
+    started: bool,
+}
+
+enum FlowAgents {
+    Tcp(Box<TcpAgents>),
+    Udp(Box<UdpAgents>),
+}
+
+struct FlowRuntime {
+    spec: crate::scenario::ResolvedFlow,
+    src: NodeId,
+    dst: NodeId,
+    src_addr: Addr,
+    dst_addr: Addr,
+    /// The port both ends bind (flow index + 1).
+    port: u16,
+    agents: FlowAgents,
+    stats: FlowStats,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -109,6 +135,9 @@ struct Accounting {
     created: u64,
     delivered: u64,
     dropped: [u64; DropReason::ALL.len()],
+    created_by_kind: [u64; PacketKind::ALL.len()],
+    delivered_by_kind: [u64; PacketKind::ALL.len()],
+    dropped_by_kind: [u64; PacketKind::ALL.len()],
 }
 
 /// Runs `scenario` with `seed` to its end.
@@ -121,112 +150,222 @@ pub fn run(scenario: &ResolvedScenario, seed: u64) -> RunOutput {
 
 struct World {
     sched: Scheduler<Event>,
-    routes: StaticRoutes,
-    /// `links[2 i]` is link i's a→b direction, `links[2 i + 1]` its b→a direction.
-    links: Vec<WiredDirection>,
-    link_ends: Vec<(usize, usize)>,
-    bearers: Vec<BearerRuntime>,
-    bearer_out: BearerOutput,
+    nodes: Vec<Node>,
+    ifaces: Vec<Iface>,
+    devices: Vec<Device>,
+    /// For each device, the interface a packet arriving at each of its ports reaches.
+    arrival_iface: Vec<Vec<IfaceId>>,
+    /// Routing graph edges (links then bearers) with their up/down state.
+    edges: Vec<Edge>,
+    explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
+    /// The node holding each address, indexed by `Addr::index`.
+    addr_owner: Vec<Option<NodeId>>,
+    link_names: Vec<String>,
     flows: Vec<FlowRuntime>,
+    events: Vec<crate::scenario::validate::ResolvedEvent>,
     traces: TraceSet,
     accounting: Accounting,
     next_uid: u64,
+    /// Output buffers for interface calls, reused; nested calls take another.
+    iface_out_pool: Vec<IfaceOutput>,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
 }
 
 impl World {
     fn build(sc: &ResolvedScenario, seed: u64) -> Self {
-        let mut links = Vec::with_capacity(sc.links.len() * 2);
-        for l in &sc.links {
-            for (from, to, error, dir) in [
-                (l.a, l.b, &l.error_a_to_b, "a_to_b"),
-                (l.b, l.a, &l.error_b_to_a, "b_to_a"),
-            ] {
-                let rng = RandomStream::named(seed, &format!("link/{}/{dir}/error", l.name));
-                links.push(WiredDirection::new(
-                    from,
-                    to,
-                    l.rate_bps,
-                    l.delay,
-                    l.queue,
-                    error.clone(),
-                    rng,
-                ));
-            }
-        }
-        let bearers = sc
-            .bearers
+        let mut nodes: Vec<Node> = sc
+            .nodes
             .iter()
-            .map(|b| BearerRuntime {
-                bearer: RadioBearer::new(
-                    b.cfg,
-                    b.down_error.clone(),
-                    b.up_error.clone(),
-                    RandomStream::named(seed, &format!("bearer/{}/downlink/error", b.name)),
-                    RandomStream::named(seed, &format!("bearer/{}/uplink/error", b.name)),
-                ),
-                ue: b.ue,
-                rnc: b.rnc,
-                wake: Wake::default(),
-                sdus: HashMap::new(),
-                next_sdu: 0,
-                sdu_delay: [RunningStats::default(); 2],
+            .enumerate()
+            .map(|(i, n)| Node {
+                name: n.name.clone(),
+                addrs: vec![Addr::nth(i as u32)],
+                ifaces: Vec::new(),
+                routing: RoutingProtocol::new(&sc.routing),
+                routing_wake: Wake::default(),
+                mobility: Mobility::Static(n.position),
+                agents: HashMap::new(),
             })
             .collect();
-        let bearer_out = BearerOutput {
-            trace: sc.traces.rlc || sc.traces.rlc_buffer,
-            ..BearerOutput::default()
+        let addr_owner = (0..nodes.len()).map(|i| Some(NodeId(i as u32))).collect();
+        let mut ifaces = Vec::new();
+        let mut devices = Vec::new();
+        let mut arrival_iface = Vec::new();
+        let mut edges = Vec::new();
+        let mut add_iface = |nodes: &mut Vec<Node>, node: usize, device: usize, port, name| {
+            let id = IfaceId(ifaces.len() as u32);
+            ifaces.push(Iface {
+                node: NodeId(node as u32),
+                device: device as u32,
+                port,
+                name,
+                up: true,
+            });
+            nodes[node].ifaces.push(id);
+            id
         };
+        // Wired link i: device 2i is a→b (interface 2i at a), device 2i+1 is b→a.
+        for (i, l) in sc.links.iter().enumerate() {
+            let mut ends = [IfaceId(0); 2];
+            for (d, (from, error, dir)) in [
+                (l.a, &l.error_a_to_b, "a_to_b"),
+                (l.b, &l.error_b_to_a, "b_to_a"),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let rng = RandomStream::named(seed, &format!("link/{}/{dir}/error", l.name));
+                let mut wire =
+                    WiredDirection::new(l.rate_bps, l.delay, l.queue, error.clone(), rng);
+                wire.trace = sc.traces.queues;
+                let device = devices.len();
+                devices.push(Device::Wired {
+                    wire,
+                    link: i,
+                    dir: d,
+                });
+                ends[d] = add_iface(&mut nodes, from, device, 0, format!("{}/{dir}", l.name));
+            }
+            // A packet sent on a→b arrives on b's interface of the same link, and back.
+            arrival_iface.push(vec![ends[1]]);
+            arrival_iface.push(vec![ends[0]]);
+            edges.push(Edge {
+                a: NodeId(l.a as u32),
+                b: NodeId(l.b as u32),
+                a_iface: ends[0],
+                b_iface: ends[1],
+                up: true,
+            });
+        }
+        for b in &sc.bearers {
+            let bearer = RadioBearer::new(
+                b.cfg,
+                b.down_error.clone(),
+                b.up_error.clone(),
+                RandomStream::named(seed, &format!("bearer/{}/downlink/error", b.name)),
+                RandomStream::named(seed, &format!("bearer/{}/uplink/error", b.name)),
+            );
+            let device = devices.len();
+            devices.push(Device::Bearer(Box::new(BearerDevice::new(
+                bearer,
+                b.name.clone(),
+                sc.traces.rlc || sc.traces.rlc_buffer,
+                sc.traces.sdu_delay,
+            ))));
+            let rnc = add_iface(
+                &mut nodes,
+                b.rnc,
+                device,
+                RNC_PORT,
+                format!("{}/downlink", b.name),
+            );
+            let ue = add_iface(
+                &mut nodes,
+                b.ue,
+                device,
+                UE_PORT,
+                format!("{}/uplink", b.name),
+            );
+            arrival_iface.push(vec![rnc, ue]);
+            edges.push(Edge {
+                a: NodeId(b.rnc as u32),
+                b: NodeId(b.ue as u32),
+                a_iface: rnc,
+                b_iface: ue,
+                up: true,
+            });
+        }
         let mut sched = Scheduler::new();
         let mut flows = Vec::with_capacity(sc.flows.len());
         for (i, f) in sc.flows.iter().enumerate() {
-            let mut rng = RandomStream::named(seed, &format!("flow/{}/tcp", f.name));
-            // ns-2 draws a per-agent "boot time" in [0, tick) that phases its RTT clock.
-            let tick = f.tcp.rto.tick.as_nanos();
-            let phase = SimTime(rng.below(tick.max(1)));
-            let mut sender = TcpSender::new(f.tcp, phase);
-            sender.set_app_packets(match &f.app_trace {
-                Some(_) => Some(0),
-                None => FtpBulk { bytes: f.app_bytes }.packets(f.tcp.packet_size),
-            });
+            let port = (i + 1) as u16;
+            let agents = match &f.transport {
+                FlowTransport::Tcp {
+                    tcp,
+                    sink,
+                    app_bytes,
+                    app_trace,
+                } => {
+                    let mut rng = RandomStream::named(seed, &format!("flow/{}/tcp", f.name));
+                    // ns-2 draws a per-agent "boot time" in [0, tick) that phases its RTT clock.
+                    let tick = tcp.rto.tick.as_nanos();
+                    let phase = SimTime(rng.below(tick.max(1)));
+                    let mut sender = TcpSender::new(*tcp, phase);
+                    sender.set_app_packets(match app_trace {
+                        Some(_) => Some(0),
+                        None => FtpBulk { bytes: *app_bytes }.packets(tcp.packet_size),
+                    });
+                    nodes[f.src].agents.insert(port, Agent::TcpSender(i as u32));
+                    nodes[f.dst].agents.insert(port, Agent::TcpSink(i as u32));
+                    FlowAgents::Tcp(Box::new(TcpAgents {
+                        sender,
+                        sink: TcpSink::new(*sink),
+                        sender_wake: Wake::default(),
+                        sink_wake: Wake::default(),
+                        next_write: 0,
+                        app_packets: ByteToPacket::default(),
+                        started: false,
+                    }))
+                }
+                FlowTransport::Udp { traffic } => {
+                    nodes[f.src].agents.insert(port, Agent::UdpSource(i as u32));
+                    nodes[f.dst].agents.insert(port, Agent::UdpSink(i as u32));
+                    let rng = RandomStream::named(seed, &format!("flow/{}/traffic", f.name));
+                    FlowAgents::Udp(Box::new(UdpAgents::new(traffic, rng)))
+                }
+            };
             flows.push(FlowRuntime {
                 spec: f.clone(),
-                sender,
-                sink: TcpSink::new(f.sink),
-                sender_wake: Wake::default(),
-                sink_wake: Wake::default(),
+                src: NodeId(f.src as u32),
+                dst: NodeId(f.dst as u32),
+                src_addr: nodes[f.src].primary(),
+                dst_addr: nodes[f.dst].primary(),
+                port,
+                agents,
                 stats: FlowStats::default(),
-                next_write: 0,
-                app_packets: ByteToPacket::default(),
             });
             sched.schedule(f.start, Event::FlowStart(i as u32));
             // Scheduled after the start, so a write at offset 0 finds the sender started.
-            if let Some(writes) = &f.app_trace {
+            if let FlowTransport::Tcp {
+                app_trace: Some(writes),
+                ..
+            } = &f.transport
+            {
                 sched.schedule(f.start + writes[0].at, Event::AppWrite(i as u32));
             }
             if let Some(stop) = f.stop {
                 sched.schedule(stop, Event::FlowStop(i as u32));
             }
         }
+        for (i, e) in sc.events.iter().enumerate() {
+            sched.schedule(e.at, Event::Scheduled(i as u32));
+        }
         let tcp_out = TcpOutput {
             trace: sc.traces.cwnd || sc.traces.rto || sc.traces.tcp_events,
             ..TcpOutput::default()
         };
-        World {
+        let mut world = World {
             sched,
-            routes: sc.routes.clone(),
-            links,
-            link_ends: sc.links.iter().map(|l| (l.a, l.b)).collect(),
-            bearers,
-            bearer_out,
+            nodes,
+            ifaces,
+            devices,
+            arrival_iface,
+            edges,
+            explicit_routes: sc.explicit_routes.clone(),
+            addr_owner,
+            link_names: sc.links.iter().map(|l| l.name.clone()).collect(),
             flows,
+            events: sc.events.clone(),
             traces: TraceSet::from_spec(&sc.traces),
             accounting: Accounting::default(),
             next_uid: 0,
+            iface_out_pool: Vec::new(),
             tcp_out,
             sink_out: SinkOutput::default(),
-        }
+        };
+        world.recompute_static_routes(SimTime::ZERO);
+        world
     }
 
     fn run_until(&mut self, end: SimTime) {
@@ -236,184 +375,16 @@ impl World {
             }
             let (now, event) = self.sched.pop().expect("peeked event");
             match event {
-                Event::TxDone(d) => self.on_tx_done(now, d as usize),
-                Event::Arrive(d) => {
-                    let packet = self.links[d as usize].arrive();
-                    let to = self.links[d as usize].to;
-                    self.receive(now, to, packet);
-                }
+                Event::IfaceWake { device, tag } => self.on_device_wake(now, device, tag),
                 Event::SenderTimer(f) => self.on_sender_timer(now, f as usize),
                 Event::SinkTimer(f) => self.on_sink_timer(now, f as usize),
-                Event::FlowStart(f) => {
-                    let f = f as usize;
-                    self.tcp_out.clear();
-                    self.flows[f].sender.start(now, &mut self.tcp_out);
-                    self.after_sender(now, f);
-                }
-                Event::FlowStop(f) => self.flows[f as usize].sender.stop_new_data(),
+                Event::FlowStart(f) => self.start_flow(now, f as usize),
+                Event::FlowStop(f) => self.stop_flow(f as usize),
                 Event::AppWrite(f) => self.on_app_write(now, f as usize),
-                Event::BearerWake(b) => self.on_bearer_wake(now, b as usize),
+                Event::UdpSend(f) => self.on_udp_send(now, f as usize),
+                Event::RoutingTimer(n) => self.on_routing_timer(now, NodeId(n)),
+                Event::Scheduled(i) => self.on_scheduled(now, i as usize),
             }
-        }
-    }
-
-    // ---- links and forwarding -------------------------------------------------------------
-
-    /// The interface `node` uses to reach its next hop towards `dst`.
-    fn interface_towards(&self, node: usize, dst: usize) -> Option<Interface> {
-        let hop = self.routes.next_hop(node, dst)?;
-        if hop.link >= self.link_ends.len() {
-            let bearer = hop.link - self.link_ends.len();
-            let side = if node == self.bearers[bearer].ue {
-                Side::Ue
-            } else {
-                Side::Rnc
-            };
-            return Some(Interface::Bearer { bearer, side });
-        }
-        let (a, _) = self.link_ends[hop.link];
-        let dir = if node == a {
-            2 * hop.link
-        } else {
-            2 * hop.link + 1
-        };
-        Some(Interface::Wired(dir))
-    }
-
-    /// `node` sends `packet` towards the destination of its routing header.
-    fn forward(&mut self, now: SimTime, node: usize, packet: Packet) {
-        let dst = packet.routing_header().dst;
-        match self.interface_towards(node, dst) {
-            None => self.drop_packet(now, None, packet, DropReason::NoRoute),
-            Some(Interface::Wired(d)) => {
-                let result = self.links[d].enqueue(now, packet);
-                match result {
-                    Enqueued::Transmitting(done) => {
-                        self.sched.schedule(done, Event::TxDone(d as u32));
-                        self.trace_queue(now, d, "enqueue");
-                    }
-                    Enqueued::Queued => self.trace_queue(now, d, "enqueue"),
-                    Enqueued::Dropped(p) => {
-                        self.drop_packet(now, Some(d), *p, DropReason::QueueOverflow)
-                    }
-                }
-            }
-            Some(Interface::Bearer { bearer, side }) => {
-                let br = &mut self.bearers[bearer];
-                let id = br.next_sdu;
-                br.next_sdu += 1;
-                if br.bearer.submit(now, side, id, packet.size) {
-                    br.sdus.insert(id, (packet, now));
-                    self.arm_bearer(bearer);
-                } else {
-                    self.drop_packet(now, None, packet, DropReason::RlcBufferOverflow);
-                }
-            }
-        }
-    }
-
-    fn on_tx_done(&mut self, now: SimTime, d: usize) {
-        let done = self.links[d].transmission_done(now);
-        if let Some(at) = done.arrival {
-            self.sched.schedule(at, Event::Arrive(d as u32));
-        }
-        if let Some(next) = done.next_done {
-            self.sched.schedule(next, Event::TxDone(d as u32));
-            self.trace_queue(now, d, "dequeue");
-        }
-        if let Some(p) = done.corrupted {
-            self.drop_packet(now, Some(d), *p, DropReason::ChannelError);
-        }
-    }
-
-    /// A packet reaches `node`.
-    fn receive(&mut self, now: SimTime, node: usize, mut packet: Packet) {
-        if packet.routing_header().dst != node {
-            let ttl = match packet.outer.last_mut() {
-                Some(h) => &mut h.ttl,
-                None => &mut packet.ip.ttl,
-            };
-            *ttl = ttl.saturating_sub(1);
-            if *ttl == 0 {
-                self.drop_packet(now, None, packet, DropReason::TtlExpired);
-            } else {
-                self.forward(now, node, packet);
-            }
-            return;
-        }
-        if !packet.outer.is_empty() {
-            // Tunnel endpoint: strip the outer header and handle the inner packet here.
-            packet.decapsulate();
-            self.receive(now, node, packet);
-            return;
-        }
-        self.accounting.delivered += 1;
-        let f = packet.flow as usize;
-        match packet.payload {
-            Payload::TcpData(seg) => self.deliver_data(now, f, &seg),
-            Payload::TcpAck(ack) => self.deliver_ack(now, f, &ack),
-        }
-    }
-
-    fn drop_packet(&mut self, now: SimTime, link: Option<usize>, packet: Packet, why: DropReason) {
-        self.accounting.dropped[why.index()] += 1;
-        if let Some(flow) = self.flows.get_mut(packet.flow as usize) {
-            flow.stats.dropped_packets += 1;
-        }
-        if let Some(t) = self.traces.drops.as_mut() {
-            let seq = match packet.payload {
-                Payload::TcpData(s) => s.seq,
-                Payload::TcpAck(a) => a.ack,
-            };
-            t.push(&[
-                Cell::F(now.as_secs_f64()),
-                Cell::I(link.map_or(-1, |l| l as i64)),
-                Cell::S(why.name()),
-                Cell::I(i64::from(packet.flow)),
-                Cell::I(seq),
-            ]);
-        }
-        if why == DropReason::QueueOverflow {
-            if let Some(d) = link {
-                self.trace_queue(now, d, "drop");
-            }
-        }
-    }
-
-    fn trace_queue(&mut self, now: SimTime, d: usize, what: &str) {
-        if let Some(t) = self.traces.queues.as_mut() {
-            t.push(&[
-                Cell::F(now.as_secs_f64()),
-                Cell::I(d as i64),
-                Cell::I(self.links[d].queue_len() as i64),
-                Cell::S(what),
-            ]);
-        }
-    }
-
-    fn new_packet(
-        &mut self,
-        now: SimTime,
-        flow: usize,
-        src: usize,
-        dst: usize,
-        size: u32,
-        payload: Payload,
-    ) -> Packet {
-        self.accounting.created += 1;
-        self.next_uid += 1;
-        Packet {
-            uid: self.next_uid,
-            flow: flow as u32,
-            ip: IpHeader {
-                src,
-                dst,
-                ttl: DEFAULT_TTL,
-            },
-            outer: Vec::new(),
-            size,
-            created: now,
-            payload,
         }
     }
 }

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use super::World;
-use crate::net::packet::DropReason;
+use super::{Device, FlowAgents, World};
+use crate::net::packet::{DropReason, PacketKind};
 use crate::scenario::ResolvedScenario;
 use crate::trace::Table;
 
@@ -12,7 +12,10 @@ use crate::trace::Table;
 #[derive(Clone, Debug, Serialize)]
 pub struct FlowSummary {
     pub name: String,
-    pub tcp: String,
+    /// `tcp` or `udp`.
+    pub transport: String,
+    /// The TCP variant; `None` for UDP flows.
+    pub tcp: Option<String>,
     pub src: String,
     pub dst: String,
     pub start_s: f64,
@@ -35,6 +38,26 @@ pub struct FlowSummary {
     pub rtt_max_s: Option<f64>,
     pub delay_mean_s: Option<f64>,
     pub jitter_s: Option<f64>,
+    /// UDP flows: datagrams sent, received, and lost (dropped anywhere); those still in the
+    /// network at the end count as neither.
+    pub packets_sent: Option<u64>,
+    pub packets_received: Option<u64>,
+    pub packets_lost: Option<u64>,
+    /// received / (received + lost).
+    pub delivery_ratio: Option<f64>,
+    pub delay_min_s: Option<f64>,
+    pub delay_max_s: Option<f64>,
+    /// RFC 3550 §6.4.1 interarrival jitter estimate at the end of the run.
+    pub jitter_rfc3550_s: Option<f64>,
+}
+
+/// A node: its addresses and interfaces, by name.
+#[derive(Clone, Debug, Serialize)]
+pub struct NodeSummary {
+    pub name: String,
+    pub addresses: Vec<String>,
+    pub interfaces: Vec<String>,
+    pub position: Option<[f64; 2]>,
 }
 
 /// One link direction's counters.
@@ -46,6 +69,8 @@ pub struct LinkSummary {
     pub bytes_sent: u64,
     pub drops_queue: u64,
     pub drops_error: u64,
+    /// Packets dropped because the direction was down.
+    pub drops_down: u64,
     /// Fraction of the run the transmitter was busy.
     pub utilization: f64,
 }
@@ -78,8 +103,18 @@ pub struct PacketSummary {
     pub dropped: u64,
     pub in_flight: u64,
     pub drops_by_reason: std::collections::BTreeMap<String, u64>,
-    /// created == delivered + dropped + in_flight, with in_flight counted in the queues.
+    /// created == delivered + dropped + in_flight, with in_flight counted in the interfaces
+    /// and routing buffers.
     pub balanced: bool,
+    /// Created, delivered and dropped packets by kind (tcp_data, tcp_ack, udp, control).
+    pub by_kind: std::collections::BTreeMap<String, KindCounts>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct KindCounts {
+    pub created: u64,
+    pub delivered: u64,
+    pub dropped: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -90,6 +125,7 @@ pub struct RunSummary {
     pub sim_seconds: f64,
     pub wall_seconds: f64,
     pub events: u64,
+    pub nodes: Vec<NodeSummary>,
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
     pub bearers: Vec<BearerSummary>,
@@ -108,66 +144,33 @@ impl World {
         let flows = self
             .flows
             .iter()
-            .map(|fl| {
-                let spec = &fl.spec;
-                let stop = spec.stop.map_or(end, |s| s.min(end));
-                let active_end = fl.stats.completed_at.map_or(stop, |c| c.min(stop));
-                let active = active_end.saturating_sub(spec.start).as_secs_f64();
-                let per_s = |bits: f64| if active > 0.0 { bits / active } else { 0.0 };
-                let st = fl.sender.stats();
-                let delivered = match spec.app_bytes {
-                    Some(total) => fl.stats.delivered_bytes.min(total),
-                    None => fl.stats.delivered_bytes,
-                };
-                FlowSummary {
-                    name: spec.name.clone(),
-                    tcp: spec.tcp.variant.name().to_string(),
-                    src: sc.nodes[spec.src].name.clone(),
-                    dst: sc.nodes[spec.dst].name.clone(),
-                    start_s: spec.start.as_secs_f64(),
-                    stop_s: active_end.as_secs_f64(),
-                    throughput_bps: per_s(fl.stats.data_wire_bytes_received as f64 * 8.0),
-                    goodput_bps: per_s(delivered as f64 * 8.0),
-                    delivered_bytes: delivered,
-                    segments_sent: st.segments_sent,
-                    retransmitted_segments: st.retransmissions,
-                    timeouts: st.timeouts,
-                    fast_retransmits: st.fast_retransmits,
-                    spurious_timeouts: fl.stats.spurious_timeouts,
-                    redundant_retransmissions: fl.stats.redundant_retransmissions,
-                    dropped_packets: fl.stats.dropped_packets,
-                    max_cwnd: fl.stats.max_cwnd,
-                    rtt_samples: fl.stats.rtt.n,
-                    mean_cwnd: fl.stats.mean_cwnd(spec.start, active_end),
-                    rtt_min_s: fl.stats.rtt.min(),
-                    rtt_mean_s: fl.stats.rtt.mean(),
-                    rtt_max_s: fl.stats.rtt.max(),
-                    delay_mean_s: fl.stats.delay.mean(),
-                    jitter_s: fl.stats.jitter.mean(),
-                }
-            })
+            .map(|fl| flow_summary(fl, end, sc))
             .collect();
         let duration_s = end.as_secs_f64();
         let links = self
-            .links
+            .devices
             .iter()
-            .enumerate()
-            .map(|(d, l)| LinkSummary {
-                name: sc.links[d / 2].name.clone(),
-                direction: if d % 2 == 0 { "a_to_b" } else { "b_to_a" }.to_string(),
-                packets_sent: l.stats.packets_sent,
-                bytes_sent: l.stats.bytes_sent,
-                drops_queue: l.stats.drops_queue,
-                drops_error: l.stats.drops_error,
-                utilization: l.stats.busy.as_secs_f64().min(duration_s) / duration_s,
+            .filter_map(|d| match d {
+                Device::Wired { wire, link, dir } => Some(LinkSummary {
+                    name: sc.links[*link].name.clone(),
+                    direction: if *dir == 0 { "a_to_b" } else { "b_to_a" }.to_string(),
+                    packets_sent: wire.stats.packets_sent,
+                    bytes_sent: wire.stats.bytes_sent,
+                    drops_queue: wire.stats.drops_queue,
+                    drops_error: wire.stats.drops_error,
+                    drops_down: wire.stats.drops_down,
+                    utilization: wire.stats.busy.as_secs_f64().min(duration_s) / duration_s,
+                }),
+                Device::Bearer(_) => None,
             })
             .collect();
-        let mut bearers = Vec::with_capacity(self.bearers.len() * 2);
-        for (b, br) in self.bearers.iter().enumerate() {
+        let mut bearers = Vec::with_capacity(sc.bearers.len() * 2);
+        for d in &self.devices {
+            let Device::Bearer(br) = d else { continue };
             let st = br.bearer.stats();
             for (dir, d, name) in [(0, st.down, "downlink"), (1, st.up, "uplink")] {
                 bearers.push(BearerSummary {
-                    name: sc.bearers[b].name.clone(),
+                    name: br.name.clone(),
                     direction: name.to_string(),
                     transport_blocks: d.tbs,
                     block_errors: d.tb_errors,
@@ -184,15 +187,29 @@ impl World {
                 });
             }
         }
-        let in_flight: u64 = self
-            .links
+        let nodes = self
+            .nodes
             .iter()
-            .map(|l| l.packets_held() as u64)
+            .map(|n| NodeSummary {
+                name: n.name.clone(),
+                addresses: n.addrs.iter().map(|a| a.to_string()).collect(),
+                interfaces: n
+                    .ifaces
+                    .iter()
+                    .map(|i| self.ifaces[i.ix()].name.clone())
+                    .collect(),
+                position: n.mobility.position_at(end).map(|p| [p.x, p.y]),
+            })
+            .collect();
+        let in_flight: u64 = self
+            .devices
+            .iter()
+            .map(|d| d.packets_held() as u64)
             .sum::<u64>()
             + self
-                .bearers
+                .nodes
                 .iter()
-                .map(|b| b.sdus.len() as u64)
+                .map(|n| n.routing.held() as u64)
                 .sum::<u64>();
         let dropped: u64 = self.accounting.dropped.iter().sum();
         let drops_by_reason = DropReason::ALL
@@ -207,6 +224,19 @@ impl World {
             in_flight,
             drops_by_reason,
             balanced: self.accounting.created == self.accounting.delivered + dropped + in_flight,
+            by_kind: PacketKind::ALL
+                .iter()
+                .filter(|k| self.accounting.created_by_kind[k.index()] > 0)
+                .map(|k| {
+                    let i = k.index();
+                    let counts = KindCounts {
+                        created: self.accounting.created_by_kind[i],
+                        delivered: self.accounting.delivered_by_kind[i],
+                        dropped: self.accounting.dropped_by_kind[i],
+                    };
+                    (k.name().to_string(), counts)
+                })
+                .collect(),
         };
         RunOutput {
             summary: RunSummary {
@@ -216,6 +246,7 @@ impl World {
                 sim_seconds: duration_s,
                 wall_seconds,
                 events: self.sched.events_executed(),
+                nodes,
                 flows,
                 links,
                 bearers,
@@ -224,4 +255,85 @@ impl World {
             tables: self.traces.into_tables(),
         }
     }
+}
+
+/// One flow's summary from its final state (definitions in `crate::trace::flow_stats`).
+fn flow_summary(
+    fl: &super::FlowRuntime,
+    end: crate::sim::SimTime,
+    sc: &ResolvedScenario,
+) -> FlowSummary {
+    let spec = &fl.spec;
+    let stop = spec.stop.map_or(end, |s| s.min(end));
+    let active_end = fl.stats.completed_at.map_or(stop, |c| c.min(stop));
+    let active = active_end.saturating_sub(spec.start).as_secs_f64();
+    let per_s = |bits: f64| if active > 0.0 { bits / active } else { 0.0 };
+    let mut s = FlowSummary {
+        name: spec.name.clone(),
+        transport: "tcp".to_string(),
+        tcp: None,
+        src: sc.nodes[spec.src].name.clone(),
+        dst: sc.nodes[spec.dst].name.clone(),
+        start_s: spec.start.as_secs_f64(),
+        stop_s: active_end.as_secs_f64(),
+        throughput_bps: per_s(fl.stats.data_wire_bytes_received as f64 * 8.0),
+        goodput_bps: 0.0,
+        delivered_bytes: 0,
+        segments_sent: 0,
+        retransmitted_segments: 0,
+        timeouts: 0,
+        fast_retransmits: 0,
+        spurious_timeouts: fl.stats.spurious_timeouts,
+        redundant_retransmissions: fl.stats.redundant_retransmissions,
+        dropped_packets: fl.stats.dropped_packets,
+        max_cwnd: fl.stats.max_cwnd,
+        rtt_samples: fl.stats.rtt.n,
+        mean_cwnd: fl.stats.mean_cwnd(spec.start, active_end),
+        rtt_min_s: fl.stats.rtt.min(),
+        rtt_mean_s: fl.stats.rtt.mean(),
+        rtt_max_s: fl.stats.rtt.max(),
+        delay_mean_s: fl.stats.delay.mean(),
+        jitter_s: fl.stats.jitter.mean(),
+        packets_sent: None,
+        packets_received: None,
+        packets_lost: None,
+        delivery_ratio: None,
+        delay_min_s: fl.stats.delay.min(),
+        delay_max_s: fl.stats.delay.max(),
+        jitter_rfc3550_s: None,
+    };
+    match &fl.agents {
+        FlowAgents::Tcp(t) => {
+            let st = t.sender.stats();
+            let delivered = match &spec.transport {
+                crate::scenario::FlowTransport::Tcp {
+                    app_bytes: Some(total),
+                    ..
+                } => fl.stats.delivered_bytes.min(*total),
+                _ => fl.stats.delivered_bytes,
+            };
+            s.tcp = spec.tcp().map(|c| c.variant.name().to_string());
+            s.goodput_bps = per_s(delivered as f64 * 8.0);
+            s.delivered_bytes = delivered;
+            s.segments_sent = st.segments_sent;
+            s.retransmitted_segments = st.retransmissions;
+            s.timeouts = st.timeouts;
+            s.fast_retransmits = st.fast_retransmits;
+        }
+        FlowAgents::Udp(u) => {
+            let d = &u.stats;
+            s.transport = "udp".to_string();
+            s.mean_cwnd = None;
+            // ns-2 UDP puts the application bytes on the wire unchanged: payload = datagram.
+            s.delivered_bytes = d.received_bytes;
+            s.goodput_bps = per_s(d.received_bytes as f64 * 8.0);
+            s.segments_sent = d.sent_packets;
+            s.packets_sent = Some(d.sent_packets);
+            s.packets_received = Some(d.received_packets);
+            s.packets_lost = Some(d.lost_packets);
+            s.delivery_ratio = d.delivery_ratio();
+            s.jitter_rfc3550_s = d.jitter_rfc3550_s();
+        }
+    }
+    s
 }

@@ -1,0 +1,326 @@
+//! Routing protocols: one instance per node, asked about every packet the node originates
+//! ([`RoutingProtocol::route_output`]) or receives ([`RoutingProtocol::route_input`]), as
+//! ns-3's `Ipv4RoutingProtocol` is with `RouteOutput` / `RouteInput`.
+//!
+//! The answer ([`Routed`]) is one of: forward on an interface to a next hop, deliver
+//! locally, hold (the protocol keeps the packet, bounded and with a timeout, while it looks
+//! for a route), or drop with a reason. The protocol owns what it holds until it releases or
+//! drops it, and the world counts held packets as in flight.
+//!
+//! The protocol hears: link-layer transmit failures with the packet handed back
+//! ([`RoutingProtocol::on_tx_failure`], for salvage and route maintenance), interfaces going
+//! down and up, and address changes. It has its own timers (`next_timer` / `on_timer`) through
+//! the world's wake mechanism. What it produces goes into a [`RoutingOutput`]: packets to send
+//! (released from its buffer or salvaged), control messages to originate (the world makes
+//! them packets that travel the same path as data and are counted by kind), and drops.
+//!
+//! Implementations: [`static_routes`] (shortest path, recomputed on topology events, explicit
+//! routes). DSR and AODV (on-demand, with a [`hold::HoldBuffer`] send buffer and route
+//! maintenance by link-layer feedback) and DSDV are further variants of [`RoutingProtocol`];
+//! a protocol's messages are variants of [`crate::net::control::ControlMessage`].
+
+pub mod hold;
+pub mod static_routes;
+
+use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::{DropReason, Packet};
+use crate::sim::SimTime;
+
+pub use hold::{HoldBuffer, HoldConfig};
+pub use static_routes::{Route, StaticRouting};
+
+/// What a protocol may know of its node when it decides.
+#[derive(Clone, Copy, Debug)]
+pub struct RouteCtx<'a> {
+    pub node: NodeId,
+    /// The node's addresses, primary first.
+    pub addrs: &'a [Addr],
+}
+
+impl RouteCtx<'_> {
+    pub fn is_local(&self, dst: Addr) -> bool {
+        self.addrs.contains(&dst)
+    }
+}
+
+/// A routing decision for one packet.
+#[derive(Debug)]
+pub enum Routed {
+    Forward {
+        packet: Packet,
+        iface: IfaceId,
+        next_hop: Addr,
+    },
+    /// The packet is for this node.
+    Deliver(Packet),
+    /// The protocol keeps the packet while it discovers a route.
+    Held,
+    Drop(Packet, DropReason),
+}
+
+/// A control message a protocol originates: from `src` to `dst`, sent on `via` (interface
+/// and next hop) or, when `via` is `None`, routed like any packet the node originates.
+#[derive(Clone, Debug)]
+pub struct ControlSend {
+    pub msg: ControlMessage,
+    pub src: Addr,
+    pub dst: Addr,
+    pub via: Option<(IfaceId, Addr)>,
+}
+
+/// What one call into a routing protocol produced, drained by the world after every call.
+#[derive(Debug, Default)]
+pub struct RoutingOutput {
+    /// Packets to transmit now on an interface to a next hop (released or salvaged).
+    pub send: Vec<(Packet, IfaceId, Addr)>,
+    pub control: Vec<ControlSend>,
+    pub drops: Vec<(Packet, DropReason)>,
+}
+
+impl RoutingOutput {
+    pub fn is_empty(&self) -> bool {
+        self.send.is_empty() && self.control.is_empty() && self.drops.is_empty()
+    }
+}
+
+/// Global configuration of the routing protocol a scenario runs on every node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RoutingConfig {
+    /// Shortest-path static routing; `hold` keeps packets without a route for a while
+    /// instead of dropping them.
+    Static { hold: Option<HoldConfig> },
+}
+
+impl Default for RoutingConfig {
+    fn default() -> Self {
+        RoutingConfig::Static { hold: None }
+    }
+}
+
+/// One node's routing protocol instance.
+#[derive(Clone, Debug)]
+pub enum RoutingProtocol {
+    Static(StaticRouting),
+}
+
+impl RoutingProtocol {
+    pub fn new(cfg: &RoutingConfig) -> Self {
+        match *cfg {
+            RoutingConfig::Static { hold } => RoutingProtocol::Static(StaticRouting::new(hold)),
+        }
+    }
+
+    /// A packet this node originates (transport agents, tunnel entry, its own control).
+    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
+        match self {
+            RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
+        }
+    }
+
+    /// A packet that arrived on `iface`.
+    pub fn route_input(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        packet: Packet,
+    ) -> Routed {
+        let _ = iface;
+        match self {
+            RoutingProtocol::Static(s) => s.route_input(now, ctx, packet),
+        }
+    }
+
+    /// The link layer of `iface` could not deliver `packet` to `next_hop`.
+    pub fn on_tx_failure(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        next_hop: Addr,
+        packet: Packet,
+        out: &mut RoutingOutput,
+    ) {
+        let _ = (now, ctx, iface, next_hop);
+        match self {
+            RoutingProtocol::Static(s) => s.on_tx_failure(packet, out),
+        }
+    }
+
+    /// An interface of this node went down or came up. Static routing is recomputed
+    /// centrally by the world (see [`static_routes`]); on-demand protocols purge or repair.
+    pub fn on_interface_change(&mut self, now: SimTime, iface: IfaceId, up: bool) {
+        let _ = (now, iface, up);
+        match self {
+            RoutingProtocol::Static(_) => {}
+        }
+    }
+
+    /// An address was added to (or removed from) this node.
+    pub fn on_address_change(&mut self, now: SimTime, addr: Addr, added: bool) {
+        let _ = (now, addr, added);
+        match self {
+            RoutingProtocol::Static(_) => {}
+        }
+    }
+
+    pub fn next_timer(&self) -> Option<SimTime> {
+        match self {
+            RoutingProtocol::Static(s) => s.next_timer(),
+        }
+    }
+
+    pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        match self {
+            RoutingProtocol::Static(s) => s.on_timer(now, out),
+        }
+    }
+
+    /// Packets the protocol holds (in flight for the packet accounting).
+    pub fn held(&self) -> usize {
+        match self {
+            RoutingProtocol::Static(s) => s.held(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::tests::udp_packet;
+
+    const HOLD: HoldConfig = HoldConfig {
+        capacity: 2,
+        timeout: SimTime(5_000_000_000),
+    };
+
+    fn ctx(addrs: &[Addr]) -> RouteCtx<'_> {
+        RouteCtx {
+            node: NodeId(0),
+            addrs,
+        }
+    }
+
+    fn table_to(dst: u32, iface: u32, via: u32) -> Vec<Option<Route>> {
+        let mut t = vec![None; dst as usize + 1];
+        t[dst as usize] = Some(Route {
+            iface: IfaceId(iface),
+            next_hop: Addr::nth(via),
+        });
+        t
+    }
+
+    /// Without a hold buffer static routing drops at once (ns-2): `no_route`.
+    #[test]
+    fn no_route_drops_without_a_hold_buffer() {
+        let mut r = RoutingProtocol::new(&RoutingConfig::Static { hold: None });
+        let own = [Addr::nth(0)];
+        match r.route_output(SimTime::ZERO, &ctx(&own), udp_packet(1, 3, 100)) {
+            Routed::Drop(p, why) => assert_eq!((p.uid, why), (1, DropReason::NoRoute)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A packet held at 1 s is released, on the route's interface and next hop, when a
+    /// recomputation at 2 s installs a route to its destination; the protocol then holds
+    /// nothing and wants no timer.
+    #[test]
+    fn a_held_packet_is_released_when_a_route_appears() {
+        let mut s = StaticRouting::new(Some(HOLD));
+        let own = [Addr::nth(0)];
+        let t1 = SimTime::from_secs_f64(1.0);
+        assert!(matches!(
+            s.route_output(t1, &ctx(&own), udp_packet(1, 3, 100)),
+            Routed::Held
+        ));
+        assert_eq!(s.held(), 1);
+        assert_eq!(s.next_timer(), Some(SimTime::from_secs_f64(6.0)));
+        let mut out = RoutingOutput::default();
+        s.set_table(table_to(2, 7, 5), &mut out); // a route, but to another destination
+        assert!(out.is_empty());
+        s.set_table(table_to(3, 7, 5), &mut out);
+        assert_eq!(out.send.len(), 1);
+        let (p, iface, nh) = &out.send[0];
+        assert_eq!((p.uid, *iface, *nh), (1, IfaceId(7), Addr::nth(5)));
+        assert_eq!(s.held(), 0);
+        assert_eq!(s.next_timer(), None);
+    }
+
+    /// Held at 1 s and 2 s with a 5 s timeout: the timer at 6 s drops the first with
+    /// `hold_timeout`, the second stays until 7 s.
+    #[test]
+    fn a_held_packet_is_dropped_on_timeout() {
+        let mut r = RoutingProtocol::new(&RoutingConfig::Static { hold: Some(HOLD) });
+        let own = [Addr::nth(0)];
+        let s = SimTime::from_secs_f64;
+        r.route_output(s(1.0), &ctx(&own), udp_packet(1, 3, 100));
+        r.route_output(s(2.0), &ctx(&own), udp_packet(2, 3, 100));
+        assert_eq!(r.next_timer(), Some(s(6.0)));
+        let mut out = RoutingOutput::default();
+        r.on_timer(s(6.0), &mut out);
+        assert_eq!(out.drops.len(), 1);
+        assert_eq!(
+            (out.drops[0].0.uid, out.drops[0].1),
+            (1, DropReason::HoldTimeout)
+        );
+        assert_eq!((r.held(), r.next_timer()), (1, Some(s(7.0))));
+    }
+
+    /// Capacity 2: the third packet is refused with `hold_overflow` and handed back.
+    #[test]
+    fn a_packet_beyond_the_hold_capacity_is_dropped() {
+        let mut r = RoutingProtocol::new(&RoutingConfig::Static { hold: Some(HOLD) });
+        let own = [Addr::nth(0)];
+        for uid in 1..=2 {
+            assert!(matches!(
+                r.route_output(SimTime::ZERO, &ctx(&own), udp_packet(uid, 3, 100)),
+                Routed::Held
+            ));
+        }
+        match r.route_output(SimTime::ZERO, &ctx(&own), udp_packet(3, 3, 100)) {
+            Routed::Drop(p, why) => assert_eq!((p.uid, why), (3, DropReason::HoldOverflow)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.held(), 2);
+    }
+
+    /// A transmit failure hands the packet to the protocol; static routing cannot salvage,
+    /// so it is dropped with `link_failure`, the same packet.
+    #[test]
+    fn a_link_failure_is_reported_with_the_packet() {
+        let mut r = RoutingProtocol::new(&RoutingConfig::default());
+        let own = [Addr::nth(0)];
+        let mut out = RoutingOutput::default();
+        r.on_tx_failure(
+            SimTime::ZERO,
+            &ctx(&own),
+            IfaceId(1),
+            Addr::nth(4),
+            udp_packet(9, 4, 100),
+            &mut out,
+        );
+        assert_eq!(out.drops.len(), 1);
+        assert_eq!(
+            (out.drops[0].0.uid, out.drops[0].1),
+            (9, DropReason::LinkFailure)
+        );
+    }
+
+    /// Packets for one of the node's addresses, or broadcast, are delivered locally.
+    #[test]
+    fn local_and_broadcast_packets_are_delivered() {
+        let mut r = RoutingProtocol::new(&RoutingConfig::default());
+        let own = [Addr::nth(0), Addr::nth(9)];
+        let mut p = udp_packet(1, 9, 100);
+        assert!(matches!(
+            r.route_input(SimTime::ZERO, &ctx(&own), IfaceId(0), p.clone()),
+            Routed::Deliver(_)
+        ));
+        p.ip.dst = Addr::BROADCAST;
+        assert!(matches!(
+            r.route_input(SimTime::ZERO, &ctx(&own), IfaceId(0), p),
+            Routed::Deliver(_)
+        ));
+    }
+}

@@ -1,0 +1,157 @@
+//! Scheduled events: at a time, a link goes down or up or changes rate, delay or error
+//! model; a flow starts or stops.
+
+use super::super::schema::ScenarioSpec;
+use super::super::ScenarioError;
+use super::common::{error_model, probability};
+use super::{EventAction, ResolvedEvent, ResolvedFlow, ResolvedLink};
+use crate::channel::ErrorModel;
+use crate::sim::SimTime;
+
+const ACTIONS: &str = "down, up, set (links); start, stop (flows)";
+
+pub(super) fn events(
+    spec: &ScenarioSpec,
+    links: &[ResolvedLink],
+    flows: &[ResolvedFlow],
+) -> Result<Vec<ResolvedEvent>, ScenarioError> {
+    let mut out = Vec::with_capacity(spec.events.len());
+    for (i, e) in spec.events.iter().enumerate() {
+        let at = |k: &str| format!("events.{i}.{k}");
+        if e.at.0 > spec.duration.0 {
+            return Err(ScenarioError::at(
+                at("at"),
+                format!("after the end of the run ({})", spec.duration.0),
+            ));
+        }
+        let action = match (e.link.as_ref(), e.flow.as_ref()) {
+            (Some(_), Some(_)) => {
+                return Err(ScenarioError::at(
+                    at("flow"),
+                    "an event acts on one link or one flow, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(ScenarioError::at(
+                    at("link"),
+                    "an event needs a `link` or a `flow` to act on",
+                ))
+            }
+            (Some(name), None) => {
+                let link = links.iter().position(|l| &l.name == name).ok_or_else(|| {
+                    let names: Vec<&str> = links.iter().take(12).map(|l| l.name.as_str()).collect();
+                    ScenarioError::at(
+                        at("link"),
+                        format!(
+                            "unknown link `{name}`; allowed: one of the links ({})",
+                            names.join(", ")
+                        ),
+                    )
+                })?;
+                let directions = match e.direction.as_deref() {
+                    None | Some("both") => [true, true],
+                    Some("a_to_b") => [true, false],
+                    Some("b_to_a") => [false, true],
+                    Some(other) => {
+                        return Err(ScenarioError::at(
+                            at("direction"),
+                            format!("unknown direction `{other}`; allowed: both, a_to_b, b_to_a"),
+                        ))
+                    }
+                };
+                match e.action.as_str() {
+                    "down" | "up" => {
+                        for (key, set) in [
+                            ("rate", e.rate.is_some()),
+                            ("delay", e.delay.is_some()),
+                            ("loss", e.loss.is_some()),
+                            ("error", e.error.is_some()),
+                        ] {
+                            if set {
+                                return Err(ScenarioError::at(
+                                    at(key),
+                                    "only `set` changes a link's parameters",
+                                ));
+                            }
+                        }
+                        if e.action == "down" {
+                            EventAction::LinkDown { link, directions }
+                        } else {
+                            EventAction::LinkUp { link, directions }
+                        }
+                    }
+                    "set" => {
+                        let rate = match e.rate {
+                            Some(r) if !(r.0 > 0.0 && r.0.is_finite()) => {
+                                return Err(ScenarioError::at(at("rate"), "allowed: a rate > 0"))
+                            }
+                            r => r.map(|r| r.0),
+                        };
+                        let error = match (&e.error, e.loss) {
+                            (Some(_), Some(_)) => {
+                                return Err(ScenarioError::at(
+                                    at("loss"),
+                                    "give either loss or error, not both",
+                                ))
+                            }
+                            (Some(spec_e), None) => Some(error_model(
+                                &at("error"),
+                                spec_e,
+                                spec.scenario_dir.as_ref(),
+                            )?),
+                            (None, Some(p)) => Some(ErrorModel::Iid {
+                                p: probability(&at("loss"), p)?,
+                            }),
+                            (None, None) => None,
+                        };
+                        if rate.is_none() && e.delay.is_none() && error.is_none() {
+                            return Err(ScenarioError::at(
+                                at("action"),
+                                "`set` needs at least one of rate, delay, loss, error",
+                            ));
+                        }
+                        EventAction::LinkSet {
+                            link,
+                            directions,
+                            rate_bps: rate,
+                            delay: e.delay.map(|d| d.0),
+                            error,
+                        }
+                    }
+                    other => {
+                        return Err(ScenarioError::at(
+                            at("action"),
+                            format!("unknown link action `{other}`; allowed: {ACTIONS}"),
+                        ))
+                    }
+                }
+            }
+            (None, Some(name)) => {
+                let flow = flows.iter().position(|f| &f.name == name).ok_or_else(|| {
+                    let names: Vec<&str> = flows.iter().take(12).map(|f| f.name.as_str()).collect();
+                    ScenarioError::at(
+                        at("flow"),
+                        format!(
+                            "unknown flow `{name}`; allowed: one of the flows ({})",
+                            names.join(", ")
+                        ),
+                    )
+                })?;
+                match e.action.as_str() {
+                    "start" => EventAction::FlowStart { flow },
+                    "stop" => EventAction::FlowStop { flow },
+                    other => {
+                        return Err(ScenarioError::at(
+                            at("action"),
+                            format!("unknown flow action `{other}`; allowed: {ACTIONS}"),
+                        ))
+                    }
+                }
+            }
+        };
+        out.push(ResolvedEvent { at: e.at.0, action });
+    }
+    // Same-time events keep their scenario order (the scheduler is stable).
+    let _ = SimTime::ZERO;
+    Ok(out)
+}

@@ -1,0 +1,258 @@
+//! Checks the relations inside a scenario and resolves names to indices and options to
+//! concrete configurations. Everything that could make a run fail is caught here, before
+//! the run, with the key path of the offending value.
+//!
+//! One file per section: [`topology`] (nodes, links, bearers, explicit routes),
+//! [`umts`] (bearer configuration), [`tcp`] (TCP options and profiles), [`flows`],
+//! [`events`] (scheduled topology and flow events); [`common`] has the shared helpers.
+
+mod common;
+mod events;
+mod flows;
+mod tcp;
+mod topology;
+mod umts;
+
+use super::schema::{AppSpec, ErrorSpec, NodeKind, ScenarioSpec, TraceSpec};
+use super::ScenarioError;
+use crate::app::AppWrite;
+use crate::channel::ErrorModel;
+use crate::mobility::Position;
+use crate::net::addr::NodeId;
+use crate::routing::{HoldConfig, RoutingConfig};
+use crate::sim::SimTime;
+use crate::tcp::{SinkConfig, TcpConfig};
+use crate::umts::BearerConfig;
+
+use common::{resolve_file, NodeNames};
+
+#[derive(Clone, Debug)]
+pub struct ResolvedNode {
+    pub name: String,
+    pub kind: NodeKind,
+    pub position: Option<Position>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ResolvedLink {
+    pub name: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_bps: f64,
+    pub delay: SimTime,
+    pub queue: u32,
+    pub error_a_to_b: ErrorModel,
+    pub error_b_to_a: ErrorModel,
+}
+
+/// A UMTS radio bearer with its configuration and per-direction block error models.
+#[derive(Clone, Debug)]
+pub struct ResolvedBearer {
+    pub name: String,
+    pub ue: usize,
+    pub rnc: usize,
+    pub node_b: Option<usize>,
+    pub cfg: BearerConfig,
+    pub down_error: ErrorModel,
+    pub up_error: ErrorModel,
+}
+
+/// A UDP traffic source with its units resolved (ns-2 semantics in `crate::app`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrafficSpec {
+    Cbr {
+        interval: SimTime,
+        packet_size: u32,
+        random: bool,
+        max_packets: Option<u64>,
+    },
+    Exponential {
+        rate_bps: f64,
+        packet_size: u32,
+        burst_time: SimTime,
+        idle_time: SimTime,
+    },
+    Pareto {
+        rate_bps: f64,
+        packet_size: u32,
+        burst_time: SimTime,
+        idle_time: SimTime,
+        shape: f64,
+    },
+}
+
+/// What carries a flow's data.
+#[derive(Clone, Debug)]
+pub enum FlowTransport {
+    Tcp {
+        tcp: TcpConfig,
+        sink: SinkConfig,
+        /// Application bytes to send; `None` = unlimited (FTP) or trace-driven.
+        app_bytes: Option<u64>,
+        /// For a trace-driven application: its writes, offsets from `start`.
+        app_trace: Option<Vec<AppWrite>>,
+    },
+    Udp {
+        traffic: TrafficSpec,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct ResolvedFlow {
+    pub name: String,
+    pub src: usize,
+    pub dst: usize,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    pub transport: FlowTransport,
+}
+
+impl ResolvedFlow {
+    /// The TCP configuration, for TCP flows.
+    pub fn tcp(&self) -> Option<&TcpConfig> {
+        match &self.transport {
+            FlowTransport::Tcp { tcp, .. } => Some(tcp),
+            FlowTransport::Udp { .. } => None,
+        }
+    }
+}
+
+/// A scheduled event's action, on a link (both directions or one: `[a_to_b, b_to_a]`) or a
+/// flow (indices into the scenario's lists).
+#[derive(Clone, Debug)]
+pub enum EventAction {
+    LinkDown {
+        link: usize,
+        directions: [bool; 2],
+    },
+    LinkUp {
+        link: usize,
+        directions: [bool; 2],
+    },
+    LinkSet {
+        link: usize,
+        directions: [bool; 2],
+        rate_bps: Option<f64>,
+        delay: Option<SimTime>,
+        error: Option<ErrorModel>,
+    },
+    FlowStart {
+        flow: usize,
+    },
+    FlowStop {
+        flow: usize,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct ResolvedEvent {
+    pub at: SimTime,
+    pub action: EventAction,
+}
+
+/// A scenario whose names are resolved and whose values are checked.
+#[derive(Clone, Debug)]
+pub struct ResolvedScenario {
+    pub name: String,
+    pub duration: SimTime,
+    pub nodes: Vec<ResolvedNode>,
+    pub links: Vec<ResolvedLink>,
+    pub bearers: Vec<ResolvedBearer>,
+    /// The routing protocol every node runs.
+    pub routing: RoutingConfig,
+    /// Explicit static routes `(node, destination, via)`.
+    pub explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
+    pub flows: Vec<ResolvedFlow>,
+    pub events: Vec<ResolvedEvent>,
+    pub traces: TraceSpec,
+    /// Files the scenario reads (error and application traces), resolved: a run depends on
+    /// their contents as much as on the scenario text.
+    pub input_files: Vec<std::path::PathBuf>,
+}
+
+/// The files `spec` reads, resolved against its folder, in scenario order.
+fn input_files(spec: &ScenarioSpec) -> Vec<std::path::PathBuf> {
+    let dir = spec.scenario_dir.as_ref();
+    let error_file = |e: &Option<ErrorSpec>| match e {
+        Some(ErrorSpec::Trace { file, .. }) => Some(resolve_file(dir, file)),
+        _ => None,
+    };
+    let links = spec
+        .links
+        .iter()
+        .flat_map(|l| [error_file(&l.error_a_to_b), error_file(&l.error_b_to_a)]);
+    let bearers = spec
+        .bearers
+        .iter()
+        .flat_map(|b| [error_file(&b.downlink.error), error_file(&b.uplink.error)]);
+    let apps = spec.flows.iter().map(|f| match &f.app {
+        Some(AppSpec::Trace { file }) => Some(resolve_file(dir, file)),
+        _ => None,
+    });
+    let events = spec.events.iter().map(|e| error_file(&e.error));
+    links
+        .chain(bearers)
+        .chain(apps)
+        .chain(events)
+        .flatten()
+        .collect()
+}
+
+/// ns-2-like default for how long a held packet may wait for a route (DSR's send buffer
+/// timeout is 30 s, link-spec §4.2).
+const DEFAULT_HOLD_TIMEOUT: SimTime = SimTime(30_000_000_000);
+
+fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
+    let r = &spec.routing;
+    match r.protocol.as_deref() {
+        None | Some("static") => {}
+        Some(other) => {
+            return Err(ScenarioError::at(
+                "routing.protocol",
+                format!("unknown routing protocol `{other}`; allowed: static"),
+            ))
+        }
+    }
+    let timeout = r.hold_timeout.map_or(DEFAULT_HOLD_TIMEOUT, |d| d.0);
+    if timeout == SimTime::ZERO {
+        return Err(ScenarioError::at("routing.hold_timeout", "allowed: > 0"));
+    }
+    let hold = match r.hold_packets {
+        None | Some(0) => None,
+        Some(n) => Some(HoldConfig {
+            capacity: n as usize,
+            timeout,
+        }),
+    };
+    Ok(RoutingConfig::Static { hold })
+}
+
+/// Checks `spec` and resolves it.
+pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
+    let input_files = input_files(&spec);
+    if spec.duration.0 == SimTime::ZERO {
+        return Err(ScenarioError::at("duration", "allowed: a duration > 0"));
+    }
+    let nodes = topology::nodes(&spec)?;
+    let names = NodeNames::new(&spec);
+    let (links, bearers) = topology::links_and_bearers(&spec, &names)?;
+    let edges = topology::all_up_edges(&links, &bearers);
+    let explicit_routes = topology::explicit_routes(&spec, &names, &edges)?;
+    let routing = routing(&spec)?;
+    let reach = topology::Reachability::new(nodes.len(), &edges, &explicit_routes);
+    let flows = flows::flows(&spec, &names, &reach)?;
+    let events = events::events(&spec, &links, &flows)?;
+    Ok(ResolvedScenario {
+        name: spec.name,
+        duration: spec.duration.0,
+        nodes,
+        links,
+        bearers,
+        routing,
+        explicit_routes,
+        flows,
+        events,
+        traces: spec.traces,
+        input_files,
+    })
+}

@@ -1,0 +1,177 @@
+//! TCP options: a defaults profile, then `tcp_defaults`, then a flow's own `options`.
+
+use super::super::schema::TcpOptions;
+use super::super::ScenarioError;
+use crate::sim::SimTime;
+use crate::tcp::config::RtoMode;
+use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig};
+
+/// Applies `opts` (found at key path `path`) onto `cfg` and `sink`.
+pub(super) fn apply_tcp_options(
+    path: &str,
+    opts: &TcpOptions,
+    cfg: &mut TcpConfig,
+    sink: &mut SinkConfig,
+) -> Result<(), ScenarioError> {
+    let at = |k: &str| format!("{path}.{k}");
+    if let Some(b) = opts.packet_size {
+        if b.0 == 0 || b.0 > 65_535 {
+            return Err(ScenarioError::at(
+                at("packet_size"),
+                "allowed: 1B to 65535B",
+            ));
+        }
+        cfg.packet_size = b.0 as u32;
+    }
+    if let Some(b) = opts.header_size {
+        if b.0 > 1_000 {
+            return Err(ScenarioError::at(at("header_size"), "allowed: 0B to 1000B"));
+        }
+        cfg.header_size = b.0 as u32;
+    }
+    if let Some(w) = opts.window {
+        if w == 0 {
+            return Err(ScenarioError::at(
+                at("window"),
+                "allowed: an integer >= 1 (packets)",
+            ));
+        }
+        cfg.window = w;
+    }
+    if let Some(w) = opts.window_init {
+        if w == 0 {
+            return Err(ScenarioError::at(
+                at("window_init"),
+                "allowed: an integer >= 1 (packets)",
+            ));
+        }
+        cfg.window_init = w;
+    }
+    if let Some(v) = opts.max_burst {
+        cfg.max_burst = v;
+    }
+    if let Some(v) = opts.max_cwnd {
+        if v < 0.0 {
+            return Err(ScenarioError::at(
+                at("max_cwnd"),
+                "allowed: >= 0 (0 = no limit)",
+            ));
+        }
+        cfg.max_cwnd = v;
+    }
+    if let Some(v) = opts.syn {
+        cfg.syn = v;
+    }
+    if let Some(v) = opts.limited_transmit {
+        cfg.limited_transmit = v;
+    }
+    if let Some(v) = opts.precision_reduce {
+        cfg.precision_reduce = v;
+    }
+    if let Some(v) = opts.dupack_threshold {
+        if v == 0 {
+            return Err(ScenarioError::at(
+                at("dupack_threshold"),
+                "allowed: an integer >= 1",
+            ));
+        }
+        cfg.dupack_threshold = v;
+    }
+    if let Some(m) = &opts.rto {
+        cfg.rto.mode = match m.as_str() {
+            "ns2" => RtoMode::Ns2,
+            "rfc6298" => RtoMode::Rfc6298,
+            other => {
+                return Err(ScenarioError::at(
+                    at("rto"),
+                    format!("unknown RTO estimator `{other}`; allowed: ns2, rfc6298"),
+                ))
+            }
+        };
+    }
+    if let Some(d) = opts.tick {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(at("tick"), "allowed: a duration > 0"));
+        }
+        cfg.rto.tick = d.0;
+    }
+    if let Some(d) = opts.min_rto {
+        cfg.rto.min_rto = d.0;
+    }
+    if let Some(d) = opts.max_rto {
+        cfg.rto.max_rto = d.0;
+    }
+    if let Some(d) = opts.initial_rto {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(
+                at("initial_rto"),
+                "allowed: a duration > 0",
+            ));
+        }
+        cfg.rto.initial_rto = d.0;
+    }
+    if cfg.rto.min_rto > cfg.rto.max_rto {
+        return Err(ScenarioError::at(at("min_rto"), "must not exceed max_rto"));
+    }
+    if let Some(v) = opts.delayed_ack {
+        sink.delayed_ack = v;
+    }
+    if let Some(d) = opts.delack_interval {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(
+                at("delack_interval"),
+                "allowed: a duration > 0",
+            ));
+        }
+        sink.delack_interval = d.0;
+    }
+    if let Some(n) = opts.sack_blocks {
+        if !(1..=4).contains(&n) {
+            return Err(ScenarioError::at(at("sack_blocks"), "allowed: 1 to 4"));
+        }
+        sink.max_sack_blocks = n;
+    }
+    for (key, value, slot) in [
+        ("vegas_alpha", opts.vegas_alpha, &mut cfg.vegas.alpha),
+        ("vegas_beta", opts.vegas_beta, &mut cfg.vegas.beta),
+        ("vegas_gamma", opts.vegas_gamma, &mut cfg.vegas.gamma),
+    ] {
+        if let Some(v) = value {
+            if v < 0.0 {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "allowed: a number >= 0 (packets)",
+                ));
+            }
+            *slot = v;
+        }
+    }
+    if cfg.vegas.alpha > cfg.vegas.beta {
+        return Err(ScenarioError::at(
+            at("vegas_alpha"),
+            "must not exceed vegas_beta",
+        ));
+    }
+    if let Some(v) = opts.vegas_omits_header {
+        cfg.vegas_omits_header = v;
+    }
+    Ok(())
+}
+
+pub(super) fn profile(
+    path: &str,
+    name: Option<&String>,
+) -> Result<Option<DefaultsProfile>, ScenarioError> {
+    match name {
+        None => Ok(None),
+        Some(n) => DefaultsProfile::parse(n).map(Some).ok_or_else(|| {
+            ScenarioError::at(
+                path,
+                format!(
+                    "unknown defaults profile `{n}`; allowed: {}",
+                    DefaultsProfile::NAMES.join(", ")
+                ),
+            )
+        }),
+    }
+}

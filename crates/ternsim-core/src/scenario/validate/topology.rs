@@ -1,0 +1,213 @@
+//! Nodes, links, bearers and explicit routes; the connectivity check flows rely on.
+
+use std::collections::HashMap;
+
+use super::super::schema::ScenarioSpec;
+use super::super::ScenarioError;
+use super::common::{error_model, probability, NodeNames};
+use super::umts::bearer_config;
+use super::{ResolvedBearer, ResolvedLink, ResolvedNode};
+use crate::channel::ErrorModel;
+use crate::mobility::Position;
+use crate::net::addr::{IfaceId, NodeId};
+use crate::routing::static_routes::{shortest_paths, Edge};
+
+pub(super) fn nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioError> {
+    if spec.nodes.is_empty() {
+        return Err(ScenarioError::at(
+            "nodes",
+            "a scenario needs at least one node",
+        ));
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut nodes = Vec::with_capacity(spec.nodes.len());
+    for (i, n) in spec.nodes.iter().enumerate() {
+        if n.name.is_empty() {
+            return Err(ScenarioError::at(
+                format!("nodes.{i}.name"),
+                "must not be empty",
+            ));
+        }
+        if seen.insert(n.name.as_str(), i).is_some() {
+            return Err(ScenarioError::at(
+                format!("nodes.{i}.name"),
+                format!("duplicate node name `{}`", n.name),
+            ));
+        }
+        if let Some([x, y]) = n.position {
+            if !x.is_finite() || !y.is_finite() {
+                return Err(ScenarioError::at(
+                    format!("nodes.{i}.position"),
+                    "allowed: two finite numbers [x, y] in metres",
+                ));
+            }
+        }
+        nodes.push(ResolvedNode {
+            name: n.name.clone(),
+            kind: n.kind,
+            position: n.position.map(|[x, y]| Position { x, y }),
+        });
+    }
+    Ok(nodes)
+}
+
+/// Links and bearers, whose names share one namespace (events name them).
+pub(super) fn links_and_bearers(
+    spec: &ScenarioSpec,
+    names: &NodeNames,
+) -> Result<(Vec<ResolvedLink>, Vec<ResolvedBearer>), ScenarioError> {
+    let dir = spec.scenario_dir.as_ref();
+    let mut links = Vec::with_capacity(spec.links.len());
+    let mut link_names: HashMap<String, usize> = HashMap::new();
+    for (i, l) in spec.links.iter().enumerate() {
+        let a = names.lookup(format!("links.{i}.a"), &l.a)?;
+        let b = names.lookup(format!("links.{i}.b"), &l.b)?;
+        if a == b {
+            return Err(ScenarioError::at(
+                format!("links.{i}.b"),
+                "a link needs two different nodes",
+            ));
+        }
+        if l.queue == 0 {
+            return Err(ScenarioError::at(
+                format!("links.{i}.queue"),
+                "allowed: an integer >= 1 (packets)",
+            ));
+        }
+        if !(l.rate.0 > 0.0 && l.rate.0.is_finite()) {
+            return Err(ScenarioError::at(
+                format!("links.{i}.rate"),
+                "allowed: a rate > 0",
+            ));
+        }
+        let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
+        if link_names.insert(name.clone(), i).is_some() {
+            return Err(ScenarioError::at(
+                format!("links.{i}.name"),
+                format!("duplicate link name `{name}`"),
+            ));
+        }
+        let shorthand = match l.loss {
+            Some(p) => ErrorModel::Iid {
+                p: probability(&format!("links.{i}.loss"), p)?,
+            },
+            None => ErrorModel::None,
+        };
+        let error_a_to_b = match &l.error_a_to_b {
+            Some(e) => error_model(&format!("links.{i}.error_a_to_b"), e, dir)?,
+            None => shorthand.clone(),
+        };
+        let error_b_to_a = match &l.error_b_to_a {
+            Some(e) => error_model(&format!("links.{i}.error_b_to_a"), e, dir)?,
+            None => shorthand,
+        };
+        links.push(ResolvedLink {
+            name,
+            a,
+            b,
+            rate_bps: l.rate.0,
+            delay: l.delay.0,
+            queue: l.queue,
+            error_a_to_b,
+            error_b_to_a,
+        });
+    }
+
+    let mut bearers = Vec::with_capacity(spec.bearers.len());
+    for (i, b) in spec.bearers.iter().enumerate() {
+        let path = format!("bearers.{i}");
+        let ue = names.lookup(format!("{path}.ue"), &b.ue)?;
+        let rnc = names.lookup(format!("{path}.rnc"), &b.rnc)?;
+        if ue == rnc {
+            return Err(ScenarioError::at(
+                format!("{path}.rnc"),
+                "must differ from ue",
+            ));
+        }
+        let node_b = match &b.node_b {
+            Some(n) => Some(names.lookup(format!("{path}.node_b"), n)?),
+            None => None,
+        };
+        let (cfg, down_error, up_error) = bearer_config(&path, b, dir)?;
+        let name = b
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}-{}", b.ue, b.rnc));
+        if link_names.insert(name.clone(), usize::MAX).is_some() {
+            return Err(ScenarioError::at(
+                format!("{path}.name"),
+                format!("duplicate link or bearer name `{name}`"),
+            ));
+        }
+        bearers.push(ResolvedBearer {
+            name,
+            ue,
+            rnc,
+            node_b,
+            cfg,
+            down_error,
+            up_error,
+        });
+    }
+    Ok((links, bearers))
+}
+
+/// The routing graph with every link and bearer up: wired links first, then bearers (the
+/// order ties are broken in). Interface ids are placeholders: only connectivity is checked.
+pub(super) fn all_up_edges(links: &[ResolvedLink], bearers: &[ResolvedBearer]) -> Vec<Edge> {
+    links
+        .iter()
+        .map(|l| (l.a, l.b))
+        .chain(bearers.iter().map(|b| (b.rnc, b.ue)))
+        .map(|(a, b)| Edge {
+            a: NodeId(a as u32),
+            b: NodeId(b as u32),
+            a_iface: IfaceId(0),
+            b_iface: IfaceId(0),
+            up: true,
+        })
+        .collect()
+}
+
+/// Explicit routes `(node, dst, via)`; `via` must be a neighbour of `node`.
+pub(super) fn explicit_routes(
+    spec: &ScenarioSpec,
+    names: &NodeNames,
+    edges: &[Edge],
+) -> Result<Vec<(NodeId, NodeId, NodeId)>, ScenarioError> {
+    let mut explicit = Vec::with_capacity(spec.routes.len());
+    for (i, r) in spec.routes.iter().enumerate() {
+        let node = NodeId(names.lookup(format!("routes.{i}.node"), &r.node)? as u32);
+        let dst = NodeId(names.lookup(format!("routes.{i}.dst"), &r.dst)? as u32);
+        let via = NodeId(names.lookup(format!("routes.{i}.via"), &r.via)? as u32);
+        let neighbours = edges
+            .iter()
+            .any(|e| (e.a == node && e.b == via) || (e.b == node && e.a == via));
+        if !neighbours {
+            return Err(ScenarioError::at(
+                format!("routes.{i}.via"),
+                "`via` is not a neighbour of `node`",
+            ));
+        }
+        explicit.push((node, dst, via));
+    }
+    Ok(explicit)
+}
+
+/// Whether `dst` can be reached from `src` with every link up and the explicit routes.
+pub(super) struct Reachability {
+    table: Vec<Vec<Option<(usize, NodeId)>>>,
+}
+
+impl Reachability {
+    pub(super) fn new(n: usize, edges: &[Edge], explicit: &[(NodeId, NodeId, NodeId)]) -> Self {
+        Reachability {
+            table: shortest_paths(n, edges, explicit),
+        }
+    }
+
+    pub(super) fn connected(&self, src: usize, dst: usize) -> bool {
+        crate::routing::static_routes::path(&self.table, NodeId(src as u32), NodeId(dst as u32))
+            .is_some()
+    }
+}

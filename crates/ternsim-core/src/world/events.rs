@@ -1,0 +1,89 @@
+//! Scheduled events: links going down and up or changing parameters, flows starting and
+//! stopping. A downed direction drops everything it holds and everything sent onto it with
+//! `link_down`; routing hears of the change (interfaces down/up) and static routes are
+//! recomputed, so traffic moves to another path if there is one and comes back after.
+
+use super::World;
+use crate::net::addr::IfaceId;
+use crate::scenario::validate::EventAction;
+use crate::sim::SimTime;
+
+impl World {
+    pub(super) fn on_scheduled(&mut self, now: SimTime, i: usize) {
+        let action = self.events[i].action.clone();
+        let (what, target) = match action {
+            EventAction::LinkDown { link, directions } => {
+                self.set_link_state(now, link, directions, false);
+                ("link_down", self.link_names[link].clone())
+            }
+            EventAction::LinkUp { link, directions } => {
+                self.set_link_state(now, link, directions, true);
+                ("link_up", self.link_names[link].clone())
+            }
+            EventAction::LinkSet {
+                link,
+                directions,
+                rate_bps,
+                delay,
+                error,
+            } => {
+                for d in (0..2).filter(|&d| directions[d]) {
+                    let wire = self.devices[2 * link + d]
+                        .wired_mut()
+                        .expect("links are the first devices");
+                    if let Some(r) = rate_bps {
+                        wire.set_rate(r);
+                    }
+                    if let Some(dl) = delay {
+                        wire.delay = dl;
+                    }
+                    if let Some(e) = &error {
+                        wire.error = e.clone();
+                    }
+                }
+                ("link_set", self.link_names[link].clone())
+            }
+            EventAction::FlowStart { flow } => {
+                self.start_flow(now, flow);
+                ("flow_start", self.flows[flow].spec.name.clone())
+            }
+            EventAction::FlowStop { flow } => {
+                self.stop_flow(flow);
+                ("flow_stop", self.flows[flow].spec.name.clone())
+            }
+        };
+        if let Some(t) = self.traces.topology.as_mut() {
+            t.push(now.as_secs_f64(), what, &target);
+        }
+    }
+
+    /// Takes the chosen directions of `link` down or up, tells the routing protocols of
+    /// both ends and recomputes static routes. A link carries routes only while both of its
+    /// directions are up (TCP needs the way back).
+    fn set_link_state(&mut self, now: SimTime, link: usize, directions: [bool; 2], up: bool) {
+        for d in (0..2).filter(|&d| directions[d]) {
+            let device = 2 * link + d;
+            let mut out = self.iface_out_pool.pop().unwrap_or_default();
+            let wire = self.devices[device]
+                .wired_mut()
+                .expect("links are the first devices");
+            if up {
+                wire.set_up();
+            } else {
+                wire.set_down(&mut out);
+            }
+            let iface = IfaceId(device as u32);
+            self.ifaces[iface.ix()].up = up;
+            let node = self.ifaces[iface.ix()].node;
+            self.nodes[node.ix()]
+                .routing
+                .on_interface_change(now, iface, up);
+            self.drain_device_output(now, device as u32, out);
+        }
+        let both_up = (0..2).all(|d| self.ifaces[2 * link + d].up);
+        if self.edges[link].up != both_up {
+            self.edges[link].up = both_up;
+            self.recompute_static_routes(now);
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Moving packets: from an agent into its node's routing protocol, from routing onto an
+//! interface, from an interface to the next node, and up to the agent bound to the
+//! destination port. Every drop goes through [`World::drop_packet`], so the accounting and
+//! the `drops` trace see each one, with the node and interface where it happened.
+
+use super::{Agent, Event, World, DEFAULT_TTL};
+use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::iface::IfaceOutput;
+use crate::net::packet::{DropReason, IpHeader, Packet, Payload, Ports};
+use crate::routing::static_routes::{shortest_paths, Route};
+use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
+use crate::sim::SimTime;
+
+impl World {
+    /// A new packet, counted as created.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new_packet(
+        &mut self,
+        now: SimTime,
+        flow: Option<u32>,
+        src: Addr,
+        dst: Addr,
+        ports: Ports,
+        size: u32,
+        payload: Payload,
+    ) -> Packet {
+        self.next_uid += 1;
+        let packet = Packet {
+            uid: self.next_uid,
+            flow,
+            ip: IpHeader {
+                src,
+                dst,
+                ttl: DEFAULT_TTL,
+            },
+            ports,
+            headers: Vec::new(),
+            size,
+            created: now,
+            payload,
+        };
+        self.accounting.created += 1;
+        self.accounting.created_by_kind[packet.kind().index()] += 1;
+        packet
+    }
+
+    /// `node` originates `packet`: its routing protocol decides.
+    pub(super) fn originate(&mut self, now: SimTime, node: NodeId, packet: Packet) {
+        let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
+        let routed = routing.route_output(now, &ctx, packet);
+        self.apply(now, node, None, routed);
+        self.arm_routing(node);
+    }
+
+    /// `packet` arrived at `node` on `iface`.
+    fn receive(&mut self, now: SimTime, iface: IfaceId, packet: Packet) {
+        let node = self.ifaces[iface.ix()].node;
+        let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
+        let routed = routing.route_input(now, &ctx, iface, packet);
+        self.apply(now, node, Some(iface), routed);
+        self.arm_routing(node);
+    }
+
+    /// Carries out a routing decision taken at `node` (for a packet that arrived on
+    /// `in_iface`, or was originated there when `None`).
+    fn apply(&mut self, now: SimTime, node: NodeId, in_iface: Option<IfaceId>, routed: Routed) {
+        match routed {
+            Routed::Forward {
+                mut packet,
+                iface,
+                next_hop,
+            } => {
+                if in_iface.is_some() {
+                    // IP forwarding decrements the TTL of the header it routed on.
+                    let ttl = packet.routing_ttl_mut();
+                    *ttl = ttl.saturating_sub(1);
+                    if *ttl == 0 {
+                        self.drop_packet(now, Some(node), None, packet, DropReason::TtlExpired);
+                        return;
+                    }
+                }
+                self.transmit(now, iface, next_hop, packet);
+            }
+            Routed::Deliver(packet) => self.deliver_locally(now, node, in_iface, packet),
+            Routed::Held => {}
+            Routed::Drop(packet, why) => self.drop_packet(now, Some(node), None, packet, why),
+        }
+    }
+
+    /// The packet is for `node`: leave a tunnel, or hand it to the agent on its port.
+    fn deliver_locally(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        in_iface: Option<IfaceId>,
+        mut packet: Packet,
+    ) {
+        if packet.decapsulate().is_some() {
+            // Tunnel exit: route the inner packet as if it had arrived here.
+            let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
+            let routed = match in_iface {
+                Some(i) => routing.route_input(now, &ctx, i, packet),
+                None => routing.route_output(now, &ctx, packet),
+            };
+            self.apply(now, node, in_iface, routed);
+            return;
+        }
+        let Some(&agent) = self.nodes[node.ix()].agents.get(&packet.ports.dst) else {
+            self.drop_packet(now, Some(node), None, packet, DropReason::NoAgent);
+            return;
+        };
+        self.accounting.delivered += 1;
+        self.accounting.delivered_by_kind[packet.kind().index()] += 1;
+        match (agent, packet.payload) {
+            (Agent::TcpSink(f), Payload::TcpData(seg)) => self.deliver_data(now, f as usize, &seg),
+            (Agent::TcpSender(f), Payload::TcpAck(ack)) => self.deliver_ack(now, f as usize, &ack),
+            (Agent::UdpSink(f), Payload::Udp(d)) => {
+                self.deliver_datagram(now, f as usize, packet.size, &d)
+            }
+            // Anything else reaching an agent (a datagram on a TCP port) is consumed there,
+            // as a real agent would discard it.
+            _ => {}
+        }
+    }
+
+    /// Hands `packet` to interface `iface` for `next_hop` and moves what results.
+    pub(super) fn transmit(
+        &mut self,
+        now: SimTime,
+        iface: IfaceId,
+        next_hop: Addr,
+        packet: Packet,
+    ) {
+        let _ = next_hop; // point-to-point devices ignore it; shared media address by it
+        let (device, port) = {
+            let i = &self.ifaces[iface.ix()];
+            (i.device, i.port)
+        };
+        let mut out = self.iface_out_pool.pop().unwrap_or_default();
+        self.devices[device as usize].submit(now, port, packet, &mut out);
+        self.drain_device(now, device, out);
+    }
+
+    pub(super) fn on_device_wake(&mut self, now: SimTime, device: u32, tag: u32) {
+        let mut out = self.iface_out_pool.pop().unwrap_or_default();
+        self.devices[device as usize].on_wake(now, tag, &mut out);
+        self.drain_device(now, device, out);
+    }
+
+    /// Moves what a device call outside `transmit`/`on_wake` produced (a link going down).
+    pub(super) fn drain_device_output(&mut self, now: SimTime, device: u32, out: IfaceOutput) {
+        self.drain_device(now, device, out);
+    }
+
+    /// Drops, transmit failures and arrivals of one device call, then its wake-ups.
+    fn drain_device(&mut self, now: SimTime, device: u32, mut out: IfaceOutput) {
+        let d = device as usize;
+        let sender_iface = |w: &World, port: u16| {
+            w.ifaces
+                .iter()
+                .position(|i| i.device == device && i.port == port)
+                .map(|i| IfaceId(i as u32))
+        };
+        for (packet, why) in out.drops.drain(..) {
+            // A drop inside a device is charged to the interface that submitted the packet:
+            // the sending side of a wired direction or of a bearer.
+            let iface = match &self.devices[d] {
+                // Wired direction `d` is the sending interface `d` (links come first).
+                super::Device::Wired { .. } => Some(IfaceId(device)),
+                super::Device::Bearer(_) => None,
+            };
+            let node = iface.map(|i| self.ifaces[i.ix()].node);
+            self.drop_packet(now, node, iface, packet, why);
+        }
+        for failure in std::mem::take(&mut out.tx_failures) {
+            let Some(iface) = sender_iface(self, failure.port) else {
+                continue;
+            };
+            let node = self.ifaces[iface.ix()].node;
+            let mut rout = RoutingOutput::default();
+            let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
+            routing.on_tx_failure(
+                now,
+                &ctx,
+                iface,
+                failure.next_hop,
+                failure.packet,
+                &mut rout,
+            );
+            self.drain_routing(now, node, rout);
+        }
+        let arrivals = std::mem::take(&mut out.arrivals);
+        for (port, packet) in arrivals {
+            let iface = self.arrival_iface[d][port as usize];
+            self.receive(now, iface, packet);
+        }
+        self.devices[d].rearm(&mut out);
+        for &(at, tag) in &out.wakes {
+            self.sched.schedule(at, Event::IfaceWake { device, tag });
+        }
+        self.devices[d].drain_traces(&self.link_names, &mut self.traces);
+        out.clear();
+        self.iface_out_pool.push(out);
+    }
+
+    /// Sends, originates and drops what a routing protocol produced.
+    pub(super) fn drain_routing(&mut self, now: SimTime, node: NodeId, out: RoutingOutput) {
+        for (packet, why) in out.drops {
+            self.drop_packet(now, Some(node), None, packet, why);
+        }
+        for (packet, iface, next_hop) in out.send {
+            self.transmit(now, iface, next_hop, packet);
+        }
+        for ControlSend { msg, src, dst, via } in out.control {
+            let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
+            let packet = self.new_packet(
+                now,
+                None,
+                src,
+                dst,
+                Ports::default(),
+                size,
+                Payload::Control(msg),
+            );
+            match via {
+                Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
+                None => self.originate(now, node, packet),
+            }
+        }
+        self.arm_routing(node);
+    }
+
+    fn arm_routing(&mut self, node: NodeId) {
+        let n = &mut self.nodes[node.ix()];
+        let deadline = n.routing.next_timer();
+        n.routing_wake
+            .request(&mut self.sched, deadline, Event::RoutingTimer(node.0));
+    }
+
+    pub(super) fn on_routing_timer(&mut self, now: SimTime, node: NodeId) {
+        let n = &mut self.nodes[node.ix()];
+        n.routing_wake.fired(now);
+        if n.routing.next_timer().is_some_and(|t| t <= now) {
+            let mut out = RoutingOutput::default();
+            n.routing.on_timer(now, &mut out);
+            self.drain_routing(now, node, out);
+        } else {
+            self.arm_routing(node);
+        }
+    }
+
+    /// Recomputes every static routing table over the edges that are up and installs them;
+    /// held packets that now have a route leave at once.
+    pub(super) fn recompute_static_routes(&mut self, now: SimTime) {
+        let n = self.nodes.len();
+        let table = shortest_paths(n, &self.edges, &self.explicit_routes);
+        for (node, row) in table.iter().enumerate() {
+            let RoutingProtocol::Static(_) = self.nodes[node].routing;
+            let routes: Vec<Option<Route>> = self
+                .addr_owner
+                .iter()
+                .map(|owner| {
+                    let dst = (*owner)?;
+                    let (edge, next) = row[dst.ix()]?;
+                    let e = &self.edges[edge];
+                    let iface = if e.a.ix() == node {
+                        e.a_iface
+                    } else {
+                        e.b_iface
+                    };
+                    Some(Route {
+                        iface,
+                        next_hop: self.nodes[next.ix()].primary(),
+                    })
+                })
+                .collect();
+            let mut out = RoutingOutput::default();
+            let RoutingProtocol::Static(s) = &mut self.nodes[node].routing;
+            s.set_table(routes, &mut out);
+            if !out.is_empty() {
+                self.drain_routing(now, NodeId(node as u32), out);
+            }
+        }
+    }
+
+    pub(super) fn drop_packet(
+        &mut self,
+        now: SimTime,
+        node: Option<NodeId>,
+        iface: Option<IfaceId>,
+        packet: Packet,
+        why: DropReason,
+    ) {
+        self.accounting.dropped[why.index()] += 1;
+        self.accounting.dropped_by_kind[packet.kind().index()] += 1;
+        if let Some(flow) = packet.flow.and_then(|f| self.flows.get_mut(f as usize)) {
+            flow.stats.dropped_packets += 1;
+            if let (super::FlowAgents::Udp(u), Payload::Udp(_)) =
+                (&mut flow.agents, &packet.payload)
+            {
+                u.stats.on_dropped();
+            }
+        }
+        if let Some(t) = self.traces.drops.as_mut() {
+            let node_name = node.map_or("", |n| self.nodes[n.ix()].name.as_str());
+            let iface_name = iface.map_or("", |i| self.ifaces[i.ix()].name.as_str());
+            t.push(
+                now.as_secs_f64(),
+                node_name,
+                iface_name,
+                why.name(),
+                packet.flow.map_or(-1, i64::from),
+                packet.kind().name(),
+                packet.trace_seq(),
+            );
+        }
+    }
+}
