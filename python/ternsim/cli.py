@@ -110,7 +110,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
         rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s"))
         flows.add_row(
             str(f.get("name")),
-            str(f.get("tcp")),
+            str(f.get("tcp") or f.get("transport", "")),
             _bps(f.get("throughput_bps")),
             _bps(f.get("goodput_bps")),
             _bytes(f.get("delivered_bytes")),
