@@ -178,6 +178,10 @@ impl TcpSender {
         &mut self.window
     }
     #[cfg(test)]
+    pub(crate) fn conn_and_window_mut(&mut self) -> (&Conn, &mut WindowPolicy) {
+        (&self.conn, &mut self.window)
+    }
+    #[cfg(test)]
     pub(crate) fn recovery(&self) -> &Recovery {
         &self.recovery
     }

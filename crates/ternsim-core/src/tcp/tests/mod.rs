@@ -3,6 +3,8 @@
 //! (§12 test vectors where they exist), never read back from the code.
 
 mod aimd;
+mod min_window;
+mod pacing;
 mod recovery;
 mod vegas;
 
