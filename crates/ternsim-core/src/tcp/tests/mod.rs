@@ -4,6 +4,7 @@
 
 mod aimd;
 mod min_window;
+mod options;
 mod pacing;
 mod recovery;
 mod vegas;
