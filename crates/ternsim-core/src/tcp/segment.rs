@@ -13,14 +13,6 @@ pub struct SackBlock {
     pub right: Seq,
 }
 
-/// Flag bits carried by data segments and ACKs.
-pub mod flags {
-    /// Demo-Vegas: a data segment marked by the network side at a handoff; the sink echoes it.
-    pub const SIG: u8 = 0x01;
-    /// The ACK echoes a SIG-marked data segment.
-    pub const SIG_ECHO: u8 = 0x02;
-}
-
 /// A data segment handed from the sender to the network.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DataSegment {
@@ -33,6 +25,7 @@ pub struct DataSegment {
     pub retransmission: bool,
     /// Time the sender emitted it (echoed by the sink, like a timestamp option).
     pub sent_at: SimTime,
+    /// No flag is defined (the Demo-Vegas handoff mark was dead code); always 0.
     pub flags: u8,
 }
 
@@ -52,6 +45,7 @@ pub struct AckSegment {
     pub echo_sent_at: SimTime,
     /// Sequence number of the data segment that triggered this ACK.
     pub echo_seq: Seq,
+    /// No flag is defined (the Demo-Vegas handoff echo was dead code); always 0.
     pub flags: u8,
 }
 
