@@ -122,7 +122,6 @@ mod tests {
             payload_bytes: 1000,
             retransmission: false,
             sent_at: SimTime::ZERO,
-            flags: 0,
         };
         let mut p = Packet {
             uid: 1,

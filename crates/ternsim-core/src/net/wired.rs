@@ -178,7 +178,6 @@ mod tests {
                 payload_bytes: size,
                 retransmission: false,
                 sent_at: SimTime::ZERO,
-                flags: 0,
             }),
         }
     }

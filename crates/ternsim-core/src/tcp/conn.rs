@@ -242,7 +242,6 @@ impl Conn {
             payload_bytes,
             retransmission,
             sent_at: now,
-            flags: 0,
         });
         self.stats.segments_sent += 1;
         if retransmission {

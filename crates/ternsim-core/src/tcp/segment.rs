@@ -25,8 +25,6 @@ pub struct DataSegment {
     pub retransmission: bool,
     /// Time the sender emitted it (echoed by the sink, like a timestamp option).
     pub sent_at: SimTime,
-    /// No flag is defined (the Demo-Vegas handoff mark was dead code); always 0.
-    pub flags: u8,
 }
 
 /// Maximum SACK blocks an ACK can carry (RFC 2018 allows 4, 3 with timestamps; ns-2 uses 3).
@@ -45,8 +43,6 @@ pub struct AckSegment {
     pub echo_sent_at: SimTime,
     /// Sequence number of the data segment that triggered this ACK.
     pub echo_seq: Seq,
-    /// No flag is defined (the Demo-Vegas handoff echo was dead code); always 0.
-    pub flags: u8,
 }
 
 impl AckSegment {

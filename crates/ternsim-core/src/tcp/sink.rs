@@ -266,7 +266,6 @@ impl TcpSink {
             wire_bytes: self.cfg.ack_size + SACK_BLOCK_BYTES * n_sack as u32,
             echo_sent_at: echo.sent_at,
             echo_seq: echo.seq,
-            flags: 0,
         });
         self.stats.acks_sent += 1;
     }
@@ -359,7 +358,6 @@ mod tests {
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
             sent_at: t(sent_ms),
-            flags: 0,
         }
     }
 
@@ -705,7 +703,6 @@ mod tests {
             payload_bytes: 1000,
             retransmission: false,
             sent_at: SimTime::ZERO,
-            flags: 0,
         }
     }
 }
