@@ -385,6 +385,12 @@ pub struct TcpOptions {
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,
+    /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`; FeW's alpha).
+    pub increase_num: Option<f64>,
+    /// Smallest window in packets, > 0, may be fractional (default from the variant: 1, Vegas 2).
+    pub min_cwnd: Option<f64>,
+    /// Floor of ssthresh in packets, > 0 (ns-2: 2).
+    pub min_ssthresh: Option<f64>,
     /// RTO estimator: ns2 or rfc6298.
     pub rto: Option<String>,
     pub tick: Option<Duration>,

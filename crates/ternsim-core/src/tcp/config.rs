@@ -3,49 +3,7 @@
 
 use crate::sim::SimTime;
 
-/// The TCP variants a scenario can name. Each is a combination of a loss-recovery policy and
-/// a window policy; the sender composes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TcpVariant {
-    /// ns-2 `Agent/TCP`: slow start, congestion avoidance, fast retransmit, no fast recovery.
-    Tahoe,
-    /// ns-2 `Agent/TCP/Reno` (RFC 5681 fast recovery with ns-2's one-reaction-per-window rule).
-    Reno,
-    /// ns-2 `Agent/TCP/Newreno` (RFC 6582 partial ACKs).
-    NewReno,
-    /// ns-2 `Agent/TCP/Sack1` (Fall and Floyd's scoreboard with a pipe counter).
-    Sack,
-    /// ns-2 `Agent/TCP/Vegas` (Brakmo and Peterson).
-    Vegas,
-}
-
-impl TcpVariant {
-    /// The one place variant names are parsed.
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "tahoe" => Some(Self::Tahoe),
-            "reno" => Some(Self::Reno),
-            "newreno" => Some(Self::NewReno),
-            "sack" => Some(Self::Sack),
-            "vegas" => Some(Self::Vegas),
-            _ => None,
-        }
-    }
-    pub const NAMES: &'static [&'static str] = &["tahoe", "reno", "newreno", "sack", "vegas"];
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Tahoe => "tahoe",
-            Self::Reno => "reno",
-            Self::NewReno => "newreno",
-            Self::Sack => "sack",
-            Self::Vegas => "vegas",
-        }
-    }
-    /// Whether the sink for this variant generates SACK blocks.
-    pub fn uses_sack(self) -> bool {
-        matches!(self, Self::Sack)
-    }
-}
+pub use super::variant::TcpVariant;
 
 /// Which release's defaults a scenario starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,7 +74,8 @@ pub struct TcpConfig {
     pub packet_size: u32,
     /// TCP/IP header bytes added on the wire (ns-2 adds 40 when `useHeaders_`).
     pub header_size: u32,
-    /// ns-2 Vegas's `output()` does not add the header: its packets are `packet_size` bytes.
+    /// ns-2 Vegas's `output()` does not add the header: its packets are `packet_size` bytes
+    /// (only for variants whose table row has `output_omits_header`).
     pub vegas_omits_header: bool,
     /// Receiver's advertised window in packets (ns-2 `window_`); also the initial ssthresh.
     pub window: u32,
@@ -128,7 +87,7 @@ pub struct TcpConfig {
     pub max_cwnd: f64,
     /// Emulate the SYN: packet 0 is 40 bytes and cwnd is 1 until it is acknowledged.
     pub syn: bool,
-    /// RFC 3042 Limited Transmit (ns-2 `singledup_`).
+    /// RFC 3042 Limited Transmit (ns-2 `singledup_`; default from the variant table).
     pub limited_transmit: bool,
     /// Halve to a real window (true, ns-2.30+) or to floor(floor(W)/2) (ns-2.29 and earlier).
     pub precision_reduce: bool,
@@ -139,6 +98,15 @@ pub struct TcpConfig {
     /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
     /// (ns-2 `increase_num_`, 1.0; FeW uses its alpha, e.g. 0.01, tcp-spec §10).
     pub increase_num: f64,
+    /// The smallest window, in packets (> 0, may be fractional): what a timeout (ns-2
+    /// `CLOSE_CWND_RESTART`, `wnd_restart_`), Tahoe's fast retransmit (`CLOSE_CWND_ONE`) and an
+    /// idle restart set cwnd to, and the floor of NewReno's partial deflation and Vegas's
+    /// reductions. Below one packet the window policy paces (`window::pacing`). Default from
+    /// the variant table: 1, Vegas 2.
+    pub min_cwnd: f64,
+    /// The floor ns-2 `slowdown` clamps ssthresh to (tcp-spec §2), and the threshold Vegas
+    /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2.
+    pub min_ssthresh: f64,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
     pub vegas: VegasConfig,
@@ -147,6 +115,7 @@ pub struct TcpConfig {
 impl TcpConfig {
     /// The defaults of `profile` for `variant` (tcp-spec §1).
     pub fn from_profile(variant: TcpVariant, profile: DefaultsProfile) -> Self {
+        let spec = variant.spec();
         let ns2_35 = TcpConfig {
             variant,
             packet_size: 1000,
@@ -157,11 +126,13 @@ impl TcpConfig {
             max_burst: 0,
             max_cwnd: 0.0,
             syn: true,
-            limited_transmit: true,
+            limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,
             exit_fast_retrans: true,
             increase_num: 1.0,
+            min_cwnd: spec.min_cwnd,
+            min_ssthresh: spec.min_ssthresh,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),
@@ -224,15 +195,15 @@ impl TcpConfig {
         }
     }
 
-    /// Whether packet 0 is an emulated 40-byte SYN (ns-2 `syn_`; ns-2 Vegas sends a full
-    /// data packet 0 instead).
+    /// Whether packet 0 is an emulated 40-byte SYN (ns-2 `syn_`, for variants that emulate
+    /// it: ns-2 Vegas sends a full data packet 0 instead).
     pub fn packet0_is_syn(&self) -> bool {
-        self.syn && self.variant != TcpVariant::Vegas
+        self.syn && self.variant.spec().emulates_syn
     }
 
     /// Bytes on the wire for one full data segment of this sender.
     pub fn data_wire_bytes(&self) -> u32 {
-        if self.variant == TcpVariant::Vegas && self.vegas_omits_header {
+        if self.variant.spec().output_omits_header && self.vegas_omits_header {
             self.packet_size
         } else {
             self.packet_size + self.header_size

@@ -4,8 +4,11 @@
 //! `cwnd`/`ssthresh`/`dupwnd`, `dupacks`, `recover`, `last_cwnd_action`, the one timed packet
 //! (Karn), the retransmission-timer deadline, the RTO estimator, the per-packet send records
 //! of outstanding packets, and the primitive actions every variant is built from: `output`,
-//! `send_much`, `send_one` (Limited Transmit), `newack`, `slowdown`, `reset_rtx_timer` and the
-//! base timeout.
+//! `send_much`, `send_one` (Limited Transmit), `newack`, `slowdown`, `reset_rtx_timer`.
+//!
+//! Every field is private. Policies read it through getters and change it only through
+//! methods named after the protocol step they perform; cwnd and ssthresh change only in
+//! [`Conn::apply_window`], which applies a window policy's [`WindowDecision`].
 //!
 //! Invariants: `highest_ack <= maxseq`, `t_seqno <= maxseq + 1`, `last_ack <= highest_ack`
 //! (equal except inside Sack1 recovery); the timer is armed while data is outstanding or the
@@ -21,6 +24,7 @@ use super::output::{TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
 use super::sender::SenderStats;
+use super::window::WindowDecision;
 use crate::sim::SimTime;
 
 /// Seconds for trace events, correctly rounded (0.3 s reads 0.3, not 0.30000000000000004).
@@ -59,39 +63,39 @@ pub struct SendRecord {
 
 #[derive(Clone, Debug)]
 pub struct Conn {
-    pub cfg: TcpConfig,
+    cfg: TcpConfig,
     /// Congestion window in packets (ns-2 `cwnd_`, a double).
-    pub cwnd: f64,
-    /// ns-2 `ssthresh_` (an int in ns-2; always integer-valued here too).
-    pub ssthresh: f64,
+    cwnd: f64,
+    /// ns-2 `ssthresh_` (an int in ns-2; integer-valued here unless `min_ssthresh` is not).
+    ssthresh: f64,
     /// Reno/NewReno window inflation during fast recovery (ns-2 `dupwnd_`).
-    pub dupwnd: i64,
+    dupwnd: i64,
     /// ns-2 `wnd_init_`: cwnd after the SYN is acknowledged; drops to 1 if the SYN timed out.
-    pub window_init: f64,
+    window_init: f64,
     /// Next new packet to send (rewound to `highest_ack + 1` by go-back-N).
-    pub t_seqno: Seq,
+    t_seqno: Seq,
     /// Highest packet sent.
-    pub maxseq: Seq,
-    pub last_ack: Seq,
-    pub highest_ack: Seq,
-    pub dupacks: u32,
+    maxseq: Seq,
+    last_ack: Seq,
+    highest_ack: Seq,
+    dupacks: u32,
     /// ns-2 `recover_`: `maxseq` at the last loss reaction (0 initially).
-    pub recover: Seq,
-    pub last_cwnd_action: CwndAction,
+    recover: Seq,
+    last_cwnd_action: CwndAction,
     /// ns-2 `curseq_`: packets below this exist (the SYN included); `Seq::MAX` = unlimited.
-    pub curseq: Seq,
-    /// Packet 0 is a 40-byte SYN (cfg.syn, except ns-2 Vegas which never emulates it).
-    pub packet0_is_syn: bool,
+    curseq: Seq,
+    /// Packet 0 is a 40-byte SYN (cfg.syn, for variants that emulate it).
+    packet0_is_syn: bool,
     /// Time of the very first transmission (ns-2 `firstsent_`).
-    pub first_sent: Option<SimTime>,
+    first_sent: Option<SimTime>,
     rtt_active: bool,
     rtt_seq: Seq,
     rtt_ts: SimTime,
-    pub rto: RtoEstimator,
+    rto: RtoEstimator,
     rtx_deadline: Option<SimTime>,
     records: VecDeque<SendRecord>,
     records_base: Seq,
-    pub stats: SenderStats,
+    stats: SenderStats,
 }
 
 impl Conn {
@@ -125,6 +129,60 @@ impl Conn {
             records_base: 0,
             stats: SenderStats::default(),
         }
+    }
+
+    // Read-only view of the state (ns-2 names).
+
+    pub fn cfg(&self) -> &TcpConfig {
+        &self.cfg
+    }
+    pub fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    pub fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    pub fn dupwnd(&self) -> i64 {
+        self.dupwnd
+    }
+    pub fn window_init(&self) -> f64 {
+        self.window_init
+    }
+    pub fn t_seqno(&self) -> Seq {
+        self.t_seqno
+    }
+    pub fn maxseq(&self) -> Seq {
+        self.maxseq
+    }
+    pub fn last_ack(&self) -> Seq {
+        self.last_ack
+    }
+    pub fn highest_ack(&self) -> Seq {
+        self.highest_ack
+    }
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+    pub fn recover(&self) -> Seq {
+        self.recover
+    }
+    pub fn last_cwnd_action(&self) -> CwndAction {
+        self.last_cwnd_action
+    }
+    pub fn curseq(&self) -> Seq {
+        self.curseq
+    }
+    pub fn packet0_is_syn(&self) -> bool {
+        self.packet0_is_syn
+    }
+    pub fn first_sent(&self) -> Option<SimTime> {
+        self.first_sent
+    }
+    pub fn rto(&self) -> &RtoEstimator {
+        &self.rto
+    }
+    pub fn stats(&self) -> SenderStats {
+        self.stats
     }
 
     /// Usable window in packets: ns-2 `window()`, `min(floor(cwnd) + dupwnd, window_)`.
@@ -184,7 +242,6 @@ impl Conn {
             payload_bytes,
             retransmission,
             sent_at: now,
-            flags: 0,
         });
         self.stats.segments_sent += 1;
         if retransmission {
@@ -331,46 +388,211 @@ impl Conn {
         });
     }
 
-    /// ns-2 `slowdown(how)` (tcp-spec §2). With `precision_reduce` the window is halved as a
-    /// real number (cwnd may become 7.5), else as `floor(floor(W)/2)`; ssthresh is always
-    /// `floor(W/2)`, at least 2.
-    pub fn slowdown(&mut self, how: Slowdown) {
+    /// ns-2 `slowdown(how)` (tcp-spec §2) as a decision: with `precision_reduce` the window
+    /// is halved as a real number (cwnd may become 7.5), else as `floor(floor(W)/2)`;
+    /// ssthresh is `floor(W/2)`, at least `min_ssthresh` (ns-2: 2); "cwnd to one" and
+    /// "restart" set cwnd to `min_cwnd` (ns-2: 1, `wnd_restart_`).
+    pub fn slowdown(&self, how: Slowdown) -> WindowDecision {
         let halfwin = if self.cfg.precision_reduce {
             self.windowd() / 2.0
         } else {
             (self.window() / 2) as f64
         };
-        self.ssthresh = halfwin.floor();
-        self.cwnd = match how {
-            Slowdown::HalveBoth => halfwin,
-            Slowdown::HalveSsthreshCwndOne | Slowdown::HalveSsthreshRestart => 1.0,
-        };
-        self.ssthresh = self.ssthresh.max(2.0);
+        WindowDecision {
+            cwnd: match how {
+                Slowdown::HalveBoth => halfwin,
+                Slowdown::HalveSsthreshCwndOne | Slowdown::HalveSsthreshRestart => {
+                    self.cfg.min_cwnd
+                }
+            },
+            ssthresh: halfwin.floor().max(self.cfg.min_ssthresh),
+            retransmit: None,
+        }
     }
 
     /// ns-2 `opencwnd()` cap: if `maxcwnd_` is set and `int(cwnd) > maxcwnd_`, clamp.
-    pub fn cap_cwnd(&mut self) {
+    pub fn capped(&self, cwnd: f64) -> f64 {
         let max = self.cfg.max_cwnd;
-        if max > 0.0 && self.cwnd.floor() > max {
-            self.cwnd = max;
+        if max > 0.0 && cwnd.floor() > max {
+            max
+        } else {
+            cwnd
+        }
+    }
+
+    /// Apply a window policy's decision (the one place cwnd and ssthresh change, see
+    /// `window::decision`): open the loss reaction it asks for, set the window, restart the
+    /// timer with backoff if asked, retransmit, and hold `dupacks` at the threshold if asked
+    /// (ns-2 Vegas order, tcp-spec §9.2 "On a duplicate ACK").
+    pub fn apply_window(&mut self, d: &WindowDecision, now: SimTime, out: &mut TcpOutput) {
+        if d.retransmit.is_some_and(|r| r.opens_reaction) {
+            self.open_loss_reaction(CwndAction::DupAck);
+        }
+        self.cwnd = d.cwnd;
+        self.ssthresh = d.ssthresh;
+        if let Some(r) = d.retransmit {
+            if r.backs_off_timer {
+                self.reset_rtx_timer(now, true, true, out);
+            }
+            self.fast_retransmit(r.seq, now, out);
+            if r.dupacks_to_threshold {
+                self.dupacks = self.cfg.dupack_threshold;
+            }
         }
     }
 
     /// Record a fast (or Vegas fine-grained) retransmission of `seq` and send it.
     pub fn fast_retransmit(&mut self, seq: Seq, now: SimTime, out: &mut TcpOutput) {
+        self.count_fast_retransmit(seq, out);
+        self.output(seq, now, out);
+    }
+
+    /// Count a fast retransmission of `seq` whose packet the send loop will resend (Tahoe's
+    /// go-back-N, tcp-spec §4).
+    pub fn count_fast_retransmit(&mut self, seq: Seq, out: &mut TcpOutput) {
         self.stats.fast_retransmits += 1;
         out.event(TcpEvent::FastRetransmit { seq });
-        self.output(seq, now, out);
+    }
+
+    // Named protocol steps on the recovery state (tcp-spec §2, §4-§7 vocabulary).
+
+    /// A loss reaction starts (fast retransmit or timeout): ns-2 `recover_ = maxseq_` and
+    /// `last_cwnd_action_`, which the one-reaction-per-window rule (bugFix_) reads.
+    pub fn open_loss_reaction(&mut self, action: CwndAction) {
+        self.recover = self.maxseq;
+        self.last_cwnd_action = action;
+    }
+
+    /// `recover_ = maxseq_` without a cwnd action (Reno/NewReno/Sack1 timeout bookkeeping).
+    pub fn move_recover_to_maxseq(&mut self) {
+        self.recover = self.maxseq;
+    }
+
+    /// ns-2 Sack1 leaves recovery with `recover_ = 0` (tcp-spec §7.3).
+    pub fn clear_recover(&mut self) {
+        self.recover = 0;
+    }
+
+    /// Fast recovery is over (ns-2 `last_cwnd_action_ = CWND_ACTION_EXITED`, exitFastRetrans_).
+    pub fn exit_fast_recovery(&mut self) {
+        self.last_cwnd_action = CwndAction::Exited;
+    }
+
+    /// One more duplicate ACK; returns the count.
+    pub fn count_dup_ack(&mut self) -> u32 {
+        self.dupacks += 1;
+        self.dupacks
+    }
+
+    /// A timeout forgets the duplicates seen (tcp-spec §5 "Timeout", §7.3).
+    pub fn forget_dup_acks(&mut self) {
+        self.dupacks = 0;
+    }
+
+    /// Set the fast-recovery inflation `dupwnd_` (Reno/NewReno: the threshold on entry, 0 on
+    /// exit, NewReno's partial-ACK deflation arithmetic).
+    pub fn set_inflation(&mut self, dupwnd: i64) {
+        self.dupwnd = dupwnd;
+    }
+
+    /// Fast recovery: one more packet has left the network (tcp-spec §5 `dupwnd_++`).
+    pub fn inflate_one(&mut self) {
+        self.dupwnd += 1;
+    }
+
+    /// NewReno partial ACK (tcp-spec §6): the cumulative ACK advances without `newack`
+    /// (`dupacks_` kept, no RTT sample, timer handled by the caller).
+    pub fn advance_partial_ack(&mut self, ack: Seq) {
+        self.last_ack = ack;
+        self.highest_ack = ack;
+        self.t_seqno = self.t_seqno.max(ack + 1);
+    }
+
+    /// Sack1 partial ACK (tcp-spec §7.3, `partial_ack_` false): only `highest_ack_` advances.
+    pub fn advance_highest_ack(&mut self, ack: Seq) {
+        self.highest_ack = ack;
+    }
+
+    /// Sack1 timeout: `last_ack_` catches up with `highest_ack_` (tcp-spec §7.3).
+    pub fn catch_up_last_ack(&mut self) {
+        self.last_ack = self.last_ack.max(self.highest_ack);
+    }
+
+    /// `t_backoff_ = 1` (Sack1 partial ACK, tcp-spec §3.2 last bullet).
+    pub fn reset_rto_backoff(&mut self) {
+        self.rto.reset_backoff();
+    }
+
+    /// The next new packet for a send loop of its own (Sack1's pipe loop): returns `t_seqno`
+    /// and advances it.
+    pub fn take_next_seq(&mut self) -> Seq {
+        self.t_seqno += 1;
+        self.t_seqno - 1
+    }
+
+    /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2).
+    pub fn syn_timed_out(&mut self) {
+        self.window_init = 1.0;
+    }
+
+    pub fn count_timeout(&mut self) {
+        self.stats.timeouts += 1;
+    }
+
+    // The application side (ns-2 `curseq_`).
+
+    /// Total packets the application offers (`None` = unlimited); the SYN comes on top.
+    pub fn set_app_limit(&mut self, limit: Option<u64>) {
+        self.curseq = match limit {
+            None => Seq::MAX,
+            Some(n) => n as Seq + Seq::from(self.packet0_is_syn),
+        };
+    }
+
+    /// ns-2 `advanceby`: `packets` more; false when the source is unlimited (no change).
+    pub fn offer_app_packets(&mut self, packets: u64) -> bool {
+        if self.curseq == Seq::MAX {
+            return false;
+        }
+        self.curseq = self.curseq.saturating_add(packets as Seq);
+        true
+    }
+
+    /// No new data after what was already sent.
+    pub fn stop_new_data(&mut self) {
+        self.curseq = self.curseq.min(self.maxseq + 1);
+    }
+
+    // Rate control for a window below one packet (`window::pacing`).
+
+    /// A paced packet may go: the application has `t_seqno` and the receiver window allows it.
+    pub fn paced_send_allowed(&self) -> bool {
+        self.t_seqno < self.curseq && self.t_seqno <= self.highest_ack + self.cfg.window as Seq
+    }
+
+    /// Send one packet, `t_seqno`, regardless of cwnd (the pacer decided it is due).
+    pub fn send_paced(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if self.paced_send_allowed() {
+            self.output(self.t_seqno, now, out);
+            self.t_seqno += 1;
+        }
     }
 
     /// Test fixture: place the connection at "everything up to `highest_ack` sent and
     /// acknowledged, first transmission at time 0", with the given window.
     #[cfg(test)]
     pub fn warp(&mut self, highest_ack: Seq, cwnd: f64, ssthresh: f64) {
+        self.warp_outstanding(highest_ack, highest_ack + 1, cwnd, ssthresh);
+    }
+
+    /// Test fixture: as [`Conn::warp`], with packets `highest_ack + 1 .. t_seqno` counted as
+    /// sent (no send records).
+    #[cfg(test)]
+    pub fn warp_outstanding(&mut self, highest_ack: Seq, t_seqno: Seq, cwnd: f64, ssthresh: f64) {
         self.last_ack = highest_ack;
         self.highest_ack = highest_ack;
-        self.maxseq = highest_ack;
-        self.t_seqno = highest_ack + 1;
+        self.maxseq = t_seqno - 1;
+        self.t_seqno = t_seqno;
         self.rtt_seq = highest_ack;
         self.records.clear();
         self.records_base = highest_ack + 1;

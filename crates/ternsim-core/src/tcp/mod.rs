@@ -7,12 +7,13 @@
 //! clock, draw a random number or touch the network themselves.
 //!
 //! Module map:
-//! - [`config`]: parameters, variants and the ns-2 / RFC defaults profiles.
+//! - [`variant`]: the variant table: each variant's recovery policy, window policy and quirks.
+//! - [`config`]: parameters and the ns-2 / RFC defaults profiles.
 //! - [`segment`]: what travels on the wire (data segments, ACKs with SACK blocks).
 //! - [`output`]: the buffers through which the state machines speak to the host, and trace events.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
 //!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
-//!   and a `window` policy (AIMD, Vegas).
+//!   and a `window` policy (AIMD, Vegas) that answers with decisions the connection applies.
 
 pub mod config;
 pub mod conn;
@@ -24,6 +25,7 @@ pub mod sender;
 pub mod sink;
 #[cfg(test)]
 mod tests;
+pub mod variant;
 pub mod window;
 
 pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};

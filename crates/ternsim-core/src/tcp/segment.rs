@@ -13,14 +13,6 @@ pub struct SackBlock {
     pub right: Seq,
 }
 
-/// Flag bits carried by data segments and ACKs.
-pub mod flags {
-    /// Demo-Vegas: a data segment marked by the network side at a handoff; the sink echoes it.
-    pub const SIG: u8 = 0x01;
-    /// The ACK echoes a SIG-marked data segment.
-    pub const SIG_ECHO: u8 = 0x02;
-}
-
 /// A data segment handed from the sender to the network.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DataSegment {
@@ -33,7 +25,6 @@ pub struct DataSegment {
     pub retransmission: bool,
     /// Time the sender emitted it (echoed by the sink, like a timestamp option).
     pub sent_at: SimTime,
-    pub flags: u8,
 }
 
 /// Maximum SACK blocks an ACK can carry (RFC 2018 allows 4, 3 with timestamps; ns-2 uses 3).
@@ -52,7 +43,6 @@ pub struct AckSegment {
     pub echo_sent_at: SimTime,
     /// Sequence number of the data segment that triggered this ACK.
     pub echo_seq: Seq,
-    pub flags: u8,
 }
 
 impl AckSegment {

@@ -8,7 +8,12 @@
 //!   a pipe counter);
 //! - window policy (`super::window`): AIMD (with `increase_num`, so FeW is NewReno + AIMD
 //!   with alpha) and Vegas, called through hooks at well-named moments (ACK received, new
-//!   ACK, duplicate ACK, loss, own timer).
+//!   ACK, duplicate ACK, loss, own timer) and answering with decisions.
+//!
+//! The variant table (`super::variant`) says which of each a variant uses. At the end of every
+//! call the sender lets the window policy's pacer send one packet when a window below one
+//! packet makes one due (`super::window::pacing`); the pacing deadline is part of
+//! [`TcpSender::next_timer`].
 //!
 //! The host hands it `now` and ACKs, drains [`TcpOutput`] after each call and wakes it at
 //! [`TcpSender::next_timer`]. Window trace events are emitted once per call when cwnd or
@@ -47,7 +52,7 @@ impl TcpSender {
     /// `tick_phase` is ns-2's `boot_time`, uniform in [0, tick), drawn by the host.
     pub fn new(cfg: TcpConfig, tick_phase: SimTime) -> Self {
         let conn = Conn::new(cfg, tick_phase);
-        let reported = (conn.cwnd, conn.ssthresh, conn.dupwnd);
+        let reported = (conn.cwnd(), conn.ssthresh(), conn.dupwnd());
         TcpSender {
             recovery: Recovery::for_config(&cfg),
             window: WindowPolicy::for_config(&cfg),
@@ -57,48 +62,43 @@ impl TcpSender {
     }
 
     pub fn config(&self) -> &TcpConfig {
-        &self.conn.cfg
+        self.conn.cfg()
     }
 
     /// Total application data packets (`None` = unlimited FTP). When packet 0 is an emulated
     /// SYN it comes on top (ns-2 `curseq_ + 1`); ns-2 Vegas sends no SYN, so its packet 0 is
     /// the first of the `limit` data packets.
     pub fn set_app_packets(&mut self, limit: Option<u64>) {
-        let c = &mut self.conn;
-        c.curseq = match limit {
-            None => Seq::MAX,
-            Some(n) => n as Seq + Seq::from(c.packet0_is_syn),
-        };
+        self.conn.set_app_limit(limit);
     }
 
     /// The application offers `packets` more data packets (ns-2 `advanceby`), as a
     /// trace-driven source does; sends what the window allows. No effect when unlimited.
     pub fn add_app_packets(&mut self, now: SimTime, packets: u64, out: &mut TcpOutput) {
-        let c = &mut self.conn;
-        if c.curseq != Seq::MAX {
-            c.curseq = c.curseq.saturating_add(packets as Seq);
-            self.conn.send_much(now, self.conn.cfg.max_burst, out);
+        if self.conn.offer_app_packets(packets) {
+            let burst = self.conn.cfg().max_burst;
+            self.conn.send_much(now, burst, out);
         }
-        self.finish_call(out);
+        self.finish_call(now, out);
     }
 
     /// The application starts: send what the window allows.
     pub fn start(&mut self, now: SimTime, out: &mut TcpOutput) {
-        self.conn.send_much(now, self.conn.cfg.max_burst, out);
-        self.finish_call(out);
+        let burst = self.conn.cfg().max_burst;
+        self.conn.send_much(now, burst, out);
+        self.finish_call(now, out);
     }
 
     /// No new data after this (packets already sent may still be retransmitted).
     pub fn stop_new_data(&mut self) {
-        let c = &mut self.conn;
-        c.curseq = c.curseq.min(c.maxseq + 1);
+        self.conn.stop_new_data();
     }
 
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSegment, out: &mut TcpOutput) {
-        self.window.on_ack_received(&mut self.conn, now, ack);
+        self.window.on_ack_received(&self.conn, now);
         self.recovery
             .on_ack(&mut self.conn, &mut self.window, now, ack, out);
-        self.finish_call(out);
+        self.finish_call(now, out);
     }
 
     /// Handle whatever timers are due at `now`.
@@ -109,13 +109,14 @@ impl TcpSender {
                 .on_timeout(&mut self.conn, &mut self.window, now, out);
         }
         if self.window.timer_deadline().is_some_and(|d| d <= now) {
-            self.window.on_timer(&mut self.conn, now, out);
+            self.window.on_timer(&self.conn, now);
             self.recovery.send(&mut self.conn, now, out);
         }
-        self.finish_call(out);
+        self.finish_call(now, out);
     }
 
-    /// Earliest pending deadline: the retransmission timer or the window policy's own timer.
+    /// Earliest pending deadline: the retransmission timer or the window policy's own timer
+    /// (the pacing deadline).
     pub fn next_timer(&self) -> Option<SimTime> {
         match (self.conn.rtx_deadline(), self.window.timer_deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -124,24 +125,32 @@ impl TcpSender {
     }
 
     pub fn cwnd(&self) -> f64 {
-        self.conn.cwnd
+        self.conn.cwnd()
     }
 
     pub fn ssthresh(&self) -> f64 {
-        self.conn.ssthresh
+        self.conn.ssthresh()
     }
 
     pub fn highest_ack(&self) -> Seq {
-        self.conn.highest_ack
+        self.conn.highest_ack()
     }
 
     pub fn stats(&self) -> SenderStats {
-        self.conn.stats
+        self.conn.stats()
     }
 
-    fn finish_call(&mut self, out: &mut TcpOutput) {
+    /// End of every call: send the paced packet if one is due (and re-arm the pacer), drop
+    /// the send records of acknowledged packets, report a window change.
+    fn finish_call(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if self.window.paced_packet_due(&self.conn, now) {
+            self.conn.send_paced(now, out);
+            self.window.paced_packet_sent(now);
+            // Plan the next one (the deadline is one interval away, so nothing is due now).
+            self.window.paced_packet_due(&self.conn, now);
+        }
         self.conn.prune_records();
-        let now = (self.conn.cwnd, self.conn.ssthresh, self.conn.dupwnd);
+        let now = (self.conn.cwnd(), self.conn.ssthresh(), self.conn.dupwnd());
         if now != self.reported {
             self.reported = now;
             out.event(TcpEvent::Window {
@@ -167,6 +176,10 @@ impl TcpSender {
     #[cfg(test)]
     pub(crate) fn window_policy_mut(&mut self) -> &mut WindowPolicy {
         &mut self.window
+    }
+    #[cfg(test)]
+    pub(crate) fn conn_and_window_mut(&mut self) -> (&Conn, &mut WindowPolicy) {
+        (&self.conn, &mut self.window)
     }
     #[cfg(test)]
     pub(crate) fn recovery(&self) -> &Recovery {

@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 
 use super::config::SinkConfig;
 use super::output::SinkOutput;
-use super::segment::{flags, AckSegment, DataSegment, SackBlock, Seq, MAX_SACK_BLOCKS};
+use super::segment::{AckSegment, DataSegment, SackBlock, Seq, MAX_SACK_BLOCKS};
 use crate::sim::SimTime;
 
 /// Bytes each SACK block adds to an ACK on the wire (RFC 2018 §3: two 32-bit edges; ns-2
@@ -37,7 +37,6 @@ const SACK_BLOCK_BYTES: u32 = 8;
 struct Echo {
     seq: Seq,
     sent_at: SimTime,
-    flags: u8,
 }
 
 impl Echo {
@@ -45,7 +44,6 @@ impl Echo {
         Echo {
             seq: seg.seq,
             sent_at: seg.sent_at,
-            flags: seg.flags,
         }
     }
 }
@@ -196,14 +194,10 @@ impl TcpSink {
             self.delack_at = Some(now + self.cfg.delack_interval);
             return;
         }
-        let mut echo = Echo::of(seg);
-        if let Some(held) = self.held.take() {
-            // The held packet is acknowledged by this ACK too; keep its handoff mark (ns-2's
-            // `ack()` likewise looks at both the held and the new packet for its flag echoes).
-            echo.flags |= held.flags & flags::SIG;
-        }
+        // The held packet, if any, is acknowledged by this ACK too; the ACK echoes `seg`.
+        self.held = None;
         self.delack_at = None;
-        self.send_ack(echo, out);
+        self.send_ack(Echo::of(seg), out);
     }
 
     /// The delayed-ACK timer. Called at or after [`next_timer`](Self::next_timer); sends the
@@ -265,11 +259,6 @@ impl TcpSink {
     fn send_ack(&mut self, echo: Echo, out: &mut SinkOutput) {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let n_sack = self.sack_blocks(echo.seq, &mut sack);
-        let ack_flags = if echo.flags & flags::SIG != 0 {
-            flags::SIG_ECHO
-        } else {
-            0
-        };
         out.acks.push(AckSegment {
             ack: self.cumulative_ack(),
             sack,
@@ -277,7 +266,6 @@ impl TcpSink {
             wire_bytes: self.cfg.ack_size + SACK_BLOCK_BYTES * n_sack as u32,
             echo_sent_at: echo.sent_at,
             echo_seq: echo.seq,
-            flags: ack_flags,
         });
         self.stats.acks_sent += 1;
     }
@@ -370,7 +358,6 @@ mod tests {
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
             sent_at: t(sent_ms),
-            flags: 0,
         }
     }
 
@@ -528,21 +515,15 @@ mod tests {
     }
 
     #[test]
-    fn ack_echoes_trigger_time_seq_and_sig_flag() {
+    fn ack_echoes_trigger_time_and_seq() {
         let mut s = plain();
         let mut out = SinkOutput::default();
-        let mut d = seg(0, 7);
-        d.flags = flags::SIG;
-        s.on_segment(t(20), &d, &mut out);
+        s.on_segment(t(20), &seg(0, 7), &mut out);
         let a = out.acks[0];
-        assert_eq!(
-            (a.echo_seq, a.echo_sent_at, a.flags),
-            (0, t(7), flags::SIG_ECHO)
-        );
-        assert_eq!(a.wire_bytes, 40);
+        assert_eq!((a.echo_seq, a.echo_sent_at, a.wire_bytes), (0, t(7), 40));
         out.clear();
         s.on_segment(t(21), &seg(1, 9), &mut out);
-        assert_eq!((out.acks[0].echo_sent_at, out.acks[0].flags), (t(9), 0));
+        assert_eq!((out.acks[0].echo_seq, out.acks[0].echo_sent_at), (1, t(9)));
     }
 
     #[test]
@@ -665,19 +646,6 @@ mod tests {
     }
 
     #[test]
-    fn delack_sig_mark_of_held_packet_survives() {
-        let mut s = delack();
-        recv(&mut s, 0, 0);
-        let mut out = SinkOutput::default();
-        let mut d = seg(1, 10);
-        d.flags = flags::SIG;
-        s.on_segment(t(10), &d, &mut out);
-        assert!(out.acks.is_empty());
-        s.on_segment(t(20), &seg(2, 20), &mut out);
-        assert_eq!(out.acks[0].flags, flags::SIG_ECHO);
-    }
-
-    #[test]
     fn sack_delack_holds_in_order_and_sacks_out_of_order() {
         let mut s = TcpSink::new(SinkConfig {
             sack: true,
@@ -735,7 +703,6 @@ mod tests {
             payload_bytes: 1000,
             retransmission: false,
             sent_at: SimTime::ZERO,
-            flags: 0,
         }
     }
 }

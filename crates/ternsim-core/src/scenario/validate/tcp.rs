@@ -77,6 +77,22 @@ pub(super) fn apply_tcp_options(
         }
         cfg.dupack_threshold = v;
     }
+    // FeW's alpha (tcp-spec §10) and the window floors of the variant table: all positive.
+    for (key, value, slot) in [
+        ("increase_num", opts.increase_num, &mut cfg.increase_num),
+        ("min_cwnd", opts.min_cwnd, &mut cfg.min_cwnd),
+        ("min_ssthresh", opts.min_ssthresh, &mut cfg.min_ssthresh),
+    ] {
+        if let Some(v) = value {
+            if !(v > 0.0 && v.is_finite()) {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "allowed: a number > 0 (packets)",
+                ));
+            }
+            *slot = v;
+        }
+    }
     if let Some(m) = &opts.rto {
         cfg.rto.mode = match m.as_str() {
             "ns2" => RtoMode::Ns2,

@@ -8,7 +8,10 @@
 //! - [`sack1`]: ns-2 `Agent/TCP/Sack1` (§7.3): Fall and Floyd's scoreboard with ns-2's
 //!   decrement-per-ACK **pipe counter** (not RFC 6675's SetPipe), in [`scoreboard`].
 //!
-//! All share the base timeout of [`base_timeout`] (tcp-spec §2).
+//! All share the base timeout of [`base_timeout`] (tcp-spec §2). Window changes go through
+//! the window policy: the helpers [`new_ack_window`], [`dup_ack_passed`] and [`loss_window`]
+//! ask it and apply its decision with `Conn::apply_window`; recovery writes only its own state
+//! (`dupacks`, `dupwnd`, `recover`, `last_cwnd_action`) through named `Conn` steps.
 
 pub mod newreno;
 pub mod reno;
@@ -16,11 +19,12 @@ pub mod sack1;
 pub mod scoreboard;
 pub mod tahoe;
 
-use super::config::{TcpConfig, TcpVariant};
+use super::config::TcpConfig;
 use super::conn::{Conn, CwndAction};
 use super::output::{TcpEvent, TcpOutput};
 use super::segment::AckSegment;
-use super::window::{LossEvent, WindowPolicy};
+use super::variant::RecoveryKind;
+use super::window::{DupAckDecision, LossEvent, NewAck, WindowPolicy};
 use crate::sim::SimTime;
 
 pub use newreno::NewReno;
@@ -35,14 +39,13 @@ pub enum Recovery {
 }
 
 impl Recovery {
-    /// The recovery half of each named variant. Vegas pairs with Reno's bookkeeping and
-    /// claims duplicate ACKs through its window-policy hook (tcp-spec §9.2).
+    /// The recovery policy the variant table names for `cfg.variant`.
     pub fn for_config(cfg: &TcpConfig) -> Self {
-        match cfg.variant {
-            TcpVariant::Tahoe => Recovery::Tahoe,
-            TcpVariant::Reno | TcpVariant::Vegas => Recovery::Reno,
-            TcpVariant::NewReno => Recovery::NewReno(NewReno::default()),
-            TcpVariant::Sack => Recovery::Sack1(Sack1::default()),
+        match cfg.variant.spec().recovery {
+            RecoveryKind::Tahoe => Recovery::Tahoe,
+            RecoveryKind::Reno => Recovery::Reno,
+            RecoveryKind::NewReno => Recovery::NewReno(NewReno::default()),
+            RecoveryKind::Sack1 => Recovery::Sack1(Sack1::default()),
         }
     }
 
@@ -75,9 +78,9 @@ impl Recovery {
             Recovery::Tahoe => {}
             // tcp-spec §5 "Timeout": dupwnd_ = 0, dupacks_ = 0, recover_ = maxseq_.
             Recovery::Reno | Recovery::NewReno(_) => {
-                c.dupwnd = 0;
-                c.dupacks = 0;
-                c.recover = c.maxseq;
+                c.set_inflation(0);
+                c.forget_dup_acks();
+                c.move_recover_to_maxseq();
             }
             Recovery::Sack1(r) => r.on_timeout(c),
         }
@@ -87,7 +90,7 @@ impl Recovery {
     /// Send what the current state allows (after a window-policy timer changed cwnd).
     pub fn send(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
         match self {
-            Recovery::Tahoe => c.send_much(now, c.cfg.max_burst, out),
+            Recovery::Tahoe => c.send_much(now, c.cfg().max_burst, out),
             Recovery::Reno => reno::send(c, now, out),
             Recovery::NewReno(_) => newreno::send(c, now, out),
             Recovery::Sack1(r) => r.send(c, now, out),
@@ -101,26 +104,75 @@ impl Recovery {
 /// outstanding (idle, or a window stalled at 0) the policy restarts the window without an
 /// ssthresh cut and the timer restarts without backoff.
 pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
-    c.stats.timeouts += 1;
+    c.count_timeout();
     out.event(TcpEvent::Timeout {
-        seq: c.highest_ack + 1,
+        seq: c.highest_ack() + 1,
     });
     if !c.data_outstanding() {
         // ns-2 `slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)` and `reset_rtx_timer(0, 0)`.
-        w.on_loss(c, now, LossEvent::IdleTimeout);
+        loss_window(c, w, now, LossEvent::IdleTimeout, out);
         c.reset_rtx_timer(now, false, false, out);
     } else {
-        c.recover = c.maxseq;
-        c.last_cwnd_action = CwndAction::Timeout;
-        w.on_loss(c, now, LossEvent::Timeout);
+        c.open_loss_reaction(CwndAction::Timeout);
+        // tcp-spec §2: the SYN itself timed out → windowInit_ drops to 1 (not in ns-2 Vegas,
+        // whose own timeout() lacks the rule: the variant table says which).
+        if c.highest_ack() == -1
+            && c.cfg().syn
+            && c.cfg().variant.spec().syn_timeout_resets_window_init
+        {
+            c.syn_timed_out();
+        }
+        loss_window(c, w, now, LossEvent::Timeout, out);
         c.reset_rtx_timer(now, false, true, out);
     }
-    c.send_much(now, c.cfg.max_burst, out);
+    c.send_much(now, c.cfg().max_burst, out);
+}
+
+/// A cumulative-ACK advance (already applied to `c` by the recovery): the window policy
+/// sizes the window, the connection applies it (and any retransmission it asks for).
+pub fn new_ack_window(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    info: &NewAck,
+    out: &mut TcpOutput,
+) {
+    let d = w.on_new_ack(c, now, info);
+    c.apply_window(&d, now, out);
+}
+
+/// Offer a counted duplicate ACK to the window policy. True if it passed, so the recovery's
+/// own duplicate rules apply; a claimed duplicate's decision is applied here.
+pub fn dup_ack_passed(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    out: &mut TcpOutput,
+) -> bool {
+    match w.on_dup_ack(c, now) {
+        DupAckDecision::Pass => true,
+        DupAckDecision::Claimed(d) => {
+            c.apply_window(&d, now, out);
+            false
+        }
+    }
+}
+
+/// The window policy sizes a loss reaction; the connection applies it.
+pub fn loss_window(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    e: LossEvent,
+    out: &mut TcpOutput,
+) {
+    let d = w.on_loss(c, now, e);
+    c.apply_window(&d, now, out);
 }
 
 /// ns-2 `dupack_action` permission shared by all variants: a new window of data since the
 /// last reaction (`highest_ack > recover`, bugFix_), or the first data packet was lost
 /// (`bugfix_ss_`: `highest_ack == 0`).
 pub fn new_window(c: &Conn) -> bool {
-    c.highest_ack > c.recover || c.highest_ack == 0
+    c.highest_ack() > c.recover() || c.highest_ack() == 0
 }

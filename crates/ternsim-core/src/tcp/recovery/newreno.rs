@@ -4,12 +4,12 @@
 //! (partial_window_deflation_), keeping recovery going; at most two packets per ACK are sent
 //! during recovery; the full ACK deflates to the halved cwnd and opens it by one CA step.
 
-use super::{new_window, reno};
+use super::{dup_ack_passed, new_ack_window, new_window, reno};
 use crate::sim::SimTime;
 use crate::tcp::conn::{Conn, CwndAction};
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
-use crate::tcp::window::{AckKind, DupAckVerdict, NewAck, WindowPolicy};
+use crate::tcp::window::{AckKind, NewAck, WindowPolicy};
 
 #[derive(Clone, Debug, Default)]
 pub struct NewReno {
@@ -26,15 +26,15 @@ impl NewReno {
         a: Seq,
         out: &mut TcpOutput,
     ) {
-        if a > c.last_ack {
-            if a >= c.recover || c.last_cwnd_action != CwndAction::DupAck {
+        if a > c.last_ack() {
+            if a >= c.recover() || c.last_cwnd_action() != CwndAction::DupAck {
                 self.full_ack(c, w, now, a, out);
             } else {
                 self.partial_ack(c, w, now, a, out);
             }
-        } else if a == c.last_ack {
-            c.dupacks += 1;
-            if w.on_dup_ack(c, now, out) == DupAckVerdict::Pass {
+        } else if a == c.last_ack() {
+            c.count_dup_ack();
+            if dup_ack_passed(c, w, now, out) {
                 // §6 "Dup ACKs": as Reno, but allowed only in a new window (careful variant).
                 let allowed = new_window(c);
                 reno::on_dup_ack(c, w, now, out, allowed);
@@ -52,20 +52,21 @@ impl NewReno {
         a: Seq,
         out: &mut TcpOutput,
     ) {
-        if c.dupwnd > 0 {
-            c.dupwnd = 0;
-            if c.last_cwnd_action == CwndAction::DupAck {
-                c.last_cwnd_action = CwndAction::Exited;
+        if c.dupwnd() > 0 {
+            c.set_inflation(0);
+            if c.last_cwnd_action() == CwndAction::DupAck {
+                c.exit_fast_recovery();
                 // RFC 6582 §3.2 step 3 option (1): cwnd = min(ssthresh, FlightSize + 1).
-                if c.cfg.newreno.exit_recovery_fix {
-                    c.cwnd = c.ssthresh.min((c.maxseq - a + 1) as f64);
+                if c.cfg().newreno.exit_recovery_fix {
+                    let d = w.exit_to_flight(c, c.maxseq() - a + 1);
+                    c.apply_window(&d, now, out);
                 }
             }
         }
         self.first_partial = false;
         let info = NewAck::before(c, a, AckKind::Normal);
         c.newack(now, a, out);
-        w.on_new_ack(c, now, &info, out);
+        new_ack_window(c, w, now, &info, out);
     }
 
     /// §6 partial ACK: timer, deflation arithmetic, advance, resend `a + 1`.
@@ -77,9 +78,9 @@ impl NewReno {
         a: Seq,
         out: &mut TcpOutput,
     ) {
-        let nr = c.cfg.newreno;
+        let nr = c.cfg().newreno;
         if !nr.partial_window_deflation {
-            c.dupwnd = 0;
+            c.set_inflation(0);
         }
         // newreno_changes1_: restart the timer on the first partial ACK only ("impatient").
         if !nr.first_partial_timer_only || !self.first_partial {
@@ -87,34 +88,34 @@ impl NewReno {
             c.newtimer(now, a);
         }
         if nr.partial_window_deflation {
-            // Deflate by the k packets acknowledged, adding one back.
-            let k = a - c.last_ack;
-            if c.dupwnd > k {
-                c.dupwnd -= k - 1;
+            // Deflate by the k packets acknowledged, adding one back: from dupwnd_ first, the
+            // rest from cwnd, which the window policy floors at min_cwnd (ns-2: 1).
+            let k = a - c.last_ack();
+            let from_cwnd = if c.dupwnd() > k {
+                c.set_inflation(c.dupwnd() - (k - 1));
+                0
             } else {
-                c.cwnd -= (k - c.dupwnd) as f64;
-                c.dupwnd = 1;
-            }
-            if c.cwnd < 1.0 {
-                c.cwnd = 1.0;
-            }
+                let rest = k - c.dupwnd();
+                c.set_inflation(1);
+                rest
+            };
+            let d = w.deflate(c, from_cwnd as f64);
+            c.apply_window(&d, now, out);
         }
         let info = NewAck::before(c, a, AckKind::Partial);
         // dupacks_ is not reset: later duplicates keep inflating.
-        c.last_ack = a;
-        c.highest_ack = a;
-        c.t_seqno = c.t_seqno.max(a + 1);
+        c.advance_partial_ack(a);
         c.end_timing_if_covered(a);
         c.output(a + 1, now, out);
-        w.on_new_ack(c, now, &info, out);
+        new_ack_window(c, w, now, &info, out);
     }
 }
 
 /// §6 "Sending": unlimited (maxburst_) with no duplicates, at most 2 per ACK in recovery.
 pub fn send(c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
-    if c.dupacks == 0 {
-        c.send_much(now, c.cfg.max_burst, out);
-    } else if c.dupacks >= c.cfg.dupack_threshold {
+    if c.dupacks() == 0 {
+        c.send_much(now, c.cfg().max_burst, out);
+    } else if c.dupacks() >= c.cfg().dupack_threshold {
         c.send_much(now, 2, out);
     }
 }

@@ -3,27 +3,27 @@
 //! ACK deflates it and ends recovery, and a second fast retransmit in the same window is
 //! refused (bugFix_), so two losses in one window usually end in a timeout.
 
-use super::new_window;
+use super::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
 use crate::tcp::conn::{Conn, CwndAction, Slowdown};
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
-use crate::tcp::window::{AckKind, DupAckVerdict, LossEvent, NewAck, WindowPolicy};
+use crate::tcp::window::{AckKind, LossEvent, NewAck, WindowPolicy};
 
 pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mut TcpOutput) {
-    if a > c.last_ack {
+    if a > c.last_ack() {
         // §5 "New ACK": leave recovery (EXITED only with exitFastRetrans_; ns-2.26 keeps
         // DUPACK, which lets the next 3rd duplicate fast-retransmit again), deflate.
-        if c.last_cwnd_action == CwndAction::DupAck && c.cfg.exit_fast_retrans {
-            c.last_cwnd_action = CwndAction::Exited;
+        if c.last_cwnd_action() == CwndAction::DupAck && c.cfg().exit_fast_retrans {
+            c.exit_fast_recovery();
         }
-        c.dupwnd = 0;
+        c.set_inflation(0);
         let info = NewAck::before(c, a, AckKind::Normal);
         c.newack(now, a, out);
-        w.on_new_ack(c, now, &info, out);
-    } else if a == c.last_ack {
-        c.dupacks += 1;
-        if w.on_dup_ack(c, now, out) == DupAckVerdict::Pass {
+        new_ack_window(c, w, now, &info, out);
+    } else if a == c.last_ack() {
+        c.count_dup_ack();
+        if dup_ack_passed(c, w, now, out) {
             on_dup_ack(c, w, now, out, allowed(c));
         }
     }
@@ -32,7 +32,7 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
 
 /// §5 `dupack_action` permission: a new window, or still in the DUPACK phase.
 fn allowed(c: &Conn) -> bool {
-    new_window(c) || c.last_cwnd_action == CwndAction::DupAck
+    new_window(c) || c.last_cwnd_action() == CwndAction::DupAck
 }
 
 /// §5 "Dup ACK", shared with NewReno (which differs only in `allowed`).
@@ -43,21 +43,22 @@ pub fn on_dup_ack(
     out: &mut TcpOutput,
     allowed: bool,
 ) {
-    let thresh = c.cfg.dupack_threshold;
-    if c.dupacks == thresh {
+    let thresh = c.cfg().dupack_threshold;
+    let exit_fast_retrans = c.cfg().exit_fast_retrans;
+    if c.dupacks() == thresh {
         if allowed {
             dupack_action(c, w, now, out);
         }
         // ns-2.26 (no exitFastRetrans_): dupwnd_ = 3 even when refused.
-        if !c.cfg.exit_fast_retrans {
-            c.dupwnd = thresh as i64;
+        if !exit_fast_retrans {
+            c.set_inflation(thresh as i64);
         }
-    } else if c.dupacks > thresh
-        && (!c.cfg.exit_fast_retrans || c.last_cwnd_action == CwndAction::DupAck)
+    } else if c.dupacks() > thresh
+        && (!exit_fast_retrans || c.last_cwnd_action() == CwndAction::DupAck)
     {
         // Fast recovery: inflate by one per further duplicate.
-        c.dupwnd += 1;
-    } else if c.dupacks < thresh && c.cfg.limited_transmit {
+        c.inflate_one();
+    } else if c.dupacks() < thresh && c.cfg().limited_transmit {
         c.send_one(now, out);
     }
 }
@@ -65,17 +66,22 @@ pub fn on_dup_ack(
 /// §5 `dupack_action`: halve ssthresh and cwnd, restart the timer without backoff, resend
 /// the hole, inflate by the three duplicates.
 fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
-    c.recover = c.maxseq;
-    c.last_cwnd_action = CwndAction::DupAck;
-    w.on_loss(c, now, LossEvent::FastRetransmit(Slowdown::HalveBoth));
+    c.open_loss_reaction(CwndAction::DupAck);
+    loss_window(
+        c,
+        w,
+        now,
+        LossEvent::FastRetransmit(Slowdown::HalveBoth),
+        out,
+    );
     c.reset_rtx_timer(now, true, false, out);
-    c.fast_retransmit(c.last_ack + 1, now, out);
-    c.dupwnd = c.cfg.dupack_threshold as i64;
+    c.fast_retransmit(c.last_ack() + 1, now, out);
+    c.set_inflation(c.cfg().dupack_threshold as i64);
 }
 
 /// §5: send only when `dupacks_ == 0` or `dupacks_ >= 3`.
 pub fn send(c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
-    if c.dupacks == 0 || c.dupacks >= c.cfg.dupack_threshold {
-        c.send_much(now, c.cfg.max_burst, out);
+    if c.dupacks() == 0 || c.dupacks() >= c.cfg().dupack_threshold {
+        c.send_much(now, c.cfg().max_burst, out);
     }
 }

@@ -6,13 +6,13 @@
 //! counts only if its SACK blocks reported new data. The timer restarts on every partial ACK;
 //! the exit ACK does not open cwnd; the scoreboard is discarded on RTO.
 
-use super::new_window;
 use super::scoreboard::Scoreboard;
+use super::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
 use crate::tcp::conn::{Conn, CwndAction, Slowdown};
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::{AckSegment, Seq};
-use crate::tcp::window::{AckKind, DupAckVerdict, LossEvent, NewAck, WindowPolicy};
+use crate::tcp::window::{AckKind, LossEvent, NewAck, WindowPolicy};
 
 #[derive(Clone, Debug, Default)]
 pub struct Sack1 {
@@ -44,22 +44,22 @@ impl Sack1 {
         let a = ack.ack;
         let was_in_recovery = self.fastrecov;
         if !self.fastrecov {
-            if a > c.last_ack {
+            if a > c.last_ack() {
                 // Regular new ACK: newack + opencwnd, clear the board.
                 let info = NewAck::before(c, a, AckKind::Normal);
                 c.newack(now, a, out);
-                w.on_new_ack(c, now, &info, out);
+                new_ack_window(c, w, now, &info, out);
                 self.sb.clear();
                 self.timeout = false;
-            } else if a == c.last_ack && !self.timeout {
+            } else if a == c.last_ack() && !self.timeout {
                 // A duplicate only if the scoreboard changed.
-                if self.sb.update(c.highest_ack, ack.sack_blocks()) {
-                    c.dupacks += 1;
-                    if w.on_dup_ack(c, now, out) == DupAckVerdict::Pass {
-                        let thresh = c.cfg.dupack_threshold;
-                        if c.dupacks == thresh {
+                if self.sb.update(c.highest_ack(), ack.sack_blocks()) {
+                    let dupacks = c.count_dup_ack();
+                    if dup_ack_passed(c, w, now, out) {
+                        let thresh = c.cfg().dupack_threshold;
+                        if dupacks == thresh {
                             self.dupack_action(c, w, now, out);
-                        } else if c.dupacks < thresh && c.cfg.limited_transmit {
+                        } else if dupacks < thresh && c.cfg().limited_transmit {
                             c.send_one(now, out);
                         }
                     }
@@ -68,38 +68,38 @@ impl Sack1 {
         } else {
             // In recovery every ACK first takes one packet out of the pipe.
             self.pipe -= 1;
-            if a >= c.recover {
+            if a >= c.recover() {
                 // Recovery over: newack without opencwnd, clear the board.
-                c.recover = 0;
+                c.clear_recover();
                 self.fastrecov = false;
                 let info = NewAck::before(c, a, AckKind::RecoveryExit);
                 c.newack(now, a, out);
-                w.on_new_ack(c, now, &info, out);
+                new_ack_window(c, w, now, &info, out);
                 self.timeout = false;
                 self.sb.clear();
-            } else if a > c.highest_ack {
+            } else if a > c.highest_ack() {
                 // Partial ACK (partial_ack_ false): highest_ack advances, last_ack does not;
                 // a second packet leaves the pipe; the timer restarts with backoff 1.
                 self.pipe -= 1;
                 let info = NewAck::before(c, a, AckKind::Partial);
-                c.highest_ack = a;
+                c.advance_highest_ack(a);
                 self.sb.update(a, ack.sack_blocks());
                 c.newtimer(now, a);
-                c.rto.reset_backoff();
-                w.on_new_ack(c, now, &info, out);
+                c.reset_rto_backoff();
+                new_ack_window(c, w, now, &info, out);
             } else if !self.timeout
-                && self.sb.update(c.highest_ack, ack.sack_blocks())
-                && c.dupacks > 0
+                && self.sb.update(c.highest_ack(), ack.sack_blocks())
+                && c.dupacks() > 0
             {
-                c.dupacks += 1;
+                c.count_dup_ack();
             }
         }
         // ns-2 sends from the branch the ACK entered: outside recovery only with no
         // duplicates pending (so not on the ACK that starts recovery), in recovery always.
         if was_in_recovery {
             self.send(c, now, out);
-        } else if c.dupacks == 0 {
-            c.send_much(now, c.cfg.max_burst, out);
+        } else if c.dupacks() == 0 {
+            c.send_much(now, c.cfg().max_burst, out);
         }
     }
 
@@ -114,23 +114,28 @@ impl Sack1 {
         if !new_window(c) {
             return;
         }
-        c.recover = c.maxseq;
-        c.last_cwnd_action = CwndAction::DupAck;
-        self.pipe = c.maxseq - c.highest_ack - c.cfg.dupack_threshold as i64;
-        w.on_loss(c, now, LossEvent::FastRetransmit(Slowdown::HalveBoth));
+        c.open_loss_reaction(CwndAction::DupAck);
+        self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold as i64;
+        loss_window(
+            c,
+            w,
+            now,
+            LossEvent::FastRetransmit(Slowdown::HalveBoth),
+            out,
+        );
         c.reset_rtx_timer(now, true, false, out);
         self.fastrecov = true;
-        self.sb.mark_retran(c.highest_ack + 1);
-        c.fast_retransmit(c.last_ack + 1, now, out);
+        self.sb.mark_retran(c.highest_ack() + 1);
+        c.fast_retransmit(c.last_ack() + 1, now, out);
     }
 
     /// §7.3 "Timeout": leave recovery, ignore duplicates until a new ACK, discard the board.
     pub fn on_timeout(&mut self, c: &mut Conn) {
-        c.dupacks = 0;
+        c.forget_dup_acks();
         self.fastrecov = false;
         self.timeout = true;
-        c.last_ack = c.last_ack.max(c.highest_ack);
-        c.recover = c.maxseq;
+        c.catch_up_last_ack();
+        c.move_recover_to_maxseq();
         self.sb.clear();
     }
 
@@ -138,24 +143,23 @@ impl Sack1 {
     /// no duplicates pending); in recovery the pipe loop.
     pub fn send(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
         if !self.fastrecov {
-            if c.dupacks == 0 {
-                c.send_much(now, c.cfg.max_burst, out);
+            if c.dupacks() == 0 {
+                c.send_much(now, c.cfg().max_burst, out);
             }
             return;
         }
-        let maxburst = c.cfg.max_burst;
-        let wnd = c.cfg.window as Seq;
+        let maxburst = c.cfg().max_burst;
+        let wnd = c.cfg().window as Seq;
         let mut sent = 0;
-        while self.pipe < c.cwnd.floor() as i64 {
-            let seq = match self.sb.next_hole(c.highest_ack) {
-                Some(h) if c.recover > 0 && h <= c.highest_ack + wnd => {
+        while self.pipe < c.cwnd().floor() as i64 {
+            let seq = match self.sb.next_hole(c.highest_ack()) {
+                Some(h) if c.recover() > 0 && h <= c.highest_ack() + wnd => {
                     self.sb.mark_retran(h);
                     h
                 }
                 Some(_) => break,
-                None if c.t_seqno <= c.highest_ack + wnd && c.t_seqno < c.curseq => {
-                    c.t_seqno += 1;
-                    c.t_seqno - 1
+                None if c.t_seqno() <= c.highest_ack() + wnd && c.t_seqno() < c.curseq() => {
+                    c.take_next_seq()
                 }
                 None => break,
             };

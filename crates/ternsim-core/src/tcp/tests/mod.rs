@@ -3,6 +3,9 @@
 //! (§12 test vectors where they exist), never read back from the code.
 
 mod aimd;
+mod min_window;
+mod options;
+mod pacing;
 mod recovery;
 mod vegas;
 
@@ -38,7 +41,6 @@ pub fn ack_sack(k: Seq, blocks: &[(Seq, Seq)]) -> AckSegment {
         wire_bytes: 40 + 8 * blocks.len() as u32,
         echo_sent_at: SimTime::ZERO,
         echo_seq: k,
-        flags: 0,
     }
 }
 

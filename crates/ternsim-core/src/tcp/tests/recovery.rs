@@ -24,7 +24,7 @@ fn ca10(variant: TcpVariant) -> Run {
 }
 
 fn dupwnd(r: &Run) -> i64 {
-    r.s.conn().dupwnd
+    r.s.conn().dupwnd()
 }
 
 fn sack1(r: &Run) -> (bool, i64) {
@@ -45,7 +45,7 @@ fn t7_newreno() {
     // Dup for 24: recover 32, ssthresh 5, cwnd 5.0, dupwnd 3, resend 21.
     assert_eq!(r.ack(120, 20), vec![21]);
     assert_eq!((r.cwnd(), r.ssthresh(), dupwnd(&r)), (5.0, 5.0, 3));
-    assert_eq!(r.s.conn().recover, 32);
+    assert_eq!(r.s.conn().recover(), 32);
     assert_eq!(
         r.s.next_timer(),
         Some(ms(120 + 3_000)),
@@ -296,7 +296,7 @@ fn sack1_ignores_duplicates_without_new_sack_information() {
     }
     assert_eq!(r.ack_sack(130, 20, &[(22, 23)]), vec![31]);
     assert_eq!(r.ack_sack(140, 20, &[(22, 23)]), NONE);
-    assert_eq!(r.s.conn().dupacks, 1);
+    assert_eq!(r.s.conn().dupacks(), 1);
 }
 
 /// After an RTO, Sack1 ignores duplicates until a new ACK, and a second RTO halves to 2.
@@ -310,7 +310,7 @@ fn sack1_timeout_clears_recovery() {
     assert_eq!(sack1(&r), (false, 9));
     assert_eq!((r.cwnd(), r.ssthresh()), (1.0, 2.0));
     assert_eq!(r.ack_sack(3_200, 20, &[(22, 26)]), NONE);
-    assert_eq!(r.s.conn().dupacks, 0);
+    assert_eq!(r.s.conn().dupacks(), 0);
     // The retransmitted 21 is acknowledged up to 24: slow start resends 25, 26.
     assert_eq!(r.ack(3_300, 24), vec![25, 26]);
     assert_eq!(r.cwnd(), 2.0);

@@ -1,13 +1,10 @@
 //! Vegas through the sender (tcp-spec §9.2, §12 T6).
 
 use super::*;
-use crate::tcp::window::{Vegas, WindowPolicy};
+use crate::tcp::window::Vegas;
 
 fn vegas(r: &Run) -> &Vegas {
-    match r.s.window_policy() {
-        WindowPolicy::Vegas(v) => v,
-        _ => panic!("not Vegas"),
-    }
+    r.s.window_policy().vegas().expect("Vegas")
 }
 
 /// Vegas at T6's fast-retransmit start: BaseRTT 100 ms and v_timeout 0.14609375 s (first ACK
@@ -15,10 +12,10 @@ fn vegas(r: &Run) -> &Vegas {
 fn vegas_at_cwnd10() -> Run {
     let mut r = Run::new(cfg(TcpVariant::Vegas));
     r.s.conn_mut().warp(20, 10.0, 2.0);
-    match r.s.window_policy_mut() {
-        WindowPolicy::Vegas(v) => v.prime(0.1, 31),
-        _ => unreachable!(),
-    }
+    r.s.window_policy_mut()
+        .vegas_mut()
+        .expect("Vegas")
+        .prime(0.1, 31);
     assert_eq!(r.start(1_000), seqs(21..=30));
     assert!(close(vegas(&r).fine_timeout(), 0.14609375));
     r
@@ -63,7 +60,7 @@ fn t6_fine_grained_retransmit_on_first_dup_inflate_deflate() {
     assert_eq!((r.cwnd(), r.ssthresh()), (9.0, 2.0));
     assert_eq!(vegas(&r).newcwnd(), 8.0);
     assert!(close(vegas(&r).fine_timeout(), 0.16435546875));
-    assert_eq!(r.s.conn().dupacks, 3);
+    assert_eq!(r.s.conn().dupacks(), 3);
     assert_eq!(
         r.s.next_timer(),
         Some(ms(1_200 + 6_000)),

@@ -3,9 +3,10 @@
 //! Slow start adds one packet per new ACK while `cwnd < ssthresh` (no byte counting; at
 //! equality ns-2 is already in congestion avoidance); congestion avoidance adds
 //! `increase_num / cwnd` per new ACK (1 for Tahoe/Reno/NewReno/SACK; FeW's alpha, tcp-spec §10).
-//! Loss halves via ns-2 `slowdown` (tcp-spec §2). Owns no state but `increase_num`.
+//! Loss halves via ns-2 `slowdown` (tcp-spec §2); timeouts restart from `min_cwnd`. Owns no
+//! state but `increase_num`; every hook returns a [`WindowDecision`].
 
-use super::{AckKind, LossEvent, NewAck};
+use super::{AckKind, LossEvent, NewAck, WindowDecision};
 use crate::tcp::conn::{Conn, Slowdown};
 
 #[derive(Clone, Debug)]
@@ -19,43 +20,43 @@ impl Aimd {
         Aimd { increase_num }
     }
 
-    pub fn on_new_ack(&mut self, c: &mut Conn, a: &NewAck) {
+    pub fn on_new_ack(&mut self, c: &Conn, a: &NewAck) -> WindowDecision {
+        let mut d = WindowDecision::hold(c);
         // Partial ACKs (NewReno, Sack1) and the Sack1 exit ACK do not open the window
         // (tcp-spec §6, §7.3).
         if a.kind != AckKind::Normal {
-            return;
+            return d;
         }
-        self.opencwnd(c);
+        d.cwnd = self.opencwnd(c);
         // tcp-spec §0/§4 step 1: the ACK of packet 0 sets cwnd = windowInit_
         // (ns-2 `delay_growth_`; the SYN's ACK when `syn_`).
         if a.ack == 0 {
-            c.cwnd = c.window_init;
+            d.cwnd = c.window_init();
         }
+        d
     }
 
-    /// tcp-spec §2 `opencwnd()`.
-    pub fn opencwnd(&self, c: &mut Conn) {
-        if c.cwnd < c.ssthresh {
-            c.cwnd += 1.0;
+    /// tcp-spec §2 `opencwnd()`: the window after one new ACK.
+    pub fn opencwnd(&self, c: &Conn) -> f64 {
+        let cwnd = c.cwnd();
+        let opened = if cwnd < c.ssthresh() {
+            cwnd + 1.0
         } else {
-            c.cwnd += self.increase_num / c.cwnd;
-        }
-        c.cap_cwnd();
+            cwnd + self.increase_num / cwnd
+        };
+        c.capped(opened)
     }
 
-    pub fn on_loss(&mut self, c: &mut Conn, e: LossEvent) {
+    pub fn on_loss(&mut self, c: &Conn, e: LossEvent) -> WindowDecision {
         match e {
             LossEvent::FastRetransmit(how) => c.slowdown(how),
-            LossEvent::Timeout => {
-                // tcp-spec §2: the SYN itself timed out → windowInit_ drops to 1.
-                if c.highest_ack == -1 && c.cfg.syn {
-                    c.window_init = 1.0;
-                }
-                // ssthresh = max(2, floor(min(cwnd, window)/2)), cwnd = 1.
-                c.slowdown(Slowdown::HalveSsthreshRestart);
-            }
-            // tcp-spec §2: nothing outstanding → cwnd = 1 only (restart_bugfix_).
-            LossEvent::IdleTimeout => c.cwnd = 1.0,
+            // ssthresh = max(min_ssthresh, floor(min(cwnd, window)/2)), cwnd = min_cwnd.
+            LossEvent::Timeout => c.slowdown(Slowdown::HalveSsthreshRestart),
+            // tcp-spec §2: nothing outstanding → cwnd = min_cwnd only (restart_bugfix_).
+            LossEvent::IdleTimeout => WindowDecision {
+                cwnd: c.cfg().min_cwnd,
+                ..WindowDecision::hold(c)
+            },
         }
     }
 }

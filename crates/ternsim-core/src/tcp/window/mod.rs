@@ -1,34 +1,41 @@
 //! Window policies: how cwnd and ssthresh move, composed with a loss-recovery policy
 //! (`super::recovery`) inside the one sender.
 //!
-//! A policy is called at these moments (the hooks), each with the shared [`Conn`] so it can
-//! read the sequence space and, where its algorithm says so, act on it:
-//! - [`WindowPolicy::on_ack_received`]: every arriving ACK, before recovery looks at it (sees
-//!   the whole [`AckSegment`], flags included: Demo-Vegas re-measures BaseRTT on SIG_ECHO).
+//! A policy is called at these moments (the hooks). It reads the shared [`Conn`] and answers
+//! with a decision ([`WindowDecision`], [`DupAckDecision`]) that the recovery policy applies
+//! through `Conn::apply_window`; it never writes recovery state or sends itself.
+//! - [`WindowPolicy::on_ack_received`]: every arriving ACK, before recovery looks at it.
 //! - [`WindowPolicy::on_new_ack`]: after the recovery advanced the cumulative ACK, told whether
 //!   it was an ordinary new ACK, a partial ACK inside recovery or the ACK that ends recovery,
 //!   and what `last_ack`/`dupacks` were before it (Vegas deflates on the latter).
-//! - [`WindowPolicy::on_dup_ack`]: after the recovery counted a duplicate ACK; returning
-//!   [`DupAckVerdict::Claimed`] takes the duplicate over entirely (Vegas retransmits on the
+//! - [`WindowPolicy::on_dup_ack`]: after the recovery counted a duplicate ACK;
+//!   [`DupAckDecision::Claimed`] takes the duplicate over entirely (Vegas retransmits on the
 //!   first expired duplicate, inflates cwnd itself and has no Limited Transmit).
-//! - [`WindowPolicy::on_loss`]: the recovery decided to fast-retransmit or the timer expired;
-//!   the policy sets ssthresh and cwnd.
-//! - [`WindowPolicy::timer_deadline`] / [`WindowPolicy::on_timer`]: a policy-owned timer that
-//!   the sender folds into `next_timer()` (Vegas-W's rate-control timer).
+//! - [`WindowPolicy::on_loss`]: the recovery decided to fast-retransmit or the timer expired.
+//! - [`WindowPolicy::deflate`], [`WindowPolicy::exit_to_flight`]: the recovery's own window
+//!   arithmetic (NewReno partial deflation, RFC 6582 exit), sized here so that only window
+//!   decisions change cwnd.
+//! - [`WindowPolicy::pacing_interval`], [`WindowPolicy::timer_deadline`] /
+//!   [`WindowPolicy::on_timer`]: rate control below one packet ([`pacing`]), through the
+//!   policy-timer seam that the sender folds into `next_timer()`.
 //!
 //! Policies: [`aimd`] (ns-2 `opencwnd`, with `increase_num` for FeW) and [`vegas`] (ns-2
-//! `Agent/TCP/Vegas`).
+//! `Agent/TCP/Vegas`); which one a variant uses comes from the variant table.
 
 pub mod aimd;
+pub mod decision;
+pub mod pacing;
 pub mod vegas;
 
-use super::config::{TcpConfig, TcpVariant};
+use super::config::TcpConfig;
 use super::conn::{Conn, Slowdown};
-use super::output::TcpOutput;
-use super::segment::{AckSegment, Seq};
+use super::segment::Seq;
+use super::variant::WindowKind;
 use crate::sim::SimTime;
 
 pub use aimd::Aimd;
+pub use decision::{DupAckDecision, Retransmit, WindowDecision};
+pub use pacing::Pacer;
 pub use vegas::Vegas;
 
 /// Which kind of cumulative-ACK advance the recovery policy reports.
@@ -60,19 +67,10 @@ impl NewAck {
         NewAck {
             ack,
             kind,
-            prev_last_ack: c.last_ack,
-            prev_dupacks: c.dupacks,
+            prev_last_ack: c.last_ack(),
+            prev_dupacks: c.dupacks(),
         }
     }
-}
-
-/// Whether the window policy handled a duplicate ACK itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DupAckVerdict {
-    /// The recovery policy applies its own rules (threshold, Limited Transmit, inflation).
-    Pass,
-    /// The window policy did everything this duplicate calls for.
-    Claimed,
 }
 
 /// A loss reaction the recovery policy asks the window policy to size.
@@ -88,59 +86,121 @@ pub enum LossEvent {
 }
 
 #[derive(Clone, Debug)]
-pub enum WindowPolicy {
+enum Algorithm {
     Aimd(Aimd),
     Vegas(Vegas),
 }
 
+/// The window half of a variant: its algorithm and the pacer for windows below one packet.
+#[derive(Clone, Debug)]
+pub struct WindowPolicy {
+    algorithm: Algorithm,
+    pacer: Pacer,
+}
+
 impl WindowPolicy {
+    /// The policy the variant table names for `cfg.variant`.
     pub fn for_config(cfg: &TcpConfig) -> Self {
-        match cfg.variant {
-            TcpVariant::Tahoe | TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => {
-                WindowPolicy::Aimd(Aimd::new(cfg.increase_num))
-            }
-            TcpVariant::Vegas => WindowPolicy::Vegas(Vegas::new(cfg)),
+        let algorithm = match cfg.variant.spec().window {
+            WindowKind::Aimd => Algorithm::Aimd(Aimd::new(cfg.increase_num)),
+            WindowKind::Vegas => Algorithm::Vegas(Vegas::new(cfg)),
+        };
+        WindowPolicy {
+            algorithm,
+            pacer: Pacer::default(),
         }
     }
 
-    pub fn on_ack_received(&mut self, c: &mut Conn, now: SimTime, ack: &AckSegment) {
-        match self {
-            WindowPolicy::Aimd(_) => {}
-            WindowPolicy::Vegas(v) => v.on_ack_received(c, now, ack),
+    pub fn vegas(&self) -> Option<&Vegas> {
+        match &self.algorithm {
+            Algorithm::Vegas(v) => Some(v),
+            Algorithm::Aimd(_) => None,
         }
     }
 
-    pub fn on_new_ack(&mut self, c: &mut Conn, now: SimTime, a: &NewAck, out: &mut TcpOutput) {
-        match self {
-            WindowPolicy::Aimd(p) => p.on_new_ack(c, a),
-            WindowPolicy::Vegas(v) => v.on_new_ack(c, now, a, out),
+    #[cfg(test)]
+    pub fn vegas_mut(&mut self) -> Option<&mut Vegas> {
+        match &mut self.algorithm {
+            Algorithm::Vegas(v) => Some(v),
+            Algorithm::Aimd(_) => None,
         }
     }
 
-    pub fn on_dup_ack(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) -> DupAckVerdict {
-        match self {
-            WindowPolicy::Aimd(_) => DupAckVerdict::Pass,
-            WindowPolicy::Vegas(v) => v.on_dup_ack(c, now, out),
+    pub fn on_ack_received(&mut self, c: &Conn, now: SimTime) {
+        match &mut self.algorithm {
+            Algorithm::Aimd(_) => {}
+            Algorithm::Vegas(v) => v.on_ack_received(c, now),
         }
     }
 
-    pub fn on_loss(&mut self, c: &mut Conn, now: SimTime, e: LossEvent) {
-        match self {
-            WindowPolicy::Aimd(p) => p.on_loss(c, e),
-            WindowPolicy::Vegas(v) => v.on_loss(c, now, e),
+    pub fn on_new_ack(&mut self, c: &Conn, now: SimTime, a: &NewAck) -> WindowDecision {
+        match &mut self.algorithm {
+            Algorithm::Aimd(p) => p.on_new_ack(c, a),
+            Algorithm::Vegas(v) => v.on_new_ack(c, now, a),
         }
     }
 
+    pub fn on_dup_ack(&mut self, c: &Conn, now: SimTime) -> DupAckDecision {
+        match &mut self.algorithm {
+            Algorithm::Aimd(_) => DupAckDecision::Pass,
+            Algorithm::Vegas(v) => v.on_dup_ack(c, now),
+        }
+    }
+
+    pub fn on_loss(&mut self, c: &Conn, now: SimTime, e: LossEvent) -> WindowDecision {
+        match &mut self.algorithm {
+            Algorithm::Aimd(p) => p.on_loss(c, e),
+            Algorithm::Vegas(v) => v.on_loss(c, now, e),
+        }
+    }
+
+    /// NewReno partial-window deflation (tcp-spec §6, ns-2 `partialnewack`): cwnd shrinks by
+    /// `packets`, never below `min_cwnd` (ns-2: 1).
+    pub fn deflate(&self, c: &Conn, packets: f64) -> WindowDecision {
+        WindowDecision {
+            cwnd: (c.cwnd() - packets).max(c.cfg().min_cwnd),
+            ..WindowDecision::hold(c)
+        }
+    }
+
+    /// RFC 6582 §3.2 step 3 option (1) on leaving recovery: cwnd = min(ssthresh, `flight`)
+    /// with `flight` = FlightSize + 1 packet (ns-2 `exit_recovery_fix_`).
+    pub fn exit_to_flight(&self, c: &Conn, flight: Seq) -> WindowDecision {
+        WindowDecision {
+            cwnd: c.ssthresh().min(flight as f64),
+            ..WindowDecision::hold(c)
+        }
+    }
+
+    /// One packet per this interval while the window is below one packet ([`pacing`]).
+    pub fn pacing_interval(&self, c: &Conn) -> Option<SimTime> {
+        match self.algorithm {
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) => pacing::below_one_packet_interval(c),
+        }
+    }
+
+    /// Whether a paced packet is due at `now` (see [`Pacer::due`]); re-arms the deadline.
+    pub fn paced_packet_due(&mut self, c: &Conn, now: SimTime) -> bool {
+        let interval = self.pacing_interval(c);
+        self.pacer.due(now, interval, c.paced_send_allowed())
+    }
+
+    /// The sender sent the paced packet.
+    pub fn paced_packet_sent(&mut self, now: SimTime) {
+        self.pacer.sent(now);
+    }
+
+    /// The policy's own timer: the pacing deadline (no algorithm has another timer today).
     pub fn timer_deadline(&self) -> Option<SimTime> {
-        match self {
-            WindowPolicy::Aimd(_) | WindowPolicy::Vegas(_) => None,
-        }
+        self.pacer.deadline()
     }
 
-    pub fn on_timer(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
-        let _ = (c, now, out);
-        match self {
-            WindowPolicy::Aimd(_) | WindowPolicy::Vegas(_) => {}
+    /// The policy timer fired. The pacer needs no work here: the sender re-plans pacing at
+    /// the end of every call and sends the packet that is due.
+    pub fn on_timer(&mut self, c: &Conn, now: SimTime) {
+        let _ = (c, now);
+        match self.algorithm {
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) => {}
         }
     }
 }

@@ -6,11 +6,13 @@
 //! fine-grained RTT estimator (`v_sa_`, `v_sd_`, `v_timeout_`), and the loss state
 //! (`v_worried_`, `v_newcwnd_`, `t_cwnd_changed_`).
 //!
-//! It composes with the Reno recovery policy, whose new-ACK and timeout bookkeeping it shares,
-//! and takes over every duplicate ACK through the `on_dup_ack` hook: ns-2 Vegas retransmits on
-//! the first duplicate whose packet has outstayed the fine-grained timeout (or on the 3rd),
-//! cuts to `win − floor(win/4)` at most once per window of data, inflates cwnd itself, backs
-//! off the coarse timer, and has no Limited Transmit. Send records (time, transmissions) come
+//! It composes with the Reno recovery policy (the variant table), whose new-ACK and timeout
+//! bookkeeping it shares, and claims every duplicate ACK through the `on_dup_ack` hook: ns-2
+//! Vegas retransmits on the first duplicate whose packet has outstayed the fine-grained timeout
+//! (or on the 3rd), cuts to `win − floor(win/4)` at most once per window of data, inflates
+//! cwnd itself, backs off the coarse timer, and has no Limited Transmit. It does all of that
+//! by returning decisions ([`WindowDecision`] with a [`Retransmit`]); the connection applies
+//! them. The window floor (ns-2: 2) is `min_cwnd`, the ssthresh it resets to `min_ssthresh`. Send records (time, transmissions) come
 //! from the shared connection state. All times are seconds since the first transmission
 //! (ns-2 `vegastime()`), as f64, so the float arithmetic matches ns-2's.
 //!
@@ -18,12 +20,11 @@
 //! `rttLen <= 1` resets BaseRTT upward; after an RTO followed by more than three duplicates the
 //! next new ACK sets cwnd to `v_newcwnd_ = 0`; initial ssthresh is `window_`.
 
-use super::{DupAckVerdict, LossEvent, NewAck};
+use super::{DupAckDecision, LossEvent, NewAck, Retransmit, WindowDecision};
 use crate::sim::SimTime;
 use crate::tcp::config::TcpConfig;
 use crate::tcp::conn::{Conn, CwndAction, Slowdown};
-use crate::tcp::output::TcpOutput;
-use crate::tcp::segment::{AckSegment, Seq};
+use crate::tcp::segment::Seq;
 
 #[derive(Clone, Debug)]
 pub struct Vegas {
@@ -114,7 +115,7 @@ impl Vegas {
 
     /// ns-2 `vegastime()`: seconds since the first transmission.
     fn vt(c: &Conn, t: SimTime) -> f64 {
-        (t.saturating_sub(c.first_sent.unwrap_or(t))).as_secs_f64()
+        (t.saturating_sub(c.first_sent().unwrap_or(t))).as_secs_f64()
     }
 
     /// Whether packet `seq` was sent and has been outstanding at least `v_timeout_`
@@ -126,7 +127,7 @@ impl Vegas {
 
     /// tcp-spec §9.2 "On the first ACK ever": initialise the fine-grained estimator from t1,
     /// the time from the first transmission to this ACK.
-    pub fn on_ack_received(&mut self, c: &mut Conn, now: SimTime, _ack: &AckSegment) {
+    pub fn on_ack_received(&mut self, c: &Conn, now: SimTime) {
         if !self.first_ack_seen {
             self.first_ack_seen = true;
             let t1 = Self::vt(c, now);
@@ -161,30 +162,30 @@ impl Vegas {
 
     /// tcp-spec §9.2 "On a new ACK", steps 1, 2 and 4-8 (step 3, newack, was done by the
     /// recovery policy just before).
-    pub fn on_new_ack(&mut self, c: &mut Conn, now: SimTime, a: &NewAck, out: &mut TcpOutput) {
+    pub fn on_new_ack(&mut self, c: &Conn, now: SimTime, a: &NewAck) -> WindowDecision {
         let t = Self::vt(c, now);
+        let mut d = WindowDecision::hold(c);
         // Step 1: ns-2 tests `last_ack_ == 0` before processing, so cwnd = windowInit_ on the
         // first new ACK after ack 0.
         if a.prev_last_ack == 0 {
-            c.cwnd = c.window_init;
+            d.cwnd = c.window_init();
         }
         // Step 2: deflate an inflated window only after more than dupthresh duplicates.
-        if a.prev_dupacks > c.cfg.dupack_threshold && c.cwnd > self.newcwnd {
-            c.cwnd = self.newcwnd;
-            c.ssthresh = 2.0;
+        if a.prev_dupacks > c.cfg().dupack_threshold && d.cwnd > self.newcwnd {
+            d.cwnd = self.newcwnd;
+            d.ssthresh = c.cfg().min_ssthresh;
         }
         // Step 4: once per RTT, when the tagged packet is acknowledged.
         if a.ack >= self.begseq {
-            self.per_rtt(c, t);
+            self.per_rtt(c, &mut d, t);
         }
         // Step 5: slow-start increments stop at ssthresh.
-        if self.incr == 1.0 && c.cwnd >= c.ssthresh {
+        if self.incr == 1.0 && d.cwnd >= d.ssthresh {
             self.incr = 0.0;
         }
         // Step 6: grow only if the window is being used.
-        if self.incr > 0.0 && c.cwnd - (c.t_seqno - c.last_ack) as f64 <= 2.0 {
-            c.cwnd += self.incr;
-            c.cap_cwnd();
+        if self.incr > 0.0 && d.cwnd - (c.t_seqno() - c.last_ack()) as f64 <= 2.0 {
+            d.cwnd = c.capped(d.cwnd + self.incr);
         }
         // Step 7: fine-grained sample from packet `a` if it was sent exactly once.
         if let Some(r) = c.record(a.ack) {
@@ -193,22 +194,28 @@ impl Vegas {
             }
         }
         // Step 8: after a retransmission, the first one or two new ACKs check whether the next
-        // packet has expired too (BP94 "new retransmission mechanism" (b)).
+        // packet has expired too (BP94 "new retransmission mechanism" (b)); ns-2 then sets
+        // `dupacks_ = 3` so the send loop runs, without a new reaction or timer backoff.
         if self.worried > 0 {
             self.worried -= 1;
             let next = a.ack + 1;
             if self.expired(c, next, t) {
-                c.dupacks = c.cfg.dupack_threshold;
-                c.fast_retransmit(next, now, out);
+                d.retransmit = Some(Retransmit {
+                    seq: next,
+                    opens_reaction: false,
+                    backs_off_timer: false,
+                    dupacks_to_threshold: true,
+                });
             } else {
                 self.worried = 0;
             }
         }
+        d
     }
 
     /// tcp-spec §9.2 step 4: Expected vs Actual, delta in packets, and the decision for the
-    /// next RTT.
-    fn per_rtt(&mut self, c: &mut Conn, t: f64) {
+    /// next RTT, written into `d`.
+    fn per_rtt(&mut self, c: &Conn, d: &mut WindowDecision, t: f64) {
         let rtt = if self.cnt_rtt > 0 {
             self.sum_rtt / self.cnt_rtt as f64
         } else {
@@ -216,7 +223,8 @@ impl Vegas {
         };
         self.sum_rtt = 0.0;
         self.cnt_rtt = 0;
-        let rtt_len = c.t_seqno - self.begseq;
+        let rtt_len = c.t_seqno() - self.begseq;
+        let (min_cwnd, min_ssthresh) = (c.cfg().min_cwnd, c.cfg().min_ssthresh);
         if rtt > 0.0 {
             // ns-2: a single packet in flight (re)defines BaseRTT, even upward.
             if rtt < self.base_rtt || rtt_len <= 1 {
@@ -224,19 +232,20 @@ impl Vegas {
             }
             self.actual = rtt_len as f64 / rtt;
             // Expected uses the outstanding packets plus one (t_seqno − last_ack).
-            let expect = (c.t_seqno - c.last_ack) as f64 / self.base_rtt;
+            let expect = (c.t_seqno() - c.last_ack()) as f64 / self.base_rtt;
             // Rounded to an integer as ns-2's int(x + 0.5) does (truncation toward zero).
             let delta = ((expect - self.actual) * self.base_rtt + 0.5).trunc();
-            if c.cwnd < c.ssthresh {
-                // Slow start: grow every other RTT; leave it when delta exceeds gamma.
+            if d.cwnd < d.ssthresh {
+                // Slow start: grow every other RTT; leave it when delta exceeds gamma, by
+                // cutting 1/8 and resetting ssthresh to its floor (ns-2 `ssthresh_ = 2`).
                 self.inc_flag = !self.inc_flag;
                 if !self.inc_flag {
                     self.incr = 0.0;
                 } else if delta > self.gamma {
-                    c.ssthresh = 2.0;
-                    c.cwnd -= c.cwnd / 8.0;
-                    if c.cwnd < 2.0 {
-                        c.cwnd = 2.0;
+                    d.ssthresh = min_ssthresh;
+                    d.cwnd -= d.cwnd / 8.0;
+                    if d.cwnd < min_cwnd {
+                        d.cwnd = min_cwnd;
                     }
                     self.incr = 0.0;
                 } else {
@@ -244,37 +253,34 @@ impl Vegas {
                 }
             } else if delta > self.beta {
                 // Congestion avoidance: too many packets queued → −1 once this RTT.
-                c.cwnd -= 1.0;
-                if c.cwnd < 2.0 {
-                    c.cwnd = 2.0;
+                d.cwnd -= 1.0;
+                if d.cwnd < min_cwnd {
+                    d.cwnd = min_cwnd;
                 }
                 self.incr = 0.0;
             } else if delta < self.alpha {
                 // Too few queued → +1 over the next RTT, 1/cwnd per ACK.
-                self.incr = 1.0 / c.cwnd;
+                self.incr = 1.0 / d.cwnd;
             } else {
                 self.incr = 0.0;
             }
         }
-        self.begseq = c.t_seqno;
+        self.begseq = c.t_seqno();
         self.begtime = t;
     }
 
     /// tcp-spec §9.2 "On a duplicate ACK". Always claims the duplicate (Vegas has its own
     /// detection and inflation and no Limited Transmit); `dupacks` was already incremented.
-    pub fn on_dup_ack(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) -> DupAckVerdict {
+    pub fn on_dup_ack(&mut self, c: &Conn, now: SimTime) -> DupAckDecision {
         let t = Self::vt(c, now);
-        let thresh = c.cfg.dupack_threshold;
-        let seq = c.last_ack + 1;
-        let expired = self.expired(c, seq, t);
-        if expired || c.dupacks == thresh {
+        let thresh = c.cfg().dupack_threshold;
+        let seq = c.last_ack() + 1;
+        let mut d = WindowDecision::hold(c);
+        if self.expired(c, seq, t) || c.dupacks() == thresh {
             // One reaction per window unless the last action was a timeout (ns-2 Vegas's
             // variant of the bugFix_ rule).
-            if c.highest_ack > c.recover || c.last_cwnd_action != CwndAction::Timeout {
-                let mut win = c.window();
-                c.last_cwnd_action = CwndAction::DupAck;
-                c.recover = c.maxseq;
-                self.worried = (c.t_seqno - c.last_ack).min(2);
+            if c.highest_ack() > c.recover() || c.last_cwnd_action() != CwndAction::Timeout {
+                self.worried = (c.t_seqno() - c.last_ack()).min(2);
                 let rec = c.record(seq);
                 let transmits = rec.map_or(0, |r| r.transmits);
                 // Back off the fine-grained timeout: ×2 for a re-retransmission, else ×9/8.
@@ -287,38 +293,39 @@ impl Vegas {
                 // at an older, higher rate do not count twice).
                 if let Some(r) = rec {
                     if self.t_cwnd_changed < Self::vt(c, r.sent_at) {
-                        win = reduced_window(win, transmits > 1);
+                        let win = reduced_window(c.window(), transmits > 1);
                         self.newcwnd = win as f64;
-                        c.cwnd = self.newcwnd + c.dupacks as f64;
+                        d.cwnd = self.newcwnd + c.dupacks() as f64;
                         self.t_cwnd_changed = t;
                     }
                 }
                 // ssthresh is not changed. ns-2 `reset_rtx_timer(1, 1)`: the coarse timer is
                 // backed off and restarted, timing stops, no go-back-N.
-                c.reset_rtx_timer(now, true, true, out);
-                c.fast_retransmit(seq, now, out);
-                if transmits == 1 {
-                    c.dupacks = thresh;
-                }
+                d.retransmit = Some(Retransmit {
+                    seq,
+                    opens_reaction: true,
+                    backs_off_timer: true,
+                    dupacks_to_threshold: transmits == 1,
+                });
             }
-        } else if c.dupacks > thresh {
+        } else if c.dupacks() > thresh {
             // Inflation by one per further duplicate.
-            c.cwnd += 1.0;
+            d.cwnd += 1.0;
         }
-        DupAckVerdict::Claimed
+        DupAckDecision::Claimed(d)
     }
 
-    /// tcp-spec §9.2 "On RTO": ssthresh as every variant, then cwnd = 2 (`v_slowstart_`).
-    pub fn on_loss(&mut self, c: &mut Conn, now: SimTime, e: LossEvent) {
+    /// tcp-spec §9.2 "On RTO": ssthresh as every variant, then cwnd = `min_cwnd`
+    /// (`v_slowstart_` = 2).
+    pub fn on_loss(&mut self, c: &Conn, now: SimTime, e: LossEvent) -> WindowDecision {
         match e {
             LossEvent::FastRetransmit(how) => c.slowdown(how),
             // Vegas's timeout does the same with or without outstanding data
             // (slow_start_restart_ true).
             LossEvent::Timeout | LossEvent::IdleTimeout => {
-                c.slowdown(Slowdown::HalveSsthreshRestart);
-                c.cwnd = 2.0;
                 self.newcwnd = 0.0;
                 self.t_cwnd_changed = Self::vt(c, now);
+                c.slowdown(Slowdown::HalveSsthreshRestart)
             }
         }
     }
@@ -371,9 +378,7 @@ mod tests {
     fn conn_at(cwnd: f64, ssthresh: f64, last_ack: Seq, t_seqno: Seq) -> Conn {
         let cfg = TcpConfig::from_profile(TcpVariant::Vegas, DefaultsProfile::Ns2_35);
         let mut c = Conn::new(cfg, SimTime::ZERO);
-        c.warp(last_ack, cwnd, ssthresh);
-        c.t_seqno = t_seqno;
-        c.maxseq = t_seqno - 1;
+        c.warp_outstanding(last_ack, t_seqno, cwnd, ssthresh);
         c
     }
 
@@ -388,27 +393,34 @@ mod tests {
         v
     }
 
+    /// One per-RTT decision at t = 5 s, from the connection's window.
+    fn per_rtt(v: &mut Vegas, c: &Conn) -> WindowDecision {
+        let mut d = WindowDecision::hold(c);
+        v.per_rtt(c, &mut d, 5.0);
+        d
+    }
+
     /// tcp-spec §12 T6 CA, cwnd 10, rttLen 10 (= t_seqno − last_ack): mean RTT 105 ms →
     /// delta 0 → v_incr 0.1; 150 ms → delta 3 → hold; 160 ms → delta 4 → cwnd 9.
     #[test]
     fn t6_congestion_avoidance_increase_hold_decrease() {
-        let mut c = conn_at(10.0, 5.0, 30, 40);
+        let c = conn_at(10.0, 5.0, 30, 40);
         let mut v = measured(0.105, 30);
-        v.per_rtt(&mut c, 5.0);
+        let d = per_rtt(&mut v, &c);
         assert!((v.incr() - 0.1).abs() < 1e-15);
-        assert_eq!(c.cwnd, 10.0);
+        assert_eq!(d.cwnd, 10.0);
         assert_eq!((v.begseq, v.begtime), (40, 5.0));
 
-        let mut c = conn_at(10.0, 5.0, 30, 40);
+        let c = conn_at(10.0, 5.0, 30, 40);
         let mut v = measured(0.150, 30);
         v.incr = 0.1;
-        v.per_rtt(&mut c, 5.0);
-        assert_eq!((v.incr(), c.cwnd), (0.0, 10.0));
+        let d = per_rtt(&mut v, &c);
+        assert_eq!((v.incr(), d.cwnd), (0.0, 10.0));
 
-        let mut c = conn_at(10.0, 5.0, 30, 40);
+        let c = conn_at(10.0, 5.0, 30, 40);
         let mut v = measured(0.160, 30);
-        v.per_rtt(&mut c, 5.0);
-        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (0.0, 9.0, 5.0));
+        let d = per_rtt(&mut v, &c);
+        assert_eq!((v.incr(), d.cwnd, d.ssthresh), (0.0, 9.0, 5.0));
     }
 
     /// tcp-spec §12 T6 SS, cwnd 8 < ssthresh 20, rttLen 8: on a growing RTT 120 ms → delta 1
@@ -416,32 +428,31 @@ mod tests {
     /// is frozen (v_incr 0).
     #[test]
     fn t6_slow_start_every_other_rtt_and_gamma_exit() {
-        let mut c = conn_at(8.0, 20.0, 30, 38);
+        let c = conn_at(8.0, 20.0, 30, 38);
         let mut v = measured(0.120, 30);
         v.inc_flag = false;
-        v.per_rtt(&mut c, 5.0);
-        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (1.0, 8.0, 20.0));
+        let d = per_rtt(&mut v, &c);
+        assert_eq!((v.incr(), d.cwnd, d.ssthresh), (1.0, 8.0, 20.0));
         assert!(v.inc_flag);
 
         // The next block toggles back: frozen RTT whatever delta says.
-        let mut c = conn_at(8.0, 20.0, 30, 38);
+        let c = conn_at(8.0, 20.0, 30, 38);
         let mut v = measured(0.130, 30);
         v.inc_flag = true;
         v.incr = 1.0;
-        v.per_rtt(&mut c, 5.0);
-        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (0.0, 8.0, 20.0));
+        let d = per_rtt(&mut v, &c);
+        assert_eq!((v.incr(), d.cwnd, d.ssthresh), (0.0, 8.0, 20.0));
 
-        let mut c = conn_at(8.0, 20.0, 30, 38);
+        let c = conn_at(8.0, 20.0, 30, 38);
         let mut v = measured(0.130, 30);
         v.inc_flag = false;
-        v.per_rtt(&mut c, 5.0);
-        assert_eq!((v.incr(), c.cwnd, c.ssthresh), (0.0, 7.0, 2.0));
+        let d = per_rtt(&mut v, &c);
+        assert_eq!((v.incr(), d.cwnd, d.ssthresh), (0.0, 7.0, 2.0));
     }
 
     /// tcp-spec §9.2 step 6: v_incr is added only if cwnd − (t_seqno − last_ack) <= 2.
     #[test]
     fn increment_only_when_window_used() {
-        let mut out = TcpOutput::default();
         let a = NewAck {
             ack: 30,
             kind: crate::tcp::window::AckKind::Normal,
@@ -449,15 +460,16 @@ mod tests {
             prev_dupacks: 0,
         };
         for (t_seqno, cwnd) in [(37, 10.0), (38, 10.1)] {
-            let mut c = conn_at(10.0, 5.0, 30, t_seqno);
+            let c = conn_at(10.0, 5.0, 30, t_seqno);
             let mut v = measured(0.1, 100);
             v.incr = 0.1;
-            v.on_new_ack(&mut c, SimTime::from_millis(5_000), &a, &mut out);
+            let d = v.on_new_ack(&c, SimTime::from_millis(5_000), &a);
             assert!(
-                (c.cwnd - cwnd).abs() < 1e-12,
+                (d.cwnd - cwnd).abs() < 1e-12,
                 "t_seqno {t_seqno}: {}",
-                c.cwnd
+                d.cwnd
             );
+            assert_eq!((d.ssthresh, d.retransmit), (5.0, None));
         }
     }
 

@@ -1,0 +1,183 @@
+//! The variant table: the one place that says what each named TCP variant is made of (DESIGN
+//! decision 6: a loss-recovery policy composed with a window policy, plus the ns-2 quirks of
+//! that agent). Nothing else in `tcp/` asks which variant it is running; it asks the table.
+
+/// The TCP variants a scenario can name. Each is a combination of a loss-recovery policy and
+/// a window policy; [`TcpVariant::spec`] says which. (FeW is NewReno with `increase_num`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TcpVariant {
+    /// ns-2 `Agent/TCP`: slow start, congestion avoidance, fast retransmit, no fast recovery.
+    Tahoe,
+    /// ns-2 `Agent/TCP/Reno` (RFC 5681 fast recovery with ns-2's one-reaction-per-window rule).
+    Reno,
+    /// ns-2 `Agent/TCP/Newreno` (RFC 6582 partial ACKs).
+    NewReno,
+    /// ns-2 `Agent/TCP/Sack1` (Fall and Floyd's scoreboard with a pipe counter).
+    Sack,
+    /// ns-2 `Agent/TCP/Vegas` (Brakmo and Peterson).
+    Vegas,
+}
+
+/// Loss-recovery policies (`super::recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryKind {
+    /// tcp-spec §4.
+    Tahoe,
+    /// tcp-spec §5 (also the bookkeeping under ns-2 Vegas, §9.2).
+    Reno,
+    /// tcp-spec §6.
+    NewReno,
+    /// tcp-spec §7.3.
+    Sack1,
+}
+
+/// Window policies (`super::window`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowKind {
+    /// ns-2 `opencwnd`/`slowdown` (tcp-spec §2), with `increase_num` (FeW, §10).
+    Aimd,
+    /// ns-2 `Agent/TCP/Vegas` (tcp-spec §9.2), which also claims every duplicate ACK.
+    Vegas,
+}
+
+/// What a variant is made of, and the ns-2 defaults that differ between agents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VariantSpec {
+    pub recovery: RecoveryKind,
+    pub window: WindowKind,
+    /// The sink generates SACK blocks (ns-2 `Agent/TCPSink/Sack1`).
+    pub sack_sink: bool,
+    /// Packet 0 may be an emulated 40-byte SYN (`syn_`); ns-2 Vegas sends a full data packet 0
+    /// (tcp-spec §0).
+    pub emulates_syn: bool,
+    /// ns-2 Vegas's own `output()` never adds the 40-byte header (tcp-spec §0); honoured unless
+    /// the scenario sets `vegas_omits_header = false`.
+    pub output_omits_header: bool,
+    /// A timeout of the SYN itself drops `windowInit_` to 1 (ns-2 `TcpAgent::timeout`);
+    /// ns-2 Vegas overrides `timeout()` without this rule.
+    pub syn_timeout_resets_window_init: bool,
+    /// Default of RFC 3042 Limited Transmit (`singledup_`); ns-2 Vegas has none (tcp-spec §13.10).
+    pub limited_transmit: bool,
+    /// Default `min_cwnd`: the window a timeout restarts from (ns-2 `wnd_restart_` = 1;
+    /// Vegas `v_slowstart_` = 2, also its floor, tcp-spec §9.5 "min cwnd").
+    pub min_cwnd: f64,
+    /// Default `min_ssthresh`: ns-2 `slowdown` clamps ssthresh to at least 2 (tcp-spec §2), and
+    /// Vegas resets ssthresh to 2 to leave slow start (§9.2).
+    pub min_ssthresh: f64,
+}
+
+const AIMD: VariantSpec = VariantSpec {
+    recovery: RecoveryKind::Reno,
+    window: WindowKind::Aimd,
+    sack_sink: false,
+    emulates_syn: true,
+    output_omits_header: false,
+    syn_timeout_resets_window_init: true,
+    limited_transmit: true,
+    min_cwnd: 1.0,
+    min_ssthresh: 2.0,
+};
+
+impl TcpVariant {
+    /// The variant table (tcp-spec §4-§9).
+    pub const fn spec(self) -> VariantSpec {
+        match self {
+            Self::Tahoe => VariantSpec {
+                recovery: RecoveryKind::Tahoe,
+                ..AIMD
+            },
+            Self::Reno => AIMD,
+            Self::NewReno => VariantSpec {
+                recovery: RecoveryKind::NewReno,
+                ..AIMD
+            },
+            Self::Sack => VariantSpec {
+                recovery: RecoveryKind::Sack1,
+                sack_sink: true,
+                ..AIMD
+            },
+            // ns-2 Vegas inherits Reno's `recv`, `newack` and timeout bookkeeping (tcp-spec §9.2).
+            Self::Vegas => VariantSpec {
+                recovery: RecoveryKind::Reno,
+                window: WindowKind::Vegas,
+                sack_sink: false,
+                emulates_syn: false,
+                output_omits_header: true,
+                syn_timeout_resets_window_init: false,
+                limited_transmit: false,
+                min_cwnd: 2.0,
+                min_ssthresh: 2.0,
+            },
+        }
+    }
+
+    /// The one place variant names are parsed.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "tahoe" => Some(Self::Tahoe),
+            "reno" => Some(Self::Reno),
+            "newreno" => Some(Self::NewReno),
+            "sack" => Some(Self::Sack),
+            "vegas" => Some(Self::Vegas),
+            _ => None,
+        }
+    }
+    pub const NAMES: &'static [&'static str] = &["tahoe", "reno", "newreno", "sack", "vegas"];
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tahoe => "tahoe",
+            Self::Reno => "reno",
+            Self::NewReno => "newreno",
+            Self::Sack => "sack",
+            Self::Vegas => "vegas",
+        }
+    }
+    /// Whether the sink for this variant generates SACK blocks.
+    pub fn uses_sack(self) -> bool {
+        self.spec().sack_sink
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table against tcp-spec §4-§9: recovery, window, SACK sink, SYN emulation, header,
+    /// SYN-timeout rule, Limited Transmit, min_cwnd, min_ssthresh.
+    #[test]
+    fn variant_table_matches_the_ns2_agents() {
+        use RecoveryKind as R;
+        use WindowKind as W;
+        let row = |name: &str| {
+            let v = TcpVariant::parse(name).unwrap();
+            assert_eq!(v.name(), name);
+            let s = v.spec();
+            (
+                (s.recovery, s.window, s.sack_sink, s.emulates_syn),
+                (s.output_omits_header, s.syn_timeout_resets_window_init),
+                (s.limited_transmit, s.min_cwnd, s.min_ssthresh),
+            )
+        };
+        let aimd = |r| ((r, W::Aimd, false, true), (false, true), (true, 1.0, 2.0));
+        assert_eq!(row("tahoe"), aimd(R::Tahoe));
+        assert_eq!(row("reno"), aimd(R::Reno));
+        assert_eq!(row("newreno"), aimd(R::NewReno));
+        assert_eq!(
+            row("sack"),
+            (
+                (R::Sack1, W::Aimd, true, true),
+                (false, true),
+                (true, 1.0, 2.0)
+            )
+        );
+        assert_eq!(
+            row("vegas"),
+            (
+                (R::Reno, W::Vegas, false, false),
+                (true, false),
+                (false, 2.0, 2.0)
+            )
+        );
+        assert_eq!(TcpVariant::NAMES.len(), 5);
+    }
+}
