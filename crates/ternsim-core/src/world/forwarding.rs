@@ -105,7 +105,7 @@ impl World {
             self.apply(now, node, in_iface, routed);
             return;
         }
-        let Some(&agent) = self.nodes[node.ix()].agents.get(&packet.ports.dst) else {
+        let Some(agent) = self.nodes[node.ix()].agent(packet.ports.dst) else {
             self.drop_packet(now, Some(node), None, packet, DropReason::NoAgent);
             return;
         };
@@ -172,7 +172,8 @@ impl World {
             let node = iface.map(|i| self.ifaces[i.ix()].node);
             self.drop_packet(now, node, iface, packet, why);
         }
-        for failure in std::mem::take(&mut out.tx_failures) {
+        let mut failures = std::mem::take(&mut out.tx_failures);
+        for failure in failures.drain(..) {
             let Some(iface) = sender_iface(self, failure.port) else {
                 continue;
             };
@@ -189,11 +190,15 @@ impl World {
             );
             self.drain_routing(now, node, rout);
         }
-        let arrivals = std::mem::take(&mut out.arrivals);
-        for (port, packet) in arrivals {
+        out.tx_failures = failures;
+        // Taken out (and put back, keeping its capacity) because receiving may call into
+        // other devices, which use other buffers from the pool.
+        let mut arrivals = std::mem::take(&mut out.arrivals);
+        for (port, packet) in arrivals.drain(..) {
             let iface = self.arrival_iface[d][port as usize];
             self.receive(now, iface, packet);
         }
+        out.arrivals = arrivals;
         self.devices[d].rearm(&mut out);
         for &(at, tag) in &out.wakes {
             self.sched.schedule(at, Event::IfaceWake { device, tag });

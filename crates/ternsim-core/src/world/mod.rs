@@ -29,7 +29,6 @@ pub use summary::{
     BearerSummary, FlowSummary, LinkSummary, NodeSummary, PacketSummary, RunOutput, RunSummary,
 };
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::app::{ByteToPacket, FtpBulk};
@@ -185,7 +184,7 @@ impl World {
                 routing: RoutingProtocol::new(&sc.routing),
                 routing_wake: Wake::default(),
                 mobility: Mobility::Static(n.position),
-                agents: HashMap::new(),
+                agents: Vec::new(),
             })
             .collect();
         let addr_owner = (0..nodes.len()).map(|i| Some(NodeId(i as u32))).collect();
@@ -296,8 +295,8 @@ impl World {
                         Some(_) => Some(0),
                         None => FtpBulk { bytes: *app_bytes }.packets(tcp.packet_size),
                     });
-                    nodes[f.src].agents.insert(port, Agent::TcpSender(i as u32));
-                    nodes[f.dst].agents.insert(port, Agent::TcpSink(i as u32));
+                    nodes[f.src].bind(port, Agent::TcpSender(i as u32));
+                    nodes[f.dst].bind(port, Agent::TcpSink(i as u32));
                     FlowAgents::Tcp(Box::new(TcpAgents {
                         sender,
                         sink: TcpSink::new(*sink),
@@ -309,8 +308,8 @@ impl World {
                     }))
                 }
                 FlowTransport::Udp { traffic } => {
-                    nodes[f.src].agents.insert(port, Agent::UdpSource(i as u32));
-                    nodes[f.dst].agents.insert(port, Agent::UdpSink(i as u32));
+                    nodes[f.src].bind(port, Agent::UdpSource(i as u32));
+                    nodes[f.dst].bind(port, Agent::UdpSink(i as u32));
                     let rng = RandomStream::named(seed, &format!("flow/{}/traffic", f.name));
                     FlowAgents::Udp(Box::new(UdpAgents::new(traffic, rng)))
                 }

@@ -1,8 +1,6 @@
 //! A node: its name, addresses, interfaces, routing protocol instance, mobility model and
 //! the transport agents bound to its ports.
 
-use std::collections::HashMap;
-
 use super::Wake;
 use crate::mobility::Mobility;
 use crate::net::addr::{Addr, IfaceId, NodeId};
@@ -25,8 +23,9 @@ pub struct Node {
     pub routing: RoutingProtocol,
     pub routing_wake: Wake,
     pub mobility: Mobility,
-    /// Agents by destination port (ports are per node; any of the node's addresses).
-    pub agents: HashMap<u16, Agent>,
+    /// Agents by destination port (ports are per node; any of the node's addresses). A
+    /// node binds few agents, so a short list scanned per packet beats hashing.
+    pub agents: Vec<(u16, Agent)>,
 }
 
 impl Node {
@@ -34,6 +33,18 @@ impl Node {
     pub fn routing_ctx(&mut self, id: NodeId) -> (&mut RoutingProtocol, RouteCtx<'_>) {
         let Node { routing, addrs, .. } = self;
         (routing, RouteCtx { node: id, addrs })
+    }
+
+    pub fn agent(&self, port: u16) -> Option<Agent> {
+        self.agents
+            .iter()
+            .find(|(p, _)| *p == port)
+            .map(|(_, a)| *a)
+    }
+
+    pub fn bind(&mut self, port: u16, agent: Agent) {
+        self.agents.retain(|(p, _)| *p != port);
+        self.agents.push((port, agent));
     }
 
     pub fn primary(&self) -> Addr {
