@@ -389,6 +389,8 @@ pub struct TcpOptions {
     pub increase_num: Option<f64>,
     /// Smallest window in packets, > 0, may be fractional (default from the variant: 1, Vegas 2).
     pub min_cwnd: Option<f64>,
+    /// Send one packet per srtt / cwnd while cwnd < 1 (off: ns-2 waits for the timer).
+    pub pace_below_one: Option<bool>,
     /// Floor of ssthresh in packets, > 0 (ns-2: 2).
     pub min_ssthresh: Option<f64>,
     /// RTO estimator: ns2 or rfc6298.

@@ -101,9 +101,12 @@ pub struct TcpConfig {
     /// The smallest window, in packets (> 0, may be fractional): what a timeout (ns-2
     /// `CLOSE_CWND_RESTART`, `wnd_restart_`), Tahoe's fast retransmit (`CLOSE_CWND_ONE`) and an
     /// idle restart set cwnd to, and the floor of NewReno's partial deflation and Vegas's
-    /// reductions. Below one packet the window policy paces (`window::pacing`). Default from
-    /// the variant table: 1, Vegas 2.
+    /// reductions. Default from the variant table: 1, Vegas 2.
     pub min_cwnd: f64,
+    /// Send below one packet: a window `w < 1` sends one packet every srtt / w
+    /// (`window::pacing`). Off in every ns-2 variant: ns-2's send loop floors cwnd, so a
+    /// window of 0.5 (a Vegas reduction, `min_cwnd` 0.5) waits for the retransmission timer.
+    pub pace_below_one: bool,
     /// The floor ns-2 `slowdown` clamps ssthresh to (tcp-spec §2), and the threshold Vegas
     /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2.
     pub min_ssthresh: f64,
@@ -133,6 +136,7 @@ impl TcpConfig {
             increase_num: 1.0,
             min_cwnd: spec.min_cwnd,
             min_ssthresh: spec.min_ssthresh,
+            pace_below_one: false,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),

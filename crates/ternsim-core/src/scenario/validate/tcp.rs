@@ -65,6 +65,9 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.limited_transmit {
         cfg.limited_transmit = v;
     }
+    if let Some(v) = opts.pace_below_one {
+        cfg.pace_below_one = v;
+    }
     if let Some(v) = opts.precision_reduce {
         cfg.precision_reduce = v;
     }

@@ -53,13 +53,18 @@ fn window_floors_default_from_the_variant_table() {
 fn increase_num_min_cwnd_min_ssthresh_are_settable() {
     let sc = from_toml(&scenario(
         "newreno",
-        "increase_num = 0.01, min_cwnd = 0.5, min_ssthresh = 3",
+        "increase_num = 0.01, min_cwnd = 0.5, min_ssthresh = 3, pace_below_one = true",
     ))
     .unwrap();
     let t = sc.flows[0].tcp().copied().expect("a TCP flow");
     assert_eq!(
-        (t.increase_num, t.min_cwnd, t.min_ssthresh),
-        (0.01, 0.5, 3.0)
+        (t.increase_num, t.min_cwnd, t.min_ssthresh, t.pace_below_one),
+        (0.01, 0.5, 3.0, true)
+    );
+    let plain = from_toml(&scenario("newreno", "")).unwrap();
+    assert!(
+        !plain.flows[0].tcp().unwrap().pace_below_one,
+        "ns-2: no pacing"
     );
 }
 

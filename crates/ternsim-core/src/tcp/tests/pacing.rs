@@ -1,5 +1,6 @@
-//! Rate control below one packet (`window::pacing`): a window of w < 1 sends one packet every
-//! srtt / w, through the window policy's timer seam (`next_timer`).
+//! Rate control below one packet (`window::pacing`): with `pace_below_one` a window of w < 1
+//! sends one packet every srtt / w, through the window policy's timer seam (`next_timer`).
+//! Without it (every ns-2 variant) a window below one packet sends nothing.
 
 use super::*;
 
@@ -10,6 +11,7 @@ use super::*;
 fn window_below_one_packet_sends_one_packet_per_interval() {
     let mut c = cfg(TcpVariant::Reno);
     c.min_cwnd = 0.5;
+    c.pace_below_one = true;
     let mut r = Run::new(c);
     assert_eq!(r.start(0), vec![0]);
     // SYN ACK at 100 ms: sample 10 ticks → srtt 0.1 s, RTO 0.3 s; cwnd 2.
@@ -58,6 +60,7 @@ fn window_below_one_packet_sends_one_packet_per_interval() {
 fn no_pacing_deadline_without_data_to_send() {
     let mut c = cfg(TcpVariant::Reno);
     c.min_cwnd = 0.5;
+    c.pace_below_one = true;
     let mut r = Run::new(c);
     r.start(0);
     assert_eq!(r.ack(100, 0), vec![1, 2]);
@@ -69,4 +72,27 @@ fn no_pacing_deadline_without_data_to_send() {
     // the RTO (400 + 0.6 s).
     assert_eq!(r.fire(), vec![2]);
     assert_eq!(r.s.next_timer(), Some(ms(1_000)));
+}
+
+/// ns-2 semantics (the default): the send loop floors cwnd, so after a timeout to cwnd 0.5
+/// nothing is sent, not even the go-back-N hole, and the only deadline is the backed-off RTO.
+/// Each further timeout backs off again and still sends nothing; the window never opens.
+#[test]
+fn without_pacing_a_window_below_one_packet_waits_for_the_timer() {
+    let mut c = cfg(TcpVariant::Reno);
+    c.min_cwnd = 0.5;
+    assert!(!c.pace_below_one, "off by default, as in ns-2");
+    let mut r = Run::new(c);
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.ack(100, 0), vec![1, 2]);
+    assert_eq!(r.s.next_timer(), Some(ms(400)));
+    // RTO at 400 ms: cwnd 0.5, ssthresh 2, RTO backed off to 0.6 s; floor(0.5) = 0 sends nothing.
+    assert_eq!(r.fire(), Vec::<i64>::new());
+    assert_eq!((r.cwnd(), r.ssthresh()), (0.5, 2.0));
+    assert_eq!(r.s.next_timer(), Some(ms(1_000)));
+    // RTO at 1000 ms: backoff 4 → 1.2 s; still nothing.
+    assert_eq!(r.fire(), Vec::<i64>::new());
+    assert_eq!(r.s.stats().timeouts, 2);
+    assert_eq!(r.s.next_timer(), Some(ms(2_200)));
+    assert_eq!(r.s.stats().segments_sent, 3);
 }

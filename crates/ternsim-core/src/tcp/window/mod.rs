@@ -174,6 +174,9 @@ impl WindowPolicy {
 
     /// One packet per this interval while the window is below one packet ([`pacing`]).
     pub fn pacing_interval(&self, c: &Conn) -> Option<SimTime> {
+        if !c.cfg().pace_below_one {
+            return None;
+        }
         match self.algorithm {
             Algorithm::Aimd(_) | Algorithm::Vegas(_) => pacing::below_one_packet_interval(c),
         }
