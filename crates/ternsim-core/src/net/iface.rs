@@ -17,7 +17,7 @@
 //! Trace records stay with the interface and are drained by its owner.
 
 use crate::net::addr::Addr;
-use crate::net::packet::{DropReason, Packet};
+use crate::net::packet::{DropReason, Packet, PacketKind};
 use crate::sim::SimTime;
 
 /// A packet the link layer could not deliver to `next_hop` (e.g. an 802.11 retry limit),
@@ -38,6 +38,14 @@ pub struct IfaceOutput {
     pub tx_failures: Vec<TxFailure>,
     /// Wake-ups to schedule: (time, tag). The interface is called back with the tag.
     pub wakes: Vec<(SimTime, u32)>,
+    /// Copies of frames a port overheard that were addressed to another node (promiscuous
+    /// tap, only when the interface is configured to report them). Read by the routing
+    /// protocol of the overhearing node and then discarded: not in the packet accounting.
+    pub overheard: Vec<(u16, Packet)>,
+    /// Packets this call created by copying, by [`PacketKind::index`]: a broadcast frame
+    /// received by k nodes arrives as k packets, k − 1 of them new (with zero receivers the
+    /// original is reported as a drop). The world counts them as created.
+    pub copies: [u64; PacketKind::ALL.len()],
 }
 
 impl IfaceOutput {
@@ -46,6 +54,8 @@ impl IfaceOutput {
         self.drops.clear();
         self.tx_failures.clear();
         self.wakes.clear();
+        self.overheard.clear();
+        self.copies = [0; PacketKind::ALL.len()];
     }
 
     pub fn is_empty(&self) -> bool {
@@ -53,5 +63,7 @@ impl IfaceOutput {
             && self.drops.is_empty()
             && self.tx_failures.is_empty()
             && self.wakes.is_empty()
+            && self.overheard.is_empty()
+            && self.copies.iter().all(|&c| c == 0)
     }
 }

@@ -36,6 +36,8 @@ pub struct RouteCtx<'a> {
     pub node: NodeId,
     /// The node's addresses, primary first.
     pub addrs: &'a [Addr],
+    /// The node's interfaces (a wireless node has one: its NIC on the channel).
+    pub ifaces: &'a [IfaceId],
 }
 
 impl RouteCtx<'_> {
@@ -56,6 +58,9 @@ pub enum Routed {
     Deliver(Packet),
     /// The protocol keeps the packet while it discovers a route.
     Held,
+    /// The packet was for the protocol itself (a control message it processed, e.g. a route
+    /// request or reply): it ends here, counted as delivered.
+    Consumed(Packet),
     Drop(Packet, DropReason),
 }
 
@@ -148,6 +153,23 @@ impl RoutingProtocol {
         }
     }
 
+    /// A frame the interface overheard that was not addressed to this node (promiscuous
+    /// tap, for DSR's route snooping and gratuitous replies). The packet is a copy the
+    /// protocol may only read; it is not part of the packet accounting.
+    pub fn on_overheard(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        packet: &Packet,
+        out: &mut RoutingOutput,
+    ) {
+        let _ = (now, ctx, iface, packet, out);
+        match self {
+            RoutingProtocol::Static(_) => {}
+        }
+    }
+
     /// An interface of this node went down or came up. Static routing is recomputed
     /// centrally by the world (see [`static_routes`]); on-demand protocols purge or repair.
     pub fn on_interface_change(&mut self, now: SimTime, iface: IfaceId, up: bool) {
@@ -199,6 +221,7 @@ mod tests {
         RouteCtx {
             node: NodeId(0),
             addrs,
+            ifaces: &[],
         }
     }
 

@@ -83,6 +83,10 @@ impl World {
             }
             Routed::Deliver(packet) => self.deliver_locally(now, node, in_iface, packet),
             Routed::Held => {}
+            Routed::Consumed(packet) => {
+                self.accounting.delivered += 1;
+                self.accounting.delivered_by_kind[packet.kind().index()] += 1;
+            }
             Routed::Drop(packet, why) => self.drop_packet(now, Some(node), None, packet, why),
         }
     }
@@ -191,6 +195,23 @@ impl World {
             self.drain_routing(now, node, rout);
         }
         out.tx_failures = failures;
+        for (kind, n) in out.copies.iter().enumerate() {
+            self.accounting.created += n;
+            self.accounting.created_by_kind[kind] += n;
+        }
+        let mut overheard = std::mem::take(&mut out.overheard);
+        for (port, packet) in overheard.drain(..) {
+            let iface = self.arrival_iface[d][port as usize];
+            let node = self.ifaces[iface.ix()].node;
+            let mut rout = RoutingOutput::default();
+            let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
+            routing.on_overheard(now, &ctx, iface, &packet, &mut rout);
+            if !rout.is_empty() {
+                self.drain_routing(now, node, rout);
+            }
+            self.arm_routing(node);
+        }
+        out.overheard = overheard;
         // Taken out (and put back, keeping its capacity) because receiving may call into
         // other devices, which use other buffers from the pool.
         let mut arrivals = std::mem::take(&mut out.arrivals);

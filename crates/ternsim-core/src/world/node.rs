@@ -31,8 +31,20 @@ pub struct Node {
 impl Node {
     /// The routing protocol, and what it may know of this node, borrowed together.
     pub fn routing_ctx(&mut self, id: NodeId) -> (&mut RoutingProtocol, RouteCtx<'_>) {
-        let Node { routing, addrs, .. } = self;
-        (routing, RouteCtx { node: id, addrs })
+        let Node {
+            routing,
+            addrs,
+            ifaces,
+            ..
+        } = self;
+        (
+            routing,
+            RouteCtx {
+                node: id,
+                addrs,
+                ifaces,
+            },
+        )
     }
 
     pub fn agent(&self, port: u16) -> Option<Agent> {
