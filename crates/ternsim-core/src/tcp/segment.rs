@@ -31,11 +31,13 @@ pub struct DataSegment {
 pub const MAX_SACK_BLOCKS: usize = 4;
 
 /// A cumulative acknowledgement, optionally with SACK blocks.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AckSegment {
     /// Highest in-order packet received.
     pub ack: Seq,
-    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// SACK blocks, boxed and present only when there are any: most ACKs carry none, and an
+    /// inline array would make every packet 56 bytes larger to move.
+    pub sack: Option<Box<[SackBlock; MAX_SACK_BLOCKS]>>,
     pub n_sack: u8,
     /// Size on the wire in bytes (40, plus 8 per SACK block in ns-2).
     pub wire_bytes: u32,
@@ -47,6 +49,9 @@ pub struct AckSegment {
 
 impl AckSegment {
     pub fn sack_blocks(&self) -> &[SackBlock] {
-        &self.sack[..self.n_sack as usize]
+        match &self.sack {
+            Some(blocks) => &blocks[..self.n_sack as usize],
+            None => &[],
+        }
     }
 }

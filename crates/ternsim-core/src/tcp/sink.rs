@@ -261,7 +261,7 @@ impl TcpSink {
         let n_sack = self.sack_blocks(echo.seq, &mut sack);
         out.acks.push(AckSegment {
             ack: self.cumulative_ack(),
-            sack,
+            sack: (n_sack > 0).then(|| Box::new(sack)),
             n_sack: n_sack as u8,
             wire_bytes: self.cfg.ack_size + SACK_BLOCK_BYTES * n_sack as u32,
             echo_sent_at: echo.sent_at,
@@ -519,7 +519,7 @@ mod tests {
         let mut s = plain();
         let mut out = SinkOutput::default();
         s.on_segment(t(20), &seg(0, 7), &mut out);
-        let a = out.acks[0];
+        let a = out.acks[0].clone();
         assert_eq!((a.echo_seq, a.echo_sent_at, a.wire_bytes), (0, t(7), 40));
         out.clear();
         s.on_segment(t(21), &seg(1, 9), &mut out);

@@ -261,21 +261,21 @@ impl World {
                 }
             }
         }
-        let acks = std::mem::take(&mut self.sink_out.acks);
+        let mut acks = std::mem::take(&mut self.sink_out.acks);
         let ports = Ports {
             src: port,
             dst: port,
         };
-        for ack in &acks {
-            let payload = Payload::TcpAck(*ack);
+        for ack in acks.drain(..) {
+            let wire_bytes = ack.wire_bytes;
             let p = self.new_packet(
                 now,
                 Some(f as u32),
                 dst_addr,
                 src_addr,
                 ports,
-                ack.wire_bytes,
-                payload,
+                wire_bytes,
+                Payload::TcpAck(ack),
             );
             self.originate(now, dst, p);
         }

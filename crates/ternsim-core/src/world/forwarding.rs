@@ -152,12 +152,12 @@ impl World {
     }
 
     /// Moves what a device call outside `transmit`/`on_wake` produced (a link going down).
-    pub(super) fn drain_device_output(&mut self, now: SimTime, device: u32, out: IfaceOutput) {
+    pub(super) fn drain_device_output(&mut self, now: SimTime, device: u32, out: Box<IfaceOutput>) {
         self.drain_device(now, device, out);
     }
 
     /// Drops, transmit failures and arrivals of one device call, then its wake-ups.
-    fn drain_device(&mut self, now: SimTime, device: u32, mut out: IfaceOutput) {
+    fn drain_device(&mut self, now: SimTime, device: u32, mut out: Box<IfaceOutput>) {
         let d = device as usize;
         let sender_iface = |w: &World, port: u16| {
             w.ifaces

@@ -166,7 +166,9 @@ struct World {
     accounting: Accounting,
     next_uid: u64,
     /// Output buffers for interface calls, reused; nested calls take another.
-    iface_out_pool: Vec<IfaceOutput>,
+    /// Boxed so that taking one out, handing it around and putting it back moves a pointer,
+    /// not the whole buffer set.
+    iface_out_pool: Vec<Box<IfaceOutput>>,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
 }

@@ -36,7 +36,7 @@ pub fn ack_sack(k: Seq, blocks: &[(Seq, Seq)]) -> AckSegment {
     }
     AckSegment {
         ack: k,
-        sack,
+        sack: (!blocks.is_empty()).then(|| Box::new(sack)),
         n_sack: blocks.len() as u8,
         wire_bytes: 40 + 8 * blocks.len() as u32,
         echo_sent_at: SimTime::ZERO,
