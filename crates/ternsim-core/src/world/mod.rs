@@ -168,6 +168,7 @@ struct World {
     /// Output buffers for interface calls, reused; nested calls take another.
     /// Boxed so that taking one out, handing it around and putting it back moves a pointer,
     /// not the whole buffer set.
+    #[allow(clippy::vec_box)] // the point: moving a buffer set is moving a pointer
     iface_out_pool: Vec<Box<IfaceOutput>>,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
