@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::units::{Bytes, Duration, Rate};
+use super::units::{Bytes, Duration, Length, Rate};
 
 /// A whole scenario file.
 #[derive(Clone, Debug, Deserialize)]
@@ -23,6 +23,10 @@ pub struct ScenarioSpec {
     /// TCP parameters applied to every flow before the flow's own `options`.
     #[serde(default)]
     pub tcp_defaults: TcpOptions,
+    /// Generated node layouts (a chain, a grid), placed before the `[[nodes]]` listed.
+    #[serde(default)]
+    pub topology: TopologySpec,
+    #[serde(default)]
     pub nodes: Vec<NodeSpec>,
     #[serde(default)]
     pub links: Vec<LinkSpec>,
@@ -80,6 +84,33 @@ pub struct EventSpec {
     pub loss: Option<f64>,
     #[serde(default)]
     pub error: Option<ErrorSpec>,
+}
+
+/// `[topology]`: nodes generated with positions, named `n0`, `n1`, … in order.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopologySpec {
+    /// `chain = { hops = 7, spacing = "200m" }`: hops + 1 nodes on the x axis, `n0` at 0.
+    #[serde(default)]
+    pub chain: Option<ChainSpec>,
+    /// `grid = { rows = 4, cols = 4, spacing = "200m" }`: row-major, `n0` at the origin.
+    #[serde(default)]
+    pub grid: Option<GridSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChainSpec {
+    pub hops: u32,
+    pub spacing: Length,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridSpec {
+    pub rows: u32,
+    pub cols: u32,
+    pub spacing: Length,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]

@@ -13,6 +13,8 @@ use crate::sim::SimTime;
 pub const DURATION_UNITS: &str = "s, ms, us, ns, min";
 pub const RATE_UNITS: &str = "bps, kbps, Mbps, Gbps";
 pub const BYTES_UNITS: &str = "B, kB, KB, MB, GB, KiB, MiB, GiB";
+pub const LENGTH_UNITS: &str = "m, km";
+pub const POWER_UNITS: &str = "W, mW, uW, nW, pW, dBm";
 
 /// Splits `"12.5ms"` into `(12.5, "ms")`.
 fn split_number(s: &str) -> Result<(f64, &str), String> {
@@ -104,6 +106,49 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     Ok((v * scale).round() as u64)
 }
 
+/// Parses a distance such as `"250m"` into metres; must be >= 0.
+pub fn parse_length(s: &str) -> Result<f64, String> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "m" => 1.0,
+        "km" => 1e3,
+        "" => return Err(format!("`{s}` has no unit; allowed units: {LENGTH_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {LENGTH_UNITS}"
+            ))
+        }
+    };
+    if v < 0.0 {
+        return Err(format!("`{s}` is negative; a distance must be >= 0"));
+    }
+    Ok(v * scale)
+}
+
+/// Parses a power such as `"0.28183815W"` or `"-64.4dBm"` into watts; must be > 0.
+pub fn parse_power(s: &str) -> Result<f64, String> {
+    let (v, unit) = split_number(s)?;
+    let watts = match unit {
+        "W" => v,
+        "mW" => v * 1e-3,
+        "uW" => v * 1e-6,
+        "nW" => v * 1e-9,
+        "pW" => v * 1e-12,
+        // dBm: 10 log10(P / 1 mW).
+        "dBm" => 1e-3 * 10f64.powf(v / 10.0),
+        "" => return Err(format!("`{s}` has no unit; allowed units: {POWER_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {POWER_UNITS}"
+            ))
+        }
+    };
+    if watts <= 0.0 || watts.is_nan() {
+        return Err(format!("`{s}` is not positive; a power must be > 0"));
+    }
+    Ok(watts)
+}
+
 macro_rules! unit_type {
     ($name:ident, $inner:ty, $parse:ident, $what:literal) => {
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -145,6 +190,15 @@ macro_rules! unit_type {
 unit_type!(Duration, SimTime, parse_duration, "duration");
 unit_type!(Rate, f64, parse_rate, "bit rate");
 unit_type!(Bytes, u64, parse_bytes, "byte size");
+unit_type!(Length, f64, parse_length, "distance");
+unit_type!(Power, f64, parse_power, "power");
+
+impl Length {
+    const EXAMPLE_UNIT: &'static str = "m";
+}
+impl Power {
+    const EXAMPLE_UNIT: &'static str = "W";
+}
 
 impl Duration {
     const EXAMPLE_UNIT: &'static str = "ms";
@@ -179,6 +233,28 @@ mod tests {
         assert!(parse_rate("-1Mbps").unwrap_err().contains("must be > 0"));
         assert!(parse_rate("0bps").unwrap_err().contains("must be > 0"));
         assert!(parse_rate("3MB/s").unwrap_err().contains("bad unit"));
+    }
+
+    #[test]
+    fn lengths() {
+        assert_eq!(parse_length("250m").unwrap(), 250.0);
+        assert_eq!(parse_length("1.5km").unwrap(), 1500.0);
+        assert!(parse_length("250").unwrap_err().contains("no unit"));
+        assert!(parse_length("-1m").unwrap_err().contains("negative"));
+        assert!(parse_length("3ft")
+            .unwrap_err()
+            .contains("allowed units: m, km"));
+    }
+
+    /// 0 dBm is 1 mW; 24.5 dBm is ns-2's Pt_ 0.28183815 W (link-spec §3.4) to 6 digits.
+    #[test]
+    fn powers() {
+        assert_eq!(parse_power("0dBm").unwrap(), 1e-3);
+        assert!((parse_power("24.5dBm").unwrap() - 0.28183815).abs() < 1e-6);
+        assert_eq!(parse_power("3.652e-10W").unwrap(), 3.652e-10);
+        assert_eq!(parse_power("281.83815mW").unwrap(), 0.28183815);
+        assert!(parse_power("0W").unwrap_err().contains("must be > 0"));
+        assert!(parse_power("1J").unwrap_err().contains("allowed units: W"));
     }
 
     #[test]

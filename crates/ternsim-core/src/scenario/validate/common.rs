@@ -2,8 +2,9 @@
 
 use std::collections::HashMap;
 
-use super::super::schema::{ErrorSpec, ScenarioSpec};
+use super::super::schema::ErrorSpec;
 use super::super::ScenarioError;
+use super::ResolvedNode;
 use crate::channel::hmm::{HiddenMarkov, HmmInitial};
 use crate::channel::trace_driven::{TraceEnd, TraceErrors};
 use crate::channel::ErrorModel;
@@ -76,24 +77,24 @@ pub(super) fn error_model(
 /// Node names to indices, with an error that lists the nodes.
 pub(super) struct NodeNames<'a> {
     index: HashMap<&'a str, usize>,
-    spec: &'a ScenarioSpec,
+    nodes: &'a [ResolvedNode],
 }
 
 impl<'a> NodeNames<'a> {
-    pub(super) fn new(spec: &'a ScenarioSpec) -> Self {
-        let index = spec
-            .nodes
+    /// Over the resolved nodes: the generated layout's and the listed ones.
+    pub(super) fn new(nodes: &'a [ResolvedNode]) -> Self {
+        let index = nodes
             .iter()
             .enumerate()
             .map(|(i, n)| (n.name.as_str(), i))
             .collect();
-        NodeNames { index, spec }
+        NodeNames { index, nodes }
     }
 
     /// The node called `name`, found at key path `path`.
     pub(super) fn lookup(&self, path: String, name: &str) -> Result<usize, ScenarioError> {
         self.index.get(name).copied().ok_or_else(|| {
-            let mut v: Vec<&str> = self.spec.nodes.iter().map(|n| n.name.as_str()).collect();
+            let mut v: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
             v.truncate(12);
             ScenarioError::at(
                 path,

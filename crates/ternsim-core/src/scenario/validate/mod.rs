@@ -234,7 +234,7 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         return Err(ScenarioError::at("duration", "allowed: a duration > 0"));
     }
     let nodes = topology::nodes(&spec)?;
-    let names = NodeNames::new(&spec);
+    let names = NodeNames::new(&nodes);
     let (links, bearers) = topology::links_and_bearers(&spec, &names)?;
     let edges = topology::all_up_edges(&links, &bearers);
     let explicit_routes = topology::explicit_routes(&spec, &names, &edges)?;

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::super::schema::ScenarioSpec;
+use super::super::schema::{NodeKind, ScenarioSpec};
 use super::super::ScenarioError;
 use super::common::{error_model, probability, NodeNames};
 use super::umts::bearer_config;
@@ -12,15 +12,62 @@ use crate::mobility::Position;
 use crate::net::addr::{IfaceId, NodeId};
 use crate::routing::static_routes::{shortest_paths, Edge};
 
+/// The nodes `[topology]` generates: a chain or a grid of positioned hosts `n0`, `n1`, ….
+fn generated_nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioError> {
+    let t = &spec.topology;
+    let node = |i: usize, x: f64, y: f64| ResolvedNode {
+        name: format!("n{i}"),
+        kind: NodeKind::Host,
+        position: Some(Position { x, y }),
+    };
+    match (&t.chain, &t.grid) {
+        (Some(_), Some(_)) => Err(ScenarioError::at(
+            "topology",
+            "give one layout: `chain` or `grid`, not both",
+        )),
+        (Some(c), None) => {
+            if c.hops == 0 {
+                return Err(ScenarioError::at(
+                    "topology.chain.hops",
+                    "allowed: an integer >= 1",
+                ));
+            }
+            let s = c.spacing.0;
+            Ok((0..=c.hops as usize)
+                .map(|i| node(i, i as f64 * s, 0.0))
+                .collect())
+        }
+        (None, Some(g)) => {
+            if g.rows == 0 || g.cols == 0 {
+                return Err(ScenarioError::at(
+                    "topology.grid",
+                    "allowed: rows >= 1 and cols >= 1",
+                ));
+            }
+            let s = g.spacing.0;
+            let cols = g.cols as usize;
+            Ok((0..g.rows as usize * cols)
+                .map(|i| node(i, (i % cols) as f64 * s, (i / cols) as f64 * s))
+                .collect())
+        }
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
 pub(super) fn nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioError> {
-    if spec.nodes.is_empty() {
+    let mut nodes = generated_nodes(spec)?;
+    if spec.nodes.is_empty() && nodes.is_empty() {
         return Err(ScenarioError::at(
             "nodes",
-            "a scenario needs at least one node",
+            "a scenario needs at least one node ([[nodes]] or a [topology] layout)",
         ));
     }
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    let mut nodes = Vec::with_capacity(spec.nodes.len());
+    let mut seen: HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.clone(), i))
+        .collect();
+    nodes.reserve(spec.nodes.len());
     for (i, n) in spec.nodes.iter().enumerate() {
         if n.name.is_empty() {
             return Err(ScenarioError::at(
@@ -28,10 +75,13 @@ pub(super) fn nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioEr
                 "must not be empty",
             ));
         }
-        if seen.insert(n.name.as_str(), i).is_some() {
+        if seen.insert(n.name.clone(), i).is_some() {
             return Err(ScenarioError::at(
                 format!("nodes.{i}.name"),
-                format!("duplicate node name `{}`", n.name),
+                format!(
+                    "duplicate node name `{}` (the [topology] layout names its nodes n0, n1, …)",
+                    n.name
+                ),
             ));
         }
         if let Some([x, y]) = n.position {
