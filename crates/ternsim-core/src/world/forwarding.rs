@@ -6,7 +6,7 @@
 use super::{Agent, Event, World, DEFAULT_TTL};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
-use crate::net::packet::{DropReason, IpHeader, Packet, Payload, Ports};
+use crate::net::packet::{DropReason, Header, IpHeader, Packet, Payload, Ports};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -237,9 +237,16 @@ impl World {
         for (packet, iface, next_hop) in out.send {
             self.transmit(now, iface, next_hop, packet);
         }
-        for ControlSend { msg, src, dst, via } in out.control {
+        for ControlSend {
+            msg,
+            src,
+            dst,
+            via,
+            source_route,
+        } in out.control
+        {
             let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
-            let packet = self.new_packet(
+            let mut packet = self.new_packet(
                 now,
                 None,
                 src,
@@ -248,6 +255,9 @@ impl World {
                 size,
                 Payload::Control(msg),
             );
+            if let Some(sr) = source_route {
+                packet.push_header(Header::SourceRoute(sr));
+            }
             match via {
                 Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
                 None => self.originate(now, node, packet),
@@ -281,7 +291,9 @@ impl World {
         let n = self.nodes.len();
         let table = shortest_paths(n, &self.edges, &self.explicit_routes);
         for (node, row) in table.iter().enumerate() {
-            let RoutingProtocol::Static(_) = self.nodes[node].routing;
+            let RoutingProtocol::Static(_) = self.nodes[node].routing else {
+                continue;
+            };
             let routes: Vec<Option<Route>> = self
                 .addr_owner
                 .iter()
@@ -301,7 +313,9 @@ impl World {
                 })
                 .collect();
             let mut out = RoutingOutput::default();
-            let RoutingProtocol::Static(s) = &mut self.nodes[node].routing;
+            let RoutingProtocol::Static(s) = &mut self.nodes[node].routing else {
+                continue;
+            };
             s.set_table(routes, &mut out);
             if !out.is_empty() {
                 self.drain_routing(now, NodeId(node as u32), out);
