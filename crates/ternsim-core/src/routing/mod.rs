@@ -224,6 +224,14 @@ impl RoutingProtocol {
         }
     }
 
+    /// The DSR counters of this node, if it runs DSR.
+    pub fn dsr_stats(&self) -> Option<DsrStats> {
+        match self {
+            RoutingProtocol::Dsr(d) => Some(d.stats()),
+            RoutingProtocol::Static(_) => None,
+        }
+    }
+
     /// Packets the protocol holds (in flight for the packet accounting).
     pub fn held(&self) -> usize {
         match self {

@@ -15,8 +15,10 @@
 //! What it does not do (ns-2 DSR does not either, link-spec §4.2): piggy-backing data or
 //! replies on requests, DSR-level acknowledgements (the 802.11 MAC's retry limit is the
 //! only link feedback), route expiry. Not done here although ns-2 does it: piggy-backing
-//! the last route error on the next propagating request, and the limit of one ring-zero
-//! request for a salvaged packet at an intermediate node. The agent is sans-IO: it is
+//! the last route error on the next propagating request; an intermediate node with no
+//! other route drops a packet it cannot salvage (ns-2 may first try one ring-zero request
+//! for it). Pulling the other packets for a broken next hop out of the interface queue is
+//! the MAC's part: it hands them back one by one. The agent is sans-IO: it is
 //! handed `now`, the node's context and packets, and answers through [`super::Routed`] and
 //! [`super::RoutingOutput`]; it has one random stream (jitter) of its own.
 

@@ -765,4 +765,5 @@ fn the_routing_seam_dispatches_to_dsr() {
     r.on_timer(SimTime::ZERO, &mut out);
     assert_eq!(out.control.len(), 1);
     assert_eq!(out.control[0].msg.kind(), "dsr_rreq");
+    assert_eq!(r.dsr_stats().map(|s| s.rreq_originated), Some(1));
 }
