@@ -13,6 +13,32 @@ pub enum ControlMessage {
     /// A neighbour announcement (AODV HELLO, RFC 3561 §6.9): the sender's address and
     /// sequence number. The first message kind; on-demand protocols add RREQ, RREP, RERR.
     Hello { origin: Addr, seq: u32 },
+    /// DSR Route Request (RFC 4728 §6.2), broadcast: `initiator` looks for `target`; `id` is
+    /// the initiator's 16-bit request identification; `route` is the accumulated route,
+    /// the initiator first and every node that re-broadcast it after; `hop_limit` is how
+    /// many hops the request may travel (1 for a ring-zero, non-propagating request).
+    DsrRouteRequest {
+        initiator: Addr,
+        target: Addr,
+        id: u16,
+        route: Vec<Addr>,
+        hop_limit: u8,
+    },
+    /// DSR Route Reply (RFC 4728 §6.3): the full route from the request's initiator to its
+    /// target. Travels source-routed (a [`crate::net::packet::SourceRoute`] header).
+    DsrRouteReply { route: Vec<Addr> },
+    /// DSR Route Error (RFC 4728 §6.4), "node unreachable": the link `from` → `to` broke;
+    /// sent source-routed to `originator`, the source of the packet that could not cross it.
+    DsrRouteError {
+        from: Addr,
+        to: Addr,
+        originator: Addr,
+    },
+}
+
+/// ns-2 `hdr_sr::size()` rounds the DSR header up to a multiple of 4 octets.
+fn round4(n: u32) -> u32 {
+    n.div_ceil(4) * 4
 }
 
 impl ControlMessage {
@@ -20,14 +46,31 @@ impl ControlMessage {
     pub fn protocol(&self) -> &'static str {
         match self {
             ControlMessage::Hello { .. } => "hello",
+            ControlMessage::DsrRouteRequest { .. }
+            | ControlMessage::DsrRouteReply { .. }
+            | ControlMessage::DsrRouteError { .. } => "dsr",
         }
     }
 
     /// Bytes of the message after the IP header.
+    ///
+    /// DSR (link-spec §4.2, ns-2 `hdr_sr::size()`): a DSR header is 4 fixed octets, plus
+    /// 4 per address after the first of its address list, +8 for a request, +5 + 4·len for
+    /// a reply, +16 per route error, rounded up to a multiple of 4. A request carries its
+    /// accumulated route in the address list and has no separate source route, so its body
+    /// is the whole DSR header. Replies and errors travel source-routed: the
+    /// [`crate::net::packet::SourceRoute`] header (the fixed 4 octets and the address list,
+    /// a multiple of 4) is pushed on the packet and counted there, so their body is only the
+    /// option: reply round4(5 + 4·len), error 16.
     pub fn body_bytes(&self) -> u32 {
         match self {
             // RFC 3561 §6.9: a HELLO is a RREP (20 octets, §5.2) with TTL 1.
             ControlMessage::Hello { .. } => 20,
+            ControlMessage::DsrRouteRequest { route, .. } => {
+                round4(4 + 4 * (route.len().max(1) as u32 - 1) + 8)
+            }
+            ControlMessage::DsrRouteReply { route } => round4(5 + 4 * route.len() as u32),
+            ControlMessage::DsrRouteError { .. } => 16,
         }
     }
 
@@ -35,6 +78,46 @@ impl ControlMessage {
     pub fn kind(&self) -> &'static str {
         match self {
             ControlMessage::Hello { .. } => "hello",
+            ControlMessage::DsrRouteRequest { .. } => "dsr_rreq",
+            ControlMessage::DsrRouteReply { .. } => "dsr_rrep",
+            ControlMessage::DsrRouteError { .. } => "dsr_rerr",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// link-spec §4.2 sizes after the 20-octet IP header: a fresh request (address list
+    /// = the initiator) 4 + 8 = 12; after two re-broadcasts 12 + 8 = 20. A reply listing
+    /// 5 addresses: 5 + 20 = 25 → 28. An error: 16.
+    #[test]
+    fn dsr_message_sizes_follow_hdr_sr() {
+        let a = Addr::nth;
+        let rreq = |n: u32| ControlMessage::DsrRouteRequest {
+            initiator: a(0),
+            target: a(4),
+            id: 1,
+            route: (0..n).map(a).collect(),
+            hop_limit: 16,
+        };
+        assert_eq!(rreq(1).body_bytes(), 12);
+        assert_eq!(rreq(3).body_bytes(), 20);
+        let rrep = ControlMessage::DsrRouteReply {
+            route: (0..5).map(a).collect(),
+        };
+        assert_eq!(rrep.body_bytes(), 28);
+        let rerr = ControlMessage::DsrRouteError {
+            from: a(1),
+            to: a(2),
+            originator: a(0),
+        };
+        assert_eq!(rerr.body_bytes(), 16);
+        assert_eq!(
+            (rreq(1).kind(), rrep.kind(), rerr.kind()),
+            ("dsr_rreq", "dsr_rrep", "dsr_rerr")
+        );
+        assert_eq!(rerr.protocol(), "dsr");
     }
 }

@@ -43,6 +43,9 @@ pub struct SourceRoute {
     pub path: Vec<Addr>,
     /// Index in `path` of the node the packet is travelling to.
     pub next: usize,
+    /// Times the packet has been salvaged onto another route (RFC 4728 §6.7 "Salvage"
+    /// field, §8.4.1); carried in the fixed 4 octets, so it does not change the size.
+    pub salvaged: u8,
 }
 
 impl SourceRoute {
@@ -204,6 +207,28 @@ impl Packet {
         })
     }
 
+    /// The source route, mutable (to advance `next`; its size does not depend on `next`).
+    pub fn source_route_mut(&mut self) -> Option<&mut SourceRoute> {
+        self.headers.iter_mut().rev().find_map(|h| match h {
+            Header::SourceRoute(sr) => Some(sr),
+            Header::Ip(_) => None,
+        })
+    }
+
+    /// Removes the source route (wherever it is in the stack), shrinking `size` by its size.
+    pub fn remove_source_route(&mut self) -> Option<SourceRoute> {
+        let i = self
+            .headers
+            .iter()
+            .rposition(|h| matches!(h, Header::SourceRoute(_)))?;
+        let h = self.headers.remove(i);
+        self.size -= h.size();
+        match h {
+            Header::SourceRoute(sr) => Some(sr),
+            Header::Ip(_) => None,
+        }
+    }
+
     /// Replaces the packet's source route (or adds one), keeping `size` exact.
     pub fn set_source_route(&mut self, route: SourceRoute) {
         if let Some(i) = self
@@ -265,10 +290,22 @@ pub enum DropReason {
     HoldOverflow,
     /// The link layer could not deliver it to the next hop and routing did not salvage it.
     LinkFailure,
+    /// DSR: it waited in the send buffer longer than the send buffer timeout (30 s,
+    /// link-spec §4.2) without a route being found.
+    SendBufferTimeout,
+    /// DSR: the send buffer was full (64 packets) and it was the oldest packet there, evicted
+    /// for a newer one (ns-2 `stickPacketInSendBuffer`, link-spec §4.2).
+    SendBufferOverflow,
+    /// DSR: its next link broke and it had already been salvaged the maximum number of times
+    /// (MAX_SALVAGE_COUNT 15, RFC 4728 §8.4.1).
+    SalvageLimit,
+    /// DSR: its next link broke at an intermediate node whose route cache had no other route
+    /// to the destination (RFC 4728 §8.4.1).
+    SalvageNoRoute,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 11] = [
+    pub const ALL: [DropReason; 15] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -280,6 +317,10 @@ impl DropReason {
         DropReason::HoldTimeout,
         DropReason::HoldOverflow,
         DropReason::LinkFailure,
+        DropReason::SendBufferTimeout,
+        DropReason::SendBufferOverflow,
+        DropReason::SalvageLimit,
+        DropReason::SalvageNoRoute,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -294,6 +335,10 @@ impl DropReason {
             DropReason::HoldTimeout => "hold_timeout",
             DropReason::HoldOverflow => "hold_overflow",
             DropReason::LinkFailure => "link_failure",
+            DropReason::SendBufferTimeout => "send_buffer_timeout",
+            DropReason::SendBufferOverflow => "send_buffer_overflow",
+            DropReason::SalvageLimit => "salvage_limit",
+            DropReason::SalvageNoRoute => "salvage_no_route",
         }
     }
     pub fn index(self) -> usize {
@@ -350,11 +395,16 @@ pub(crate) mod tests {
     fn a_source_route_counts_in_the_packet_size() {
         let mut p = udp_packet(1, 4, 1000);
         let path: Vec<Addr> = (0..5).map(Addr::nth).collect();
-        p.set_source_route(SourceRoute { path, next: 1 });
+        p.set_source_route(SourceRoute {
+            path,
+            next: 1,
+            salvaged: 0,
+        });
         assert_eq!(p.size, 1020);
         p.set_source_route(SourceRoute {
             path: vec![Addr::nth(0), Addr::nth(2), Addr::nth(4)],
             next: 1,
+            salvaged: 0,
         });
         assert_eq!(p.size, 1012);
         assert_eq!(p.source_route().unwrap().path.len(), 3);
@@ -362,6 +412,11 @@ pub(crate) mod tests {
         assert_eq!(p.routing_header().dst, Addr::nth(4));
         *p.routing_ttl_mut() -= 1;
         assert_eq!(p.ip.ttl, 63);
+        p.source_route_mut().unwrap().next = 2;
+        assert_eq!(p.source_route().unwrap().next, 2);
+        let sr = p.remove_source_route().unwrap();
+        assert_eq!((sr.path.len(), p.size), (3, 1000));
+        assert_eq!(p.remove_source_route(), None);
     }
 }
 /// The packet is moved through every queue and interface: keep it small. A regression

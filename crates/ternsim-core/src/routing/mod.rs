@@ -15,18 +15,22 @@
 //! them packets that travel the same path as data and are counted by kind), and drops.
 //!
 //! Implementations: [`static_routes`] (shortest path, recomputed on topology events, explicit
-//! routes). DSR and AODV (on-demand, with a [`hold::HoldBuffer`] send buffer and route
-//! maintenance by link-layer feedback) and DSDV are further variants of [`RoutingProtocol`];
-//! a protocol's messages are variants of [`crate::net::control::ControlMessage`].
+//! routes) and [`dsr`] (Dynamic Source Routing as ns-2 runs it: send buffer, route discovery,
+//! path cache, route maintenance by link-layer feedback, snooping). AODV and DSDV are
+//! further variants of [`RoutingProtocol`]; a protocol's messages are variants of
+//! [`crate::net::control::ControlMessage`].
 
+pub mod dsr;
 pub mod hold;
 pub mod static_routes;
 
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
-use crate::net::packet::{DropReason, Packet};
+use crate::net::packet::{DropReason, Packet, SourceRoute};
+use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
 
+pub use dsr::{DsrAgent, DsrConfig, DsrStats};
 pub use hold::{HoldBuffer, HoldConfig};
 pub use static_routes::{Route, StaticRouting};
 
@@ -66,12 +70,15 @@ pub enum Routed {
 
 /// A control message a protocol originates: from `src` to `dst`, sent on `via` (interface
 /// and next hop) or, when `via` is `None`, routed like any packet the node originates.
-#[derive(Clone, Debug)]
+/// With a `source_route` the world pushes it as a header on the new packet (its size counts
+/// in the packet's size): DSR replies and errors travel source-routed (RFC 4728 §6.3-6.4).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ControlSend {
     pub msg: ControlMessage,
     pub src: Addr,
     pub dst: Addr,
     pub via: Option<(IfaceId, Addr)>,
+    pub source_route: Option<SourceRoute>,
 }
 
 /// What one call into a routing protocol produced, drained by the world after every call.
@@ -95,6 +102,8 @@ pub enum RoutingConfig {
     /// Shortest-path static routing; `hold` keeps packets without a route for a while
     /// instead of dropping them.
     Static { hold: Option<HoldConfig> },
+    /// Dynamic Source Routing (RFC 4728 as ns-2's `dsr/` runs it, link-spec §4.2).
+    Dsr(DsrConfig),
 }
 
 impl Default for RoutingConfig {
@@ -107,12 +116,25 @@ impl Default for RoutingConfig {
 #[derive(Clone, Debug)]
 pub enum RoutingProtocol {
     Static(StaticRouting),
+    Dsr(Box<DsrAgent>),
 }
 
 impl RoutingProtocol {
+    /// An instance for a node whose name and run seed do not matter (tests): protocols that
+    /// draw random numbers use the stream of seed 0 and an empty node name.
     pub fn new(cfg: &RoutingConfig) -> Self {
+        Self::for_node(cfg, 0, "")
+    }
+
+    /// The instance of node `node_name` in the run with seed `seed`; a protocol that jitters
+    /// draws from its own stream `node/<name>/<protocol>`.
+    pub fn for_node(cfg: &RoutingConfig, seed: u64, node_name: &str) -> Self {
         match *cfg {
             RoutingConfig::Static { hold } => RoutingProtocol::Static(StaticRouting::new(hold)),
+            RoutingConfig::Dsr(c) => RoutingProtocol::Dsr(Box::new(DsrAgent::new(
+                c,
+                RandomStream::named(seed, &format!("node/{node_name}/dsr")),
+            ))),
         }
     }
 
@@ -120,6 +142,7 @@ impl RoutingProtocol {
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         match self {
             RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
+            RoutingProtocol::Dsr(d) => d.route_output(now, ctx, packet),
         }
     }
 
@@ -131,9 +154,9 @@ impl RoutingProtocol {
         iface: IfaceId,
         packet: Packet,
     ) -> Routed {
-        let _ = iface;
         match self {
             RoutingProtocol::Static(s) => s.route_input(now, ctx, packet),
+            RoutingProtocol::Dsr(d) => d.route_input(now, ctx, iface, packet),
         }
     }
 
@@ -147,9 +170,9 @@ impl RoutingProtocol {
         packet: Packet,
         out: &mut RoutingOutput,
     ) {
-        let _ = (now, ctx, iface, next_hop);
         match self {
             RoutingProtocol::Static(s) => s.on_tx_failure(packet, out),
+            RoutingProtocol::Dsr(d) => d.on_tx_failure(now, ctx, iface, next_hop, packet, out),
         }
     }
 
@@ -164,38 +187,48 @@ impl RoutingProtocol {
         packet: &Packet,
         out: &mut RoutingOutput,
     ) {
-        let _ = (now, ctx, iface, packet, out);
         match self {
             RoutingProtocol::Static(_) => {}
+            RoutingProtocol::Dsr(d) => d.on_overheard(now, ctx, iface, packet, out),
         }
     }
 
     /// An interface of this node went down or came up. Static routing is recomputed
     /// centrally by the world (see [`static_routes`]); on-demand protocols purge or repair.
     pub fn on_interface_change(&mut self, now: SimTime, iface: IfaceId, up: bool) {
-        let _ = (now, iface, up);
         match self {
             RoutingProtocol::Static(_) => {}
+            RoutingProtocol::Dsr(d) => d.on_interface_change(now, iface, up),
         }
     }
 
     /// An address was added to (or removed from) this node.
     pub fn on_address_change(&mut self, now: SimTime, addr: Addr, added: bool) {
-        let _ = (now, addr, added);
         match self {
             RoutingProtocol::Static(_) => {}
+            RoutingProtocol::Dsr(d) => d.on_address_change(now, addr, added),
         }
     }
 
     pub fn next_timer(&self) -> Option<SimTime> {
         match self {
             RoutingProtocol::Static(s) => s.next_timer(),
+            RoutingProtocol::Dsr(d) => d.next_timer(),
         }
     }
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
         match self {
             RoutingProtocol::Static(s) => s.on_timer(now, out),
+            RoutingProtocol::Dsr(d) => d.on_timer(now, out),
+        }
+    }
+
+    /// The DSR counters of this node, if it runs DSR.
+    pub fn dsr_stats(&self) -> Option<DsrStats> {
+        match self {
+            RoutingProtocol::Dsr(d) => Some(d.stats()),
+            RoutingProtocol::Static(_) => None,
         }
     }
 
@@ -203,6 +236,7 @@ impl RoutingProtocol {
     pub fn held(&self) -> usize {
         match self {
             RoutingProtocol::Static(s) => s.held(),
+            RoutingProtocol::Dsr(d) => d.held(),
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::{Agent, Event, World, DEFAULT_TTL};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
-use crate::net::packet::{DropReason, IpHeader, Packet, Payload, Ports};
+use crate::net::packet::{DropReason, Header, IpHeader, Packet, Payload, Ports};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -237,23 +237,45 @@ impl World {
         for (packet, iface, next_hop) in out.send {
             self.transmit(now, iface, next_hop, packet);
         }
-        for ControlSend { msg, src, dst, via } in out.control {
-            let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
-            let packet = self.new_packet(
-                now,
-                None,
-                src,
-                dst,
-                Ports::default(),
-                size,
-                Payload::Control(msg),
-            );
+        for send in out.control {
+            let (packet, via) = self.control_packet(now, send);
             match via {
                 Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
                 None => self.originate(now, node, packet),
             }
         }
         self.arm_routing(node);
+    }
+
+    /// The packet a control message becomes (counted as created): IP header + message body,
+    /// plus the source route when the protocol gave one (pushed as a header, so its size
+    /// counts); and where it goes.
+    fn control_packet(
+        &mut self,
+        now: SimTime,
+        send: ControlSend,
+    ) -> (Packet, Option<(IfaceId, Addr)>) {
+        let ControlSend {
+            msg,
+            src,
+            dst,
+            via,
+            source_route,
+        } = send;
+        let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
+        let mut packet = self.new_packet(
+            now,
+            None,
+            src,
+            dst,
+            Ports::default(),
+            size,
+            Payload::Control(msg),
+        );
+        if let Some(sr) = source_route {
+            packet.push_header(Header::SourceRoute(sr));
+        }
+        (packet, via)
     }
 
     fn arm_routing(&mut self, node: NodeId) {
@@ -281,7 +303,9 @@ impl World {
         let n = self.nodes.len();
         let table = shortest_paths(n, &self.edges, &self.explicit_routes);
         for (node, row) in table.iter().enumerate() {
-            let RoutingProtocol::Static(_) = self.nodes[node].routing;
+            let RoutingProtocol::Static(_) = self.nodes[node].routing else {
+                continue;
+            };
             let routes: Vec<Option<Route>> = self
                 .addr_owner
                 .iter()
@@ -301,7 +325,9 @@ impl World {
                 })
                 .collect();
             let mut out = RoutingOutput::default();
-            let RoutingProtocol::Static(s) = &mut self.nodes[node].routing;
+            let RoutingProtocol::Static(s) = &mut self.nodes[node].routing else {
+                continue;
+            };
             s.set_table(routes, &mut out);
             if !out.is_empty() {
                 self.drain_routing(now, NodeId(node as u32), out);
@@ -340,5 +366,64 @@ impl World {
                 packet.trace_seq(),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::control::ControlMessage;
+    use crate::net::packet::{PacketKind, SourceRoute};
+
+    const PAIR: &str = r#"
+name = "pair"
+duration = "1s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+a = "a"
+b = "b"
+rate = "10Mbps"
+delay = "1ms"
+"#;
+
+    /// A DSR route reply listing 2 addresses (body round4(5 + 8) = 16) sent from b to a with
+    /// source route b,a (4 + 4 = 8 octets): 20 + 16 + 8 = 44 bytes, the header on the packet;
+    /// without a source route 20 + 16 = 36. Each counts as a created control packet.
+    #[test]
+    fn a_control_send_with_a_source_route_carries_the_header() {
+        let sc = crate::scenario::from_toml(PAIR).unwrap();
+        let mut w = World::build(&sc, 1);
+        let (a, b) = (Addr::nth(0), Addr::nth(1));
+        let msg = ControlMessage::DsrRouteReply { route: vec![a, b] };
+        let body = msg.body_bytes();
+        assert_eq!(body, 16);
+        let send = ControlSend {
+            msg: msg.clone(),
+            src: b,
+            dst: a,
+            via: Some((IfaceId(1), a)),
+            source_route: Some(SourceRoute {
+                path: vec![b, a],
+                next: 1,
+                salvaged: 0,
+            }),
+        };
+        let (p, via) = w.control_packet(SimTime::ZERO, send);
+        assert_eq!((p.size, via), (20 + 16 + 8, Some((IfaceId(1), a))));
+        assert_eq!(p.source_route().unwrap().path, vec![b, a]);
+        assert_eq!(p.routing_header().dst, a);
+        let plain = ControlSend {
+            msg,
+            src: b,
+            dst: a,
+            via: None,
+            source_route: None,
+        };
+        let (p, _) = w.control_packet(SimTime::ZERO, plain);
+        assert_eq!((p.size, p.headers.len()), (36, 0));
+        assert_eq!(w.accounting.created_by_kind[PacketKind::Control.index()], 2);
     }
 }

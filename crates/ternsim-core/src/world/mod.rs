@@ -184,7 +184,7 @@ impl World {
                 name: n.name.clone(),
                 addrs: vec![Addr::nth(i as u32)],
                 ifaces: Vec::new(),
-                routing: RoutingProtocol::new(&sc.routing),
+                routing: RoutingProtocol::for_node(&sc.routing, seed, &n.name),
                 routing_wake: Wake::default(),
                 mobility: Mobility::Static(n.position),
                 agents: Vec::new(),

@@ -1,0 +1,615 @@
+//! The DSR agent of one node: route discovery (RFC 4728 §8.2), forwarding of source-routed
+//! packets (§8.1.3), the promiscuous tap (§8.3.4-8.3.5 snooping, gratuitous replies) and the
+//! timers that drive them, as ns-2's `DSRAgent` does (link-spec §4.2). Route maintenance is
+//! in [`super::maintenance`].
+//!
+//! Sends that cannot go out at once — anything decided inside `route_output` or
+//! `route_input`, which return a single [`Routed`], and jittered re-broadcasts and replies —
+//! wait in a small queue ordered by (time, insertion) and leave through `on_timer`; those
+//! due at `now` make [`DsrAgent::next_timer`] return `now`.
+
+use super::request_table::{cycle_gap, Discoveries, RequestTable};
+use super::route_cache::RouteCache;
+use super::send_buffer::SendBuffer;
+use super::DsrConfig;
+use crate::net::addr::{Addr, IfaceId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
+use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::sim::rng::RandomStream;
+use crate::sim::SimTime;
+
+/// Per-node DSR counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DsrStats {
+    /// Route requests this node originated (ring-zero and propagating).
+    pub rreq_originated: u64,
+    /// Route requests this node re-broadcast.
+    pub rreq_forwarded: u64,
+    /// Route requests received and discarded: already seen, listing this node, or at their
+    /// hop limit.
+    pub rreq_suppressed: u64,
+    /// Route replies this node originated as the target of a request.
+    pub rrep_originated: u64,
+    /// Route replies originated from the route cache (RFC 4728 §8.2.3).
+    pub rrep_from_cache: u64,
+    /// Gratuitous route replies (route shortening, RFC 4728 §8.4.3).
+    pub rrep_gratuitous: u64,
+    /// Route replies forwarded along their source route.
+    pub rrep_forwarded: u64,
+    /// Route errors originated after a link-layer transmit failure.
+    pub rerr_originated: u64,
+    /// Route errors forwarded along their source route.
+    pub rerr_forwarded: u64,
+    /// Packets salvaged onto another cached route.
+    pub salvaged: u64,
+    /// Route cache lookups for data that found a route.
+    pub cache_hits: u64,
+    /// Route cache lookups for data that found none.
+    pub cache_misses: u64,
+    /// Packets dropped from the send buffer on timeout.
+    pub send_buffer_timeouts: u64,
+    /// Packets evicted from a full send buffer.
+    pub send_buffer_overflows: u64,
+}
+
+/// What a delayed entry sends.
+#[derive(Clone, Debug)]
+pub(super) enum Delayed {
+    Control(ControlSend),
+    Send(Packet, IfaceId, Addr),
+    Drop(Packet, DropReason),
+}
+
+/// One node's DSR instance.
+#[derive(Clone, Debug)]
+pub struct DsrAgent {
+    pub(super) cfg: DsrConfig,
+    rng: RandomStream,
+    /// The node's primary address and its wireless interface, from the last call with a
+    /// context (timers have none).
+    pub(super) me: Addr,
+    pub(super) iface: Option<IfaceId>,
+    pub(super) send_buffer: SendBuffer,
+    pub(super) requests: RequestTable,
+    pub(super) discoveries: Discoveries,
+    pub(super) cache: RouteCache,
+    next_request_id: u16,
+    /// When the send buffer is checked next (armed while it holds packets).
+    buffer_check_at: Option<SimTime>,
+    /// Sends waiting for their time, ordered by (time, insertion).
+    pending: Vec<(SimTime, u64, Delayed)>,
+    pending_seq: u64,
+    /// Gratuitous replies sent: (the route that was shortened, when).
+    grat_sent: Vec<(Vec<Addr>, SimTime)>,
+    /// The last route error sent: (when, broken link from, to, originator).
+    pub(super) last_rerr: Option<(SimTime, Addr, Addr, Addr)>,
+    pub(super) stats: DsrStats,
+}
+
+impl DsrAgent {
+    /// An agent with configuration `cfg` drawing its jitter from `rng` (the world names it
+    /// `node/<name>/dsr`).
+    pub fn new(cfg: DsrConfig, rng: RandomStream) -> Self {
+        DsrAgent {
+            cfg,
+            rng,
+            me: Addr(0),
+            iface: None,
+            send_buffer: SendBuffer::new(cfg.send_buffer_size, cfg.send_buffer_timeout),
+            requests: RequestTable::new(cfg.request_table_size),
+            discoveries: Discoveries::new(cfg.request_table_size),
+            cache: RouteCache::new(cfg.primary_cache_size, cfg.secondary_cache_size),
+            next_request_id: 0,
+            buffer_check_at: None,
+            pending: Vec::new(),
+            pending_seq: 0,
+            grat_sent: Vec::new(),
+            last_rerr: None,
+            stats: DsrStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &DsrConfig {
+        &self.cfg
+    }
+
+    pub fn stats(&self) -> DsrStats {
+        self.stats
+    }
+
+    pub fn route_cache(&self) -> &RouteCache {
+        &self.cache
+    }
+
+    /// Packets in the send buffer.
+    pub fn buffered(&self) -> usize {
+        self.send_buffer.len()
+    }
+
+    /// Packets the agent holds: the send buffer and packets waiting in its send queue.
+    pub fn held(&self) -> usize {
+        self.send_buffer.len()
+            + self
+                .pending
+                .iter()
+                .filter(|(_, _, d)| !matches!(d, Delayed::Control(_)))
+                .count()
+    }
+
+    pub(super) fn note_ctx(&mut self, ctx: &RouteCtx, iface: Option<IfaceId>) {
+        if let Some(&a) = ctx.addrs.first() {
+            self.me = a;
+        }
+        self.iface = iface.or_else(|| ctx.ifaces.first().copied()).or(self.iface);
+    }
+
+    pub(super) fn later(&mut self, at: SimTime, d: Delayed) {
+        self.pending_seq += 1;
+        let key = (at, self.pending_seq);
+        let i = self.pending.partition_point(|(t, s, _)| (*t, *s) <= key);
+        self.pending.insert(i, (at, self.pending_seq, d));
+    }
+
+    fn jitter(&mut self) -> SimTime {
+        let j = self.cfg.rreq_jitter.as_nanos();
+        if j == 0 {
+            SimTime::ZERO
+        } else {
+            SimTime::from_nanos(self.rng.below(j))
+        }
+    }
+
+    /// Moves the sends due at or before `now` into `out`.
+    pub(super) fn flush(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        let n = self.pending.partition_point(|(t, _, _)| *t <= now);
+        for (_, _, d) in self.pending.drain(..n) {
+            match d {
+                Delayed::Control(c) => out.control.push(c),
+                Delayed::Send(p, i, nh) => out.send.push((p, i, nh)),
+                Delayed::Drop(p, why) => out.drops.push((p, why)),
+            }
+        }
+    }
+
+    pub fn next_timer(&self) -> Option<SimTime> {
+        let p = self.pending.first().map(|(t, _, _)| *t);
+        match (p, self.buffer_check_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        self.flush(now, out);
+        if self.buffer_check_at.is_some_and(|t| t <= now) {
+            self.check_send_buffer(now, out);
+        }
+    }
+
+    // ---- Sending data ------------------------------------------------------------------
+
+    /// Puts `route` (this node first) on `packet` as its source route and says where it
+    /// goes: RFC 4728 §8.1.1.
+    pub(super) fn source_routed(packet: &mut Packet, route: Vec<Addr>, salvaged: u8) -> Addr {
+        let next_hop = route[1];
+        packet.set_source_route(SourceRoute {
+            path: route,
+            next: 1,
+            salvaged,
+        });
+        next_hop
+    }
+
+    /// A packet this node originates (RFC 4728 §8.1.1, §8.2.1): source-routed from the
+    /// cache, or buffered while a discovery runs.
+    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, mut packet: Packet) -> Routed {
+        self.note_ctx(ctx, None);
+        let dst = packet.ip.dst;
+        if ctx.is_local(dst) {
+            return Routed::Deliver(packet);
+        }
+        let Some(iface) = self.iface else {
+            return Routed::Drop(packet, DropReason::NoRoute);
+        };
+        if dst.is_broadcast() {
+            return Routed::Forward {
+                packet,
+                iface,
+                next_hop: Addr::BROADCAST,
+            };
+        }
+        if let Some(route) = self.cache.find(dst) {
+            self.stats.cache_hits += 1;
+            let next_hop = Self::source_routed(&mut packet, route, 0);
+            return Routed::Forward {
+                packet,
+                iface,
+                next_hop,
+            };
+        }
+        self.stats.cache_misses += 1;
+        self.buffer_and_discover(now, packet);
+        Routed::Held
+    }
+
+    /// Buffers a packet without a route and starts a discovery cycle if the back-off
+    /// allows (ns-2 `stickPacketInSendBuffer` + `getRouteForPacket`).
+    pub(super) fn buffer_and_discover(&mut self, now: SimTime, packet: Packet) {
+        let dst = packet.ip.dst;
+        if let Some(old) = self.send_buffer.push(now, packet) {
+            self.stats.send_buffer_overflows += 1;
+            self.later(now, Delayed::Drop(old, DropReason::SendBufferOverflow));
+        }
+        if self.buffer_check_at.is_none() {
+            self.buffer_check_at = Some(now + self.cfg.buffer_check_interval);
+        }
+        if let Some(c) = self.maybe_start_cycle(now, dst) {
+            self.later(now, Delayed::Control(c));
+        }
+    }
+
+    /// The periodic send buffer check (ns-2 `sendBufferCheck`, every 30 ms): drop expired
+    /// packets, send those that now have a cached route, and drive each target's discovery:
+    /// the propagating request once the ring-zero one is `nonprop_request_timeout` old, a
+    /// new cycle once the back-off has passed.
+    fn check_send_buffer(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        for p in self.send_buffer.expire(now) {
+            self.stats.send_buffer_timeouts += 1;
+            out.drops.push((p, DropReason::SendBufferTimeout));
+        }
+        self.release_routable(now, out);
+        for target in self.send_buffer.targets() {
+            let propagating_due = self
+                .discoveries
+                .get(target)
+                .and_then(|d| d.ring_zero_at)
+                .is_some_and(|t| t + self.cfg.nonprop_request_timeout <= now);
+            if propagating_due {
+                if let Some(d) = self.discoveries.get_mut(target) {
+                    d.ring_zero_at = None;
+                }
+                let hop_limit = self.cfg.max_sr_len.min(u8::MAX as usize) as u8;
+                out.control.push(self.new_request(target, hop_limit));
+            } else if let Some(c) = self.maybe_start_cycle(now, target) {
+                out.control.push(c);
+            }
+        }
+        self.buffer_check_at =
+            (!self.send_buffer.is_empty()).then(|| now + self.cfg.buffer_check_interval);
+    }
+
+    /// Sends every buffered packet whose destination the cache now reaches.
+    fn release_routable(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        let Some(iface) = self.iface else { return };
+        let cache = &mut self.cache;
+        let released = self.send_buffer.take_routable(|dst| cache.find(dst));
+        for (mut p, route) in released {
+            self.stats.cache_hits += 1;
+            let nh = Self::source_routed(&mut p, route, 0);
+            out.send.push((p, iface, nh));
+        }
+        if self.send_buffer.is_empty() {
+            self.buffer_check_at = None;
+        }
+        let _ = now;
+    }
+
+    // ---- Route discovery (RFC 4728 §8.2) -----------------------------------------------
+
+    /// Starts a discovery cycle for `target` with a ring-zero request if none is under way
+    /// and the back-off since the last cycle has passed (link-spec §4.2).
+    fn maybe_start_cycle(&mut self, now: SimTime, target: Addr) -> Option<ControlSend> {
+        let (period, max) = (self.cfg.request_period, self.cfg.max_request_period);
+        let d = self.discoveries.entry(target);
+        if d.ring_zero_at.is_some() {
+            return None;
+        }
+        if d.cycles > 0 && now < d.last_cycle + cycle_gap(period, max, d.cycles) {
+            return None;
+        }
+        d.cycles += 1;
+        d.last_cycle = now;
+        d.ring_zero_at = Some(now);
+        Some(self.new_request(target, 1))
+    }
+
+    /// A route request from this node (RFC 4728 §8.2.1), broadcast on its interface.
+    fn new_request(&mut self, target: Addr, hop_limit: u8) -> ControlSend {
+        self.next_request_id = self.next_request_id.wrapping_add(1);
+        self.stats.rreq_originated += 1;
+        let me = self.me;
+        self.requests.insert(me, self.next_request_id);
+        ControlSend {
+            msg: ControlMessage::DsrRouteRequest {
+                initiator: me,
+                target,
+                id: self.next_request_id,
+                route: vec![me],
+                hop_limit,
+            },
+            src: me,
+            dst: Addr::BROADCAST,
+            via: self.iface.map(|i| (i, Addr::BROADCAST)),
+            source_route: None,
+        }
+    }
+
+    /// A route reply from this node carrying `reply_route`, sent back along `back` (this
+    /// node first, the initiator last).
+    fn reply(&self, reply_route: Vec<Addr>, back: Vec<Addr>, iface: IfaceId) -> ControlSend {
+        ControlSend {
+            msg: ControlMessage::DsrRouteReply { route: reply_route },
+            src: self.me,
+            dst: *back.last().expect("a route back has two addresses"),
+            via: Some((iface, back[1])),
+            source_route: Some(SourceRoute {
+                path: back,
+                next: 1,
+                salvaged: 0,
+            }),
+        }
+    }
+
+    /// A route request arrived (RFC 4728 §8.2.2; ns-2 `handleRouteRequest`).
+    fn on_request(&mut self, now: SimTime, ctx: &RouteCtx, iface: IfaceId, packet: &Packet) {
+        let Payload::Control(ControlMessage::DsrRouteRequest {
+            initiator,
+            target,
+            id,
+            route,
+            hop_limit,
+        }) = &packet.payload
+        else {
+            return;
+        };
+        let (initiator, target, id, hop_limit) = (*initiator, *target, *id, *hop_limit);
+        let me = self.me;
+        if ctx.is_local(initiator) || route.iter().any(|a| ctx.is_local(*a)) {
+            // Our own request, or one that already went through us: a loop.
+            self.stats.rreq_suppressed += 1;
+            return;
+        }
+        if ctx.is_local(target) {
+            // The target answers every copy (ns-2: reply-only-to-first off) over the
+            // reversed accumulated route, links assumed bidirectional (link-spec §4.2).
+            let mut full = route.clone();
+            full.push(me);
+            let back: Vec<Addr> = full.iter().rev().copied().collect();
+            self.cache.add_primary(back.clone());
+            self.requests.insert(initiator, id);
+            self.stats.rrep_originated += 1;
+            let c = self.reply(full, back, iface);
+            let at = now + self.jitter();
+            self.later(at, Delayed::Control(c));
+            return;
+        }
+        if self.requests.is_duplicate(initiator, id) {
+            self.stats.rreq_suppressed += 1;
+            return;
+        }
+        self.requests.insert(initiator, id);
+        if self.cfg.reply_from_cache {
+            if let Some(cached) = self.cache.find(target) {
+                // Cached route reply (RFC 4728 §8.2.3): accumulated route + cached route,
+                // only if it has no loop and fits in a source route.
+                let mut full = route.clone();
+                full.extend_from_slice(&cached);
+                let loop_free = full
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| !full[i + 1..].contains(a));
+                if loop_free && full.len() <= self.cfg.max_sr_len {
+                    let mut back: Vec<Addr> = route.iter().rev().copied().collect();
+                    back.insert(0, me);
+                    self.stats.rrep_from_cache += 1;
+                    let c = self.reply(full, back, iface);
+                    let at = now + self.jitter();
+                    self.later(at, Delayed::Control(c));
+                    return;
+                }
+            }
+        }
+        // Hop limit (1 for ring-zero) and MAX_SR_LEN: after this node and the target the
+        // route must still fit.
+        if route.len() >= hop_limit as usize || route.len() + 2 > self.cfg.max_sr_len {
+            self.stats.rreq_suppressed += 1;
+            return;
+        }
+        let mut grown = route.clone();
+        grown.push(me);
+        self.stats.rreq_forwarded += 1;
+        let c = ControlSend {
+            msg: ControlMessage::DsrRouteRequest {
+                initiator,
+                target,
+                id,
+                route: grown,
+                hop_limit,
+            },
+            src: initiator,
+            dst: Addr::BROADCAST,
+            via: Some((iface, Addr::BROADCAST)),
+            source_route: None,
+        };
+        let at = now + self.jitter();
+        self.later(at, Delayed::Control(c));
+    }
+
+    /// A route reply reached its initiator (RFC 4728 §8.2.4): cache the route, restart the
+    /// target's back-off and send what the buffer holds for destinations now reachable.
+    fn on_reply_at_initiator(&mut self, now: SimTime, route: &[Addr]) {
+        self.cache.add_primary(route.to_vec());
+        if let Some(&target) = route.last() {
+            self.discoveries.route_found(target);
+        }
+        let mut out = RoutingOutput::default();
+        self.release_routable(now, &mut out);
+        for (p, i, nh) in out.send {
+            self.later(now, Delayed::Send(p, i, nh));
+        }
+    }
+
+    // ---- Receiving (RFC 4728 §8.1.4) ---------------------------------------------------
+
+    /// A packet that arrived on `iface`: a broadcast request, or a source-routed packet
+    /// whose next hop is this node.
+    pub fn route_input(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        mut packet: Packet,
+    ) -> Routed {
+        self.note_ctx(ctx, Some(iface));
+        if matches!(
+            packet.payload,
+            Payload::Control(ControlMessage::DsrRouteRequest { .. })
+        ) {
+            self.on_request(now, ctx, iface, &packet);
+            return Routed::Consumed(packet);
+        }
+        let Some(sr) = packet.source_route().cloned() else {
+            let dst = packet.ip.dst;
+            return if ctx.is_local(dst) || dst.is_broadcast() {
+                Routed::Deliver(packet)
+            } else {
+                Routed::Drop(packet, DropReason::NoRoute)
+            };
+        };
+        // Snooping what passes through (MobiCache noticeRouteUsed): our part of the route.
+        let me_at = sr
+            .path
+            .iter()
+            .position(|a| ctx.is_local(*a))
+            .unwrap_or(sr.next.min(sr.path.len() - 1));
+        if self.cfg.tap && me_at + 1 < sr.path.len() {
+            self.cache.add_secondary(sr.path[me_at..].to_vec());
+        }
+        if let Payload::Control(ControlMessage::DsrRouteError { from, to, .. }) = packet.payload {
+            // Every node a route error passes removes the link (RFC 4728 §8.3.5).
+            self.cache.remove_link(from, to);
+        }
+        if me_at + 1 >= sr.path.len() {
+            // Last hop: strip the source route (RFC 4728 §8.1.4).
+            packet.remove_source_route();
+            return match &packet.payload {
+                Payload::Control(ControlMessage::DsrRouteReply { route }) => {
+                    let route = route.clone();
+                    if route.first().is_some_and(|a| ctx.is_local(*a)) {
+                        self.on_reply_at_initiator(now, &route);
+                    }
+                    Routed::Consumed(packet)
+                }
+                Payload::Control(_) => Routed::Consumed(packet),
+                _ => Routed::Deliver(packet),
+            };
+        }
+        // Intermediate hop (RFC 4728 §8.1.5): the next address of the route.
+        let next = me_at + 1;
+        let next_hop = sr.path[next];
+        if let Some(s) = packet.source_route_mut() {
+            s.next = next;
+        }
+        match &packet.payload {
+            Payload::Control(ControlMessage::DsrRouteReply { route }) => {
+                self.stats.rrep_forwarded += 1;
+                if self.cfg.tap {
+                    if let Some(i) = route.iter().position(|a| ctx.is_local(*a)) {
+                        self.cache.add_secondary(route[i..].to_vec());
+                    }
+                }
+            }
+            Payload::Control(ControlMessage::DsrRouteError { .. }) => {
+                self.stats.rerr_forwarded += 1;
+            }
+            _ => {}
+        }
+        Routed::Forward {
+            packet,
+            iface,
+            next_hop,
+        }
+    }
+
+    // ---- Promiscuous tap (RFC 4728 §8.3.4-§8.3.5, §8.4.3; ns-2 `DSRAgent::tap`) --------
+
+    /// A frame overheard for another node: learn its route (secondary cache), remove links
+    /// its route error reports, and shorten its route with a gratuitous reply when this
+    /// node appears in it later than the next hop.
+    pub fn on_overheard(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        packet: &Packet,
+        out: &mut RoutingOutput,
+    ) {
+        self.note_ctx(ctx, Some(iface));
+        if !self.cfg.tap {
+            return;
+        }
+        if let Payload::Control(ControlMessage::DsrRouteError { from, to, .. }) = packet.payload {
+            self.cache.remove_link(from, to);
+        }
+        let Some(sr) = packet.source_route() else {
+            return;
+        };
+        if sr.next == 0 || sr.next >= sr.path.len() {
+            return;
+        }
+        // The transmitter is path[next - 1]: this node heard it, so it is a neighbour.
+        let sender = sr.next - 1;
+        match sr.path.iter().position(|a| ctx.is_local(*a)) {
+            None => {
+                let mut learned = vec![self.me];
+                learned.extend_from_slice(&sr.path[sender..]);
+                self.cache.add_secondary(learned);
+            }
+            Some(j) if j > sr.next && !matches!(packet.payload, Payload::Control(_)) => {
+                self.cache.add_secondary(sr.path[j..].to_vec());
+                self.gratuitous_reply(now, iface, &sr.path, sender, j, out);
+            }
+            Some(_) => {}
+        }
+        self.flush(now, out);
+    }
+
+    /// Automatic route shortening (RFC 4728 §8.4.3): path[sender] reaches this node
+    /// (path[j]) directly, so the originator may skip path[sender+1..j]. The reply carries
+    /// the shortened route and goes back along the heard prefix; one per route per
+    /// `grat_reply_holdoff`.
+    fn gratuitous_reply(
+        &mut self,
+        now: SimTime,
+        iface: IfaceId,
+        path: &[Addr],
+        sender: usize,
+        j: usize,
+        out: &mut RoutingOutput,
+    ) {
+        let holdoff = self.cfg.grat_reply_holdoff;
+        self.grat_sent.retain(|(_, t)| *t + holdoff > now);
+        if self.grat_sent.iter().any(|(r, _)| r == path) {
+            return;
+        }
+        self.grat_sent.push((path.to_vec(), now));
+        let mut short = path[..=sender].to_vec();
+        short.extend_from_slice(&path[j..]);
+        let mut back = vec![self.me];
+        back.extend(path[..=sender].iter().rev());
+        self.stats.rrep_gratuitous += 1;
+        out.control.push(self.reply(short, back, iface));
+    }
+
+    /// Interfaces going down or up: DSR learns of broken links only from transmit
+    /// failures (ns-2), so nothing to do.
+    pub fn on_interface_change(&mut self, now: SimTime, iface: IfaceId, up: bool) {
+        let _ = (now, iface, up);
+    }
+
+    /// Address changes: the next call with a context picks up the new primary address.
+    pub fn on_address_change(&mut self, now: SimTime, addr: Addr, added: bool) {
+        let _ = (now, addr, added);
+    }
+}

@@ -1,0 +1,120 @@
+//! DSR route maintenance (RFC 4728 §8.3, §8.4) as ns-2 does it (link-spec §4.2): the 802.11
+//! MAC's retry-limit failure is the only link feedback (`xmitFailed`). The MAC hands the
+//! failed packets back one by one (it may return several queued for the same next hop);
+//! for each:
+//! 1. the link this node → next hop is removed from the route cache;
+//! 2. a route error goes to the source of the packet's route along the reversed prefix of
+//!    that route, unless this node is that source, the packet is itself a route error, or
+//!    the same error (link, source) was already sent at this instant;
+//! 3. the packet is salvaged (RFC 4728 §8.4.1): a data packet this node originated goes
+//!    out on another cached route or back into the send buffer with a new discovery; a
+//!    data packet of another node takes another cached route with its salvage count
+//!    raised, at most `max_salvage_count` times, else it is dropped (`salvage_limit`,
+//!    `salvage_no_route`); a failed control packet is dropped (`link_failure`).
+
+use super::agent::DsrAgent;
+use crate::net::addr::{Addr, IfaceId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
+use crate::routing::{ControlSend, RouteCtx, RoutingOutput};
+use crate::sim::SimTime;
+
+impl DsrAgent {
+    /// The link layer of `iface` could not deliver `packet` to `next_hop`.
+    pub fn on_tx_failure(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        next_hop: Addr,
+        packet: Packet,
+        out: &mut RoutingOutput,
+    ) {
+        self.note_ctx(ctx, Some(iface));
+        let me = self.me;
+        self.cache.remove_link(me, next_hop);
+        let Some(sr) = packet.source_route().cloned() else {
+            out.drops.push((packet, DropReason::LinkFailure));
+            self.flush(now, out);
+            return;
+        };
+        let me_at = sr
+            .path
+            .iter()
+            .position(|a| ctx.is_local(*a))
+            .unwrap_or(sr.next.saturating_sub(1));
+        let route_source = sr.path[0];
+        let is_error = matches!(
+            packet.payload,
+            Payload::Control(ControlMessage::DsrRouteError { .. })
+        );
+        let already_sent = self.last_rerr == Some((now, me, next_hop, route_source));
+        if me_at > 0 && !ctx.is_local(route_source) && !is_error && !already_sent {
+            // RFC 4728 §8.3.4: the error goes to the packet's source over the reversed
+            // prefix of its route (links assumed bidirectional, link-spec §4.2).
+            let back: Vec<Addr> = sr.path[..=me_at].iter().rev().copied().collect();
+            self.last_rerr = Some((now, me, next_hop, route_source));
+            self.stats.rerr_originated += 1;
+            out.control.push(ControlSend {
+                msg: ControlMessage::DsrRouteError {
+                    from: me,
+                    to: next_hop,
+                    originator: route_source,
+                },
+                src: me,
+                dst: route_source,
+                via: Some((iface, back[1])),
+                source_route: Some(SourceRoute {
+                    path: back,
+                    next: 1,
+                    salvaged: 0,
+                }),
+            });
+        }
+        self.salvage(now, ctx, iface, packet, sr.salvaged, out);
+        self.flush(now, out);
+    }
+
+    /// RFC 4728 §8.4.1 salvaging of a packet whose next link broke.
+    fn salvage(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        mut packet: Packet,
+        salvaged: u8,
+        out: &mut RoutingOutput,
+    ) {
+        if matches!(packet.payload, Payload::Control(_)) {
+            out.drops.push((packet, DropReason::LinkFailure));
+            return;
+        }
+        let dst = packet.ip.dst;
+        if ctx.is_local(packet.ip.src) {
+            // Our own packet: another route, or the send buffer and a new discovery
+            // (ns-2 puts it back in the send buffer).
+            if let Some(route) = self.cache.find(dst) {
+                self.stats.cache_hits += 1;
+                let nh = Self::source_routed(&mut packet, route, salvaged);
+                out.send.push((packet, iface, nh));
+            } else {
+                self.stats.cache_misses += 1;
+                packet.remove_source_route();
+                self.buffer_and_discover(now, packet);
+            }
+            return;
+        }
+        if salvaged >= self.cfg.max_salvage_count {
+            out.drops.push((packet, DropReason::SalvageLimit));
+            return;
+        }
+        match self.cache.find(dst) {
+            Some(route) => {
+                self.stats.salvaged += 1;
+                let nh = Self::source_routed(&mut packet, route, salvaged + 1);
+                out.send.push((packet, iface, nh));
+            }
+            None => out.drops.push((packet, DropReason::SalvageNoRoute)),
+        }
+    }
+}

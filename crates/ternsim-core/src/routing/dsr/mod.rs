@@ -1,0 +1,106 @@
+//! Dynamic Source Routing (RFC 4728) as ns-2's `dsr/` runs it (link-spec §4.2): the
+//! protocol published ns-2 DSR results embody, not the full RFC.
+//!
+//! One [`DsrAgent`] per node. It owns:
+//! - the **send buffer** ([`send_buffer`]): data waiting for a route, 64 packets, 30 s,
+//!   checked every 30 ms;
+//! - **route discovery** state ([`request_table`]): the per-target back-off between
+//!   discovery cycles, and the table of requests already seen (initiator, id);
+//! - the **route cache** ([`route_cache`]): ns-2's MobiCache path cache, primary 30 and
+//!   secondary 64 paths, round-robin replacement, no expiry;
+//! - route **maintenance** ([`maintenance`]): link-layer transmit failures remove the link,
+//!   send a route error to the packet's source and salvage the packet;
+//! - the protocol logic tying them together ([`agent`]).
+//!
+//! What it does not do (ns-2 DSR does not either, link-spec §4.2): piggy-backing data or
+//! replies on requests, DSR-level acknowledgements (the 802.11 MAC's retry limit is the
+//! only link feedback), route expiry. Not done here although ns-2 does it: piggy-backing
+//! the last route error on the next propagating request; an intermediate node with no
+//! other route drops a packet it cannot salvage (ns-2 may first try one ring-zero request
+//! for it). Pulling the other packets for a broken next hop out of the interface queue is
+//! the MAC's part: it hands them back one by one. The agent is sans-IO: it is
+//! handed `now`, the node's context and packets, and answers through [`super::Routed`] and
+//! [`super::RoutingOutput`]; it has one random stream (jitter) of its own.
+
+pub mod agent;
+pub mod maintenance;
+pub mod request_table;
+pub mod route_cache;
+pub mod send_buffer;
+
+#[cfg(test)]
+mod tests;
+
+pub use agent::{DsrAgent, DsrStats};
+
+use crate::sim::SimTime;
+
+/// DSR parameters, every one settable; defaults are ns-2's (`dsr/dsragent.cc`,
+/// `dsr/mobicache.cc`, `dsr/hdr_sr.h` as link-spec §4.2 reports them) where ns-2 and RFC 4728
+/// §9 differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DsrConfig {
+    /// Packets the send buffer holds (ns-2 `SEND_BUF_SIZE` 64); when full the oldest is
+    /// dropped with `send_buffer_overflow`.
+    pub send_buffer_size: usize,
+    /// How long a packet may wait for a route (ns-2 `SEND_TIMEOUT` 30 s; RFC 4728 §9
+    /// SendBufferTimeout 30 s); then it is dropped with `send_buffer_timeout`.
+    pub send_buffer_timeout: SimTime,
+    /// Period of the send buffer check that expires packets, sends those that have a route
+    /// and launches requests (ns-2 `BUFFER_CHECK` 30 ms).
+    pub buffer_check_interval: SimTime,
+    /// Time after a ring-zero request before the propagating request may go (ns-2
+    /// `arp_timeout` 30 ms; RFC 4728 §9 NonpropRequestTimeout 30 ms).
+    pub nonprop_request_timeout: SimTime,
+    /// Addresses a source route holds at most (ns-2 `MAX_SR_LEN` 16); also the hop limit of
+    /// propagating requests.
+    pub max_sr_len: usize,
+    /// Base of the back-off between discovery cycles (RFC 4728 §9 RequestPeriod 500 ms):
+    /// cycle n + 1 may start min(request_period · 4^n, max_request_period) after cycle n
+    /// started (link-spec §4.2).
+    pub request_period: SimTime,
+    /// Cap of that back-off (RFC 4728 §9 MaxRequestPeriod 10 s).
+    pub max_request_period: SimTime,
+    /// Re-broadcast requests and replies sent by the target (or from the cache) wait
+    /// U(0, jitter) (ns-2 `RREQ_JITTER` 10 ms; RFC 4728 §9 BroadcastJitter 10 ms).
+    pub rreq_jitter: SimTime,
+    /// Paths in the primary cache: routes found by discovery or used (ns-2 MobiCache 30).
+    pub primary_cache_size: usize,
+    /// Paths in the secondary cache: routes learned by snooping (ns-2 MobiCache 64).
+    pub secondary_cache_size: usize,
+    /// Initiators remembered in the route request table (ns-2 128 entries, link-spec §4.2).
+    pub request_table_size: usize,
+    /// Times a packet may be salvaged (RFC 4728 §9 MAX_SALVAGE_COUNT 15).
+    pub max_salvage_count: u8,
+    /// A gratuitous reply for one route is sent at most once per this time (RFC 4728 §9
+    /// GratReplyHoldoff 1 s).
+    pub grat_reply_holdoff: SimTime,
+    /// Promiscuous tap: learn routes from overheard source routes and errors, and send
+    /// gratuitous replies (ns-2 `dsragent_use_tap` on).
+    pub tap: bool,
+    /// Intermediate nodes answer requests from their route cache (ns-2
+    /// `dsragent_reply_from_cache_on_propagating` on; RFC 4728 §8.2.3).
+    pub reply_from_cache: bool,
+}
+
+impl Default for DsrConfig {
+    fn default() -> Self {
+        DsrConfig {
+            send_buffer_size: 64,
+            send_buffer_timeout: SimTime::from_millis(30_000),
+            buffer_check_interval: SimTime::from_millis(30),
+            nonprop_request_timeout: SimTime::from_millis(30),
+            max_sr_len: 16,
+            request_period: SimTime::from_millis(500),
+            max_request_period: SimTime::from_millis(10_000),
+            rreq_jitter: SimTime::from_millis(10),
+            primary_cache_size: 30,
+            secondary_cache_size: 64,
+            request_table_size: 128,
+            max_salvage_count: 15,
+            grat_reply_holdoff: SimTime::from_millis(1_000),
+            tap: true,
+            reply_from_cache: true,
+        }
+    }
+}

@@ -1,0 +1,769 @@
+//! Scripted exchanges between DSR agents on small topologies, and single-rule checks on one
+//! agent. The network in these tests is instantaneous and loss-free except for links the
+//! test breaks: a unicast over a broken link comes straight back as a transmit failure;
+//! a unicast is overheard by every other neighbour of the sender (tap); a broadcast
+//! reaches every neighbour. Addresses print as node indices.
+
+use super::*;
+use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::tests::udp_packet;
+use crate::net::packet::{DropReason, Header, IpHeader, Packet, Payload, Ports, SourceRoute};
+use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::sim::rng::RandomStream;
+use crate::sim::SimTime;
+
+fn a(i: usize) -> Addr {
+    Addr::nth(i as u32)
+}
+
+fn ms(v: u64) -> SimTime {
+    SimTime::from_millis(v)
+}
+
+fn list(v: &[Addr]) -> String {
+    v.iter()
+        .map(|x| x.index().to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// ns-2 defaults without jitter, so that the hand-worked times are exact.
+fn cfg() -> DsrConfig {
+    DsrConfig {
+        rreq_jitter: SimTime::ZERO,
+        ..DsrConfig::default()
+    }
+}
+
+struct Net {
+    agents: Vec<DsrAgent>,
+    addrs: Vec<[Addr; 1]>,
+    ifaces: Vec<[IfaceId; 1]>,
+    links: Vec<(usize, usize)>,
+    broken: Vec<(usize, usize)>,
+    uid: u64,
+    now: SimTime,
+    log: Vec<String>,
+}
+
+impl Net {
+    fn new(n: usize, links: &[(usize, usize)], cfg: DsrConfig) -> Self {
+        Net {
+            agents: (0..n)
+                .map(|i| DsrAgent::new(cfg, RandomStream::named(1, &format!("n{i}"))))
+                .collect(),
+            addrs: (0..n).map(|i| [a(i)]).collect(),
+            ifaces: (0..n).map(|i| [IfaceId(i as u32)]).collect(),
+            links: links.to_vec(),
+            broken: Vec::new(),
+            uid: 1000,
+            now: SimTime::ZERO,
+            log: Vec::new(),
+        }
+    }
+
+    fn neighbours(&self, i: usize) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .links
+            .iter()
+            .filter_map(|&(x, y)| {
+                if x == i {
+                    Some(y)
+                } else if y == i {
+                    Some(x)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn describe(p: &Packet) -> String {
+        let sr = p
+            .source_route()
+            .map(|s| format!(" sr={}", list(&s.path)))
+            .unwrap_or_default();
+        let what = match &p.payload {
+            Payload::Control(ControlMessage::DsrRouteRequest {
+                id,
+                route,
+                hop_limit,
+                target,
+                ..
+            }) => format!(
+                "rreq id={id} t={} route={} hl={hop_limit}",
+                target.index(),
+                list(route)
+            ),
+            Payload::Control(ControlMessage::DsrRouteReply { route }) => {
+                format!("rrep route={}", list(route))
+            }
+            Payload::Control(ControlMessage::DsrRouteError { from, to, .. }) => {
+                format!("rerr {}-{}", from.index(), to.index())
+            }
+            _ => format!("data uid={}", p.uid),
+        };
+        format!("{what}{sr} {}B", p.size)
+    }
+
+    fn log(&mut self, s: String) {
+        self.log.push(format!("{:.3} {s}", self.now.as_secs_f64()));
+    }
+
+    /// A control message becomes a packet as the world makes it: 20-octet IP header + body,
+    /// and the source route pushed.
+    fn control_packet(&mut self, c: ControlSend) -> (Packet, Addr) {
+        self.uid += 1;
+        let mut p = Packet {
+            uid: self.uid,
+            flow: None,
+            ip: IpHeader {
+                src: c.src,
+                dst: c.dst,
+                ttl: 64,
+            },
+            ports: Ports::default(),
+            headers: Vec::new(),
+            size: 20 + c.msg.body_bytes(),
+            created: self.now,
+            payload: Payload::Control(c.msg),
+        };
+        if let Some(sr) = c.source_route {
+            p.push_header(Header::SourceRoute(sr));
+        }
+        (p, c.via.expect("DSR control goes on an interface").1)
+    }
+
+    fn drain(&mut self, i: usize, out: RoutingOutput) {
+        for (p, why) in out.drops {
+            self.log(format!("n{i} drop uid={} {}", p.uid, why.name()));
+        }
+        for (p, _, nh) in out.send {
+            self.transmit(i, p, nh);
+        }
+        for c in out.control {
+            let (p, nh) = self.control_packet(c);
+            self.transmit(i, p, nh);
+        }
+    }
+
+    fn apply(&mut self, i: usize, r: Routed) {
+        match r {
+            Routed::Forward {
+                packet, next_hop, ..
+            } => self.transmit(i, packet, next_hop),
+            Routed::Deliver(p) => self.log(format!("n{i} deliver uid={} {}B", p.uid, p.size)),
+            Routed::Drop(p, why) => self.log(format!("n{i} drop uid={} {}", p.uid, why.name())),
+            Routed::Held | Routed::Consumed(_) => {}
+        }
+    }
+
+    fn transmit(&mut self, i: usize, p: Packet, next_hop: Addr) {
+        let now = self.now;
+        if next_hop.is_broadcast() {
+            self.log(format!("n{i}>* {}", Self::describe(&p)));
+            for j in self.neighbours(i) {
+                let (addrs, ifaces) = (self.addrs[j], self.ifaces[j]);
+                let ctx = RouteCtx {
+                    node: NodeId(j as u32),
+                    addrs: &addrs,
+                    ifaces: &ifaces,
+                };
+                let r = self.agents[j].route_input(now, &ctx, ifaces[0], p.clone());
+                self.apply(j, r);
+            }
+            return;
+        }
+        let j = next_hop.index();
+        assert!(self.neighbours(i).contains(&j), "n{i} -> n{j} not a link");
+        if self.broken.contains(&(i, j)) {
+            self.log(format!("n{i}>n{j} FAIL {}", Self::describe(&p)));
+            let mut out = RoutingOutput::default();
+            let (addrs, ifaces) = (self.addrs[i], self.ifaces[i]);
+            let ctx = RouteCtx {
+                node: NodeId(i as u32),
+                addrs: &addrs,
+                ifaces: &ifaces,
+            };
+            self.agents[i].on_tx_failure(now, &ctx, ifaces[0], next_hop, p, &mut out);
+            self.drain(i, out);
+            return;
+        }
+        self.log(format!("n{i}>n{j} {}", Self::describe(&p)));
+        for k in self.neighbours(i) {
+            if k == j {
+                continue;
+            }
+            let mut out = RoutingOutput::default();
+            let (addrs, ifaces) = (self.addrs[k], self.ifaces[k]);
+            let ctx = RouteCtx {
+                node: NodeId(k as u32),
+                addrs: &addrs,
+                ifaces: &ifaces,
+            };
+            self.agents[k].on_overheard(now, &ctx, ifaces[0], &p, &mut out);
+            self.drain(k, out);
+        }
+        let (addrs, ifaces) = (self.addrs[j], self.ifaces[j]);
+        let ctx = RouteCtx {
+            node: NodeId(j as u32),
+            addrs: &addrs,
+            ifaces: &ifaces,
+        };
+        let r = self.agents[j].route_input(now, &ctx, ifaces[0], p);
+        self.apply(j, r);
+    }
+
+    /// Node `i` originates a 1000-byte UDP packet to node `dst` at the current time.
+    fn send_data(&mut self, i: usize, dst: usize) -> u64 {
+        self.uid += 1;
+        let uid = self.uid;
+        let mut p = udp_packet(uid, dst as u32, 1000);
+        p.ip.src = a(i);
+        let (addrs, ifaces) = (self.addrs[i], self.ifaces[i]);
+        let ctx = RouteCtx {
+            node: NodeId(i as u32),
+            addrs: &addrs,
+            ifaces: &ifaces,
+        };
+        let r = self.agents[i].route_output(self.now, &ctx, p);
+        self.apply(i, r);
+        uid
+    }
+
+    /// Runs the agents' timers up to and including `until`, lowest node first on ties.
+    fn run_until(&mut self, until: SimTime) {
+        loop {
+            let next = (0..self.agents.len())
+                .filter_map(|i| self.agents[i].next_timer().map(|t| (t, i)))
+                .min();
+            match next {
+                Some((t, i)) if t <= until => {
+                    self.now = t;
+                    let mut out = RoutingOutput::default();
+                    self.agents[i].on_timer(t, &mut out);
+                    self.drain(i, out);
+                }
+                _ => break,
+            }
+        }
+        self.now = until;
+    }
+
+    fn take_log(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.log)
+    }
+}
+
+fn paths(v: &[&[usize]]) -> Vec<Vec<Addr>> {
+    v.iter()
+        .map(|p| p.iter().map(|&i| a(i)).collect())
+        .collect()
+}
+
+/// Chain 0-1-2-3-4, node 0 sends a 1000-byte packet to node 4 at t = 0 with empty caches.
+/// - 0.000: cache miss, the packet waits in the send buffer; the ring-zero request (hop
+///   limit 1, 20 + 12 = 32 B) reaches node 1, which has no cached route and does not
+///   re-broadcast it.
+/// - 0.030: the send buffer check finds the ring-zero request 30 ms old and sends the
+///   propagating request (id 2, hop limit 16). Each node appends itself and re-broadcasts
+///   (+4 B per address: 36, 40, 44); the previous node hears the copy and discards it
+///   (it is listed in the route; node 0 started it).
+/// - node 4 answers over the reversed route: reply body 5 + 4·5 = 25 → 28, source route
+///   4 + 4·4 = 20, + 20 IP = 68 B; at node 0 the route enters the cache and the buffered
+///   packet leaves with source route 0,1,2,3,4: 1000 + 20 = 1020 B, delivered at node 4.
+#[test]
+fn discovery_over_a_chain() {
+    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (3, 4)], cfg());
+    let uid = net.send_data(0, 4);
+    assert_eq!(net.agents[0].buffered(), 1);
+    assert_eq!(net.agents[0].next_timer(), Some(SimTime::ZERO));
+    net.run_until(SimTime::ZERO);
+    assert_eq!(
+        net.take_log(),
+        vec!["0.000 n0>* rreq id=1 t=4 route=0 hl=1 32B"]
+    );
+    assert_eq!(net.agents[1].stats().rreq_suppressed, 1);
+    assert_eq!(net.agents[0].next_timer(), Some(ms(30)));
+    net.run_until(ms(30));
+    let d = format!("data uid={uid} sr=0,1,2,3,4 1020B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            "0.030 n0>* rreq id=2 t=4 route=0 hl=16 32B".to_string(),
+            "0.030 n1>* rreq id=2 t=4 route=0,1 hl=16 36B".into(),
+            "0.030 n2>* rreq id=2 t=4 route=0,1,2 hl=16 40B".into(),
+            "0.030 n3>* rreq id=2 t=4 route=0,1,2,3 hl=16 44B".into(),
+            "0.030 n4>n3 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
+            "0.030 n3>n2 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
+            "0.030 n2>n1 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
+            "0.030 n1>n0 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
+            format!("0.030 n0>n1 {d}"),
+            format!("0.030 n1>n2 {d}"),
+            format!("0.030 n2>n3 {d}"),
+            format!("0.030 n3>n4 {d}"),
+            format!("0.030 n4 deliver uid={uid} 1000B"),
+        ]
+    );
+    // Node 0: the discovered route in the primary cache, the buffer empty, no timer.
+    let s0 = net.agents[0].stats();
+    assert_eq!(
+        (s0.rreq_originated, s0.cache_misses, s0.cache_hits),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        net.agents[0].route_cache().paths().0,
+        paths(&[&[0, 1, 2, 3, 4]])
+    );
+    assert_eq!(
+        (net.agents[0].held(), net.agents[0].next_timer()),
+        (0, None)
+    );
+    // Node 4 cached the reversed route; node 2 snooped its parts of the reply's source
+    // route (towards 0) and of the reply route (towards 4).
+    assert_eq!(
+        net.agents[4].route_cache().paths().0,
+        paths(&[&[4, 3, 2, 1, 0]])
+    );
+    assert_eq!(
+        net.agents[2].route_cache().paths().1,
+        paths(&[&[2, 1, 0], &[2, 3, 4]])
+    );
+    assert_eq!(net.agents[4].stats().rrep_originated, 1);
+    assert_eq!(
+        (1..=3)
+            .map(|i| net.agents[i].stats().rreq_forwarded)
+            .collect::<Vec<_>>(),
+        vec![1, 1, 1]
+    );
+    // A second packet finds the route at once.
+    let uid2 = net.send_data(0, 4);
+    assert_eq!(net.log.len(), 5);
+    assert_eq!(net.log[4], format!("0.030 n4 deliver uid={uid2} 1000B"));
+}
+
+/// Chain 0-1-2-3 with node 4 hanging off node 1 (its tap off, or it would have snooped the
+/// route from node 1's transmissions). After node 0 discovered 3, node 1 has snooped
+/// [1,2,3] from the reply it forwarded; node 4's ring-zero request for 3 is answered by node 1 from its cache
+/// with route 4,1,2,3 (reply 5 + 16 = 21 → 24, source route 1,4: 8, IP 20 → 52 B), so node
+/// 4 never sends a propagating request.
+#[test]
+fn reply_from_cache_by_an_intermediate_node() {
+    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (1, 4)], cfg());
+    let no_tap = DsrConfig {
+        tap: false,
+        ..cfg()
+    };
+    net.agents[4] = DsrAgent::new(no_tap, RandomStream::named(1, "n4"));
+    net.send_data(0, 3);
+    net.run_until(ms(30));
+    assert_eq!(
+        net.agents[1].route_cache().paths().1,
+        paths(&[&[1, 0], &[1, 2, 3]])
+    );
+    net.take_log();
+    let uid = net.send_data(4, 3);
+    net.run_until(ms(100));
+    let d = format!("data uid={uid} sr=4,1,2,3 1016B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            "0.030 n4>* rreq id=1 t=3 route=4 hl=1 32B".to_string(),
+            "0.030 n1>n4 rrep route=4,1,2,3 sr=1,4 52B".into(),
+            format!("0.030 n4>n1 {d}"),
+            format!("0.030 n1>n2 {d}"),
+            format!("0.030 n2>n3 {d}"),
+            format!("0.030 n3 deliver uid={uid} 1000B"),
+        ]
+    );
+    assert_eq!(net.agents[1].stats().rrep_from_cache, 1);
+    assert_eq!(net.agents[4].stats().rreq_originated, 1);
+    assert_eq!(
+        net.agents[4].route_cache().paths().0,
+        paths(&[&[4, 1, 2, 3]])
+    );
+}
+
+/// Square 0-1-2-3 with a detour 1-4-3. Node 1 knows [1,2,3] and [1,4,3]; node 0 sends over
+/// 0,1,2,3 and the link 1→2 fails (retry limit). Node 1 removes the link (its route via 2
+/// is gone), sends a route error 1-2 to node 0 over the reversed prefix 1,0 (20 + 16 +
+/// 8 = 44 B), which removes the link from node 0's cache, and salvages the packet onto
+/// 1,4,3 (source route 12 B: 1012 B, salvage count 1). A second packet handed back at the
+/// same instant is salvaged too without a second error.
+#[test]
+fn route_error_and_salvage_when_a_link_breaks() {
+    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (1, 4), (4, 3)], cfg());
+    net.agents[0]
+        .cache
+        .add_primary(paths(&[&[0, 1, 2, 3]]).remove(0));
+    net.agents[1]
+        .cache
+        .add_primary(paths(&[&[1, 2, 3]]).remove(0));
+    net.agents[1]
+        .cache
+        .add_primary(paths(&[&[1, 4, 3]]).remove(0));
+    net.broken.push((1, 2));
+    let uid = net.send_data(0, 3);
+    assert_eq!(
+        net.take_log(),
+        vec![
+            format!("0.000 n0>n1 data uid={uid} sr=0,1,2,3 1016B"),
+            format!("0.000 n1>n2 FAIL data uid={uid} sr=0,1,2,3 1016B"),
+            format!("0.000 n1>n4 data uid={uid} sr=1,4,3 1012B"),
+            format!("0.000 n4>n3 data uid={uid} sr=1,4,3 1012B"),
+            format!("0.000 n3 deliver uid={uid} 1000B"),
+            "0.000 n1>n0 rerr 1-2 sr=1,0 44B".into(),
+        ]
+    );
+    assert_eq!(net.agents[1].route_cache().paths().0, paths(&[&[1, 4, 3]]));
+    assert_eq!(net.agents[0].route_cache().paths().0, paths(&[&[0, 1]]));
+    let s1 = net.agents[1].stats();
+    assert_eq!((s1.rerr_originated, s1.salvaged), (1, 1));
+    // At 5 ms two more packets of node 0 fail at node 1 at the same instant (the MAC hands back
+    // what it had queued for node 2): both salvaged, one route error only.
+    net.agents[1]
+        .cache
+        .add_primary(paths(&[&[1, 2, 3]]).remove(0));
+    let mut out = RoutingOutput::default();
+    for uid in [7, 8] {
+        let mut p = udp_packet(uid, 3, 1000);
+        p.set_source_route(SourceRoute {
+            path: paths(&[&[0, 1, 2, 3]]).remove(0),
+            next: 2,
+            salvaged: 0,
+        });
+        let (addrs, ifaces) = (net.addrs[1], net.ifaces[1]);
+        let ctx = RouteCtx {
+            node: NodeId(1),
+            addrs: &addrs,
+            ifaces: &ifaces,
+        };
+        net.agents[1].on_tx_failure(ms(5), &ctx, ifaces[0], a(2), p, &mut out);
+    }
+    assert_eq!(out.control.len(), 1);
+    let sent: Vec<(u64, Vec<Addr>, u8)> = out
+        .send
+        .iter()
+        .map(|(p, _, nh)| {
+            let sr = p.source_route().unwrap();
+            assert_eq!(*nh, a(4));
+            (p.uid, sr.path.clone(), sr.salvaged)
+        })
+        .collect();
+    let via4 = paths(&[&[1, 4, 3]]).remove(0);
+    assert_eq!(sent, vec![(7, via4.clone(), 1), (8, via4, 1)]);
+}
+
+fn ctx_of<'a>(addrs: &'a [Addr; 1], ifaces: &'a [IfaceId; 1]) -> RouteCtx<'a> {
+    RouteCtx {
+        node: NodeId(0),
+        addrs,
+        ifaces,
+    }
+}
+
+/// Salvage at an intermediate node without another route drops the packet
+/// (`salvage_no_route`); a packet already salvaged 15 times is dropped (`salvage_limit`)
+/// even with a route; the source's own packet goes back into the send buffer and a new
+/// ring-zero request leaves. The route error goes out in the first two cases only.
+#[test]
+fn salvage_drops_and_the_source_rebuffers() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let failed = |uid: u64, path: &[usize], next: usize, salvaged: u8| {
+        let mut p = udp_packet(uid, 3, 1000);
+        p.ip.src = a(path[0]);
+        p.set_source_route(SourceRoute {
+            path: path.iter().map(|&i| a(i)).collect(),
+            next,
+            salvaged,
+        });
+        p
+    };
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        a(2),
+        failed(1, &[0, 1, 2, 3], 2, 0),
+        &mut out,
+    );
+    assert_eq!(
+        (out.drops[0].0.uid, out.drops[0].1),
+        (1, DropReason::SalvageNoRoute)
+    );
+    assert_eq!(out.control.len(), 1);
+    d.cache.add_primary(paths(&[&[1, 4, 3]]).remove(0));
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(2),
+        &ctx,
+        ifaces[0],
+        a(2),
+        failed(2, &[0, 1, 2, 3], 2, 15),
+        &mut out,
+    );
+    assert_eq!(
+        (out.drops[0].0.uid, out.drops[0].1),
+        (2, DropReason::SalvageLimit)
+    );
+    assert_eq!(out.control.len(), 1);
+    // Node 1's own packet over 1,2,3 fails: no error (it is the source), the cache has no
+    // other route once 1-4 breaks too, so the packet is re-buffered (source route removed).
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(3),
+        &ctx,
+        ifaces[0],
+        a(4),
+        failed(3, &[1, 4, 3], 1, 0),
+        &mut out,
+    );
+    assert!(out.drops.is_empty() && out.send.is_empty());
+    assert_eq!(d.buffered(), 1);
+    assert_eq!(out.control.len(), 1);
+    assert!(matches!(
+        out.control[0].msg,
+        ControlMessage::DsrRouteRequest { hop_limit: 1, .. }
+    ));
+    assert_eq!(d.stats().rerr_originated, 2);
+}
+
+/// Request table and loop checks at node 2 (RFC 4728 §8.2.2): the first copy of (0, 7) is
+/// re-broadcast, a second copy (from another neighbour) is discarded, a request that lists
+/// node 2 is discarded, a request that already lists 15 addresses cannot grow (MAX_SR_LEN
+/// 16 leaves no room for node 2 and the target).
+#[test]
+fn request_suppression() {
+    let (addrs, ifaces) = ([a(2)], [IfaceId(2)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let rreq = |initiator: usize, id: u16, route: &[usize]| {
+        let mut p = udp_packet(1, 0, 100);
+        p.ip.dst = Addr::BROADCAST;
+        p.payload = Payload::Control(ControlMessage::DsrRouteRequest {
+            initiator: a(initiator),
+            target: a(9),
+            id,
+            route: route.iter().map(|&i| a(i)).collect(),
+            hop_limit: 16,
+        });
+        p
+    };
+    let mut step = |p: Packet| {
+        assert!(matches!(
+            d.route_input(SimTime::ZERO, &ctx, ifaces[0], p),
+            Routed::Consumed(_)
+        ));
+        let mut out = RoutingOutput::default();
+        d.on_timer(SimTime::ZERO, &mut out);
+        (out.control, d.stats().rreq_suppressed)
+    };
+    let (c, s) = step(rreq(0, 7, &[0, 1]));
+    assert_eq!(s, 0);
+    assert_eq!(c.len(), 1);
+    assert_eq!(
+        c[0].msg,
+        ControlMessage::DsrRouteRequest {
+            initiator: a(0),
+            target: a(9),
+            id: 7,
+            route: vec![a(0), a(1), a(2)],
+            hop_limit: 16,
+        }
+    );
+    assert_eq!(c[0].via, Some((IfaceId(2), Addr::BROADCAST)));
+    assert_eq!(step(rreq(0, 7, &[0, 5])), (vec![], 1));
+    assert_eq!(step(rreq(0, 6, &[0, 5])), (vec![], 2));
+    assert_eq!(step(rreq(3, 1, &[3, 2, 4])), (vec![], 3));
+    let long: Vec<usize> = (10..25).collect();
+    assert_eq!(step(rreq(10, 1, &long)), (vec![], 4));
+    assert_eq!(d.stats().rreq_forwarded, 1);
+}
+
+/// Node 0 alone looks for node 9 with ns-2's back-off (link-spec §4.2): a cycle may start
+/// min(0.5 s · 4^n, 10 s) after the previous one started (n cycles so far), and cycles
+/// start at a send buffer check (every 30 ms from the first packet at t = 0). So the
+/// ring-zero requests go at 0, the first check ≥ 2 s (2.01), ≥ 10.01 (10.02), ≥ 20.02
+/// (20.04); each cycle's propagating request 30 ms after its ring-zero one.
+#[test]
+fn discovery_cycles_back_off() {
+    let c = cfg();
+    let mut net = Net::new(1, &[], c);
+    net.send_data(0, 9);
+    net.run_until(ms(25_000));
+    let times = |hl: &str| -> Vec<u64> {
+        net.log
+            .iter()
+            .filter(|l| l.contains("rreq") && l.contains(hl))
+            .map(|l| (l.split(' ').next().unwrap().parse::<f64>().unwrap() * 1000.0).round() as u64)
+            .collect()
+    };
+    // The formula, stepped on the 30 ms check grid.
+    let tick = c.buffer_check_interval.as_nanos();
+    let mut expected = vec![0u64];
+    for n in 1..4 {
+        let gap = request_table::cycle_gap(c.request_period, c.max_request_period, n);
+        let earliest = expected[n as usize - 1] * 1_000_000 + gap.as_nanos();
+        expected.push(earliest.div_ceil(tick) * tick / 1_000_000);
+    }
+    assert_eq!(expected, vec![0, 2_010, 10_020, 20_040]);
+    assert_eq!(times("hl=1 "), expected);
+    assert_eq!(
+        times("hl=16 "),
+        expected.iter().map(|t| t + 30).collect::<Vec<_>>()
+    );
+    assert_eq!(net.agents[0].stats().rreq_originated, 8);
+}
+
+/// A packet buffered at 0 and one at 10 ms, no route ever: the 30 s timeout drops them at
+/// the first send buffer checks at or after 30.000 and 30.010 s, i.e. 30.000 and 30.030;
+/// then the buffer is empty and the agent wants no timer.
+#[test]
+fn send_buffer_timeout_drop_at_30_s() {
+    let mut net = Net::new(1, &[], cfg());
+    let u1 = net.send_data(0, 9);
+    net.run_until(ms(10));
+    let u2 = net.send_data(0, 9);
+    net.run_until(ms(29_999));
+    assert_eq!(net.agents[0].held(), 2);
+    net.take_log();
+    net.run_until(ms(31_000));
+    let drops: Vec<String> = net
+        .take_log()
+        .into_iter()
+        .filter(|l| l.contains("drop"))
+        .collect();
+    assert_eq!(
+        drops,
+        vec![
+            format!("30.000 n0 drop uid={u1} send_buffer_timeout"),
+            format!("30.030 n0 drop uid={u2} send_buffer_timeout"),
+        ]
+    );
+    assert_eq!(net.agents[0].stats().send_buffer_timeouts, 2);
+    assert_eq!(
+        (net.agents[0].held(), net.agents[0].next_timer()),
+        (0, None)
+    );
+}
+
+/// A full send buffer (capacity 2 here) evicts its oldest packet (`send_buffer_overflow`).
+#[test]
+fn send_buffer_overflow_drops_the_oldest() {
+    let c = DsrConfig {
+        send_buffer_size: 2,
+        ..cfg()
+    };
+    let mut net = Net::new(1, &[], c);
+    let u1 = net.send_data(0, 9);
+    net.send_data(0, 9);
+    net.send_data(0, 9);
+    net.run_until(SimTime::ZERO);
+    assert!(net
+        .take_log()
+        .contains(&format!("0.000 n0 drop uid={u1} send_buffer_overflow")));
+    assert_eq!(net.agents[0].held(), 2);
+    assert_eq!(net.agents[0].stats().send_buffer_overflows, 1);
+}
+
+/// Node 0 routes to 3 over 0,1,2,3 but node 2 hears node 0 directly: it sends a gratuitous
+/// reply with the shortened route 0,2,3 back over 2,0 (reply 5 + 12 = 17 → 20, source
+/// route 8, IP 20 → 48 B); node 0 caches it and the next packet takes 0,2,3.
+#[test]
+fn gratuitous_reply_shortens_the_route() {
+    let mut net = Net::new(4, &[(0, 1), (1, 2), (2, 3), (0, 2)], cfg());
+    net.agents[0]
+        .cache
+        .add_primary(paths(&[&[0, 1, 2, 3]]).remove(0));
+    let uid = net.send_data(0, 3);
+    net.run_until(SimTime::ZERO);
+    let d = format!("data uid={uid} sr=0,1,2,3 1016B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            format!("0.000 n0>n1 {d}"),
+            "0.000 n2>n0 rrep route=0,2,3 sr=2,0 48B".to_string(),
+            format!("0.000 n1>n2 {d}"),
+            format!("0.000 n2>n3 {d}"),
+            format!("0.000 n3 deliver uid={uid} 1000B"),
+        ]
+    );
+    assert_eq!(net.agents[2].stats().rrep_gratuitous, 1);
+    let uid = net.send_data(0, 3);
+    assert_eq!(
+        net.log[0],
+        format!("0.000 n0>n2 data uid={uid} sr=0,2,3 1012B")
+    );
+}
+
+/// The gratuitous reply hold-down (1 s per route): overhearing the same route at 0.5 s
+/// sends nothing, at 1.0 s again.
+#[test]
+fn gratuitous_reply_hold_down() {
+    let (addrs, ifaces) = ([a(2)], [IfaceId(2)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let mut p = udp_packet(1, 3, 1000);
+    p.set_source_route(SourceRoute {
+        path: paths(&[&[0, 1, 2, 3]]).remove(0),
+        next: 1,
+        salvaged: 0,
+    });
+    let mut sent = |t: u64| {
+        let mut out = RoutingOutput::default();
+        d.on_overheard(ms(t), &ctx, ifaces[0], &p, &mut out);
+        out.control.len()
+    };
+    assert_eq!([sent(0), sent(500), sent(999), sent(1_000)], [1, 0, 0, 1]);
+}
+
+/// Requests and target replies wait U(0, 10 ms): with the default jitter a re-broadcast is
+/// scheduled within [now, now + 10 ms).
+#[test]
+fn forwarded_requests_are_jittered_within_10_ms() {
+    let (addrs, ifaces) = ([a(2)], [IfaceId(2)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(DsrConfig::default(), RandomStream::named(1, "x"));
+    for id in 1..50u16 {
+        let mut p = udp_packet(1, 0, 100);
+        p.payload = Payload::Control(ControlMessage::DsrRouteRequest {
+            initiator: a(0),
+            target: a(9),
+            id,
+            route: vec![a(0)],
+            hop_limit: 16,
+        });
+        let now = ms(100 * u64::from(id));
+        d.route_input(now, &ctx, ifaces[0], p);
+        let t = d.next_timer().unwrap();
+        assert!(t >= now && t < now + ms(10), "{t:?}");
+        let mut out = RoutingOutput::default();
+        d.on_timer(t, &mut out);
+        assert_eq!(out.control.len(), 1);
+    }
+}
+
+/// The seam: `RoutingProtocol::Dsr` dispatches to the agent.
+#[test]
+fn the_routing_seam_dispatches_to_dsr() {
+    use crate::routing::{RoutingConfig, RoutingProtocol};
+    let mut r = RoutingProtocol::for_node(&RoutingConfig::Dsr(cfg()), 1, "n0");
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    assert!(matches!(
+        r.route_output(SimTime::ZERO, &ctx, udp_packet(1, 3, 100)),
+        Routed::Held
+    ));
+    assert_eq!((r.held(), r.next_timer()), (1, Some(SimTime::ZERO)));
+    let mut out = RoutingOutput::default();
+    r.on_timer(SimTime::ZERO, &mut out);
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].msg.kind(), "dsr_rreq");
+    assert_eq!(r.dsr_stats().map(|s| s.rreq_originated), Some(1));
+}
