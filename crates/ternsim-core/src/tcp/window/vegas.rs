@@ -118,6 +118,14 @@ impl Vegas {
         self.begseq = begseq;
     }
 
+    /// Test fixture: as [`Vegas::prime`], with the current block tagged at `begtime` (s), so
+    /// that an ACK of `begseq` with no sample in between measures `now − begtime`.
+    #[cfg(test)]
+    pub fn prime_at(&mut self, rtt: f64, begseq: Seq, begtime: f64) {
+        self.prime(rtt, begseq);
+        self.begtime = begtime;
+    }
+
     /// ns-2 `vegastime()`: seconds since the first transmission.
     pub(super) fn vt(c: &Conn, t: SimTime) -> f64 {
         (t.saturating_sub(c.first_sent().unwrap_or(t))).as_secs_f64()
@@ -508,6 +516,48 @@ mod tests {
         v.inc_flag = false;
         let d = per_rtt(&mut v, &c);
         assert_eq!((v.incr(), d.cwnd, d.ssthresh), (0.0, 7.0, 2.0));
+    }
+
+    /// A connection as [`conn_at`] with `min_cwnd` and `min_ssthresh` set (seed Table I).
+    fn conn_floors(
+        min_cwnd: f64,
+        min_ssthresh: f64,
+        cwnd: f64,
+        ssthresh: f64,
+        last_ack: Seq,
+        t_seqno: Seq,
+    ) -> Conn {
+        let mut cfg = TcpConfig::from_profile(TcpVariant::Vegas, DefaultsProfile::Ns2_35);
+        cfg.min_cwnd = min_cwnd;
+        cfg.min_ssthresh = min_ssthresh;
+        let mut c = Conn::new(cfg, SimTime::ZERO);
+        c.warp_outstanding(last_ack, t_seqno, cwnd, ssthresh);
+        c
+    }
+
+    /// Seed Table I through the per-RTT decision. Slow start, cwnd 2, rttLen 2, mean RTT
+    /// 0.5 s: delta = int((20 − 4)·0.1 + 0.5) = 2 > gamma → cwnd 2 − 2/8 = 1.75, floored to
+    /// the minimum window (2 → 2; 1 → 1.75), ssthresh to the reset threshold (2, 2, 1).
+    /// Congestion avoidance, cwnd 2.5, rttLen 5, mean RTT 1 s: delta = int((50 − 5)·0.1 + 0.5)
+    /// = 5 > beta → cwnd 1.5, floored (2 → 2; 1 → 1.5); ssthresh unchanged.
+    #[test]
+    fn minimum_window_and_ssthresh_floors_of_the_per_rtt_decision() {
+        for (min_cwnd, min_ssthresh, ss_cwnd, ca_cwnd) in [
+            (2.0, 2.0, 2.0, 2.0),
+            (1.0, 2.0, 1.75, 1.5),
+            (1.0, 1.0, 1.75, 1.5),
+        ] {
+            let c = conn_floors(min_cwnd, min_ssthresh, 2.0, 20.0, 30, 32);
+            let mut v = measured(0.5, 30);
+            v.inc_flag = false;
+            let d = per_rtt(&mut v, &c);
+            assert_eq!((d.cwnd, d.ssthresh), (ss_cwnd, min_ssthresh));
+
+            let c = conn_floors(min_cwnd, min_ssthresh, 2.5, 2.0, 30, 35);
+            let mut v = measured(1.0, 30);
+            let d = per_rtt(&mut v, &c);
+            assert_eq!((d.cwnd, d.ssthresh, v.incr()), (ca_cwnd, 2.0, 0.0));
+        }
     }
 
     /// tcp-spec §9.2 step 6: v_incr is added only if cwnd − (t_seqno − last_ack) <= 2.
