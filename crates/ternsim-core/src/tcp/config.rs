@@ -139,7 +139,7 @@ pub struct TcpConfig {
     /// The smallest window, in packets (> 0, may be fractional): what a timeout (ns-2
     /// `CLOSE_CWND_RESTART`, `wnd_restart_`), Tahoe's fast retransmit (`CLOSE_CWND_ONE`) and an
     /// idle restart set cwnd to, and the floor of NewReno's partial deflation and Vegas's
-    /// reductions. Default from the variant table: 1, Vegas 2.
+    /// reductions. Default from the variant table: 1, Vegas 2, Vegas-W 1 (seed §IV-B).
     pub min_cwnd: f64,
     /// Send below one packet: a window `w < 1` sends one packet every srtt / w
     /// (`window::pacing`). Default from the variant table: off in every ns-2 variant (ns-2's
@@ -147,7 +147,7 @@ pub struct TcpConfig {
     /// retransmission timer); on for Vegas-W, whose rate-control timer this is.
     pub pace_below_one: bool,
     /// The floor ns-2 `slowdown` clamps ssthresh to (tcp-spec §2), and the threshold Vegas
-    /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2.
+    /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2, Vegas-W 1.
     pub min_ssthresh: f64,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
