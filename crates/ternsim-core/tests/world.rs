@@ -215,3 +215,37 @@ fn all_traces_record_consistent_tables_without_changing_results() {
     let cwnd = with.tables.iter().find(|t| t.name == "cwnd").unwrap();
     assert!(cwnd.column("dupwnd").is_some());
 }
+
+/// Vegas-W and FeW end to end over a path that loses 20 % of data packets: a finite transfer
+/// completes with the packet accounting balanced. Vegas-W there meets runs of timeouts at
+/// window 1, so its cwnd trace reaches the fractional window 0.5 and never goes below it;
+/// ns-2 Vegas stays at or above its minimum 2, FeW at or above 1.
+#[test]
+fn vegasw_and_few_complete_a_transfer_over_a_lossy_path() {
+    let lossy = |tcp: &str| {
+        two_nodes("10ms", "bytes = \"100kB\"")
+            .replace("tcp = \"reno\"", &format!("tcp = \"{tcp}\""))
+            .replace(
+                "delay = \"10ms\"",
+                "delay = \"10ms\"\nerror_a_to_b = { model = \"iid\", rate = 0.2 }",
+            )
+            .replace("duration = \"20s\"", "duration = \"2000s\"")
+            + "\n[traces]\ncwnd = true\n"
+    };
+    let min_cwnd = |tcp: &str| {
+        let out = run(&from_toml(&lossy(tcp)).unwrap(), 2);
+        let f = &out.summary.flows[0];
+        assert_eq!(f.delivered_bytes, 100_000, "{tcp}");
+        assert!(f.timeouts > 0, "{tcp}");
+        assert!(out.summary.packets.balanced, "{tcp}");
+        let cwnd = out.tables.iter().find(|t| t.name == "cwnd").unwrap();
+        match cwnd.column("cwnd") {
+            Some(ternsim_core::trace::Column::F64(v)) => v.iter().copied().fold(f64::MAX, f64::min),
+            _ => panic!("cwnd column"),
+        }
+    };
+    assert_eq!(min_cwnd("vegasw"), 0.5);
+    // The trace records changes: Vegas's initial 1 is not one, and it never goes below 2.
+    assert_eq!(min_cwnd("vegas"), 2.0);
+    assert_eq!(min_cwnd("few"), 1.0);
+}

@@ -333,7 +333,8 @@ pub struct FlowSpec {
     /// `tcp` (default) or `udp`.
     #[serde(default)]
     pub transport: Option<String>,
-    /// TCP variant: tahoe, reno, newreno, sack, vegas (required for TCP flows).
+    /// TCP variant: tahoe, reno, newreno, sack, vegas, vegasw (or vegas-w), few (required for
+    /// TCP flows).
     #[serde(default)]
     pub tcp: Option<String>,
     #[serde(default)]
@@ -416,13 +417,16 @@ pub struct TcpOptions {
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,
-    /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`; FeW's alpha).
+    /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`, default 1; also
+    /// FeW's alpha, default 0.01 for `few`).
     pub increase_num: Option<f64>,
-    /// Smallest window in packets, > 0, may be fractional (default from the variant: 1, Vegas 2).
+    /// Smallest window in packets, > 0, may be fractional (default from the variant: 1, Vegas 2,
+    /// Vegas-W 1).
     pub min_cwnd: Option<f64>,
-    /// Send one packet per srtt / cwnd while cwnd < 1 (off: ns-2 waits for the timer).
+    /// Send one packet per srtt / cwnd while cwnd < 1 (off: ns-2 waits for the timer; on by
+    /// default for Vegas-W, its rate-control timer).
     pub pace_below_one: Option<bool>,
-    /// Floor of ssthresh in packets, > 0 (ns-2: 2).
+    /// Floor of ssthresh in packets, > 0 (ns-2: 2; Vegas-W 1).
     pub min_ssthresh: Option<f64>,
     /// RTO estimator: ns2 or rfc6298.
     pub rto: Option<String>,
@@ -438,6 +442,21 @@ pub struct TcpOptions {
     pub vegas_gamma: Option<f64>,
     /// Whether ns-2 Vegas's packets omit the 40-byte header (true in ns-2).
     pub vegas_omits_header: Option<bool>,
+    /// Vegas-W N_fw: consecutive timeouts at the minimum window before the fractional window
+    /// (integer >= 1, default 2).
+    pub vegasw_n_fw: Option<u32>,
+    /// Vegas-W N_s: counted ACKs before slow start adds one packet (default 10).
+    pub vegasw_n_s: Option<u32>,
+    /// Vegas-W N_CA: counted ACKs before congestion avoidance adds 1/W (default 100).
+    pub vegasw_n_ca: Option<u32>,
+    /// Vegas-W NS_CA: stable RTTs before W_th takes the window (default 100).
+    pub vegasw_ns_ca: Option<u32>,
+    /// Vegas-W TO_ss: consecutive timeouts below W_th before it drops by one (default 2).
+    pub vegasw_to_ss: Option<u32>,
+    /// Vegas-W p: slow-start cut W(1 − p) when delta > gamma, in (0, 1) (default 0.125).
+    pub vegasw_p: Option<f64>,
+    /// Vegas-W fractional window, in (0, 1) packets (default 0.5).
+    pub vegasw_fractional_window: Option<f64>,
 }
 
 /// Which traces to record.

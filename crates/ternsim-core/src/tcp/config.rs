@@ -57,6 +57,43 @@ pub struct VegasConfig {
     pub gamma: f64,
 }
 
+/// Vegas-W parameters (`ding-vegasw` seed §III-C; defaults from §IV-A: "N_fw ... is set to be
+/// 2. N_s and N_CA ... are set to be 10 and 100 ... NS_CA and TO_ss ... are set to be 100 and
+/// 2", "parameter p in slow start phase is set to be 1/8"). Its alpha, beta and gamma are
+/// [`VegasConfig`]'s (the paper's 1, 3, 1 are ns-2's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VegasWConfig {
+    /// N_fw: consecutive timeouts at the minimum window that enter the fractional window.
+    pub n_fw: u32,
+    /// N_s: slow start adds one packet when more than N_s ACKs have counted (eq. 1).
+    pub n_s: u32,
+    /// N_CA: congestion avoidance adds 1/W when more than N_CA ACKs have counted (eq. 2).
+    pub n_ca: u32,
+    /// NS_CA: W_th follows the window after more than NS_CA stable RTTs (Algorithm 1).
+    pub ns_ca: u32,
+    /// TO_ss: W_th drops by one after more than TO_ss consecutive timeouts below it.
+    pub to_ss: u32,
+    /// p: the slow-start cut when delta exceeds gamma, W(1 − p) (eq. 1).
+    pub p: f64,
+    /// The fractional window entered after N_fw timeouts ("For simplicity, window is set to
+    /// be 0.5 after the indication").
+    pub fractional_window: f64,
+}
+
+impl Default for VegasWConfig {
+    fn default() -> Self {
+        VegasWConfig {
+            n_fw: 2,
+            n_s: 10,
+            n_ca: 100,
+            ns_ca: 100,
+            to_ss: 2,
+            p: 0.125,
+            fractional_window: 0.5,
+        }
+    }
+}
+
 /// NewReno switches that changed between ns-2 releases (tcp-spec §6).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NewRenoConfig {
@@ -96,23 +133,26 @@ pub struct TcpConfig {
     /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
     pub exit_fast_retrans: bool,
     /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
-    /// (ns-2 `increase_num_`, 1.0; FeW uses its alpha, e.g. 0.01, tcp-spec §10).
+    /// (ns-2 `increase_num_`). Default from the variant table: 1; FeW's alpha 0.01 (tcp-spec
+    /// §10), which a scenario sets through this same option.
     pub increase_num: f64,
     /// The smallest window, in packets (> 0, may be fractional): what a timeout (ns-2
     /// `CLOSE_CWND_RESTART`, `wnd_restart_`), Tahoe's fast retransmit (`CLOSE_CWND_ONE`) and an
     /// idle restart set cwnd to, and the floor of NewReno's partial deflation and Vegas's
-    /// reductions. Default from the variant table: 1, Vegas 2.
+    /// reductions. Default from the variant table: 1, Vegas 2, Vegas-W 1 (seed §IV-B).
     pub min_cwnd: f64,
     /// Send below one packet: a window `w < 1` sends one packet every srtt / w
-    /// (`window::pacing`). Off in every ns-2 variant: ns-2's send loop floors cwnd, so a
-    /// window of 0.5 (a Vegas reduction, `min_cwnd` 0.5) waits for the retransmission timer.
+    /// (`window::pacing`). Default from the variant table: off in every ns-2 variant (ns-2's
+    /// send loop floors cwnd, so a window of 0.5, e.g. `min_cwnd` 0.5, waits for the
+    /// retransmission timer); on for Vegas-W, whose rate-control timer this is.
     pub pace_below_one: bool,
     /// The floor ns-2 `slowdown` clamps ssthresh to (tcp-spec §2), and the threshold Vegas
-    /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2.
+    /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2, Vegas-W 1.
     pub min_ssthresh: f64,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
     pub vegas: VegasConfig,
+    pub vegasw: VegasWConfig,
 }
 
 impl TcpConfig {
@@ -133,10 +173,10 @@ impl TcpConfig {
             precision_reduce: true,
             dupack_threshold: 3,
             exit_fast_retrans: true,
-            increase_num: 1.0,
+            increase_num: spec.increase_num,
             min_cwnd: spec.min_cwnd,
             min_ssthresh: spec.min_ssthresh,
-            pace_below_one: false,
+            pace_below_one: spec.pace_below_one,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),
@@ -154,6 +194,7 @@ impl TcpConfig {
                 beta: 3.0,
                 gamma: 1.0,
             },
+            vegasw: VegasWConfig::default(),
         };
         match profile {
             DefaultsProfile::Ns2_35 => ns2_35,

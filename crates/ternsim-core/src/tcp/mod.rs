@@ -13,7 +13,7 @@
 //! - [`output`]: the buffers through which the state machines speak to the host, and trace events.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
 //!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
-//!   and a `window` policy (AIMD, Vegas) that answers with decisions the connection applies.
+//!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
 
 pub mod config;
 pub mod conn;

@@ -7,7 +7,7 @@
 //! - loss recovery (`super::recovery`): Tahoe, Reno, NewReno, Sack1 (ns-2's scoreboard with
 //!   a pipe counter);
 //! - window policy (`super::window`): AIMD (with `increase_num`, so FeW is NewReno + AIMD
-//!   with alpha) and Vegas, called through hooks at well-named moments (ACK received, new
+//!   with alpha), Vegas and Vegas-W, called through hooks at well-named moments (ACK received, new
 //!   ACK, duplicate ACK, loss, own timer) and answering with decisions.
 //!
 //! The variant table (`super::variant`) says which of each a variant uses. At the end of every

@@ -3,7 +3,7 @@
 //! that agent). Nothing else in `tcp/` asks which variant it is running; it asks the table.
 
 /// The TCP variants a scenario can name. Each is a combination of a loss-recovery policy and
-/// a window policy; [`TcpVariant::spec`] says which. (FeW is NewReno with `increase_num`.)
+/// a window policy; [`TcpVariant::spec`] says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TcpVariant {
     /// ns-2 `Agent/TCP`: slow start, congestion avoidance, fast retransmit, no fast recovery.
@@ -16,6 +16,12 @@ pub enum TcpVariant {
     Sack,
     /// ns-2 `Agent/TCP/Vegas` (Brakmo and Peterson).
     Vegas,
+    /// Vegas-W (Ding et al., `ding-vegasw` seed §III-C): ns-2 Vegas with fractional windows,
+    /// slower start, moderate congestion avoidance and the W_th update.
+    VegasW,
+    /// FeW (Nahm, Helmy, Kuo, MobiHoc 2005; tcp-spec §10): NewReno whose congestion
+    /// avoidance adds `increase_num` = alpha (default 0.01) per RTT instead of 1.
+    Few,
 }
 
 /// Loss-recovery policies (`super::recovery`).
@@ -38,6 +44,8 @@ pub enum WindowKind {
     Aimd,
     /// ns-2 `Agent/TCP/Vegas` (tcp-spec §9.2), which also claims every duplicate ACK.
     Vegas,
+    /// Vegas-W (`ding-vegasw` seed §III-C) on the Vegas machinery (`window::vegasw`).
+    VegasW,
 }
 
 /// What a variant is made of, and the ns-2 defaults that differ between agents.
@@ -64,6 +72,12 @@ pub struct VariantSpec {
     /// Default `min_ssthresh`: ns-2 `slowdown` clamps ssthresh to at least 2 (tcp-spec §2), and
     /// Vegas resets ssthresh to 2 to leave slow start (§9.2).
     pub min_ssthresh: f64,
+    /// Default `increase_num`: the congestion-avoidance increase per RTT (ns-2 `increase_num_`
+    /// = 1; FeW's alpha, 0.01, tcp-spec §10).
+    pub increase_num: f64,
+    /// Default `pace_below_one`: off in every ns-2 agent (the send loop floors cwnd); on for
+    /// Vegas-W, whose fractional window is sent by a rate-control timer (seed §III-C 1).
+    pub pace_below_one: bool,
 }
 
 const AIMD: VariantSpec = VariantSpec {
@@ -76,6 +90,23 @@ const AIMD: VariantSpec = VariantSpec {
     limited_transmit: true,
     min_cwnd: 1.0,
     min_ssthresh: 2.0,
+    increase_num: 1.0,
+    pace_below_one: false,
+};
+
+/// ns-2 `Agent/TCP/Vegas`: Reno's bookkeeping under Vegas's window policy (tcp-spec §9.2).
+const VEGAS: VariantSpec = VariantSpec {
+    recovery: RecoveryKind::Reno,
+    window: WindowKind::Vegas,
+    sack_sink: false,
+    emulates_syn: false,
+    output_omits_header: true,
+    syn_timeout_resets_window_init: false,
+    limited_transmit: false,
+    min_cwnd: 2.0,
+    min_ssthresh: 2.0,
+    increase_num: 1.0,
+    pace_below_one: false,
 };
 
 impl TcpVariant {
@@ -97,16 +128,24 @@ impl TcpVariant {
                 ..AIMD
             },
             // ns-2 Vegas inherits Reno's `recv`, `newack` and timeout bookkeeping (tcp-spec §9.2).
-            Self::Vegas => VariantSpec {
-                recovery: RecoveryKind::Reno,
-                window: WindowKind::Vegas,
-                sack_sink: false,
-                emulates_syn: false,
-                output_omits_header: true,
-                syn_timeout_resets_window_init: false,
-                limited_transmit: false,
-                min_cwnd: 2.0,
-                min_ssthresh: 2.0,
+            Self::Vegas => VEGAS,
+            // Vegas-W is built on ns-2 Vegas (seed §IV-A "We implement our algorithm into ns-2"),
+            // so it keeps Vegas's recovery and packet format. Its minimum window and reset
+            // threshold are 1 (seed §IV-B: "The modification of minimum window from 2 to 1";
+            // "W_th update adjusts W_th^r to 1"), and its fractional window is paced.
+            Self::VegasW => VariantSpec {
+                window: WindowKind::VegasW,
+                min_cwnd: 1.0,
+                min_ssthresh: 1.0,
+                pace_below_one: true,
+                ..VEGAS
+            },
+            // tcp-spec §10: NewReno with `increase_num_` = alpha (ns-2 `opencwnd` uses it only
+            // in congestion avoidance, so slow start and recovery are NewReno's).
+            Self::Few => VariantSpec {
+                recovery: RecoveryKind::NewReno,
+                increase_num: 0.01,
+                ..AIMD
             },
         }
     }
@@ -119,10 +158,14 @@ impl TcpVariant {
             "newreno" => Some(Self::NewReno),
             "sack" => Some(Self::Sack),
             "vegas" => Some(Self::Vegas),
+            "vegasw" | "vegas-w" => Some(Self::VegasW),
+            "few" => Some(Self::Few),
             _ => None,
         }
     }
-    pub const NAMES: &'static [&'static str] = &["tahoe", "reno", "newreno", "sack", "vegas"];
+    /// The canonical names (the parser also accepts `vegas-w` for `vegasw`).
+    pub const NAMES: &'static [&'static str] =
+        &["tahoe", "reno", "newreno", "sack", "vegas", "vegasw", "few"];
     pub fn name(self) -> &'static str {
         match self {
             Self::Tahoe => "tahoe",
@@ -130,6 +173,8 @@ impl TcpVariant {
             Self::NewReno => "newreno",
             Self::Sack => "sack",
             Self::Vegas => "vegas",
+            Self::VegasW => "vegasw",
+            Self::Few => "few",
         }
     }
     /// Whether the sink for this variant generates SACK blocks.
@@ -142,8 +187,9 @@ impl TcpVariant {
 mod tests {
     use super::*;
 
-    /// The table against tcp-spec §4-§9: recovery, window, SACK sink, SYN emulation, header,
-    /// SYN-timeout rule, Limited Transmit, min_cwnd, min_ssthresh.
+    /// The table against tcp-spec §4-§10 and the `ding-vegasw` seed: recovery, window, SACK
+    /// sink, SYN emulation, header, SYN-timeout rule, Limited Transmit, min_cwnd,
+    /// min_ssthresh, increase_num, pace_below_one.
     #[test]
     fn variant_table_matches_the_ns2_agents() {
         use RecoveryKind as R;
@@ -156,9 +202,17 @@ mod tests {
                 (s.recovery, s.window, s.sack_sink, s.emulates_syn),
                 (s.output_omits_header, s.syn_timeout_resets_window_init),
                 (s.limited_transmit, s.min_cwnd, s.min_ssthresh),
+                (s.increase_num, s.pace_below_one),
             )
         };
-        let aimd = |r| ((r, W::Aimd, false, true), (false, true), (true, 1.0, 2.0));
+        let aimd = |r| {
+            (
+                (r, W::Aimd, false, true),
+                (false, true),
+                (true, 1.0, 2.0),
+                (1.0, false),
+            )
+        };
         assert_eq!(row("tahoe"), aimd(R::Tahoe));
         assert_eq!(row("reno"), aimd(R::Reno));
         assert_eq!(row("newreno"), aimd(R::NewReno));
@@ -167,7 +221,8 @@ mod tests {
             (
                 (R::Sack1, W::Aimd, true, true),
                 (false, true),
-                (true, 1.0, 2.0)
+                (true, 1.0, 2.0),
+                (1.0, false)
             )
         );
         assert_eq!(
@@ -175,9 +230,32 @@ mod tests {
             (
                 (R::Reno, W::Vegas, false, false),
                 (true, false),
-                (false, 2.0, 2.0)
+                (false, 2.0, 2.0),
+                (1.0, false)
             )
         );
-        assert_eq!(TcpVariant::NAMES.len(), 5);
+        // Vegas-W: Vegas's recovery and format, minimum window and reset threshold 1, paced.
+        assert_eq!(
+            row("vegasw"),
+            (
+                (R::Reno, W::VegasW, false, false),
+                (true, false),
+                (false, 1.0, 1.0),
+                (1.0, true)
+            )
+        );
+        // FeW: NewReno with alpha 0.01.
+        assert_eq!(
+            row("few"),
+            (
+                (R::NewReno, W::Aimd, false, true),
+                (false, true),
+                (true, 1.0, 2.0),
+                (0.01, false)
+            )
+        );
+        assert_eq!(TcpVariant::parse("vegas-w"), Some(TcpVariant::VegasW));
+        assert_eq!(TcpVariant::parse("Vegas-W"), None, "names are lower case");
+        assert_eq!(TcpVariant::NAMES.len(), 7);
     }
 }

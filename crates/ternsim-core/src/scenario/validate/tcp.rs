@@ -174,6 +174,54 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.vegas_omits_header {
         cfg.vegas_omits_header = v;
     }
+    apply_vegasw_options(path, opts, cfg)
+}
+
+/// Vegas-W's parameters (`ding-vegasw` seed §III-C, §IV-A); alpha, beta and gamma are the
+/// `vegas_*` options. Accepted for every variant (like `vegas_alpha`), used by `vegasw`.
+fn apply_vegasw_options(
+    path: &str,
+    opts: &TcpOptions,
+    cfg: &mut TcpConfig,
+) -> Result<(), ScenarioError> {
+    let at = |k: &str| format!("{path}.{k}");
+    let p = &mut cfg.vegasw;
+    if let Some(v) = opts.vegasw_n_fw {
+        if v == 0 {
+            return Err(ScenarioError::at(
+                at("vegasw_n_fw"),
+                "allowed: an integer >= 1 (timeouts)",
+            ));
+        }
+        p.n_fw = v;
+    }
+    // Thresholds the counters must exceed: any integer >= 0 (0: every counted event acts);
+    // a negative or fractional value is refused by the schema with its key path.
+    for (value, slot) in [
+        (opts.vegasw_n_s, &mut p.n_s),
+        (opts.vegasw_n_ca, &mut p.n_ca),
+        (opts.vegasw_ns_ca, &mut p.ns_ca),
+        (opts.vegasw_to_ss, &mut p.to_ss),
+    ] {
+        if let Some(v) = value {
+            *slot = v;
+        }
+    }
+    for (key, value, slot) in [
+        ("vegasw_p", opts.vegasw_p, &mut p.p),
+        (
+            "vegasw_fractional_window",
+            opts.vegasw_fractional_window,
+            &mut p.fractional_window,
+        ),
+    ] {
+        if let Some(v) = value {
+            if !(v > 0.0 && v < 1.0) {
+                return Err(ScenarioError::at(at(key), "allowed: a number > 0 and < 1"));
+            }
+            *slot = v;
+        }
+    }
     Ok(())
 }
 

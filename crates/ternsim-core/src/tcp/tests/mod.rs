@@ -3,11 +3,14 @@
 //! (§12 test vectors where they exist), never read back from the code.
 
 mod aimd;
+mod few;
 mod min_window;
 mod options;
 mod pacing;
 mod recovery;
 mod vegas;
+mod vegas_table1;
+mod vegasw;
 
 use crate::sim::SimTime;
 use crate::tcp::config::{DefaultsProfile, TcpConfig, TcpVariant};

@@ -85,3 +85,89 @@ fn non_positive_values_are_refused_with_their_key_path() {
     .unwrap_err();
     assert_eq!(e.path, "tcp_defaults.min_cwnd");
 }
+
+/// The new variant names: `vegasw` (also `vegas-w`) and `few`, with their table defaults:
+/// FeW's alpha 0.01 in `increase_num`; Vegas-W's minimum window and reset threshold 1, its
+/// rate-control timer on, and the paper's parameters (seed §IV-A).
+#[test]
+fn vegasw_and_few_parse_with_their_defaults() {
+    for name in ["vegasw", "vegas-w"] {
+        let sc = from_toml(&scenario(name, "")).unwrap();
+        let t = sc.flows[0].tcp().copied().expect("a TCP flow");
+        assert_eq!(t.variant.name(), "vegasw");
+        assert_eq!(
+            (
+                t.min_cwnd,
+                t.min_ssthresh,
+                t.pace_below_one,
+                t.limited_transmit
+            ),
+            (1.0, 1.0, true, false)
+        );
+        let p = t.vegasw;
+        assert_eq!(
+            (p.n_fw, p.n_s, p.n_ca, p.ns_ca, p.to_ss),
+            (2, 10, 100, 100, 2)
+        );
+        assert_eq!((p.p, p.fractional_window), (0.125, 0.5));
+        assert_eq!(
+            (t.vegas.alpha, t.vegas.beta, t.vegas.gamma),
+            (1.0, 3.0, 1.0)
+        );
+    }
+    let few = from_toml(&scenario("few", "")).unwrap();
+    let t = few.flows[0].tcp().copied().expect("a TCP flow");
+    assert_eq!((t.variant.name(), t.increase_num), ("few", 0.01));
+    let few = from_toml(&scenario("few", "increase_num = 0.05")).unwrap();
+    assert_eq!(few.flows[0].tcp().unwrap().increase_num, 0.05);
+}
+
+/// Every Vegas-W parameter is settable from a scenario.
+#[test]
+fn vegasw_options_are_settable() {
+    let sc = from_toml(&scenario(
+        "vegasw",
+        "vegasw_n_fw = 3, vegasw_n_s = 5, vegasw_n_ca = 50, vegasw_ns_ca = 20, \
+         vegasw_to_ss = 1, vegasw_p = 0.25, vegasw_fractional_window = 0.25, \
+         vegas_alpha = 2, vegas_beta = 4, vegas_gamma = 2",
+    ))
+    .unwrap();
+    let t = sc.flows[0].tcp().copied().expect("a TCP flow");
+    let p = t.vegasw;
+    assert_eq!((p.n_fw, p.n_s, p.n_ca, p.ns_ca, p.to_ss), (3, 5, 50, 20, 1));
+    assert_eq!((p.p, p.fractional_window), (0.25, 0.25));
+    assert_eq!(
+        (t.vegas.alpha, t.vegas.beta, t.vegas.gamma),
+        (2.0, 4.0, 2.0)
+    );
+}
+
+/// Bad Vegas-W values are refused with the key path and what is allowed; an unknown variant
+/// lists the new names.
+#[test]
+fn bad_vegasw_values_are_refused_with_their_key_path() {
+    for (opt, key, allowed) in [
+        ("vegasw_n_fw = 0", "vegasw_n_fw", "allowed: an integer >= 1"),
+        ("vegasw_p = 1", "vegasw_p", "allowed: a number > 0 and < 1"),
+        ("vegasw_p = 0", "vegasw_p", "allowed: a number > 0 and < 1"),
+        (
+            "vegasw_fractional_window = 1.5",
+            "vegasw_fractional_window",
+            "allowed: a number > 0 and < 1",
+        ),
+    ] {
+        let e = from_toml(&scenario("vegasw", opt)).unwrap_err();
+        assert_eq!(e.path, format!("flows.0.options.{key}"), "{opt}");
+        assert!(e.message.contains(allowed), "{opt}: {e}");
+    }
+    // Counts are integers >= 0: the schema refuses -1 at its key path.
+    let e = from_toml(&scenario("vegasw", "vegasw_n_s = -1")).unwrap_err();
+    assert_eq!(e.path, "flows.0.options.vegasw_n_s", "{e}");
+    let e = from_toml(&scenario("vegas_w", "")).unwrap_err();
+    assert_eq!(e.path, "flows.0.tcp");
+    assert!(
+        e.message
+            .contains("allowed: tahoe, reno, newreno, sack, vegas, vegasw, few"),
+        "{e}"
+    );
+}

@@ -19,13 +19,15 @@
 //!   [`WindowPolicy::on_timer`]: rate control below one packet ([`pacing`]), through the
 //!   policy-timer seam that the sender folds into `next_timer()`.
 //!
-//! Policies: [`aimd`] (ns-2 `opencwnd`, with `increase_num` for FeW) and [`vegas`] (ns-2
-//! `Agent/TCP/Vegas`); which one a variant uses comes from the variant table.
+//! Policies: [`aimd`] (ns-2 `opencwnd`, with `increase_num` for FeW), [`vegas`] (ns-2
+//! `Agent/TCP/Vegas`) and [`vegasw`] (Vegas-W, built on the Vegas machinery); which one a
+//! variant uses comes from the variant table.
 
 pub mod aimd;
 pub mod decision;
 pub mod pacing;
 pub mod vegas;
+pub mod vegasw;
 
 use super::config::TcpConfig;
 use super::conn::{Conn, Slowdown};
@@ -37,6 +39,7 @@ pub use aimd::Aimd;
 pub use decision::{DupAckDecision, Retransmit, WindowDecision};
 pub use pacing::Pacer;
 pub use vegas::Vegas;
+pub use vegasw::VegasW;
 
 /// Which kind of cumulative-ACK advance the recovery policy reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +92,7 @@ pub enum LossEvent {
 enum Algorithm {
     Aimd(Aimd),
     Vegas(Vegas),
+    VegasW(VegasW),
 }
 
 /// The window half of a variant: its algorithm and the pacer for windows below one packet.
@@ -104,6 +108,7 @@ impl WindowPolicy {
         let algorithm = match cfg.variant.spec().window {
             WindowKind::Aimd => Algorithm::Aimd(Aimd::new(cfg.increase_num)),
             WindowKind::Vegas => Algorithm::Vegas(Vegas::new(cfg)),
+            WindowKind::VegasW => Algorithm::VegasW(VegasW::new(cfg)),
         };
         WindowPolicy {
             algorithm,
@@ -111,9 +116,11 @@ impl WindowPolicy {
         }
     }
 
+    /// The Vegas machinery, for Vegas and for Vegas-W (which runs on it).
     pub fn vegas(&self) -> Option<&Vegas> {
         match &self.algorithm {
             Algorithm::Vegas(v) => Some(v),
+            Algorithm::VegasW(v) => Some(v.vegas()),
             Algorithm::Aimd(_) => None,
         }
     }
@@ -122,7 +129,23 @@ impl WindowPolicy {
     pub fn vegas_mut(&mut self) -> Option<&mut Vegas> {
         match &mut self.algorithm {
             Algorithm::Vegas(v) => Some(v),
+            Algorithm::VegasW(v) => Some(v.vegas_mut()),
             Algorithm::Aimd(_) => None,
+        }
+    }
+
+    pub fn vegasw(&self) -> Option<&VegasW> {
+        match &self.algorithm {
+            Algorithm::VegasW(v) => Some(v),
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) => None,
+        }
+    }
+
+    #[cfg(test)]
+    pub fn vegasw_mut(&mut self) -> Option<&mut VegasW> {
+        match &mut self.algorithm {
+            Algorithm::VegasW(v) => Some(v),
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) => None,
         }
     }
 
@@ -130,6 +153,7 @@ impl WindowPolicy {
         match &mut self.algorithm {
             Algorithm::Aimd(_) => {}
             Algorithm::Vegas(v) => v.on_ack_received(c, now),
+            Algorithm::VegasW(v) => v.vegas_on_ack_received(c, now),
         }
     }
 
@@ -137,6 +161,7 @@ impl WindowPolicy {
         match &mut self.algorithm {
             Algorithm::Aimd(p) => p.on_new_ack(c, a),
             Algorithm::Vegas(v) => v.on_new_ack(c, now, a),
+            Algorithm::VegasW(v) => v.on_new_ack(c, now, a),
         }
     }
 
@@ -144,6 +169,7 @@ impl WindowPolicy {
         match &mut self.algorithm {
             Algorithm::Aimd(_) => DupAckDecision::Pass,
             Algorithm::Vegas(v) => v.on_dup_ack(c, now),
+            Algorithm::VegasW(v) => v.on_dup_ack(c, now),
         }
     }
 
@@ -151,6 +177,7 @@ impl WindowPolicy {
         match &mut self.algorithm {
             Algorithm::Aimd(p) => p.on_loss(c, e),
             Algorithm::Vegas(v) => v.on_loss(c, now, e),
+            Algorithm::VegasW(v) => v.on_loss(c, now, e),
         }
     }
 
@@ -177,8 +204,11 @@ impl WindowPolicy {
         if !c.cfg().pace_below_one {
             return None;
         }
+        // Vegas-W's rate-control timer (seed §III-C 1) is this pacer: one packet per srtt / W.
         match self.algorithm {
-            Algorithm::Aimd(_) | Algorithm::Vegas(_) => pacing::below_one_packet_interval(c),
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) | Algorithm::VegasW(_) => {
+                pacing::below_one_packet_interval(c)
+            }
         }
     }
 
@@ -203,7 +233,7 @@ impl WindowPolicy {
     pub fn on_timer(&mut self, c: &Conn, now: SimTime) {
         let _ = (c, now);
         match self.algorithm {
-            Algorithm::Aimd(_) | Algorithm::Vegas(_) => {}
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) | Algorithm::VegasW(_) => {}
         }
     }
 }

@@ -16,6 +16,11 @@
 //! from the shared connection state. All times are seconds since the first transmission
 //! (ns-2 `vegastime()`), as f64, so the float arithmetic matches ns-2's.
 //!
+//! The measurement and loss machinery is shared with Vegas-W (`super::vegasw`), which owns a
+//! `Vegas` and replaces only the per-RTT decision and the per-ACK growth: it calls
+//! [`Vegas::start_new_ack`], [`Vegas::measure`] and [`Vegas::finish_new_ack`] around its own
+//! rules, and the duplicate-ACK and timeout bookkeeping with its own window floor.
+//!
 //! ns-2 quirks kept (tcp-spec §9.2): the fine-grained path backs off the coarse RTO;
 //! `rttLen <= 1` resets BaseRTT upward; after an RTO followed by more than three duplicates the
 //! next new ACK sets cwnd to `v_newcwnd_ = 0`; initial ssthresh is `window_`.
@@ -113,8 +118,16 @@ impl Vegas {
         self.begseq = begseq;
     }
 
+    /// Test fixture: as [`Vegas::prime`], with the current block tagged at `begtime` (s), so
+    /// that an ACK of `begseq` with no sample in between measures `now − begtime`.
+    #[cfg(test)]
+    pub fn prime_at(&mut self, rtt: f64, begseq: Seq, begtime: f64) {
+        self.prime(rtt, begseq);
+        self.begtime = begtime;
+    }
+
     /// ns-2 `vegastime()`: seconds since the first transmission.
-    fn vt(c: &Conn, t: SimTime) -> f64 {
+    pub(super) fn vt(c: &Conn, t: SimTime) -> f64 {
         (t.saturating_sub(c.first_sent().unwrap_or(t))).as_secs_f64()
     }
 
@@ -164,6 +177,25 @@ impl Vegas {
     /// recovery policy just before).
     pub fn on_new_ack(&mut self, c: &Conn, now: SimTime, a: &NewAck) -> WindowDecision {
         let t = Self::vt(c, now);
+        let mut d = self.start_new_ack(c, a);
+        // Step 4: once per RTT, when the tagged packet is acknowledged.
+        if let Some(delta) = self.measure(c, a, t) {
+            self.decide(&mut d, delta, c.cfg().min_cwnd, c.cfg().min_ssthresh);
+        }
+        // Step 5: slow-start increments stop at ssthresh.
+        if self.incr == 1.0 && d.cwnd >= d.ssthresh {
+            self.incr = 0.0;
+        }
+        // Step 6: grow only if the window is being used.
+        if self.incr > 0.0 && Self::window_used(c, d.cwnd) {
+            d.cwnd = c.capped(d.cwnd + self.incr);
+        }
+        self.finish_new_ack(c, a, t, &mut d);
+        d
+    }
+
+    /// Steps 1 and 2 of a new ACK: the window it starts from.
+    pub(super) fn start_new_ack(&self, c: &Conn, a: &NewAck) -> WindowDecision {
         let mut d = WindowDecision::hold(c);
         // Step 1: ns-2 tests `last_ack_ == 0` before processing, so cwnd = windowInit_ on the
         // first new ACK after ack 0.
@@ -175,18 +207,17 @@ impl Vegas {
             d.cwnd = self.newcwnd;
             d.ssthresh = c.cfg().min_ssthresh;
         }
-        // Step 4: once per RTT, when the tagged packet is acknowledged.
-        if a.ack >= self.begseq {
-            self.per_rtt(c, &mut d, t);
-        }
-        // Step 5: slow-start increments stop at ssthresh.
-        if self.incr == 1.0 && d.cwnd >= d.ssthresh {
-            self.incr = 0.0;
-        }
-        // Step 6: grow only if the window is being used.
-        if self.incr > 0.0 && d.cwnd - (c.t_seqno() - c.last_ack()) as f64 <= 2.0 {
-            d.cwnd = c.capped(d.cwnd + self.incr);
-        }
+        d
+    }
+
+    /// Step 6's condition: the window is being used, `cwnd − (t_seqno − last_ack) <= 2`.
+    pub(super) fn window_used(c: &Conn, cwnd: f64) -> bool {
+        cwnd - (c.t_seqno() - c.last_ack()) as f64 <= 2.0
+    }
+
+    /// Steps 7 and 8 of a new ACK: the fine-grained sample and the check of the next packet
+    /// after a retransmission, written into `d`.
+    pub(super) fn finish_new_ack(&mut self, c: &Conn, a: &NewAck, t: f64, d: &mut WindowDecision) {
         // Step 7: fine-grained sample from packet `a` if it was sent exactly once.
         if let Some(r) = c.record(a.ack) {
             if r.transmits == 1 {
@@ -210,12 +241,30 @@ impl Vegas {
                 self.worried = 0;
             }
         }
-        d
     }
 
     /// tcp-spec §9.2 step 4: Expected vs Actual, delta in packets, and the decision for the
     /// next RTT, written into `d`.
+    #[cfg(test)]
     fn per_rtt(&mut self, c: &Conn, d: &mut WindowDecision, t: f64) {
+        if let Some(delta) = self.measure_block(c, t) {
+            self.decide(d, delta, c.cfg().min_cwnd, c.cfg().min_ssthresh);
+        }
+    }
+
+    /// Step 4's measurement, when `a` acknowledges the tagged packet (once per RTT): the mean
+    /// RTT of the block, BaseRTT, Actual and Expected, and delta rounded to whole packets;
+    /// then the next block is tagged. `None` when this ACK does not end a block or the block
+    /// measured no time (ns-2 then decides nothing).
+    pub(super) fn measure(&mut self, c: &Conn, a: &NewAck, t: f64) -> Option<f64> {
+        if a.ack >= self.begseq {
+            self.measure_block(c, t)
+        } else {
+            None
+        }
+    }
+
+    fn measure_block(&mut self, c: &Conn, t: f64) -> Option<f64> {
         let rtt = if self.cnt_rtt > 0 {
             self.sum_rtt / self.cnt_rtt as f64
         } else {
@@ -224,7 +273,7 @@ impl Vegas {
         self.sum_rtt = 0.0;
         self.cnt_rtt = 0;
         let rtt_len = c.t_seqno() - self.begseq;
-        let (min_cwnd, min_ssthresh) = (c.cfg().min_cwnd, c.cfg().min_ssthresh);
+        let mut delta = None;
         if rtt > 0.0 {
             // ns-2: a single packet in flight (re)defines BaseRTT, even upward.
             if rtt < self.base_rtt || rtt_len <= 1 {
@@ -234,44 +283,55 @@ impl Vegas {
             // Expected uses the outstanding packets plus one (t_seqno − last_ack).
             let expect = (c.t_seqno() - c.last_ack()) as f64 / self.base_rtt;
             // Rounded to an integer as ns-2's int(x + 0.5) does (truncation toward zero).
-            let delta = ((expect - self.actual) * self.base_rtt + 0.5).trunc();
-            if d.cwnd < d.ssthresh {
-                // Slow start: grow every other RTT; leave it when delta exceeds gamma, by
-                // cutting 1/8 and resetting ssthresh to its floor (ns-2 `ssthresh_ = 2`).
-                self.inc_flag = !self.inc_flag;
-                if !self.inc_flag {
-                    self.incr = 0.0;
-                } else if delta > self.gamma {
-                    d.ssthresh = min_ssthresh;
-                    d.cwnd -= d.cwnd / 8.0;
-                    if d.cwnd < min_cwnd {
-                        d.cwnd = min_cwnd;
-                    }
-                    self.incr = 0.0;
-                } else {
-                    self.incr = 1.0;
-                }
-            } else if delta > self.beta {
-                // Congestion avoidance: too many packets queued → −1 once this RTT.
-                d.cwnd -= 1.0;
+            delta = Some(((expect - self.actual) * self.base_rtt + 0.5).trunc());
+        }
+        self.begseq = c.t_seqno();
+        self.begtime = t;
+        delta
+    }
+
+    /// ns-2 Vegas's per-RTT decision on `delta` (step 4, the slow-start and congestion-
+    /// avoidance branches), floored at `min_cwnd`, resetting ssthresh to `min_ssthresh`.
+    fn decide(&mut self, d: &mut WindowDecision, delta: f64, min_cwnd: f64, min_ssthresh: f64) {
+        if d.cwnd < d.ssthresh {
+            // Slow start: grow every other RTT; leave it when delta exceeds gamma, by
+            // cutting 1/8 and resetting ssthresh to its floor (ns-2 `ssthresh_ = 2`).
+            self.inc_flag = !self.inc_flag;
+            if !self.inc_flag {
+                self.incr = 0.0;
+            } else if delta > self.gamma {
+                d.ssthresh = min_ssthresh;
+                d.cwnd -= d.cwnd / 8.0;
                 if d.cwnd < min_cwnd {
                     d.cwnd = min_cwnd;
                 }
                 self.incr = 0.0;
-            } else if delta < self.alpha {
-                // Too few queued → +1 over the next RTT, 1/cwnd per ACK.
-                self.incr = 1.0 / d.cwnd;
             } else {
-                self.incr = 0.0;
+                self.incr = 1.0;
             }
+        } else if delta > self.beta {
+            // Congestion avoidance: too many packets queued → −1 once this RTT.
+            d.cwnd -= 1.0;
+            if d.cwnd < min_cwnd {
+                d.cwnd = min_cwnd;
+            }
+            self.incr = 0.0;
+        } else if delta < self.alpha {
+            // Too few queued → +1 over the next RTT, 1/cwnd per ACK.
+            self.incr = 1.0 / d.cwnd;
+        } else {
+            self.incr = 0.0;
         }
-        self.begseq = c.t_seqno();
-        self.begtime = t;
     }
 
     /// tcp-spec §9.2 "On a duplicate ACK". Always claims the duplicate (Vegas has its own
     /// detection and inflation and no Limited Transmit); `dupacks` was already incremented.
     pub fn on_dup_ack(&mut self, c: &Conn, now: SimTime) -> DupAckDecision {
+        self.dup_ack(c, now, c.cfg().min_cwnd)
+    }
+
+    /// [`Vegas::on_dup_ack`] with the window floor `floor` for the reduction.
+    pub(super) fn dup_ack(&mut self, c: &Conn, now: SimTime, floor: f64) -> DupAckDecision {
         let t = Self::vt(c, now);
         let thresh = c.cfg().dupack_threshold;
         let seq = c.last_ack() + 1;
@@ -293,8 +353,7 @@ impl Vegas {
                 // at an older, higher rate do not count twice).
                 if let Some(r) = rec {
                     if self.t_cwnd_changed < Self::vt(c, r.sent_at) {
-                        let win = reduced_window(c.window(), transmits > 1);
-                        self.newcwnd = win as f64;
+                        self.newcwnd = reduced_window(c.window(), transmits > 1, floor);
                         d.cwnd = self.newcwnd + c.dupacks() as f64;
                         self.t_cwnd_changed = t;
                     }
@@ -323,23 +382,32 @@ impl Vegas {
             // Vegas's timeout does the same with or without outstanding data
             // (slow_start_restart_ true).
             LossEvent::Timeout | LossEvent::IdleTimeout => {
-                self.newcwnd = 0.0;
-                self.t_cwnd_changed = Self::vt(c, now);
+                self.note_timeout(c, now);
                 c.slowdown(Slowdown::HalveSsthreshRestart)
             }
         }
+    }
+
+    /// tcp-spec §9.2 "On RTO", the bookkeeping part: `v_newcwnd_ = 0`, `t_cwnd_changed_ = now`.
+    pub(super) fn note_timeout(&mut self, c: &Conn, now: SimTime) {
+        self.newcwnd = 0.0;
+        self.t_cwnd_changed = Self::vt(c, now);
     }
 }
 
 /// tcp-spec §9.2: the window after a Vegas fast retransmission: 2 if `win <= 3`, half for a
 /// re-retransmission, else `win − floor(win/4)` (BP94's 3/4).
-pub fn reduced_window(win: Seq, re_retransmission: bool) -> Seq {
+///
+/// ns-2 writes the small-window case as `win = 2`, its minimum window. With another minimum
+/// (`min_cwnd`, the `ding-vegasw` seed's "minimum window 1") a small window still drops to 2
+/// but is never raised: `max(floor, min(2, win))`. With ns-2's floor 2 that is exactly 2.
+pub fn reduced_window(win: Seq, re_retransmission: bool, floor: f64) -> f64 {
     if win <= 3 {
-        2
+        (win.min(2) as f64).max(floor)
     } else if re_retransmission {
-        win / 2
+        (win / 2) as f64
     } else {
-        win - win / 4
+        (win - win / 4) as f64
     }
 }
 
@@ -450,6 +518,48 @@ mod tests {
         assert_eq!((v.incr(), d.cwnd, d.ssthresh), (0.0, 7.0, 2.0));
     }
 
+    /// A connection as [`conn_at`] with `min_cwnd` and `min_ssthresh` set (seed Table I).
+    fn conn_floors(
+        min_cwnd: f64,
+        min_ssthresh: f64,
+        cwnd: f64,
+        ssthresh: f64,
+        last_ack: Seq,
+        t_seqno: Seq,
+    ) -> Conn {
+        let mut cfg = TcpConfig::from_profile(TcpVariant::Vegas, DefaultsProfile::Ns2_35);
+        cfg.min_cwnd = min_cwnd;
+        cfg.min_ssthresh = min_ssthresh;
+        let mut c = Conn::new(cfg, SimTime::ZERO);
+        c.warp_outstanding(last_ack, t_seqno, cwnd, ssthresh);
+        c
+    }
+
+    /// Seed Table I through the per-RTT decision. Slow start, cwnd 2, rttLen 2, mean RTT
+    /// 0.5 s: delta = int((20 − 4)·0.1 + 0.5) = 2 > gamma → cwnd 2 − 2/8 = 1.75, floored to
+    /// the minimum window (2 → 2; 1 → 1.75), ssthresh to the reset threshold (2, 2, 1).
+    /// Congestion avoidance, cwnd 2.5, rttLen 5, mean RTT 1 s: delta = int((50 − 5)·0.1 + 0.5)
+    /// = 5 > beta → cwnd 1.5, floored (2 → 2; 1 → 1.5); ssthresh unchanged.
+    #[test]
+    fn minimum_window_and_ssthresh_floors_of_the_per_rtt_decision() {
+        for (min_cwnd, min_ssthresh, ss_cwnd, ca_cwnd) in [
+            (2.0, 2.0, 2.0, 2.0),
+            (1.0, 2.0, 1.75, 1.5),
+            (1.0, 1.0, 1.75, 1.5),
+        ] {
+            let c = conn_floors(min_cwnd, min_ssthresh, 2.0, 20.0, 30, 32);
+            let mut v = measured(0.5, 30);
+            v.inc_flag = false;
+            let d = per_rtt(&mut v, &c);
+            assert_eq!((d.cwnd, d.ssthresh), (ss_cwnd, min_ssthresh));
+
+            let c = conn_floors(min_cwnd, min_ssthresh, 2.5, 2.0, 30, 35);
+            let mut v = measured(1.0, 30);
+            let d = per_rtt(&mut v, &c);
+            assert_eq!((d.cwnd, d.ssthresh, v.incr()), (ca_cwnd, 2.0, 0.0));
+        }
+    }
+
     /// tcp-spec §9.2 step 6: v_incr is added only if cwnd − (t_seqno − last_ack) <= 2.
     #[test]
     fn increment_only_when_window_used() {
@@ -473,15 +583,31 @@ mod tests {
         }
     }
 
-    /// tcp-spec §12 T6 win mapping: 3 → 2, 7 → 6, 8 → 6, 10 → 8; re-retransmission 7 → 3.
+    /// tcp-spec §12 T6 win mapping: 3 → 2, 7 → 6, 8 → 6, 10 → 8; re-retransmission 7 → 3;
+    /// with ns-2's floor 2 a window of 1 (or 0) also becomes 2.
     #[test]
     fn t6_window_reduction_mapping() {
-        assert_eq!(reduced_window(3, false), 2);
-        assert_eq!(reduced_window(2, false), 2);
-        assert_eq!(reduced_window(7, false), 6);
-        assert_eq!(reduced_window(8, false), 6);
-        assert_eq!(reduced_window(10, false), 8);
-        assert_eq!(reduced_window(7, true), 3);
-        assert_eq!(reduced_window(3, true), 2);
+        assert_eq!(reduced_window(3, false, 2.0), 2.0);
+        assert_eq!(reduced_window(2, false, 2.0), 2.0);
+        assert_eq!(reduced_window(1, false, 2.0), 2.0);
+        assert_eq!(reduced_window(0, false, 2.0), 2.0);
+        assert_eq!(reduced_window(7, false, 2.0), 6.0);
+        assert_eq!(reduced_window(8, false, 2.0), 6.0);
+        assert_eq!(reduced_window(10, false, 2.0), 8.0);
+        assert_eq!(reduced_window(7, true, 2.0), 3.0);
+        assert_eq!(reduced_window(3, true, 2.0), 2.0);
+    }
+
+    /// Minimum window 1 (seed Table I): 3 and 2 still go to 2, 1 stays 1 instead of being
+    /// raised to 2, 0 goes to the floor; larger windows are unchanged.
+    #[test]
+    fn window_reduction_with_minimum_window_one() {
+        assert_eq!(reduced_window(3, false, 1.0), 2.0);
+        assert_eq!(reduced_window(2, false, 1.0), 2.0);
+        assert_eq!(reduced_window(1, false, 1.0), 1.0);
+        assert_eq!(reduced_window(0, false, 1.0), 1.0);
+        assert_eq!(reduced_window(0, false, 0.5), 0.5);
+        assert_eq!(reduced_window(10, false, 1.0), 8.0);
+        assert_eq!(reduced_window(7, true, 1.0), 3.0);
     }
 }
