@@ -265,10 +265,14 @@ pub enum DropReason {
     HoldOverflow,
     /// The link layer could not deliver it to the next hop and routing did not salvage it.
     LinkFailure,
+    /// An 802.11 interface queue was full (ns-2 `IFQ` drop, link-spec §3.6).
+    IfqOverflow,
+    /// A broadcast 802.11 frame that no station decoded.
+    NoReceiver,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 11] = [
+    pub const ALL: [DropReason; 13] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -280,6 +284,8 @@ impl DropReason {
         DropReason::HoldTimeout,
         DropReason::HoldOverflow,
         DropReason::LinkFailure,
+        DropReason::IfqOverflow,
+        DropReason::NoReceiver,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -294,6 +300,8 @@ impl DropReason {
             DropReason::HoldTimeout => "hold_timeout",
             DropReason::HoldOverflow => "hold_overflow",
             DropReason::LinkFailure => "link_failure",
+            DropReason::IfqOverflow => "ifq_overflow",
+            DropReason::NoReceiver => "no_receiver",
         }
     }
     pub fn index(self) -> usize {
