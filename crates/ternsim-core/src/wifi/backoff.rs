@@ -15,7 +15,11 @@ pub enum Backoff {
     /// Frozen with `rtime` ns of backoff left.
     Paused { rtime: u64 },
     /// Counting: started (or resumed) at `stime`, waits `difs_wait`, then `rtime`.
-    Running { stime: u64, difs_wait: u64, rtime: u64 },
+    Running {
+        stime: u64,
+        difs_wait: u64,
+        rtime: u64,
+    },
 }
 
 impl Backoff {

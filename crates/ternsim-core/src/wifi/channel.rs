@@ -12,16 +12,19 @@
 //! reception is applied at its own time stamp, the receiver's backoff is frozen at that
 //! instant), and the outcome at each receiver is settled either by the frame-end wake (at the
 //! last receiver's end) or earlier, the moment that receiver does anything else. Timers are
-//! deadlines inside each station; a wake tag is `index << 3 | kind`, and a wake is acted on
-//! only if the station's deadline of that kind still equals the wake's time, so a stale
-//! wake (a backoff paused after it was asked for) costs one cheap comparison.
+//! deadlines inside each station, kept in one agenda for the whole channel (a heap of
+//! `(time, order, index << 3 | kind)` entries, valid only while the station's deadline of
+//! that kind still equals the entry's time), and the world is asked for a wake-up only at the
+//! agenda's earliest time: a backoff frozen and resumed by every frame on the air costs no
+//! world event unless it becomes the channel's next deadline.
 //!
 //! Approximations, all below the propagation delay (≤ 2 µs at 550 m): two receptions that
 //! start at a receiver within one propagation delay of each other are ordered by their
 //! transmission start; a frame whose start reaches a receiver after that receiver settled an
 //! earlier frame ending within the same window is not counted as overlapping it.
 
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
 
 use crate::mobility::{Mobility, Position};
 use crate::net::addr::Addr;
@@ -39,11 +42,10 @@ use crate::wifi::stats::WifiStats;
 pub(super) const BACKOFF: usize = 0;
 pub(super) const DEFER: usize = 1;
 pub(super) const SEND: usize = 2;
-pub(super) const NAV: usize = 3;
-pub(super) const LL_UP: usize = 4;
-pub(super) const LL_DOWN: usize = 5;
-pub(super) const FRAME_END: usize = 6;
-const N_TIMERS: usize = 6;
+pub(super) const LL_UP: usize = 3;
+pub(super) const LL_DOWN: usize = 4;
+pub(super) const FRAME_END: usize = 5;
+const N_TIMERS: usize = 5;
 
 /// What the world tells the channel about one station.
 #[derive(Clone, Debug)]
@@ -131,6 +133,8 @@ pub(super) struct Frame {
     pub overhear: Vec<u16>,
     /// A broadcast frame's packet: it leaves the sender when transmission starts.
     pub payload: Option<Packet>,
+    /// When the last receiver has the whole frame (the frame-end deadline).
+    pub end_at: u64,
 }
 
 pub(super) struct Station {
@@ -180,13 +184,19 @@ pub struct WifiChannel {
     any_mobile: bool,
     last_regrid: u64,
     scratch: Vec<u16>,
+    /// Every armed deadline: (time, insertion order, index << 3 | kind). Lazily cleaned.
+    agenda: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    agenda_seq: u64,
+    /// Times the world has been asked to wake the channel at and has not yet.
+    requested: BTreeSet<u64>,
     /// Wake-ups handed to the world (for events-per-frame measurements).
     pub wakes_requested: u64,
     pub frames_sent: u64,
 }
 
 fn position(m: &Mobility, t: u64) -> Position {
-    m.position_at(SimTime(t)).unwrap_or(Position { x: 0.0, y: 0.0 })
+    m.position_at(SimTime(t))
+        .unwrap_or(Position { x: 0.0, y: 0.0 })
 }
 
 impl WifiChannel {
@@ -194,8 +204,7 @@ impl WifiChannel {
     pub fn new(cfg: WifiConfig, stations: Vec<StationSpec>) -> WifiChannel {
         assert!(stations.len() < usize::from(u16::MAX), "too many stations");
         let t = cfg.timing();
-        let reach = cfg.cs_range_m()
-            + 2.0 * cfg.max_speed_mps * cfg.regrid_period.as_secs_f64();
+        let reach = cfg.cs_range_m() + 2.0 * cfg.max_speed_mps * cfg.regrid_period.as_secs_f64();
         let mut grid = Grid::new(reach);
         let mut any_mobile = false;
         let st: Vec<Station> = stations
@@ -246,6 +255,9 @@ impl WifiChannel {
             any_mobile,
             last_regrid: 0,
             scratch: Vec::new(),
+            agenda: BinaryHeap::new(),
+            agenda_seq: 0,
+            requested: BTreeSet::new(),
             wakes_requested: 0,
             frames_sent: 0,
         }
@@ -325,47 +337,86 @@ impl WifiChannel {
     ) {
         let s = usize::from(port);
         let ready = now.as_nanos() + self.cfg.ll_delay.as_nanos();
-        self.st[s].ll_down.push_back((ready, Queued { packet, next_hop }));
+        self.st[s]
+            .ll_down
+            .push_back((ready, Queued { packet, next_hop }));
         if !self.st[s].holding && self.st[s].ll_down.len() == 1 {
             self.arm(s, LL_DOWN, ready, out);
         }
+        self.request_wake(out);
     }
 
-    /// A wake-up the channel asked for fired.
-    pub fn on_wake(&mut self, now: SimTime, tag: u32, out: &mut IfaceOutput) {
+    /// A wake-up the channel asked for fired: run every deadline due by `now`, in the order
+    /// they were armed, then ask for the next one. The tag carries nothing.
+    pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {
         let now = now.as_nanos();
+        self.requested.remove(&now);
+        while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
+            if at > now {
+                break;
+            }
+            self.agenda.pop();
+            if !self.is_live(at, tag) {
+                continue; // the deadline moved or was cancelled
+            }
+            let kind = (tag & 7) as usize;
+            let idx = (tag >> 3) as usize;
+            if kind == FRAME_END {
+                self.frame_end(idx, at, out);
+                continue;
+            }
+            self.st[idx].timers[kind] = None;
+            self.settle(idx, at, out);
+            match kind {
+                BACKOFF => self.backoff_expired(idx, at, out),
+                DEFER => self.defer_expired(idx, at, out),
+                SEND => self.send_timer(idx, at, out),
+                LL_UP => self.ll_up_due(idx, at, out),
+                LL_DOWN => self.ll_down_due(idx, at, out),
+                _ => unreachable!("wake kind {kind}"),
+            }
+        }
+        self.request_wake(out);
+    }
+
+    fn is_live(&self, at: u64, tag: u32) -> bool {
         let kind = (tag & 7) as usize;
         let idx = (tag >> 3) as usize;
         if kind == FRAME_END {
-            self.frame_end(idx, now, out);
-            return;
+            self.frames[idx].as_ref().is_some_and(|f| f.end_at == at)
+        } else {
+            self.st[idx].timers[kind] == Some(at)
         }
-        if self.st[idx].timers[kind] != Some(now) {
-            return; // stale: the deadline moved or was cancelled
+    }
+
+    /// Makes sure the world will wake the channel at its earliest live deadline.
+    fn request_wake(&mut self, out: &mut IfaceOutput) {
+        while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
+            if self.is_live(at, tag) {
+                if self.requested.insert(at) {
+                    out.wakes.push((SimTime(at), 0));
+                    self.wakes_requested += 1;
+                }
+                return;
+            }
+            self.agenda.pop();
         }
-        self.st[idx].timers[kind] = None;
-        self.settle(idx, now, out);
-        match kind {
-            BACKOFF => self.backoff_expired(idx, now, out),
-            DEFER => self.defer_expired(idx, now, out),
-            SEND => self.send_timer(idx, now, out),
-            NAV => self.check_backoff(idx, now, out),
-            LL_UP => self.ll_up_due(idx, now, out),
-            LL_DOWN => self.ll_down_due(idx, now, out),
-            _ => unreachable!("wake kind {kind}"),
-        }
+    }
+
+    fn push_agenda(&mut self, at: u64, tag: u32) {
+        self.agenda.push(Reverse((at, self.agenda_seq, tag)));
+        self.agenda_seq += 1;
     }
 
     // ------------------------------------------------------------------------------------
     // Timers.
 
-    /// Sets station `s`'s deadline of `kind` to `at`, asking the world for a wake-up if it
-    /// changed.
-    pub(super) fn arm(&mut self, s: usize, kind: usize, at: u64, out: &mut IfaceOutput) {
+    /// Sets station `s`'s deadline of `kind` to `at` (the agenda entry of the old one goes
+    /// stale).
+    pub(super) fn arm(&mut self, s: usize, kind: usize, at: u64, _out: &mut IfaceOutput) {
         if self.st[s].timers[kind] != Some(at) {
             self.st[s].timers[kind] = Some(at);
-            out.wakes.push((SimTime(at), ((s as u32) << 3) | kind as u32));
-            self.wakes_requested += 1;
+            self.push_agenda(at, ((s as u32) << 3) | kind as u32);
         }
     }
 
@@ -551,10 +602,10 @@ impl WifiChannel {
             last_end = last_end.max(end);
         }
         self.scratch = cands;
-        self.frames[fid].as_mut().expect("live").receivers = receivers;
-        out.wakes
-            .push((SimTime(last_end), ((fid as u32) << 3) | FRAME_END as u32));
-        self.wakes_requested += 1;
+        let f = self.frames[fid].as_mut().expect("live");
+        f.receivers = receivers;
+        f.end_at = last_end;
+        self.push_agenda(last_end, ((fid as u32) << 3) | FRAME_END as u32);
     }
 
     /// The first bit of a frame reaches station `r` at `t0` (ns-2 `Mac802_11::recv`).
@@ -732,5 +783,6 @@ fn placeholder() -> Frame {
         deliver: Vec::new(),
         overhear: Vec::new(),
         payload: None,
+        end_at: 0,
     }
 }

@@ -12,7 +12,7 @@ use crate::net::iface::{IfaceOutput, TxFailure};
 use crate::net::packet::DropReason;
 use crate::wifi::backoff::Backoff;
 use crate::wifi::channel::{
-    Ctrl, Frame, FrameKind, PendingData, TxState, WifiChannel, BACKOFF, DEFER, NAV, SEND,
+    Ctrl, Frame, FrameKind, PendingData, TxState, WifiChannel, BACKOFF, DEFER, SEND,
 };
 use crate::wifi::ifq::Queued;
 
@@ -57,16 +57,29 @@ impl WifiChannel {
     }
 
     /// ns-2 `checkBackoffTimer`, run whenever the medium may have changed state: freeze a
-    /// counting backoff on a busy medium, resume a frozen one after DIFS on an idle medium,
-    /// and keep the station's wake-ups in step (backoff expiry; NAV expiry while frozen).
+    /// counting backoff on a busy medium, resume a frozen one after DIFS on an idle medium.
+    ///
+    /// ns-2 resumes a backoff frozen only by the NAV when the NAV timer fires. Here that
+    /// resumption is written down at once as a backoff that starts counting its DIFS at the
+    /// NAV's end: the same deadline, without a wake-up at NAV expiry; a frame arriving before
+    /// then freezes it with no slot counted, exactly as it would have frozen the paused one.
     pub(super) fn check_backoff(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
-        let idle = self.is_idle(s, t);
         let (slot, difs) = (self.t.slot, self.t.difs);
         let st = &mut self.st[s];
-        if idle && st.backoff.is_paused() {
-            st.backoff.resume(t, difs);
-        } else if !idle && st.backoff.deadline().is_some_and(|d| d > t) {
-            st.backoff.pause(t, slot);
+        let receiving = st.in_recv || st.rx.is_some_and(|rx| rx.start <= t && t < rx.end);
+        let busy = receiving || st.tx_state != TxState::Idle;
+        if busy {
+            if st.backoff.deadline().is_some_and(|d| d > t) {
+                st.backoff.pause(t, slot);
+            }
+        } else if st.backoff.is_paused() {
+            st.backoff.resume(t.max(st.nav), difs);
+        } else if let Backoff::Running { stime, .. } = st.backoff {
+            if st.nav > t && st.nav > stime {
+                // The NAV grew while counting: freeze now, count again after it.
+                st.backoff.pause(t, slot);
+                st.backoff.resume(st.nav, difs);
+            }
         }
         // A reception already known to start later freezes the backoff then, unless the
         // backoff expires first.
@@ -78,12 +91,6 @@ impl WifiChannel {
         match st.backoff.deadline() {
             Some(d) => self.arm(s, BACKOFF, d, out),
             None => self.disarm(s, BACKOFF),
-        }
-        let st = &self.st[s];
-        let only_nav = st.rx.is_none() && !st.in_recv && st.tx_state == TxState::Idle;
-        if st.backoff.is_paused() && only_nav && st.nav > t {
-            let nav = st.nav;
-            self.arm(s, NAV, nav, out);
         }
     }
 
@@ -209,6 +216,7 @@ impl WifiChannel {
             deliver: Vec::new(),
             overhear: Vec::new(),
             payload: None,
+            end_at: 0,
         }
     }
 
@@ -237,6 +245,7 @@ impl WifiChannel {
             deliver: Vec::new(),
             overhear: Vec::new(),
             payload: None,
+            end_at: 0,
         };
         self.st[s].tx_state = TxState::Rts;
         self.st[s].stats.rts_sent += 1;
@@ -284,6 +293,7 @@ impl WifiChannel {
             deliver: Vec::new(),
             overhear: Vec::new(),
             payload,
+            end_at: 0,
         };
         let st = &mut self.st[s];
         st.tx_state = TxState::Send;

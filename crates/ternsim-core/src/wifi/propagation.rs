@@ -132,7 +132,11 @@ mod tests {
     #[test]
     fn wavelength_and_crossover() {
         let r = Radio::default();
-        assert!((r.wavelength() - 0.328_00).abs() < 5e-6, "{}", r.wavelength());
+        assert!(
+            (r.wavelength() - 0.328_00).abs() < 5e-6,
+            "{}",
+            r.wavelength()
+        );
         assert!((r.crossover_distance() - 86.20).abs() < 0.01);
     }
 
