@@ -20,6 +20,8 @@
 //! - [`scenario`]: the scenario schema, unit parsing, validation with key paths.
 //! - [`umts`]: the UMTS radio bearer: PDCP, RLC acknowledged/unacknowledged mode, MAC-d and
 //!   the DCH with its TTIs, as one sans-IO component.
+//! - [`wifi`]: IEEE 802.11 DCF NICs on a shared radio channel (ns-2 semantics), propagation
+//!   and interface queues, as one sans-IO interface kind.
 //! - [`world`]: nodes, the interface kinds, builds a network from a scenario and runs the
 //!   event loop; it moves packets between the parts and knows no protocol.
 
@@ -33,6 +35,7 @@ pub mod sim;
 pub mod tcp;
 pub mod trace;
 pub mod umts;
+pub mod wifi;
 pub mod world;
 
 /// The version that results are cached and labelled with.

@@ -302,10 +302,14 @@ pub enum DropReason {
     /// DSR: its next link broke at an intermediate node whose route cache had no other route
     /// to the destination (RFC 4728 §8.4.1).
     SalvageNoRoute,
+    /// An 802.11 interface queue was full (ns-2 `IFQ` drop, link-spec §3.6).
+    IfqOverflow,
+    /// A broadcast 802.11 frame that no station decoded.
+    NoReceiver,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 15] = [
+    pub const ALL: [DropReason; 17] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -321,6 +325,8 @@ impl DropReason {
         DropReason::SendBufferOverflow,
         DropReason::SalvageLimit,
         DropReason::SalvageNoRoute,
+        DropReason::IfqOverflow,
+        DropReason::NoReceiver,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -339,6 +345,8 @@ impl DropReason {
             DropReason::SendBufferOverflow => "send_buffer_overflow",
             DropReason::SalvageLimit => "salvage_limit",
             DropReason::SalvageNoRoute => "salvage_no_route",
+            DropReason::IfqOverflow => "ifq_overflow",
+            DropReason::NoReceiver => "no_receiver",
         }
     }
     pub fn index(self) -> usize {

@@ -1,0 +1,788 @@
+//! `WifiChannel`: every 802.11 NIC on one shared channel, as one sans-IO interface
+//! (see [`crate::net::iface`]). Port i is the NIC of station i.
+//!
+//! This file owns the shared medium: who hears a frame (spatial index + received power),
+//! what each receiver makes of it (link-spec §3.3 rules 9-10, §3.4: carrier only, decodable,
+//! capture, collision, half duplex), the LL delays (§3.5), the interface queue hand-off,
+//! delivery and the wake-up bookkeeping. The DCF rules themselves are in `dcf.rs`.
+//!
+//! **Events.** A frame costs the world one wake-up for its end, whatever the number of
+//! receivers: when a station starts transmitting, every station within carrier-sense range
+//! gets the frame's reception interval [start + d/c, end + d/c] recorded at once (the start of
+//! reception is applied at its own time stamp, the receiver's backoff is frozen at that
+//! instant), and the outcome at each receiver is settled either by the frame-end wake (at the
+//! last receiver's end) or earlier, the moment that receiver does anything else. Timers are
+//! deadlines inside each station, kept in one agenda for the whole channel (a heap of
+//! `(time, order, index << 3 | kind)` entries, valid only while the station's deadline of
+//! that kind still equals the entry's time), and the world is asked for a wake-up only at the
+//! agenda's earliest time: a backoff frozen and resumed by every frame on the air costs no
+//! world event unless it becomes the channel's next deadline.
+//!
+//! Approximations, all below the propagation delay (≤ 2 µs at 550 m): two receptions that
+//! start at a receiver within one propagation delay of each other are ordered by their
+//! transmission start; a frame whose start reaches a receiver after that receiver settled an
+//! earlier frame ending within the same window is not counted as overlapping it.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
+
+use crate::mobility::{Mobility, Position};
+use crate::net::addr::Addr;
+use crate::net::iface::IfaceOutput;
+use crate::net::packet::{DropReason, Packet};
+use crate::sim::{RandomStream, SimTime};
+use crate::wifi::backoff::Backoff;
+use crate::wifi::config::{Timing, WifiConfig};
+use crate::wifi::grid::Grid;
+use crate::wifi::ifq::{Enqueued, Ifq, Queued};
+use crate::wifi::propagation::propagation_delay_ns;
+use crate::wifi::stats::WifiStats;
+
+/// Wake kinds (low 3 bits of a tag).
+pub(super) const BACKOFF: usize = 0;
+pub(super) const DEFER: usize = 1;
+pub(super) const SEND: usize = 2;
+pub(super) const LL_UP: usize = 3;
+pub(super) const LL_DOWN: usize = 4;
+pub(super) const FRAME_END: usize = 5;
+const N_TIMERS: usize = 5;
+
+/// What the world tells the channel about one station.
+#[derive(Clone, Debug)]
+pub struct StationSpec {
+    pub addr: Addr,
+    pub mobility: Mobility,
+    /// The station's MAC stream, e.g. `RandomStream::named(seed, "wifi/<node>/mac")`.
+    pub rng: RandomStream,
+}
+
+/// ns-2 `tx_state_` (link-spec §3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TxState {
+    Idle,
+    Rts,
+    Cts,
+    Send,
+    Ack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FrameKind {
+    Rts,
+    Cts,
+    Ack,
+    Data,
+}
+
+/// The frame a station is locked on (ns-2 `pktRx_`), with its interval at this station.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reception {
+    pub frame: usize,
+    pub start: u64,
+    pub end: u64,
+    pub power: f64,
+    /// Below RXThresh, or the station was transmitting when it began.
+    pub error: bool,
+    /// Overlapped by another frame without capture (ns-2 `MAC_COLL`).
+    pub coll: bool,
+}
+
+/// The DATA frame the MAC is trying to send (ns-2 `pktTx_`). `packet` is `None` once the
+/// addressee has taken it (a retransmission after a lost ACK carries only the header) or,
+/// for a broadcast, once it is on the air.
+#[derive(Debug)]
+pub(super) struct PendingData {
+    pub packet: Option<Packet>,
+    pub next_hop: Addr,
+    pub ip_bytes: u32,
+    pub seq: u16,
+    pub retry: bool,
+}
+
+impl PendingData {
+    pub fn broadcast(&self) -> bool {
+        self.next_hop.is_broadcast()
+    }
+}
+
+/// A control frame waiting SIFS to go out (ns-2 `pktCTRL_`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Ctrl {
+    Cts { dst: u16, duration_us: u64 },
+    Ack { dst: u16 },
+}
+
+/// One frame on the air.
+#[derive(Debug)]
+pub(super) struct Frame {
+    pub kind: FrameKind,
+    pub src: u16,
+    /// Receiver address (RA): a station's address or broadcast.
+    pub ra: Addr,
+    pub duration_us: u64,
+    pub seq: u16,
+    /// IP bytes of a DATA frame.
+    pub ip_bytes: u32,
+    pub air: u64,
+    /// Stations in carrier-sense range and the end of the frame at each.
+    pub receivers: Vec<(u16, u64)>,
+    /// Stations that decoded a DATA frame for them (and must get the packet), with the end
+    /// of the frame there.
+    pub deliver: Vec<(u16, u64)>,
+    /// Stations that decoded a unicast DATA frame for someone else (promiscuous tap).
+    pub overhear: Vec<u16>,
+    /// A broadcast frame's packet: it leaves the sender when transmission starts.
+    pub payload: Option<Packet>,
+    /// When the last receiver has the whole frame (the frame-end deadline).
+    pub end_at: u64,
+}
+
+pub(super) struct Station {
+    pub addr: Addr,
+    pub mobility: Mobility,
+    pub pos: Position,
+    pub cell: (i64, i64),
+    pub rng: RandomStream,
+    pub ifq: Ifq,
+    pub tx_state: TxState,
+    /// End of the station's own transmission (ns-2 `tx_active_` until then).
+    pub tx_until: u64,
+    pub rx: Option<Reception>,
+    /// True while a decoded frame is being handled: ns-2 is still in `MAC_RECV` then.
+    pub in_recv: bool,
+    pub nav: u64,
+    pub cw: u32,
+    pub ssrc: u32,
+    pub slrc: u32,
+    pub backoff: Backoff,
+    pub pkt_tx: Option<PendingData>,
+    pub pkt_rts: bool,
+    pub pkt_ctrl: Option<Ctrl>,
+    /// The MAC holds a packet from the queue (ns-2 `callback_` set, queue blocked).
+    pub holding: bool,
+    pub seqno: u16,
+    /// Last sequence number seen from each source station (duplicate filter).
+    pub last_seq: HashMap<u16, u16>,
+    /// Packets going up, due after the LL delay, in time order.
+    pub ll_up: VecDeque<(u64, Packet)>,
+    /// Packets coming down, due at the queue after the LL delay, in time order.
+    pub ll_down: VecDeque<(u64, Queued)>,
+    pub timers: [Option<u64>; N_TIMERS],
+    pub stats: WifiStats,
+    /// Test hook: backoff draws (in slots) used before the random stream, in order.
+    pub forced_backoff: VecDeque<u64>,
+}
+
+/// The shared channel and all its stations.
+pub struct WifiChannel {
+    pub(super) cfg: WifiConfig,
+    pub(super) t: Timing,
+    pub(super) st: Vec<Station>,
+    pub(super) frames: Vec<Option<Frame>>,
+    free_frames: Vec<usize>,
+    grid: Grid,
+    any_mobile: bool,
+    last_regrid: u64,
+    scratch: Vec<u16>,
+    /// Every armed deadline: (time, insertion order, index << 3 | kind). Lazily cleaned.
+    agenda: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    agenda_seq: u64,
+    /// Times the world has been asked to wake the channel at and has not yet.
+    requested: BTreeSet<u64>,
+    /// Wake-ups handed to the world (for events-per-frame measurements).
+    pub wakes_requested: u64,
+    pub frames_sent: u64,
+}
+
+fn position(m: &Mobility, t: u64) -> Position {
+    m.position_at(SimTime(t))
+        .unwrap_or(Position { x: 0.0, y: 0.0 })
+}
+
+impl WifiChannel {
+    /// Builds the channel. A station without a position is placed at the origin.
+    pub fn new(cfg: WifiConfig, stations: Vec<StationSpec>) -> WifiChannel {
+        assert!(stations.len() < usize::from(u16::MAX), "too many stations");
+        let t = cfg.timing();
+        let reach = cfg.cs_range_m() + 2.0 * cfg.max_speed_mps * cfg.regrid_period.as_secs_f64();
+        let mut grid = Grid::new(reach);
+        let mut any_mobile = false;
+        let st: Vec<Station> = stations
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let pos = position(&s.mobility, 0);
+                let cell = grid.cell_of(pos);
+                grid.insert(i as u16, cell);
+                any_mobile |= !matches!(s.mobility, Mobility::Static(_));
+                Station {
+                    addr: s.addr,
+                    mobility: s.mobility,
+                    pos,
+                    cell,
+                    rng: s.rng,
+                    ifq: Ifq::new(cfg.ifq, cfg.ifq_limit),
+                    tx_state: TxState::Idle,
+                    tx_until: 0,
+                    rx: None,
+                    in_recv: false,
+                    nav: 0,
+                    cw: cfg.cw_min,
+                    ssrc: 0,
+                    slrc: 0,
+                    backoff: Backoff::Off,
+                    pkt_tx: None,
+                    pkt_rts: false,
+                    pkt_ctrl: None,
+                    holding: false,
+                    seqno: 1,
+                    last_seq: HashMap::new(),
+                    ll_up: VecDeque::new(),
+                    ll_down: VecDeque::new(),
+                    timers: [None; N_TIMERS],
+                    stats: WifiStats::default(),
+                    forced_backoff: VecDeque::new(),
+                }
+            })
+            .collect();
+        WifiChannel {
+            cfg,
+            t,
+            st,
+            frames: Vec::new(),
+            free_frames: Vec::new(),
+            grid,
+            any_mobile,
+            last_regrid: 0,
+            scratch: Vec::new(),
+            agenda: BinaryHeap::new(),
+            agenda_seq: 0,
+            requested: BTreeSet::new(),
+            wakes_requested: 0,
+            frames_sent: 0,
+        }
+    }
+
+    pub fn config(&self) -> &WifiConfig {
+        &self.cfg
+    }
+
+    pub fn stations(&self) -> usize {
+        self.st.len()
+    }
+
+    pub fn stats(&self, port: u16) -> &WifiStats {
+        &self.st[usize::from(port)].stats
+    }
+
+    /// Packets waiting in the port's interface queue (not counting the one in the MAC).
+    pub fn queue_len(&self, port: u16) -> usize {
+        self.st[usize::from(port)].ifq.len()
+    }
+
+    /// Packets held anywhere in the channel (queues, MACs, LL delays, frames on the air).
+    pub fn packets_held(&self) -> usize {
+        let per_station: usize = self
+            .st
+            .iter()
+            .map(|s| {
+                s.ifq.len()
+                    + s.ll_up.len()
+                    + s.ll_down.len()
+                    + usize::from(s.pkt_tx.as_ref().is_some_and(|d| d.packet.is_some()))
+            })
+            .sum();
+        per_station
+            + self
+                .frames
+                .iter()
+                .flatten()
+                .filter(|f| f.payload.is_some())
+                .count()
+    }
+
+    /// Moves a station (scripted position change). Takes effect for frames sent from now on.
+    pub fn set_position(&mut self, port: u16, pos: Position) {
+        self.set_mobility(port, Mobility::Static(Some(pos)));
+    }
+
+    /// Replaces a station's mobility model. Non-static models are re-bucketed in the spatial
+    /// index every `regrid_period`; `max_speed_mps` must bound their speed.
+    pub fn set_mobility(&mut self, port: u16, mobility: Mobility) {
+        let s = &mut self.st[usize::from(port)];
+        self.any_mobile |= !matches!(mobility, Mobility::Static(_));
+        s.mobility = mobility;
+        let pos = position(&s.mobility, self.last_regrid);
+        let cell = self.grid.cell_of(pos);
+        if cell != s.cell {
+            self.grid.remove(port, s.cell);
+            self.grid.insert(port, cell);
+        }
+        s.pos = pos;
+        s.cell = cell;
+    }
+
+    // ------------------------------------------------------------------------------------
+    // The interface seam.
+
+    /// The node hands a packet for `next_hop` (`Addr::BROADCAST` for a broadcast frame) to
+    /// its NIC. It reaches the interface queue after the LL delay (link-spec §3.5).
+    pub fn submit(
+        &mut self,
+        now: SimTime,
+        port: u16,
+        packet: Packet,
+        next_hop: Addr,
+        out: &mut IfaceOutput,
+    ) {
+        let s = usize::from(port);
+        let ready = now.as_nanos() + self.cfg.ll_delay.as_nanos();
+        self.st[s]
+            .ll_down
+            .push_back((ready, Queued { packet, next_hop }));
+        if !self.st[s].holding && self.st[s].ll_down.len() == 1 {
+            self.arm(s, LL_DOWN, ready, out);
+        }
+        self.request_wake(out);
+    }
+
+    /// A wake-up the channel asked for fired: run every deadline due by `now`, in the order
+    /// they were armed, then ask for the next one. The tag carries nothing.
+    pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {
+        let now = now.as_nanos();
+        self.requested.remove(&now);
+        while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
+            if at > now {
+                break;
+            }
+            self.agenda.pop();
+            if !self.is_live(at, tag) {
+                continue; // the deadline moved or was cancelled
+            }
+            let kind = (tag & 7) as usize;
+            let idx = (tag >> 3) as usize;
+            if kind == FRAME_END {
+                self.frame_end(idx, at, out);
+                continue;
+            }
+            self.st[idx].timers[kind] = None;
+            self.settle(idx, at, out);
+            match kind {
+                BACKOFF => self.backoff_expired(idx, at, out),
+                DEFER => self.defer_expired(idx, at, out),
+                SEND => self.send_timer(idx, at, out),
+                LL_UP => self.ll_up_due(idx, at, out),
+                LL_DOWN => self.ll_down_due(idx, at, out),
+                _ => unreachable!("wake kind {kind}"),
+            }
+        }
+        self.request_wake(out);
+    }
+
+    fn is_live(&self, at: u64, tag: u32) -> bool {
+        let kind = (tag & 7) as usize;
+        let idx = (tag >> 3) as usize;
+        if kind == FRAME_END {
+            self.frames[idx].as_ref().is_some_and(|f| f.end_at == at)
+        } else {
+            self.st[idx].timers[kind] == Some(at)
+        }
+    }
+
+    /// Makes sure the world will wake the channel at its earliest live deadline.
+    fn request_wake(&mut self, out: &mut IfaceOutput) {
+        while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
+            if self.is_live(at, tag) {
+                if self.requested.insert(at) {
+                    out.wakes.push((SimTime(at), 0));
+                    self.wakes_requested += 1;
+                }
+                return;
+            }
+            self.agenda.pop();
+        }
+    }
+
+    fn push_agenda(&mut self, at: u64, tag: u32) {
+        self.agenda.push(Reverse((at, self.agenda_seq, tag)));
+        self.agenda_seq += 1;
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Timers.
+
+    /// Sets station `s`'s deadline of `kind` to `at` (the agenda entry of the old one goes
+    /// stale).
+    pub(super) fn arm(&mut self, s: usize, kind: usize, at: u64, _out: &mut IfaceOutput) {
+        if self.st[s].timers[kind] != Some(at) {
+            self.st[s].timers[kind] = Some(at);
+            self.push_agenda(at, ((s as u32) << 3) | kind as u32);
+        }
+    }
+
+    pub(super) fn disarm(&mut self, s: usize, kind: usize) {
+        self.st[s].timers[kind] = None;
+    }
+
+    // ------------------------------------------------------------------------------------
+    // LL and the interface queue.
+
+    fn ll_up_due(&mut self, s: usize, now: u64, out: &mut IfaceOutput) {
+        while self.st[s].ll_up.front().is_some_and(|(at, _)| *at <= now) {
+            let (_, p) = self.st[s].ll_up.pop_front().expect("front checked");
+            self.st[s].stats.delivered += 1;
+            out.arrivals.push((s as u16, p));
+        }
+        if let Some(&(at, _)) = self.st[s].ll_up.front() {
+            self.arm(s, LL_UP, at, out);
+        }
+    }
+
+    pub(super) fn ll_up_push(&mut self, s: usize, at: u64, p: Packet, out: &mut IfaceOutput) {
+        let q = &mut self.st[s].ll_up;
+        let pos = q.iter().rposition(|(t, _)| *t <= at).map_or(0, |i| i + 1);
+        q.insert(pos, (at, p));
+        let front = q.front().expect("just pushed").0;
+        self.arm(s, LL_UP, front, out);
+    }
+
+    /// Packets due at the queue: the first goes straight to an idle MAC (ns-2 `Queue::recv`
+    /// on an unblocked queue), the rest wait in the queue.
+    fn ll_down_due(&mut self, s: usize, now: u64, out: &mut IfaceOutput) {
+        while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= now) {
+            let (at, q) = self.st[s].ll_down.pop_front().expect("front checked");
+            if self.st[s].holding {
+                self.enqueue(s, q, out);
+            } else {
+                self.st[s].holding = true;
+                self.mac_send(s, at, q, out);
+            }
+        }
+        self.arm_ll_down(s, out);
+    }
+
+    /// Asks for a wake-up for the next packet coming down, but only if the MAC is free to
+    /// take it then; while the MAC holds a packet, arrivals are folded into the queue when
+    /// the MAC next pulls from it (`pull`), in arrival order, so they cost no wake-up.
+    fn arm_ll_down(&mut self, s: usize, out: &mut IfaceOutput) {
+        if self.st[s].holding {
+            self.disarm(s, LL_DOWN);
+        } else if let Some(&(at, _)) = self.st[s].ll_down.front() {
+            self.arm(s, LL_DOWN, at, out);
+        }
+    }
+
+    /// Moves every packet that reached the queue by `t` into it.
+    pub(super) fn ll_down_into_queue(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
+        while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= t) {
+            let (_, q) = self.st[s].ll_down.pop_front().expect("front checked");
+            self.enqueue(s, q, out);
+        }
+    }
+
+    fn enqueue(&mut self, s: usize, q: Queued, out: &mut IfaceOutput) {
+        let st = &mut self.st[s];
+        if let Enqueued::Dropped(d) = st.ifq.enqueue(q) {
+            st.stats.drops_ifq += 1;
+            out.drops.push((d.packet, DropReason::IfqOverflow));
+        }
+        let len = st.ifq.len() as u64;
+        st.stats.ifq_max = st.stats.ifq_max.max(len);
+    }
+
+    /// The MAC finished its packet (ns-2 `callback_` → `Queue::resume`): the next queued
+    /// packet, if any, enters the MAC at `t`.
+    pub(super) fn pull(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
+        self.ll_down_into_queue(s, t, out);
+        match self.st[s].ifq.dequeue() {
+            Some(q) => {
+                self.st[s].holding = true;
+                self.mac_send(s, t, q, out);
+            }
+            None => {
+                self.st[s].holding = false;
+                self.arm_ll_down(s, out);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // The medium.
+
+    fn alloc_frame(&mut self, f: Frame) -> usize {
+        match self.free_frames.pop() {
+            Some(i) => {
+                self.frames[i] = Some(f);
+                i
+            }
+            None => {
+                self.frames.push(Some(f));
+                self.frames.len() - 1
+            }
+        }
+    }
+
+    fn refresh_positions(&mut self, now: u64) {
+        if !self.any_mobile || now < self.last_regrid + self.cfg.regrid_period.as_nanos() {
+            return;
+        }
+        self.last_regrid = now;
+        for i in 0..self.st.len() {
+            if matches!(self.st[i].mobility, Mobility::Static(_)) {
+                continue;
+            }
+            let pos = position(&self.st[i].mobility, now);
+            let cell = self.grid.cell_of(pos);
+            if cell != self.st[i].cell {
+                self.grid.remove(i as u16, self.st[i].cell);
+                self.grid.insert(i as u16, cell);
+                self.st[i].cell = cell;
+            }
+            self.st[i].pos = pos;
+        }
+    }
+
+    fn pos_at(&self, s: usize, t: u64) -> Position {
+        match self.st[s].mobility {
+            Mobility::Static(_) => self.st[s].pos,
+            #[allow(unreachable_patterns)]
+            _ => position(&self.st[s].mobility, t),
+        }
+    }
+
+    /// Station `s` puts `frame` on the air at `now` for `frame.air` ns; its send timer
+    /// (timeout) fires at `now + timeout`. Every station within carrier-sense range starts
+    /// receiving it after the propagation delay (link-spec §3.3 rules 9-10, §3.4).
+    pub(super) fn transmit(
+        &mut self,
+        s: usize,
+        now: u64,
+        mut frame: Frame,
+        timeout: u64,
+        out: &mut IfaceOutput,
+    ) {
+        self.frames_sent += 1;
+        let air = frame.air;
+        self.st[s].tx_until = now + air;
+        self.arm(s, SEND, now + timeout, out);
+        // Half duplex: a frame being received while we start sending is lost (ns-2
+        // `transmit` marks `pktRx_` in error).
+        if let Some(rx) = self.st[s].rx.as_mut() {
+            if rx.end > now {
+                rx.error = true;
+            }
+        }
+        self.check_backoff(s, now, out);
+        self.refresh_positions(now);
+        let from = self.pos_at(s, now);
+        let mut cands = std::mem::take(&mut self.scratch);
+        cands.clear();
+        self.grid.candidates(from, &mut cands);
+        let fid = self.alloc_frame(Frame {
+            receivers: Vec::new(),
+            ..std::mem::replace(&mut frame, placeholder())
+        });
+        let mut receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
+        let mut last_end = now + air;
+        for &r in &cands {
+            let r = usize::from(r);
+            if r == s {
+                continue;
+            }
+            let d = from.distance(self.pos_at(r, now));
+            let power = self.cfg.radio.rx_power(d);
+            if power < self.cfg.cs_threshold_w {
+                continue; // below CSThresh the frame does not exist here
+            }
+            let t0 = now + propagation_delay_ns(d);
+            let end = t0 + air;
+            self.settle(r, t0, out);
+            self.recv_start(r, fid, t0, end, power, now, out);
+            receivers.push((r as u16, end));
+            last_end = last_end.max(end);
+        }
+        self.scratch = cands;
+        let f = self.frames[fid].as_mut().expect("live");
+        f.receivers = receivers;
+        f.end_at = last_end;
+        self.push_agenda(last_end, ((fid as u32) << 3) | FRAME_END as u32);
+    }
+
+    /// The first bit of a frame reaches station `r` at `t0` (ns-2 `Mac802_11::recv`).
+    #[allow(clippy::too_many_arguments)]
+    fn recv_start(
+        &mut self,
+        r: usize,
+        fid: usize,
+        t0: u64,
+        end: u64,
+        power: f64,
+        now: u64,
+        out: &mut IfaceOutput,
+    ) {
+        let error = self.st[r].tx_until > t0 || power < self.cfg.rx_threshold_w;
+        let cp = self.cfg.capture_threshold;
+        let eifs = self.t.eifs;
+        let st = &mut self.st[r];
+        match st.rx.as_mut() {
+            None => {
+                st.rx = Some(Reception {
+                    frame: fid,
+                    start: t0,
+                    end,
+                    power,
+                    error,
+                    coll: false,
+                });
+            }
+            Some(cur) => {
+                if cur.power / power >= cp {
+                    // Capture: the frame being received survives; the newcomer only keeps
+                    // the medium busy (NAV = EIFS + its air time).
+                    let until = t0 + eifs + (end - t0);
+                    st.nav = st.nav.max(until);
+                } else {
+                    // Collision: both lost; the receiver stays busy until the later end.
+                    st.stats.collisions += 1;
+                    cur.coll = true;
+                    if end > cur.end {
+                        *cur = Reception {
+                            frame: fid,
+                            start: cur.start,
+                            end,
+                            power,
+                            error,
+                            coll: true,
+                        };
+                    }
+                }
+            }
+        }
+        self.check_backoff(r, now, out);
+    }
+
+    /// Finishes every reception at `r` that ended by `upto` (ns-2 `recv_timer`).
+    pub(super) fn settle(&mut self, r: usize, upto: u64, out: &mut IfaceOutput) {
+        while let Some(rx) = self.st[r].rx {
+            if rx.end > upto {
+                break;
+            }
+            self.st[r].rx = None;
+            self.recv_end(r, rx, out);
+        }
+    }
+
+    fn recv_end(&mut self, r: usize, rx: Reception, out: &mut IfaceOutput) {
+        let t = rx.end;
+        let eifs = self.t.eifs;
+        if self.st[r].tx_until > t {
+            // Transmitting when it ends: never seen, no NAV (ns-2 `tx_active_`).
+        } else if rx.coll {
+            self.set_nav(r, t + eifs);
+        } else if rx.error {
+            self.st[r].stats.rx_errors += 1;
+            self.set_nav(r, t + eifs);
+        } else {
+            let f = self.frames[rx.frame].as_ref().expect("frame on air");
+            let (kind, ra, dur, src) = (f.kind, f.ra, f.duration_us, f.src);
+            let me = self.st[r].addr;
+            if ra != me && !ra.is_broadcast() {
+                // IEEE 802.11 §9.2.5.6: a frame for someone else sets the NAV.
+                self.set_nav(r, t + dur * 1000);
+                if self.cfg.promiscuous && kind == FrameKind::Data {
+                    self.frames[rx.frame]
+                        .as_mut()
+                        .expect("frame on air")
+                        .overhear
+                        .push(r as u16);
+                }
+            } else {
+                self.st[r].in_recv = true;
+                match kind {
+                    FrameKind::Rts => self.recv_rts(r, usize::from(src), dur, t, out),
+                    FrameKind::Cts => self.recv_cts(r, t, out),
+                    FrameKind::Data => self.recv_data(r, rx.frame, t, out),
+                    FrameKind::Ack => self.recv_ack(r, t, out),
+                }
+                self.st[r].in_recv = false;
+            }
+        }
+        // ns-2 `rx_resume`: the receiver is idle again.
+        self.check_backoff(r, t, out);
+    }
+
+    pub(super) fn set_nav(&mut self, r: usize, until: u64) {
+        let st = &mut self.st[r];
+        st.nav = st.nav.max(until);
+    }
+
+    /// The frame-end wake: settle every receiver, then hand packets to the stations that
+    /// decoded a DATA frame (after the LL delay) and copies to promiscuous listeners.
+    fn frame_end(&mut self, fid: usize, now: u64, out: &mut IfaceOutput) {
+        let receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
+        for &(r, _) in &receivers {
+            self.settle(usize::from(r), now, out);
+        }
+        let f = self.frames[fid].take().expect("live");
+        self.free_frames.push(fid);
+        if f.kind != FrameKind::Data {
+            return;
+        }
+        let ll = self.cfg.ll_delay.as_nanos();
+        let src = usize::from(f.src);
+        if f.ra.is_broadcast() {
+            let Some(packet) = f.payload else { return };
+            if f.deliver.is_empty() {
+                out.drops.push((packet, DropReason::NoReceiver));
+                return;
+            }
+            let k = f.deliver.len();
+            out.copies[packet.kind().index()] += (k - 1) as u64;
+            let mut packet = Some(packet);
+            for (i, &(r, end)) in f.deliver.iter().enumerate() {
+                let p = if i + 1 == k {
+                    packet.take().expect("original")
+                } else {
+                    packet.clone().expect("original")
+                };
+                self.ll_up_push(usize::from(r), end + ll, p, out);
+            }
+            return;
+        }
+        // Unicast: the sender still holds the packet until the ACK; the addressee takes it.
+        let Some(pending) = self.st[src].pkt_tx.as_mut() else {
+            return;
+        };
+        if pending.seq != f.seq {
+            return;
+        }
+        for &r in &f.overhear {
+            if let Some(p) = pending.packet.as_ref() {
+                out.overheard.push((r, p.clone()));
+            }
+        }
+        if let Some(&(r, end)) = f.deliver.first() {
+            if let Some(p) = pending.packet.take() {
+                self.ll_up_push(usize::from(r), end + ll, p, out);
+            }
+        }
+    }
+}
+
+/// An empty frame used while moving a frame into the table.
+fn placeholder() -> Frame {
+    Frame {
+        kind: FrameKind::Ack,
+        src: 0,
+        ra: Addr::BROADCAST,
+        duration_us: 0,
+        seq: 0,
+        ip_bytes: 0,
+        air: 0,
+        receivers: Vec::new(),
+        deliver: Vec::new(),
+        overhear: Vec::new(),
+        payload: None,
+        end_at: 0,
+    }
+}

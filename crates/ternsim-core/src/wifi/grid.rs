@@ -1,0 +1,79 @@
+//! A uniform grid over station positions: finds the stations that may hear a frame
+//! without scanning every station.
+//!
+//! The cell side is the carrier-sense range plus the distance a station can move between
+//! two re-buckets (twice: sender and receiver may both move), so every station within
+//! carrier-sense range of a point lies in the point's cell or one of its eight neighbours.
+//! Exact powers are then computed from exact positions.
+
+use std::collections::HashMap;
+
+use crate::mobility::Position;
+
+#[derive(Debug)]
+pub struct Grid {
+    cell: f64,
+    cells: HashMap<(i64, i64), Vec<u16>>,
+}
+
+impl Grid {
+    pub fn new(cell: f64) -> Grid {
+        Grid {
+            cell: cell.max(1.0),
+            cells: HashMap::new(),
+        }
+    }
+
+    pub fn cell_of(&self, p: Position) -> (i64, i64) {
+        (
+            (p.x / self.cell).floor() as i64,
+            (p.y / self.cell).floor() as i64,
+        )
+    }
+
+    pub fn insert(&mut self, id: u16, cell: (i64, i64)) {
+        self.cells.entry(cell).or_default().push(id);
+    }
+
+    pub fn remove(&mut self, id: u16, cell: (i64, i64)) {
+        if let Some(v) = self.cells.get_mut(&cell) {
+            v.retain(|&x| x != id);
+        }
+    }
+
+    /// Every station in the 3×3 block of cells around `p`, appended to `out`.
+    pub fn candidates(&self, p: Position, out: &mut Vec<u16>) {
+        let (cx, cy) = self.cell_of(p);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                if let Some(v) = self.cells.get(&(cx + dx, cy + dy)) {
+                    out.extend_from_slice(v);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_come_from_adjacent_cells_only() {
+        let mut g = Grid::new(550.0);
+        let pts = [(0.0, 0.0), (549.0, 0.0), (1200.0, 0.0), (-10.0, -10.0)];
+        for (i, &(x, y)) in pts.iter().enumerate() {
+            let c = g.cell_of(Position { x, y });
+            g.insert(i as u16, c);
+        }
+        let mut out = Vec::new();
+        g.candidates(Position { x: 10.0, y: 0.0 }, &mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![0, 1, 3]);
+        g.remove(1, g.cell_of(Position { x: 549.0, y: 0.0 }));
+        out.clear();
+        g.candidates(Position { x: 10.0, y: 0.0 }, &mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![0, 3]);
+    }
+}

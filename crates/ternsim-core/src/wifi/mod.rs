@@ -1,0 +1,43 @@
+//! IEEE 802.11 DCF on a shared radio channel, with ns-2's semantics (link-spec §3).
+//!
+//! One [`WifiChannel`] holds every NIC on a channel; port i is station i. It is an
+//! interface kind of the seam in [`crate::net::iface`], sans-IO like the wired link:
+//!
+//! - build it with [`WifiChannel::new`]`(config, stations)`, one [`StationSpec`] per NIC
+//!   (its address, its mobility, its MAC random stream `RandomStream::named(seed,
+//!   "wifi/<node>/mac")`);
+//! - `submit(now, port, packet, next_hop, out)`: the node's packet for `next_hop`
+//!   (`Addr::BROADCAST` for a broadcast frame);
+//! - `on_wake(now, tag, out)`: for every `(time, tag)` the channel put in `out.wakes`;
+//!   wakes may be stale and are then ignored, so the world schedules them blindly;
+//! - drain `out`: `arrivals` (port = receiving station), `drops` (`ifq_overflow`,
+//!   `no_receiver` for a broadcast nobody decoded), `tx_failures` (retry limit: the packet
+//!   and its next hop, plus queued packets for that hop with `hand_back_queued_on_failure`),
+//!   `overheard` (with `promiscuous`), `copies` (broadcast copies);
+//! - `stats(port)`, `queue_len(port)`, `packets_held()`; `set_position` / `set_mobility`
+//!   when a node moves.
+//!
+//! Module map: [`propagation`] (Friis, two-ray ground, thresholds ↔ ranges), [`config`]
+//! (parameters with their ns-2 sources, air times), [`ifq`] (PriQueue, CMUPriQueue),
+//! [`backoff`] (the pausable backoff as one deadline), `dcf.rs` (the MAC rules), `channel.rs`
+//! (medium, reception, capture, collisions, LL delay, wake-ups), [`grid`] (spatial index),
+//! [`stats`].
+//!
+//! Not modelled: ARP (link-spec §3.5; next hops resolve at once), fragmentation, power
+//! management, infrastructure mode.
+
+pub mod backoff;
+mod channel;
+pub mod config;
+mod dcf;
+pub mod grid;
+pub mod ifq;
+pub mod propagation;
+pub mod stats;
+#[cfg(test)]
+mod tests;
+
+pub use channel::{StationSpec, WifiChannel};
+pub use config::{IfqKind, MacHeader, Timing, WifiConfig};
+pub use propagation::{PropagationModel, Radio};
+pub use stats::WifiStats;

@@ -1,0 +1,634 @@
+//! Scripted exchanges on a small channel, driven like the world drives it: a heap of wakes,
+//! popped earliest first (ties in insertion order). Every expected time is summed by hand
+//! from link-spec §3.2 air times, the DIFS/SIFS/EIFS of §3.1 and distance/c.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::channel::{TxState, WifiChannel};
+use super::*;
+use crate::mobility::{Mobility, Position};
+use crate::net::addr::Addr;
+use crate::net::iface::{IfaceOutput, TxFailure};
+use crate::net::packet::tests::udp_packet;
+use crate::net::packet::{DropReason, Packet, PacketKind};
+use crate::sim::{RandomStream, SimTime};
+use crate::wifi::propagation::propagation_delay_ns;
+
+const US: u64 = 1_000;
+
+/// A fault injector run after every wake.
+type Hook = Box<dyn FnMut(&mut WifiChannel)>;
+
+struct Driver {
+    ch: WifiChannel,
+    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    seq: u64,
+    now: u64,
+    events: u64,
+    arrivals: Vec<(u64, u16, Packet)>,
+    failures: Vec<(u64, TxFailure)>,
+    drops: Vec<(u64, DropReason)>,
+    overheard: Vec<(u64, u16, Packet)>,
+    copies: [u64; 4],
+    /// Called after every wake (fault injection).
+    hook: Option<Hook>,
+    /// Chain forwarding: a packet arriving at station i < last is sent on to i + 1.
+    chain_last: Option<u16>,
+}
+
+impl Driver {
+    fn new(cfg: WifiConfig, pos: &[(f64, f64)]) -> Driver {
+        let specs = pos
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| StationSpec {
+                addr: Addr::nth(i as u32),
+                mobility: Mobility::Static(Some(Position { x, y })),
+                rng: RandomStream::named(1, &format!("wifi/n{i}/mac")),
+            })
+            .collect();
+        Driver {
+            ch: WifiChannel::new(cfg, specs),
+            heap: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            events: 0,
+            arrivals: Vec::new(),
+            failures: Vec::new(),
+            drops: Vec::new(),
+            overheard: Vec::new(),
+            copies: [0; 4],
+            hook: None,
+            chain_last: None,
+        }
+    }
+
+    fn drain(&mut self, mut out: IfaceOutput) {
+        for (t, tag) in out.wakes.drain(..) {
+            self.heap.push(Reverse((t.as_nanos(), self.seq, tag)));
+            self.seq += 1;
+        }
+        for (port, p) in out.arrivals.drain(..) {
+            self.arrivals.push((self.now, port, p));
+        }
+        for f in out.tx_failures.drain(..) {
+            self.failures.push((self.now, f));
+        }
+        for (_, why) in out.drops.drain(..) {
+            self.drops.push((self.now, why));
+        }
+        for (port, p) in out.overheard.drain(..) {
+            self.overheard.push((self.now, port, p));
+        }
+        for k in 0..4 {
+            self.copies[k] += out.copies[k];
+        }
+    }
+
+    fn submit(&mut self, port: u16, p: Packet, hop: Addr) {
+        let mut out = IfaceOutput::default();
+        self.ch.submit(SimTime(self.now), port, p, hop, &mut out);
+        self.drain(out);
+    }
+
+    /// Runs every wake due up to `until` (ns).
+    fn run_until(&mut self, until: u64) {
+        while let Some(&Reverse((t, _, tag))) = self.heap.peek() {
+            if t > until {
+                break;
+            }
+            self.heap.pop();
+            self.now = t;
+            self.events += 1;
+            let seen = self.arrivals.len();
+            let mut out = IfaceOutput::default();
+            self.ch.on_wake(SimTime(t), tag, &mut out);
+            self.drain(out);
+            if let Some(h) = self.hook.as_mut() {
+                h(&mut self.ch);
+            }
+            if let Some(last) = self.chain_last {
+                let arrived = self.arrivals.split_off(seen);
+                for (t, port, p) in arrived {
+                    if port == last {
+                        self.arrivals.push((t, port, p));
+                    } else {
+                        self.submit(port, p, Addr::nth(u32::from(port) + 1));
+                    }
+                }
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    fn force(&mut self, port: usize, slots: &[u64]) {
+        self.ch.st[port]
+            .forced_backoff
+            .extend(slots.iter().copied());
+    }
+}
+
+fn prop(a: (f64, f64), b: (f64, f64)) -> u64 {
+    propagation_delay_ns((a.0 - b.0).hypot(a.1 - b.1))
+}
+
+/// DATA at 2 Mb/s, control at 1 Mb/s, 52-octet overhead: the worked numbers of link-spec §3.2.
+fn legacy() -> WifiConfig {
+    WifiConfig::ns2_legacy_2mbps()
+}
+
+fn basic_access() -> WifiConfig {
+    WifiConfig {
+        rts_threshold: 3000,
+        ..legacy()
+    }
+}
+
+/// Carrier sense only as far as reception (250 m): hidden terminals exist.
+fn hidden(cfg: WifiConfig) -> WifiConfig {
+    WifiConfig {
+        cs_threshold_w: cfg.rx_threshold_w,
+        ..cfg
+    }
+}
+
+/// DATA/ACK: LL 25 + DIFS 50 + k·20 + DATA 4464 + d/c + LL 25 µs, with k the first draw of
+/// the sender's own stream (`below(31)`, read back from a clone).
+#[test]
+fn data_ack_exchange_takes_the_computed_time() {
+    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let mut d = Driver::new(basic_access(), &pos);
+    let k = RandomStream::named(1, "wifi/n0/mac").below(31);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(20_000 * US);
+    let p = prop(pos[0], pos[1]);
+    let want = (25 + 50 + 20 * k + 4464 + 25) * US + p;
+    assert_eq!(d.arrivals.len(), 1);
+    assert_eq!(d.arrivals[0].0, want);
+    assert_eq!(d.arrivals[0].1, 1);
+    let (a, b) = (d.ch.stats(0), d.ch.stats(1));
+    assert_eq!((a.data_sent, a.rts_sent, a.ack_timeouts), (1, 0, 0));
+    assert_eq!((b.ack_sent, b.delivered), (1, 1));
+    assert!(d.failures.is_empty() && d.drops.is_empty());
+}
+
+/// RTS/CTS/DATA/ACK: LL 25 + DIFS 50 + k·20 + RTS 352 + SIFS 10 + CTS 304 + SIFS 10 + DATA
+/// 4464 + LL 25 µs + three propagation delays (RTS, CTS, DATA) = 5240 µs + k·20 µs + 3·d/c.
+#[test]
+fn rts_cts_data_ack_exchange_takes_the_computed_time() {
+    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let mut d = Driver::new(legacy(), &pos);
+    let k = RandomStream::named(1, "wifi/n0/mac").below(31);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(20_000 * US);
+    let p = prop(pos[0], pos[1]);
+    assert_eq!(d.arrivals.len(), 1);
+    assert_eq!(d.arrivals[0].0, (5240 + 20 * k) * US + 3 * p);
+    let (a, b) = (d.ch.stats(0), d.ch.stats(1));
+    assert_eq!((a.rts_sent, a.data_sent), (1, 1));
+    assert_eq!((b.cts_sent, b.ack_sent), (1, 1));
+    // The sender's exchange ends with the ACK: its MAC is idle and holds nothing.
+    assert_eq!(d.ch.packets_held(), 0);
+    assert_eq!(d.ch.st[0].tx_state, TxState::Idle);
+}
+
+/// A's exchange with B, as C (50 m off the line) sees it, for A's RTS starting at `t_a`:
+/// the last thing C hears is B's ACK, ending at t_a + 352+10+304+10+4464+10+304 µs + three
+/// A-B delays + the B-C delay; every NAV C set ends no later.
+fn ack_end_at_c(t_a: u64, pos: &[(f64, f64)]) -> u64 {
+    t_a + 5454 * US + 3 * prop(pos[0], pos[1]) + prop(pos[1], pos[2])
+}
+
+/// C's own RTS/CTS/DATA to D from its RTS start: 352+10+304+10+4464 µs + 3 C-D delays +
+/// LL 25 µs.
+fn c_to_d_arrival(c_rts: u64, pos: &[(f64, f64)]) -> u64 {
+    c_rts + (5140 + 25) * US + 3 * prop(pos[2], pos[3])
+}
+
+/// Backoff freeze and resume: A draws 10 slots, C 20; both queue at 0. A's RTS starts at
+/// 25 + 50 + 200 = 275 µs and reaches C 236 ns later, after C counted 200.236 µs past its
+/// DIFS: 10 whole slots, 10 left. C resumes after A's exchange with a fresh DIFS: its RTS
+/// starts at ack_end_at_c + 50 + 10·20 µs.
+#[test]
+fn backoff_freezes_on_busy_and_resumes_with_whole_slots_left() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (50.0, 50.0), (50.0, 150.0)];
+    let mut d = Driver::new(legacy(), &pos);
+    d.force(0, &[10, 0]);
+    d.force(2, &[20, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(2, udp_packet(2, 3, 1040), Addr::nth(3));
+    d.run_until(40_000 * US);
+    let t_a = 275 * US;
+    let c_rts = ack_end_at_c(t_a, &pos) + (50 + 10 * 20) * US;
+    let at_d: Vec<u64> = d
+        .arrivals
+        .iter()
+        .filter(|a| a.1 == 3)
+        .map(|a| a.0)
+        .collect();
+    assert_eq!(at_d, vec![c_to_d_arrival(c_rts, &pos)]);
+    assert_eq!(d.ch.stats(2).collisions + d.ch.stats(1).collisions, 0);
+}
+
+/// NAV deferral: C's packet reaches its MAC while A's exchange holds the medium (RTS and CTS
+/// overheard, NAV set); its backoff (forced to 3 slots) starts frozen and counts only after
+/// the medium is idle again for a DIFS: C's RTS at ack_end_at_c + 50 + 60 µs.
+#[test]
+fn nav_from_overheard_rts_cts_defers_a_station() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (50.0, 50.0), (50.0, 150.0)];
+    let mut d = Driver::new(legacy(), &pos);
+    d.force(0, &[0, 0]);
+    d.force(2, &[3, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    // A's RTS starts at 75 µs; C's packet is handed over during the CTS (at 800 µs).
+    d.run_until(800 * US);
+    d.submit(2, udp_packet(2, 3, 1040), Addr::nth(3));
+    assert!(d.ch.st[2].nav > 800 * US, "C holds a NAV from A's RTS");
+    d.run_until(40_000 * US);
+    let c_rts = ack_end_at_c(75 * US, &pos) + (50 + 60) * US;
+    let at_d: Vec<u64> = d
+        .arrivals
+        .iter()
+        .filter(|a| a.1 == 3)
+        .map(|a| a.0)
+        .collect();
+    assert_eq!(at_d, vec![c_to_d_arrival(c_rts, &pos)]);
+}
+
+/// Hidden terminals: A and C, 400 m apart, cannot sense each other (carrier sense = 250 m)
+/// and both send to B in the middle with the same backoff: the two DATA frames overlap at B
+/// with equal power, both are lost, neither is ACKed; both packets get through on retry.
+#[test]
+fn hidden_terminals_collide_at_the_receiver() {
+    let pos = [(0.0, 0.0), (200.0, 0.0), (400.0, 0.0)];
+    let mut d = Driver::new(hidden(basic_access()), &pos);
+    // Second draws: A retries after 1 slot, C after 300 (longer than A's whole retry).
+    d.force(0, &[4, 1, 0]);
+    d.force(2, &[4, 300, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(2, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.run_until(200_000 * US);
+    let b = d.ch.stats(1);
+    assert_eq!(b.collisions, 1);
+    assert_eq!(b.ack_sent, 2);
+    assert_eq!(d.ch.stats(0).ack_timeouts, 1);
+    assert_eq!(d.ch.stats(2).ack_timeouts, 1);
+    assert_eq!(d.arrivals.len(), 2);
+    // No arrival at the collision-free time 25 + 50 + 80 + 4464 + 25 µs + 200 m / c.
+    let clean = (25 + 50 + 80 + 4464 + 25) * US + prop(pos[0], pos[1]);
+    assert!(d.arrivals.iter().all(|a| a.0 > clean));
+}
+
+/// Capture (link-spec §3.3 rule 9): B is receiving A's frame from 20 m when C's frame (240 m,
+/// hidden from A) starts one slot later. P_A / P_C ≫ 10: A's frame survives and arrives at
+/// its collision-free time; C's frame only sets B's NAV. With the order reversed (the weak
+/// frame first) the ratio is below 10 and both are lost.
+#[test]
+fn a_strong_frame_captures_the_receiver() {
+    let pos = [(20.0, 0.0), (0.0, 0.0), (-240.0, 0.0)];
+    let cfg = hidden(basic_access());
+    let r = cfg.radio;
+    assert!(r.rx_power(20.0) / r.rx_power(240.0) >= 10.0);
+    let mut d = Driver::new(cfg.clone(), &pos);
+    d.force(0, &[0, 0]);
+    d.force(2, &[1, 0, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(2, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.run_until(100_000 * US);
+    let clean = (25 + 50 + 4464 + 25) * US + prop(pos[0], pos[1]);
+    assert_eq!(d.arrivals[0].0, clean);
+    assert_eq!(d.arrivals[0].2.uid, 1);
+    assert_eq!(d.ch.stats(1).collisions, 0);
+    assert_eq!(d.ch.stats(0).ack_timeouts, 0);
+
+    // Weak first: C starts one slot before A.
+    let mut d = Driver::new(cfg, &pos);
+    d.force(0, &[1, 5, 0]);
+    d.force(2, &[0, 300, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(2, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.run_until(100_000 * US);
+    assert_eq!(d.ch.stats(1).collisions, 1);
+    assert_eq!(d.ch.stats(0).ack_timeouts, 1);
+    assert_eq!(d.ch.stats(2).ack_timeouts, 1);
+}
+
+/// EIFS: C (400 m from A) senses A's broadcast but cannot decode it. C's broadcast, queued
+/// during A's frame, waits until the frame's end at C + EIFS 364 + DIFS 50 + 2 slots.
+/// A's broadcast: 1040 + 52 octets at 1 Mb/s = 192 + 8·1068 = 8736 µs, from 75 µs.
+#[test]
+fn an_undecodable_frame_is_followed_by_eifs() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (400.0, 0.0), (600.0, 0.0)];
+    let mut d = Driver::new(basic_access(), &pos);
+    d.force(0, &[0, 0]);
+    d.force(2, &[2, 0]);
+    d.submit(0, udp_packet(1, 9, 1040), Addr::BROADCAST);
+    d.run_until(100 * US);
+    d.submit(2, udp_packet(2, 9, 1040), Addr::BROADCAST);
+    d.run_until(100_000 * US);
+    assert_eq!(d.ch.stats(2).rx_errors, 1);
+    let end_at_c = (75 + 8736) * US + prop(pos[0], pos[2]);
+    let c_start = end_at_c + (364 + 50 + 40) * US;
+    let at_d: Vec<u64> = d
+        .arrivals
+        .iter()
+        .filter(|a| a.1 == 3)
+        .map(|a| a.0)
+        .collect();
+    assert_eq!(
+        at_d,
+        vec![c_start + (8736 + 25) * US + prop(pos[2], pos[3])]
+    );
+}
+
+/// Retry limit with RTS/CTS and nobody at the next hop: 7 RTS, 7 CTS timeouts (short retry
+/// limit), then the packet is handed back with its next hop; the next packet for that hop
+/// then tries 7 times of its own.
+#[test]
+fn short_retry_limit_hands_the_packet_back() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    let ghost = Addr::nth(50);
+    d.submit(0, udp_packet(1, 50, 1040), ghost);
+    d.submit(0, udp_packet(2, 50, 1040), ghost);
+    d.run_until(2_000_000 * US);
+    let a = d.ch.stats(0);
+    assert_eq!(
+        (a.rts_sent, a.cts_timeouts, a.drops_retry_limit),
+        (14, 14, 2)
+    );
+    let back: Vec<(u64, Addr)> = d
+        .failures
+        .iter()
+        .map(|(_, f)| (f.packet.uid, f.next_hop))
+        .collect();
+    assert_eq!(back, vec![(1, ghost), (2, ghost)]);
+}
+
+/// With `hand_back_queued_on_failure` the packet queued behind for the same hop comes back
+/// with the first failure (7 RTS in all); a packet for another hop stays and is sent.
+#[test]
+fn a_failure_can_hand_back_the_queue_for_that_hop() {
+    let cfg = WifiConfig {
+        hand_back_queued_on_failure: true,
+        ..legacy()
+    };
+    let mut d = Driver::new(cfg, &[(0.0, 0.0), (100.0, 0.0)]);
+    let ghost = Addr::nth(50);
+    d.submit(0, udp_packet(1, 50, 1040), ghost);
+    d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.submit(0, udp_packet(3, 50, 1040), ghost);
+    d.run_until(2_000_000 * US);
+    let back: Vec<(u64, SimTime, Addr)> = d
+        .failures
+        .iter()
+        .map(|(t, f)| (f.packet.uid, SimTime(*t), f.next_hop))
+        .collect();
+    assert_eq!(back.len(), 2);
+    assert_eq!((back[0].0, back[1].0), (1, 3));
+    assert_eq!(back[0].1, back[1].1, "handed back together");
+    assert_eq!(d.arrivals.len(), 1);
+    assert_eq!(d.arrivals[0].2.uid, 2);
+    // B set its NAV from each RTS to the absent station, so A's RTS to B may go unanswered
+    // a few times; every timeout before the failure belongs to the absent station: 7.
+    assert_eq!(d.ch.stats(0).drops_retry_limit, 1);
+}
+
+/// Long retry limit 4 (RTS/CTS succeeds, DATA is corrupted at B every time: a fault
+/// injector marks B's reception in error while A's DATA is on the air): 4 RTS, 4 DATA,
+/// 4 ACK timeouts, then the packet comes back.
+#[test]
+fn long_retry_limit_after_failed_data() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    d.hook = Some(Box::new(|ch: &mut WifiChannel| {
+        if ch.st[0].tx_state == TxState::Send {
+            if let Some(rx) = ch.st[1].rx.as_mut() {
+                rx.error = true;
+            }
+        }
+    }));
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(2_000_000 * US);
+    let a = d.ch.stats(0);
+    assert_eq!(
+        (a.rts_sent, a.data_sent, a.ack_timeouts, a.cts_timeouts),
+        (4, 4, 4, 0)
+    );
+    assert_eq!(d.ch.stats(1).rx_errors, 4);
+    assert_eq!(d.failures.len(), 1);
+    assert_eq!(d.failures[0].1.next_hop, Addr::nth(1));
+    assert!(d.arrivals.is_empty());
+}
+
+/// Duplicate filter: the first ACK is lost (A's reception of it is corrupted once), A sends
+/// the DATA again, B ACKs it but does not pass it up a second time.
+#[test]
+fn a_retransmitted_frame_is_delivered_once() {
+    let mut d = Driver::new(basic_access(), &[(0.0, 0.0), (100.0, 0.0)]);
+    let mut armed = true;
+    d.hook = Some(Box::new(move |ch: &mut WifiChannel| {
+        if armed && ch.st[1].tx_state == TxState::Ack {
+            if let Some(rx) = ch.st[0].rx.as_mut() {
+                rx.error = true;
+                armed = false;
+            }
+        }
+    }));
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(100_000 * US);
+    let (a, b) = (d.ch.stats(0), d.ch.stats(1));
+    assert_eq!((a.data_sent, a.ack_timeouts), (2, 1));
+    assert_eq!((b.ack_sent, b.duplicates, b.delivered), (2, 1, 1));
+    assert_eq!(d.arrivals.len(), 1);
+    assert!(d.failures.is_empty());
+}
+
+/// A broadcast decoded by B and C (in range) but not D (carrier sense only): two arrivals,
+/// one of them a copy. A broadcast nobody can decode is dropped as `no_receiver`.
+#[test]
+fn broadcast_copies_and_no_receiver() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (0.0, 200.0), (400.0, 0.0)];
+    let mut d = Driver::new(legacy(), &pos);
+    d.submit(0, udp_packet(1, 9, 100), Addr::BROADCAST);
+    d.run_until(50_000 * US);
+    let mut ports: Vec<u16> = d.arrivals.iter().map(|a| a.1).collect();
+    ports.sort_unstable();
+    assert_eq!(ports, vec![1, 2]);
+    assert_eq!(d.copies[PacketKind::Udp.index()], 1);
+    assert_eq!(d.ch.stats(3).rx_errors, 1);
+
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (1000.0, 0.0)]);
+    d.submit(0, udp_packet(1, 9, 100), Addr::BROADCAST);
+    d.run_until(50_000 * US);
+    assert!(d.arrivals.is_empty());
+    assert_eq!(d.drops.len(), 1);
+    assert_eq!(d.drops[0].1, DropReason::NoReceiver);
+}
+
+/// Promiscuous tap: C decodes A's unicast DATA for B and reports a copy.
+#[test]
+fn promiscuous_station_overhears_unicast_data() {
+    let cfg = WifiConfig {
+        promiscuous: true,
+        ..legacy()
+    };
+    let mut d = Driver::new(cfg, &[(0.0, 0.0), (100.0, 0.0), (50.0, 50.0)]);
+    d.submit(0, udp_packet(7, 1, 500), Addr::nth(1));
+    d.run_until(50_000 * US);
+    assert_eq!(d.arrivals.len(), 1);
+    assert_eq!(d.overheard.len(), 1);
+    assert_eq!((d.overheard[0].1, d.overheard[0].2.uid), (2, 7));
+}
+
+/// Interface queue through the channel: 60 packets at once; one enters the MAC, 49 wait
+/// (ns-2 DropTail keeps limit − 1), 10 are dropped as `ifq_overflow`.
+#[test]
+fn a_full_interface_queue_drops() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    for i in 0..60 {
+        d.submit(0, udp_packet(i, 1, 200), Addr::nth(1));
+    }
+    d.run_until(30 * US);
+    assert_eq!(d.ch.queue_len(0), 49);
+    assert_eq!(d.drops.len(), 10);
+    assert!(d.drops.iter().all(|x| x.1 == DropReason::IfqOverflow));
+    assert_eq!(d.ch.stats(0).drops_ifq, 10);
+    d.run_until(10_000_000 * US);
+    assert_eq!(d.arrivals.len(), 50);
+}
+
+/// Bianchi (IEEE JSAC 18(3), 2000), eq. (7), (9) and (13): the saturation packet rate of
+/// n stations with W = 32, m = 5 and the slot/SIFS/DIFS/air times of this channel.
+/// `eifs_after_collision` replaces the DIFS after a collision by EIFS + DIFS, as ns-2's
+/// bystanders wait (link-spec §3.3 rule 9).
+fn bianchi_rate(n: usize, rts: bool, w: f64, eifs_after_collision: bool) -> f64 {
+    let t = legacy().timing();
+    let m = 5;
+    let tau_of_p = |p: f64| {
+        2.0 * (1.0 - 2.0 * p) / ((1.0 - 2.0 * p) * (w + 1.0) + p * w * (1.0 - (2.0 * p).powi(m)))
+    };
+    let (mut lo, mut hi): (f64, f64) = (1e-9, 0.999);
+    for _ in 0..200 {
+        let tau = 0.5 * (lo + hi);
+        let p = 1.0 - (1.0 - tau).powi(n as i32 - 1);
+        if tau_of_p(p) > tau {
+            lo = tau;
+        } else {
+            hi = tau;
+        }
+    }
+    let tau = 0.5 * (lo + hi);
+    let ptr = 1.0 - (1.0 - tau).powi(n as i32);
+    let ps = n as f64 * tau * (1.0 - tau).powi(n as i32 - 1) / ptr;
+    let ns = |x: u64| x as f64;
+    let delta = 334.0; // 100 m at most between stations here; propagation, ns
+    let data = ns(t.data(1040, false));
+    let after_coll = if eifs_after_collision {
+        ns(t.eifs + t.difs)
+    } else {
+        ns(t.difs) + delta
+    };
+    let (ts, tc) = if rts {
+        (
+            ns(t.rts + t.cts + t.ack + 3 * t.sifs + t.difs) + data + 4.0 * delta,
+            ns(t.rts) + after_coll,
+        )
+    } else {
+        (
+            data + ns(t.sifs + t.ack + t.difs) + 2.0 * delta,
+            data + after_coll,
+        )
+    };
+    let slot = ns(t.slot);
+    let e_slot = (1.0 - ptr) * slot + ptr * ps * ts + ptr * (1.0 - ps) * tc;
+    ps * ptr / e_slot * 1e9
+}
+
+/// n saturated stations on a 10 m circle around a sink, all in range of each other; packets
+/// per second delivered at the sink from 1 s to `secs`. Returns (rate, world events per
+/// frame sent).
+fn saturated_rate(n: usize, rts: bool, secs: u64) -> (f64, f64) {
+    let mut pos = vec![(0.0, 0.0)];
+    for i in 0..n {
+        let a = 2.0 * std::f64::consts::PI * i as f64 / n as f64;
+        pos.push((10.0 * a.cos(), 10.0 * a.sin()));
+    }
+    let cfg = if rts { legacy() } else { basic_access() };
+    let mut d = Driver::new(cfg, &pos);
+    let mut uid = 0;
+    let warmup = 1_000_000 * US;
+    let mut counted = 0u64;
+    let mut t = 0;
+    while t < secs * 1_000_000 * US {
+        for s in 1..=n as u16 {
+            while d.ch.queue_len(s) < 3 {
+                uid += 1;
+                d.submit(s, udp_packet(uid, 0, 1040), Addr::nth(0));
+                d.run_until(d.now + 30 * US);
+            }
+        }
+        t += 10_000 * US;
+        d.run_until(t);
+        counted += d
+            .arrivals
+            .drain(..)
+            .filter(|a| a.0 >= warmup && a.1 == 0)
+            .count() as u64;
+    }
+    let rate = counted as f64 / (secs - 1) as f64;
+    (rate, d.events as f64 / d.ch.frames_sent as f64)
+}
+
+#[test]
+fn saturation_throughput_matches_bianchi() {
+    for rts in [false, true] {
+        for n in [5, 10, 20] {
+            let (sim, epf) = saturated_rate(n, rts, 20);
+            let model = bianchi_rate(n, rts, 32.0, true);
+            let textbook = bianchi_rate(n, rts, 32.0, false);
+            let w31 = bianchi_rate(n, rts, 31.0, true);
+            let err = (sim - model) / model;
+            println!(
+                "rts={rts} n={n}: sim {sim:.1} pkt/s, Bianchi(EIFS) {model:.1} ({:+.2} %), \
+                 W=31 {w31:.1}, textbook DIFS {textbook:.1}; events/frame {epf:.2}",
+                100.0 * err
+            );
+            assert!(err.abs() < 0.03, "n={n} rts={rts}: {sim} vs {model}");
+            assert!(epf < 4.0, "events per frame {epf}");
+        }
+    }
+}
+
+/// A 7-hop chain (8 stations 200 m apart: each hears its neighbours, senses two hops away)
+/// carrying a 1040-byte packet every 40 ms for 100 simulated seconds. Measures world
+/// events per frame on the air and checks the packet accounting.
+#[test]
+fn seven_hop_chain_events_per_frame() {
+    let pos: Vec<(f64, f64)> = (0..8).map(|i| (200.0 * i as f64, 0.0)).collect();
+    let mut d = Driver::new(legacy(), &pos);
+    d.chain_last = Some(7);
+    let wall = std::time::Instant::now();
+    let mut uid = 0;
+    for k in 0..2500u64 {
+        d.run_until(k * 40_000 * US);
+        uid += 1;
+        d.submit(0, udp_packet(uid, 7, 1040), Addr::nth(1));
+    }
+    d.run_until(101_000_000 * US);
+    let epf = d.events as f64 / d.ch.frames_sent as f64;
+    println!(
+        "7-hop chain: {} delivered of {uid}, {} frames, {} world events, {epf:.2} events/frame, \
+         wall {:.3} s",
+        d.arrivals.len(),
+        d.ch.frames_sent,
+        d.events,
+        wall.elapsed().as_secs_f64()
+    );
+    let failed = d.failures.len() + d.drops.len();
+    assert_eq!(
+        d.arrivals.len() + failed + d.ch.packets_held(),
+        uid as usize
+    );
+    assert!(d.arrivals.len() > 2000, "{} delivered", d.arrivals.len());
+    assert!(epf < 4.0, "events per frame {epf}");
+}
