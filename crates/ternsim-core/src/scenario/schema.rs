@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::units::{Bytes, Duration, Length, Rate};
+use super::units::{Bytes, Duration, Length, Power, Rate};
 
 /// A whole scenario file.
 #[derive(Clone, Debug, Deserialize)]
@@ -36,6 +36,9 @@ pub struct ScenarioSpec {
     /// Explicit static routes; everything else is routed by shortest hop count.
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
+    /// An 802.11 ad hoc channel: every node with a position gets a NIC on it.
+    #[serde(default)]
+    pub wireless: Option<WirelessSpec>,
     /// The routing protocol every node runs (static shortest path by default).
     #[serde(default)]
     pub routing: RoutingSpec,
@@ -84,6 +87,66 @@ pub struct EventSpec {
     pub loss: Option<f64>,
     #[serde(default)]
     pub error: Option<ErrorSpec>,
+}
+
+/// `[wireless]`: the 802.11 DCF channel and radio (link-spec §3). Every key is optional;
+/// the defaults are ns-2.35's (`WifiConfig::default`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WirelessSpec {
+    /// Rate of unicast DATA frames: 1, 2, 5.5 or 11 Mbps (ns-2.35: 1 Mbps).
+    #[serde(default)]
+    pub data_rate: Option<Rate>,
+    /// Rate of RTS, CTS, ACK and broadcast frames (ns-2.35: 1 Mbps).
+    #[serde(default)]
+    pub basic_rate: Option<Rate>,
+    /// Reception range; sets RXThresh through the propagation model (ns-2: 250 m).
+    #[serde(default)]
+    pub rx_range: Option<Length>,
+    /// RXThresh as a power (instead of `rx_range`).
+    #[serde(default)]
+    pub rx_threshold: Option<Power>,
+    /// Carrier-sense range; sets CSThresh (ns-2: 550 m).
+    #[serde(default)]
+    pub cs_range: Option<Length>,
+    /// CSThresh as a power (instead of `cs_range`).
+    #[serde(default)]
+    pub cs_threshold: Option<Power>,
+    /// CPThresh, a power ratio (ns-2: 10).
+    #[serde(default)]
+    pub capture_threshold: Option<f64>,
+    /// `two_ray_ground` (default) or `free_space`.
+    #[serde(default)]
+    pub propagation: Option<String>,
+    #[serde(default)]
+    pub tx_power: Option<Power>,
+    #[serde(default)]
+    pub antenna_height: Option<Length>,
+    #[serde(default)]
+    pub frequency_mhz: Option<f64>,
+    #[serde(default)]
+    pub system_loss: Option<f64>,
+    /// Octets a DATA frame adds to the IP packet: 52 (ns-2 <= 2.32) or 58 (>= 2.33).
+    #[serde(default)]
+    pub mac_header: Option<u32>,
+    /// MAC frames at or above this size use RTS/CTS (ns-2: 0 B, every unicast frame).
+    #[serde(default)]
+    pub rts_threshold: Option<Bytes>,
+    #[serde(default)]
+    pub short_retry_limit: Option<u32>,
+    #[serde(default)]
+    pub long_retry_limit: Option<u32>,
+    #[serde(default)]
+    pub cw_min: Option<u32>,
+    #[serde(default)]
+    pub cw_max: Option<u32>,
+    /// Interface queue: `priqueue` or `cmu_priqueue` (default: `cmu_priqueue` under DSR,
+    /// as ns-2 requires, else `priqueue`).
+    #[serde(default)]
+    pub ifq: Option<String>,
+    /// Interface queue limit in packets (ns-2 `ifqlen` 50).
+    #[serde(default)]
+    pub ifq_length: Option<u32>,
 }
 
 /// `[topology]`: nodes generated with positions, named `n0`, `n1`, … in order.

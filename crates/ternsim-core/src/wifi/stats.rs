@@ -1,7 +1,7 @@
 //! Counters per station (what the `mac` traces and summaries read).
 
 /// MAC counters of one station.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct WifiStats {
     /// DATA frames put on the air (unicast and broadcast, retransmissions included).
     pub data_sent: u64,

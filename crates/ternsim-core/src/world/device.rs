@@ -10,12 +10,14 @@
 
 use std::collections::HashMap;
 
+use crate::net::addr::Addr;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::wired::WiredDirection;
 use crate::sim::SimTime;
 use crate::trace::{RunningStats, TraceSet};
 use crate::umts::{BearerEvent, BearerOutput, Direction, RadioBearer, SduId, Side};
+use crate::wifi::WifiChannel;
 
 /// Port numbers of a radio bearer.
 pub const RNC_PORT: u16 = 0;
@@ -225,13 +227,25 @@ pub enum Device {
         dir: usize,
     },
     Bearer(Box<BearerDevice>),
+    /// An 802.11 channel: port i is the NIC of the i-th positioned node.
+    Wifi(Box<WifiChannel>),
 }
 
 impl Device {
-    pub fn submit(&mut self, now: SimTime, port: u16, packet: Packet, out: &mut IfaceOutput) {
+    /// `next_hop` is the link-layer destination: point-to-point devices ignore it, a shared
+    /// medium addresses the frame by it (`Addr::BROADCAST` for a broadcast).
+    pub fn submit(
+        &mut self,
+        now: SimTime,
+        port: u16,
+        packet: Packet,
+        next_hop: Addr,
+        out: &mut IfaceOutput,
+    ) {
         match self {
             Device::Wired { wire, .. } => wire.submit(now, packet, out),
             Device::Bearer(b) => b.submit(now, port, packet, out),
+            Device::Wifi(w) => w.submit(now, port, packet, next_hop, out),
         }
     }
 
@@ -239,13 +253,15 @@ impl Device {
         match self {
             Device::Wired { wire, .. } => wire.on_wake(now, tag, out),
             Device::Bearer(b) => b.on_wake(now, out),
+            Device::Wifi(w) => w.on_wake(now, tag, out),
         }
     }
 
     /// After the world drained a call's output: ask for the next wake-up if needed.
     pub fn rearm(&mut self, out: &mut IfaceOutput) {
         match self {
-            Device::Wired { .. } => {}
+            // The channel asks for its wake-ups inside `submit` and `on_wake`.
+            Device::Wired { .. } | Device::Wifi(_) => {}
             Device::Bearer(b) => b.rearm(out),
         }
     }
@@ -254,6 +270,7 @@ impl Device {
         match self {
             Device::Wired { wire, .. } => wire.packets_held(),
             Device::Bearer(b) => b.packets_held(),
+            Device::Wifi(w) => w.packets_held(),
         }
     }
 
@@ -276,13 +293,14 @@ impl Device {
                 wire.queue_events.clear();
             }
             Device::Bearer(b) => b.drain_traces(traces),
+            Device::Wifi(_) => {}
         }
     }
 
     pub fn wired_mut(&mut self) -> Option<&mut WiredDirection> {
         match self {
             Device::Wired { wire, .. } => Some(wire),
-            Device::Bearer(_) => None,
+            Device::Bearer(_) | Device::Wifi(_) => None,
         }
     }
 }

@@ -135,13 +135,15 @@ impl World {
         next_hop: Addr,
         packet: Packet,
     ) {
-        let _ = next_hop; // point-to-point devices ignore it; shared media address by it
         let (device, port) = {
             let i = &self.ifaces[iface.ix()];
             (i.device, i.port)
         };
+        if let Payload::Control(msg) = &packet.payload {
+            *self.control_tx.entry(msg.kind()).or_insert(0) += 1;
+        }
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
-        self.devices[device as usize].submit(now, port, packet, &mut out);
+        self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
     }
 
@@ -171,7 +173,9 @@ impl World {
             let iface = match &self.devices[d] {
                 // Wired direction `d` is the sending interface `d` (links come first).
                 super::Device::Wired { .. } => Some(IfaceId(device)),
-                super::Device::Bearer(_) => None,
+                // An 802.11 drop (interface queue full, a broadcast nobody heard) is counted
+                // per station by the channel (`WifiStats`); the packet does not say which.
+                super::Device::Bearer(_) | super::Device::Wifi(_) => None,
             };
             let node = iface.map(|i| self.ifaces[i.ix()].node);
             self.drop_packet(now, node, iface, packet, why);

@@ -29,6 +29,7 @@ pub use summary::{
     BearerSummary, FlowSummary, LinkSummary, NodeSummary, PacketSummary, RunOutput, RunSummary,
 };
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crate::app::{ByteToPacket, FtpBulk};
@@ -44,6 +45,7 @@ use crate::sim::{RandomStream, Scheduler, SimTime};
 use crate::tcp::{SinkOutput, TcpOutput, TcpSender, TcpSink};
 use crate::trace::{FlowStats, TraceSet};
 use crate::umts::RadioBearer;
+use crate::wifi::{StationSpec, WifiChannel};
 
 use device::{BearerDevice, Device, RNC_PORT, UE_PORT};
 use node::{Agent, Iface, Node};
@@ -168,6 +170,8 @@ struct World {
     /// Output buffers for interface calls, reused; nested calls take another.
     /// Boxed so that taking one out, handing it around and putting it back moves a pointer,
     /// not the whole buffer set.
+    /// Control packets handed to an interface, by message type (routing overhead).
+    control_tx: BTreeMap<&'static str, u64>,
     #[allow(clippy::vec_box)] // the point: moving a buffer set is moving a pointer
     iface_out_pool: Vec<Box<IfaceOutput>>,
     tcp_out: TcpOutput,
@@ -278,6 +282,49 @@ impl World {
                 up: true,
             });
         }
+        if let Some(cfg) = &sc.wireless {
+            // One channel; station k is the k-th positioned node, its interface `<node>/wifi`.
+            let device = devices.len();
+            let placed: Vec<usize> = (0..sc.nodes.len())
+                .filter(|&i| sc.nodes[i].position.is_some())
+                .collect();
+            let stations = placed
+                .iter()
+                .map(|&i| StationSpec {
+                    addr: nodes[i].addrs[0],
+                    mobility: nodes[i].mobility.clone(),
+                    rng: RandomStream::named(seed, &format!("wifi/{}/mac", sc.nodes[i].name)),
+                })
+                .collect();
+            devices.push(Device::Wifi(Box::new(WifiChannel::new(
+                cfg.clone(),
+                stations,
+            ))));
+            let mut ports = Vec::with_capacity(placed.len());
+            for (k, &i) in placed.iter().enumerate() {
+                let name = format!("{}/wifi", sc.nodes[i].name);
+                ports.push(add_iface(&mut nodes, i, device, k as u16, name));
+            }
+            // Radio neighbours at the start positions, for static routing over the channel.
+            let range = cfg.rx_range_m();
+            for (k, &a) in placed.iter().enumerate() {
+                for (m, &b) in placed.iter().enumerate().skip(k + 1) {
+                    let (pa, pb) = (sc.nodes[a].position, sc.nodes[b].position);
+                    if let (Some(pa), Some(pb)) = (pa, pb) {
+                        if pa.distance(pb) <= range {
+                            edges.push(Edge {
+                                a: NodeId(a as u32),
+                                b: NodeId(b as u32),
+                                a_iface: ports[k],
+                                b_iface: ports[m],
+                                up: true,
+                            });
+                        }
+                    }
+                }
+            }
+            arrival_iface.push(ports);
+        }
         let mut sched = Scheduler::new();
         let mut flows = Vec::with_capacity(sc.flows.len());
         for (i, f) in sc.flows.iter().enumerate() {
@@ -363,6 +410,7 @@ impl World {
             accounting: Accounting::default(),
             next_uid: 0,
             iface_out_pool: Vec::new(),
+            control_tx: BTreeMap::new(),
             tcp_out,
             sink_out: SinkOutput::default(),
         };

@@ -1,12 +1,16 @@
 //! The run summary: per-flow metrics (definitions in `crate::trace::flow_stats`), per-link
 //! and per-bearer counters, and the packet accounting, built from the world's final state.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::{Device, FlowAgents, World};
 use crate::net::packet::{DropReason, PacketKind};
+use crate::routing::dsr::DsrStats;
 use crate::scenario::ResolvedScenario;
 use crate::trace::Table;
+use crate::wifi::WifiStats;
 
 /// One flow's results (definitions in `crate::trace::flow_stats`).
 #[derive(Clone, Debug, Serialize)]
@@ -58,6 +62,24 @@ pub struct NodeSummary {
     pub addresses: Vec<String>,
     pub interfaces: Vec<String>,
     pub position: Option<[f64; 2]>,
+    /// 802.11 MAC counters of the node's NIC (`WifiStats`), on a wireless channel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mac: Option<WifiStats>,
+    /// DSR counters (requests, replies, errors, salvages, cache hits), under DSR.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dsr: Option<DsrStats>,
+}
+
+/// Routing overhead: control packets put on a link, every hop counted (a route request
+/// flooded through 7 nodes is 7 transmissions), by message type.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoutingSummary {
+    pub transmissions: u64,
+    pub transmissions_by_type: BTreeMap<String, u64>,
+    /// Routing transmissions per data packet (TCP data and UDP) delivered to its
+    /// destination: the normalized routing load of the MANET literature (Broch et al.,
+    /// MobiCom 1998; Das et al., INFOCOM 2000). `None` when no data packet arrived.
+    pub normalized_routing_overhead: Option<f64>,
 }
 
 /// One link direction's counters.
@@ -130,6 +152,8 @@ pub struct RunSummary {
     pub links: Vec<LinkSummary>,
     pub bearers: Vec<BearerSummary>,
     pub packets: PacketSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing: Option<RoutingSummary>,
 }
 
 /// What a run returns: the summary and the traces the scenario asked for.
@@ -161,7 +185,7 @@ impl World {
                     drops_down: wire.stats.drops_down,
                     utilization: wire.stats.busy.as_secs_f64().min(duration_s) / duration_s,
                 }),
-                Device::Bearer(_) => None,
+                Device::Bearer(_) | Device::Wifi(_) => None,
             })
             .collect();
         let mut bearers = Vec::with_capacity(sc.bearers.len() * 2);
@@ -199,8 +223,31 @@ impl World {
                     .map(|i| self.ifaces[i.ix()].name.clone())
                     .collect(),
                 position: n.mobility.position_at(end).map(|p| [p.x, p.y]),
+                mac: n.ifaces.iter().find_map(|i| {
+                    let iface = &self.ifaces[i.ix()];
+                    match &self.devices[iface.device as usize] {
+                        Device::Wifi(w) => Some(*w.stats(iface.port)),
+                        _ => None,
+                    }
+                }),
+                dsr: n.routing.dsr_stats(),
             })
             .collect();
+        let transmissions: u64 = self.control_tx.values().sum();
+        let routing = (transmissions > 0 || sc.wireless.is_some()).then(|| {
+            let data_delivered = self.accounting.delivered_by_kind[PacketKind::TcpData.index()]
+                + self.accounting.delivered_by_kind[PacketKind::Udp.index()];
+            RoutingSummary {
+                transmissions,
+                transmissions_by_type: self
+                    .control_tx
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), *v))
+                    .collect(),
+                normalized_routing_overhead: (data_delivered > 0)
+                    .then(|| transmissions as f64 / data_delivered as f64),
+            }
+        });
         let in_flight: u64 = self
             .devices
             .iter()
@@ -251,6 +298,7 @@ impl World {
                 links,
                 bearers,
                 packets,
+                routing,
             },
             tables: self.traces.into_tables(),
         }

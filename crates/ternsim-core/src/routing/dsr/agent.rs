@@ -20,7 +20,7 @@ use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
 
 /// Per-node DSR counters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct DsrStats {
     /// Route requests this node originated (ring-zero and propagating).
     pub rreq_originated: u64,

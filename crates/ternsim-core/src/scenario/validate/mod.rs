@@ -12,6 +12,7 @@ mod flows;
 mod tcp;
 mod topology;
 mod umts;
+mod wireless;
 
 use super::schema::{AppSpec, ErrorSpec, NodeKind, ScenarioSpec, TraceSpec};
 use super::ScenarioError;
@@ -19,10 +20,12 @@ use crate::app::AppWrite;
 use crate::channel::ErrorModel;
 use crate::mobility::Position;
 use crate::net::addr::NodeId;
+use crate::routing::dsr::DsrConfig;
 use crate::routing::{HoldConfig, RoutingConfig};
 use crate::sim::SimTime;
 use crate::tcp::{SinkConfig, TcpConfig};
 use crate::umts::BearerConfig;
+use crate::wifi::WifiConfig;
 
 use common::{resolve_file, NodeNames};
 
@@ -160,6 +163,8 @@ pub struct ResolvedScenario {
     pub bearers: Vec<ResolvedBearer>,
     /// The routing protocol every node runs.
     pub routing: RoutingConfig,
+    /// The 802.11 channel every positioned node is on, if the scenario has `[wireless]`.
+    pub wireless: Option<WifiConfig>,
     /// Explicit static routes `(node, destination, via)`.
     pub explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
     pub flows: Vec<ResolvedFlow>,
@@ -206,10 +211,19 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
     let r = &spec.routing;
     match r.protocol.as_deref() {
         None | Some("static") => {}
+        Some("dsr") => {
+            if r.hold_packets.is_some() || r.hold_timeout.is_some() {
+                return Err(ScenarioError::at(
+                    "routing",
+                    "hold_packets and hold_timeout apply to static routing; DSR has its send buffer",
+                ));
+            }
+            return Ok(RoutingConfig::Dsr(DsrConfig::default()));
+        }
         Some(other) => {
             return Err(ScenarioError::at(
                 "routing.protocol",
-                format!("unknown routing protocol `{other}`; allowed: static"),
+                format!("unknown routing protocol `{other}`; allowed: static, dsr"),
             ))
         }
     }
@@ -236,9 +250,15 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
     let nodes = topology::nodes(&spec)?;
     let names = NodeNames::new(&nodes);
     let (links, bearers) = topology::links_and_bearers(&spec, &names)?;
-    let edges = topology::all_up_edges(&links, &bearers);
-    let explicit_routes = topology::explicit_routes(&spec, &names, &edges)?;
+    let mut edges = topology::all_up_edges(&links, &bearers);
     let routing = routing(&spec)?;
+    let wireless = wireless::wireless(&spec, &nodes, &routing)?;
+    if let Some(w) = &wireless {
+        // Radio neighbours at the nodes' positions: what static routes and the flow
+        // connectivity check may use.
+        edges.extend(topology::radio_edges(&nodes, w.rx_range_m()));
+    }
+    let explicit_routes = topology::explicit_routes(&spec, &names, &edges)?;
     let reach = topology::Reachability::new(nodes.len(), &edges, &explicit_routes);
     let flows = flows::flows(&spec, &names, &reach)?;
     let events = events::events(&spec, &links, &flows)?;
@@ -249,6 +269,7 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         links,
         bearers,
         routing,
+        wireless,
         explicit_routes,
         flows,
         events,

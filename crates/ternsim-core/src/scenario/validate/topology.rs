@@ -219,6 +219,32 @@ pub(super) fn all_up_edges(links: &[ResolvedLink], bearers: &[ResolvedBearer]) -
         .collect()
 }
 
+/// Pairs of positioned nodes within `range` of each other (the 802.11 reception range):
+/// radio neighbours for static routes and the flow connectivity check. Interfaces are
+/// placeholders, as in [`all_up_edges`]; the world builds its own edges.
+pub(super) fn radio_edges(nodes: &[ResolvedNode], range: f64) -> Vec<Edge> {
+    let placed: Vec<(usize, Position)> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| n.position.map(|p| (i, p)))
+        .collect();
+    let mut edges = Vec::new();
+    for (k, &(a, pa)) in placed.iter().enumerate() {
+        for &(b, pb) in &placed[k + 1..] {
+            if pa.distance(pb) <= range {
+                edges.push(Edge {
+                    a: NodeId(a as u32),
+                    b: NodeId(b as u32),
+                    a_iface: IfaceId(0),
+                    b_iface: IfaceId(0),
+                    up: true,
+                });
+            }
+        }
+    }
+    edges
+}
+
 /// Explicit routes `(node, dst, via)`; `via` must be a neighbour of `node`.
 pub(super) fn explicit_routes(
     spec: &ScenarioSpec,
