@@ -633,4 +633,36 @@ NOTES = """
   starts at 1 and sets 2 on its first new ACK) is left out.
 * "Mean over hops" ratios: per seed, the mean over chain lengths of the ratio of the two
   variants' aggregate throughputs; the paper says "on average" without saying over what.
+* Plain Vegas spends 1-3 % of the time at w = 0 with 2 to 8 flows: ns-2 Vegas's quirk that
+  after a timeout and more than three duplicate ACKs the next new ACK deflates cwnd to
+  `v_newcwnd_`, which the timeout set to 0 (tcp-spec §9.2, quirk ii); the timer then restarts
+  it at 2. The paper's Fig. 2 does not show w = 0.
+
+## Where ternsim and the paper differ (full mode, 5 seeds)
+
+* **Fig. 2, 8 flows.** Flow 0 of Vegas sits mostly at its minimum window 2 and about a
+  seventh of the time at 3, where the paper has "about half the time" at 3. With 8 flows every
+  flow times out often (the summary table) and restarts at cwnd 2 with ssthresh 2, i.e. in
+  congestion avoidance at 2, where Vegas adds a packet only when Δ < α; with eight flows'
+  packets queued along the chain Δ is rarely that small. Table I's throughputs, which the
+  window distribution is meant to explain, still agree (aggregate and flow 0 within ±11 %).
+* **Minimum window 1 only.** Its window distribution is not "similar" to plain Vegas's: a
+  timeout now restarts at 1, so with 4-8 flows the window spends 40-50 % of the time at 1.
+  Its throughput, though, is within a few per cent of plain Vegas's, which is the paper's
+  point (only the two floors together help).
+* **Vegas-W against Vegas with 2 flows**: +6 %, not +27 %. With 2 flows plain Vegas here loses
+  less to the chain (its aggregate is 4 % above Table I's at 7 hops) and Vegas-W's gain comes
+  mostly with 4 and 8 flows.
+* **FeW with 4 and 8 flows** is no better than Vegas here, so Vegas-W beats it by about a third
+  (4 flows) and two thirds (8 flows) instead of "similar" and +22 %, and the largest Vegas-W /
+  FeW ratio is far above the abstract's "up to 27 %". ternsim's FeW is ns-2 NewReno with
+  α = 0.01 as `increase_num_` (congestion avoidance only): after each of its hundreds of
+  timeouts it slow-starts to ssthresh ≥ 2, so it overloads the chain the way the paper says
+  Vegas does (mean cwnd ≈ 1.8 per flow). The paper's FeW code is not described beyond its
+  reference; nothing was changed to bring the two closer.
+* **16 hops.** No route: see `scenarios/ding-vegasw/README.md` (DSR's 16-address source
+  route). Fig. 4 here ends at 15 hops.
+* Not a claim of the paper, but visible in the summary table: Vegas-W's gains with 8 flows
+  come with unfairness (Jain's index 0.6-0.9), one flow holding a whole window while the
+  others are paced at 0.5 packets.
 """
