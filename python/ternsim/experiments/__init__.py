@@ -23,6 +23,7 @@ __all__ = ["EXPERIMENTS", "Report", "UnknownExperiment", "get", "names", "reprod
 EXPERIMENTS = {
     "lo-umts": "lo_umts",
     "costamagna-utra": "costamagna_utra",
+    "ding-vegasw": "ding_vegasw",
 }
 
 
