@@ -190,13 +190,18 @@ impl WiredDirection {
             Some(packet)
         } else {
             let at = now + self.delay;
-            // Keep the pipe in arrival order (a shortened delay can overtake).
-            let pos = self
-                .pipe
-                .iter()
-                .rposition(|(t, _)| *t <= at)
-                .map_or(0, |i| i + 1);
-            self.pipe.insert(pos, (at, packet));
+            // Keep the pipe in arrival order (a shortened delay can overtake); almost always
+            // the packet goes last.
+            if self.pipe.back().is_none_or(|(t, _)| *t <= at) {
+                self.pipe.push_back((at, packet));
+            } else {
+                let pos = self
+                    .pipe
+                    .iter()
+                    .rposition(|(t, _)| *t <= at)
+                    .map_or(0, |i| i + 1);
+                self.pipe.insert(pos, (at, packet));
+            }
             out.wakes.push((at, self.tag(ARRIVAL)));
             None
         };

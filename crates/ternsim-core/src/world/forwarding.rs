@@ -6,7 +6,7 @@
 use super::{Agent, Event, World, DEFAULT_TTL};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
-use crate::net::packet::{DropReason, Header, IpHeader, Packet, Payload, Ports};
+use crate::net::packet::{DropReason, Header, IpHeader, Packet, PacketKind, Payload, Ports};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -158,15 +158,11 @@ impl World {
         self.drain_device(now, device, out);
     }
 
-    /// Drops, transmit failures and arrivals of one device call, then its wake-ups.
+    /// Drops, transmit failures and arrivals of one device call, then its wake-ups. The
+    /// buffer set is this call's own (taken from the pool), so it is drained in place while
+    /// the world handles each item; the rare kinds are skipped when empty.
     fn drain_device(&mut self, now: SimTime, device: u32, mut out: Box<IfaceOutput>) {
         let d = device as usize;
-        let sender_iface = |w: &World, port: u16| {
-            w.ifaces
-                .iter()
-                .position(|i| i.device == device && i.port == port)
-                .map(|i| IfaceId(i as u32))
-        };
         for (packet, why) in out.drops.drain(..) {
             // A drop inside a device is charged to the interface that submitted the packet:
             // the sending side of a wired direction or of a bearer.
@@ -180,9 +176,13 @@ impl World {
             let node = iface.map(|i| self.ifaces[i.ix()].node);
             self.drop_packet(now, node, iface, packet, why);
         }
-        let mut failures = std::mem::take(&mut out.tx_failures);
-        for failure in failures.drain(..) {
-            let Some(iface) = sender_iface(self, failure.port) else {
+        for failure in out.tx_failures.drain(..) {
+            let Some(iface) = self
+                .ifaces
+                .iter()
+                .position(|i| i.device == device && i.port == failure.port)
+                .map(|i| IfaceId(i as u32))
+            else {
                 continue;
             };
             let node = self.ifaces[iface.ix()].node;
@@ -198,13 +198,14 @@ impl World {
             );
             self.drain_routing(now, node, rout);
         }
-        out.tx_failures = failures;
-        for (kind, n) in out.copies.iter().enumerate() {
-            self.accounting.created += n;
-            self.accounting.created_by_kind[kind] += n;
+        if out.copies != [0; PacketKind::ALL.len()] {
+            for (kind, n) in out.copies.iter().enumerate() {
+                self.accounting.created += n;
+                self.accounting.created_by_kind[kind] += n;
+            }
+            out.copies = [0; PacketKind::ALL.len()];
         }
-        let mut overheard = std::mem::take(&mut out.overheard);
-        for (port, packet) in overheard.drain(..) {
+        for (port, packet) in out.overheard.drain(..) {
             let iface = self.arrival_iface[d][port as usize];
             let node = self.ifaces[iface.ix()].node;
             let mut rout = RoutingOutput::default();
@@ -215,21 +216,16 @@ impl World {
             }
             self.arm_routing(node);
         }
-        out.overheard = overheard;
-        // Taken out (and put back, keeping its capacity) because receiving may call into
-        // other devices, which use other buffers from the pool.
-        let mut arrivals = std::mem::take(&mut out.arrivals);
-        for (port, packet) in arrivals.drain(..) {
+        for (port, packet) in out.arrivals.drain(..) {
             let iface = self.arrival_iface[d][port as usize];
             self.receive(now, iface, packet);
         }
-        out.arrivals = arrivals;
         self.devices[d].rearm(&mut out);
-        for &(at, tag) in &out.wakes {
+        for (at, tag) in out.wakes.drain(..) {
             self.sched.schedule(at, Event::IfaceWake { device, tag });
         }
         self.devices[d].drain_traces(&self.link_names, &mut self.traces);
-        out.clear();
+        debug_assert!(out.is_empty());
         self.iface_out_pool.push(out);
     }
 
