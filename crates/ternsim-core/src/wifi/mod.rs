@@ -26,6 +26,7 @@
 //! Not modelled: ARP (link-spec §3.5; next hops resolve at once), fragmentation, power
 //! management, infrastructure mode.
 
+mod arp;
 pub mod backoff;
 mod channel;
 pub mod config;
