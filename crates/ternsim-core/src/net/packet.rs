@@ -306,10 +306,14 @@ pub enum DropReason {
     IfqOverflow,
     /// A broadcast 802.11 frame that no station decoded.
     NoReceiver,
+    /// 802.11 ARP held it for an unresolved next hop and a newer packet for the same next
+    /// hop replaced it (ns-2 `ARPTable::arpresolve`, one held packet per entry, link-spec
+    /// §3.5).
+    ArpReplaced,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 17] = [
+    pub const ALL: [DropReason; 18] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -327,6 +331,7 @@ impl DropReason {
         DropReason::SalvageNoRoute,
         DropReason::IfqOverflow,
         DropReason::NoReceiver,
+        DropReason::ArpReplaced,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -347,6 +352,7 @@ impl DropReason {
             DropReason::SalvageNoRoute => "salvage_no_route",
             DropReason::IfqOverflow => "ifq_overflow",
             DropReason::NoReceiver => "no_receiver",
+            DropReason::ArpReplaced => "arp_replaced",
         }
     }
     pub fn index(self) -> usize {

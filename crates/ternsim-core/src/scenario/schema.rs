@@ -147,6 +147,10 @@ pub struct WirelessSpec {
     /// Interface queue limit in packets (ns-2 `ifqlen` 50).
     #[serde(default)]
     pub ifq_length: Option<u32>,
+    /// Resolve unicast next hops with ARP (ns-2 `mac/arp.cc`, link-spec §3.5; default true,
+    /// as every ns-2 wireless node has an ARP table).
+    #[serde(default)]
+    pub arp: Option<bool>,
 }
 
 /// `[topology]`: nodes generated with positions, named `n0`, `n1`, … in order.

@@ -97,6 +97,28 @@ pub(super) struct PendingData {
     pub ip_bytes: u32,
     pub seq: u16,
     pub retry: bool,
+    /// An ARP message instead of a packet (`packet` is then `None`, `ip_bytes` 28).
+    pub arp: Option<Arp>,
+}
+
+/// An ARP message (link-spec §3.5). ARP frames are link-layer only, not `Packet`s: they
+/// travel as DATA frames of 28 octets, like RTS/CTS/ACK are internal to the channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Arp {
+    /// Broadcast "who has `target`".
+    Request { target: Addr },
+    /// Unicast answer to the requester.
+    Reply,
+}
+
+/// One ARP table entry per next hop (ns-2 `ARPEntry`). Entries never expire.
+#[derive(Debug, Default)]
+pub(super) struct ArpEntry {
+    pub resolved: bool,
+    /// The one packet waiting for the address.
+    pub hold: Option<Queued>,
+    /// Requests sent since the entry was created or last gave up.
+    pub count: u32,
 }
 
 impl PendingData {
@@ -133,6 +155,8 @@ pub(super) struct Frame {
     pub overhear: Vec<u16>,
     /// A broadcast frame's packet: it leaves the sender when transmission starts.
     pub payload: Option<Packet>,
+    /// The ARP message of an ARP frame (a DATA frame carrying no packet).
+    pub arp: Option<Arp>,
     /// When the last receiver has the whole frame (the frame-end deadline).
     pub end_at: u64,
 }
@@ -169,6 +193,10 @@ pub(super) struct Station {
     pub ll_down: VecDeque<(u64, Queued)>,
     pub timers: [Option<u64>; N_TIMERS],
     pub stats: WifiStats,
+    /// ARP table by next-hop address.
+    pub arp_table: HashMap<Addr, ArpEntry>,
+    /// ARP frames waiting for the MAC, taken ahead of the interface queue: (RA, message).
+    pub arp_out: VecDeque<(Addr, Arp)>,
     /// Test hook: backoff draws (in slots) used before the random stream, in order.
     pub forced_backoff: VecDeque<u64>,
 }
@@ -241,6 +269,8 @@ impl WifiChannel {
                     ll_down: VecDeque::new(),
                     timers: [None; N_TIMERS],
                     stats: WifiStats::default(),
+                    arp_table: HashMap::new(),
+                    arp_out: VecDeque::new(),
                     forced_backoff: VecDeque::new(),
                 }
             })
@@ -290,6 +320,7 @@ impl WifiChannel {
                     + s.ll_up.len()
                     + s.ll_down.len()
                     + usize::from(s.pkt_tx.as_ref().is_some_and(|d| d.packet.is_some()))
+                    + s.arp_table.values().filter(|e| e.hold.is_some()).count()
             })
             .sum();
         per_station
@@ -451,6 +482,9 @@ impl WifiChannel {
     fn ll_down_due(&mut self, s: usize, now: u64, out: &mut IfaceOutput) {
         while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= now) {
             let (at, q) = self.st[s].ll_down.pop_front().expect("front checked");
+            let Some(q) = self.arp_resolve(s, at, q, out) else {
+                continue;
+            };
             if self.st[s].holding {
                 self.enqueue(s, q, out);
             } else {
@@ -475,9 +509,20 @@ impl WifiChannel {
     /// Moves every packet that reached the queue by `t` into it.
     pub(super) fn ll_down_into_queue(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= t) {
-            let (_, q) = self.st[s].ll_down.pop_front().expect("front checked");
-            self.enqueue(s, q, out);
+            let (at, q) = self.st[s].ll_down.pop_front().expect("front checked");
+            if let Some(q) = self.arp_resolve(s, at, q, out) {
+                self.enqueue(s, q, out);
+            }
         }
+    }
+
+    /// A packet re-enters the LL going down, due at the queue at `at` (an ARP-held packet
+    /// released by its reply).
+    pub(super) fn ll_down_push(&mut self, s: usize, at: u64, q: Queued, out: &mut IfaceOutput) {
+        let d = &mut self.st[s].ll_down;
+        let pos = d.iter().rposition(|(t, _)| *t <= at).map_or(0, |i| i + 1);
+        d.insert(pos, (at, q));
+        self.arm_ll_down(s, out);
     }
 
     fn enqueue(&mut self, s: usize, q: Queued, out: &mut IfaceOutput) {
@@ -494,6 +539,11 @@ impl WifiChannel {
     /// packet, if any, enters the MAC at `t`.
     pub(super) fn pull(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         self.ll_down_into_queue(s, t, out);
+        if let Some((ra, msg)) = self.st[s].arp_out.pop_front() {
+            self.st[s].holding = true;
+            self.mac_send_arp(s, t, ra, msg, out);
+            return;
+        }
         match self.st[s].ifq.dequeue() {
             Some(q) => {
                 self.st[s].holding = true;
@@ -705,6 +755,15 @@ impl WifiChannel {
                     FrameKind::Ack => self.recv_ack(r, t, out),
                 }
                 self.st[r].in_recv = false;
+                // An ARP frame taken (not a duplicate) goes to the ARP table at once (ns-2
+                // `LL::recv` → `arpinput`, no LL delay on the way up).
+                let f = self.frames[rx.frame].as_ref().expect("frame on air");
+                if let Some(msg) = f.arp {
+                    if f.deliver.last() == Some(&(r as u16, t)) {
+                        let from = self.st[usize::from(src)].addr;
+                        self.arp_input(r, t, from, msg, out);
+                    }
+                }
             }
         }
         // ns-2 `rx_resume`: the receiver is idle again.
@@ -725,7 +784,7 @@ impl WifiChannel {
         }
         let f = self.frames[fid].take().expect("live");
         self.free_frames.push(fid);
-        if f.kind != FrameKind::Data {
+        if f.kind != FrameKind::Data || f.arp.is_some() {
             return;
         }
         let ll = self.cfg.ll_delay.as_nanos();
@@ -783,6 +842,7 @@ fn placeholder() -> Frame {
         deliver: Vec::new(),
         overhear: Vec::new(),
         payload: None,
+        arp: None,
         end_at: 0,
     }
 }

@@ -87,6 +87,10 @@ pub struct WifiConfig {
     /// the interface queue and hand it back as a transmit failure (ns-2 DSR/AODV call
     /// `ifq->filter` on link failure). Off by default: the routing layer asks for it.
     pub hand_back_queued_on_failure: bool,
+    /// Resolve unicast next hops with ARP before the interface queue (ns-2 `LL` with its
+    /// `ARPTable`, `mac/arp.cc`, link-spec §3.5; every ns-2 wireless node has one, so on by
+    /// default). Off: next hops resolve at once.
+    pub arp: bool,
     /// How often the spatial index re-buckets stations whose mobility is not static, and
     /// the fastest any of them moves: the neighbour search widens by the distance a node
     /// can cover between two re-buckets. Static runs never re-bucket.
@@ -119,6 +123,7 @@ impl Default for WifiConfig {
             ifq_limit: 50,
             promiscuous: false,
             hand_back_queued_on_failure: false,
+            arp: true,
             regrid_period: SimTime::from_millis(100),
             max_speed_mps: 0.0,
         }
@@ -156,6 +161,8 @@ impl WifiConfig {
 pub const RTS_BYTES: u32 = 20;
 pub const CTS_BYTES: u32 = 14;
 pub const ACK_BYTES: u32 = 14;
+/// An ARP request or reply (ns-2 `ARP_HDR_LEN`): 28 octets, carried in a DATA frame.
+pub const ARP_BYTES: u32 = 28;
 /// ns-2 counts the PLCP as 24 octets inside every frame size.
 pub const PLCP_BYTES: u32 = 24;
 

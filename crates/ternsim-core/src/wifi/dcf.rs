@@ -8,12 +8,14 @@
 //! medium doubles CW and draws again; a frame with errors or a collision sets NAV = EIFS
 //! and the backoff then resumes after a further DIFS; CW goes 31, 63, … (2·cw + 1).
 
+use crate::net::addr::Addr;
 use crate::net::iface::{IfaceOutput, TxFailure};
 use crate::net::packet::DropReason;
 use crate::wifi::backoff::Backoff;
 use crate::wifi::channel::{
-    Ctrl, Frame, FrameKind, PendingData, TxState, WifiChannel, BACKOFF, DEFER, SEND,
+    Arp, Ctrl, Frame, FrameKind, PendingData, TxState, WifiChannel, BACKOFF, DEFER, SEND,
 };
+use crate::wifi::config::ARP_BYTES;
 use crate::wifi::ifq::Queued;
 
 impl WifiChannel {
@@ -97,16 +99,43 @@ impl WifiChannel {
     /// A packet from the queue enters the MAC (ns-2 `Mac802_11::send`): build DATA (and RTS),
     /// number it, and start a backoff (after DIFS if the medium is idle).
     pub(super) fn mac_send(&mut self, s: usize, t: u64, q: Queued, out: &mut IfaceOutput) {
-        let st = &mut self.st[s];
-        let seq = st.seqno;
-        st.seqno = st.seqno.wrapping_add(1);
         let d = PendingData {
             ip_bytes: q.packet.size,
             packet: Some(q.packet),
             next_hop: q.next_hop,
-            seq,
+            seq: 0,
             retry: false,
+            arp: None,
         };
+        self.mac_send_pending(s, t, d, out);
+    }
+
+    /// An ARP frame enters the MAC: a DATA frame of 28 octets to `ra` (broadcast for a
+    /// request), sent like any DATA frame (basic rate when broadcast, RTS/CTS and ACK when
+    /// unicast).
+    pub(super) fn mac_send_arp(
+        &mut self,
+        s: usize,
+        t: u64,
+        ra: Addr,
+        msg: Arp,
+        out: &mut IfaceOutput,
+    ) {
+        let d = PendingData {
+            ip_bytes: ARP_BYTES,
+            packet: None,
+            next_hop: ra,
+            seq: 0,
+            retry: false,
+            arp: Some(msg),
+        };
+        self.mac_send_pending(s, t, d, out);
+    }
+
+    fn mac_send_pending(&mut self, s: usize, t: u64, mut d: PendingData, out: &mut IfaceOutput) {
+        let st = &mut self.st[s];
+        d.seq = st.seqno;
+        st.seqno = st.seqno.wrapping_add(1);
         self.st[s].pkt_rts = self.needs_rts(&d);
         self.st[s].pkt_tx = Some(d);
         if !self.st[s].backoff.is_busy() {
@@ -216,6 +245,7 @@ impl WifiChannel {
             deliver: Vec::new(),
             overhear: Vec::new(),
             payload: None,
+            arp: None,
             end_at: 0,
         }
     }
@@ -245,6 +275,7 @@ impl WifiChannel {
             deliver: Vec::new(),
             overhear: Vec::new(),
             payload: None,
+            arp: None,
             end_at: 0,
         };
         self.st[s].tx_state = TxState::Rts;
@@ -293,14 +324,22 @@ impl WifiChannel {
             deliver: Vec::new(),
             overhear: Vec::new(),
             payload,
+            arp: self.st[s].pkt_tx.as_ref().expect("checked").arp,
             end_at: 0,
         };
         let st = &mut self.st[s];
         st.tx_state = TxState::Send;
-        st.stats.data_sent += 1;
-        st.stats.data_bytes += u64::from(ip_bytes);
-        if retry {
-            st.stats.data_retransmitted += 1;
+        match f.arp {
+            // ARP frames are not IP traffic: counted apart, first transmissions only.
+            Some(Arp::Request { .. }) => st.stats.arp_requests += u64::from(!retry),
+            Some(Arp::Reply) => st.stats.arp_replies += u64::from(!retry),
+            None => {
+                st.stats.data_sent += 1;
+                st.stats.data_bytes += u64::from(ip_bytes);
+                if retry {
+                    st.stats.data_retransmitted += 1;
+                }
+            }
         }
         self.transmit(s, t, f, timeout, out);
         true
@@ -373,6 +412,9 @@ impl WifiChannel {
     /// the same next hop.
     fn fail(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         let d = self.st[s].pkt_tx.take().expect("DATA outstanding");
+        if d.arp.is_some() {
+            return; // an ARP reply: nothing to hand back (ns-2 drops it)
+        }
         self.st[s].stats.drops_retry_limit += 1;
         match d.packet {
             Some(packet) => out.tx_failures.push(TxFailure {

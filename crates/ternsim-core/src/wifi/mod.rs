@@ -11,8 +11,9 @@
 //! - `on_wake(now, tag, out)`: for every `(time, tag)` the channel put in `out.wakes`;
 //!   wakes may be stale and are then ignored, so the world schedules them blindly;
 //! - drain `out`: `arrivals` (port = receiving station), `drops` (`ifq_overflow`,
-//!   `no_receiver` for a broadcast nobody decoded), `tx_failures` (retry limit: the packet
-//!   and its next hop, plus queued packets for that hop with `hand_back_queued_on_failure`),
+//!   `no_receiver` for a broadcast nobody decoded, `arp_replaced`), `tx_failures` (retry
+//!   limit or three unanswered ARP requests: the packet and its next hop, plus queued
+//!   packets for that hop with `hand_back_queued_on_failure`),
 //!   `overheard` (with `promiscuous`), `copies` (broadcast copies);
 //! - `stats(port)`, `queue_len(port)`, `packets_held()`; `set_position` / `set_mobility`
 //!   when a node moves.
@@ -20,12 +21,18 @@
 //! Module map: [`propagation`] (Friis, two-ray ground, thresholds ↔ ranges), [`config`]
 //! (parameters with their ns-2 sources, air times), [`ifq`] (PriQueue, CMUPriQueue),
 //! [`backoff`] (the pausable backoff as one deadline), `dcf.rs` (the MAC rules), `channel.rs`
-//! (medium, reception, capture, collisions, LL delay, wake-ups), [`grid`] (spatial index),
-//! [`stats`].
+//! (medium, reception, capture, collisions, LL delay, wake-ups), `arp.rs` (ARP), [`grid`]
+//! (spatial index), [`stats`].
 //!
-//! Not modelled: ARP (link-spec §3.5; next hops resolve at once), fragmentation, power
-//! management, infrastructure mode.
+//! ARP (link-spec §3.5, `arp.rs`): unicast next hops are resolved where a packet leaves
+//! the LL for the interface queue (`WifiConfig::arp`, on by default as in ns-2); ARP
+//! requests and replies are link-layer frames, not packets, and go to the MAC ahead of the
+//! queue. A packet ARP replaces is dropped as `arp_replaced`; one whose next hop does not
+//! answer three requests comes back in `tx_failures`.
+//!
+//! Not modelled: fragmentation, power management, infrastructure mode.
 
+mod arp;
 pub mod backoff;
 mod channel;
 pub mod config;

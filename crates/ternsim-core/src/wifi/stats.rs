@@ -30,6 +30,16 @@ pub struct WifiStats {
     /// Retry-limit failures of a frame the addressee had already taken (only its ACKs were
     /// lost): nothing is left to hand back, routing is not told.
     pub failures_after_delivery: u64,
+    /// ARP requests put on the air (broadcast DATA frames of 28 octets, link-spec §3.5).
+    pub arp_requests: u64,
+    /// ARP replies put on the air (unicast, first transmissions).
+    pub arp_replies: u64,
+    /// Packets held by ARP and dropped because a newer packet for the same unresolved next
+    /// hop replaced them (`arp_replaced`).
+    pub arp_drops: u64,
+    /// Packets handed back as transmit failures because their next hop did not answer
+    /// three ARP requests.
+    pub arp_failures: u64,
     /// Largest interface-queue length seen.
     pub ifq_max: u64,
 }

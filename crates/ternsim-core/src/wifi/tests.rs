@@ -134,8 +134,21 @@ fn prop(a: (f64, f64), b: (f64, f64)) -> u64 {
 }
 
 /// DATA at 2 Mb/s, control at 1 Mb/s, 52-octet overhead: the worked numbers of link-spec §3.2.
+/// ARP off: the scripted timelines below (and the Bianchi model) sum a first exchange with no
+/// ARP request/reply in front of it; the ARP tests at the end turn it on.
 fn legacy() -> WifiConfig {
-    WifiConfig::ns2_legacy_2mbps()
+    WifiConfig {
+        arp: false,
+        ..WifiConfig::ns2_legacy_2mbps()
+    }
+}
+
+/// Basic access (no RTS/CTS) with ARP on, as ns-2.
+fn basic_arp() -> WifiConfig {
+    WifiConfig {
+        arp: true,
+        ..basic_access()
+    }
 }
 
 fn basic_access() -> WifiConfig {
@@ -631,4 +644,122 @@ fn seven_hop_chain_events_per_frame() {
     );
     assert!(d.arrivals.len() > 2000, "{} delivered", d.arrivals.len());
     assert!(epf < 4.0, "events per frame {epf}");
+}
+
+// ----------------------------------------------------------------------------------------
+// ARP (link-spec §3.5).
+
+/// First packet to a neighbour, basic access, backoffs forced (A: request k1 = 3, post-backoff
+/// after it 0, DATA k3 = 5; B: reply j1 = 4, post-backoff 0):
+/// - the packet leaves the LL at 25 µs; the request (broadcast, 28 + 52 octets at 1 Mb/s:
+///   192 + 448 = 640 µs) starts after DIFS 50 + 3·20: it ends at A at T1 = 25+50+60+640 µs;
+/// - B decodes it at T1 + d/c, learns A and answers: DIFS 50 + 4·20, reply unicast at 2 Mb/s
+///   (192 + 224 = 416 µs), ending at A at T2 = T1 + 2·d/c + 50 + 80 + 416 µs;
+/// - A ACKs after SIFS (10 + 304 µs); the held packet comes down the LL again at T2 + 25 µs,
+///   meets a busy MAC (A is sending the ACK), and goes after the ACK: DIFS 50 + 5·20, DATA
+///   4464 µs, d/c, LL 25 µs.
+///
+/// The second packet finds B resolved: LL 25 + DIFS 50 + 2·20 + DATA 4464 + d/c + LL 25.
+#[test]
+fn arp_resolves_the_first_packet_then_none_after() {
+    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let mut d = Driver::new(basic_arp(), &pos);
+    d.force(0, &[3, 0, 5, 0, 2]);
+    d.force(1, &[4, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(50_000 * US);
+    let p = prop(pos[0], pos[1]);
+    let t1 = (25 + 50 + 60 + 640) * US;
+    let t2 = t1 + 2 * p + (50 + 80 + 416) * US;
+    let want = t2 + (314 + 50 + 100 + 4464 + 25) * US + p;
+    assert_eq!(d.arrivals.len(), 1);
+    assert_eq!((d.arrivals[0].0, d.arrivals[0].1), (want, 1));
+    let (a, b) = (d.ch.stats(0), d.ch.stats(1));
+    assert_eq!((a.arp_requests, a.arp_replies, a.data_sent), (1, 0, 1));
+    assert_eq!((b.arp_requests, b.arp_replies, b.ack_sent), (0, 1, 1));
+    assert_eq!((a.ack_sent, a.arp_drops, a.arp_failures), (1, 0, 0));
+
+    d.run_until(100_000 * US);
+    d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.run_until(200_000 * US);
+    assert_eq!(d.arrivals.len(), 2);
+    let want2 = 100_000 * US + (25 + 50 + 40 + 4464 + 25) * US + p;
+    assert_eq!(d.arrivals[1].0, want2);
+    assert_eq!(d.ch.stats(0).arp_requests, 1);
+    assert!(d.failures.is_empty() && d.drops.is_empty());
+    assert_eq!(d.ch.packets_held(), 0);
+}
+
+/// Two packets for B before its reply: the second replaces the held first (dropped as
+/// `arp_replaced`) and sends a second request; only the second packet arrives.
+#[test]
+fn a_newer_packet_replaces_the_held_one() {
+    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let mut d = Driver::new(basic_arp(), &pos);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
+    assert_eq!(d.ch.packets_held(), 2); // both in the LL
+    d.run_until(26 * US);
+    assert_eq!(d.ch.packets_held(), 1); // the one ARP holds
+    d.run_until(100_000 * US);
+    let uids: Vec<u64> = d.arrivals.iter().map(|a| a.2.uid).collect();
+    assert_eq!(uids, vec![2]);
+    assert_eq!(d.drops, vec![(25 * US, DropReason::ArpReplaced)]);
+    let a = d.ch.stats(0);
+    assert_eq!((a.arp_requests, a.arp_drops, a.data_sent), (2, 1, 1));
+    // B answers each request it decodes.
+    assert_eq!(d.ch.stats(1).arp_replies, 2);
+    assert!(d.failures.is_empty());
+    assert_eq!(d.ch.packets_held(), 0);
+}
+
+/// Nobody answers (an address no station has, and a neighbour out of range): each packet
+/// sends a request and replaces the held one; the fourth finds three requests unanswered,
+/// and it and the held third go back to routing as transmit failures.
+#[test]
+fn three_unanswered_requests_hand_the_packets_back() {
+    for (pos, hop) in [
+        (vec![(0.0, 0.0), (100.0, 0.0)], Addr::nth(50)),
+        (vec![(0.0, 0.0), (1000.0, 0.0)], Addr::nth(1)),
+    ] {
+        let mut d = Driver::new(basic_arp(), &pos);
+        for uid in 1..=4 {
+            d.submit(0, udp_packet(uid, 50, 1040), hop);
+            d.run_until(uid * 10_000 * US);
+        }
+        let back: Vec<(u64, Addr)> = d
+            .failures
+            .iter()
+            .map(|(_, f)| (f.packet.uid, f.next_hop))
+            .collect();
+        assert_eq!(back, vec![(3, hop), (4, hop)]);
+        let reasons: Vec<DropReason> = d.drops.iter().map(|x| x.1).collect();
+        assert_eq!(reasons, vec![DropReason::ArpReplaced; 2]);
+        let a = d.ch.stats(0);
+        assert_eq!((a.arp_requests, a.arp_drops, a.arp_failures), (3, 2, 2));
+        assert_eq!((a.data_sent, a.drops_retry_limit), (0, 0));
+        assert!(d.arrivals.is_empty());
+        assert_eq!(d.ch.packets_held(), 0);
+    }
+}
+
+/// C overhears A's broadcast request for B and learns A: C's packet to A later needs no
+/// ARP, nor does B's (B learnt A from the request it answered).
+#[test]
+fn an_overheard_request_installs_the_requester() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (0.0, 100.0)];
+    let mut d = Driver::new(basic_arp(), &pos);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(50_000 * US);
+    assert_eq!(d.arrivals.len(), 1);
+    d.submit(2, udp_packet(2, 0, 1040), Addr::nth(0));
+    d.run_until(100_000 * US);
+    d.submit(1, udp_packet(3, 0, 1040), Addr::nth(0));
+    d.run_until(150_000 * US);
+    let got: Vec<(u64, u16)> = d.arrivals.iter().map(|a| (a.2.uid, a.1)).collect();
+    assert_eq!(got, vec![(1, 1), (2, 0), (3, 0)]);
+    assert_eq!(d.ch.stats(0).arp_requests, 1);
+    assert_eq!(d.ch.stats(1).arp_requests, 0);
+    assert_eq!(d.ch.stats(2).arp_requests, 0);
+    assert_eq!(d.ch.stats(2).arp_replies, 0);
 }

@@ -178,6 +178,9 @@ pub(super) fn wireless(
         }
         cfg.ifq_limit = n as usize;
     }
+    if let Some(arp) = w.arp {
+        cfg.arp = arp;
+    }
     if let RoutingConfig::Dsr(d) = routing {
         cfg.promiscuous = d.tap;
         cfg.hand_back_queued_on_failure = true;
