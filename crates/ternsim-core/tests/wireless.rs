@@ -152,3 +152,57 @@ app = { kind = "cbr", rate = "64kbps", packet_size = "512B" }
     assert!(s.packets.balanced);
     assert!(s.flows.iter().all(|f| f.throughput_bps > 0.0));
 }
+
+/// Per-hop interface-queue lengths (`[traces] queues`): every NIC's queue appears as
+/// `<node>/wifi`, direction `ifq`. A 2 Mb/s UDP source into a 2-hop chain fills the source's
+/// queue: ns-2's drop-tail queue keeps at most limit - 1 = 49 packets waiting (link-spec §3.6,
+/// `length + 1 >= qlim` drops), and every trace `drop` row is one `ifq_overflow` drop of the
+/// packet accounting.
+#[test]
+fn interface_queue_lengths_are_traced_per_node() {
+    let text = r#"
+name = "ifq-trace"
+duration = "5s"
+[topology]
+chain = { hops = 2, spacing = "200m" }
+[wireless]
+data_rate = "2Mbps"
+[[flows]]
+src = "n0"
+dst = "n2"
+transport = "udp"
+app = { kind = "cbr", rate = "2Mbps", packet_size = "1000B" }
+[traces]
+queues = true
+"#;
+    let sc = from_toml(text).unwrap();
+    let out = run(&sc, 1);
+    let t = out
+        .tables
+        .iter()
+        .find(|t| t.name == "queues")
+        .expect("queues trace");
+    let col = |name: &str| &t.columns.iter().find(|(n, _)| *n == name).unwrap().1;
+    use ternsim_core::trace::Column;
+    let (Column::Str(link), Column::Str(dir), Column::I64(len), Column::Str(event)) = (
+        col("link"),
+        col("direction"),
+        col("queue_len"),
+        col("event"),
+    ) else {
+        panic!("column types");
+    };
+    assert!(dir.iter().all(|d| d == "ifq"));
+    let at_source: Vec<usize> = (0..link.len()).filter(|&i| link[i] == "n0/wifi").collect();
+    let max = at_source.iter().map(|&i| len[i]).max().unwrap();
+    assert_eq!(max, 49, "the source's queue fills to limit - 1");
+    let trace_drops = event.iter().filter(|e| *e == "drop").count() as u64;
+    assert_eq!(
+        Some(&trace_drops),
+        out.summary.packets.drops_by_reason.get("ifq_overflow")
+    );
+    assert!(
+        link.iter().any(|l| l == "n1/wifi"),
+        "the relay's queue is traced too"
+    );
+}

@@ -30,6 +30,7 @@ use crate::mobility::{Mobility, Position};
 use crate::net::addr::Addr;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
+use crate::net::wired::QueueEvent;
 use crate::sim::{RandomStream, SimTime};
 use crate::wifi::backoff::Backoff;
 use crate::wifi::config::{Timing, WifiConfig};
@@ -220,6 +221,12 @@ pub struct WifiChannel {
     /// Wake-ups handed to the world (for events-per-frame measurements).
     pub wakes_requested: u64,
     pub frames_sent: u64,
+    /// Record interface-queue events (the `queues` trace): off unless the run traces queues.
+    pub trace_queues: bool,
+    /// (time ns, station, queue length after the event, event), drained by the world.
+    pub queue_events: Vec<(u64, u16, usize, QueueEvent)>,
+    /// Station names for traces (node names; empty unless the owner sets them).
+    pub station_names: Vec<String>,
 }
 
 fn position(m: &Mobility, t: u64) -> Position {
@@ -290,6 +297,9 @@ impl WifiChannel {
             requested: BTreeSet::new(),
             wakes_requested: 0,
             frames_sent: 0,
+            trace_queues: false,
+            queue_events: Vec::new(),
+            station_names: Vec::new(),
         }
     }
 
@@ -486,7 +496,7 @@ impl WifiChannel {
                 continue;
             };
             if self.st[s].holding {
-                self.enqueue(s, q, out);
+                self.enqueue(s, at, q, out);
             } else {
                 self.st[s].holding = true;
                 self.mac_send(s, at, q, out);
@@ -511,7 +521,7 @@ impl WifiChannel {
         while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= t) {
             let (at, q) = self.st[s].ll_down.pop_front().expect("front checked");
             if let Some(q) = self.arp_resolve(s, at, q, out) {
-                self.enqueue(s, q, out);
+                self.enqueue(s, at, q, out);
             }
         }
     }
@@ -525,14 +535,20 @@ impl WifiChannel {
         self.arm_ll_down(s, out);
     }
 
-    fn enqueue(&mut self, s: usize, q: Queued, out: &mut IfaceOutput) {
+    fn enqueue(&mut self, s: usize, at: u64, q: Queued, out: &mut IfaceOutput) {
         let st = &mut self.st[s];
-        if let Enqueued::Dropped(d) = st.ifq.enqueue(q) {
+        let event = if let Enqueued::Dropped(d) = st.ifq.enqueue(q) {
             st.stats.drops_ifq += 1;
             out.drops.push((d.packet, DropReason::IfqOverflow));
+            QueueEvent::Drop
+        } else {
+            QueueEvent::Enqueue
+        };
+        let len = st.ifq.len();
+        st.stats.ifq_max = st.stats.ifq_max.max(len as u64);
+        if self.trace_queues {
+            self.queue_events.push((at, s as u16, len, event));
         }
-        let len = st.ifq.len() as u64;
-        st.stats.ifq_max = st.stats.ifq_max.max(len);
     }
 
     /// The MAC finished its packet (ns-2 `callback_` → `Queue::resume`): the next queued
@@ -546,6 +562,11 @@ impl WifiChannel {
         }
         match self.st[s].ifq.dequeue() {
             Some(q) => {
+                if self.trace_queues {
+                    let len = self.st[s].ifq.len();
+                    self.queue_events
+                        .push((t, s as u16, len, QueueEvent::Dequeue));
+                }
                 self.st[s].holding = true;
                 self.mac_send(s, t, q, out);
             }

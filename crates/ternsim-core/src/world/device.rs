@@ -293,7 +293,16 @@ impl Device {
                 wire.queue_events.clear();
             }
             Device::Bearer(b) => b.drain_traces(traces),
-            Device::Wifi(_) => {}
+            Device::Wifi(w) => {
+                if let Some(t) = traces.queues.as_mut() {
+                    // An interface queue per NIC: `link` is the interface (`<node>/wifi`).
+                    for &(at, station, len, e) in &w.queue_events {
+                        let name = format!("{}/wifi", w.station_names[usize::from(station)]);
+                        t.push(at as f64 * 1e-9, &name, "ifq", len as i64, e.name());
+                    }
+                }
+                w.queue_events.clear();
+            }
         }
     }
 

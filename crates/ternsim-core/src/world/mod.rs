@@ -296,10 +296,10 @@ impl World {
                     rng: RandomStream::named(seed, &format!("wifi/{}/mac", sc.nodes[i].name)),
                 })
                 .collect();
-            devices.push(Device::Wifi(Box::new(WifiChannel::new(
-                cfg.clone(),
-                stations,
-            ))));
+            let mut channel = WifiChannel::new(cfg.clone(), stations);
+            channel.trace_queues = sc.traces.queues;
+            channel.station_names = placed.iter().map(|&i| sc.nodes[i].name.clone()).collect();
+            devices.push(Device::Wifi(Box::new(channel)));
             let mut ports = Vec::with_capacity(placed.len());
             for (k, &i) in placed.iter().enumerate() {
                 let name = format!("{}/wifi", sc.nodes[i].name);
