@@ -143,6 +143,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
                 delay,
             )
         _out.print(radio)
+    _print_wireless(summary)
     packets = summary.get("packets", {})
     drops = packets.get("drops_by_reason", {})
     table = Table(title="drops by reason", title_justify="left", box=box.SIMPLE_HEAD)
@@ -158,6 +159,42 @@ def _print_summary(summary: dict[str, Any]) -> None:
             f"packets: {_num(packets.get('created'))} created, "
             f"{_num(packets.get('delivered'))} delivered, {_num(packets.get('dropped'))} dropped, "
             f"{_num(packets.get('in_flight'))} in flight"
+        )
+
+
+def _print_wireless(summary: dict[str, Any]) -> None:
+    """802.11 MAC counters per node and the routing overhead, for runs on a wireless channel."""
+    nodes = [n for n in summary.get("nodes", []) if n.get("mac")]
+    if not nodes:
+        return
+    mac = Table(title="802.11 MAC per node", title_justify="left", box=box.SIMPLE_HEAD)
+    for column in ("node", "DATA sent", "retx", "RTS", "CTS/ACK timeouts", "collisions",
+                   "ifq drops", "retry drops", "ifq max"):  # fmt: skip
+        mac.add_column(column, justify="left" if column == "node" else "right")
+    for n in nodes:
+        m = n["mac"]
+        mac.add_row(
+            str(n.get("name")),
+            _num(m.get("data_sent")),
+            _num(m.get("data_retransmitted")),
+            _num(m.get("rts_sent")),
+            f"{_num(m.get('cts_timeouts'))}/{_num(m.get('ack_timeouts'))}",
+            _num(m.get("collisions")),
+            _num(m.get("drops_ifq")),
+            _num(m.get("drops_retry_limit")),
+            _num(m.get("ifq_max")),
+        )
+    _out.print(mac)
+    routing = summary.get("routing")
+    if routing:
+        by_type = ", ".join(
+            f"{k} {_num(v)}" for k, v in routing.get("transmissions_by_type", {}).items()
+        )
+        nro = routing.get("normalized_routing_overhead")
+        _out.print(
+            f"routing: {_num(routing.get('transmissions'))} control transmissions"
+            f"{' (' + by_type + ')' if by_type else ''}; normalized routing overhead "
+            f"{'n/a' if nro is None else f'{nro:.4f}'}"
         )
 
 
