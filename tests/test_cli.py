@@ -4,6 +4,7 @@ it) and the Python API it calls. Needs the extension built (``maturin develop``)
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -41,6 +42,16 @@ def test_run_prints_tables(cli, tiny_toml):
     proc = cli("run", tiny_toml)
     assert proc.returncode == 0, proc.stderr
     assert "f0" in proc.stdout and "drops by reason" in proc.stdout
+
+
+def test_run_on_a_wireless_chain_prints_mac_counters_and_routing_overhead(cli):
+    """The shipped 7-hop 802.11/DSR example, shortened: a MAC row per node, routing overhead."""
+    example = Path(__file__).resolve().parents[1] / "scenarios" / "examples" / "wifi_chain.toml"
+    proc = cli("run", example, "--set", "duration=10s")
+    assert proc.returncode == 0, proc.stderr
+    assert "802.11 MAC per node" in proc.stdout
+    assert all(f"n{i} " in proc.stdout for i in range(8))
+    assert "normalized routing overhead" in proc.stdout and "dsr_rreq" in proc.stdout
 
 
 @pytest.mark.parametrize(
