@@ -6,6 +6,7 @@
 //! for packet accounting and metrics by kind (`routing packets by type`).
 
 use crate::net::addr::Addr;
+use crate::sim::SimTime;
 
 /// A control message and its size on the wire (IP header included).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +35,34 @@ pub enum ControlMessage {
         to: Addr,
         originator: Addr,
     },
+    /// AODV Route Request (RFC 3561 §5.1), broadcast. `ttl` is the hops it may still travel
+    /// (the receiver decrements it; it is re-broadcast only while above 0, as ns-2 does with
+    /// the IP TTL); `hop_count` the hops from `orig` to the sender; `dst_seq` 0 = unknown.
+    /// `sent` is ns-2's `rq_timestamp`, for the discovery latency per hop.
+    AodvRreq {
+        id: u32,
+        dst: Addr,
+        dst_seq: u32,
+        orig: Addr,
+        orig_seq: u32,
+        hop_count: u8,
+        ttl: u8,
+        sent: SimTime,
+    },
+    /// AODV Route Reply (RFC 3561 §5.2), unicast hop by hop towards `orig`: a route to `dst`
+    /// with sequence number `dst_seq`, `hop_count` hops from the sender, valid `lifetime`.
+    /// `sent` echoes the request's timestamp.
+    AodvRrep {
+        dst: Addr,
+        dst_seq: u32,
+        orig: Addr,
+        hop_count: u8,
+        lifetime: SimTime,
+        sent: SimTime,
+    },
+    /// AODV Route Error (RFC 3561 §5.3): destinations unreachable through the sender, each
+    /// with its (incremented) sequence number.
+    AodvRerr { unreachable: Vec<(Addr, u32)> },
 }
 
 /// ns-2 `hdr_sr::size()` rounds the DSR header up to a multiple of 4 octets.
@@ -49,6 +78,9 @@ impl ControlMessage {
             ControlMessage::DsrRouteRequest { .. }
             | ControlMessage::DsrRouteReply { .. }
             | ControlMessage::DsrRouteError { .. } => "dsr",
+            ControlMessage::AodvRreq { .. }
+            | ControlMessage::AodvRrep { .. }
+            | ControlMessage::AodvRerr { .. } => "aodv",
         }
     }
 
@@ -71,6 +103,10 @@ impl ControlMessage {
             }
             ControlMessage::DsrRouteReply { route } => round4(5 + 4 * route.len() as u32),
             ControlMessage::DsrRouteError { .. } => 16,
+            // ns-2's own sizes (link-spec §5.2): RREQ 28, RREP 24, RERR 4 + 8·N, no UDP.
+            ControlMessage::AodvRreq { .. } => 28,
+            ControlMessage::AodvRrep { .. } => 24,
+            ControlMessage::AodvRerr { unreachable } => 4 + 8 * unreachable.len() as u32,
         }
     }
 
@@ -81,6 +117,9 @@ impl ControlMessage {
             ControlMessage::DsrRouteRequest { .. } => "dsr_rreq",
             ControlMessage::DsrRouteReply { .. } => "dsr_rrep",
             ControlMessage::DsrRouteError { .. } => "dsr_rerr",
+            ControlMessage::AodvRreq { .. } => "aodv_rreq",
+            ControlMessage::AodvRrep { .. } => "aodv_rrep",
+            ControlMessage::AodvRerr { .. } => "aodv_rerr",
         }
     }
 }
@@ -119,5 +158,40 @@ mod tests {
             ("dsr_rreq", "dsr_rrep", "dsr_rerr")
         );
         assert_eq!(rerr.protocol(), "dsr");
+    }
+
+    /// link-spec §5.2 (ns-2 sizes): RREQ 28, RREP 24, RERR with two destinations 4 + 16.
+    #[test]
+    fn aodv_message_sizes_follow_ns2() {
+        let a = Addr::nth;
+        let rreq = ControlMessage::AodvRreq {
+            id: 1,
+            dst: a(3),
+            dst_seq: 0,
+            orig: a(0),
+            orig_seq: 2,
+            hop_count: 0,
+            ttl: 5,
+            sent: SimTime::ZERO,
+        };
+        let rrep = ControlMessage::AodvRrep {
+            dst: a(3),
+            dst_seq: 2,
+            orig: a(0),
+            hop_count: 0,
+            lifetime: SimTime::ZERO,
+            sent: SimTime::ZERO,
+        };
+        let rerr = ControlMessage::AodvRerr {
+            unreachable: vec![(a(3), 3), (a(4), 5)],
+        };
+        assert_eq!(
+            (rreq.body_bytes(), rrep.body_bytes(), rerr.body_bytes()),
+            (28, 24, 20)
+        );
+        assert_eq!(
+            (rreq.kind(), rrep.kind(), rerr.kind(), rerr.protocol()),
+            ("aodv_rreq", "aodv_rrep", "aodv_rerr", "aodv")
+        );
     }
 }

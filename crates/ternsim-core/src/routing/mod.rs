@@ -16,10 +16,12 @@
 //!
 //! Implementations: [`static_routes`] (shortest path, recomputed on topology events, explicit
 //! routes) and [`dsr`] (Dynamic Source Routing as ns-2 runs it: send buffer, route discovery,
-//! path cache, route maintenance by link-layer feedback, snooping). AODV and DSDV are
-//! further variants of [`RoutingProtocol`]; a protocol's messages are variants of
+//! path cache, route maintenance by link-layer feedback, snooping). [`aodv`] (RFC 3561 as ns-2 runs it: route queue, expanding ring discovery,
+//! sequence-numbered route table with precursors, local repair). DSDV would be a further
+//! variant of [`RoutingProtocol`]; a protocol's messages are variants of
 //! [`crate::net::control::ControlMessage`].
 
+pub mod aodv;
 pub mod dsr;
 pub mod hold;
 pub mod static_routes;
@@ -30,6 +32,7 @@ use crate::net::packet::{DropReason, Packet, SourceRoute};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
 
+pub use aodv::{AodvAgent, AodvConfig, AodvStats};
 pub use dsr::{DsrAgent, DsrConfig, DsrStats};
 pub use hold::{HoldBuffer, HoldConfig};
 pub use static_routes::{Route, StaticRouting};
@@ -104,6 +107,9 @@ pub enum RoutingConfig {
     Static { hold: Option<HoldConfig> },
     /// Dynamic Source Routing (RFC 4728 as ns-2's `dsr/` runs it, link-spec §4.2).
     Dsr(DsrConfig),
+    /// Ad hoc On-Demand Distance Vector routing (RFC 3561 as ns-2's `aodv/` runs it,
+    /// link-spec §5.2).
+    Aodv(AodvConfig),
 }
 
 impl Default for RoutingConfig {
@@ -117,6 +123,7 @@ impl Default for RoutingConfig {
 pub enum RoutingProtocol {
     Static(StaticRouting),
     Dsr(Box<DsrAgent>),
+    Aodv(Box<AodvAgent>),
 }
 
 impl RoutingProtocol {
@@ -135,6 +142,10 @@ impl RoutingProtocol {
                 c,
                 RandomStream::named(seed, &format!("node/{node_name}/dsr")),
             ))),
+            RoutingConfig::Aodv(c) => RoutingProtocol::Aodv(Box::new(AodvAgent::new(
+                c,
+                RandomStream::named(seed, &format!("node/{node_name}/aodv")),
+            ))),
         }
     }
 
@@ -143,6 +154,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
             RoutingProtocol::Dsr(d) => d.route_output(now, ctx, packet),
+            RoutingProtocol::Aodv(a) => a.route_output(now, ctx, packet),
         }
     }
 
@@ -157,6 +169,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(s) => s.route_input(now, ctx, packet),
             RoutingProtocol::Dsr(d) => d.route_input(now, ctx, iface, packet),
+            RoutingProtocol::Aodv(a) => a.route_input(now, ctx, iface, packet),
         }
     }
 
@@ -173,6 +186,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(s) => s.on_tx_failure(packet, out),
             RoutingProtocol::Dsr(d) => d.on_tx_failure(now, ctx, iface, next_hop, packet, out),
+            RoutingProtocol::Aodv(a) => a.on_tx_failure(now, ctx, iface, next_hop, packet, out),
         }
     }
 
@@ -190,6 +204,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(_) => {}
             RoutingProtocol::Dsr(d) => d.on_overheard(now, ctx, iface, packet, out),
+            RoutingProtocol::Aodv(a) => a.on_overheard(now, ctx, iface, packet, out),
         }
     }
 
@@ -199,6 +214,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(_) => {}
             RoutingProtocol::Dsr(d) => d.on_interface_change(now, iface, up),
+            RoutingProtocol::Aodv(a) => a.on_interface_change(now, iface, up),
         }
     }
 
@@ -207,6 +223,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(_) => {}
             RoutingProtocol::Dsr(d) => d.on_address_change(now, addr, added),
+            RoutingProtocol::Aodv(a) => a.on_address_change(now, addr, added),
         }
     }
 
@@ -214,6 +231,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(s) => s.next_timer(),
             RoutingProtocol::Dsr(d) => d.next_timer(),
+            RoutingProtocol::Aodv(a) => a.next_timer(),
         }
     }
 
@@ -221,6 +239,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(s) => s.on_timer(now, out),
             RoutingProtocol::Dsr(d) => d.on_timer(now, out),
+            RoutingProtocol::Aodv(a) => a.on_timer(now, out),
         }
     }
 
@@ -228,7 +247,15 @@ impl RoutingProtocol {
     pub fn dsr_stats(&self) -> Option<DsrStats> {
         match self {
             RoutingProtocol::Dsr(d) => Some(d.stats()),
-            RoutingProtocol::Static(_) => None,
+            RoutingProtocol::Static(_) | RoutingProtocol::Aodv(_) => None,
+        }
+    }
+
+    /// The AODV counters of this node, if it runs AODV.
+    pub fn aodv_stats(&self) -> Option<AodvStats> {
+        match self {
+            RoutingProtocol::Aodv(a) => Some(a.stats()),
+            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) => None,
         }
     }
 
@@ -237,6 +264,7 @@ impl RoutingProtocol {
         match self {
             RoutingProtocol::Static(s) => s.held(),
             RoutingProtocol::Dsr(d) => d.held(),
+            RoutingProtocol::Aodv(a) => a.held(),
         }
     }
 }

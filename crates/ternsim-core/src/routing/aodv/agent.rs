@@ -1,0 +1,772 @@
+//! The AODV agent of one node: discovery with expanding ring search, RREQ/RREP/RERR
+//! processing, forwarding and link-break handling as ns-2's `AODV` agent does (link-spec
+//! §5.2).
+//!
+//! Sends decided inside `route_output` / `route_input` (which return a single [`Routed`]),
+//! jittered broadcasts and spaced releases of buffered packets wait in a small queue
+//! ordered by (time, insertion) and leave through `on_timer`; those due at `now` make
+//! [`AodvAgent::next_timer`] return `now`.
+
+use super::queue::RouteQueue;
+use super::route_table::{seq_newer, RouteState, RouteTable};
+use super::AodvConfig;
+use crate::net::addr::{Addr, IfaceId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::{DropReason, Packet, Payload};
+use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::sim::rng::RandomStream;
+use crate::sim::SimTime;
+
+/// Per-node AODV counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct AodvStats {
+    /// RREQs this node originated (every ring and retry).
+    pub rreq_originated: u64,
+    /// RREQs this node re-broadcast.
+    pub rreq_forwarded: u64,
+    /// RREQs received and discarded: its own, already seen (originator, RREQ ID), or with
+    /// no TTL left to re-broadcast.
+    pub rreq_suppressed: u64,
+    /// RREPs this node originated as the destination.
+    pub rrep_originated_dest: u64,
+    /// RREPs this node originated as an intermediate node with a fresh enough route.
+    pub rrep_originated_intermediate: u64,
+    /// RREPs forwarded towards their originator.
+    pub rrep_forwarded: u64,
+    /// RERRs sent (originated or propagated).
+    pub rerr_sent: u64,
+    /// Data packets put in the route queue.
+    pub queued: u64,
+    /// Packets dropped from the route queue on timeout.
+    pub queue_timeouts: u64,
+    /// Packets evicted from a full route queue.
+    pub queue_overflows: u64,
+    /// Packets dropped for want of a route (discovery gave up, or no route at a forwarder).
+    pub no_route_drops: u64,
+    /// Local repairs started.
+    pub local_repairs: u64,
+    /// Link-layer transmit failures of data packets.
+    pub link_breaks: u64,
+}
+
+#[derive(Clone, Debug)]
+enum Delayed {
+    Control(ControlSend),
+    Send(Packet, IfaceId, Addr),
+    Drop(Packet, DropReason),
+}
+
+/// One node's AODV instance.
+#[derive(Clone, Debug)]
+pub struct AodvAgent {
+    cfg: AodvConfig,
+    rng: RandomStream,
+    me: Addr,
+    iface: Option<IfaceId>,
+    /// The node's own sequence number (ns-2: even, starts at 2, +2 per RREQ).
+    seq: u32,
+    next_rreq_id: u32,
+    table: RouteTable,
+    queue: RouteQueue,
+    /// RREQs seen: (originator, id, forgotten at).
+    seen: Vec<(Addr, u32, SimTime)>,
+    pending: Vec<(SimTime, u64, Delayed)>,
+    pending_seq: u64,
+    /// Next purge timer tick (armed while the route queue holds packets).
+    purge_at: Option<SimTime>,
+    /// Local repairs under way: (destination, deadline).
+    repairs: Vec<(Addr, SimTime)>,
+    stats: AodvStats,
+}
+
+impl AodvAgent {
+    /// An agent with configuration `cfg` drawing its jitter from `rng` (the world names it
+    /// `node/<name>/aodv`).
+    pub fn new(cfg: AodvConfig, rng: RandomStream) -> Self {
+        AodvAgent {
+            cfg,
+            rng,
+            me: Addr(0),
+            iface: None,
+            seq: 2,
+            next_rreq_id: 1,
+            table: RouteTable::default(),
+            queue: RouteQueue::new(cfg.queue_size, cfg.queue_timeout),
+            seen: Vec::new(),
+            pending: Vec::new(),
+            pending_seq: 0,
+            purge_at: None,
+            repairs: Vec::new(),
+            stats: AodvStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &AodvConfig {
+        &self.cfg
+    }
+
+    pub fn stats(&self) -> AodvStats {
+        self.stats
+    }
+
+    pub fn route_table(&self) -> &RouteTable {
+        &self.table
+    }
+
+    /// The node's own sequence number.
+    pub fn own_seq(&self) -> u32 {
+        self.seq
+    }
+
+    /// Packets in the route queue.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Packets the agent holds: the route queue and packets waiting in its send queue.
+    pub fn held(&self) -> usize {
+        self.queue.len()
+            + self
+                .pending
+                .iter()
+                .filter(|(_, _, d)| !matches!(d, Delayed::Control(_)))
+                .count()
+    }
+
+    fn note_ctx(&mut self, ctx: &RouteCtx, iface: Option<IfaceId>) {
+        if let Some(&a) = ctx.addrs.first() {
+            self.me = a;
+        }
+        self.iface = iface.or_else(|| ctx.ifaces.first().copied()).or(self.iface);
+    }
+
+    fn later(&mut self, at: SimTime, d: Delayed) {
+        self.pending_seq += 1;
+        let key = (at, self.pending_seq);
+        let i = self.pending.partition_point(|(t, s, _)| (*t, *s) <= key);
+        self.pending.insert(i, (at, self.pending_seq, d));
+    }
+
+    fn jitter(&mut self) -> SimTime {
+        let j = self.cfg.broadcast_jitter.as_nanos();
+        if j == 0 {
+            SimTime::ZERO
+        } else {
+            SimTime::from_nanos(self.rng.below(j))
+        }
+    }
+
+    fn broadcast(&mut self, now: SimTime, msg: ControlMessage) {
+        let at = now + self.jitter();
+        let c = ControlSend {
+            msg,
+            src: self.me,
+            dst: Addr::BROADCAST,
+            via: self.iface.map(|i| (i, Addr::BROADCAST)),
+            source_route: None,
+        };
+        self.later(at, Delayed::Control(c));
+    }
+
+    fn unicast(&mut self, now: SimTime, msg: ControlMessage, dst: Addr, next_hop: Addr) {
+        let c = ControlSend {
+            msg,
+            src: self.me,
+            dst,
+            via: self.iface.map(|i| (i, next_hop)),
+            source_route: None,
+        };
+        self.later(now, Delayed::Control(c));
+    }
+
+    fn drop_later(&mut self, now: SimTime, p: Packet, why: DropReason) {
+        self.later(now, Delayed::Drop(p, why));
+    }
+
+    pub fn next_timer(&self) -> Option<SimTime> {
+        [
+            self.pending.first().map(|(t, _, _)| *t),
+            self.purge_at,
+            self.queue.next_expiry(),
+            self.repairs.iter().map(|(_, t)| *t).min(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// Invalidates expired routes (ns-2's purge does it every 0.5 s; here at every call)
+    /// and forgets expired RREQ IDs.
+    fn sweep(&mut self, now: SimTime) {
+        for e in self.table.iter_mut() {
+            if e.is_valid() && e.expire <= now {
+                e.seq = e.seq.wrapping_add(1);
+                e.down();
+            }
+        }
+        self.seen.retain(|(_, _, t)| *t > now);
+    }
+
+    pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        self.sweep(now);
+        let n = self.queue.expire(now, &mut out.drops);
+        self.stats.queue_timeouts += n as u64;
+        let due: Vec<Addr> = self
+            .repairs
+            .iter()
+            .filter(|(_, t)| *t <= now)
+            .map(|(d, _)| *d)
+            .collect();
+        self.repairs.retain(|(_, t)| *t > now);
+        for d in due {
+            self.repair_failed(now, d);
+        }
+        if self.purge_at.is_some_and(|t| t <= now) {
+            for d in self.queue.destinations() {
+                if self.table.valid(d).is_some() {
+                    self.release(now, d);
+                } else {
+                    self.send_request(now, d);
+                }
+            }
+            self.purge_at = None;
+        }
+        self.arm_purge(now);
+        let n = self.pending.partition_point(|(t, _, _)| *t <= now);
+        for (_, _, d) in self.pending.drain(..n) {
+            match d {
+                Delayed::Control(c) => out.control.push(c),
+                Delayed::Send(p, i, nh) => out.send.push((p, i, nh)),
+                Delayed::Drop(p, why) => out.drops.push((p, why)),
+            }
+        }
+    }
+
+    fn arm_purge(&mut self, now: SimTime) {
+        if self.queue.is_empty() {
+            self.purge_at = None;
+        } else if self.purge_at.is_none() {
+            self.purge_at = Some(now + self.cfg.purge_interval);
+        }
+    }
+
+    fn enqueue(&mut self, now: SimTime, p: Packet) {
+        self.stats.queued += 1;
+        if let Some(old) = self.queue.push(now, p) {
+            self.stats.queue_overflows += 1;
+            self.drop_later(now, old, DropReason::HoldOverflow);
+        }
+        self.arm_purge(now);
+    }
+
+    /// Sends the queued packets for `dst` on its route, spaced by `release_spacing`
+    /// (ns-2 `ARP_DELAY`).
+    fn release(&mut self, now: SimTime, dst: Addr) {
+        let Some(r) = self.table.valid(dst) else {
+            return;
+        };
+        let (nh, iface) = (r.next_hop, r.iface.or(self.iface));
+        let Some(iface) = iface else { return };
+        let mut at = now;
+        for p in self.queue.take(dst) {
+            self.later(at, Delayed::Send(p, iface, nh));
+            at += self.cfg.release_spacing;
+        }
+        self.arm_purge(now);
+    }
+
+    /// The per-hop time of the discovery wait (ns-2 `PerHopTime`): the mean of the measured
+    /// latencies per hop, or `node_traversal_time` without any.
+    fn per_hop_time(&self, dst: Addr) -> SimTime {
+        let l: Vec<u64> = self
+            .table
+            .get(dst)
+            .map(|e| {
+                e.latency
+                    .iter()
+                    .map(|t| t.as_nanos())
+                    .filter(|&n| n > 0)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if l.is_empty() {
+            self.cfg.node_traversal_time
+        } else {
+            SimTime::from_nanos(l.iter().sum::<u64>() / l.len() as u64)
+        }
+    }
+
+    /// ns-2 `sendRequest`: the next RREQ of the expanding ring search for `dst`, unless a
+    /// route exists or the last attempt's wait is not over; after `rreq_retries`
+    /// network-wide attempts the queued packets for `dst` are dropped instead.
+    fn send_request(&mut self, now: SimTime, dst: Addr) {
+        let per_hop = self.per_hop_time(dst);
+        let cfg = self.cfg;
+        let e = self.table.entry(dst);
+        if e.is_valid() || e.req_timeout > now {
+            return;
+        }
+        if e.req_count > cfg.rreq_retries {
+            e.req_timeout = now + cfg.max_rreq_timeout;
+            e.req_count = 0;
+            for p in self.queue.take(dst) {
+                self.stats.no_route_drops += 1;
+                self.drop_later(now, p, DropReason::NoRoute);
+            }
+            self.arm_purge(now);
+            return;
+        }
+        e.req_last_ttl = e.req_last_ttl.max(e.last_hops);
+        let ttl = if e.req_last_ttl == 0 {
+            cfg.ttl_start
+        } else if e.req_last_ttl < cfg.ttl_threshold {
+            e.req_last_ttl + cfg.ttl_increment
+        } else {
+            e.req_count += 1;
+            cfg.network_diameter
+        };
+        e.req_last_ttl = ttl;
+        let mut wait = SimTime::from_nanos(2 * ttl as u64 * per_hop.as_nanos());
+        if e.req_count > 0 {
+            wait = SimTime::from_nanos(wait.as_nanos() * e.req_count as u64);
+        }
+        e.req_timeout = now + wait.min(cfg.max_rreq_timeout);
+        let dst_seq = e.seq;
+        self.seq = self.seq.wrapping_add(2);
+        let id = self.next_rreq_id;
+        self.next_rreq_id = self.next_rreq_id.wrapping_add(1);
+        self.stats.rreq_originated += 1;
+        let msg = ControlMessage::AodvRreq {
+            id,
+            dst,
+            dst_seq,
+            orig: self.me,
+            orig_seq: self.seq,
+            hop_count: 0,
+            ttl,
+            sent: now,
+        };
+        self.broadcast(now, msg);
+    }
+
+    /// Forwards `packet` on the valid route to its destination, refreshing the route's
+    /// lifetime (ns-2 `forward`).
+    fn forward(&mut self, now: SimTime, packet: Packet) -> Result<Routed, Packet> {
+        let timeout = self.cfg.active_route_timeout;
+        let fallback = self.iface;
+        match self.table.get_mut(packet.ip.dst).filter(|e| e.is_valid()) {
+            Some(e) => match e.iface.or(fallback) {
+                Some(iface) => {
+                    e.expire = e.expire.max(now + timeout);
+                    Ok(Routed::Forward {
+                        next_hop: e.next_hop,
+                        iface,
+                        packet,
+                    })
+                }
+                None => Err(packet),
+            },
+            None => Err(packet),
+        }
+    }
+
+    // ---- Data ---------------------------------------------------------------------------
+
+    /// A packet this node originates: forwarded on a valid route, or queued while a route
+    /// is discovered.
+    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
+        self.note_ctx(ctx, None);
+        self.sweep(now);
+        let dst = packet.ip.dst;
+        if ctx.is_local(dst) {
+            return Routed::Deliver(packet);
+        }
+        if dst.is_broadcast() {
+            return match self.iface {
+                Some(iface) => Routed::Forward {
+                    packet,
+                    iface,
+                    next_hop: Addr::BROADCAST,
+                },
+                None => Routed::Drop(packet, DropReason::NoRoute),
+            };
+        }
+        match self.forward(now, packet) {
+            Ok(r) => r,
+            Err(packet) => {
+                self.enqueue(now, packet);
+                self.send_request(now, dst);
+                Routed::Held
+            }
+        }
+    }
+
+    /// A packet that arrived on `iface`.
+    pub fn route_input(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        packet: Packet,
+    ) -> Routed {
+        self.note_ctx(ctx, Some(iface));
+        self.sweep(now);
+        let from = packet.ip.src;
+        match &packet.payload {
+            Payload::Control(ControlMessage::AodvRreq { .. }) => {
+                self.on_rreq(now, iface, from, &packet);
+                return Routed::Consumed(packet);
+            }
+            Payload::Control(ControlMessage::AodvRrep { .. }) => {
+                return match self.on_rrep(now, iface, from, &packet) {
+                    true => Routed::Consumed(packet),
+                    false => {
+                        self.stats.no_route_drops += 1;
+                        Routed::Drop(packet, DropReason::NoRoute)
+                    }
+                };
+            }
+            Payload::Control(ControlMessage::AodvRerr { unreachable }) => {
+                let u = unreachable.clone();
+                self.on_rerr(now, from, &u);
+                return Routed::Consumed(packet);
+            }
+            _ => {}
+        }
+        let dst = packet.ip.dst;
+        if ctx.is_local(dst) || dst.is_broadcast() {
+            return Routed::Deliver(packet);
+        }
+        match self.forward(now, packet) {
+            Ok(r) => r,
+            Err(packet) => {
+                if self
+                    .table
+                    .get(dst)
+                    .is_some_and(|e| e.state == RouteState::InRepair)
+                {
+                    self.enqueue(now, packet);
+                    return Routed::Held;
+                }
+                // ns-2 `rt_resolve`: a forwarder without a route reports the destination
+                // unreachable to its neighbours and drops the packet.
+                let seq = self.table.get(dst).map_or(0, |e| e.seq);
+                self.stats.rerr_sent += 1;
+                self.broadcast(
+                    now,
+                    ControlMessage::AodvRerr {
+                        unreachable: vec![(dst, seq)],
+                    },
+                );
+                self.stats.no_route_drops += 1;
+                Routed::Drop(packet, DropReason::NoRoute)
+            }
+        }
+    }
+
+    // ---- Control ------------------------------------------------------------------------
+
+    fn on_rreq(&mut self, now: SimTime, iface: IfaceId, from: Addr, packet: &Packet) {
+        let Payload::Control(ControlMessage::AodvRreq {
+            id,
+            dst,
+            dst_seq,
+            orig,
+            orig_seq,
+            hop_count,
+            ttl,
+            sent,
+        }) = packet.payload
+        else {
+            return;
+        };
+        if orig == self.me || self.seen.iter().any(|&(o, i, _)| (o, i) == (orig, id)) {
+            self.stats.rreq_suppressed += 1;
+            return;
+        }
+        self.seen.push((orig, id, now + self.cfg.bcast_id_save));
+        // Reverse route to the originator.
+        let hops = hop_count.saturating_add(1);
+        let rev_life = self.cfg.rev_route_life;
+        let rev = self.table.entry(orig);
+        if rev.replaced_by(orig_seq, hops) {
+            let expire = rev.expire.max(now + rev_life);
+            rev.set(orig_seq, hops, from, Some(iface), expire);
+            rev.req_timeout = SimTime::ZERO;
+            rev.req_count = 0;
+            self.release(now, orig);
+        }
+        let Some(back) = self.table.valid(orig).map(|e| e.next_hop) else {
+            return;
+        };
+        if dst == self.me {
+            // RFC 3561 §6.6.1 as ns-2: max(own, requested) + 1, rounded up to even.
+            let mut s = self.seq.max(dst_seq).wrapping_add(1);
+            if s % 2 == 1 {
+                s = s.wrapping_add(1);
+            }
+            self.seq = s;
+            self.stats.rrep_originated_dest += 1;
+            let msg = ControlMessage::AodvRrep {
+                dst: self.me,
+                dst_seq: s,
+                orig,
+                hop_count: 0,
+                lifetime: self.cfg.my_route_timeout,
+                sent,
+            };
+            self.unicast(now, msg, orig, back);
+            return;
+        }
+        if let Some(r) = self
+            .table
+            .valid(dst)
+            .filter(|r| !seq_newer(dst_seq, r.seq))
+            .cloned()
+        {
+            // An intermediate node with a fresh enough route answers (RFC 3561 §6.6.2).
+            self.table.entry(dst).add_precursor(back);
+            self.table.entry(orig).add_precursor(r.next_hop);
+            self.stats.rrep_originated_intermediate += 1;
+            let msg = ControlMessage::AodvRrep {
+                dst,
+                dst_seq: r.seq,
+                orig,
+                hop_count: r.hops,
+                lifetime: r.expire.saturating_sub(now),
+                sent,
+            };
+            self.unicast(now, msg, orig, back);
+            return;
+        }
+        let ttl = ttl.saturating_sub(1);
+        if ttl == 0 {
+            self.stats.rreq_suppressed += 1;
+            return;
+        }
+        let known = self.table.get(dst).map_or(0, |e| e.seq);
+        let dst_seq = if seq_newer(known, dst_seq) {
+            known
+        } else {
+            dst_seq
+        };
+        self.stats.rreq_forwarded += 1;
+        let msg = ControlMessage::AodvRreq {
+            id,
+            dst,
+            dst_seq,
+            orig,
+            orig_seq,
+            hop_count: hops,
+            ttl,
+            sent,
+        };
+        self.broadcast(now, msg);
+    }
+
+    /// Returns false when the reply should be forwarded but there is no route to its
+    /// originator.
+    fn on_rrep(&mut self, now: SimTime, iface: IfaceId, from: Addr, packet: &Packet) -> bool {
+        let Payload::Control(ControlMessage::AodvRrep {
+            dst,
+            dst_seq,
+            orig,
+            hop_count,
+            lifetime,
+            sent,
+        }) = packet.payload
+        else {
+            return true;
+        };
+        let hops = hop_count.saturating_add(1);
+        let me = self.me;
+        let e = self.table.entry(dst);
+        if !e.replaced_by(dst_seq, hops) {
+            return true; // suppressed (ns-2 frees it)
+        }
+        e.set(dst_seq, hops, from, Some(iface), now + lifetime);
+        e.req_timeout = SimTime::ZERO;
+        e.req_last_ttl = 0;
+        e.req_count = 0;
+        if orig == me {
+            let per_hop = SimTime::from_nanos(now.saturating_sub(sent).as_nanos() / hops as u64);
+            e.latency.push(per_hop);
+            if e.latency.len() > 3 {
+                e.latency.remove(0);
+            }
+        }
+        self.repairs.retain(|(d, _)| *d != dst);
+        self.release(now, dst);
+        if orig == me {
+            return true;
+        }
+        let Some(next) = self.table.valid(orig).map(|r| r.next_hop) else {
+            return false;
+        };
+        self.table.entry(dst).add_precursor(next);
+        self.stats.rrep_forwarded += 1;
+        let msg = ControlMessage::AodvRrep {
+            dst,
+            dst_seq,
+            orig,
+            hop_count: hops,
+            lifetime,
+            sent,
+        };
+        self.unicast(now, msg, orig, next);
+        true
+    }
+
+    fn on_rerr(&mut self, now: SimTime, from: Addr, unreachable: &[(Addr, u32)]) {
+        let mut report = Vec::new();
+        let mut to = Vec::new();
+        for &(d, s) in unreachable {
+            let Some(e) = self.table.get_mut(d) else {
+                continue;
+            };
+            if e.is_valid() && e.next_hop == from && !seq_newer(e.seq, s) {
+                e.seq = s;
+                e.down();
+                if !e.precursors.is_empty() {
+                    report.push((d, s));
+                    for p in e.precursors.drain(..) {
+                        if !to.contains(&p) {
+                            to.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        self.send_error(now, report, &to);
+    }
+
+    /// Sends a RERR for `unreachable` to the precursors `to`: unicast to a single one,
+    /// broadcast (TTL 1) to several (RFC 3561 §6.11).
+    fn send_error(&mut self, now: SimTime, unreachable: Vec<(Addr, u32)>, to: &[Addr]) {
+        if unreachable.is_empty() || to.is_empty() {
+            return;
+        }
+        self.stats.rerr_sent += 1;
+        let msg = ControlMessage::AodvRerr { unreachable };
+        if let [one] = to {
+            self.unicast(now, msg, *one, *one);
+        } else {
+            self.broadcast(now, msg);
+        }
+    }
+
+    // ---- Link breaks --------------------------------------------------------------------
+
+    /// The link layer of `iface` could not deliver `packet` to `next_hop` (ns-2
+    /// `rt_ll_failed`).
+    pub fn on_tx_failure(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        next_hop: Addr,
+        mut packet: Packet,
+        out: &mut RoutingOutput,
+    ) {
+        self.note_ctx(ctx, Some(iface));
+        self.sweep(now);
+        if matches!(packet.payload, Payload::Control(_)) || next_hop.is_broadcast() {
+            out.drops.push((packet, DropReason::LinkFailure));
+            return;
+        }
+        self.stats.link_breaks += 1;
+        let dst = packet.ip.dst;
+        let hops_so_far = self
+            .cfg
+            .initial_ip_ttl
+            .saturating_sub(*packet.routing_ttl_mut());
+        match self.table.get(dst).map(|e| (e.state, e.hops, e.next_hop)) {
+            Some((RouteState::InRepair, _, _)) => {
+                self.enqueue(now, packet);
+            }
+            Some((RouteState::Valid, hops, nh))
+                if self.cfg.local_repair && nh == next_hop && hops_so_far > hops =>
+            {
+                // ns-2 `local_rt_repair`: the break is nearer the destination.
+                self.stats.local_repairs += 1;
+                self.enqueue(now, packet);
+                let e = self.table.entry(dst);
+                e.state = RouteState::InRepair;
+                e.last_hops = e.hops;
+                self.send_request(now, dst);
+                self.repairs.push((dst, now + self.cfg.local_repair_wait));
+            }
+            _ => {
+                out.drops.push((packet, DropReason::LinkFailure));
+                self.link_broken(now, next_hop);
+            }
+        }
+        self.on_timer(now, out);
+    }
+
+    /// ns-2 `nb_delete` + `handle_link_failure`: every valid route through `nbr` is
+    /// invalidated with its sequence number incremented, and reported to its precursors.
+    fn link_broken(&mut self, now: SimTime, nbr: Addr) {
+        self.seq = self.seq.wrapping_add(2);
+        let mut report = Vec::new();
+        let mut to = Vec::new();
+        for e in self.table.iter_mut() {
+            e.precursors.retain(|&p| p != nbr);
+            if e.is_valid() && e.next_hop == nbr {
+                e.seq = e.seq.wrapping_add(1);
+                e.down();
+                if !e.precursors.is_empty() {
+                    report.push((e.dst, e.seq));
+                    for p in e.precursors.drain(..) {
+                        if !to.contains(&p) {
+                            to.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        self.send_error(now, report, &to);
+    }
+
+    /// A local repair for `dst` did not find a route in time: the route is invalidated and
+    /// reported to its precursors; the queued packets stay for the ordinary retries.
+    fn repair_failed(&mut self, now: SimTime, dst: Addr) {
+        let Some(e) = self.table.get_mut(dst) else {
+            return;
+        };
+        if e.state != RouteState::InRepair {
+            return;
+        }
+        e.state = RouteState::Valid;
+        e.seq = e.seq.wrapping_add(1);
+        e.down();
+        let report = vec![(dst, e.seq)];
+        let to: Vec<Addr> = e.precursors.drain(..).collect();
+        self.send_error(now, report, &to);
+    }
+
+    /// Not used by AODV (ns-2 AODV does not snoop).
+    pub fn on_overheard(
+        &mut self,
+        _now: SimTime,
+        _ctx: &RouteCtx,
+        _iface: IfaceId,
+        _packet: &Packet,
+        _out: &mut RoutingOutput,
+    ) {
+    }
+
+    /// An interface going down invalidates every route (nothing else changes on up).
+    pub fn on_interface_change(&mut self, _now: SimTime, _iface: IfaceId, up: bool) {
+        if !up {
+            for e in self.table.iter_mut() {
+                if e.is_valid() {
+                    e.seq = e.seq.wrapping_add(1);
+                    e.down();
+                }
+            }
+        }
+    }
+
+    pub fn on_address_change(&mut self, _now: SimTime, _addr: Addr, _added: bool) {}
+}

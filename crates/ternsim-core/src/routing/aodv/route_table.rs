@@ -1,0 +1,143 @@
+//! The AODV route table (RFC 3561 §6.1-6.2, ns-2 `aodv_rtable`): one entry per destination,
+//! valid or not, with the discovery state ns-2 keeps on the same entry.
+
+use crate::net::addr::{Addr, IfaceId};
+use crate::sim::SimTime;
+use std::collections::BTreeMap;
+
+/// `a` is fresher than `b` under 32-bit rollover (RFC 3561 §6.1: signed difference).
+pub fn seq_newer(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) > 0
+}
+
+/// State of an entry (ns-2 `RTF_UP`, `RTF_DOWN`, `RTF_IN_REPAIR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RouteState {
+    Valid,
+    Invalid,
+    InRepair,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RouteEntry {
+    pub dst: Addr,
+    /// Destination sequence number (0 = unknown).
+    pub seq: u32,
+    pub state: RouteState,
+    pub hops: u8,
+    pub next_hop: Addr,
+    pub iface: Option<IfaceId>,
+    /// A valid route is invalidated at this time.
+    pub expire: SimTime,
+    /// Neighbours that forward to `dst` through this node (RFC 3561 §2).
+    pub precursors: Vec<Addr>,
+    /// Hop count the route had when it was last invalidated (ns-2 `rt_last_hop_count`).
+    pub last_hops: u8,
+    // Discovery state (ns-2 `rt_req_*`).
+    /// TTL of the last RREQ for this destination (0: none since the last route).
+    pub req_last_ttl: u8,
+    /// Network-wide RREQs sent since the last route.
+    pub req_count: u32,
+    /// No new RREQ before this time.
+    pub req_timeout: SimTime,
+    /// Measured discovery latency per hop of the last (≤ 3) discoveries.
+    pub latency: Vec<SimTime>,
+}
+
+impl RouteEntry {
+    pub fn new(dst: Addr) -> Self {
+        RouteEntry {
+            dst,
+            seq: 0,
+            state: RouteState::Invalid,
+            hops: 0,
+            next_hop: Addr::BROADCAST,
+            iface: None,
+            expire: SimTime::ZERO,
+            precursors: Vec::new(),
+            last_hops: 0,
+            req_last_ttl: 0,
+            req_count: 0,
+            req_timeout: SimTime::ZERO,
+            latency: Vec::new(),
+        }
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.state == RouteState::Valid
+    }
+
+    pub fn add_precursor(&mut self, a: Addr) {
+        if !self.precursors.contains(&a) {
+            self.precursors.push(a);
+        }
+    }
+
+    /// Invalidates the route (ns-2 `rt_down`): hop count remembered, next hop forgotten.
+    pub fn down(&mut self) {
+        if self.state == RouteState::Invalid {
+            return;
+        }
+        self.last_hops = self.hops;
+        self.state = RouteState::Invalid;
+        self.next_hop = Addr::BROADCAST;
+        self.expire = SimTime::ZERO;
+    }
+
+    /// Installs a valid route (ns-2 `rt_update`).
+    pub fn set(
+        &mut self,
+        seq: u32,
+        hops: u8,
+        next_hop: Addr,
+        iface: Option<IfaceId>,
+        expire: SimTime,
+    ) {
+        self.seq = seq;
+        self.hops = hops;
+        self.next_hop = next_hop;
+        self.iface = iface;
+        self.expire = expire;
+        self.state = RouteState::Valid;
+    }
+
+    /// Whether an offer of (`seq`, `hops`) replaces this entry: a fresher sequence number,
+    /// or an equal one with fewer hops, or this entry invalid and the number not older.
+    pub fn replaced_by(&self, seq: u32, hops: u8) -> bool {
+        seq_newer(seq, self.seq) || (seq == self.seq && (!self.is_valid() || hops < self.hops))
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RouteTable {
+    entries: BTreeMap<Addr, RouteEntry>,
+}
+
+impl RouteTable {
+    pub fn get(&self, dst: Addr) -> Option<&RouteEntry> {
+        self.entries.get(&dst)
+    }
+
+    pub fn get_mut(&mut self, dst: Addr) -> Option<&mut RouteEntry> {
+        self.entries.get_mut(&dst)
+    }
+
+    pub fn entry(&mut self, dst: Addr) -> &mut RouteEntry {
+        self.entries
+            .entry(dst)
+            .or_insert_with(|| RouteEntry::new(dst))
+    }
+
+    /// The valid route to `dst`, if any.
+    pub fn valid(&self, dst: Addr) -> Option<&RouteEntry> {
+        self.entries.get(&dst).filter(|e| e.is_valid())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &RouteEntry> {
+        self.entries.values()
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut RouteEntry> {
+        self.entries.values_mut()
+    }
+}
