@@ -496,10 +496,9 @@ impl AodvAgent {
             rev.req_count = 0;
             self.release(now, orig);
         }
-        let Some(back) = self.table.valid(orig).map(|e| e.next_hop) else {
-            return;
-        };
-        if dst == self.me {
+        // A reply needs a valid route back; without one the request can only be forwarded.
+        let back = self.table.valid(orig).map(|e| e.next_hop);
+        if let (true, Some(back)) = (dst == self.me, back) {
             // RFC 3561 §6.6.1 as ns-2: max(own, requested) + 1, rounded up to even.
             let mut s = self.seq.max(dst_seq).wrapping_add(1);
             if s % 2 == 1 {
@@ -518,12 +517,13 @@ impl AodvAgent {
             self.unicast(now, msg, orig, back);
             return;
         }
-        if let Some(r) = self
-            .table
-            .valid(dst)
-            .filter(|r| !seq_newer(dst_seq, r.seq))
-            .cloned()
-        {
+        if let (Some(r), Some(back)) = (
+            self.table
+                .valid(dst)
+                .filter(|r| !seq_newer(dst_seq, r.seq))
+                .cloned(),
+            back,
+        ) {
             // An intermediate node with a fresh enough route answers (RFC 3561 §6.6.2).
             self.table.entry(dst).add_precursor(back);
             self.table.entry(orig).add_precursor(r.next_hop);
@@ -690,9 +690,12 @@ impl AodvAgent {
                 // ns-2 `local_rt_repair`: the break is nearer the destination.
                 self.stats.local_repairs += 1;
                 self.enqueue(now, packet);
+                // RFC 3561 §6.12: the repair asks for a fresher destination sequence
+                // number, so that upstream nodes do not answer with the broken route.
                 let e = self.table.entry(dst);
                 e.state = RouteState::InRepair;
                 e.last_hops = e.hops;
+                e.seq = e.seq.wrapping_add(1);
                 self.send_request(now, dst);
                 self.repairs.push((dst, now + self.cfg.local_repair_wait));
             }

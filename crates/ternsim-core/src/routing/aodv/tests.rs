@@ -1,1 +1,622 @@
+//! Scripted exchanges between AODV agents on small topologies, and single-rule checks on
+//! one agent. The network is instantaneous and loss-free except for links the test breaks
+//! (a unicast over a broken link comes straight back as a transmit failure); a broadcast
+//! reaches every neighbour; forwarding decrements the IP TTL as the world does.
 
+use super::route_table::RouteState;
+use super::*;
+use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::tests::udp_packet;
+use crate::net::packet::{IpHeader, Packet, Payload, Ports};
+use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::sim::rng::RandomStream;
+use crate::sim::SimTime;
+
+fn a(i: usize) -> Addr {
+    Addr::nth(i as u32)
+}
+
+fn ms(v: u64) -> SimTime {
+    SimTime::from_millis(v)
+}
+
+/// ns-2 defaults without jitter, so that the hand-worked times are exact.
+fn cfg() -> AodvConfig {
+    AodvConfig {
+        broadcast_jitter: SimTime::ZERO,
+        ..AodvConfig::default()
+    }
+}
+
+struct Net {
+    agents: Vec<AodvAgent>,
+    addrs: Vec<[Addr; 1]>,
+    ifaces: Vec<[IfaceId; 1]>,
+    links: Vec<(usize, usize)>,
+    broken: Vec<(usize, usize)>,
+    uid: u64,
+    now: SimTime,
+    log: Vec<String>,
+}
+
+impl Net {
+    fn new(n: usize, links: &[(usize, usize)], cfg: AodvConfig) -> Self {
+        Net {
+            agents: (0..n)
+                .map(|i| AodvAgent::new(cfg, RandomStream::named(1, &format!("n{i}"))))
+                .collect(),
+            addrs: (0..n).map(|i| [a(i)]).collect(),
+            ifaces: (0..n).map(|i| [IfaceId(i as u32)]).collect(),
+            links: links.to_vec(),
+            broken: Vec::new(),
+            uid: 1000,
+            now: SimTime::ZERO,
+            log: Vec::new(),
+        }
+    }
+
+    fn neighbours(&self, i: usize) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .links
+            .iter()
+            .filter_map(|&(x, y)| match (x == i, y == i) {
+                (true, _) => Some(y),
+                (_, true) => Some(x),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn describe(p: &Packet) -> String {
+        let what = match &p.payload {
+            Payload::Control(ControlMessage::AodvRreq {
+                id,
+                dst,
+                dst_seq,
+                orig_seq,
+                hop_count,
+                ttl,
+                ..
+            }) => format!(
+                "rreq id={id} d={}:{dst_seq} o={} hc={hop_count} ttl={ttl}",
+                dst.index(),
+                orig_seq
+            ),
+            Payload::Control(ControlMessage::AodvRrep {
+                dst,
+                dst_seq,
+                hop_count,
+                ..
+            }) => format!("rrep d={}:{dst_seq} hc={hop_count}", dst.index()),
+            Payload::Control(ControlMessage::AodvRerr { unreachable }) => format!(
+                "rerr {}",
+                unreachable
+                    .iter()
+                    .map(|(d, s)| format!("{}:{s}", d.index()))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            _ => format!("data uid={}", p.uid),
+        };
+        format!("{what} {}B", p.size)
+    }
+
+    fn log(&mut self, s: String) {
+        self.log.push(format!("{:.3} {s}", self.now.as_secs_f64()));
+    }
+
+    fn ctx_of(&self, i: usize) -> ([Addr; 1], [IfaceId; 1]) {
+        (self.addrs[i], self.ifaces[i])
+    }
+
+    fn control_packet(&mut self, c: ControlSend) -> (Packet, Addr) {
+        self.uid += 1;
+        let p = Packet {
+            uid: self.uid,
+            flow: None,
+            ip: IpHeader {
+                src: c.src,
+                dst: c.dst,
+                ttl: 64,
+            },
+            ports: Ports::default(),
+            headers: Vec::new(),
+            size: 20 + c.msg.body_bytes(),
+            created: self.now,
+            payload: Payload::Control(c.msg),
+        };
+        (p, c.via.expect("AODV control goes on an interface").1)
+    }
+
+    fn drain(&mut self, i: usize, out: RoutingOutput) {
+        for (p, why) in out.drops {
+            self.log(format!("n{i} drop uid={} {}", p.uid, why.name()));
+        }
+        for (p, _, nh) in out.send {
+            self.transmit(i, p, nh);
+        }
+        for c in out.control {
+            let (p, nh) = self.control_packet(c);
+            self.transmit(i, p, nh);
+        }
+    }
+
+    fn apply(&mut self, i: usize, r: Routed, forwarded: bool) {
+        match r {
+            Routed::Forward {
+                mut packet,
+                next_hop,
+                ..
+            } => {
+                if forwarded {
+                    packet.ip.ttl -= 1;
+                }
+                self.transmit(i, packet, next_hop)
+            }
+            Routed::Deliver(p) => self.log(format!("n{i} deliver uid={} {}B", p.uid, p.size)),
+            Routed::Drop(p, why) => self.log(format!("n{i} drop uid={} {}", p.uid, why.name())),
+            Routed::Held | Routed::Consumed(_) => {}
+        }
+    }
+
+    fn input(&mut self, j: usize, p: Packet) {
+        let (addrs, ifaces) = self.ctx_of(j);
+        let ctx = RouteCtx {
+            node: NodeId(j as u32),
+            addrs: &addrs,
+            ifaces: &ifaces,
+        };
+        let r = self.agents[j].route_input(self.now, &ctx, ifaces[0], p);
+        self.apply(j, r, true);
+    }
+
+    fn transmit(&mut self, i: usize, p: Packet, next_hop: Addr) {
+        if next_hop.is_broadcast() {
+            self.log(format!("n{i}>* {}", Self::describe(&p)));
+            for j in self.neighbours(i) {
+                self.input(j, p.clone());
+            }
+            return;
+        }
+        let j = next_hop.index();
+        if self.broken.contains(&(i, j)) {
+            self.log(format!("n{i}>n{j} FAIL {}", Self::describe(&p)));
+            let mut out = RoutingOutput::default();
+            let (addrs, ifaces) = self.ctx_of(i);
+            let ctx = RouteCtx {
+                node: NodeId(i as u32),
+                addrs: &addrs,
+                ifaces: &ifaces,
+            };
+            self.agents[i].on_tx_failure(self.now, &ctx, ifaces[0], next_hop, p, &mut out);
+            self.drain(i, out);
+            return;
+        }
+        assert!(self.neighbours(i).contains(&j), "n{i} -> n{j} not a link");
+        self.log(format!("n{i}>n{j} {}", Self::describe(&p)));
+        self.input(j, p);
+    }
+
+    /// Node `i` originates a 1000-byte UDP packet to node `dst` at the current time.
+    fn send_data(&mut self, i: usize, dst: usize) -> u64 {
+        self.uid += 1;
+        let uid = self.uid;
+        let mut p = udp_packet(uid, dst as u32, 1000);
+        p.ip.src = a(i);
+        let (addrs, ifaces) = self.ctx_of(i);
+        let ctx = RouteCtx {
+            node: NodeId(i as u32),
+            addrs: &addrs,
+            ifaces: &ifaces,
+        };
+        let r = self.agents[i].route_output(self.now, &ctx, p);
+        self.apply(i, r, false);
+        uid
+    }
+
+    /// Runs the agents' timers up to and including `until`, lowest node first on ties.
+    fn run_until(&mut self, until: SimTime) {
+        loop {
+            let next = (0..self.agents.len())
+                .filter_map(|i| self.agents[i].next_timer().map(|t| (t, i)))
+                .min();
+            match next {
+                Some((t, i)) if t <= until => {
+                    self.now = t;
+                    let mut out = RoutingOutput::default();
+                    self.agents[i].on_timer(t, &mut out);
+                    self.drain(i, out);
+                }
+                _ => break,
+            }
+        }
+        self.now = until;
+    }
+
+    fn take_log(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// (state, seq, hops, next hop, precursors) of node `i`'s entry for `dst`.
+    fn route(&self, i: usize, dst: usize) -> (RouteState, u32, u8, usize, Vec<usize>) {
+        let e = self.agents[i].route_table().get(a(dst)).expect("entry");
+        (
+            e.state,
+            e.seq,
+            e.hops,
+            if e.next_hop.is_broadcast() {
+                usize::MAX
+            } else {
+                e.next_hop.index()
+            },
+            e.precursors.iter().map(|p| p.index()).collect(),
+        )
+    }
+}
+
+use RouteState::{Invalid, Valid};
+
+/// Chain 0-1-2-3, node 0 sends 1000 bytes to node 3 at t = 0.
+/// - Node 0 queues the packet, raises its sequence number 2 → 4 and broadcasts RREQ id 1
+///   (dst 3, seq unknown 0, TTL_START 5, 20 + 28 = 48 B). Nodes 1 and 2 set reverse routes
+///   to 0 (hops 1, 2; seq 4) and re-broadcast (hop count +1, TTL −1); node 0 drops its own
+///   request and node 1 the duplicate from node 2.
+/// - Node 3, the destination, sets its sequence number to max(2, 0) + 1 = 3 → even 4 and
+///   answers (20 + 24 = 44 B) along the reverse route; every hop installs the forward
+///   route (hops 1, 2, 3; seq 4) and records the next hop towards 0 as precursor.
+/// - Node 0 releases the queued packet on the new route: delivered at node 3.
+#[test]
+fn discovery_over_a_chain() {
+    let mut net = Net::new(4, &[(0, 1), (1, 2), (2, 3)], cfg());
+    let uid = net.send_data(0, 3);
+    assert_eq!((net.agents[0].queued(), net.agents[0].own_seq()), (1, 4));
+    assert_eq!(net.agents[0].next_timer(), Some(SimTime::ZERO));
+    net.run_until(SimTime::ZERO);
+    let d = format!("data uid={uid} 1000B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            "0.000 n0>* rreq id=1 d=3:0 o=4 hc=0 ttl=5 48B".to_string(),
+            "0.000 n1>* rreq id=1 d=3:0 o=4 hc=1 ttl=4 48B".into(),
+            "0.000 n2>* rreq id=1 d=3:0 o=4 hc=2 ttl=3 48B".into(),
+            "0.000 n3>n2 rrep d=3:4 hc=0 44B".into(),
+            "0.000 n2>n1 rrep d=3:4 hc=1 44B".into(),
+            "0.000 n1>n0 rrep d=3:4 hc=2 44B".into(),
+            format!("0.000 n0>n1 {d}"),
+            format!("0.000 n1>n2 {d}"),
+            format!("0.000 n2>n3 {d}"),
+            format!("0.000 n3 deliver uid={uid} 1000B"),
+        ]
+    );
+    assert_eq!(net.route(0, 3), (Valid, 4, 3, 1, vec![]));
+    assert_eq!(net.route(1, 3), (Valid, 4, 2, 2, vec![0]));
+    assert_eq!(net.route(2, 3), (Valid, 4, 1, 3, vec![1]));
+    assert_eq!(net.route(3, 0), (Valid, 4, 3, 2, vec![]));
+    assert_eq!(net.route(1, 0), (Valid, 4, 1, 0, vec![]));
+    assert_eq!(net.agents[3].own_seq(), 4);
+    // Lifetimes: the forward route at 0 lives ACTIVE_ROUTE_TIMEOUT (= MY_ROUTE_TIMEOUT,
+    // 10 s) from the reply; the reverse route at 3 REV_ROUTE_LIFE 6 s.
+    let exp = |i: usize, d: usize| net.agents[i].route_table().get(a(d)).unwrap().expire;
+    assert_eq!((exp(0, 3), exp(3, 0)), (ms(10_000), ms(6_000)));
+    let s = |i: usize| net.agents[i].stats();
+    assert_eq!(
+        (
+            s(0).rreq_originated,
+            s(1).rreq_forwarded,
+            s(2).rreq_forwarded
+        ),
+        (1, 1, 1)
+    );
+    // Duplicate suppression by (originator, id): 0 its own, 1 the copy from 2.
+    assert_eq!(
+        (
+            s(0).rreq_suppressed,
+            s(1).rreq_suppressed,
+            s(2).rreq_suppressed
+        ),
+        (1, 1, 0)
+    );
+    assert_eq!(
+        (
+            s(3).rrep_originated_dest,
+            s(1).rrep_forwarded,
+            s(2).rrep_forwarded
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!(
+        (net.agents[0].held(), net.agents[0].next_timer()),
+        (0, None)
+    );
+    // The route expires unused at 10 s: invalidated, sequence number incremented.
+    net.run_until(ms(10_000));
+    let uid2 = net.send_data(0, 3);
+    assert_eq!(net.route(0, 3).0, Invalid);
+    assert_eq!(net.route(0, 3).1, 5);
+    assert_eq!(net.agents[0].queued(), 1);
+    net.run_until(ms(10_000));
+    assert!(net
+        .take_log()
+        .contains(&format!("10.000 n3 deliver uid={uid2} 1000B")));
+}
+
+fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
+    Packet {
+        uid: 1,
+        flow: None,
+        ip: IpHeader {
+            src: a(from),
+            dst: a(0),
+            ttl: 64,
+        },
+        ports: Ports::default(),
+        headers: Vec::new(),
+        size: 44,
+        created: SimTime::ZERO,
+        payload: Payload::Control(ControlMessage::AodvRrep {
+            dst: a(dst),
+            dst_seq: seq,
+            orig: a(0),
+            hop_count: hops,
+            lifetime: ms(10_000),
+            sent: SimTime::ZERO,
+        }),
+    }
+}
+
+/// Node 0 hears replies for destination 5: (from 1, seq 10, 3 hops) installs; an older
+/// seq 8 with 1 hop does not replace it; equal seq 10 with 2 hops (fewer) does; equal seq
+/// with equal hops does not; a fresher seq 12 with 6 hops does.
+#[test]
+fn sequence_number_freshness() {
+    let mut ag = AodvAgent::new(cfg(), RandomStream::named(1, "x"));
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    let mut hear = |from, seq, hops| {
+        let r = ag.route_input(
+            SimTime::ZERO,
+            &ctx,
+            IfaceId(0),
+            rrep_from(from, 5, seq, hops),
+        );
+        assert!(matches!(r, Routed::Consumed(_)));
+        let e = ag.route_table().get(a(5)).unwrap();
+        (e.seq, e.hops, e.next_hop.index())
+    };
+    assert_eq!(hear(1, 10, 2), (10, 3, 1));
+    assert_eq!(hear(2, 8, 0), (10, 3, 1));
+    assert_eq!(hear(2, 10, 1), (10, 2, 2));
+    assert_eq!(hear(3, 10, 1), (10, 2, 2));
+    assert_eq!(hear(3, 12, 5), (12, 6, 3));
+}
+
+/// No destination answers: node 0 (neighbour 1 only) looks for address 9. RREQs go out on
+/// the first packet and then on the 0.5 s purge ticks once the previous wait is over.
+/// ns-2 `sendRequest`: TTL 5, then +2 up to 7, then 30 counting network-wide attempts c;
+/// wait = min(2·TTL·30 ms·max(c, 1), 10 s); when c > RREQ_RETRIES (3) the queued packets
+/// are dropped (`no_route`) and discovery pauses 10 s.
+#[test]
+fn expanding_ring_ttls_and_waits() {
+    let mut net = Net::new(2, &[(0, 1)], cfg());
+    let uid = net.send_data(0, 9);
+    net.run_until(ms(25_000));
+    let log = net.take_log();
+    let sent: Vec<(String, u8)> = log
+        .iter()
+        .filter(|l| l.contains("n0>* rreq"))
+        .map(|l| {
+            let ttl = l.split("ttl=").nth(1).unwrap().split(' ').next().unwrap();
+            (
+                l.split(' ').next().unwrap().to_string(),
+                ttl.parse().unwrap(),
+            )
+        })
+        .collect();
+    // The same rules, worked through on the 0.5 s ticks.
+    let mut expect = Vec::new();
+    let (mut last, mut count, mut not_before, mut dropped_at) = (0u8, 0u64, 0u64, None);
+    for tick in 0..50u64 {
+        let t = tick * 500;
+        if t < not_before {
+            continue;
+        }
+        if count > 3 {
+            dropped_at = Some(t);
+            break;
+        }
+        let ttl = if last == 0 {
+            5
+        } else if last < 7 {
+            last + 2
+        } else {
+            count += 1;
+            30
+        };
+        last = ttl;
+        not_before = t + (2 * ttl as u64 * 30 * count.max(1)).min(10_000);
+        expect.push((format!("{:.3}", t as f64 / 1000.0), ttl));
+    }
+    assert_eq!(
+        expect,
+        [
+            ("0.000", 5),
+            ("0.500", 7),
+            ("1.000", 30),
+            ("3.000", 30),
+            ("7.000", 30),
+            ("12.500", 30)
+        ]
+        .map(|(t, l)| (t.to_string(), l))
+    );
+    assert_eq!(sent, expect);
+    assert_eq!(dropped_at, Some(20_000));
+    assert!(log.contains(&format!("20.000 n0 drop uid={uid} no_route")));
+    let e = net.agents[0].route_table().get(a(9)).unwrap();
+    assert_eq!((e.req_count, e.req_timeout), (0, ms(30_000)));
+    assert_eq!(net.agents[0].stats().rreq_originated, 6);
+    // Node 1 re-broadcast each with TTL − 1.
+    assert_eq!(net.agents[1].stats().rreq_forwarded, 6);
+}
+
+/// After discovery on 0-1-2-3, the link 1→2 breaks under a packet from 0. At node 1 the
+/// packet has come 1 hop and the route has 2 more: no local repair. Node 1 drops it
+/// (`link_failure`), invalidates its route to 3 (seq 4 → 5) and sends RERR (3:5,
+/// 20 + 4 + 8 = 32 B) to its only precursor, node 0, unicast; node 2 hears nothing.
+/// Node 0 invalidates its route (seq 5) and, with no precursors, sends nothing further.
+#[test]
+fn rerr_to_precursors_when_a_link_breaks() {
+    let mut net = Net::new(4, &[(0, 1), (1, 2), (2, 3)], cfg());
+    net.send_data(0, 3);
+    net.run_until(SimTime::ZERO);
+    net.take_log();
+    net.now = ms(1_000);
+    net.broken.push((1, 2));
+    let uid = net.send_data(0, 3);
+    net.run_until(ms(1_000));
+    let d = format!("data uid={uid} 1000B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            format!("1.000 n0>n1 {d}"),
+            format!("1.000 n1>n2 FAIL {d}"),
+            format!("1.000 n1 drop uid={uid} link_failure"),
+            "1.000 n1>n0 rerr 3:5 32B".into(),
+        ]
+    );
+    assert_eq!(net.route(1, 3), (Invalid, 5, 2, usize::MAX, vec![]));
+    assert_eq!(net.route(0, 3), (Invalid, 5, 3, usize::MAX, vec![]));
+    assert_eq!(net.route(2, 3), (Valid, 4, 1, 3, vec![1]));
+    assert_eq!(net.agents[1].stats().rerr_sent, 1);
+    assert_eq!(net.agents[1].stats().link_breaks, 1);
+    assert_eq!(net.agents[0].stats().rerr_sent, 0);
+}
+
+/// 0-1-2-3-4 with a detour 3-5-4. After discovery (route 3→4 direct), the link 3-4
+/// disappears. At node 3 the packet has come 3 hops and the route has 1: local repair.
+/// Node 3 queues it, asks for 4 with its sequence number raised (4 → 5) and TTL
+/// max(0, last hops 1) + 2 = 3; node 2's route (seq 4) is not fresh enough to answer;
+/// node 4 answers via 5 with seq max(4, 5) + 1 → 6; the packet goes 3-5-4. No RERR.
+#[test]
+fn local_repair_near_the_destination() {
+    let links = [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 4)];
+    let mut net = Net::new(6, &links, cfg());
+    net.send_data(0, 4);
+    net.run_until(SimTime::ZERO);
+    assert_eq!(net.route(3, 4), (Valid, 4, 1, 4, vec![2]));
+    net.take_log();
+    net.now = ms(1_000);
+    net.links.retain(|&l| l != (3, 4));
+    net.broken.push((3, 4));
+    let uid = net.send_data(0, 4);
+    net.run_until(ms(2_000));
+    let log = net.take_log();
+    assert!(log.contains(&"1.000 n3>* rreq id=1 d=4:5 o=4 hc=0 ttl=3 48B".to_string()));
+    assert!(log.contains(&format!("1.000 n5>n4 data uid={uid} 1000B")));
+    assert!(log.contains(&format!("1.000 n4 deliver uid={uid} 1000B")));
+    assert!(!log.iter().any(|l| l.contains("rerr")));
+    let (state, seq, hops, next, _) = net.route(3, 4);
+    assert_eq!((state, seq, hops, next), (Valid, 6, 2, 5));
+    let s3 = net.agents[3].stats();
+    assert_eq!(
+        (
+            s3.local_repairs,
+            s3.rerr_sent,
+            s3.rrep_originated_intermediate
+        ),
+        (1, 0, 0)
+    );
+    assert_eq!(
+        (net.agents[3].held(), net.agents[3].next_timer()),
+        (0, None)
+    );
+}
+
+/// A RREQ heard a second time with the same (originator, id), from another neighbour, is
+/// suppressed; the next id is processed; after BCAST_ID_SAVE (6 s) the id is forgotten.
+#[test]
+fn duplicate_rreq_suppression() {
+    let mut ag = AodvAgent::new(cfg(), RandomStream::named(1, "x"));
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    let rreq = |from: usize, id: u32| Packet {
+        uid: 1,
+        flow: None,
+        ip: IpHeader {
+            src: a(from),
+            dst: Addr::BROADCAST,
+            ttl: 64,
+        },
+        ports: Ports::default(),
+        headers: Vec::new(),
+        size: 48,
+        created: SimTime::ZERO,
+        payload: Payload::Control(ControlMessage::AodvRreq {
+            id,
+            dst: a(7),
+            dst_seq: 0,
+            orig: a(9),
+            orig_seq: 4,
+            hop_count: 1,
+            ttl: 5,
+            sent: SimTime::ZERO,
+        }),
+    };
+    let mut feed = |t: u64, from, id| {
+        ag.route_input(ms(t), &ctx, IfaceId(0), rreq(from, id));
+        let s = ag.stats();
+        (s.rreq_forwarded, s.rreq_suppressed)
+    };
+    assert_eq!(feed(0, 1, 1), (1, 0));
+    assert_eq!(feed(1, 2, 1), (1, 1));
+    assert_eq!(feed(2, 2, 2), (2, 1));
+    assert_eq!(feed(6_001, 3, 1), (3, 1));
+}
+
+/// Queue timeout 1 s, capacity 2: packets queued at 0 and 0.4 s for an unreachable
+/// address; a third at 0.6 s evicts the first (`hold_overflow`); the second is dropped at
+/// 1.4 s and the third at 1.6 s (`hold_timeout`).
+#[test]
+fn queue_timeout_and_overflow() {
+    let c = AodvConfig {
+        queue_timeout: ms(1_000),
+        queue_size: 2,
+        ..cfg()
+    };
+    let mut net = Net::new(2, &[(0, 1)], c);
+    let u1 = net.send_data(0, 9);
+    net.run_until(ms(400));
+    let u2 = net.send_data(0, 9);
+    net.run_until(ms(600));
+    let u3 = net.send_data(0, 9);
+    net.run_until(ms(2_000));
+    let drops: Vec<String> = net
+        .take_log()
+        .into_iter()
+        .filter(|l| l.contains("drop"))
+        .collect();
+    assert_eq!(
+        drops,
+        vec![
+            format!("0.600 n0 drop uid={u1} hold_overflow"),
+            format!("1.400 n0 drop uid={u2} hold_timeout"),
+            format!("1.600 n0 drop uid={u3} hold_timeout"),
+        ]
+    );
+    let s = net.agents[0].stats();
+    assert_eq!((s.queued, s.queue_overflows, s.queue_timeouts), (3, 1, 2));
+    assert_eq!(
+        (net.agents[0].held(), net.agents[0].next_timer()),
+        (0, None)
+    );
+}
