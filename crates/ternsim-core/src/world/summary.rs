@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{Device, FlowAgents, World};
 use crate::net::packet::{DropReason, PacketKind};
+use crate::routing::aodv::AodvStats;
 use crate::routing::dsr::DsrStats;
 use crate::scenario::ResolvedScenario;
 use crate::trace::Table;
@@ -68,6 +69,9 @@ pub struct NodeSummary {
     /// DSR counters (requests, replies, errors, salvages, cache hits), under DSR.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dsr: Option<DsrStats>,
+    /// AODV counters (requests, replies, errors, queued packets, local repairs), under AODV.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aodv: Option<AodvStats>,
 }
 
 /// Routing overhead: control packets put on a link, every hop counted (a route request
@@ -231,6 +235,7 @@ impl World {
                     }
                 }),
                 dsr: n.routing.dsr_stats(),
+                aodv: n.routing.aodv_stats(),
             })
             .collect();
         let transmissions: u64 = self.control_tx.values().sum();

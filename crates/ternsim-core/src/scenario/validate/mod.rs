@@ -20,6 +20,7 @@ use crate::app::AppWrite;
 use crate::channel::ErrorModel;
 use crate::mobility::Position;
 use crate::net::addr::NodeId;
+use crate::routing::aodv::AodvConfig;
 use crate::routing::dsr::DsrConfig;
 use crate::routing::{HoldConfig, RoutingConfig};
 use crate::sim::SimTime;
@@ -220,10 +221,19 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
             }
             return Ok(RoutingConfig::Dsr(DsrConfig::default()));
         }
+        Some("aodv") => {
+            if r.hold_packets.is_some() || r.hold_timeout.is_some() {
+                return Err(ScenarioError::at(
+                    "routing",
+                    "hold_packets and hold_timeout apply to static routing; AODV has its queue",
+                ));
+            }
+            return Ok(RoutingConfig::Aodv(AodvConfig::default()));
+        }
         Some(other) => {
             return Err(ScenarioError::at(
                 "routing.protocol",
-                format!("unknown routing protocol `{other}`; allowed: static, dsr"),
+                format!("unknown routing protocol `{other}`; allowed: static, dsr, aodv"),
             ))
         }
     }

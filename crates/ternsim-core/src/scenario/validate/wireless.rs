@@ -181,9 +181,15 @@ pub(super) fn wireless(
     if let Some(arp) = w.arp {
         cfg.arp = arp;
     }
-    if let RoutingConfig::Dsr(d) = routing {
-        cfg.promiscuous = d.tap;
-        cfg.hand_back_queued_on_failure = true;
+    match routing {
+        RoutingConfig::Dsr(d) => {
+            cfg.promiscuous = d.tap;
+            cfg.hand_back_queued_on_failure = true;
+        }
+        // ns-2 AODV's MAC-failure callback (`aodv.cc`, `rt_ll_failed`) also pulls the other
+        // packets for the broken next hop out of the interface queue; it never taps.
+        RoutingConfig::Aodv(_) => cfg.hand_back_queued_on_failure = true,
+        RoutingConfig::Static { .. } => {}
     }
     Ok(Some(cfg))
 }
