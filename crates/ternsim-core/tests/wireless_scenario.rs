@@ -104,7 +104,12 @@ fn bad_wireless_input_names_the_key_and_what_is_allowed() {
             "wireless.cw_min",
             "cw_min <= cw_max",
         ),
-        ("", "protocol = \"aodv\"", "routing.protocol", "static, dsr"),
+        (
+            "",
+            "protocol = \"olsr\"",
+            "routing.protocol",
+            "static, dsr, aodv",
+        ),
         (
             "",
             "protocol = \"dsr\"\nhold_packets = 10",
