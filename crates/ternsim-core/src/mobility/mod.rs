@@ -20,6 +20,21 @@ impl Position {
     }
 }
 
+/// Pairs `(a, b)`, `a` before `b` in `placed`, of points no farther apart than `range`: radio
+/// neighbours within the reception range. Used by scenario validation (the flow connectivity
+/// check) and by the world (static routes over the channel).
+pub fn pairs_within(placed: &[(usize, Position)], range: f64) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for (k, &(a, pa)) in placed.iter().enumerate() {
+        for &(b, pb) in &placed[k + 1..] {
+            if pa.distance(pb) <= range {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mobility {
     /// The node stays where the scenario puts it (or has no position: wired-only nodes).

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crate::app::{ByteToPacket, FtpBulk};
-use crate::mobility::Mobility;
+use crate::mobility::{pairs_within, Mobility, Position};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, PacketKind};
@@ -305,23 +305,21 @@ impl World {
                 let name = format!("{}/wifi", sc.nodes[i].name);
                 ports.push(add_iface(&mut nodes, i, device, k as u16, name));
             }
-            // Radio neighbours at the start positions, for static routing over the channel.
-            let range = cfg.rx_range_m();
-            for (k, &a) in placed.iter().enumerate() {
-                for (m, &b) in placed.iter().enumerate().skip(k + 1) {
-                    let (pa, pb) = (sc.nodes[a].position, sc.nodes[b].position);
-                    if let (Some(pa), Some(pb)) = (pa, pb) {
-                        if pa.distance(pb) <= range {
-                            edges.push(Edge {
-                                a: NodeId(a as u32),
-                                b: NodeId(b as u32),
-                                a_iface: ports[k],
-                                b_iface: ports[m],
-                                up: true,
-                            });
-                        }
-                    }
-                }
+            // Radio neighbours at the start positions, for static routing over the channel;
+            // pairs are of station indices (ports), so each maps to its node and interface.
+            let stations: Vec<(usize, Position)> = placed
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &i)| sc.nodes[i].position.map(|p| (k, p)))
+                .collect();
+            for (k, m) in pairs_within(&stations, cfg.rx_range_m()) {
+                edges.push(Edge {
+                    a: NodeId(placed[k] as u32),
+                    b: NodeId(placed[m] as u32),
+                    a_iface: ports[k],
+                    b_iface: ports[m],
+                    up: true,
+                });
             }
             arrival_iface.push(ports);
         }

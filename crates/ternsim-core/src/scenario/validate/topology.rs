@@ -8,7 +8,7 @@ use super::common::{error_model, probability, NodeNames};
 use super::umts::bearer_config;
 use super::{ResolvedBearer, ResolvedLink, ResolvedNode};
 use crate::channel::ErrorModel;
-use crate::mobility::Position;
+use crate::mobility::{pairs_within, Position};
 use crate::net::addr::{IfaceId, NodeId};
 use crate::routing::static_routes::{shortest_paths, Edge};
 
@@ -228,21 +228,16 @@ pub(super) fn radio_edges(nodes: &[ResolvedNode], range: f64) -> Vec<Edge> {
         .enumerate()
         .filter_map(|(i, n)| n.position.map(|p| (i, p)))
         .collect();
-    let mut edges = Vec::new();
-    for (k, &(a, pa)) in placed.iter().enumerate() {
-        for &(b, pb) in &placed[k + 1..] {
-            if pa.distance(pb) <= range {
-                edges.push(Edge {
-                    a: NodeId(a as u32),
-                    b: NodeId(b as u32),
-                    a_iface: IfaceId(0),
-                    b_iface: IfaceId(0),
-                    up: true,
-                });
-            }
-        }
-    }
-    edges
+    pairs_within(&placed, range)
+        .into_iter()
+        .map(|(a, b)| Edge {
+            a: NodeId(a as u32),
+            b: NodeId(b as u32),
+            a_iface: IfaceId(0),
+            b_iface: IfaceId(0),
+            up: true,
+        })
+        .collect()
 }
 
 /// Explicit routes `(node, dst, via)`; `via` must be a neighbour of `node`.
