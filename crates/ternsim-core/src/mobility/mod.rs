@@ -1,11 +1,17 @@
 //! Mobility models: where a node is at time t.
 //!
-//! The seam the radio channel reads positions through. Static is the only model today;
-//! scripted waypoints and random waypoint (ns-2 `setdest`) are further variants of
-//! [`Mobility`], answering the same question for any t so that reception can use the
+//! The seam the radio channel reads positions through. A node is static or follows a
+//! [`Trajectory`] (ns-2 `setdest` legs: scripted moves, or a random waypoint path generated
+//! ahead of time); either answers the position for any t, so that reception uses the
 //! position at the time of each frame without per-step events.
 
+pub mod trajectory;
+
+use std::sync::Arc;
+
 use crate::sim::SimTime;
+
+pub use trajectory::{Leg, Trajectory};
 
 /// A position in metres.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,13 +45,23 @@ pub fn pairs_within(placed: &[(usize, Position)], range: f64) -> Vec<(usize, usi
 pub enum Mobility {
     /// The node stays where the scenario puts it (or has no position: wired-only nodes).
     Static(Option<Position>),
+    /// The node follows straight legs (shared: the node and its radio read the same path).
+    Trajectory(Arc<Trajectory>),
 }
 
 impl Mobility {
     pub fn position_at(&self, t: SimTime) -> Option<Position> {
-        let _ = t;
         match self {
             Mobility::Static(p) => *p,
+            Mobility::Trajectory(tr) => Some(tr.position_at(t)),
+        }
+    }
+
+    /// An upper bound of the node's speed over the run (m/s).
+    pub fn max_speed_mps(&self) -> f64 {
+        match self {
+            Mobility::Static(_) => 0.0,
+            Mobility::Trajectory(tr) => tr.max_speed_mps(),
         }
     }
 }

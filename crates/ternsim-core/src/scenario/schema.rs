@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::units::{Bytes, Duration, Length, Power, Rate};
+use super::units::{Bytes, Duration, Length, Power, Rate, Speed};
 
 /// A whole scenario file.
 #[derive(Clone, Debug, Deserialize)]
@@ -197,6 +197,19 @@ pub struct NodeSpec {
     /// Position in metres (for wireless models; wired links ignore it).
     #[serde(default)]
     pub position: Option<[f64; 2]>,
+    /// Scripted movement from `position`, as ns-2 `setdest` commands:
+    /// `moves = [{ at = "10s", to = [150, 0], speed = "5m/s" }]`.
+    #[serde(default)]
+    pub moves: Vec<MoveSpec>,
+}
+
+/// One ns-2 `setdest`: at `at`, head in a straight line for `to` (metres) at `speed`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveSpec {
+    pub at: Duration,
+    pub to: [f64; 2],
+    pub speed: Speed,
 }
 
 /// A duplex point-to-point link: each direction has its own queue, transmitter and error model.

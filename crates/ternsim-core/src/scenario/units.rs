@@ -15,6 +15,7 @@ pub const RATE_UNITS: &str = "bps, kbps, Mbps, Gbps";
 pub const BYTES_UNITS: &str = "B, kB, KB, MB, GB, KiB, MiB, GiB";
 pub const LENGTH_UNITS: &str = "m, km";
 pub const POWER_UNITS: &str = "W, mW, uW, nW, pW, dBm";
+pub const SPEED_UNITS: &str = "m/s, km/h";
 
 /// Splits `"12.5ms"` into `(12.5, "ms")`.
 fn split_number(s: &str) -> Result<(f64, &str), String> {
@@ -149,6 +150,25 @@ pub fn parse_power(s: &str) -> Result<f64, String> {
     Ok(watts)
 }
 
+/// Parses a speed such as `"20m/s"` or `"72km/h"` into metres per second; must be >= 0.
+pub fn parse_speed(s: &str) -> Result<f64, String> {
+    let (v, unit) = split_number(s)?;
+    let scale = match unit {
+        "m/s" => 1.0,
+        "km/h" => 1.0 / 3.6,
+        "" => return Err(format!("`{s}` has no unit; allowed units: {SPEED_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {SPEED_UNITS}"
+            ))
+        }
+    };
+    if v < 0.0 {
+        return Err(format!("`{s}` is negative; a speed must be >= 0"));
+    }
+    Ok(v * scale)
+}
+
 macro_rules! unit_type {
     ($name:ident, $inner:ty, $parse:ident, $what:literal) => {
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,6 +212,11 @@ unit_type!(Rate, f64, parse_rate, "bit rate");
 unit_type!(Bytes, u64, parse_bytes, "byte size");
 unit_type!(Length, f64, parse_length, "distance");
 unit_type!(Power, f64, parse_power, "power");
+unit_type!(Speed, f64, parse_speed, "speed");
+
+impl Speed {
+    const EXAMPLE_UNIT: &'static str = "m/s";
+}
 
 impl Length {
     const EXAMPLE_UNIT: &'static str = "m";
@@ -213,6 +238,14 @@ impl Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn speeds_in_metres_per_second_and_kilometres_per_hour() {
+        assert_eq!(parse_speed("20m/s").unwrap(), 20.0);
+        assert!((parse_speed("72km/h").unwrap() - 20.0).abs() < 1e-12);
+        assert!(parse_speed("5").unwrap_err().contains("m/s, km/h"));
+        assert!(parse_speed("-1m/s").is_err());
+    }
 
     #[test]
     fn durations() {

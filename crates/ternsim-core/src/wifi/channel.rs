@@ -616,8 +616,7 @@ impl WifiChannel {
     fn pos_at(&self, s: usize, t: u64) -> Position {
         match self.st[s].mobility {
             Mobility::Static(_) => self.st[s].pos,
-            #[allow(unreachable_patterns)]
-            _ => position(&self.st[s].mobility, t),
+            Mobility::Trajectory(_) => position(&self.st[s].mobility, t),
         }
     }
 

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crate::app::{ByteToPacket, FtpBulk};
-use crate::mobility::{pairs_within, Mobility, Position};
+use crate::mobility::{pairs_within, Position};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, PacketKind};
@@ -190,7 +190,7 @@ impl World {
                 ifaces: Vec::new(),
                 routing: RoutingProtocol::for_node(&sc.routing, seed, &n.name),
                 routing_wake: Wake::default(),
-                mobility: Mobility::Static(n.position),
+                mobility: n.mobility.clone(),
                 agents: Vec::new(),
             })
             .collect();
@@ -296,7 +296,15 @@ impl World {
                     rng: RandomStream::named(seed, &format!("wifi/{}/mac", sc.nodes[i].name)),
                 })
                 .collect();
-            let mut channel = WifiChannel::new(cfg.clone(), stations);
+            // The spatial index must allow for the fastest node between re-gridings.
+            let mut cfg = cfg.clone();
+            let fastest = placed
+                .iter()
+                .map(|&i| sc.nodes[i].mobility.max_speed_mps())
+                .fold(0.0, f64::max);
+            cfg.max_speed_mps = cfg.max_speed_mps.max(fastest);
+            let rx_range = cfg.rx_range_m();
+            let mut channel = WifiChannel::new(cfg, stations);
             channel.trace_queues = sc.traces.queues;
             channel.station_names = placed.iter().map(|&i| sc.nodes[i].name.clone()).collect();
             devices.push(Device::Wifi(Box::new(channel)));
@@ -312,7 +320,7 @@ impl World {
                 .enumerate()
                 .filter_map(|(k, &i)| sc.nodes[i].position.map(|p| (k, p)))
                 .collect();
-            for (k, m) in pairs_within(&stations, cfg.rx_range_m()) {
+            for (k, m) in pairs_within(&stations, rx_range) {
                 edges.push(Edge {
                     a: NodeId(placed[k] as u32),
                     b: NodeId(placed[m] as u32),

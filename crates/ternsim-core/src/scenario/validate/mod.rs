@@ -18,7 +18,7 @@ use super::schema::{AppSpec, ErrorSpec, NodeKind, ScenarioSpec, TraceSpec};
 use super::ScenarioError;
 use crate::app::AppWrite;
 use crate::channel::ErrorModel;
-use crate::mobility::Position;
+use crate::mobility::{Mobility, Position};
 use crate::net::addr::NodeId;
 use crate::routing::aodv::AodvConfig;
 use crate::routing::dsr::DsrConfig;
@@ -34,7 +34,9 @@ use common::{resolve_file, NodeNames};
 pub struct ResolvedNode {
     pub name: String,
     pub kind: NodeKind,
+    /// Where the node starts (and stays, when static).
     pub position: Option<Position>,
+    pub mobility: Mobility,
 }
 
 #[derive(Clone, Debug)]

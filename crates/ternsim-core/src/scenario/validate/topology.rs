@@ -1,14 +1,15 @@
 //! Nodes, links, bearers and explicit routes; the connectivity check flows rely on.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use super::super::schema::{NodeKind, ScenarioSpec};
+use super::super::schema::{MoveSpec, NodeKind, ScenarioSpec};
 use super::super::ScenarioError;
 use super::common::{error_model, probability, NodeNames};
 use super::umts::bearer_config;
 use super::{ResolvedBearer, ResolvedLink, ResolvedNode};
 use crate::channel::ErrorModel;
-use crate::mobility::{pairs_within, Position};
+use crate::mobility::{pairs_within, Mobility, Position, Trajectory};
 use crate::net::addr::{IfaceId, NodeId};
 use crate::routing::static_routes::{shortest_paths, Edge};
 
@@ -19,6 +20,7 @@ fn generated_nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioErr
         name: format!("n{i}"),
         kind: NodeKind::Host,
         position: Some(Position { x, y }),
+        mobility: Mobility::Static(Some(Position { x, y })),
     };
     match (&t.chain, &t.grid) {
         (Some(_), Some(_)) => Err(ScenarioError::at(
@@ -92,13 +94,42 @@ pub(super) fn nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioEr
                 ));
             }
         }
+        let position = n.position.map(|[x, y]| Position { x, y });
         nodes.push(ResolvedNode {
             name: n.name.clone(),
             kind: n.kind,
-            position: n.position.map(|[x, y]| Position { x, y }),
+            position,
+            mobility: node_mobility(i, position, &n.moves)?,
         });
     }
     Ok(nodes)
+}
+
+/// A node's scripted `moves` as a trajectory from its position; static without moves.
+fn node_mobility(
+    i: usize,
+    position: Option<Position>,
+    moves: &[MoveSpec],
+) -> Result<Mobility, ScenarioError> {
+    if moves.is_empty() {
+        return Ok(Mobility::Static(position));
+    }
+    let Some(start) = position else {
+        return Err(ScenarioError::at(
+            format!("nodes.{i}.moves"),
+            "a node that moves needs a `position` to start from",
+        ));
+    };
+    let mut tr = Trajectory::new(start);
+    for (k, m) in moves.iter().enumerate() {
+        let to = Position {
+            x: m.to[0],
+            y: m.to[1],
+        };
+        tr.setdest(m.at.0, to, m.speed.0)
+            .map_err(|e| ScenarioError::at(format!("nodes.{i}.moves.{k}"), e))?;
+    }
+    Ok(Mobility::Trajectory(Arc::new(tr)))
 }
 
 /// Links and bearers, whose names share one namespace (events name them).
