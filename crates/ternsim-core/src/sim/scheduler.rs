@@ -9,15 +9,22 @@ use std::collections::BinaryHeap;
 
 use super::time::SimTime;
 
+/// An event with its key: the time in the high 64 bits and the insertion sequence in the low
+/// 64, so that ordering by (time, sequence) is one 128-bit comparison.
 struct Entry<E> {
-    at: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn at(&self) -> SimTime {
+        SimTime((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -29,14 +36,10 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // Reversed so that the max-heap pops the earliest (time, seq) first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .at
-            .cmp(&self.at)
-            .then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
-/// A deterministic future-event list.
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
@@ -77,7 +80,10 @@ impl<E> Scheduler<E> {
         let at = at.max(self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { at, seq, event });
+        self.heap.push(Entry {
+            key: (u128::from(at.0) << 64) | u128::from(seq),
+            event,
+        });
     }
 
     /// Schedules `event` after `delay` from now.
@@ -87,15 +93,15 @@ impl<E> Scheduler<E> {
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.at)
+        self.heap.peek().map(Entry::at)
     }
 
     /// Removes the earliest event and advances `now` to its time.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let e = self.heap.pop()?;
-        self.now = e.at;
+        self.now = e.at();
         self.popped += 1;
-        Some((e.at, e.event))
+        Some((self.now, e.event))
     }
 
     pub fn len(&self) -> usize {

@@ -163,6 +163,44 @@ impl World {
     /// the world handles each item; the rare kinds are skipped when empty.
     fn drain_device(&mut self, now: SimTime, device: u32, mut out: Box<IfaceOutput>) {
         let d = device as usize;
+        // Most calls produce one wake or one arrival and nothing else: each rare kind is
+        // tested for emptiness before a drain is set up (a `Drain` costs even when empty).
+        if !out.drops.is_empty() {
+            self.drain_device_drops(now, device, &mut out);
+        }
+        if !out.tx_failures.is_empty() {
+            self.drain_tx_failures(now, device, &mut out);
+        }
+        if out.copies != [0; PacketKind::ALL.len()] {
+            for (kind, n) in out.copies.iter().enumerate() {
+                self.accounting.created += n;
+                self.accounting.created_by_kind[kind] += n;
+            }
+            out.copies = [0; PacketKind::ALL.len()];
+        }
+        if !out.overheard.is_empty() {
+            self.drain_overheard(now, d, &mut out);
+        }
+        if !out.arrivals.is_empty() {
+            for (port, packet) in out.arrivals.drain(..) {
+                let iface = self.arrival_iface[d][port as usize];
+                self.receive(now, iface, packet);
+            }
+        }
+        self.devices[d].rearm(&mut out);
+        for &(at, tag) in &out.wakes {
+            self.sched.schedule(at, Event::IfaceWake { device, tag });
+        }
+        out.wakes.clear();
+        if self.device_traces {
+            self.devices[d].drain_traces(&self.link_names, &mut self.traces);
+        }
+        debug_assert!(out.is_empty());
+        self.iface_out_pool.push(out);
+    }
+
+    fn drain_device_drops(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {
+        let d = device as usize;
         for (packet, why) in out.drops.drain(..) {
             // A drop inside a device is charged to the interface that submitted the packet:
             // the sending side of a wired direction or of a bearer.
@@ -176,6 +214,9 @@ impl World {
             let node = iface.map(|i| self.ifaces[i.ix()].node);
             self.drop_packet(now, node, iface, packet, why);
         }
+    }
+
+    fn drain_tx_failures(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {
         for failure in out.tx_failures.drain(..) {
             let Some(iface) = self
                 .ifaces
@@ -198,13 +239,9 @@ impl World {
             );
             self.drain_routing(now, node, rout);
         }
-        if out.copies != [0; PacketKind::ALL.len()] {
-            for (kind, n) in out.copies.iter().enumerate() {
-                self.accounting.created += n;
-                self.accounting.created_by_kind[kind] += n;
-            }
-            out.copies = [0; PacketKind::ALL.len()];
-        }
+    }
+
+    fn drain_overheard(&mut self, now: SimTime, d: usize, out: &mut IfaceOutput) {
         for (port, packet) in out.overheard.drain(..) {
             let iface = self.arrival_iface[d][port as usize];
             let node = self.ifaces[iface.ix()].node;
@@ -216,17 +253,6 @@ impl World {
             }
             self.arm_routing(node);
         }
-        for (port, packet) in out.arrivals.drain(..) {
-            let iface = self.arrival_iface[d][port as usize];
-            self.receive(now, iface, packet);
-        }
-        self.devices[d].rearm(&mut out);
-        for (at, tag) in out.wakes.drain(..) {
-            self.sched.schedule(at, Event::IfaceWake { device, tag });
-        }
-        self.devices[d].drain_traces(&self.link_names, &mut self.traces);
-        debug_assert!(out.is_empty());
-        self.iface_out_pool.push(out);
     }
 
     /// Sends, originates and drops what a routing protocol produced.

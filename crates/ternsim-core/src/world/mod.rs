@@ -174,6 +174,9 @@ struct World {
     control_tx: BTreeMap<&'static str, u64>,
     #[allow(clippy::vec_box)] // the point: moving a buffer set is moving a pointer
     iface_out_pool: Vec<Box<IfaceOutput>>,
+    /// Whether any device records trace rows (queue, RLC or SDU-delay traces): when not,
+    /// draining a device skips the trace step.
+    device_traces: bool,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
 }
@@ -416,6 +419,10 @@ impl World {
             accounting: Accounting::default(),
             next_uid: 0,
             iface_out_pool: Vec::new(),
+            device_traces: sc.traces.queues
+                || sc.traces.rlc
+                || sc.traces.rlc_buffer
+                || sc.traces.sdu_delay,
             control_tx: BTreeMap::new(),
             tcp_out,
             sink_out: SinkOutput::default(),
