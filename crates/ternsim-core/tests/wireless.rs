@@ -240,13 +240,23 @@ fn dsdv_converges_on_the_chain_and_carries_tcp() {
     assert!((kbps - 206.8).abs() < 0.15 * 206.8, "{kbps:.1} kb/s");
     assert!(s.packets.balanced, "{:?}", s.packets);
     let routing = s.routing.expect("routing summary");
-    assert!(routing.transmissions_by_type.contains_key("dsdv_full_update"));
+    assert!(routing
+        .transmissions_by_type
+        .contains_key("dsdv_full_update"));
     assert!(routing
         .transmissions_by_type
         .keys()
         .all(|k| k.starts_with("dsdv_")));
-    let dsdv: Vec<_> = s.nodes.iter().map(|n| n.dsdv.expect("dsdv counters")).collect();
+    let dsdv: Vec<_> = s
+        .nodes
+        .iter()
+        .map(|n| n.dsdv.expect("dsdv counters"))
+        .collect();
     assert!(s.nodes.iter().all(|n| n.aodv.is_none() && n.dsr.is_none()));
     // 250 s of full dumps every 11.25-15 s: about 250 / 13.125 ≈ 19 per node.
-    assert!(dsdv.iter().all(|d| (15..=23).contains(&d.full_updates_sent)), "{dsdv:?}");
+    assert!(
+        dsdv.iter()
+            .all(|d| (15..=23).contains(&d.full_updates_sent)),
+        "{dsdv:?}"
+    );
 }

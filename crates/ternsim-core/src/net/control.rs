@@ -243,7 +243,11 @@ mod tests {
             (32, 56, 620)
         );
         assert_eq!(
-            (upd(1, true).kind(), upd(1, false).kind(), upd(1, true).protocol()),
+            (
+                upd(1, true).kind(),
+                upd(1, false).kind(),
+                upd(1, true).protocol()
+            ),
             ("dsdv_full_update", "dsdv_triggered_update", "dsdv")
         );
     }

@@ -280,7 +280,9 @@ impl RoutingProtocol {
     pub fn dsr_stats(&self) -> Option<DsrStats> {
         match self {
             RoutingProtocol::Dsr(d) => Some(d.stats()),
-            RoutingProtocol::Static(_) | RoutingProtocol::Aodv(_) | RoutingProtocol::Dsdv(_) => None,
+            RoutingProtocol::Static(_) | RoutingProtocol::Aodv(_) | RoutingProtocol::Dsdv(_) => {
+                None
+            }
         }
     }
 

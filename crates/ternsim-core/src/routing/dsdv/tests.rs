@@ -368,7 +368,10 @@ fn three_node_chain_follows_the_spec_timeline() {
         .into_iter()
         .filter(|s| s.1 == 0)
         .collect();
-    assert_eq!(a_dumps.last().unwrap().3, vec![(0, 0, 12), (1, 1, 10), (2, 2, 8)]);
+    assert_eq!(
+        a_dumps.last().unwrap().3,
+        vec![(0, 0, 12), (1, 1, 10), (2, 2, 8)]
+    );
     assert!(a_dumps[..a_dumps.len() - 1]
         .iter()
         .all(|s| s.3.iter().all(|r| r.0 != 2)));
@@ -378,7 +381,10 @@ fn three_node_chain_follows_the_spec_timeline() {
     net.break_link(1, 2);
     net.run_to(101_250);
     assert_eq!(net.route(1, 2), Some((2, 1, 14)));
-    assert_eq!(net.sent_between(67_500, 67_500)[1].3, vec![(0, 1, 14), (1, 0, 16), (2, 1, 14)]);
+    assert_eq!(
+        net.sent_between(67_500, 67_500)[1].3,
+        vec![(0, 1, 14), (1, 0, 16), (2, 1, 14)]
+    );
     // 101.251: both timeouts expire.
     net.run_to(101_251);
     assert_eq!(net.route(1, 2), Some((2, BIG, 15)));
@@ -396,7 +402,12 @@ fn three_node_chain_follows_the_spec_timeline() {
     // A installs the broken route silently and repeats it in its dump at 112.5.
     net.run_to(102_251);
     assert_eq!(net.route(0, 2), Some((1, BIG, 15)));
-    assert!(net.agents[0].route_table().get(a(2)).unwrap().trigger.is_none());
+    assert!(net.agents[0]
+        .route_table()
+        .get(a(2))
+        .unwrap()
+        .trigger
+        .is_none());
     net.run_to(112_500);
     let last = net.sent_between(102_252, 112_500);
     assert_eq!(
@@ -431,7 +442,10 @@ fn four_node_chain_converges_one_hop_per_settling_round() {
     assert_eq!(table(&net, 3), vec![(2, 2), (2, 1)]);
     net.run_to(45_000);
     assert_eq!(table(&net, 0), vec![(1, 1), (1, 2)]);
-    assert_eq!(net.sent_between(45_000, 45_000)[1].3, vec![(0, 1, 10), (1, 0, 12), (2, 1, 10), (3, 2, 8)]);
+    assert_eq!(
+        net.sent_between(45_000, 45_000)[1].3,
+        vec![(0, 1, 10), (1, 0, 12), (2, 1, 10), (3, 2, 8)]
+    );
     net.run_to(45_001);
     assert_eq!(table(&net, 0), vec![(1, 1), (1, 2), (1, 3)]);
     assert_eq!(table(&net, 1), vec![(0, 1), (2, 1), (2, 2)]);
@@ -449,11 +463,14 @@ fn four_node_chain_converges_one_hop_per_settling_round() {
 fn sequence_number_rules() {
     let mut net = Net::new(1, &[], cfg());
     net.run_to(0); // own dump, seq 4
-    // 1 s: new destination: metric 1 + 1, wst 6, advertisable and triggered at 13 s.
+                   // 1 s: new destination: metric 1 + 1, wst 6, advertisable and triggered at 13 s.
     net.run_to(1_000);
     net.hear(0, 1, &[(5, 1, 10)]);
     assert_eq!(net.route(0, 5), Some((1, 2, 10)));
-    assert_eq!(net.settling(0, 5).1..net.settling(0, 5).2.unwrap() + 1, 13_000..13_001);
+    assert_eq!(
+        net.settling(0, 5).1..net.settling(0, 5).2.unwrap() + 1,
+        13_000..13_001
+    );
     // 2 s: the same number with fewer hops wins; the trigger moves to its new
     // advertise time (wst unchanged within one number).
     net.run_to(2_000);
@@ -498,13 +515,19 @@ fn sequence_number_rules() {
     net.run_to(8_000);
     net.hear(0, 1, &[(5, BIG, 13)]);
     assert_eq!(net.route(0, 5), Some((2, 1, 14)));
-    assert_eq!(net.sent_between(8_000, 8_000), vec![(8_000, 0, false, vec![(5, 1, 14)], 32)]);
+    assert_eq!(
+        net.sent_between(8_000, 8_000),
+        vec![(8_000, 0, false, vec![(5, 1, 14)], 32)]
+    );
     assert_eq!(net.settling(0, 5).2, None);
     // 9 s: hearing itself called unreachable: a full dump at once with the next even
     // number (6), and the periodic timer restarts from now.
     net.run_to(9_000);
     net.hear(0, 1, &[(0, BIG, 5)]);
-    assert_eq!(net.sent_between(9_000, 9_000)[0], (9_000, 0, true, vec![(0, 0, 6), (5, 1, 14)], 44));
+    assert_eq!(
+        net.sent_between(9_000, 9_000)[0],
+        (9_000, 0, true, vec![(0, 0, 6), (5, 1, 14)], 44)
+    );
     assert_eq!(net.agents[0].next_periodic(), Some(ms(20_250)));
     assert_eq!(net.agents[0].stats().forced_full_updates, 1);
 }

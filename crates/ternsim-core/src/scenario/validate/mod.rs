@@ -213,10 +213,16 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
     let r = &spec.routing;
     if r.protocol.as_deref() != Some("dsdv") {
         let dsdv_keys = [
-            ("periodic_update_interval", r.periodic_update_interval.is_some()),
+            (
+                "periodic_update_interval",
+                r.periodic_update_interval.is_some(),
+            ),
             ("min_update_periods", r.min_update_periods.is_some()),
             ("use_mac", r.use_mac.is_some()),
-            ("trigger_on_fresh_seqnum", r.trigger_on_fresh_seqnum.is_some()),
+            (
+                "trigger_on_fresh_seqnum",
+                r.trigger_on_fresh_seqnum.is_some(),
+            ),
         ];
         if let Some((key, _)) = dsdv_keys.iter().find(|(_, set)| *set) {
             return Err(ScenarioError::at(
