@@ -71,7 +71,7 @@ fn routes_of(p: &Packet) -> Option<(bool, Vec<Route>)> {
             *full,
             entries
                 .iter()
-                .map(|e| (e.dst.index() as usize, e.metric, e.seq))
+                .map(|e| (e.dst.index(), e.metric, e.seq))
                 .collect(),
         )),
         _ => None,
@@ -130,7 +130,7 @@ impl Net {
             }
             return;
         }
-        let j = next_hop.index() as usize;
+        let j = next_hop.index();
         self.unicasts.push((i, j, p.uid));
         if !self.linked(i, j) {
             let mut out = RoutingOutput::default();
@@ -280,7 +280,7 @@ impl Net {
         self.agents[i]
             .route_table()
             .get(a(dst))
-            .map(|e| (e.next_hop.index() as usize, e.metric, e.seq))
+            .map(|e| (e.next_hop.index(), e.metric, e.seq))
     }
 
     /// (weighted settling time, advertise_ok_at in ms, pending trigger in ms).
