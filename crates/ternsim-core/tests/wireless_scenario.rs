@@ -108,7 +108,7 @@ fn bad_wireless_input_names_the_key_and_what_is_allowed() {
             "",
             "protocol = \"olsr\"",
             "routing.protocol",
-            "static, dsr, aodv",
+            "static, dsr, aodv, dsdv",
         ),
         (
             "",
@@ -128,4 +128,75 @@ fn bad_wireless_input_names_the_key_and_what_is_allowed() {
     .unwrap_err();
     assert_eq!(e.path, "wireless");
     assert!(e.message.contains("position"), "{e}");
+}
+
+/// `protocol = "dsdv"` resolves to ns-2's defaults (perup 15 s, 3 periods, no MAC
+/// feedback, no DSDV-SQ) unless its keys say otherwise; DSDV neither taps nor pulls queued
+/// packets back on a failure (ns-2 `dsdv.cc` compiles its filter loop out).
+#[test]
+fn dsdv_keys_resolve_over_the_ns2_defaults() {
+    use ternsim_core::routing::DsdvConfig;
+    use ternsim_core::sim::SimTime;
+    let sc = chain("", "protocol = \"dsdv\"").unwrap();
+    assert_eq!(sc.routing, RoutingConfig::Dsdv(DsdvConfig::default()));
+    let w = sc.wireless.unwrap();
+    assert_eq!(
+        (w.promiscuous, w.hand_back_queued_on_failure),
+        (false, false)
+    );
+    let sc = chain(
+        "",
+        "protocol = \"dsdv\"\nperiodic_update_interval = \"5s\"\nmin_update_periods = 2\n\
+         use_mac = true\ntrigger_on_fresh_seqnum = true",
+    )
+    .unwrap();
+    let RoutingConfig::Dsdv(c) = sc.routing else {
+        panic!("{:?}", sc.routing)
+    };
+    assert_eq!(
+        (
+            c.periodic_update_interval,
+            c.min_update_periods,
+            c.use_mac,
+            c.trigger_on_fresh_seqnum
+        ),
+        (SimTime::from_millis(5_000), 2, true, true)
+    );
+    assert_eq!(c.neighbour_timeout(), SimTime::from_millis(10_000));
+}
+
+#[test]
+fn bad_dsdv_input_names_the_key_and_what_is_allowed() {
+    let cases = [
+        (
+            "protocol = \"dsdv\"\nperiodic_update_interval = \"0s\"",
+            "routing.periodic_update_interval",
+            "> 0",
+        ),
+        (
+            "protocol = \"dsdv\"\nmin_update_periods = 0",
+            "routing.min_update_periods",
+            ">= 1",
+        ),
+        (
+            "protocol = \"aodv\"\nuse_mac = true",
+            "routing.use_mac",
+            "dsdv",
+        ),
+        (
+            "min_update_periods = 3",
+            "routing.min_update_periods",
+            "dsdv",
+        ),
+        (
+            "protocol = \"dsdv\"\nhold_packets = 3",
+            "routing",
+            "static routing",
+        ),
+    ];
+    for (routing, path, allowed) in cases {
+        let e = chain("", routing).expect_err(routing);
+        assert_eq!(e.path, path, "{routing}: {e}");
+        assert!(e.message.contains(allowed), "{routing}: {e}");
+    }
 }

@@ -63,6 +63,24 @@ pub enum ControlMessage {
     /// AODV Route Error (RFC 3561 §5.3): destinations unreachable through the sender, each
     /// with its (incremented) sequence number.
     AodvRerr { unreachable: Vec<(Addr, u32)> },
+    /// DSDV routing update (Perkins & Bhagwat 1994; ns-2 `dsdv/dsdv.cc` `makeUpdate`),
+    /// broadcast to the neighbours: the listed table entries in ascending destination order.
+    /// `full` says whether the sender built it as a full dump or as a triggered
+    /// (incremental) update; receivers ignore it, it only sorts the overhead by type.
+    DsdvUpdate {
+        entries: Vec<DsdvAdvert>,
+        full: bool,
+    },
+}
+
+/// One route in a DSDV update: destination, metric in hops (ns-2 `BIG` 250 = unreachable)
+/// and the destination's sequence number (even: issued by the destination; odd: a broken
+/// route, link-spec / manet-spec §1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DsdvAdvert {
+    pub dst: Addr,
+    pub metric: u8,
+    pub seq: u32,
 }
 
 /// ns-2 `hdr_sr::size()` rounds the DSR header up to a multiple of 4 octets.
@@ -81,6 +99,7 @@ impl ControlMessage {
             ControlMessage::AodvRreq { .. }
             | ControlMessage::AodvRrep { .. }
             | ControlMessage::AodvRerr { .. } => "aodv",
+            ControlMessage::DsdvUpdate { .. } => "dsdv",
         }
     }
 
@@ -107,6 +126,9 @@ impl ControlMessage {
             ControlMessage::AodvRreq { .. } => 28,
             ControlMessage::AodvRrep { .. } => 24,
             ControlMessage::AodvRerr { unreachable } => 4 + 8 * unreachable.len() as u32,
+            // ns-2 accounts 12 octets per listed route (the 9 it encodes rounded up; the
+            // count octet is not counted): size = 12·n + IP header (manet-spec §1.5).
+            ControlMessage::DsdvUpdate { entries, .. } => 12 * entries.len() as u32,
         }
     }
 
@@ -120,6 +142,8 @@ impl ControlMessage {
             ControlMessage::AodvRreq { .. } => "aodv_rreq",
             ControlMessage::AodvRrep { .. } => "aodv_rrep",
             ControlMessage::AodvRerr { .. } => "aodv_rerr",
+            ControlMessage::DsdvUpdate { full: true, .. } => "dsdv_full_update",
+            ControlMessage::DsdvUpdate { full: false, .. } => "dsdv_triggered_update",
         }
     }
 }
@@ -192,6 +216,39 @@ mod tests {
         assert_eq!(
             (rreq.kind(), rrep.kind(), rerr.kind(), rerr.protocol()),
             ("aodv_rreq", "aodv_rrep", "aodv_rerr", "aodv")
+        );
+    }
+
+    /// manet-spec §1.5 (ns-2 `hdr_cmn::size_ = 12·n + 20`): with the 20-octet IP header an
+    /// update listing 1 route is 32 octets, 3 routes 56, 50 routes 620.
+    #[test]
+    fn dsdv_update_sizes_follow_ns2() {
+        let upd = |n: u32, full| ControlMessage::DsdvUpdate {
+            entries: (0..n)
+                .map(|i| DsdvAdvert {
+                    dst: Addr::nth(i),
+                    metric: 1,
+                    seq: 4,
+                })
+                .collect(),
+            full,
+        };
+        let ip = crate::net::packet::IP_HEADER_BYTES;
+        assert_eq!(
+            (
+                ip + upd(1, true).body_bytes(),
+                ip + upd(3, false).body_bytes(),
+                ip + upd(50, true).body_bytes()
+            ),
+            (32, 56, 620)
+        );
+        assert_eq!(
+            (
+                upd(1, true).kind(),
+                upd(1, false).kind(),
+                upd(1, true).protocol()
+            ),
+            ("dsdv_full_update", "dsdv_triggered_update", "dsdv")
         );
     }
 }

@@ -12,7 +12,7 @@
 //!   `crate::world::device`; an 802.11 NIC on a shared channel (`wifi/`) is the next variant
 //!   of `world::device::Device`, reading node positions as values.
 //! - **Routing** (`crate::routing`): one protocol instance per node answering forward /
-//!   deliver / hold / drop; DSR and AODV add variants and their messages to
+//!   deliver / hold / drop; DSR, AODV and DSDV add variants and their messages to
 //!   [`control::ControlMessage`]; DSR's source route is a [`packet::Header`].
 //! - **Mobility** (`crate::mobility`): a node's position at time t.
 //! - **Mobile IP** (`mobileip/`): agents are bound to ports like transport agents, change a

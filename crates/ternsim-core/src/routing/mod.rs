@@ -14,14 +14,21 @@
 //! (released from its buffer or salvaged), control messages to originate (the world makes
 //! them packets that travel the same path as data and are counted by kind), and drops.
 //!
+//! A proactive protocol also gets [`RoutingProtocol::start`] at the start of the run, to
+//! learn its node and arm its first timers before any packet exists.
+//!
 //! Implementations: [`static_routes`] (shortest path, recomputed on topology events, explicit
-//! routes) and [`dsr`] (Dynamic Source Routing as ns-2 runs it: send buffer, route discovery,
-//! path cache, route maintenance by link-layer feedback, snooping). [`aodv`] (RFC 3561 as ns-2 runs it: route queue, expanding ring discovery,
-//! sequence-numbered route table with precursors, local repair). DSDV would be a further
-//! variant of [`RoutingProtocol`]; a protocol's messages are variants of
+//! routes); [`dsr`] (Dynamic Source Routing as ns-2 runs it: send buffer, route discovery,
+//! path cache, route maintenance by link-layer feedback, snooping); [`aodv`] (RFC 3561 as
+//! ns-2 runs it: route queue, expanding ring discovery, sequence-numbered route table with
+//! precursors, local repair); [`dsdv`] (Destination-Sequenced Distance Vector as ns-2's
+//! `dsdv/` runs it: periodic full dumps and rate-limited triggered updates, even/odd
+//! destination sequence numbers, weighted settling time, neighbour timeouts, optional
+//! MAC-feedback link breaks). A protocol's messages are variants of
 //! [`crate::net::control::ControlMessage`].
 
 pub mod aodv;
+pub mod dsdv;
 pub mod dsr;
 pub mod hold;
 pub mod static_routes;
@@ -33,6 +40,7 @@ use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
 
 pub use aodv::{AodvAgent, AodvConfig, AodvStats};
+pub use dsdv::{DsdvAgent, DsdvConfig, DsdvStats};
 pub use dsr::{DsrAgent, DsrConfig, DsrStats};
 pub use hold::{HoldBuffer, HoldConfig};
 pub use static_routes::{Route, StaticRouting};
@@ -110,6 +118,9 @@ pub enum RoutingConfig {
     /// Ad hoc On-Demand Distance Vector routing (RFC 3561 as ns-2's `aodv/` runs it,
     /// link-spec §5.2).
     Aodv(AodvConfig),
+    /// Destination-Sequenced Distance Vector routing (Perkins & Bhagwat 1994 as ns-2's
+    /// `dsdv/` runs it, manet-spec §1).
+    Dsdv(DsdvConfig),
 }
 
 impl Default for RoutingConfig {
@@ -124,6 +135,7 @@ pub enum RoutingProtocol {
     Static(StaticRouting),
     Dsr(Box<DsrAgent>),
     Aodv(Box<AodvAgent>),
+    Dsdv(Box<DsdvAgent>),
 }
 
 impl RoutingProtocol {
@@ -146,6 +158,19 @@ impl RoutingProtocol {
                 c,
                 RandomStream::named(seed, &format!("node/{node_name}/aodv")),
             ))),
+            RoutingConfig::Dsdv(c) => RoutingProtocol::Dsdv(Box::new(DsdvAgent::new(
+                c,
+                RandomStream::named(seed, &format!("node/{node_name}/dsdv")),
+            ))),
+        }
+    }
+
+    /// The run starts: a proactive protocol learns its node and arms its first timers
+    /// (DSDV's first full dump); on-demand and static routing wait for packets.
+    pub fn start(&mut self, now: SimTime, ctx: &RouteCtx) {
+        match self {
+            RoutingProtocol::Dsdv(d) => d.start(now, ctx),
+            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) | RoutingProtocol::Aodv(_) => {}
         }
     }
 
@@ -155,6 +180,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
             RoutingProtocol::Dsr(d) => d.route_output(now, ctx, packet),
             RoutingProtocol::Aodv(a) => a.route_output(now, ctx, packet),
+            RoutingProtocol::Dsdv(d) => d.route_output(now, ctx, packet),
         }
     }
 
@@ -170,6 +196,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(s) => s.route_input(now, ctx, packet),
             RoutingProtocol::Dsr(d) => d.route_input(now, ctx, iface, packet),
             RoutingProtocol::Aodv(a) => a.route_input(now, ctx, iface, packet),
+            RoutingProtocol::Dsdv(d) => d.route_input(now, ctx, iface, packet),
         }
     }
 
@@ -187,6 +214,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(s) => s.on_tx_failure(packet, out),
             RoutingProtocol::Dsr(d) => d.on_tx_failure(now, ctx, iface, next_hop, packet, out),
             RoutingProtocol::Aodv(a) => a.on_tx_failure(now, ctx, iface, next_hop, packet, out),
+            RoutingProtocol::Dsdv(d) => d.on_tx_failure(now, ctx, iface, next_hop, packet, out),
         }
     }
 
@@ -205,6 +233,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(_) => {}
             RoutingProtocol::Dsr(d) => d.on_overheard(now, ctx, iface, packet, out),
             RoutingProtocol::Aodv(a) => a.on_overheard(now, ctx, iface, packet, out),
+            RoutingProtocol::Dsdv(d) => d.on_overheard(now, ctx, iface, packet, out),
         }
     }
 
@@ -215,6 +244,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(_) => {}
             RoutingProtocol::Dsr(d) => d.on_interface_change(now, iface, up),
             RoutingProtocol::Aodv(a) => a.on_interface_change(now, iface, up),
+            RoutingProtocol::Dsdv(d) => d.on_interface_change(now, iface, up),
         }
     }
 
@@ -224,6 +254,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(_) => {}
             RoutingProtocol::Dsr(d) => d.on_address_change(now, addr, added),
             RoutingProtocol::Aodv(a) => a.on_address_change(now, addr, added),
+            RoutingProtocol::Dsdv(d) => d.on_address_change(now, addr, added),
         }
     }
 
@@ -232,6 +263,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(s) => s.next_timer(),
             RoutingProtocol::Dsr(d) => d.next_timer(),
             RoutingProtocol::Aodv(a) => a.next_timer(),
+            RoutingProtocol::Dsdv(d) => d.next_timer(),
         }
     }
 
@@ -240,6 +272,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(s) => s.on_timer(now, out),
             RoutingProtocol::Dsr(d) => d.on_timer(now, out),
             RoutingProtocol::Aodv(a) => a.on_timer(now, out),
+            RoutingProtocol::Dsdv(d) => d.on_timer(now, out),
         }
     }
 
@@ -247,7 +280,9 @@ impl RoutingProtocol {
     pub fn dsr_stats(&self) -> Option<DsrStats> {
         match self {
             RoutingProtocol::Dsr(d) => Some(d.stats()),
-            RoutingProtocol::Static(_) | RoutingProtocol::Aodv(_) => None,
+            RoutingProtocol::Static(_) | RoutingProtocol::Aodv(_) | RoutingProtocol::Dsdv(_) => {
+                None
+            }
         }
     }
 
@@ -255,7 +290,15 @@ impl RoutingProtocol {
     pub fn aodv_stats(&self) -> Option<AodvStats> {
         match self {
             RoutingProtocol::Aodv(a) => Some(a.stats()),
-            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) => None,
+            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) | RoutingProtocol::Dsdv(_) => None,
+        }
+    }
+
+    /// The DSDV counters of this node, if it runs DSDV.
+    pub fn dsdv_stats(&self) -> Option<DsdvStats> {
+        match self {
+            RoutingProtocol::Dsdv(d) => Some(d.stats()),
+            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) | RoutingProtocol::Aodv(_) => None,
         }
     }
 
@@ -265,6 +308,7 @@ impl RoutingProtocol {
             RoutingProtocol::Static(s) => s.held(),
             RoutingProtocol::Dsr(d) => d.held(),
             RoutingProtocol::Aodv(a) => a.held(),
+            RoutingProtocol::Dsdv(d) => d.held(),
         }
     }
 }

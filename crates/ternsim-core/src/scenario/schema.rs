@@ -64,6 +64,18 @@ pub struct RoutingSpec {
     /// How long a held packet waits for a route (default 30 s).
     #[serde(default)]
     pub hold_timeout: Option<Duration>,
+    /// DSDV: base period of full dumps (ns-2 `perup_`, default 15 s).
+    #[serde(default)]
+    pub periodic_update_interval: Option<Duration>,
+    /// DSDV: silent periods before a neighbour is lost (ns-2 `min_update_periods_`, 3).
+    #[serde(default)]
+    pub min_update_periods: Option<u32>,
+    /// DSDV: break routes on 802.11 transmit failures (ns-2 `use_mac_`, default false).
+    #[serde(default)]
+    pub use_mac: Option<bool>,
+    /// DSDV: trigger an update on a fresher sequence number alone ("DSDV-SQ"; default false).
+    #[serde(default)]
+    pub trigger_on_fresh_seqnum: Option<bool>,
 }
 
 /// `[[events]]`: at time `at`, `action` on a `link` (`down`, `up`, `set` with `rate`, `delay`,

@@ -304,6 +304,16 @@ impl World {
         (packet, via)
     }
 
+    /// Starts every node's routing protocol (a proactive one arms its first update).
+    pub(super) fn start_routing(&mut self, now: SimTime) {
+        for i in 0..self.nodes.len() {
+            let node = NodeId(i as u32);
+            let (routing, ctx) = self.nodes[i].routing_ctx(node);
+            routing.start(now, &ctx);
+            self.arm_routing(node);
+        }
+    }
+
     fn arm_routing(&mut self, node: NodeId) {
         let n = &mut self.nodes[node.ix()];
         let deadline = n.routing.next_timer();

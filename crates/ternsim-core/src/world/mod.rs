@@ -428,6 +428,7 @@ impl World {
             sink_out: SinkOutput::default(),
         };
         world.recompute_static_routes(SimTime::ZERO);
+        world.start_routing(SimTime::ZERO);
         world
     }
 

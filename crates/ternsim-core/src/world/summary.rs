@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{Device, FlowAgents, World};
 use crate::net::packet::{DropReason, PacketKind};
 use crate::routing::aodv::AodvStats;
+use crate::routing::dsdv::DsdvStats;
 use crate::routing::dsr::DsrStats;
 use crate::scenario::ResolvedScenario;
 use crate::trace::Table;
@@ -72,6 +73,10 @@ pub struct NodeSummary {
     /// AODV counters (requests, replies, errors, queued packets, local repairs), under AODV.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aodv: Option<AodvStats>,
+    /// DSDV counters (full and triggered updates, routes advertised, broken routes, queued
+    /// packets), under DSDV.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dsdv: Option<DsdvStats>,
 }
 
 /// Routing overhead: control packets put on a link, every hop counted (a route request
@@ -236,6 +241,7 @@ impl World {
                 }),
                 dsr: n.routing.dsr_stats(),
                 aodv: n.routing.aodv_stats(),
+                dsdv: n.routing.dsdv_stats(),
             })
             .collect();
         let transmissions: u64 = self.control_tx.values().sum();

@@ -14,13 +14,14 @@ mod topology;
 mod umts;
 mod wireless;
 
-use super::schema::{AppSpec, ErrorSpec, NodeKind, ScenarioSpec, TraceSpec};
+use super::schema::{AppSpec, ErrorSpec, NodeKind, RoutingSpec, ScenarioSpec, TraceSpec};
 use super::ScenarioError;
 use crate::app::AppWrite;
 use crate::channel::ErrorModel;
 use crate::mobility::{Mobility, Position};
 use crate::net::addr::NodeId;
 use crate::routing::aodv::AodvConfig;
+use crate::routing::dsdv::DsdvConfig;
 use crate::routing::dsr::DsrConfig;
 use crate::routing::{HoldConfig, RoutingConfig};
 use crate::sim::SimTime;
@@ -212,6 +213,26 @@ const DEFAULT_HOLD_TIMEOUT: SimTime = SimTime(30_000_000_000);
 
 fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
     let r = &spec.routing;
+    if r.protocol.as_deref() != Some("dsdv") {
+        let dsdv_keys = [
+            (
+                "periodic_update_interval",
+                r.periodic_update_interval.is_some(),
+            ),
+            ("min_update_periods", r.min_update_periods.is_some()),
+            ("use_mac", r.use_mac.is_some()),
+            (
+                "trigger_on_fresh_seqnum",
+                r.trigger_on_fresh_seqnum.is_some(),
+            ),
+        ];
+        if let Some((key, _)) = dsdv_keys.iter().find(|(_, set)| *set) {
+            return Err(ScenarioError::at(
+                format!("routing.{key}"),
+                "applies to protocol = \"dsdv\" only",
+            ));
+        }
+    }
     match r.protocol.as_deref() {
         None | Some("static") => {}
         Some("dsr") => {
@@ -232,10 +253,11 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
             }
             return Ok(RoutingConfig::Aodv(AodvConfig::default()));
         }
+        Some("dsdv") => return dsdv(r).map(RoutingConfig::Dsdv),
         Some(other) => {
             return Err(ScenarioError::at(
                 "routing.protocol",
-                format!("unknown routing protocol `{other}`; allowed: static, dsr, aodv"),
+                format!("unknown routing protocol `{other}`; allowed: static, dsr, aodv, dsdv"),
             ))
         }
     }
@@ -251,6 +273,42 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
         }),
     };
     Ok(RoutingConfig::Static { hold })
+}
+
+/// `[routing] protocol = "dsdv"` and its optional keys over ns-2's defaults.
+fn dsdv(r: &RoutingSpec) -> Result<DsdvConfig, ScenarioError> {
+    if r.hold_packets.is_some() || r.hold_timeout.is_some() {
+        return Err(ScenarioError::at(
+            "routing",
+            "hold_packets and hold_timeout apply to static routing; DSDV queues per destination",
+        ));
+    }
+    let mut cfg = DsdvConfig::default();
+    if let Some(d) = r.periodic_update_interval {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(
+                "routing.periodic_update_interval",
+                "allowed: a duration > 0",
+            ));
+        }
+        cfg.periodic_update_interval = d.0;
+    }
+    if let Some(n) = r.min_update_periods {
+        if n == 0 {
+            return Err(ScenarioError::at(
+                "routing.min_update_periods",
+                "allowed: an integer >= 1",
+            ));
+        }
+        cfg.min_update_periods = n;
+    }
+    if let Some(b) = r.use_mac {
+        cfg.use_mac = b;
+    }
+    if let Some(b) = r.trigger_on_fresh_seqnum {
+        cfg.trigger_on_fresh_seqnum = b;
+    }
+    Ok(cfg)
 }
 
 /// Checks `spec` and resolves it.

@@ -189,7 +189,9 @@ pub(super) fn wireless(
         // ns-2 AODV's MAC-failure callback (`aodv.cc`, `rt_ll_failed`) also pulls the other
         // packets for the broken next hop out of the interface queue; it never taps.
         RoutingConfig::Aodv(_) => cfg.hand_back_queued_on_failure = true,
-        RoutingConfig::Static { .. } => {}
+        // ns-2 DSDV's MAC callback pulls nothing out of the interface queue (its `filter`
+        // loop is compiled out, `dsdv.cc` `lost_link`), and it does not tap.
+        RoutingConfig::Dsdv(_) | RoutingConfig::Static { .. } => {}
     }
     Ok(Some(cfg))
 }

@@ -1,0 +1,665 @@
+//! The DSDV agent of one node (ns-2 `DSDV_Agent`, manet-spec §1): start-up, full dumps and
+//! triggered updates, update processing, neighbour timeouts, MAC-failure link breaks and the
+//! data path.
+//!
+//! ns-2 runs each of these off its own scheduler event: the periodic timer, one trigger and
+//! one neighbour timeout per table entry, and the jittered transmissions. Here they are
+//! timers on the agent, each stamped with the order it was armed in, and `on_timer` fires
+//! those due in (time, order) order, as ns-2's scheduler would.
+
+use super::route_table::{judge, RouteEntry, RouteTable, Timer, Verdict, BIG};
+use super::DsdvConfig;
+use crate::net::addr::{Addr, IfaceId};
+use crate::net::control::{ControlMessage, DsdvAdvert};
+use crate::net::packet::{DropReason, Packet, Payload};
+use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::sim::rng::RandomStream;
+use crate::sim::SimTime;
+
+/// A placeholder entry is not advertised before "next week" (ns-2 `now + 604800`).
+const PLACEHOLDER_HOLD_OFF: SimTime = SimTime(604_800_000_000_000);
+
+/// Per-node DSDV counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DsdvStats {
+    /// Full dumps sent: periodic, promoted from a triggered update, or forced by hearing
+    /// this node called unreachable.
+    pub full_updates_sent: u64,
+    /// Triggered (incremental) updates sent.
+    pub triggered_updates_sent: u64,
+    /// Routes listed, summed over every update sent.
+    pub routes_advertised: u64,
+    /// Updates received from neighbours.
+    pub updates_received: u64,
+    /// Triggers put off because the last update was less than
+    /// `min_triggered_update_period` ago.
+    pub triggers_deferred: u64,
+    /// Full dumps sent at once because a neighbour listed this node as unreachable.
+    pub forced_full_updates: u64,
+    /// Neighbours lost by silence (`min_update_periods` periods without an update).
+    pub neighbour_timeouts: u64,
+    /// Routes this node set to the infinite metric (timeouts and link breaks).
+    pub routes_broken: u64,
+    /// 802.11 transmit failures acted upon as link breaks (`use_mac`).
+    pub link_breaks: u64,
+    /// 802.11 transmit failures whose packet was dropped without a routing action (ns-2
+    /// `use_mac_` 0: drop reason `CBK`).
+    pub mac_failures_dropped: u64,
+    /// Data packets queued for a destination without a usable route.
+    pub queued: u64,
+    /// Queued packets dropped, oldest first, beyond `queue_per_destination`.
+    pub queue_overflows: u64,
+}
+
+#[derive(Clone, Debug)]
+enum Delayed {
+    Control(ControlSend),
+    Send(Packet, IfaceId, Addr),
+    Drop(Packet, DropReason),
+}
+
+/// What is due next in `on_timer`.
+#[derive(Clone, Copy, Debug)]
+enum Due {
+    Pending,
+    Periodic,
+    Trigger(Addr),
+    Timeout(Addr),
+}
+
+/// One node's DSDV instance.
+#[derive(Clone, Debug)]
+pub struct DsdvAgent {
+    cfg: DsdvConfig,
+    rng: RandomStream,
+    me: Addr,
+    iface: Option<IfaceId>,
+    started: bool,
+    /// The node's own sequence number counter (even; +2 per full dump).
+    seq: u32,
+    table: RouteTable,
+    periodic: Timer,
+    /// When the last update (of either kind) was built (ns-2 `lasttup_`, initially −10 s:
+    /// `None`, long ago).
+    last_update: Option<SimTime>,
+    /// Jittered transmissions, released packets and drops, by (time, order).
+    pending: Vec<(SimTime, u64, Delayed)>,
+    order: u64,
+    stats: DsdvStats,
+}
+
+impl DsdvAgent {
+    /// An agent with configuration `cfg` drawing its jitter from `rng` (the world names it
+    /// `node/<name>/dsdv`).
+    pub fn new(cfg: DsdvConfig, rng: RandomStream) -> Self {
+        DsdvAgent {
+            cfg,
+            rng,
+            me: Addr(0),
+            iface: None,
+            started: false,
+            seq: 0,
+            table: RouteTable::default(),
+            periodic: None,
+            last_update: None,
+            pending: Vec::new(),
+            order: 0,
+            stats: DsdvStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &DsdvConfig {
+        &self.cfg
+    }
+
+    pub fn stats(&self) -> DsdvStats {
+        self.stats
+    }
+
+    pub fn route_table(&self) -> &RouteTable {
+        &self.table
+    }
+
+    /// The node's own sequence number counter.
+    pub fn own_seq(&self) -> u32 {
+        self.seq
+    }
+
+    /// When the next full dump is due.
+    pub fn next_periodic(&self) -> Option<SimTime> {
+        self.periodic.map(|(t, _)| t)
+    }
+
+    /// Packets the agent holds: the per-destination queues and packets waiting in its send
+    /// queue.
+    pub fn held(&self) -> usize {
+        self.table.iter().map(|e| e.queue.len()).sum::<usize>()
+            + self
+                .pending
+                .iter()
+                .filter(|(_, _, d)| matches!(d, Delayed::Send(..)))
+                .count()
+    }
+
+    fn note_ctx(&mut self, ctx: &RouteCtx, iface: Option<IfaceId>) {
+        if let Some(&a) = ctx.addrs.first() {
+            self.me = a;
+        }
+        self.iface = iface.or_else(|| ctx.ifaces.first().copied()).or(self.iface);
+    }
+
+    /// A timer at `at`, after every timer armed before it for the same instant.
+    fn stamp(&mut self, at: SimTime) -> (SimTime, u64) {
+        self.order += 1;
+        (at, self.order)
+    }
+
+    fn later(&mut self, at: SimTime, d: Delayed) {
+        let key = self.stamp(at);
+        let i = self.pending.partition_point(|(t, s, _)| (*t, *s) <= key);
+        self.pending.insert(i, (key.0, key.1, d));
+    }
+
+    /// U(0, `max`) when randomizing, else 0 (ns-2 `jitter`).
+    fn jitter(&mut self, max: SimTime) -> SimTime {
+        if !self.cfg.randomize || max == SimTime::ZERO {
+            SimTime::ZERO
+        } else {
+            SimTime::from_nanos(self.rng.below(max.as_nanos()))
+        }
+    }
+
+    /// perup·(0.75 + U(0, 0.25)) (ns-2 `helper_callback`).
+    fn periodic_interval(&mut self) -> SimTime {
+        let perup = self.cfg.periodic_update_interval.as_nanos();
+        let base = SimTime::from_nanos(perup / 4 * 3 + perup % 4 * 3 / 4);
+        base + self.jitter(SimTime::from_nanos(perup / 4))
+    }
+
+    // ---- Start-up -----------------------------------------------------------------------
+
+    /// ns-2 `start-dsdv` / `startUp`: the node's own entry (metric 0, sequence number 0,
+    /// both flags set, advertisable at once), the counter at 2, and the first full dump
+    /// after U(0, `startup_jitter`).
+    pub fn start(&mut self, now: SimTime, ctx: &RouteCtx) {
+        self.note_ctx(ctx, None);
+        if self.started {
+            return;
+        }
+        self.started = true;
+        self.seq = 2;
+        let mut own = RouteEntry::new(self.me);
+        own.advert_seqnum = true;
+        own.advert_metric = true;
+        own.iface = self.iface;
+        self.table.insert(own);
+        let at = now + self.jitter(self.cfg.startup_jitter);
+        self.periodic = Some(self.stamp(at));
+    }
+
+    // ---- Timers -------------------------------------------------------------------------
+
+    fn earliest(&self) -> Option<(SimTime, u64, Due)> {
+        let mut best: Option<(SimTime, u64, Due)> = None;
+        let mut consider = |t: Timer, d: Due| {
+            if let Some((at, o)) = t {
+                if best.is_none_or(|(bt, bo, _)| (at, o) < (bt, bo)) {
+                    best = Some((at, o, d));
+                }
+            }
+        };
+        consider(self.pending.first().map(|(t, o, _)| (*t, *o)), Due::Pending);
+        consider(self.periodic, Due::Periodic);
+        for e in self.table.iter() {
+            consider(e.trigger, Due::Trigger(e.dst));
+            consider(e.timeout, Due::Timeout(e.dst));
+        }
+        best
+    }
+
+    pub fn next_timer(&self) -> Option<SimTime> {
+        self.earliest().map(|(t, _, _)| t)
+    }
+
+    pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
+        while let Some((at, _, due)) = self.earliest() {
+            if at > now {
+                break;
+            }
+            match due {
+                Due::Pending => match self.pending.remove(0).2 {
+                    Delayed::Control(c) => out.control.push(c),
+                    Delayed::Send(p, i, nh) => out.send.push((p, i, nh)),
+                    Delayed::Drop(p, why) => out.drops.push((p, why)),
+                },
+                Due::Periodic => self.periodic_update(now),
+                Due::Trigger(dst) => self.triggered_update(now, dst),
+                Due::Timeout(nbr) => {
+                    if let Some(e) = self.table.get_mut(nbr) {
+                        e.timeout = None;
+                    }
+                    self.stats.neighbour_timeouts += 1;
+                    self.lose_neighbour(now, nbr);
+                }
+            }
+        }
+    }
+
+    /// The periodic timer: a full dump, sent after the broadcast jitter; the next one in
+    /// perup·U(0.75, 1); it counts as the last triggered update too.
+    fn periodic_update(&mut self, now: SimTime) {
+        self.periodic = None;
+        if let Some(msg) = self.make_update(now, true) {
+            self.send_update(now, msg);
+        }
+        let next = now + self.periodic_interval();
+        self.periodic = Some(self.stamp(next));
+        self.last_update = Some(now);
+    }
+
+    /// ns-2 `DSDVTriggerHandler::handle`: the trigger of `dst`'s entry fired. Within
+    /// `min_triggered_update_period` of the last update it moves to the end of that period
+    /// and every other trigger due before then is cancelled (their flags stay set, so the
+    /// deferred update carries them); otherwise a triggered update is built and sent.
+    fn triggered_update(&mut self, now: SimTime, dst: Addr) {
+        let next_possible = self
+            .last_update
+            .map(|t| t + self.cfg.min_triggered_update_period);
+        if let Some(np) = next_possible.filter(|&np| now < np) {
+            self.stats.triggers_deferred += 1;
+            let t = self.stamp(np);
+            for e in self.table.iter_mut() {
+                if e.dst == dst {
+                    e.trigger = Some(t);
+                } else if e.trigger.is_some_and(|(at, _)| at < np) {
+                    e.trigger = None;
+                }
+            }
+            return;
+        }
+        if let Some(e) = self.table.get_mut(dst) {
+            e.trigger = None;
+        }
+        if let Some(msg) = self.make_update(now, false) {
+            if matches!(msg, ControlMessage::DsdvUpdate { full: true, .. }) {
+                // Promoted to a full dump: it takes the place of the next periodic one.
+                let next = now + self.periodic_interval();
+                self.periodic = Some(self.stamp(next));
+            }
+            self.send_update(now, msg);
+            self.last_update = Some(now);
+        }
+    }
+
+    /// ns-2 `makeUpdate` (manet-spec §1.5). A triggered update lists the entries with a
+    /// change to advertise whose settling delay is over; when more than a third of the
+    /// table (and more than 3 entries) qualifies it becomes a full dump. A full dump first
+    /// raises the own sequence number by 2 and lists every entry past its settling delay,
+    /// broken ones included. `None` when nothing qualifies.
+    fn make_update(&mut self, now: SimTime, mut full: bool) -> Option<ControlMessage> {
+        let size = self.table.len();
+        let changed = self
+            .table
+            .iter()
+            .filter(|e| e.has_change_to_advertise(now))
+            .count();
+        if changed * 3 > size && changed > 3 {
+            full = true;
+        }
+        if full {
+            self.seq = self.seq.wrapping_add(2);
+            let mut own = RouteEntry::new(self.me);
+            own.seq = self.seq;
+            own.advert_seqnum = true;
+            own.changed_at = now;
+            own.new_seqnum_at = now;
+            own.iface = self.iface;
+            self.table.insert(own);
+        }
+        let mut entries = Vec::new();
+        for e in self.table.iter_mut() {
+            let listed = if full {
+                e.advertise_ok_at <= now
+            } else {
+                e.has_change_to_advertise(now)
+            };
+            if !listed {
+                continue;
+            }
+            entries.push(DsdvAdvert {
+                dst: e.dst,
+                metric: e.metric,
+                seq: e.seq,
+            });
+            e.last_advertised_metric = e.metric;
+            e.advert_seqnum = false;
+            if full {
+                e.advert_metric = false;
+            }
+        }
+        (!entries.is_empty()).then_some(ControlMessage::DsdvUpdate { entries, full })
+    }
+
+    fn send_update(&mut self, now: SimTime, msg: ControlMessage) {
+        if let ControlMessage::DsdvUpdate { entries, full } = &msg {
+            if *full {
+                self.stats.full_updates_sent += 1;
+            } else {
+                self.stats.triggered_updates_sent += 1;
+            }
+            self.stats.routes_advertised += entries.len() as u64;
+        }
+        let at = now + self.jitter(self.cfg.broadcast_jitter);
+        let c = ControlSend {
+            msg,
+            src: self.me,
+            dst: Addr::BROADCAST,
+            via: self.iface.map(|i| (i, Addr::BROADCAST)),
+            source_route: None,
+        };
+        self.later(at, Delayed::Control(c));
+    }
+
+    /// Every usable route through `nbr` breaks (ns-2 timeout branch of `helper_callback`):
+    /// infinite metric, odd sequence number, a triggered update at once.
+    fn lose_neighbour(&mut self, now: SimTime, nbr: Addr) {
+        let via: Vec<Addr> = self
+            .table
+            .iter()
+            .filter(|e| e.next_hop == nbr && e.is_usable() && e.dst != self.me)
+            .map(|e| e.dst)
+            .collect();
+        for dst in via {
+            let t = self.stamp(now);
+            let e = self.table.get_mut(dst).expect("listed above");
+            e.break_route(now);
+            e.trigger = Some(t);
+            self.stats.routes_broken += 1;
+        }
+    }
+
+    // ---- Updates ------------------------------------------------------------------------
+
+    /// ns-2 `processUpdate` (manet-spec §1.6): every route of an update from neighbour
+    /// `from`, in order, then the neighbour's timeout.
+    fn process_update(&mut self, now: SimTime, from: Addr, iface: IfaceId, routes: &[DsdvAdvert]) {
+        self.stats.updates_received += 1;
+        for r in routes {
+            self.process_route(now, from, iface, r);
+        }
+        let timeout = self.cfg.neighbour_timeout();
+        let t = self.stamp(now + timeout);
+        match self.table.get_mut(from) {
+            Some(e) => e.timeout = Some(t),
+            None => {
+                // The first thing heard from `from` was a triggered update not listing it:
+                // a placeholder route keeps the timeout (advertised "next week" only).
+                let mut e = RouteEntry::new(from);
+                e.next_hop = from;
+                e.iface = Some(iface);
+                e.metric = 1;
+                e.advertise_ok_at = now + PLACEHOLDER_HOLD_OFF;
+                e.changed_at = now;
+                e.new_seqnum_at = now;
+                e.wst = self.cfg.initial_settling_time.as_secs_f64();
+                e.timeout = Some(t);
+                self.table.insert(e);
+            }
+        }
+    }
+
+    fn process_route(&mut self, now: SimTime, from: Addr, iface: IfaceId, r: &DsdvAdvert) {
+        let metric = if r.metric == BIG {
+            BIG
+        } else {
+            r.metric.saturating_add(1).min(BIG)
+        };
+        if r.dst == self.me {
+            // "You have the last word on yourself": called unreachable, send a full dump
+            // with a new even number now.
+            if r.metric == BIG && self.periodic.is_some() {
+                self.stats.forced_full_updates += 1;
+                self.periodic = Some(self.stamp(now));
+            }
+            return;
+        }
+        let held = self.table.get(r.dst);
+        let verdict = judge(held, metric, r.seq);
+        // Weighted settling time (Perkins & Bhagwat §4.6 as ns-2 keeps it): a new sequence
+        // number closes the measurement of the last one, the delay between its first copy
+        // and the copy finally installed.
+        let alpha = self.cfg.settling_alpha;
+        let (wst, new_seqnum_at) = match held {
+            None => (self.cfg.initial_settling_time.as_secs_f64(), now),
+            Some(e) if e.seq == r.seq => (e.wst, e.new_seqnum_at),
+            Some(e) => (
+                alpha * e.wst
+                    + (1.0 - alpha) * e.changed_at.saturating_sub(e.new_seqnum_at).as_secs_f64(),
+                now,
+            ),
+        };
+        // Good news waits twice the settling time; bad news, and a route back from
+        // unreachable, may be advertised at once.
+        let advertise_ok_at = if metric != BIG && held.is_none_or(|e| e.metric != BIG) {
+            now + SimTime::from_secs_f64(2.0 * wst)
+        } else {
+            now
+        };
+        let install = |e: &mut RouteEntry| {
+            e.next_hop = from;
+            e.iface = Some(iface);
+            e.metric = metric;
+            e.seq = r.seq;
+            e.changed_at = now;
+            e.wst = wst;
+            e.new_seqnum_at = new_seqnum_at;
+            e.advertise_ok_at = advertise_ok_at;
+        };
+        let trigger = match verdict {
+            Verdict::New => {
+                let mut e = RouteEntry::new(r.dst);
+                install(&mut e);
+                e.advert_metric = metric < BIG;
+                self.table.insert(e);
+                metric < BIG
+            }
+            Verdict::Shorter => {
+                let e = self.table.get_mut(r.dst).expect("judged held");
+                install(e);
+                e.advert_metric = metric != e.last_advertised_metric;
+                e.advert_metric
+            }
+            Verdict::Fresher => {
+                let e = self.table.get_mut(r.dst).expect("judged held");
+                install(e);
+                e.advert_seqnum = true;
+                e.advert_metric = metric != e.last_advertised_metric;
+                self.cfg.trigger_on_fresh_seqnum
+            }
+            Verdict::StaleBroken => {
+                let t = self.stamp(now);
+                let e = self.table.get_mut(r.dst).expect("judged held");
+                e.advertise_ok_at = now;
+                e.advert_metric = true;
+                e.trigger = Some(t);
+                false
+            }
+            Verdict::NotShorter | Verdict::Stale => false,
+        };
+        if trigger {
+            let t = self.stamp(advertise_ok_at);
+            if let Some(e) = self.table.get_mut(r.dst) {
+                e.trigger = Some(t);
+            }
+        }
+        self.release(now, r.dst);
+    }
+
+    /// Sends the packets queued for `dst` once its installed route is usable.
+    fn release(&mut self, now: SimTime, dst: Addr) {
+        let fallback = self.iface;
+        let Some(e) = self.table.get_mut(dst) else {
+            return;
+        };
+        if !e.is_usable() || e.queue.is_empty() {
+            return;
+        }
+        let next_hop = if e.metric > 1 { e.next_hop } else { dst };
+        let Some(iface) = e.iface.or(fallback) else {
+            return;
+        };
+        let queued: Vec<Packet> = e.queue.drain(..).collect();
+        for p in queued {
+            self.later(now, Delayed::Send(p, iface, next_hop));
+        }
+    }
+
+    // ---- Data ---------------------------------------------------------------------------
+
+    /// ns-2 `forwardPacket`: on a usable route to the next hop (the destination itself at
+    /// one hop); otherwise queued on the destination's entry, a placeholder entry (unreachable,
+    /// never advertised) created for an unknown destination.
+    fn forward(&mut self, now: SimTime, packet: Packet) -> Routed {
+        let dst = packet.ip.dst;
+        let fallback = self.iface;
+        if let Some(e) = self.table.usable(dst) {
+            let next_hop = if e.metric > 1 { e.next_hop } else { dst };
+            return match e.iface.or(fallback) {
+                Some(iface) => Routed::Forward {
+                    packet,
+                    iface,
+                    next_hop,
+                },
+                None => Routed::Drop(packet, DropReason::NoRoute),
+            };
+        }
+        if self.table.get(dst).is_none() {
+            let mut e = RouteEntry::new(dst);
+            e.metric = BIG;
+            e.advertise_ok_at = now + PLACEHOLDER_HOLD_OFF;
+            e.changed_at = now;
+            e.new_seqnum_at = now;
+            e.wst = self.cfg.initial_settling_time.as_secs_f64();
+            self.table.insert(e);
+        }
+        let cap = self.cfg.queue_per_destination;
+        let e = self.table.get_mut(dst).expect("inserted above");
+        e.queue.push_back(packet);
+        self.stats.queued += 1;
+        let mut over = Vec::new();
+        while e.queue.len() > cap {
+            over.push(e.queue.pop_front().expect("longer than cap"));
+        }
+        for p in over {
+            self.stats.queue_overflows += 1;
+            self.later(now, Delayed::Drop(p, DropReason::HoldOverflow));
+        }
+        Routed::Held
+    }
+
+    /// A packet this node originates.
+    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
+        self.note_ctx(ctx, None);
+        let dst = packet.ip.dst;
+        if ctx.is_local(dst) {
+            return Routed::Deliver(packet);
+        }
+        if dst.is_broadcast() {
+            return match self.iface {
+                Some(iface) => Routed::Forward {
+                    packet,
+                    iface,
+                    next_hop: Addr::BROADCAST,
+                },
+                None => Routed::Drop(packet, DropReason::NoRoute),
+            };
+        }
+        self.forward(now, packet)
+    }
+
+    /// A packet that arrived on `iface`: an update is processed and ends here; broadcast
+    /// data is delivered, not re-broadcast; unicast data for another node is forwarded.
+    pub fn route_input(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        packet: Packet,
+    ) -> Routed {
+        self.note_ctx(ctx, Some(iface));
+        if let Payload::Control(ControlMessage::DsdvUpdate { entries, .. }) = &packet.payload {
+            let from = packet.ip.src;
+            if from != self.me && self.started {
+                self.process_update(now, from, iface, entries);
+            }
+            return Routed::Consumed(packet);
+        }
+        let dst = packet.ip.dst;
+        if ctx.is_local(dst) || dst.is_broadcast() {
+            return Routed::Deliver(packet);
+        }
+        self.forward(now, packet)
+    }
+
+    // ---- Link breaks --------------------------------------------------------------------
+
+    /// The link layer of `iface` could not deliver `packet` to `next_hop` (ns-2
+    /// `lost_link`). Without `use_mac` the packet is dropped and nothing else happens;
+    /// with it every route through `next_hop` breaks now and the packet goes back through
+    /// the data path (where it waits in its destination's queue).
+    pub fn on_tx_failure(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        iface: IfaceId,
+        next_hop: Addr,
+        packet: Packet,
+        out: &mut RoutingOutput,
+    ) {
+        self.note_ctx(ctx, Some(iface));
+        if matches!(packet.payload, Payload::Control(_)) || next_hop.is_broadcast() {
+            out.drops.push((packet, DropReason::LinkFailure));
+            return;
+        }
+        if !self.cfg.use_mac {
+            self.stats.mac_failures_dropped += 1;
+            out.drops.push((packet, DropReason::LinkFailure));
+            return;
+        }
+        let Some(e) = self.table.get_mut(next_hop) else {
+            out.drops.push((packet, DropReason::LinkFailure));
+            return;
+        };
+        self.stats.link_breaks += 1;
+        if e.timeout.is_some() || e.is_usable() {
+            e.timeout = None;
+            self.lose_neighbour(now, next_hop);
+        }
+        match self.forward(now, packet) {
+            Routed::Forward {
+                packet,
+                iface,
+                next_hop,
+            } => out.send.push((packet, iface, next_hop)),
+            Routed::Drop(p, why) => out.drops.push((p, why)),
+            _ => {}
+        }
+        self.on_timer(now, out);
+    }
+
+    /// Not used by DSDV (ns-2 DSDV does not snoop).
+    pub fn on_overheard(
+        &mut self,
+        _now: SimTime,
+        _ctx: &RouteCtx,
+        _iface: IfaceId,
+        _packet: &Packet,
+        _out: &mut RoutingOutput,
+    ) {
+    }
+
+    /// ns-2 DSDV has no interface hook: routes through a dead interface break by timeout.
+    pub fn on_interface_change(&mut self, _now: SimTime, _iface: IfaceId, _up: bool) {}
+
+    pub fn on_address_change(&mut self, _now: SimTime, _addr: Addr, _added: bool) {}
+}
