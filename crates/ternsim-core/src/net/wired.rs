@@ -73,6 +73,10 @@ pub struct WiredDirection {
     /// Queue trace records (time, queue length, event), kept only when `trace` is set.
     pub trace: bool,
     pub queue_events: Vec<(SimTime, usize, QueueEvent)>,
+    /// Copies of packets as their transmission starts (ns-2 trace `-`), kept only when
+    /// `log_tx_starts` is set.
+    pub log_tx_starts: bool,
+    pub tx_starts: Vec<(SimTime, Packet)>,
 }
 
 impl WiredDirection {
@@ -98,6 +102,8 @@ impl WiredDirection {
             ns_per_byte: 8e9 / rate_bps,
             trace: false,
             queue_events: Vec::new(),
+            log_tx_starts: false,
+            tx_starts: Vec::new(),
         }
     }
 
@@ -146,6 +152,9 @@ impl WiredDirection {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
         } else if self.on_wire.is_none() {
+            if self.log_tx_starts {
+                self.tx_starts.push((now, packet.clone()));
+            }
             let done = now + self.tx_time(packet.size);
             self.on_wire = Some((packet, done));
             out.wakes.push((done, self.tag(TX_DONE)));
@@ -206,6 +215,9 @@ impl WiredDirection {
             None
         };
         if let Some(next) = self.queue.pop_front() {
+            if self.log_tx_starts {
+                self.tx_starts.push((now, next.clone()));
+            }
             let done = now + self.tx_time(next.size);
             self.on_wire = Some((next, done));
             out.wakes.push((done, self.tag(TX_DONE)));

@@ -32,6 +32,9 @@ pub struct FlowSummary {
     pub retransmitted_segments: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// ACKs reaching the sender that repeat the previous cumulative ACK it received (the
+    /// definition Wireshark's `tcp.analysis.duplicate_ack` applies at the sender).
+    pub dup_acks_received: u64,
     pub spurious_timeouts: u64,
     pub redundant_retransmissions: u64,
     pub dropped_packets: u64,
@@ -164,6 +167,8 @@ pub struct RunSummary {
 pub struct RunOutput {
     pub summary: RunSummary,
     pub tables: Vec<Table>,
+    /// The pcap file and ns-2 trace, when the run asked for them (`run_with`).
+    pub capture: super::CaptureOutput,
 }
 
 impl World {
@@ -290,7 +295,12 @@ impl World {
                 })
                 .collect(),
         };
+        let capture = self
+            .capture
+            .map(|c| c.finish())
+            .unwrap_or_default();
         RunOutput {
+            capture,
             summary: RunSummary {
                 scenario: sc.name.clone(),
                 seed,
@@ -336,6 +346,7 @@ fn flow_summary(
         retransmitted_segments: 0,
         timeouts: 0,
         fast_retransmits: 0,
+        dup_acks_received: fl.stats.dup_acks_received,
         spurious_timeouts: fl.stats.spurious_timeouts,
         redundant_retransmissions: fl.stats.redundant_retransmissions,
         dropped_packets: fl.stats.dropped_packets,
