@@ -323,7 +323,10 @@ fn resolve_target(sc: &ResolvedScenario, target: &str) -> Result<(NodeId, Option
 /// The ns-2 wireless layer and reason code of a drop (ns-2 `cmu-trace.h`).
 fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
     match why {
-        DropReason::IfqOverflow | DropReason::QueueOverflow => ("IFQ", "---"),
+        DropReason::IfqOverflow
+        | DropReason::QueueOverflow
+        | DropReason::RedEarly
+        | DropReason::RedForced => ("IFQ", "---"),
         DropReason::ArpReplaced => ("IFQ", "ARP"),
         DropReason::NoRoute => ("RTR", "NRTE"),
         DropReason::TtlExpired => ("RTR", "TTL"),

@@ -246,8 +246,12 @@ impl World {
             .enumerate()
             {
                 let rng = RandomStream::named(seed, &format!("link/{}/{dir}/error", l.name));
-                let mut wire =
-                    WiredDirection::new(l.rate_bps, l.delay, l.queue, error.clone(), rng);
+                let limit = l.queue.limit.unwrap_or(u32::MAX);
+                let mut wire = WiredDirection::new(l.rate_bps, l.delay, limit, error.clone(), rng);
+                if l.queue != crate::net::wired::QueueConfig::packets(limit) {
+                    let red_rng = RandomStream::named(seed, &format!("link/{}/{dir}/red", l.name));
+                    wire.set_queue(l.queue, red_rng);
+                }
                 wire.trace = sc.traces.queues;
                 let device = devices.len();
                 devices.push(Device::Wired {

@@ -100,8 +100,22 @@ pub struct LinkSummary {
     pub drops_error: u64,
     /// Packets dropped because the direction was down.
     pub drops_down: u64,
+    /// RED queues: drops by the early test and forced drops (both within `drops_queue`), and
+    /// the mean and maximum of RED's average queue over arrivals (packets, or bytes in
+    /// byte-queue mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub red: Option<RedLinkSummary>,
     /// Fraction of the run the transmitter was busy.
     pub utilization: f64,
+}
+
+/// A RED queue's counters.
+#[derive(Clone, Debug, Serialize)]
+pub struct RedLinkSummary {
+    pub drops_early: u64,
+    pub drops_forced: u64,
+    pub avg_queue_mean: Option<f64>,
+    pub avg_queue_max: Option<f64>,
 }
 
 /// One bearer direction's counters.
@@ -192,6 +206,12 @@ impl World {
                     drops_queue: wire.stats.drops_queue,
                     drops_error: wire.stats.drops_error,
                     drops_down: wire.stats.drops_down,
+                    red: wire.red_average().map(|ave| RedLinkSummary {
+                        drops_early: wire.stats.drops_red_early,
+                        drops_forced: wire.stats.drops_red_forced,
+                        avg_queue_mean: ave.mean(),
+                        avg_queue_max: ave.max(),
+                    }),
                     utilization: wire.stats.busy.as_secs_f64().min(duration_s) / duration_s,
                 }),
                 Device::Bearer(_) | Device::Wifi(_) => None,
