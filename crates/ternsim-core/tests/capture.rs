@@ -28,7 +28,10 @@ fn run(json: &str, spec: CaptureSpec) -> RunOutput {
 }
 
 fn tshark() -> Option<PathBuf> {
-    let ok = Command::new("tshark").arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new("tshark")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     ok.then(|| PathBuf::from("tshark"))
 }
 
@@ -40,8 +43,16 @@ fn tshark_count(tshark: &Path, pcap: &Path, filter: &str) -> usize {
         .args(["-Y", filter, "-T", "fields", "-e", "frame.number"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "tshark failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().filter(|l| !l.is_empty()).count()
+    assert!(
+        out.status.success(),
+        "tshark failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .count()
 }
 
 fn write_pcap(name: &str, bytes: &[u8]) -> PathBuf {
@@ -75,12 +86,24 @@ fn check_against_tshark(variant: &str, duration: &str) {
         },
     );
     let flow = &out.summary.flows[0];
-    let pcap = write_pcap(&format!("lossy-{variant}.pcap"), out.capture.pcap.as_ref().unwrap());
+    let pcap = write_pcap(
+        &format!("lossy-{variant}.pcap"),
+        out.capture.pcap.as_ref().unwrap(),
+    );
     assert_eq!(tshark_count(&tshark, &pcap, "_ws.malformed"), 0);
-    assert_eq!(tshark_count(&tshark, &pcap, "_ws.expert.severity == error"), 0);
-    assert_eq!(tshark_count(&tshark, &pcap, "_ws.expert.severity == warning"), 0);
+    assert_eq!(
+        tshark_count(&tshark, &pcap, "_ws.expert.severity == error"),
+        0
+    );
+    assert_eq!(
+        tshark_count(&tshark, &pcap, "_ws.expert.severity == warning"),
+        0
+    );
     assert_eq!(tshark_count(&tshark, &pcap, "tcp.analysis.lost_segment"), 0);
-    assert_eq!(tshark_count(&tshark, &pcap, "tcp.analysis.ack_lost_segment"), 0);
+    assert_eq!(
+        tshark_count(&tshark, &pcap, "tcp.analysis.ack_lost_segment"),
+        0
+    );
     let frames = tshark_count(&tshark, &pcap, "frame");
     let retx = tshark_count(
         &tshark,
@@ -93,7 +116,10 @@ fn check_against_tshark(variant: &str, duration: &str) {
          tshark duplicate ACKs {dup}, ternsim {}",
         flow.retransmitted_segments, flow.dup_acks_received
     );
-    assert!(flow.retransmitted_segments > 10, "the scenario must lose packets");
+    assert!(
+        flow.retransmitted_segments > 10,
+        "the scenario must lose packets"
+    );
     assert_eq!(retx as u64, flow.retransmitted_segments);
     assert_eq!(dup as u64, flow.dup_acks_received);
     // Every segment sent and every ACK received is one frame.
@@ -118,7 +144,10 @@ fn tshark_counts_sack_retransmissions_and_dup_acks_like_ternsim() {
 
 /// An awk-like reading of an ns-2 trace: whitespace-separated fields per line.
 fn fields(trace: &str) -> Vec<Vec<&str>> {
-    trace.lines().map(|l| l.split_whitespace().collect()).collect()
+    trace
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect()
 }
 
 /// The dumbbell's wired trace read as ns-2 users do (traffic-queues-traces.md §7.1, §7.5):

@@ -296,8 +296,18 @@ mod tests {
             assert_eq!(got, verdict, "arrival {}", k + 1);
             assert_eq!(red.ave, ave, "ave after arrival {}", k + 1);
             assert_eq!(red.count, count, "count after arrival {}", k + 1);
-            assert!(close(red.last_p_b, p_b), "p_b {} at {}", red.last_p_b, k + 1);
-            assert!(close(red.last_p_a, p_a), "p_a {} at {}", red.last_p_a, k + 1);
+            assert!(
+                close(red.last_p_b, p_b),
+                "p_b {} at {}",
+                red.last_p_b,
+                k + 1
+            );
+            assert!(
+                close(red.last_p_a, p_a),
+                "p_a {} at {}",
+                red.last_p_a,
+                k + 1
+            );
             assert_eq!(drawn, (6..=9).contains(&(k + 1)), "draw at {}", k + 1);
         }
     }

@@ -191,9 +191,8 @@ impl WiredDirection {
                 }
             };
         }
-        if self.on_wire.is_none() {
-            return None;
-        }
+        // An idle transmitter takes the arrival at once: no limit applies.
+        self.on_wire.as_ref()?;
         let bytes_full = self
             .limit_bytes
             .is_some_and(|b| self.queued_bytes + u64::from(size) > b);

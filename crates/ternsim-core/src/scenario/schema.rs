@@ -244,7 +244,9 @@ impl<'de> Deserialize<'de> for QueueSpec {
         impl<'de> Visitor<'de> for V {
             type Value = QueueSpec;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a whole number of packets or a table { kind = \"drop_tail\" | \"red\", ... }")
+                f.write_str(
+                    "a whole number of packets or a table { kind = \"drop_tail\" | \"red\", ... }",
+                )
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<QueueSpec, E> {
                 u32::try_from(v)
@@ -252,7 +254,9 @@ impl<'de> Deserialize<'de> for QueueSpec {
                     .map_err(|_| E::custom("a queue limit must fit in 32 bits"))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<QueueSpec, E> {
-                Err(E::custom(format!("`{v}`: a queue limit is a whole number of packets >= 1")))
+                Err(E::custom(format!(
+                    "`{v}`: a queue limit is a whole number of packets >= 1"
+                )))
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<QueueSpec, A::Error> {
                 QueueTable::deserialize(de::value::MapAccessDeserializer::new(map))

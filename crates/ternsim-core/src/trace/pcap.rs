@@ -379,7 +379,10 @@ mod tests {
         assert_eq!(&b[0..4], &[0x4d, 0x3c, 0xb2, 0xa1]);
         assert_eq!(u32::from_le_bytes(b[20..24].try_into().unwrap()), 1);
         assert_eq!(u32::from_le_bytes(b[24..28].try_into().unwrap()), 1);
-        assert_eq!(u32::from_le_bytes(b[28..32].try_into().unwrap()), 500_000_123);
+        assert_eq!(
+            u32::from_le_bytes(b[28..32].try_into().unwrap()),
+            500_000_123
+        );
         assert_eq!(u32::from_le_bytes(b[32..36].try_into().unwrap()), 60);
         assert_eq!(u32::from_le_bytes(b[36..40].try_into().unwrap()), 60);
     }

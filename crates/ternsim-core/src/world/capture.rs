@@ -484,7 +484,13 @@ impl World {
     }
 
     /// `node` hands `p` to its interface `iface` for `next_hop`.
-    pub(super) fn tap_transmit(&mut self, now: SimTime, iface: IfaceId, next_hop: Addr, p: &Packet) {
+    pub(super) fn tap_transmit(
+        &mut self,
+        now: SimTime,
+        iface: IfaceId,
+        next_hop: Addr,
+        p: &Packet,
+    ) {
         if self.capture.is_none() {
             return;
         }
@@ -498,7 +504,9 @@ impl World {
         }
         self.pcap_frame(now, node, Some(hop), true, p);
         self.wired_line('+', now, device, p);
-        let originated = self.nodes[node.ix()].addrs.contains(&p.routing_header().src);
+        let originated = self.nodes[node.ix()]
+            .addrs
+            .contains(&p.routing_header().src);
         let event = if originated { 's' } else { 'f' };
         self.wireless_line(event, now, i64::from(node.0), "RTR", "---", hop, p);
     }
@@ -520,7 +528,9 @@ impl World {
             .unwrap_or_else(|| self.ns2_node(p.routing_header().src));
         self.pcap_frame(now, node, Some(prev), false, p);
         self.wired_line('r', now, device, p);
-        let for_me = self.nodes[node.ix()].addrs.contains(&p.routing_header().dst);
+        let for_me = self.nodes[node.ix()]
+            .addrs
+            .contains(&p.routing_header().dst);
         if !for_me || matches!(p.payload, Payload::Control(_)) {
             self.wireless_line('r', now, i64::from(node.0), "RTR", "---", -2, p);
         }

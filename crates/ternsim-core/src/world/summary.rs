@@ -315,10 +315,7 @@ impl World {
                 })
                 .collect(),
         };
-        let capture = self
-            .capture
-            .map(|c| c.finish())
-            .unwrap_or_default();
+        let capture = self.capture.map(|c| c.finish()).unwrap_or_default();
         RunOutput {
             capture,
             summary: RunSummary {

@@ -284,17 +284,26 @@ impl Reachability {
 fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError> {
     let t = match q {
         QueueSpec::Packets(0) => {
-            return Err(ScenarioError::at(path, "allowed: an integer >= 1 (packets)"))
+            return Err(ScenarioError::at(
+                path,
+                "allowed: an integer >= 1 (packets)",
+            ))
         }
         QueueSpec::Packets(n) => return Ok(QueueConfig::packets(*n)),
         QueueSpec::Table(t) => t,
     };
     let at = |key: &str| format!("{path}.{key}");
     if t.limit == Some(0) {
-        return Err(ScenarioError::at(at("limit"), "allowed: an integer >= 1 (packets)"));
+        return Err(ScenarioError::at(
+            at("limit"),
+            "allowed: an integer >= 1 (packets)",
+        ));
     }
     if t.limit_bytes.is_some_and(|b| b.0 == 0) {
-        return Err(ScenarioError::at(at("limit_bytes"), "allowed: a size >= 1B"));
+        return Err(ScenarioError::at(
+            at("limit_bytes"),
+            "allowed: a size >= 1B",
+        ));
     }
     match t.kind.as_str() {
         "drop_tail" => {
@@ -338,7 +347,10 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 mean_pktsize: mean_packet_size(path, t, d)?,
             };
             if !(cfg.min_thresh >= 0.0 && cfg.min_thresh.is_finite()) {
-                return Err(ScenarioError::at(at("min_thresh"), "allowed: a number >= 0 (packets)"));
+                return Err(ScenarioError::at(
+                    at("min_thresh"),
+                    "allowed: a number >= 0 (packets)",
+                ));
             }
             if !(cfg.max_thresh > cfg.min_thresh && cfg.max_thresh.is_finite()) {
                 return Err(ScenarioError::at(
@@ -347,7 +359,10 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 ));
             }
             if !(cfg.q_weight > 0.0 && cfg.q_weight <= 1.0) {
-                return Err(ScenarioError::at(at("q_weight"), "allowed: 0 < q_weight <= 1"));
+                return Err(ScenarioError::at(
+                    at("q_weight"),
+                    "allowed: 0 < q_weight <= 1",
+                ));
             }
             if !(cfg.linterm >= 1.0 && cfg.linterm.is_finite()) {
                 return Err(ScenarioError::at(
