@@ -11,8 +11,11 @@ def version() -> str:
 def validate(scenario_json: str) -> list[str]:
     """Validates a scenario (JSON text); returns the files it reads (resolved paths)."""
 
-def run(scenario_json: str, seed: int) -> dict[str, Any]:
-    """Runs a scenario: {"summary": JSON text, "traces": {name: {column: (dtype, data)}}}."""
+def run(
+    scenario_json: str, seed: int, pcap: str | None = None, ns2_trace: bool = False
+) -> dict[str, Any]:
+    """Runs a scenario: {"summary": JSON text, "traces": {name: {column: (dtype, data)}}},
+    plus "pcap" (bytes) and "ns2_trace" (str) when asked for."""
 
 def fit_hmm(
     trace_text: str,

@@ -53,14 +53,25 @@ def validate_json(scenario_json: str) -> list[str]:
         raise _reraise(exc) from None
 
 
-def run_json(scenario_json: str, seed: int) -> dict[str, Any]:
-    """Runs a scenario given as JSON; returns ``{"summary": dict, "traces": raw payloads}``."""
+def run_json(
+    scenario_json: str, seed: int, pcap: str | None = None, ns2_trace: bool = False
+) -> dict[str, Any]:
+    """Runs a scenario given as JSON; returns ``{"summary": dict, "traces": raw payloads}``,
+    plus ``"pcap"`` (bytes) when ``pcap`` names a flow or node and ``"ns2_trace"`` (str) when
+    ``ns2_trace`` is true."""
     mod = core()
     try:
-        out = mod.run(scenario_json, int(seed))
+        if pcap is None and not ns2_trace:
+            out = mod.run(scenario_json, int(seed))
+        else:
+            out = mod.run(scenario_json, int(seed), pcap=pcap, ns2_trace=ns2_trace)
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None
-    return {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}
+    result = {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}
+    for key in ("pcap", "ns2_trace"):
+        if key in out:
+            result[key] = out[key]
+    return result
 
 
 def run_summary_json(scenario_json: str, seed: int) -> str:

@@ -278,17 +278,33 @@ def _check_seed(seed: int) -> int:
     return int(seed)
 
 
-def run(scenario_or_path: ScenarioLike, seed: int = 1, overrides: Overrides = None) -> RunResult:
+def run(
+    scenario_or_path: ScenarioLike,
+    seed: int = 1,
+    overrides: Overrides = None,
+    *,
+    pcap: str | None = None,
+    ns2_trace: bool = False,
+) -> RunResult:
     """Runs one scenario with one seed and returns its :class:`RunResult`.
 
     The scenario is a path or a dict; ``overrides`` as in :func:`apply_overrides`. A scenario
     the core refuses raises ScenarioError before anything runs. Same scenario, seed and
     version: the same result, apart from ``wall_seconds``.
+
+    ``pcap`` names a flow (capture at its sender, that flow only) or a node (all its
+    interfaces), optionally prefixed ``flow:`` or ``node:``; the pcap file's bytes are then in
+    ``result.pcap`` (write them with :meth:`RunResult.write_pcap`). ``ns2_trace=True`` records
+    an ns-2 trace (wired format, or the old wireless format on an 802.11 scenario) in
+    ``result.ns2_trace``.
     """
     seed = _check_seed(seed)
     scenario = prepare(scenario_or_path, overrides)
-    out = _native.run_json(scenario_json(scenario), seed)
-    return RunResult(out["summary"], scenario=scenario, raw_traces=out["traces"])
+    out = _native.run_json(scenario_json(scenario), seed, pcap=pcap, ns2_trace=ns2_trace)
+    result = RunResult(out["summary"], scenario=scenario, raw_traces=out["traces"])
+    result.pcap = out.get("pcap")
+    result.ns2_trace = out.get("ns2_trace")
+    return result
 
 
 # --- results -------------------------------------------------------------------------------
@@ -358,6 +374,26 @@ class RunResult:
         self.scenario = scenario
         self._frames: dict[str, pd.DataFrame] = dict(traces or {})
         self._raw: dict[str, Any] = dict(raw_traces or {})
+        #: pcap file bytes, when the run was asked for a capture (``run(..., pcap=...)``).
+        self.pcap: bytes | None = None
+        #: ns-2 trace text, when the run was asked for one (``run(..., ns2_trace=True)``).
+        self.ns2_trace: str | None = None
+
+    def write_pcap(self, path: str | Path) -> Path:
+        """Writes the captured pcap file to ``path``."""
+        if self.pcap is None:
+            raise ValueError("this run captured no pcap; pass pcap=FLOW_OR_NODE to run()")
+        path = Path(path)
+        path.write_bytes(self.pcap)
+        return path
+
+    def write_ns2_trace(self, path: str | Path) -> Path:
+        """Writes the ns-2 trace to ``path``."""
+        if self.ns2_trace is None:
+            raise ValueError("this run recorded no ns-2 trace; pass ns2_trace=True to run()")
+        path = Path(path)
+        path.write_text(self.ns2_trace, encoding="utf-8")
+        return path
 
     def __repr__(self) -> str:
         names = ", ".join(self.trace_names) or "none"

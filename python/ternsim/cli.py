@@ -224,18 +224,44 @@ def run(
     csv: Annotated[
         bool, typer.Option("--csv", help="With --out, also write traces as CSV.")
     ] = False,
+    pcap: Annotated[
+        Optional[str],
+        typer.Option(
+            "--pcap",
+            metavar="FLOW|NODE",
+            help="Capture a flow (at its sender) or a node's interfaces as a pcap file.",
+        ),
+    ] = None,
+    pcap_file: Annotated[
+        Optional[Path],
+        typer.Option("--pcap-file", help="pcap file to write (default ./FLOW|NODE.pcap)."),
+    ] = None,
+    ns2_trace: Annotated[
+        Optional[Path],
+        typer.Option("--ns2-trace", metavar="FILE", help="Write an ns-2 trace file."),
+    ] = None,
 ) -> None:
     """Run one scenario with one seed."""
     from . import api
 
     if csv and out is None:
         raise _fail("error: --csv needs --out")
+    if pcap_file is not None and pcap is None:
+        raise _fail("error: --pcap-file needs --pcap FLOW|NODE")
     with _reported():
-        result = api.run(scenario, seed=seed, overrides=set_)
+        result = api.run(
+            scenario, seed=seed, overrides=set_, pcap=pcap, ns2_trace=ns2_trace is not None
+        )
         if out is not None:
             formats = ("parquet", "csv") if csv else ("parquet",)
             folder = result.write(out, formats=formats)
             _err.print(f"wrote {folder}")
+        if pcap is not None:
+            name = pcap.split(":", 1)[-1]
+            target = pcap_file or Path(f"{name}.pcap")
+            _err.print(f"wrote {result.write_pcap(target)}")
+        if ns2_trace is not None:
+            _err.print(f"wrote {result.write_ns2_trace(ns2_trace)}")
     if as_json:
         sys.stdout.write(json.dumps(result.summary) + "\n")
     else:

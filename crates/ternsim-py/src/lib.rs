@@ -57,12 +57,23 @@ fn column_to_py<'py>(py: Python<'py>, col: &Column) -> PyResult<Bound<'py, PyTup
     Ok(PyTuple::new_bound(py, [dtype.into_py(py), data]))
 }
 
-/// Runs a scenario (JSON text) with `seed`. Returns {"summary": JSON text, "traces": {...}}.
-/// The simulation runs with the GIL released.
+/// Runs a scenario (JSON text) with `seed`. Returns {"summary": JSON text, "traces": {...}},
+/// plus "pcap" (bytes) when `pcap` names a flow or node to capture and "ns2_trace" (str) when
+/// `ns2_trace` is true. The simulation runs with the GIL released.
 #[pyfunction]
-fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (scenario_json, seed, pcap=None, ns2_trace=false))]
+fn run<'py>(
+    py: Python<'py>,
+    scenario_json: &str,
+    seed: u64,
+    pcap: Option<String>,
+    ns2_trace: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let sc = resolve(scenario_json)?;
-    let out = py.allow_threads(|| ternsim_core::world::run(&sc, seed));
+    let spec = ternsim_core::world::CaptureSpec { pcap, ns2_trace };
+    let out = py
+        .allow_threads(|| ternsim_core::world::run_with(&sc, seed, &spec))
+        .map_err(ScenarioError::new_err)?;
     let summary = serde_json::to_string(&out.summary)
         .map_err(|e| PyValueError::new_err(format!("cannot serialise summary: {e}")))?;
     let result = PyDict::new_bound(py);
@@ -76,6 +87,12 @@ fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64) -> PyResult<Bound<'
         traces.set_item(table.name, cols)?;
     }
     result.set_item("traces", traces)?;
+    if let Some(bytes) = &out.capture.pcap {
+        result.set_item("pcap", PyBytes::new_bound(py, bytes))?;
+    }
+    if let Some(text) = &out.capture.ns2_trace {
+        result.set_item("ns2_trace", text)?;
+    }
     Ok(result)
 }
 

@@ -1,7 +1,7 @@
 //! The network layer's building blocks: addresses and ids ([`addr`]), packets with a header
 //! stack ([`packet`]), routing and mobility control messages ([`control`]), the interface
 //! seam every link layer implements ([`iface`]) and wired point-to-point link directions
-//! ([`wired`]).
+//! ([`wired`]) with drop-tail or RED ([`red`]) queues.
 //!
 //! Where the rest plugs in (the world composes them; protocol folders import this one and
 //! the engine, never each other):
@@ -23,6 +23,7 @@ pub mod addr;
 pub mod control;
 pub mod iface;
 pub mod packet;
+pub mod red;
 pub mod wired;
 
 pub use addr::{Addr, IfaceId, NodeId};

@@ -310,10 +310,15 @@ pub enum DropReason {
     /// hop replaced it (ns-2 `ARPTable::arpresolve`, one held packet per entry, link-spec
     /// §3.5).
     ArpReplaced,
+    /// RED's random early test dropped it (ns-2 "unforced" drop, `queue/red.cc`).
+    RedEarly,
+    /// RED dropped it because the average queue was above the maximum threshold (twice it
+    /// when gentle) or the queue was at its limit (ns-2 "forced" drop).
+    RedForced,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 18] = [
+    pub const ALL: [DropReason; 20] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -332,6 +337,8 @@ impl DropReason {
         DropReason::IfqOverflow,
         DropReason::NoReceiver,
         DropReason::ArpReplaced,
+        DropReason::RedEarly,
+        DropReason::RedForced,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -353,6 +360,8 @@ impl DropReason {
             DropReason::IfqOverflow => "ifq_overflow",
             DropReason::NoReceiver => "no_receiver",
             DropReason::ArpReplaced => "arp_replaced",
+            DropReason::RedEarly => "red_early",
+            DropReason::RedForced => "red_forced",
         }
     }
     pub fn index(self) -> usize {

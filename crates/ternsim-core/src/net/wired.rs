@@ -17,7 +17,40 @@ use std::collections::VecDeque;
 use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
+use crate::net::red::{Red, RedConfig, RedVerdict};
 use crate::sim::{RandomStream, SimTime};
+
+/// A direction's queue: a limit in packets and/or bytes on what waits (the packet on the
+/// wire not counted), and RED if configured. Without RED the queue is drop-tail: an arrival
+/// is refused when `limit` packets wait, or when it would take the waiting bytes above
+/// `limit_bytes`. With RED the limits are RED's physical limit (ns-2 `queue/red.cc`: the
+/// arrival is refused when `limit` packets, or `limit_bytes` bytes in byte-queue mode,
+/// already wait).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueConfig {
+    pub limit: Option<u32>,
+    pub limit_bytes: Option<u64>,
+    pub red: Option<RedConfig>,
+}
+
+impl QueueConfig {
+    /// Drop-tail with a limit in packets.
+    pub fn packets(limit: u32) -> Self {
+        QueueConfig {
+            limit: Some(limit),
+            limit_bytes: None,
+            red: None,
+        }
+    }
+}
+
+/// RED's state on a direction and the stream its early test draws from.
+struct RedQueue {
+    red: Red,
+    rng: RandomStream,
+    /// The average queue after each arrival (for the summary).
+    ave: crate::trace::RunningStats,
+}
 
 /// Counters per link direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -28,6 +61,9 @@ pub struct LinkStats {
     pub drops_queue: u64,
     pub drops_error: u64,
     pub drops_down: u64,
+    /// Of `drops_queue`, RED's early and forced drops.
+    pub drops_red_early: u64,
+    pub drops_red_forced: u64,
     /// Total transmitter busy time.
     pub busy: SimTime,
 }
@@ -58,7 +94,12 @@ pub struct WiredDirection {
     pub rate_bps: f64,
     pub delay: SimTime,
     pub limit: usize,
+    /// A byte limit on what waits, if any.
+    pub limit_bytes: Option<u64>,
+    red: Option<Box<RedQueue>>,
     queue: VecDeque<Packet>,
+    /// Bytes waiting in `queue`.
+    queued_bytes: u64,
     /// The packet being serialised and the time its transmission ends.
     on_wire: Option<(Packet, SimTime)>,
     /// Packets propagating, with their arrival times, in arrival order.
@@ -73,6 +114,10 @@ pub struct WiredDirection {
     /// Queue trace records (time, queue length, event), kept only when `trace` is set.
     pub trace: bool,
     pub queue_events: Vec<(SimTime, usize, QueueEvent)>,
+    /// Copies of packets as their transmission starts (ns-2 trace `-`), kept only when
+    /// `log_tx_starts` is set.
+    pub log_tx_starts: bool,
+    pub tx_starts: Vec<(SimTime, Packet)>,
 }
 
 impl WiredDirection {
@@ -87,7 +132,10 @@ impl WiredDirection {
             rate_bps,
             delay,
             limit: limit as usize,
+            limit_bytes: None,
+            red: None,
             queue: VecDeque::new(),
+            queued_bytes: 0,
             on_wire: None,
             pipe: VecDeque::new(),
             error,
@@ -98,7 +146,57 @@ impl WiredDirection {
             ns_per_byte: 8e9 / rate_bps,
             trace: false,
             queue_events: Vec::new(),
+            log_tx_starts: false,
+            tx_starts: Vec::new(),
         }
+    }
+
+    /// Applies a queue configuration; RED draws its early-drop test from `red_rng`.
+    pub fn set_queue(&mut self, cfg: QueueConfig, red_rng: RandomStream) {
+        self.limit = cfg.limit.map_or(usize::MAX, |l| l as usize);
+        self.limit_bytes = cfg.limit_bytes;
+        self.red = cfg.red.map(|c| {
+            Box::new(RedQueue {
+                red: Red::new(c, self.rate_bps),
+                rng: red_rng,
+                ave: crate::trace::RunningStats::default(),
+            })
+        });
+    }
+
+    /// RED's average queue after each arrival (mean, max), if the queue is RED.
+    pub fn red_average(&self) -> Option<&crate::trace::RunningStats> {
+        self.red.as_ref().map(|r| &r.ave)
+    }
+
+    /// Whether an arrival of `size` bytes is refused, and why: drop-tail limits, or RED.
+    fn refuse(&mut self, now: SimTime, size: u32) -> Option<DropReason> {
+        if let Some(r) = self.red.as_deref_mut() {
+            let (qlen, qlim) = match self.limit_bytes {
+                Some(b) if r.red.cfg.queue_in_bytes => (self.queued_bytes as f64, b as f64),
+                _ => (self.queue.len() as f64, self.limit as f64),
+            };
+            let rng = &mut r.rng;
+            let verdict = r.red.arrival(now, qlen, qlim, size, &mut || rng.uniform());
+            r.ave.add(r.red.ave);
+            return match verdict {
+                RedVerdict::Enqueue => None,
+                RedVerdict::EarlyDrop => {
+                    self.stats.drops_red_early += 1;
+                    Some(DropReason::RedEarly)
+                }
+                RedVerdict::ForcedDrop => {
+                    self.stats.drops_red_forced += 1;
+                    Some(DropReason::RedForced)
+                }
+            };
+        }
+        // An idle transmitter takes the arrival at once: no limit applies.
+        self.on_wire.as_ref()?;
+        let bytes_full = self
+            .limit_bytes
+            .is_some_and(|b| self.queued_bytes + u64::from(size) > b);
+        (self.queue.len() >= self.limit || bytes_full).then_some(DropReason::QueueOverflow)
     }
 
     /// Time to serialise `bytes`, rounded to the nearest nanosecond.
@@ -145,18 +243,22 @@ impl WiredDirection {
         if !self.up {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
+        } else if let Some(why) = self.refuse(now, packet.size) {
+            self.stats.drops_queue += 1;
+            out.drops.push((packet, why));
+            self.note(now, QueueEvent::Drop);
         } else if self.on_wire.is_none() {
+            if self.log_tx_starts {
+                self.tx_starts.push((now, packet.clone()));
+            }
             let done = now + self.tx_time(packet.size);
             self.on_wire = Some((packet, done));
             out.wakes.push((done, self.tag(TX_DONE)));
             self.note(now, QueueEvent::Enqueue);
-        } else if self.queue.len() < self.limit {
+        } else {
+            self.queued_bytes += u64::from(packet.size);
             self.queue.push_back(packet);
             self.note(now, QueueEvent::Enqueue);
-        } else {
-            self.stats.drops_queue += 1;
-            out.drops.push((packet, DropReason::QueueOverflow));
-            self.note(now, QueueEvent::Drop);
         }
     }
 
@@ -206,10 +308,17 @@ impl WiredDirection {
             None
         };
         if let Some(next) = self.queue.pop_front() {
+            self.queued_bytes -= u64::from(next.size);
+            if self.log_tx_starts {
+                self.tx_starts.push((now, next.clone()));
+            }
             let done = now + self.tx_time(next.size);
             self.on_wire = Some((next, done));
             out.wakes.push((done, self.tag(TX_DONE)));
             self.note(now, QueueEvent::Dequeue);
+        } else if let Some(r) = self.red.as_deref_mut() {
+            // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`).
+            r.red.on_idle(now);
         }
         if let Some(p) = corrupted {
             out.drops.push((p, DropReason::ChannelError));
@@ -222,6 +331,7 @@ impl WiredDirection {
             return;
         }
         self.up = false;
+        self.queued_bytes = 0;
         self.epoch = self.epoch.wrapping_add(1) & (u32::MAX >> 1);
         let held = self
             .on_wire
@@ -242,6 +352,9 @@ impl WiredDirection {
 
     /// A new rate applies from the next transmission on.
     pub fn set_rate(&mut self, rate_bps: f64) {
+        if let Some(r) = self.red.as_deref_mut() {
+            r.red.set_rate(rate_bps);
+        }
         self.rate_bps = rate_bps;
         self.ns_per_byte = 8e9 / rate_bps;
     }

@@ -235,9 +235,10 @@ pub struct LinkSpec {
     pub b: String,
     pub rate: Rate,
     pub delay: Duration,
-    /// Drop-tail queue limit in packets, per direction (not counting the packet on the wire).
+    /// The queue of each direction: a drop-tail limit in packets (not counting the packet on
+    /// the wire), or a table `{ kind = "drop_tail" | "red", ... }` ([`QueueTable`]).
     #[serde(default = "default_queue")]
-    pub queue: u32,
+    pub queue: QueueSpec,
     /// i.i.d. packet loss probability applied in both directions (shorthand for an `iid`
     /// error model on each direction).
     #[serde(default)]
@@ -250,8 +251,78 @@ pub struct LinkSpec {
     pub error_b_to_a: Option<ErrorSpec>,
 }
 
-fn default_queue() -> u32 {
-    50
+fn default_queue() -> QueueSpec {
+    QueueSpec::Packets(50)
+}
+
+/// A link queue: `queue = 50` (drop-tail, packets) or a [`QueueTable`].
+#[derive(Clone, Debug)]
+pub enum QueueSpec {
+    Packets(u32),
+    Table(Box<QueueTable>),
+}
+
+impl<'de> Deserialize<'de> for QueueSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, MapAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = QueueSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a whole number of packets or a table { kind = \"drop_tail\" | \"red\", ... }",
+                )
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<QueueSpec, E> {
+                u32::try_from(v)
+                    .map(QueueSpec::Packets)
+                    .map_err(|_| E::custom("a queue limit must fit in 32 bits"))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<QueueSpec, E> {
+                Err(E::custom(format!(
+                    "`{v}`: a queue limit is a whole number of packets >= 1"
+                )))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<QueueSpec, A::Error> {
+                QueueTable::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|t| QueueSpec::Table(Box::new(t)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A link queue as a table. `kind = "drop_tail"`: `limit` (packets) and/or `limit_bytes`.
+/// `kind = "red"`: Random Early Detection with ns-2's parameters (`Queue/RED`): thresholds in
+/// packets, `q_weight`, `linterm` (max_p = 1/linterm), `gentle`, `wait`, `bytes` (byte-mode
+/// drop probability), `queue_in_bytes` (average, thresholds and limit in bytes, thresholds ×
+/// `mean_packet_size`), and the physical `limit`/`limit_bytes`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueTable {
+    pub kind: String,
+    #[serde(default)]
+    pub limit: Option<u32>,
+    #[serde(default)]
+    pub limit_bytes: Option<Bytes>,
+    #[serde(default)]
+    pub min_thresh: Option<f64>,
+    #[serde(default)]
+    pub max_thresh: Option<f64>,
+    #[serde(default)]
+    pub q_weight: Option<f64>,
+    #[serde(default)]
+    pub linterm: Option<f64>,
+    #[serde(default)]
+    pub gentle: Option<bool>,
+    #[serde(default)]
+    pub wait: Option<bool>,
+    #[serde(default)]
+    pub bytes: Option<bool>,
+    #[serde(default)]
+    pub queue_in_bytes: Option<bool>,
+    #[serde(default)]
+    pub mean_packet_size: Option<Bytes>,
 }
 
 /// A UMTS radio bearer on a dedicated channel: PDCP and RLC entities in the UE and the RNC,

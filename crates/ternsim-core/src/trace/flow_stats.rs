@@ -77,6 +77,10 @@ pub struct FlowStats {
     pub spurious_timeouts: u64,
     pub redundant_retransmissions: u64,
     pub dropped_packets: u64,
+    /// ACKs reaching the sender whose cumulative ACK equals the previous one it received.
+    pub dup_acks_received: u64,
+    /// The cumulative ACK of the last ACK that reached the sender.
+    pub last_ack_received: Option<i64>,
     pub max_cwnd: f64,
     /// Timed-out segments not yet received, whose original may still arrive.
     pub pending_timeouts: Vec<i64>,

@@ -7,6 +7,8 @@
 //! table does not compile. A trace the scenario leaves off is `None` and costs one branch.
 
 pub mod flow_stats;
+pub mod ns2;
+pub mod pcap;
 pub mod table;
 
 pub use flow_stats::{FlowStats, RunningStats};

@@ -77,6 +77,10 @@ impl World {
         if let Some(t) = self.traces.acks.as_mut() {
             t.push(now.as_secs_f64(), f as i64, ack.ack, i64::from(ack.n_sack));
         }
+        if stats.last_ack_received == Some(ack.ack) {
+            stats.dup_acks_received += 1;
+        }
+        stats.last_ack_received = Some(ack.ack);
         self.tcp_out.clear();
         tcp.sender.on_ack(now, ack, &mut self.tcp_out);
         self.after_sender(now, f);

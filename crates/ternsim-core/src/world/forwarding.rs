@@ -46,6 +46,7 @@ impl World {
 
     /// `node` originates `packet`: its routing protocol decides.
     pub(super) fn originate(&mut self, now: SimTime, node: NodeId, packet: Packet) {
+        self.tap_originate(now, node, &packet);
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_output(now, &ctx, packet);
         self.apply(now, node, None, routed);
@@ -113,6 +114,7 @@ impl World {
             self.drop_packet(now, Some(node), None, packet, DropReason::NoAgent);
             return;
         };
+        self.tap_deliver(now, node, &packet);
         self.accounting.delivered += 1;
         self.accounting.delivered_by_kind[packet.kind().index()] += 1;
         match (agent, packet.payload) {
@@ -142,6 +144,7 @@ impl World {
         if let Payload::Control(msg) = &packet.payload {
             *self.control_tx.entry(msg.kind()).or_insert(0) += 1;
         }
+        self.tap_transmit(now, iface, next_hop, &packet);
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
@@ -168,6 +171,12 @@ impl World {
         if !out.drops.is_empty() {
             self.drain_device_drops(now, device, &mut out);
         }
+        if let Some(c) = self.capture.as_deref_mut() {
+            c.submitter = None;
+        }
+        if self.capture.is_some() {
+            self.capture_tx_starts(d);
+        }
         if !out.tx_failures.is_empty() {
             self.drain_tx_failures(now, device, &mut out);
         }
@@ -184,6 +193,7 @@ impl World {
         if !out.arrivals.is_empty() {
             for (port, packet) in out.arrivals.drain(..) {
                 let iface = self.arrival_iface[d][port as usize];
+                self.tap_arrival(now, d, iface, &packet);
                 self.receive(now, iface, packet);
             }
         }
@@ -201,6 +211,7 @@ impl World {
 
     fn drain_device_drops(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {
         let d = device as usize;
+        let submitter = self.capture.as_deref_mut().and_then(|c| c.submitter.take());
         for (packet, why) in out.drops.drain(..) {
             // A drop inside a device is charged to the interface that submitted the packet:
             // the sending side of a wired direction or of a bearer.
@@ -212,7 +223,21 @@ impl World {
                 super::Device::Bearer(_) | super::Device::Wifi(_) => None,
             };
             let node = iface.map(|i| self.ifaces[i.ix()].node);
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.submitter = submitter;
+            }
             self.drop_packet(now, node, iface, packet, why);
+        }
+    }
+
+    /// Packet capture sees each wired transmission start (the time it went on the wire).
+    fn capture_tx_starts(&mut self, d: usize) {
+        let starts = self.devices[d]
+            .wired_mut()
+            .map(|w| std::mem::take(&mut w.tx_starts))
+            .unwrap_or_default();
+        for (at, p) in &starts {
+            self.tap_tx_start(*at, d, p);
         }
     }
 
@@ -379,6 +404,7 @@ impl World {
         packet: Packet,
         why: DropReason,
     ) {
+        self.tap_drop(now, node, iface, &packet, why);
         self.accounting.dropped[why.index()] += 1;
         self.accounting.dropped_by_kind[packet.kind().index()] += 1;
         if let Some(flow) = packet.flow.and_then(|f| self.flows.get_mut(f as usize)) {

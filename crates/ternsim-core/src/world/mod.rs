@@ -18,6 +18,7 @@
 //! the final state into the run summary.
 
 mod agents;
+mod capture;
 mod device;
 mod events;
 mod forwarding;
@@ -25,6 +26,7 @@ mod node;
 mod summary;
 mod udp;
 
+pub use capture::{CaptureOutput, CaptureSpec};
 pub use summary::{
     BearerSummary, FlowSummary, LinkSummary, NodeSummary, PacketSummary, RunOutput, RunSummary,
 };
@@ -143,10 +145,30 @@ struct Accounting {
 
 /// Runs `scenario` with `seed` to its end.
 pub fn run(scenario: &ResolvedScenario, seed: u64) -> RunOutput {
+    run_with(scenario, seed, &CaptureSpec::default()).expect("no capture target to resolve")
+}
+
+/// Runs `scenario` with `seed`, capturing what `capture` asks for (a pcap of a flow or node,
+/// an ns-2 trace) into [`RunOutput::capture`]. Fails before the run if the pcap target names
+/// no flow or node.
+pub fn run_with(
+    scenario: &ResolvedScenario,
+    seed: u64,
+    capture: &CaptureSpec,
+) -> Result<RunOutput, String> {
     let wall = Instant::now();
+    let cap = capture::Capture::new(scenario, capture)?;
     let mut world = World::build(scenario, seed);
+    if let Some(c) = cap {
+        world.capture = Some(Box::new(c));
+        for d in &mut world.devices {
+            if let Some(w) = d.wired_mut() {
+                w.log_tx_starts = true;
+            }
+        }
+    }
     world.run_until(scenario.duration);
-    world.finish(scenario, seed, wall.elapsed().as_secs_f64())
+    Ok(world.finish(scenario, seed, wall.elapsed().as_secs_f64()))
 }
 
 struct World {
@@ -179,6 +201,8 @@ struct World {
     device_traces: bool,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
+    /// pcap and ns-2 trace capture points, when the run asked for them.
+    capture: Option<Box<capture::Capture>>,
 }
 
 impl World {
@@ -225,8 +249,12 @@ impl World {
             .enumerate()
             {
                 let rng = RandomStream::named(seed, &format!("link/{}/{dir}/error", l.name));
-                let mut wire =
-                    WiredDirection::new(l.rate_bps, l.delay, l.queue, error.clone(), rng);
+                let limit = l.queue.limit.unwrap_or(u32::MAX);
+                let mut wire = WiredDirection::new(l.rate_bps, l.delay, limit, error.clone(), rng);
+                if l.queue != crate::net::wired::QueueConfig::packets(limit) {
+                    let red_rng = RandomStream::named(seed, &format!("link/{}/{dir}/red", l.name));
+                    wire.set_queue(l.queue, red_rng);
+                }
                 wire.trace = sc.traces.queues;
                 let device = devices.len();
                 devices.push(Device::Wired {
@@ -426,6 +454,7 @@ impl World {
             control_tx: BTreeMap::new(),
             tcp_out,
             sink_out: SinkOutput::default(),
+            capture: None,
         };
         world.recompute_static_routes(SimTime::ZERO);
         world.start_routing(SimTime::ZERO);

@@ -33,6 +33,9 @@ pub struct FlowSummary {
     pub retransmitted_segments: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// ACKs reaching the sender that repeat the previous cumulative ACK it received (the
+    /// definition Wireshark's `tcp.analysis.duplicate_ack` applies at the sender).
+    pub dup_acks_received: u64,
     pub spurious_timeouts: u64,
     pub redundant_retransmissions: u64,
     pub dropped_packets: u64,
@@ -102,8 +105,22 @@ pub struct LinkSummary {
     pub drops_error: u64,
     /// Packets dropped because the direction was down.
     pub drops_down: u64,
+    /// RED queues: drops by the early test and forced drops (both within `drops_queue`), and
+    /// the mean and maximum of RED's average queue over arrivals (packets, or bytes in
+    /// byte-queue mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub red: Option<RedLinkSummary>,
     /// Fraction of the run the transmitter was busy.
     pub utilization: f64,
+}
+
+/// A RED queue's counters.
+#[derive(Clone, Debug, Serialize)]
+pub struct RedLinkSummary {
+    pub drops_early: u64,
+    pub drops_forced: u64,
+    pub avg_queue_mean: Option<f64>,
+    pub avg_queue_max: Option<f64>,
 }
 
 /// One bearer direction's counters.
@@ -169,6 +186,8 @@ pub struct RunSummary {
 pub struct RunOutput {
     pub summary: RunSummary,
     pub tables: Vec<Table>,
+    /// The pcap file and ns-2 trace, when the run asked for them (`run_with`).
+    pub capture: super::CaptureOutput,
 }
 
 impl World {
@@ -192,6 +211,12 @@ impl World {
                     drops_queue: wire.stats.drops_queue,
                     drops_error: wire.stats.drops_error,
                     drops_down: wire.stats.drops_down,
+                    red: wire.red_average().map(|ave| RedLinkSummary {
+                        drops_early: wire.stats.drops_red_early,
+                        drops_forced: wire.stats.drops_red_forced,
+                        avg_queue_mean: ave.mean(),
+                        avg_queue_max: ave.max(),
+                    }),
                     utilization: wire.stats.busy.as_secs_f64().min(duration_s) / duration_s,
                 }),
                 Device::Bearer(_) | Device::Wifi(_) => None,
@@ -296,7 +321,9 @@ impl World {
                 })
                 .collect(),
         };
+        let capture = self.capture.map(|c| c.finish()).unwrap_or_default();
         RunOutput {
+            capture,
             summary: RunSummary {
                 scenario: sc.name.clone(),
                 seed,
@@ -342,6 +369,7 @@ fn flow_summary(
         retransmitted_segments: 0,
         timeouts: 0,
         fast_retransmits: 0,
+        dup_acks_received: fl.stats.dup_acks_received,
         spurious_timeouts: fl.stats.spurious_timeouts,
         redundant_retransmissions: fl.stats.redundant_retransmissions,
         dropped_packets: fl.stats.dropped_packets,

@@ -47,7 +47,7 @@ pub struct ResolvedLink {
     pub b: usize,
     pub rate_bps: f64,
     pub delay: SimTime,
-    pub queue: u32,
+    pub queue: crate::net::wired::QueueConfig,
     pub error_a_to_b: ErrorModel,
     pub error_b_to_a: ErrorModel,
 }

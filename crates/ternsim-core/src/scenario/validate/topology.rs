@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::super::schema::{MoveSpec, NodeKind, ScenarioSpec};
+use super::super::schema::{MoveSpec, NodeKind, QueueSpec, QueueTable, ScenarioSpec};
 use super::super::ScenarioError;
 use super::common::{error_model, probability, NodeNames};
 use super::umts::bearer_config;
@@ -11,6 +11,8 @@ use super::{ResolvedBearer, ResolvedLink, ResolvedNode};
 use crate::channel::ErrorModel;
 use crate::mobility::{pairs_within, Mobility, Position, Trajectory};
 use crate::net::addr::{IfaceId, NodeId};
+use crate::net::red::RedConfig;
+use crate::net::wired::QueueConfig;
 use crate::routing::static_routes::{shortest_paths, Edge};
 
 /// The nodes `[topology]` generates: a chain or a grid of positioned hosts `n0`, `n1`, ….
@@ -149,12 +151,7 @@ pub(super) fn links_and_bearers(
                 "a link needs two different nodes",
             ));
         }
-        if l.queue == 0 {
-            return Err(ScenarioError::at(
-                format!("links.{i}.queue"),
-                "allowed: an integer >= 1 (packets)",
-            ));
-        }
+        let queue = queue_config(&format!("links.{i}.queue"), &l.queue)?;
         if !(l.rate.0 > 0.0 && l.rate.0.is_finite()) {
             return Err(ScenarioError::at(
                 format!("links.{i}.rate"),
@@ -188,7 +185,7 @@ pub(super) fn links_and_bearers(
             b,
             rate_bps: l.rate.0,
             delay: l.delay.0,
-            queue: l.queue,
+            queue,
             error_a_to_b,
             error_b_to_a,
         });
@@ -311,5 +308,135 @@ impl Reachability {
     pub(super) fn connected(&self, src: usize, dst: usize) -> bool {
         crate::routing::static_routes::path(&self.table, NodeId(src as u32), NodeId(dst as u32))
             .is_some()
+    }
+}
+
+/// A link's queue: drop-tail in packets and/or bytes, or RED (see `QueueTable`).
+fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError> {
+    let t = match q {
+        QueueSpec::Packets(0) => {
+            return Err(ScenarioError::at(
+                path,
+                "allowed: an integer >= 1 (packets)",
+            ))
+        }
+        QueueSpec::Packets(n) => return Ok(QueueConfig::packets(*n)),
+        QueueSpec::Table(t) => t,
+    };
+    let at = |key: &str| format!("{path}.{key}");
+    if t.limit == Some(0) {
+        return Err(ScenarioError::at(
+            at("limit"),
+            "allowed: an integer >= 1 (packets)",
+        ));
+    }
+    if t.limit_bytes.is_some_and(|b| b.0 == 0) {
+        return Err(ScenarioError::at(
+            at("limit_bytes"),
+            "allowed: a size >= 1B",
+        ));
+    }
+    match t.kind.as_str() {
+        "drop_tail" => {
+            let red_keys = [
+                ("min_thresh", t.min_thresh.is_some()),
+                ("max_thresh", t.max_thresh.is_some()),
+                ("q_weight", t.q_weight.is_some()),
+                ("linterm", t.linterm.is_some()),
+                ("gentle", t.gentle.is_some()),
+                ("wait", t.wait.is_some()),
+                ("bytes", t.bytes.is_some()),
+                ("queue_in_bytes", t.queue_in_bytes.is_some()),
+                ("mean_packet_size", t.mean_packet_size.is_some()),
+            ];
+            if let Some((key, _)) = red_keys.iter().find(|(_, set)| *set) {
+                return Err(ScenarioError::at(at(key), "only for kind = \"red\""));
+            }
+            if t.limit.is_none() && t.limit_bytes.is_none() {
+                return Err(ScenarioError::at(
+                    at("limit"),
+                    "a drop_tail queue needs `limit` (packets) and/or `limit_bytes`",
+                ));
+            }
+            Ok(QueueConfig {
+                limit: t.limit,
+                limit_bytes: t.limit_bytes.map(|b| b.0),
+                red: None,
+            })
+        }
+        "red" => {
+            let d = RedConfig::default();
+            let cfg = RedConfig {
+                min_thresh: t.min_thresh.unwrap_or(d.min_thresh),
+                max_thresh: t.max_thresh.unwrap_or(d.max_thresh),
+                q_weight: t.q_weight.unwrap_or(d.q_weight),
+                linterm: t.linterm.unwrap_or(d.linterm),
+                gentle: t.gentle.unwrap_or(d.gentle),
+                wait: t.wait.unwrap_or(d.wait),
+                bytes: t.bytes.unwrap_or(d.bytes),
+                queue_in_bytes: t.queue_in_bytes.unwrap_or(d.queue_in_bytes),
+                mean_pktsize: mean_packet_size(path, t, d)?,
+            };
+            if !(cfg.min_thresh >= 0.0 && cfg.min_thresh.is_finite()) {
+                return Err(ScenarioError::at(
+                    at("min_thresh"),
+                    "allowed: a number >= 0 (packets)",
+                ));
+            }
+            if !(cfg.max_thresh > cfg.min_thresh && cfg.max_thresh.is_finite()) {
+                return Err(ScenarioError::at(
+                    at("max_thresh"),
+                    format!("allowed: a number > min_thresh ({})", cfg.min_thresh),
+                ));
+            }
+            if !(cfg.q_weight > 0.0 && cfg.q_weight <= 1.0) {
+                return Err(ScenarioError::at(
+                    at("q_weight"),
+                    "allowed: 0 < q_weight <= 1",
+                ));
+            }
+            if !(cfg.linterm >= 1.0 && cfg.linterm.is_finite()) {
+                return Err(ScenarioError::at(
+                    at("linterm"),
+                    "allowed: a number >= 1 (max_p = 1/linterm)",
+                ));
+            }
+            if t.limit_bytes.is_some() && !cfg.queue_in_bytes {
+                return Err(ScenarioError::at(
+                    at("limit_bytes"),
+                    "a RED limit in bytes needs queue_in_bytes = true",
+                ));
+            }
+            let limit = t.limit.unwrap_or(50);
+            let (limit, limit_bytes) = if cfg.queue_in_bytes {
+                // ns-2: limit_ × mean_pktsize_ bytes unless given in bytes.
+                let bytes = t
+                    .limit_bytes
+                    .map_or(u64::from(limit) * u64::from(cfg.mean_pktsize), |b| b.0);
+                (None, Some(bytes))
+            } else {
+                (Some(limit), None)
+            };
+            Ok(QueueConfig {
+                limit,
+                limit_bytes,
+                red: Some(cfg),
+            })
+        }
+        other => Err(ScenarioError::at(
+            at("kind"),
+            format!("unknown queue kind `{other}`; allowed: drop_tail, red"),
+        )),
+    }
+}
+
+fn mean_packet_size(path: &str, t: &QueueTable, d: RedConfig) -> Result<u32, ScenarioError> {
+    match t.mean_packet_size {
+        None => Ok(d.mean_pktsize),
+        Some(b) if b.0 >= 1 && b.0 <= 65_535 => Ok(b.0 as u32),
+        Some(_) => Err(ScenarioError::at(
+            format!("{path}.mean_packet_size"),
+            "allowed: a size from 1B to 65535B",
+        )),
     }
 }

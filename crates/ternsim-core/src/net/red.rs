@@ -1,0 +1,428 @@
+//! Random Early Detection (Floyd & Jacobson, "Random Early Detection Gateways for Congestion
+//! Avoidance", IEEE/ACM ToN 1(4), 1993; "RED93") with ns-2's semantics (`queue/red.cc`,
+//! traffic-queues-traces.md §5).
+//!
+//! A sans-IO estimator and drop decision: the link direction tells it of each arrival (with the
+//! queue length before the arrival, not counting the packet on the wire) and of the moment the
+//! queue goes idle; it answers enqueue, early drop or forced drop. The uniform draw comes from
+//! the caller, one per `drop_early` call, as ns-2 draws.
+//!
+//! ns-2 details kept (§5.2, §5.3): the idle decay is (1 − w_q)^(m+1) with m = int(ptc · idle
+//! time), ptc = link rate / (8 · mean_pktsize) (RED93 uses m, ns-2 applies one more factor);
+//! no early test while one packet or less waits; the first arrival after the average crosses
+//! min_th sets count = 1 untested; `wait_` spaces drops uniformly in [1/p_b, 2/p_b]; byte
+//! mode (`bytes_`) uses count_bytes / mean_pktsize as the count and scales p_a by
+//! size / mean_pktsize; `queue_in_bytes_` measures the queue, the thresholds (× mean_pktsize)
+//! and the limit in bytes. Above max_th (2·max_th with `gentle_`) an arrival is a forced drop,
+//! as in RED93 and ns-2 before `use_mark_p_` (ns-2.29); ternsim models no ECN marking.
+
+use crate::sim::SimTime;
+
+/// RED parameters in ns-2's vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedConfig {
+    /// `thresh_`, `maxthresh_`: in packets (multiplied by `mean_pktsize` in byte-queue mode).
+    pub min_thresh: f64,
+    pub max_thresh: f64,
+    /// `q_weight_`: the EWMA weight w_q of the average queue.
+    pub q_weight: f64,
+    /// `linterm_`: max_p = 1 / linterm.
+    pub linterm: f64,
+    /// `gentle_`: p_b rises from max_p at max_th to 1 at 2·max_th instead of jumping to 1.
+    pub gentle: bool,
+    /// `wait_`: wait between drops (p_a = p_b / (2 − count·p_b)).
+    pub wait: bool,
+    /// `bytes_`: byte-mode drop probability.
+    pub bytes: bool,
+    /// `queue_in_bytes_`: average, thresholds and limit in bytes.
+    pub queue_in_bytes: bool,
+    /// `mean_pktsize_` in bytes.
+    pub mean_pktsize: u32,
+}
+
+impl Default for RedConfig {
+    /// ns-2's classic values (ns-2.29 `ns-default.tcl`: thresh 5, maxthresh 15, q_weight
+    /// 0.002, linterm 10; gentle and wait true as in 2.35), in packet mode.
+    fn default() -> Self {
+        RedConfig {
+            min_thresh: 5.0,
+            max_thresh: 15.0,
+            q_weight: 0.002,
+            linterm: 10.0,
+            gentle: true,
+            wait: true,
+            bytes: false,
+            queue_in_bytes: false,
+            mean_pktsize: 500,
+        }
+    }
+}
+
+/// What RED does with an arrival.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedVerdict {
+    Enqueue,
+    /// Dropped by the random early test (ns-2 "unforced").
+    EarlyDrop,
+    /// Dropped because the average was above the maximum threshold (2·max_th when gentle)
+    /// or the queue was at its physical limit.
+    ForcedDrop,
+}
+
+/// The RED state of one queue.
+#[derive(Clone, Debug)]
+pub struct Red {
+    pub cfg: RedConfig,
+    /// Packets of mean size the link sends per second (ns-2 `ptc_`).
+    ptc: f64,
+    /// Thresholds in queue units (packets or bytes).
+    min_th: f64,
+    max_th: f64,
+    /// The average queue (ns-2 `v_ave`).
+    pub ave: f64,
+    /// Arrivals since the last drop (ns-2 `count`, `count_bytes`).
+    pub count: i64,
+    pub count_bytes: u64,
+    /// Whether the previous arrival found ave ≥ min_th with more than one packet waiting.
+    old: bool,
+    idle: bool,
+    idle_since: SimTime,
+    /// The base and the actual drop probability of the last `drop_early` call.
+    pub last_p_b: f64,
+    pub last_p_a: f64,
+}
+
+impl Red {
+    /// RED on a link of `rate_bps`, idle since time 0 (ns-2 `reset()`).
+    pub fn new(cfg: RedConfig, rate_bps: f64) -> Self {
+        let unit = if cfg.queue_in_bytes {
+            f64::from(cfg.mean_pktsize)
+        } else {
+            1.0
+        };
+        Red {
+            cfg,
+            ptc: rate_bps / (8.0 * f64::from(cfg.mean_pktsize)),
+            min_th: cfg.min_thresh * unit,
+            max_th: cfg.max_thresh * unit,
+            ave: 0.0,
+            count: 0,
+            count_bytes: 0,
+            old: false,
+            idle: true,
+            idle_since: SimTime::ZERO,
+            last_p_b: 0.0,
+            last_p_a: 0.0,
+        }
+    }
+
+    /// The link's rate changed: the idle decay uses the new packet time.
+    pub fn set_rate(&mut self, rate_bps: f64) {
+        self.ptc = rate_bps / (8.0 * f64::from(self.cfg.mean_pktsize));
+    }
+
+    /// The queue is empty as the link finishes sending: the idle period starts (ns-2 `deque`
+    /// finding nothing).
+    pub fn on_idle(&mut self, now: SimTime) {
+        self.idle = true;
+        self.idle_since = now;
+    }
+
+    /// max_p = 1 / linterm.
+    pub fn max_p(&self) -> f64 {
+        1.0 / self.cfg.linterm
+    }
+
+    /// An arrival of `size` bytes finding `qlen` waiting (packets, or bytes in byte-queue mode)
+    /// on a queue whose physical limit is `qlim` in the same unit. `uniform` is drawn once if
+    /// the early test runs (ns-2 `REDQueue::enque`, §5.2).
+    pub fn arrival(
+        &mut self,
+        now: SimTime,
+        qlen: f64,
+        qlim: f64,
+        size: u32,
+        uniform: &mut dyn FnMut() -> f64,
+    ) -> RedVerdict {
+        // Steps 1-2: idle correction and the average (ns-2 `estimator`).
+        let m = if self.idle {
+            self.idle = false;
+            (self.ptc * (now - self.idle_since).as_secs_f64()).floor()
+        } else {
+            0.0
+        };
+        let w = self.cfg.q_weight;
+        self.ave = self.ave * (1.0 - w).powf(m + 1.0) + w * qlen;
+        // Step 3.
+        self.count += 1;
+        self.count_bytes += u64::from(size);
+        // Step 4.
+        let mut verdict = RedVerdict::Enqueue;
+        if self.ave >= self.min_th && qlen > 1.0 {
+            let forced_above = if self.cfg.gentle {
+                2.0 * self.max_th
+            } else {
+                self.max_th
+            };
+            if self.ave >= forced_above {
+                verdict = RedVerdict::ForcedDrop;
+            } else if !self.old {
+                self.count = 1;
+                self.count_bytes = u64::from(size);
+                self.old = true;
+            } else if self.drop_early(size, uniform) {
+                verdict = RedVerdict::EarlyDrop;
+            }
+        } else {
+            self.old = false;
+        }
+        // Step 5: the physical limit overrides.
+        if qlen >= qlim {
+            verdict = RedVerdict::ForcedDrop;
+        }
+        if verdict == RedVerdict::ForcedDrop {
+            self.count = 0;
+            self.count_bytes = 0;
+        }
+        verdict
+    }
+
+    /// The base probability p_b for the current average (ns-2 `calculate_p_new`, RED93 §4).
+    pub fn p_b(&self) -> f64 {
+        let max_p = self.max_p();
+        let span = (self.max_th - self.min_th).max(f64::MIN_POSITIVE);
+        let p = if self.ave < self.max_th {
+            max_p * (self.ave - self.min_th) / span
+        } else if self.cfg.gentle {
+            // c·ave + d with c = (1 − max_p)/max_th, d = 2·max_p − 1 (in the queue's unit).
+            (1.0 - max_p) / self.max_th * self.ave + 2.0 * max_p - 1.0
+        } else {
+            1.0
+        };
+        p.min(1.0)
+    }
+
+    /// The count-corrected probability and the drop test (ns-2 `modify_p`, `drop_early`).
+    fn drop_early(&mut self, size: u32, uniform: &mut dyn FnMut() -> f64) -> bool {
+        let p_b = self.p_b();
+        let mean = f64::from(self.cfg.mean_pktsize);
+        let c1 = if self.cfg.bytes {
+            (self.count_bytes / u64::from(self.cfg.mean_pktsize)) as f64
+        } else {
+            self.count as f64
+        };
+        let mut p_a = if self.cfg.wait {
+            if c1 * p_b < 1.0 {
+                0.0
+            } else if c1 * p_b < 2.0 {
+                p_b / (2.0 - c1 * p_b)
+            } else {
+                1.0
+            }
+        } else if c1 * p_b < 1.0 {
+            p_b / (1.0 - c1 * p_b)
+        } else {
+            1.0
+        };
+        if self.cfg.bytes && p_a < 1.0 {
+            p_a *= f64::from(size) / mean;
+        }
+        p_a = p_a.min(1.0);
+        self.last_p_b = p_b;
+        self.last_p_a = p_a;
+        let u = uniform();
+        if u <= p_a {
+            self.count = 0;
+            self.count_bytes = 0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 5e-7
+    }
+
+    /// The hand-worked vector of traffic-queues-traces.md §5.4: packet mode, limit 10,
+    /// min_th 2, max_th 6, w_q 0.5, max_p 0.1, not gentle, no wait; 1 Mb/s link (ptc 250);
+    /// ten 1000-byte arrivals 0.1 ms apart while the first is on the wire, so the queue before
+    /// arrival k is max(0, k − 2), except after the early drop at arrival 7.
+    /// Average: ave_k = ave_{k−1}/2 + qlen_k/2 (RED93 §4 with w_q = 1/2). p_b = max_p·(ave −
+    /// min_th)/(max_th − min_th); p_a = p_b/(1 − count·p_b) (RED93 §7).
+    #[test]
+    fn average_and_drop_probability_follow_the_red_equations_step_by_step() {
+        let cfg = RedConfig {
+            min_thresh: 2.0,
+            max_thresh: 6.0,
+            q_weight: 0.5,
+            linterm: 10.0,
+            gentle: false,
+            wait: false,
+            bytes: false,
+            queue_in_bytes: false,
+            mean_pktsize: 500,
+        };
+        let mut red = Red::new(cfg, 1e6);
+        // (qlen before arrival, u if drop_early runs, ave after, count after, p_b, p_a, verdict)
+        type Step = (f64, f64, f64, i64, f64, f64, RedVerdict);
+        use RedVerdict::*;
+        let steps: [Step; 10] = [
+            (0.0, 0.0, 0.0, 1, 0.0, 0.0, Enqueue),
+            (0.0, 0.0, 0.0, 2, 0.0, 0.0, Enqueue),
+            (1.0, 0.0, 0.5, 3, 0.0, 0.0, Enqueue),
+            (2.0, 0.0, 1.25, 4, 0.0, 0.0, Enqueue),
+            // First crossing of min_th: count set to 1, no test.
+            (3.0, 0.0, 2.125, 1, 0.0, 0.0, Enqueue),
+            (4.0, 0.5, 3.0625, 2, 0.0265625, 0.0280528, Enqueue),
+            (5.0, 0.05, 4.03125, 0, 0.05078125, 0.0599078, EarlyDrop),
+            (5.0, 0.9, 4.515625, 1, 0.062890625, 0.0671113, Enqueue),
+            (6.0, 0.9, 5.2578125, 2, 0.0814453125, 0.0972935, Enqueue),
+            // ave ≥ max_th, not gentle: forced drop, count reset.
+            (7.0, 0.5, 6.12890625, 0, 0.0814453125, 0.0972935, ForcedDrop),
+        ];
+        for (k, &(qlen, u, ave, count, p_b, p_a, verdict)) in steps.iter().enumerate() {
+            let now = SimTime::from_micros(100 * k as u64);
+            let mut drawn = false;
+            let got = red.arrival(now, qlen, 10.0, 1000, &mut || {
+                drawn = true;
+                u
+            });
+            assert_eq!(got, verdict, "arrival {}", k + 1);
+            assert_eq!(red.ave, ave, "ave after arrival {}", k + 1);
+            assert_eq!(red.count, count, "count after arrival {}", k + 1);
+            assert!(
+                close(red.last_p_b, p_b),
+                "p_b {} at {}",
+                red.last_p_b,
+                k + 1
+            );
+            assert!(
+                close(red.last_p_a, p_a),
+                "p_a {} at {}",
+                red.last_p_a,
+                k + 1
+            );
+            assert_eq!(drawn, (6..=9).contains(&(k + 1)), "draw at {}", k + 1);
+        }
+    }
+
+    /// §5.4 with `wait_`: arrivals 6-8 have count·p_b < 1, so p_a = 0; arrival 9
+    /// finds ave 6.0078125 ≥ max_th (forced), arrival 10 ave 6.50390625, again forced.
+    #[test]
+    fn wait_spaces_drops_until_count_times_p_b_reaches_one() {
+        let cfg = RedConfig {
+            min_thresh: 2.0,
+            max_thresh: 6.0,
+            q_weight: 0.5,
+            gentle: false,
+            wait: true,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 1e6);
+        let qlens = [0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 7.0];
+        let mut verdicts = Vec::new();
+        for (k, &q) in qlens.iter().enumerate() {
+            let now = SimTime::from_micros(100 * k as u64);
+            // ns-2 drops when u <= p_a: any u > 0 passes a p_a of 0.
+            verdicts.push(red.arrival(now, q, 10.0, 1000, &mut || 1e-9));
+            if (6..=8).contains(&(k + 1)) {
+                assert_eq!(red.last_p_a, 0.0, "arrival {}", k + 1);
+            }
+        }
+        use RedVerdict::*;
+        assert_eq!(&verdicts[..8], &[Enqueue; 8]);
+        assert_eq!(&verdicts[8..], &[ForcedDrop, ForcedDrop]);
+        assert_eq!(red.ave, 6.50390625);
+    }
+
+    /// §5.4 gentle, no wait, u = 0.99: nothing dropped up to arrival 8; arrival 9: ave
+    /// 6.0078125, p_b = 0.15·ave − 0.8 = 0.1011719, count 5, p_a = p_b/(1 − 5·p_b) = 0.2047431;
+    /// arrival 10: ave 7.00390625, p_b 0.2505859, count 6, count·p_b ≥ 1 → p_a = 1, dropped.
+    #[test]
+    fn gentle_rises_linearly_between_max_th_and_twice_max_th() {
+        let cfg = RedConfig {
+            min_thresh: 2.0,
+            max_thresh: 6.0,
+            q_weight: 0.5,
+            gentle: true,
+            wait: false,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 1e6);
+        let qlens = [0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        for (k, &q) in qlens.iter().enumerate() {
+            let now = SimTime::from_micros(100 * k as u64);
+            let v = red.arrival(now, q, 10.0, 1000, &mut || 0.99);
+            match k + 1 {
+                9 => {
+                    assert_eq!(v, RedVerdict::Enqueue);
+                    assert_eq!(red.ave, 6.0078125);
+                    assert!(close(red.last_p_b, 0.1011719));
+                    assert!(close(red.last_p_a, 0.2047431));
+                }
+                10 => {
+                    assert_eq!(v, RedVerdict::EarlyDrop);
+                    assert_eq!(red.ave, 7.00390625);
+                    assert!(close(red.last_p_b, 0.2505859));
+                    assert_eq!(red.last_p_a, 1.0);
+                }
+                _ => assert_eq!(v, RedVerdict::Enqueue),
+            }
+        }
+    }
+
+    /// §5.4 idle check: w_q 0.002, ptc 250 (1 Mb/s, 500-byte mean), ave 5, then idle for
+    /// exactly 0.125 s: m = int(31.25) = 31 and ave = 5·0.998^32 = 4.689724 (ns-2's one extra
+    /// factor over RED93's (1 − w_q)^m).
+    #[test]
+    fn an_idle_queue_decays_the_average_by_m_plus_one_factors() {
+        let mut red = Red::new(RedConfig::default(), 1e6);
+        red.arrival(SimTime::ZERO, 0.0, 50.0, 500, &mut || 0.0);
+        red.ave = 5.0;
+        red.on_idle(SimTime::from_millis(1000));
+        red.arrival(SimTime::from_millis(1125), 0.0, 50.0, 500, &mut || 0.0);
+        assert!(close(red.ave, 5.0 * 0.998f64.powi(32)));
+        assert!(close(red.ave, 4.689724));
+    }
+
+    /// §5.4 byte mode: p_b = 0.05, count_bytes 3000, mean 500 → c1 = 6, non-wait p_a =
+    /// 0.05/0.7 = 0.0714286, scaled by size/mean: 0.1428571 for 1000 bytes, 0.0057143 for 40.
+    #[test]
+    fn byte_mode_counts_bytes_and_scales_by_packet_size() {
+        for (size, want) in [(1000, 0.1428571), (40, 0.0057143)] {
+            let cfg = RedConfig {
+                min_thresh: 0.0,
+                max_thresh: 10.0,
+                wait: false,
+                bytes: true,
+                gentle: false,
+                linterm: 2.0, // max_p 0.5: ave 1 → p_b = 0.5·1/10 = 0.05
+                ..RedConfig::default()
+            };
+            let mut red = Red::new(cfg, 1e6);
+            red.ave = 1.0;
+            red.count_bytes = 3000 - u64::from(size);
+            red.cfg.q_weight = 0.0;
+            red.old = true;
+            red.idle = false;
+            red.arrival(SimTime::ZERO, 2.0, 50.0, size, &mut || 1.0);
+            assert!(close(red.last_p_b, 0.05));
+            assert!(close(red.last_p_a, want), "{size}: {}", red.last_p_a);
+        }
+    }
+
+    /// The physical limit forces a drop whatever the average (step 5), and resets count.
+    #[test]
+    fn a_full_queue_forces_a_drop() {
+        let mut red = Red::new(RedConfig::default(), 1e6);
+        let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, &mut || 1.0);
+        assert_eq!(v, RedVerdict::ForcedDrop);
+        assert_eq!(red.count, 0);
+    }
+}

@@ -1,0 +1,248 @@
+//! Lines of the classic ns-2 trace formats (traffic-queues-traces.md §7), so that the awk and
+//! perl scripts written for ns-2 output read ternsim runs unchanged.
+//!
+//! - The wired trace (ns-2 `Trace::format`, `trace/trace.cc`): 12 whitespace-separated fields
+//!   `event time from to type size flags fid src.port dst.port seq uid`, one line per event on a
+//!   simplex link: `+` enqueue, `-` start of transmission, `r` arrival at the far node, `d` drop.
+//! - The old CMU wireless trace (ns-2 `CMUTrace::format_mac_common`, `format_mac`,
+//!   `format_ip`, `format_tcp`, `format_rtp`, `trace/cmu-trace.cc`): `s|r|f|D time _node_ layer
+//!   reason uid type size [mac] ------- [ip] protocol-part`.
+//!
+//! This module only formats; the world decides where the trace points are.
+
+use std::fmt::Write;
+
+use crate::sim::SimTime;
+
+/// The time field of the wired trace: sim time rounded to the microsecond
+/// (floor(t·10^6 + 0.5)/10^6) and printed like C's `%.15g` (no trailing zeros, `2` for 2 s).
+pub fn wired_time(t: SimTime) -> String {
+    let us = (t.as_nanos() + 500) / 1000;
+    let secs = us as f64 / 1e6;
+    if us == 0 {
+        return "0".to_string();
+    }
+    if secs < 1e-4 {
+        // %g switches to the exponent form below 1e-4: 5e-06.
+        let s = format!("{secs:e}");
+        let (m, e) = s.split_once('e').expect("exponent form");
+        let e: i32 = e.parse().expect("exponent");
+        return format!("{m}e-{:02}", -e);
+    }
+    // Rust's shortest round-trip form of a whole number of microseconds below 1e9 s is the
+    // decimal with at most 6 fractional digits and no trailing zeros, as %.15g prints it.
+    format!("{secs}")
+}
+
+/// One wired trace line's fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WiredRecord<'a> {
+    /// `+`, `-`, `r` or `d`.
+    pub event: char,
+    pub time: SimTime,
+    /// The link's end nodes (not the packet's endpoints).
+    pub from: u32,
+    pub to: u32,
+    /// `tcp`, `ack`, `cbr`, `exp`, `pareto`, `udp` or a routing message name.
+    pub kind: &'a str,
+    pub size: u32,
+    pub fid: i64,
+    pub src: (u32, u16),
+    pub dst: (u32, u16),
+    pub seq: i64,
+    pub uid: u64,
+}
+
+impl WiredRecord<'_> {
+    /// Appends the line (with its newline) to `out`. The 7 flag characters are all `-`:
+    /// ternsim models no ECN, priority or fast start.
+    pub fn write(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "{} {} {} {} {} {} ------- {} {}.{} {}.{} {} {}",
+            self.event,
+            wired_time(self.time),
+            self.from,
+            self.to,
+            self.kind,
+            self.size,
+            self.fid,
+            self.src.0,
+            self.src.1,
+            self.dst.0,
+            self.dst.1,
+            self.seq,
+            self.uid
+        );
+    }
+}
+
+/// The protocol part of a wireless trace line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WirelessProto {
+    /// `[seqno ackno] nf onf` (TCP data and ACKs).
+    Tcp { seq: i64, ack: i64 },
+    /// `[rtpseq] nf onf` (CBR).
+    Rtp { seq: i64 },
+    /// No protocol part (exp, pareto, udp and routing messages).
+    None,
+}
+
+/// One old-format wireless trace line's fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WirelessRecord<'a> {
+    /// `s` send, `r` receive, `f` forward, `D` drop.
+    pub event: char,
+    pub time: SimTime,
+    pub node: u32,
+    /// `AGT`, `RTR`, `IFQ` or `MAC`.
+    pub layer: &'a str,
+    /// `---` or a drop reason code (`NRTE`, `TTL`, `IFQ`, `ARP`, `CBK`, `TOUT`, ...).
+    pub reason: &'a str,
+    pub uid: u64,
+    pub kind: &'a str,
+    pub size: u32,
+    /// IP part: source and destination as (node, port), TTL, next hop (node; 0 when unset).
+    /// A broadcast destination prints as -1.
+    pub src: (i64, u16),
+    pub dst: (i64, u16),
+    pub ttl: u8,
+    pub next_hop: i64,
+    pub proto: WirelessProto,
+}
+
+impl WirelessRecord<'_> {
+    /// Appends the line to `out`. The MAC part is `[0 0 0 0]`: ternsim traces the agent and
+    /// routing layers only (ns-2 `macTrace OFF`), where ns-2 has not built a MAC header yet.
+    /// `nf` (hops taken) and `onf` (God's shortest path) print as 0 (no God table).
+    pub fn write(&self, out: &mut String) {
+        let _ = write!(
+            out,
+            "{} {:.9} _{}_ {:<3} {:>4} {} {} {} [0 0 0 0] ------- [{}:{} {}:{} {} {}] ",
+            self.event,
+            self.time.as_nanos() as f64 * 1e-9,
+            self.node,
+            self.layer,
+            self.reason,
+            self.uid,
+            self.kind,
+            self.size,
+            self.src.0,
+            self.src.1,
+            self.dst.0,
+            self.dst.1,
+            self.ttl,
+            self.next_hop.max(0),
+        );
+        match self.proto {
+            WirelessProto::Tcp { seq, ack } => {
+                let _ = write!(out, "[{seq} {ack}] 0 0");
+            }
+            WirelessProto::Rtp { seq } => {
+                let _ = write!(out, "[{seq}] 0 0");
+            }
+            WirelessProto::None => {}
+        }
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ns Manual's wired example (`trace.tex`): `+ 1.84375 0 2 cbr 210 ------- 0 0.0 3.1
+    /// 225 610`.
+    #[test]
+    fn a_wired_line_matches_the_manual_example() {
+        let mut s = String::new();
+        WiredRecord {
+            event: '+',
+            time: SimTime(1_843_750_000),
+            from: 0,
+            to: 2,
+            kind: "cbr",
+            size: 210,
+            fid: 0,
+            src: (0, 0),
+            dst: (3, 1),
+            seq: 225,
+            uid: 610,
+        }
+        .write(&mut s);
+        assert_eq!(s, "+ 1.84375 0 2 cbr 210 ------- 0 0.0 3.1 225 610\n");
+        assert_eq!(s.split_whitespace().count(), 12);
+    }
+
+    /// %.15g of the microsecond-rounded time: 2 s prints `2`, 1.8461 stays, 1.0000004 rounds
+    /// down to `1`, 1.0000005 up to `1.000001`; below 1e-4 the exponent form `5e-06`.
+    #[test]
+    fn wired_times_print_like_percent_g() {
+        assert_eq!(wired_time(SimTime(2_000_000_000)), "2");
+        assert_eq!(wired_time(SimTime(1_846_100_000)), "1.8461");
+        assert_eq!(wired_time(SimTime(1_000_000_400)), "1");
+        assert_eq!(wired_time(SimTime(1_000_000_500)), "1.000001");
+        assert_eq!(wired_time(SimTime(5_000)), "5e-06");
+        assert_eq!(wired_time(SimTime(100_000)), "0.0001");
+        assert_eq!(wired_time(SimTime(0)), "0");
+    }
+
+    /// The research note's AODV example line, agent send of a 512-byte CBR packet:
+    /// `s 10.000000000 _0_ AGT  --- 6 cbr 512 [0 0 0 0] ------- [0:0 1:0 32 0] [0] 0 0`, and
+    /// the awk positions users rely on ($4 layer, $7 type, $8 size, $18 `[seq]`).
+    #[test]
+    fn a_wireless_line_matches_the_cmu_layout() {
+        let mut s = String::new();
+        WirelessRecord {
+            event: 's',
+            time: SimTime(10_000_000_000),
+            node: 0,
+            layer: "AGT",
+            reason: "---",
+            uid: 6,
+            kind: "cbr",
+            size: 512,
+            src: (0, 0),
+            dst: (1, 0),
+            ttl: 32,
+            next_hop: -2,
+            proto: WirelessProto::Rtp { seq: 0 },
+        }
+        .write(&mut s);
+        assert_eq!(
+            s,
+            "s 10.000000000 _0_ AGT  --- 6 cbr 512 [0 0 0 0] ------- [0:0 1:0 32 0] [0] 0 0\n"
+        );
+        let f: Vec<&str> = s.split_whitespace().collect();
+        assert_eq!((f[3], f[6], f[7], f[17]), ("AGT", "cbr", "512", "[0]"));
+        let mut t = String::new();
+        WirelessRecord {
+            event: 'D',
+            layer: "RTR",
+            reason: "NRTE",
+            kind: "tcp",
+            size: 1040,
+            proto: WirelessProto::Tcp { seq: 7, ack: 0 },
+            ..WirelessRecord {
+                event: 's',
+                time: SimTime(1_500_000_000),
+                node: 3,
+                layer: "",
+                reason: "",
+                uid: 9,
+                kind: "",
+                size: 0,
+                src: (0, 1),
+                dst: (4, 1),
+                ttl: 30,
+                next_hop: 2,
+                proto: WirelessProto::None,
+            }
+        }
+        .write(&mut t);
+        assert_eq!(
+            t,
+            "D 1.500000000 _3_ RTR NRTE 9 tcp 1040 [0 0 0 0] ------- [0:1 4:1 30 2] [7 0] 0 0\n"
+        );
+    }
+}

@@ -1,0 +1,721 @@
+//! Packet capture points: the pcap tap (traffic-queues-traces.md §8) and the ns-2 trace
+//! (§7). Both are off unless a run asks for them ([`CaptureSpec`]), and then cost one branch
+//! per packet event.
+//!
+//! Where the points sit, and why:
+//! - **pcap** at a node's interfaces: a frame is written when the node hands a packet to one
+//!   of its interfaces (before the queue, like a capture on the host's own NIC), and when a
+//!   packet arrives on one of them. Capturing a flow means capturing its sender's node,
+//!   filtered to the flow: Wireshark then sees every segment the sender emitted and every
+//!   ACK the sender got, which is what its TCP analysis needs to classify retransmissions and
+//!   duplicate ACKs exactly as the sender counts them (§8.5).
+//! - **ns-2 wired trace** on each link direction: `+` when a packet is handed to the direction
+//!   (a packet the queue refuses gets its `+` then its `d`), `-` when its transmission starts,
+//!   `r` when it reaches the far node, `d` when the direction drops it (ns-2
+//!   `SimpleLink instproc trace`).
+//! - **ns-2 wireless trace** (old CMU format) at the agent and routing layers: `s AGT` when an
+//!   agent sends, `r AGT` when a packet reaches its agent, `s RTR` when the originating node
+//!   hands a packet to its interface, `f RTR` when another node forwards it, `r RTR` when a
+//!   packet not for the node's agents arrives, `D` with a layer and reason for every drop.
+//!
+//! TCP on the wire (§8.4): packet-counted sequence numbers become bytes. With ISN_s the
+//! sender's initial sequence number, MSS the flow's packet size and D = 1 when packet 0 is an
+//! emulated SYN: packet 0 is the SYN at ISN_s, packet k ≥ D starts at ISN_s + D + (k − D)·MSS,
+//! the cumulative ACK a acknowledges up to the start of packet a + 1, a SACK block [l, r) in
+//! packets covers [start(l), start(r)) in bytes, and ACK 0 answering the SYN is the SYN/ACK.
+//! The advertised window is a constant 65535 so Wireshark's duplicate-ACK test sees an
+//! unchanged window. Lengths are true lengths: payload = the segment's payload bytes, headers
+//! with their real options (a SACK option is 4 + 8n bytes, ns-2 counts 8n).
+
+use super::{Device, World};
+use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::packet::{DropReason, Header, Packet, Payload, IP_HEADER_BYTES};
+use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
+use crate::sim::SimTime;
+use crate::tcp::Seq;
+use crate::trace::ns2::{WiredRecord, WirelessProto, WirelessRecord};
+use crate::trace::pcap::{self, IpPacket, PcapWriter, Transport};
+
+/// What a run should capture besides its summary and traces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CaptureSpec {
+    /// pcap of a flow (its sender's interfaces, that flow only) or of a node (all its
+    /// interfaces): a flow or node name, optionally prefixed `flow:` or `node:`.
+    pub pcap: Option<String>,
+    /// An ns-2 trace: the wired format, or the old wireless format for 802.11 scenarios.
+    pub ns2_trace: bool,
+}
+
+/// What the capture points produced.
+#[derive(Clone, Debug, Default)]
+pub struct CaptureOutput {
+    /// The pcap file's bytes.
+    pub pcap: Option<Vec<u8>>,
+    /// The ns-2 trace text.
+    pub ns2_trace: Option<String>,
+}
+
+/// The advertised TCP window written in every segment (§8.4).
+const TCP_WINDOW: u16 = 65_535;
+
+/// How a flow's packets look on the wire.
+struct FlowWire {
+    /// TCP: payload bytes per full segment, and whether packet 0 is a SYN.
+    mss: u32,
+    syn: bool,
+    isn_s: u32,
+    isn_r: u32,
+    /// The ns-2 packet type of its datagrams (`cbr`, `exp`, `pareto`).
+    udp_type: &'static str,
+}
+
+impl FlowWire {
+    fn new(index: usize, transport: &FlowTransport) -> Self {
+        // Distinct, arbitrary non-zero initial sequence numbers per flow and direction.
+        let isn_s = 0x1000_0000u32.wrapping_add((index as u32).wrapping_mul(0x0101_0101));
+        let isn_r = isn_s ^ 0x8000_0000;
+        match transport {
+            FlowTransport::Tcp { tcp, .. } => FlowWire {
+                mss: tcp.packet_size,
+                syn: tcp.packet0_is_syn(),
+                isn_s,
+                isn_r,
+                udp_type: "udp",
+            },
+            FlowTransport::Udp { traffic } => FlowWire {
+                mss: 0,
+                syn: false,
+                isn_s,
+                isn_r,
+                udp_type: match traffic {
+                    TrafficSpec::Cbr { .. } => "cbr",
+                    TrafficSpec::Exponential { .. } => "exp",
+                    TrafficSpec::Pareto { .. } => "pareto",
+                },
+            },
+        }
+    }
+
+    /// First byte of packet `k` (§8.4).
+    fn start(&self, k: Seq) -> u32 {
+        let d = i64::from(self.syn);
+        if self.syn && k == 0 {
+            return self.isn_s;
+        }
+        let off = d + (k - d) * i64::from(self.mss);
+        self.isn_s.wrapping_add(off as u32)
+    }
+}
+
+struct PcapTap {
+    node: NodeId,
+    flow: Option<u32>,
+    writer: PcapWriter,
+}
+
+pub(super) struct Capture {
+    flows: Vec<FlowWire>,
+    pcap: Option<PcapTap>,
+    /// The ns-2 trace text and whether it is the wireless format.
+    ns2: Option<(String, bool)>,
+    /// The node that handed the packet to the device call being drained, if any: names the
+    /// node of an 802.11 interface-queue drop in the wireless trace.
+    pub(super) submitter: Option<NodeId>,
+}
+
+impl Capture {
+    /// The capture a run asked for, or an error naming an unknown pcap target.
+    pub(super) fn new(sc: &ResolvedScenario, spec: &CaptureSpec) -> Result<Option<Self>, String> {
+        if spec.pcap.is_none() && !spec.ns2_trace {
+            return Ok(None);
+        }
+        let pcap = match &spec.pcap {
+            None => None,
+            Some(target) => {
+                let (node, flow) = resolve_target(sc, target)?;
+                Some(PcapTap {
+                    node,
+                    flow,
+                    writer: PcapWriter::new(),
+                })
+            }
+        };
+        Ok(Some(Capture {
+            flows: sc
+                .flows
+                .iter()
+                .enumerate()
+                .map(|(i, f)| FlowWire::new(i, &f.transport))
+                .collect(),
+            pcap,
+            ns2: spec
+                .ns2_trace
+                .then(|| (String::new(), sc.wireless.is_some())),
+            submitter: None,
+        }))
+    }
+
+    pub(super) fn finish(self) -> CaptureOutput {
+        CaptureOutput {
+            pcap: self.pcap.map(|p| p.writer.into_bytes()),
+            ns2_trace: self.ns2.map(|(t, _)| t),
+        }
+    }
+
+    fn wired_trace(&mut self) -> Option<&mut String> {
+        match &mut self.ns2 {
+            Some((t, false)) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn wireless_trace(&mut self) -> Option<&mut String> {
+        match &mut self.ns2 {
+            Some((t, true)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The ns-2 packet type name.
+    fn type_name(&self, p: &Packet) -> &'static str {
+        match &p.payload {
+            Payload::TcpData(_) => "tcp",
+            Payload::TcpAck(_) => "ack",
+            Payload::Udp(_) => p
+                .flow
+                .and_then(|f| self.flows.get(f as usize))
+                .map_or("udp", |w| w.udp_type),
+            Payload::Control(m) => {
+                let k = m.kind();
+                if k.starts_with("aodv") {
+                    "AODV"
+                } else if k.starts_with("dsr") {
+                    "DSR"
+                } else {
+                    "message"
+                }
+            }
+        }
+    }
+
+    /// The IPv4 packet `p` is on the wire, outermost header first.
+    fn ip_packet(&self, p: &Packet) -> IpPacket {
+        let inner = IpPacket {
+            src: p.ip.src.0,
+            dst: p.ip.dst.0,
+            ttl: p.ip.ttl,
+            ident: p.uid as u16,
+            transport: self.transport(p),
+        };
+        // Outer tunnel headers wrap the packet, innermost first (RFC 2003).
+        p.headers.iter().fold(inner, |pkt, h| match h {
+            Header::Ip(outer) => IpPacket {
+                src: outer.src.0,
+                dst: outer.dst.0,
+                ttl: outer.ttl,
+                ident: p.uid as u16,
+                transport: Transport::Tunnel(Box::new(pkt)),
+            },
+            // A DSR source route has no IPv4 encoding here; its bytes are left out.
+            Header::SourceRoute(_) => pkt,
+        })
+    }
+
+    fn transport(&self, p: &Packet) -> Transport {
+        let flow = p.flow.and_then(|f| self.flows.get(f as usize));
+        match (&p.payload, flow) {
+            (Payload::TcpData(seg), Some(w)) => {
+                let syn = w.syn && seg.seq == 0;
+                Transport::Tcp {
+                    src_port: p.ports.src,
+                    dst_port: p.ports.dst,
+                    seq: w.start(seg.seq),
+                    ack: if syn {
+                        0
+                    } else {
+                        w.isn_r.wrapping_add(u32::from(w.syn))
+                    },
+                    flags: if syn { pcap::TCP_SYN } else { pcap::TCP_ACK },
+                    window: TCP_WINDOW,
+                    options: if syn {
+                        pcap::syn_options(w.mss.min(u32::from(u16::MAX)) as u16)
+                    } else {
+                        Vec::new()
+                    },
+                    payload_len: if syn { 0 } else { seg.payload_bytes },
+                }
+            }
+            (Payload::TcpAck(a), Some(w)) => {
+                let syn_ack = w.syn && a.ack == 0 && a.echo_seq == 0;
+                let blocks: Vec<(u32, u32)> = a
+                    .sack_blocks()
+                    .iter()
+                    .map(|b| (w.start(b.left), w.start(b.right)))
+                    .collect();
+                let mut options = pcap::sack_option(&blocks);
+                if syn_ack {
+                    options = pcap::syn_options(w.mss.min(u32::from(u16::MAX)) as u16);
+                }
+                Transport::Tcp {
+                    src_port: p.ports.src,
+                    dst_port: p.ports.dst,
+                    seq: if syn_ack {
+                        w.isn_r
+                    } else {
+                        w.isn_r.wrapping_add(u32::from(w.syn))
+                    },
+                    ack: w.start(a.ack + 1),
+                    flags: if syn_ack {
+                        pcap::TCP_SYN | pcap::TCP_ACK
+                    } else {
+                        pcap::TCP_ACK
+                    },
+                    window: TCP_WINDOW,
+                    options,
+                    payload_len: 0,
+                }
+            }
+            (Payload::Udp(d), _) => Transport::Udp {
+                src_port: p.ports.src,
+                dst_port: p.ports.dst,
+                payload_len: d.payload_bytes,
+            },
+            _ => Transport::Raw {
+                protocol: pcap::IPPROTO_EXPERIMENTAL,
+                payload_len: p.size.saturating_sub(IP_HEADER_BYTES),
+            },
+        }
+    }
+}
+
+/// Resolves a pcap target: `flow:NAME`, `node:NAME`, or a bare name (a flow first).
+fn resolve_target(sc: &ResolvedScenario, target: &str) -> Result<(NodeId, Option<u32>), String> {
+    let flow = |name: &str| {
+        sc.flows
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| (NodeId(sc.flows[i].src as u32), Some(i as u32)))
+    };
+    let node = |name: &str| {
+        sc.nodes
+            .iter()
+            .position(|n| n.name == name)
+            .map(|i| (NodeId(i as u32), None))
+    };
+    let found = if let Some(name) = target.strip_prefix("flow:") {
+        flow(name)
+    } else if let Some(name) = target.strip_prefix("node:") {
+        node(name)
+    } else {
+        flow(target).or_else(|| node(target))
+    };
+    found.ok_or_else(|| {
+        let flows: Vec<&str> = sc.flows.iter().map(|f| f.name.as_str()).collect();
+        let nodes: Vec<&str> = sc.nodes.iter().map(|n| n.name.as_str()).collect();
+        format!(
+            "pcap: no flow or node named {target:?} (flows: {}; nodes: {})",
+            flows.join(", "),
+            nodes.join(", ")
+        )
+    })
+}
+
+/// The ns-2 wireless layer and reason code of a drop (ns-2 `cmu-trace.h`).
+fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
+    match why {
+        DropReason::IfqOverflow
+        | DropReason::QueueOverflow
+        | DropReason::RedEarly
+        | DropReason::RedForced => ("IFQ", "---"),
+        DropReason::ArpReplaced => ("IFQ", "ARP"),
+        DropReason::NoRoute => ("RTR", "NRTE"),
+        DropReason::TtlExpired => ("RTR", "TTL"),
+        DropReason::HoldTimeout | DropReason::SendBufferTimeout => ("RTR", "TOUT"),
+        DropReason::HoldOverflow | DropReason::SendBufferOverflow => ("RTR", "IFQ"),
+        DropReason::LinkFailure => ("RTR", "CBK"),
+        DropReason::SalvageLimit | DropReason::SalvageNoRoute => ("RTR", "SAL"),
+        DropReason::NoAgent => ("AGT", "---"),
+        DropReason::ChannelError | DropReason::NoReceiver => ("MAC", "ERR"),
+        DropReason::LinkDown | DropReason::RlcBufferOverflow | DropReason::RlcDiscard => {
+            ("MAC", "---")
+        }
+    }
+}
+
+impl World {
+    /// The ns-2 node number of an address: the node holding it, -1 for broadcast.
+    fn ns2_node(&self, a: Addr) -> i64 {
+        if a.is_broadcast() {
+            return -1;
+        }
+        self.addr_owner
+            .get(a.index())
+            .copied()
+            .flatten()
+            .map_or(-1, |n| i64::from(n.0))
+    }
+
+    /// The (from, to) nodes of wired device `device`, if it is one.
+    fn wired_ends(&self, device: usize) -> Option<(u32, u32)> {
+        match &self.devices[device] {
+            Device::Wired { link, dir, .. } => {
+                let e = &self.edges[*link];
+                Some(if *dir == 0 {
+                    (e.a.0, e.b.0)
+                } else {
+                    (e.b.0, e.a.0)
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn wired_line(&mut self, event: char, now: SimTime, device: usize, p: &Packet) {
+        let Some((from, to)) = self.wired_ends(device) else {
+            return;
+        };
+        let src = self.ns2_node(p.ip.src);
+        let dst = self.ns2_node(p.ip.dst);
+        let Some(cap) = self.capture.as_deref_mut() else {
+            return;
+        };
+        let kind = cap.type_name(p);
+        let Some(out) = cap.wired_trace() else {
+            return;
+        };
+        WiredRecord {
+            event,
+            time: now,
+            from,
+            to,
+            kind,
+            size: p.size,
+            fid: p.flow.map_or(0, i64::from),
+            src: (src.max(0) as u32, p.ports.src),
+            dst: (dst.max(0) as u32, p.ports.dst),
+            seq: p.trace_seq(),
+            uid: p.uid,
+        }
+        .write(out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn wireless_line(
+        &mut self,
+        event: char,
+        now: SimTime,
+        node: i64,
+        layer: &str,
+        reason: &str,
+        next_hop: i64,
+        p: &Packet,
+    ) {
+        let src = self.ns2_node(p.ip.src);
+        let dst = self.ns2_node(p.ip.dst);
+        let Some(cap) = self.capture.as_deref_mut() else {
+            return;
+        };
+        let kind = cap.type_name(p);
+        let Some(out) = cap.wireless_trace() else {
+            return;
+        };
+        let proto = match &p.payload {
+            Payload::TcpData(s) => WirelessProto::Tcp { seq: s.seq, ack: 0 },
+            Payload::TcpAck(a) => WirelessProto::Tcp { seq: a.ack, ack: 0 },
+            Payload::Udp(d) if kind == "cbr" => WirelessProto::Rtp { seq: d.seq as i64 },
+            _ => WirelessProto::None,
+        };
+        WirelessRecord {
+            event,
+            time: now,
+            node: node.max(0) as u32,
+            layer,
+            reason,
+            uid: p.uid,
+            kind,
+            size: p.size,
+            src: (src, p.ports.src),
+            dst: (dst, p.ports.dst),
+            ttl: p.routing_header().ttl,
+            next_hop,
+            proto,
+        }
+        .write(out);
+    }
+
+    fn pcap_frame(&mut self, now: SimTime, node: NodeId, peer: Option<i64>, tx: bool, p: &Packet) {
+        let Some(cap) = self.capture.as_deref_mut() else {
+            return;
+        };
+        let Some(tap) = &cap.pcap else { return };
+        if tap.node != node || tap.flow.is_some_and(|f| p.flow != Some(f)) {
+            return;
+        }
+        let ip = cap.ip_packet(p);
+        let me = pcap::node_mac(node.0);
+        let other = match peer {
+            Some(n) if n >= 0 => pcap::node_mac(n as u32),
+            _ => pcap::BROADCAST_MAC,
+        };
+        let frame = if tx {
+            pcap::ethernet_frame(other, me, &ip)
+        } else {
+            pcap::ethernet_frame(me, other, &ip)
+        };
+        if let Some(tap) = &mut cap.pcap {
+            tap.writer.record(now, &frame);
+        }
+    }
+
+    /// An agent at `node` sends `p`.
+    pub(super) fn tap_originate(&mut self, now: SimTime, node: NodeId, p: &Packet) {
+        if self.capture.is_none() || matches!(p.payload, Payload::Control(_)) {
+            return;
+        }
+        self.wireless_line('s', now, i64::from(node.0), "AGT", "---", -2, p);
+    }
+
+    /// `p` reaches the agent bound to its port at `node`.
+    pub(super) fn tap_deliver(&mut self, now: SimTime, node: NodeId, p: &Packet) {
+        if self.capture.is_none() {
+            return;
+        }
+        self.wireless_line('r', now, i64::from(node.0), "AGT", "---", -2, p);
+    }
+
+    /// `node` hands `p` to its interface `iface` for `next_hop`.
+    pub(super) fn tap_transmit(
+        &mut self,
+        now: SimTime,
+        iface: IfaceId,
+        next_hop: Addr,
+        p: &Packet,
+    ) {
+        if self.capture.is_none() {
+            return;
+        }
+        let (node, device) = {
+            let i = &self.ifaces[iface.ix()];
+            (i.node, i.device as usize)
+        };
+        let hop = self.ns2_node(next_hop);
+        if let Some(cap) = self.capture.as_deref_mut() {
+            cap.submitter = Some(node);
+        }
+        self.pcap_frame(now, node, Some(hop), true, p);
+        self.wired_line('+', now, device, p);
+        let originated = self.nodes[node.ix()]
+            .addrs
+            .contains(&p.routing_header().src);
+        let event = if originated { 's' } else { 'f' };
+        self.wireless_line(event, now, i64::from(node.0), "RTR", "---", hop, p);
+    }
+
+    /// A wired direction starts transmitting `p`.
+    pub(super) fn tap_tx_start(&mut self, now: SimTime, device: usize, p: &Packet) {
+        self.wired_line('-', now, device, p);
+    }
+
+    /// `p` arrives at interface `iface` from `device`.
+    pub(super) fn tap_arrival(&mut self, now: SimTime, device: usize, iface: IfaceId, p: &Packet) {
+        if self.capture.is_none() {
+            return;
+        }
+        let node = self.ifaces[iface.ix()].node;
+        let prev = self
+            .wired_ends(device)
+            .map(|(from, _)| i64::from(from))
+            .unwrap_or_else(|| self.ns2_node(p.routing_header().src));
+        self.pcap_frame(now, node, Some(prev), false, p);
+        self.wired_line('r', now, device, p);
+        let for_me = self.nodes[node.ix()]
+            .addrs
+            .contains(&p.routing_header().dst);
+        if !for_me || matches!(p.payload, Payload::Control(_)) {
+            self.wireless_line('r', now, i64::from(node.0), "RTR", "---", -2, p);
+        }
+    }
+
+    /// `p` is dropped at `node`/`iface` (either may be unknown) by `device` if a device
+    /// dropped it.
+    pub(super) fn tap_drop(
+        &mut self,
+        now: SimTime,
+        node: Option<NodeId>,
+        iface: Option<IfaceId>,
+        p: &Packet,
+        why: DropReason,
+    ) {
+        let Some(cap) = self.capture.as_deref() else {
+            return;
+        };
+        let node = node.or(cap.submitter);
+        if let Some(i) = iface {
+            let device = self.ifaces[i.ix()].device as usize;
+            self.wired_line('d', now, device, p);
+        }
+        let (layer, reason) = wireless_drop_code(why);
+        let n = node.map_or(-1, |n| i64::from(n.0));
+        self.wireless_line('D', now, n, layer, reason, -2, p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::UDP_HEADER_BYTES;
+    use crate::tcp::{AckSegment, DataSegment, SackBlock};
+
+    fn tcp_wire(syn: bool) -> FlowWire {
+        FlowWire {
+            mss: 1000,
+            syn,
+            isn_s: 5000,
+            isn_r: 9000,
+            udp_type: "udp",
+        }
+    }
+
+    /// §8.4 with D = 1 (emulated SYN), MSS 1000, ISN_s 5000: packet 0 is the SYN at 5000,
+    /// packet 1 starts at 5001, packet 3 at 7001; ACK 2 acknowledges up to 7001.
+    /// With D = 0: packet 0 at 5000, packet 3 at 8000.
+    #[test]
+    fn packet_numbers_map_to_byte_sequence_numbers() {
+        let w = tcp_wire(true);
+        assert_eq!(w.start(0), 5000);
+        assert_eq!(w.start(1), 5001);
+        assert_eq!(w.start(3), 7001);
+        let w = tcp_wire(false);
+        assert_eq!(w.start(0), 5000);
+        assert_eq!(w.start(3), 8000);
+    }
+
+    fn capture(w: FlowWire) -> Capture {
+        Capture {
+            flows: vec![w],
+            pcap: None,
+            ns2: None,
+            submitter: None,
+        }
+    }
+
+    fn packet(payload: Payload) -> Packet {
+        Packet {
+            uid: 0x1_0007,
+            flow: Some(0),
+            ip: crate::net::packet::IpHeader {
+                src: Addr::nth(0),
+                dst: Addr::nth(1),
+                ttl: 64,
+            },
+            ports: crate::net::packet::Ports { src: 1, dst: 1 },
+            headers: Vec::new(),
+            size: 1040,
+            created: SimTime::ZERO,
+            payload,
+        }
+    }
+
+    /// A data segment 2 after the SYN: seq 6001, ack ISN_r + 1, ACK flag, 1000 zero bytes;
+    /// the SYN itself carries MSS and SACK-permitted and no payload. The IP identification is
+    /// the uid's low 16 bits.
+    #[test]
+    fn data_segments_carry_byte_sequence_numbers() {
+        let cap = capture(tcp_wire(true));
+        let seg = |seq| DataSegment {
+            seq,
+            wire_bytes: 1040,
+            payload_bytes: if seq == 0 { 0 } else { 1000 },
+            retransmission: false,
+            sent_at: SimTime::ZERO,
+        };
+        let ip = cap.ip_packet(&packet(Payload::TcpData(seg(2))));
+        assert_eq!(ip.ident, 7);
+        assert_eq!(
+            ip.transport,
+            Transport::Tcp {
+                src_port: 1,
+                dst_port: 1,
+                seq: 6001,
+                ack: 9001,
+                flags: pcap::TCP_ACK,
+                window: 65535,
+                options: vec![],
+                payload_len: 1000,
+            }
+        );
+        assert_eq!(ip.to_bytes().len(), 1040);
+        let Transport::Tcp {
+            seq,
+            flags,
+            options,
+            payload_len,
+            ..
+        } = cap.ip_packet(&packet(Payload::TcpData(seg(0)))).transport
+        else {
+            panic!("tcp");
+        };
+        assert_eq!((seq, flags, payload_len), (5000, pcap::TCP_SYN, 0));
+        assert_eq!(options, vec![2, 4, 0x03, 0xe8, 1, 1, 4, 2]);
+    }
+
+    /// ACK 3 with SACK block [5, 7) (packets 5 and 6 held): ack = start(4) = 8001, SACK edges
+    /// start(5) = 9001 and start(7) = 11001, as the receiver sent them. ACK 0 answering the
+    /// SYN is the SYN/ACK at ISN_r.
+    #[test]
+    fn acks_carry_the_receivers_sack_blocks_in_bytes() {
+        let cap = capture(tcp_wire(true));
+        let mut blocks = [SackBlock::default(); crate::tcp::segment::MAX_SACK_BLOCKS];
+        blocks[0] = SackBlock { left: 5, right: 7 };
+        let ack = AckSegment {
+            ack: 3,
+            sack: Some(Box::new(blocks)),
+            n_sack: 1,
+            wire_bytes: 48,
+            echo_sent_at: SimTime::ZERO,
+            echo_seq: 6,
+        };
+        let Transport::Tcp {
+            seq,
+            ack: a,
+            flags,
+            options,
+            ..
+        } = cap.ip_packet(&packet(Payload::TcpAck(ack))).transport
+        else {
+            panic!("tcp");
+        };
+        assert_eq!((seq, a, flags), (9001, 8001, pcap::TCP_ACK));
+        let mut want = vec![1, 1, 5, 10];
+        want.extend_from_slice(&9001u32.to_be_bytes());
+        want.extend_from_slice(&11001u32.to_be_bytes());
+        assert_eq!(options, want);
+        let syn_ack = AckSegment {
+            ack: 0,
+            sack: None,
+            n_sack: 0,
+            wire_bytes: 40,
+            echo_sent_at: SimTime::ZERO,
+            echo_seq: 0,
+        };
+        let Transport::Tcp {
+            seq, ack: a, flags, ..
+        } = cap.ip_packet(&packet(Payload::TcpAck(syn_ack))).transport
+        else {
+            panic!("tcp");
+        };
+        assert_eq!((seq, a, flags), (9000, 5001, pcap::TCP_SYN | pcap::TCP_ACK));
+    }
+
+    #[test]
+    fn udp_payload_is_the_datagram_payload() {
+        let cap = capture(tcp_wire(false));
+        let d = crate::net::packet::Datagram {
+            seq: 3,
+            payload_bytes: 1000 - IP_HEADER_BYTES - UDP_HEADER_BYTES,
+            sent_at: SimTime::ZERO,
+        };
+        let ip = cap.ip_packet(&packet(Payload::Udp(d)));
+        assert_eq!(ip.to_bytes().len(), 1000);
+    }
+}

@@ -1,0 +1,283 @@
+//! pcap and ns-2 trace export, checked with the tools their users run: tshark's TCP analysis
+//! on the pcap of a lossy wired flow (traffic-queues-traces.md §8.5), and awk-style parsing
+//! of the ns-2 traces (§7.5).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use ternsim_core::scenario::from_json;
+use ternsim_core::world::{run_with, CaptureSpec, RunOutput};
+
+fn scenarios_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/ternsim/scenarios")
+}
+
+/// A shipped scenario as JSON, with `edit` applied to its document.
+fn scenario(rel: &str, edit: impl FnOnce(&mut Value)) -> String {
+    let path = scenarios_dir().join(rel);
+    let doc: toml::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut json = serde_json::to_value(doc).unwrap();
+    edit(&mut json);
+    json["scenario_dir"] = Value::String(path.parent().unwrap().to_string_lossy().into_owned());
+    serde_json::to_string(&json).unwrap()
+}
+
+fn run(json: &str, spec: CaptureSpec) -> RunOutput {
+    run_with(&from_json(json).unwrap(), 1, &spec).unwrap()
+}
+
+fn tshark() -> Option<PathBuf> {
+    let ok = Command::new("tshark")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then(|| PathBuf::from("tshark"))
+}
+
+/// Frames matching each display filter, in one tshark pass per filter.
+fn tshark_count(tshark: &Path, pcap: &Path, filter: &str) -> usize {
+    let out = Command::new(tshark)
+        .args(["-n", "-r"])
+        .arg(pcap)
+        .args(["-Y", filter, "-T", "fields", "-e", "frame.number"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tshark failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .count()
+}
+
+fn write_pcap(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ternsim-capture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The lossy path (2 Mb/s, 50 ms, 1 % i.i.d. loss) with `variant`, captured at the sender.
+/// tshark must read it without malformed frames, expert warnings or errors, and its TCP analysis must
+/// count the sender's retransmissions (retransmission + fast + spurious + out-of-order, since
+/// without a captured handshake Wireshark calls a retransmission within 3 ms of the newest
+/// segment out-of-order, §8.5) and the duplicate ACKs the sender received, as ternsim does.
+fn check_against_tshark(variant: &str, duration: &str) {
+    let Some(tshark) = tshark() else {
+        eprintln!("SKIPPED: tshark not found on PATH (Debian package `tshark`)");
+        return;
+    };
+    let json = scenario("examples/lossy_path.toml", |doc| {
+        doc["flows"][0]["tcp"] = Value::String(variant.into());
+        doc["duration"] = Value::String(duration.into());
+        doc["traces"]["acks"] = Value::Bool(true);
+    });
+    let out = run(
+        &json,
+        CaptureSpec {
+            pcap: Some("bulk".into()),
+            ns2_trace: false,
+        },
+    );
+    let flow = &out.summary.flows[0];
+    let pcap = write_pcap(
+        &format!("lossy-{variant}.pcap"),
+        out.capture.pcap.as_ref().unwrap(),
+    );
+    assert_eq!(tshark_count(&tshark, &pcap, "_ws.malformed"), 0);
+    assert_eq!(
+        tshark_count(&tshark, &pcap, "_ws.expert.severity == error"),
+        0
+    );
+    assert_eq!(
+        tshark_count(&tshark, &pcap, "_ws.expert.severity == warning"),
+        0
+    );
+    assert_eq!(tshark_count(&tshark, &pcap, "tcp.analysis.lost_segment"), 0);
+    assert_eq!(
+        tshark_count(&tshark, &pcap, "tcp.analysis.ack_lost_segment"),
+        0
+    );
+    let frames = tshark_count(&tshark, &pcap, "frame");
+    let retx = tshark_count(
+        &tshark,
+        &pcap,
+        "tcp.analysis.retransmission || tcp.analysis.out_of_order",
+    );
+    let dup = tshark_count(&tshark, &pcap, "tcp.analysis.duplicate_ack");
+    eprintln!(
+        "{variant}: {frames} frames; tshark retransmissions {retx}, ternsim {}; \
+         tshark duplicate ACKs {dup}, ternsim {}",
+        flow.retransmitted_segments, flow.dup_acks_received
+    );
+    assert!(
+        flow.retransmitted_segments > 10,
+        "the scenario must lose packets"
+    );
+    assert_eq!(retx as u64, flow.retransmitted_segments);
+    assert_eq!(dup as u64, flow.dup_acks_received);
+    // Every segment sent and every ACK received is one frame.
+    let acks = out.tables.iter().find(|t| t.name == "acks").unwrap().rows() as u64;
+    assert_eq!(frames as u64, flow.segments_sent + acks);
+    if std::env::var_os("TERNSIM_KEEP_PCAP").is_none() {
+        std::fs::remove_file(&pcap).ok();
+    } else {
+        eprintln!("kept {}", pcap.display());
+    }
+}
+
+#[test]
+fn tshark_counts_newreno_retransmissions_and_dup_acks_like_ternsim() {
+    check_against_tshark("newreno", "30s");
+}
+
+#[test]
+fn tshark_counts_sack_retransmissions_and_dup_acks_like_ternsim() {
+    check_against_tshark("sack", "30s");
+}
+
+/// An awk-like reading of an ns-2 trace: whitespace-separated fields per line.
+fn fields(trace: &str) -> Vec<Vec<&str>> {
+    trace
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect()
+}
+
+/// The dumbbell's wired trace read as ns-2 users do (traffic-queues-traces.md §7.1, §7.5):
+/// every line has the 12 fields of `Trace::format` in time order; per flow, the `r` lines of
+/// `tcp` packets at the destination node count the data packets that arrived and their sizes
+/// sum to ternsim's throughput; `d` lines on the bottleneck equal its queue drops; each
+/// direction has one `-` per transmission.
+#[test]
+fn the_wired_ns2_trace_gives_ternsims_counts_to_awk_scripts() {
+    let json = scenario("examples/dumbbell.toml", |_| {});
+    let out = run(
+        &json,
+        CaptureSpec {
+            pcap: None,
+            ns2_trace: true,
+        },
+    );
+    let text = out.capture.ns2_trace.as_ref().unwrap();
+    let rows = fields(text);
+    assert!(rows.len() > 10_000);
+    let mut last = 0.0;
+    for r in &rows {
+        assert_eq!(r.len(), 12, "{r:?}");
+        assert!(["+", "-", "r", "d"].contains(&r[0]));
+        let t: f64 = r[1].parse().unwrap();
+        assert!(t >= last, "time order");
+        last = t;
+        assert_eq!(r[6], "-------");
+        assert!(r[8].contains('.') && r[9].contains('.'));
+    }
+    for (fid, flow) in out.summary.flows.iter().enumerate() {
+        // ternsim's throughput is over the flow's active time.
+        let duration = flow.stop_s - flow.start_s;
+        let dst = ["d1", "d2"][fid];
+        let dst_node = if dst == "d1" { "4" } else { "5" };
+        let arrived: Vec<&Vec<&str>> = rows
+            .iter()
+            .filter(|r| r[0] == "r" && r[3] == dst_node && r[4] == "tcp")
+            .filter(|r| r[7] == fid.to_string())
+            .collect();
+        let bytes: u64 = arrived.iter().map(|r| r[5].parse::<u64>().unwrap()).sum();
+        let awk_throughput = bytes as f64 * 8.0 / duration;
+        assert!(
+            (awk_throughput - flow.throughput_bps).abs() < 1e-6 * flow.throughput_bps,
+            "{awk_throughput} vs {}",
+            flow.throughput_bps
+        );
+        // Data segments the sender emitted: `+` on the first link at the source node.
+        let src_node = fid.to_string();
+        let sent = rows
+            .iter()
+            .filter(|r| r[0] == "+" && r[2] == src_node && r[4] == "tcp")
+            .count() as u64;
+        assert_eq!(sent, flow.segments_sent);
+    }
+    let link = out
+        .summary
+        .links
+        .iter()
+        .find(|l| l.name == "bottleneck" && l.direction == "a_to_b")
+        .unwrap();
+    let drops = rows
+        .iter()
+        .filter(|r| r[0] == "d" && r[2] == "2" && r[3] == "3")
+        .count() as u64;
+    assert!(link.drops_queue > 0);
+    assert_eq!(drops, link.drops_queue + link.drops_error);
+    let starts = rows
+        .iter()
+        .filter(|r| r[0] == "-" && r[2] == "2" && r[3] == "3")
+        .count() as u64;
+    // Transmissions started: completed ones plus at most the one on the wire at the end.
+    assert!(starts == link.packets_sent || starts == link.packets_sent + 1);
+}
+
+/// The old CMU wireless trace of a CBR flow over a 3-hop 802.11 chain with AODV, read as the
+/// usual PDR script does (§7.5): PDR = count(`r` AGT cbr) / count(`s` AGT cbr), which must
+/// equal ternsim's delivery counters, and the mean of t(r) − t(s) per uid its mean delay.
+#[test]
+fn the_wireless_ns2_trace_gives_pdr_and_delay_to_awk_scripts() {
+    let json = scenario("examples/wifi_chain.toml", |doc| {
+        doc["duration"] = Value::String("20s".into());
+        doc["topology"]["chain"]["hops"] = Value::from(3);
+        doc["routing"]["protocol"] = Value::String("aodv".into());
+        doc["flows"] = serde_json::json!([{
+            "name": "cbr", "src": "n0", "dst": "n3", "transport": "udp",
+            "app": { "kind": "cbr", "rate": "400kbps", "packet_size": "512B" }
+        }]);
+    });
+    let out = run(
+        &json,
+        CaptureSpec {
+            pcap: None,
+            ns2_trace: true,
+        },
+    );
+    let text = out.capture.ns2_trace.as_ref().unwrap();
+    let rows = fields(text);
+    let flow = &out.summary.flows[0];
+    let agt = |ev: &str| {
+        rows.iter()
+            .filter(|r| r[0] == ev && r[3] == "AGT" && r[6] == "cbr")
+            .collect::<Vec<_>>()
+    };
+    let (sent, recv) = (agt("s"), agt("r"));
+    assert_eq!(sent.len() as u64, flow.packets_sent.unwrap());
+    assert_eq!(recv.len() as u64, flow.packets_received.unwrap());
+    assert!(flow.packets_received.unwrap() > 100);
+    // The layout: `_node_` in $3, the `[src:port dst:port ttl nexthop]` block in $14-$17,
+    // `[seq]` in $18.
+    for r in sent.iter().chain(&recv) {
+        assert!(r[2].starts_with('_') && r[2].ends_with('_'));
+        assert_eq!((r[8], r[12]), ("[0", "-------"));
+        assert!(r[13].starts_with("[0:") && r[14].starts_with("3:") && r[16].ends_with(']'));
+        assert!(r[17].starts_with('[') && r[17].ends_with(']'));
+    }
+    let sent_at: std::collections::HashMap<&str, f64> =
+        sent.iter().map(|r| (r[5], r[1].parse().unwrap())).collect();
+    let delays: Vec<f64> = recv
+        .iter()
+        .map(|r| r[1].parse::<f64>().unwrap() - sent_at[r[5]])
+        .collect();
+    let mean = delays.iter().sum::<f64>() / delays.len() as f64;
+    let want = flow.delay_mean_s.unwrap();
+    // Trace times have 9 decimals: the mean agrees to well under a microsecond.
+    assert!((mean - want).abs() < 1e-6, "{mean} vs {want}");
+    // Routing overhead as scripts count it: RTR `s` and `f` lines of AODV packets.
+    let rtr = rows
+        .iter()
+        .filter(|r| (r[0] == "s" || r[0] == "f") && r[3] == "RTR" && r[6] == "AODV")
+        .count() as u64;
+    assert_eq!(rtr, out.summary.routing.as_ref().unwrap().transmissions);
+}

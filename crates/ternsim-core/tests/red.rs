@@ -1,0 +1,135 @@
+//! RED at a dumbbell bottleneck (Floyd & Jacobson 1993, §6 style experiment): with several
+//! Reno flows the average queue settles between the thresholds, drops are mostly early, and
+//! each drop is accounted under its own reason.
+
+use ternsim_core::scenario::from_toml;
+use ternsim_core::world::run;
+
+/// Four Reno flows through a 10 Mb/s, 20 ms bottleneck; access links at 100 Mb/s.
+fn dumbbell(queue: &str) -> String {
+    let mut s = String::from(
+        r#"
+name = "red_dumbbell"
+duration = "60s"
+[tcp_defaults]
+packet_size = "1000B"
+window = 200
+[[nodes]]
+name = "r1"
+[[nodes]]
+name = "r2"
+[[links]]
+name = "bottleneck"
+a = "r1"
+b = "r2"
+rate = "10Mbps"
+delay = "20ms"
+"#,
+    );
+    s.push_str(&format!("queue = {queue}\n"));
+    for i in 0..4 {
+        s.push_str(&format!(
+            "[[nodes]]\nname = \"s{i}\"\n[[nodes]]\nname = \"d{i}\"\n\
+             [[links]]\na = \"s{i}\"\nb = \"r1\"\nrate = \"100Mbps\"\ndelay = \"{}ms\"\n\
+             [[links]]\na = \"r2\"\nb = \"d{i}\"\nrate = \"100Mbps\"\ndelay = \"1ms\"\n\
+             [[flows]]\nname = \"f{i}\"\nsrc = \"s{i}\"\ndst = \"d{i}\"\ntcp = \"reno\"\n\
+             start = \"{}s\"\n",
+            1 + 2 * i,
+            i as f64 * 0.5
+        ));
+    }
+    s
+}
+
+#[test]
+fn a_red_bottleneck_keeps_the_average_queue_between_the_thresholds() {
+    let sc = from_toml(&dumbbell(
+        r#"{ kind = "red", limit = 100, min_thresh = 5, max_thresh = 15, q_weight = 0.002, linterm = 10, gentle = true }"#,
+    ))
+    .unwrap();
+    let out = run(&sc, 1);
+    let s = &out.summary;
+    let link = s
+        .links
+        .iter()
+        .find(|l| l.name == "bottleneck" && l.direction == "a_to_b")
+        .unwrap();
+    let red = link.red.as_ref().unwrap();
+    let mean = red.avg_queue_mean.unwrap();
+    eprintln!(
+        "RED: average queue mean {mean:.2}, max {:.2}; early {} forced {}; utilisation {:.3}",
+        red.avg_queue_max.unwrap(),
+        red.drops_early,
+        red.drops_forced,
+        link.utilization
+    );
+    assert!(mean > 5.0 && mean < 15.0, "mean average queue {mean}");
+    assert!(red.drops_early > 0);
+    assert!(red.drops_early > red.drops_forced);
+    assert_eq!(link.drops_queue, red.drops_early + red.drops_forced);
+    let reasons = &s.packets.drops_by_reason;
+    assert_eq!(
+        reasons.get("red_early").copied().unwrap_or(0),
+        red.drops_early
+    );
+    assert_eq!(
+        reasons.get("red_forced").copied().unwrap_or(0),
+        red.drops_forced
+    );
+    assert!(!reasons.contains_key("queue_overflow"));
+    assert!(s.packets.balanced);
+    // The same path with a drop-tail queue of the same limit builds a standing queue instead:
+    // its drops are all overflows.
+    let dt = run(&from_toml(&dumbbell("100")).unwrap(), 1);
+    assert!(dt
+        .summary
+        .packets
+        .drops_by_reason
+        .contains_key("queue_overflow"));
+    assert!(!dt.summary.packets.drops_by_reason.contains_key("red_early"));
+}
+
+/// A byte limit on a drop-tail queue: 1040-byte segments, 5200 bytes hold 5 waiting.
+#[test]
+fn a_drop_tail_byte_limit_bounds_the_waiting_bytes() {
+    let sc = from_toml(&dumbbell(
+        r#"{ kind = "drop_tail", limit_bytes = "5200B" }"#,
+    ))
+    .unwrap();
+    let out = run(&sc, 1);
+    assert!(out.summary.packets.drops_by_reason["queue_overflow"] > 0);
+}
+
+#[test]
+fn bad_queue_settings_name_their_key() {
+    let cases = [
+        (
+            r#"{ kind = "red", min_thresh = 10, max_thresh = 5 }"#,
+            "links.0.queue.max_thresh",
+        ),
+        (
+            r#"{ kind = "red", q_weight = 0 }"#,
+            "links.0.queue.q_weight",
+        ),
+        (
+            r#"{ kind = "red", linterm = 0.5 }"#,
+            "links.0.queue.linterm",
+        ),
+        (
+            r#"{ kind = "red", limit_bytes = "10kB" }"#,
+            "links.0.queue.limit_bytes",
+        ),
+        (
+            r#"{ kind = "drop_tail", gentle = true, limit = 5 }"#,
+            "links.0.queue.gentle",
+        ),
+        (r#"{ kind = "drop_tail" }"#, "links.0.queue.limit"),
+        (r#"{ kind = "fifo", limit = 5 }"#, "links.0.queue.kind"),
+        (r#"{ kind = "red", thresh = 5 }"#, "links.0.queue"),
+        ("0", "links.0.queue"),
+    ];
+    for (q, key) in cases {
+        let err = from_toml(&dumbbell(q)).unwrap_err().to_string();
+        assert!(err.contains(key), "{q}: {err}");
+    }
+}
