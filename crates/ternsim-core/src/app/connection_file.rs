@@ -149,7 +149,9 @@ pub fn parse_connection_file(text: &str) -> Result<Vec<FileConnection>, String> 
                 let o = get(&mut objs, o, line)?;
                 let obj = objs.get_mut(&o).expect("exists");
                 if *action == "start" {
-                    obj.start = Some(t);
+                    // Starting a running application again changes nothing: the earliest
+                    // start counts.
+                    obj.start = Some(obj.start.map_or(t, |s: f64| s.min(t)));
                 } else {
                     obj.stop = Some(t);
                 }
