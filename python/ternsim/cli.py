@@ -468,7 +468,9 @@ def setdest(
     nodes: Annotated[int, typer.Option("-n", help="Number of nodes.")] = 50,
     pause: Annotated[float, typer.Option("-p", help="Pause time, s.")] = 0.0,
     max_speed: Annotated[float, typer.Option("-M", help="Maximum speed, m/s.")] = 20.0,
-    min_speed: Annotated[float, typer.Option("-m", help="Minimum speed, m/s (> 0 for -v 2).")] = 0.0,
+    min_speed: Annotated[
+        float, typer.Option("-m", help="Minimum speed, m/s (> 0 for -v 2).")
+    ] = 0.0,
     time: Annotated[float, typer.Option("-t", help="Simulation time, s.")] = 200.0,
     width: Annotated[float, typer.Option("-x", help="Area width, m.")] = 500.0,
     height: Annotated[float, typer.Option("-y", help="Area height, m.")] = 500.0,

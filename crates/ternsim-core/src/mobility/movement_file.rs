@@ -147,7 +147,7 @@ pub fn write_movement_file(trajectories: &[Trajectory], header: &[String]) -> St
                 .map(move |l| (l.start, i, l.to, l.speed_mps))
         })
         .collect();
-    moves.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    moves.sort_by_key(|m| (m.0, m.1));
     for (t, i, to, v) in moves {
         let _ = writeln!(
             out,

@@ -9,7 +9,8 @@ const A12: i64 = 1_403_580;
 const A13N: i64 = 810_728;
 const A21: i64 = 527_612;
 const A23N: i64 = 1_370_589;
-const NORM: f64 = 2.328_306_549_295_727_688e-10;
+/// 1 / (m1 + 1), L'Ecuyer's normalisation.
+const NORM: f64 = 1.0 / 4_294_967_088.0;
 
 #[derive(Clone, Debug)]
 pub struct Mrg32k3a {
