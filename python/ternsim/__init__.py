@@ -28,6 +28,7 @@ from .api import (
     validate,
 )
 from .errors import ScenarioError
+from .generators import cbrgen, setdest
 from .paths import scenario_path
 from .sweep import SweepResult, ci95
 
@@ -42,12 +43,14 @@ __all__ = [
     "SweepResult",
     "__version__",
     "apply_overrides",
+    "cbrgen",
     "ci95",
     "load_scenario",
     "parse_value",
     "run",
     "scenario_json",
     "scenario_path",
+    "setdest",
     "sweep",
     "validate",
 ]

@@ -26,3 +26,28 @@ def fit_hmm(
     starts: int = 4,
 ) -> dict[str, Any]:
     """Baum-Welch fit of an N-state hidden Markov error model to a 0/1 trace."""
+
+def setdest(
+    version: int,
+    nodes: int,
+    pause: float,
+    max_speed: float,
+    time: float,
+    width: float,
+    height: float,
+    min_speed: float = 0.0,
+    seed: int = 1,
+    steady_state: bool = False,
+    pause_type: int = 1,
+) -> str:
+    """An ns-2 movement file of random waypoint nodes (node i named n<i>)."""
+
+def cbrgen(
+    kind: str,
+    nodes: int,
+    seed: int,
+    max_connections: int,
+    rate: float = 0.0,
+    packet_size: int = 512,
+) -> str:
+    """An ns-2 connection file as cbrgen.tcl writes it."""

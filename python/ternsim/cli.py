@@ -1,4 +1,4 @@
-"""The ``ternsim`` command line: run, validate, sweep, plot, reproduce, bench.
+"""The ``ternsim`` command line: run, validate, sweep, plot, reproduce, bench, setdest, cbrgen.
 
 This module owns argument parsing (typer), terminal output (rich) and exit statuses. It holds
 no logic of its own: every command calls the Python API (:mod:`ternsim.api`,
@@ -486,6 +486,75 @@ def reproduce(
         f"wrote {report.folder} (report.md, claims.csv, runs.csv, runs.parquet, summary.csv, "
         f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s"
     )
+
+
+@app.command()
+def setdest(
+    version: Annotated[int, typer.Option("-v", help="setdest version: 1 or 2.")] = 1,
+    nodes: Annotated[int, typer.Option("-n", help="Number of nodes.")] = 50,
+    pause: Annotated[float, typer.Option("-p", help="Pause time, s.")] = 0.0,
+    max_speed: Annotated[float, typer.Option("-M", help="Maximum speed, m/s.")] = 20.0,
+    min_speed: Annotated[
+        float, typer.Option("-m", help="Minimum speed, m/s (> 0 for -v 2).")
+    ] = 0.0,
+    time: Annotated[float, typer.Option("-t", help="Simulation time, s.")] = 200.0,
+    width: Annotated[float, typer.Option("-x", help="Area width, m.")] = 500.0,
+    height: Annotated[float, typer.Option("-y", help="Area height, m.")] = 500.0,
+    pause_type: Annotated[
+        int, typer.Option("-P", help="Pause type (-v 2): 1 constant, 2 uniform U(0, 2p).")
+    ] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the nodes' streams.")] = 1,
+    steady_state: Annotated[
+        bool, typer.Option("--steady-state", help="Start in the stationary regime.")
+    ] = False,
+) -> None:
+    """Write an ns-2 movement file of random waypoint nodes to stdout (like ns-2's setdest)."""
+    from . import generators
+
+    try:
+        text = generators.setdest(
+            version=version,
+            nodes=nodes,
+            pause=pause,
+            max_speed=max_speed,
+            min_speed=min_speed,
+            time=time,
+            width=width,
+            height=height,
+            pause_type=pause_type,
+            seed=seed,
+            steady_state=steady_state,
+        )
+    except ValueError as exc:
+        raise _fail(f"error: {exc}") from None
+    sys.stdout.write(text)
+
+
+@app.command()
+def cbrgen(
+    kind: Annotated[str, typer.Option("-type", help="cbr or tcp.")],
+    nodes: Annotated[int, typer.Option("-nn", help="Number of nodes.")],
+    seed: Annotated[int, typer.Option("-seed", help="Seed (>= 1), as ns-2's RNG takes it.")],
+    max_connections: Annotated[int, typer.Option("-mc", help="Maximum connections.")],
+    rate: Annotated[float, typer.Option("-rate", help="CBR packets per second.")] = 0.0,
+    packet_size: Annotated[int, typer.Option("-pktsize", help="Packet size, bytes.")] = 512,
+) -> None:
+    """Write an ns-2 connection file to stdout (like ns-2's cbrgen.tcl, same pairs and times
+    for the same seed)."""
+    from . import generators
+
+    try:
+        text = generators.cbrgen(
+            kind=kind,
+            nodes=nodes,
+            seed=seed,
+            max_connections=max_connections,
+            rate=rate,
+            packet_size=packet_size,
+        )
+    except ValueError as exc:
+        raise _fail(f"error: {exc}") from None
+    sys.stdout.write(text)
 
 
 @app.command()

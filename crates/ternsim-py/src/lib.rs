@@ -138,6 +138,104 @@ fn fit_hmm<'py>(
     Ok(d)
 }
 
+/// An ns-2 movement file of random waypoint nodes, as `setdest` writes one (manet-spec §2):
+/// node i is named `n<i>` and draws from its `mobility/n<i>` stream of `seed`, so the file
+/// equals a `[topology] random` scenario's paths for that seed.
+#[pyfunction]
+#[pyo3(signature = (version, nodes, pause, max_speed, time, width, height, min_speed=0.0, seed=1, steady_state=false, pause_type=1))]
+#[allow(clippy::too_many_arguments)]
+fn setdest(
+    version: u32,
+    nodes: usize,
+    pause: f64,
+    max_speed: f64,
+    time: f64,
+    width: f64,
+    height: f64,
+    min_speed: f64,
+    seed: u64,
+    steady_state: bool,
+    pause_type: u32,
+) -> PyResult<String> {
+    use ternsim_core::mobility::{setdest_file, PauseDistribution, RandomWaypoint, SetdestVersion};
+    let version = match version {
+        1 => SetdestVersion::V1,
+        2 => SetdestVersion::V2,
+        v => return Err(PyValueError::new_err(format!("version {v}; allowed: 1, 2"))),
+    };
+    let pause_distribution = match pause_type {
+        1 => PauseDistribution::Constant,
+        2 => PauseDistribution::Uniform,
+        p => {
+            return Err(PyValueError::new_err(format!(
+                "pause type {p}; allowed: 1 (constant), 2 (uniform)"
+            )))
+        }
+    };
+    if !(time > 0.0 && time.is_finite()) {
+        return Err(PyValueError::new_err("time: allowed > 0"));
+    }
+    let model = RandomWaypoint {
+        width,
+        height,
+        pause_s: pause,
+        pause_distribution,
+        min_speed,
+        max_speed,
+        version,
+        steady_state,
+    };
+    model
+        .check()
+        .map_err(|(key, msg)| PyValueError::new_err(format!("{key}: {msg}")))?;
+    let until = ternsim_core::sim::SimTime::from_secs_f64(time);
+    Ok(setdest_file(&model, nodes, until, seed))
+}
+
+/// An ns-2 connection file as `cbrgen.tcl` writes it for the same arguments (manet-spec §3).
+#[pyfunction]
+#[pyo3(signature = (kind, nodes, seed, max_connections, rate=0.0, packet_size=512))]
+fn cbrgen(
+    kind: &str,
+    nodes: u32,
+    seed: u32,
+    max_connections: u32,
+    rate: f64,
+    packet_size: u32,
+) -> PyResult<String> {
+    use ternsim_core::app::cbrgen::{connection_file, CbrgenParams, ConnectionKind};
+    let kind = match kind {
+        "cbr" => ConnectionKind::Cbr,
+        "tcp" => ConnectionKind::Tcp,
+        k => {
+            return Err(PyValueError::new_err(format!(
+                "type `{k}`; allowed: cbr, tcp"
+            )))
+        }
+    };
+    if seed == 0 {
+        return Err(PyValueError::new_err(
+            "seed: allowed >= 1 (ns-2 takes 0 as a clock seed)",
+        ));
+    }
+    if kind == ConnectionKind::Cbr && !(rate > 0.0 && rate.is_finite()) {
+        return Err(PyValueError::new_err(
+            "rate: a CBR source needs packets per second > 0",
+        ));
+    }
+    if packet_size == 0 {
+        return Err(PyValueError::new_err("packet size: allowed >= 1"));
+    }
+    Ok(connection_file(&CbrgenParams {
+        kind,
+        nodes,
+        seed,
+        max_connections,
+        rate,
+        packet_size,
+    }))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
@@ -145,5 +243,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(fit_hmm, m)?)?;
+    m.add_function(wrap_pyfunction!(setdest, m)?)?;
+    m.add_function(wrap_pyfunction!(cbrgen, m)?)?;
     Ok(())
 }

@@ -4,6 +4,8 @@
 //! with per-flow datagram statistics ([`udp`]).
 
 pub mod cbr;
+pub mod cbrgen;
+pub mod connection_file;
 pub mod onoff;
 pub mod trace_source;
 pub mod traffic;

@@ -5,13 +5,93 @@
 //! ahead of time); either answers the position for any t, so that reception uses the
 //! position at the time of each frame without per-step events.
 
+pub mod movement_file;
+pub mod random_waypoint;
 pub mod trajectory;
 
 use std::sync::Arc;
 
-use crate::sim::SimTime;
+use crate::sim::{RandomStream, SimTime};
 
+pub use movement_file::{parse_movement_file, write_movement_file, NodeScript};
+pub use random_waypoint::{PauseDistribution, RandomWaypoint, SetdestVersion};
 pub use trajectory::{Leg, Trajectory};
+
+/// The random stream node `name`'s mobility draws from: a run's mobility depends only on the
+/// seed and the node's name.
+pub fn mobility_stream(seed: u64, name: &str) -> RandomStream {
+    RandomStream::named(seed, &format!("mobility/{name}"))
+}
+
+/// Nodes placed uniformly in an area (`[topology] random`), moving by random waypoint when
+/// the scenario says so: their paths are drawn when a run starts, from the run's seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RandomPlacement {
+    pub width: f64,
+    pub height: f64,
+    pub waypoint: Option<RandomWaypoint>,
+    /// The run's end: paths are generated up to it.
+    pub until: SimTime,
+}
+
+impl RandomPlacement {
+    /// Node `name`'s mobility in the run with `seed` (a static node draws x then y, the
+    /// same first draws as a random waypoint node's start).
+    pub fn mobility(&self, seed: u64, name: &str) -> Mobility {
+        let mut rng = mobility_stream(seed, name);
+        match &self.waypoint {
+            Some(m) => Mobility::Trajectory(Arc::new(m.trajectory(&mut rng, self.until))),
+            None => {
+                let x = rng.uniform() * self.width;
+                let y = rng.uniform() * self.height;
+                Mobility::Static(Some(Position { x, y }))
+            }
+        }
+    }
+}
+
+/// What `ternsim setdest` writes: `nodes` random waypoint nodes named `n0`, `n1`, … (as the
+/// scenario key `[topology] random` names them, so the file equals the scenario's paths for
+/// the same seed) over `until`, as an ns-2 movement file with setdest's header.
+pub fn setdest_file(model: &RandomWaypoint, nodes: usize, until: SimTime, seed: u64) -> String {
+    let trajectories: Vec<Trajectory> = (0..nodes)
+        .map(|i| model.trajectory(&mut mobility_stream(seed, &format!("n{i}")), until))
+        .collect();
+    let header = match model.version {
+        SetdestVersion::V1 => vec![format!(
+            "nodes: {nodes}, pause: {:.2}, max speed: {:.2}, max x: {:.2}, max y: {:.2}",
+            model.pause_s, model.max_speed, model.width, model.height
+        )],
+        SetdestVersion::V2 => vec![
+            format!(
+                "nodes: {nodes}, speed type: 1, min speed: {:.2}, max speed: {:.2}",
+                model.min_speed, model.max_speed
+            ),
+            format!(
+                "avg speed: {:.2}, pause type: {}, pause: {:.2}, max x: {:.2}, max y: {:.2}",
+                model.stationary_mean_speed(),
+                match model.pause_distribution {
+                    PauseDistribution::Constant => 1,
+                    PauseDistribution::Uniform => 2,
+                },
+                model.pause_s,
+                model.width,
+                model.height
+            ),
+        ],
+    };
+    let mut header = header;
+    header.push(format!(
+        "ternsim setdest: seed {seed}, time {:.2}{}",
+        until.as_secs_f64(),
+        if model.steady_state {
+            ", steady state start"
+        } else {
+            ""
+        }
+    ));
+    write_movement_file(&trajectories, &header)
+}
 
 /// A position in metres.
 #[derive(Clone, Copy, Debug, PartialEq)]

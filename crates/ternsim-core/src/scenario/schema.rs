@@ -44,6 +44,13 @@ pub struct ScenarioSpec {
     pub routing: RoutingSpec,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Node movement: random waypoint for the `[topology] random` nodes, or an ns-2
+    /// movement file.
+    #[serde(default)]
+    pub mobility: Option<MobilitySpec>,
+    /// Generated connections (cbrgen-like) or an ns-2 connection file, added to `flows`.
+    #[serde(default)]
+    pub traffic: Option<TrafficGenSpec>,
     /// Scheduled topology and flow events.
     #[serde(default)]
     pub events: Vec<EventSpec>,
@@ -175,6 +182,75 @@ pub struct TopologySpec {
     /// `grid = { rows = 4, cols = 4, spacing = "200m" }`: row-major, `n0` at the origin.
     #[serde(default)]
     pub grid: Option<GridSpec>,
+    /// `random = { nodes = 50, area = ["500m", "500m"] }`: uniform positions in the area
+    /// drawn from each node's `mobility/<name>` stream (moving if `[mobility]` says so).
+    #[serde(default)]
+    pub random: Option<RandomLayoutSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomLayoutSpec {
+    pub nodes: u32,
+    pub area: [Length; 2],
+}
+
+/// `[mobility]`: `model = "random_waypoint"` with ns-2 setdest's parameters, or `file`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MobilitySpec {
+    /// `random_waypoint` (moves the `[topology] random` nodes).
+    #[serde(default)]
+    pub model: Option<String>,
+    /// An ns-2 movement file (`$node_(i)` is the i-th node), relative to the scenario.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Pause at each waypoint (setdest `-p`; default 0 s).
+    #[serde(default)]
+    pub pause: Option<Duration>,
+    /// `constant` (default) or `uniform` (U(0, 2·pause), version 2 only; setdest `-P`).
+    #[serde(default)]
+    pub pause_distribution: Option<String>,
+    /// Leg speeds U(min_speed, max_speed) (setdest `-m`, `-M`).
+    #[serde(default)]
+    pub min_speed: Option<Speed>,
+    #[serde(default)]
+    pub max_speed: Option<Speed>,
+    /// setdest version: 1 (default; min speed 0 allowed, all nodes start paused) or 2.
+    #[serde(default)]
+    pub version: Option<u32>,
+    /// Start in the stationary regime (Navidi & Camp 2004).
+    #[serde(default)]
+    pub steady_state: Option<bool>,
+}
+
+/// `[traffic]`: `connections = { ... }` (cbrgen) or `file` (an ns-2 connection file).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficGenSpec {
+    #[serde(default)]
+    pub connections: Option<ConnectionsSpec>,
+    /// An ns-2 connection file (`$node_(i)` is the i-th node), relative to the scenario.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// TCP variant for the file's or the generator's TCP connections (default: what the
+    /// file names; `Agent/TCP` is Tahoe, as is cbrgen's).
+    #[serde(default)]
+    pub tcp: Option<String>,
+}
+
+/// cbrgen's parameters: `kind` (`tcp` or `cbr`), `count` (-mc), `seed`, `rate` (packets/s,
+/// CBR), `packet_size` (default 512 B).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionsSpec {
+    pub kind: String,
+    pub count: u32,
+    pub seed: u32,
+    #[serde(default)]
+    pub rate: Option<f64>,
+    #[serde(default)]
+    pub packet_size: Option<Bytes>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crate::app::{ByteToPacket, FtpBulk};
-use crate::mobility::{pairs_within, Position};
+use crate::mobility::{pairs_within, Mobility, Position};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, PacketKind};
@@ -207,6 +207,8 @@ struct World {
 
 impl World {
     fn build(sc: &ResolvedScenario, seed: u64) -> Self {
+        // Random placements and random waypoint paths are drawn here, from the run's seed.
+        let mobility: Vec<Mobility> = sc.nodes.iter().map(|n| n.mobility_for_run(seed)).collect();
         let mut nodes: Vec<Node> = sc
             .nodes
             .iter()
@@ -217,7 +219,7 @@ impl World {
                 ifaces: Vec::new(),
                 routing: RoutingProtocol::for_node(&sc.routing, seed, &n.name),
                 routing_wake: Wake::default(),
-                mobility: n.mobility.clone(),
+                mobility: mobility[i].clone(),
                 agents: Vec::new(),
             })
             .collect();
@@ -317,7 +319,7 @@ impl World {
             // One channel; station k is the k-th positioned node, its interface `<node>/wifi`.
             let device = devices.len();
             let placed: Vec<usize> = (0..sc.nodes.len())
-                .filter(|&i| sc.nodes[i].position.is_some())
+                .filter(|&i| mobility[i].position_at(SimTime::ZERO).is_some())
                 .collect();
             let stations = placed
                 .iter()
@@ -331,7 +333,7 @@ impl World {
             let mut cfg = cfg.clone();
             let fastest = placed
                 .iter()
-                .map(|&i| sc.nodes[i].mobility.max_speed_mps())
+                .map(|&i| mobility[i].max_speed_mps())
                 .fold(0.0, f64::max);
             cfg.max_speed_mps = cfg.max_speed_mps.max(fastest);
             let rx_range = cfg.rx_range_m();
@@ -349,7 +351,7 @@ impl World {
             let stations: Vec<(usize, Position)> = placed
                 .iter()
                 .enumerate()
-                .filter_map(|(k, &i)| sc.nodes[i].position.map(|p| (k, p)))
+                .filter_map(|(k, &i)| mobility[i].position_at(SimTime::ZERO).map(|p| (k, p)))
                 .collect();
             for (k, m) in pairs_within(&stations, rx_range) {
                 edges.push(Edge {

@@ -9,8 +9,10 @@
 mod common;
 mod events;
 mod flows;
+mod mobility;
 mod tcp;
 mod topology;
+mod traffic;
 mod umts;
 mod wireless;
 
@@ -18,7 +20,7 @@ use super::schema::{AppSpec, ErrorSpec, NodeKind, RoutingSpec, ScenarioSpec, Tra
 use super::ScenarioError;
 use crate::app::AppWrite;
 use crate::channel::ErrorModel;
-use crate::mobility::{Mobility, Position};
+use crate::mobility::{Mobility, Position, RandomPlacement};
 use crate::net::addr::NodeId;
 use crate::routing::aodv::AodvConfig;
 use crate::routing::dsdv::DsdvConfig;
@@ -29,15 +31,48 @@ use crate::tcp::{SinkConfig, TcpConfig};
 use crate::umts::BearerConfig;
 use crate::wifi::WifiConfig;
 
+use std::sync::Arc;
+
 use common::{resolve_file, NodeNames};
 
 #[derive(Clone, Debug)]
 pub struct ResolvedNode {
     pub name: String,
     pub kind: NodeKind,
-    /// Where the node starts (and stays, when static).
+    /// Where the node starts (and stays, when static), when known before the run.
     pub position: Option<Position>,
-    pub mobility: Mobility,
+    pub mobility: NodeMobility,
+}
+
+/// How a node moves: known from the scenario, or drawn from the run's seed.
+#[derive(Clone, Debug)]
+pub enum NodeMobility {
+    Fixed(Mobility),
+    /// A `[topology] random` node: its position (and path) come from the seed.
+    Random(Arc<RandomPlacement>),
+}
+
+impl ResolvedNode {
+    /// Whether the node has a position, hence a radio when the scenario has `[wireless]`.
+    pub fn on_air(&self) -> bool {
+        self.position.is_some() || matches!(self.mobility, NodeMobility::Random(_))
+    }
+
+    /// Whether the node may move during the run.
+    pub fn mobile(&self) -> bool {
+        match &self.mobility {
+            NodeMobility::Fixed(m) => matches!(m, Mobility::Trajectory(_)),
+            NodeMobility::Random(r) => r.waypoint.is_some(),
+        }
+    }
+
+    /// The node's mobility in the run with `seed`.
+    pub fn mobility_for_run(&self, seed: u64) -> Mobility {
+        match &self.mobility {
+            NodeMobility::Fixed(m) => m.clone(),
+            NodeMobility::Random(r) => r.mobility(seed, &self.name),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -199,10 +234,20 @@ fn input_files(spec: &ScenarioSpec) -> Vec<std::path::PathBuf> {
         _ => None,
     });
     let events = spec.events.iter().map(|e| error_file(&e.error));
+    let mobility = spec
+        .mobility
+        .iter()
+        .map(|m| m.file.as_ref().map(|f| resolve_file(dir, f)));
+    let traffic = spec
+        .traffic
+        .iter()
+        .map(|t| t.file.as_ref().map(|f| resolve_file(dir, f)));
     links
         .chain(bearers)
         .chain(apps)
         .chain(events)
+        .chain(mobility)
+        .chain(traffic)
         .flatten()
         .collect()
 }
@@ -312,12 +357,13 @@ fn dsdv(r: &RoutingSpec) -> Result<DsdvConfig, ScenarioError> {
 }
 
 /// Checks `spec` and resolves it.
-pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
+pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
     let input_files = input_files(&spec);
     if spec.duration.0 == SimTime::ZERO {
         return Err(ScenarioError::at("duration", "allowed: a duration > 0"));
     }
-    let nodes = topology::nodes(&spec)?;
+    let mut nodes = topology::nodes(&spec)?;
+    mobility::apply(&spec, &mut nodes)?;
     let names = NodeNames::new(&nodes);
     let (links, bearers) = topology::links_and_bearers(&spec, &names)?;
     let mut edges = topology::all_up_edges(&links, &bearers);
@@ -329,8 +375,22 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         edges.extend(topology::radio_edges(&nodes, w.rx_range_m()));
     }
     let explicit_routes = topology::explicit_routes(&spec, &names, &edges)?;
-    let reach = topology::Reachability::new(nodes.len(), &edges, &explicit_routes);
-    let flows = flows::flows(&spec, &names, &reach)?;
+    let mut reach = topology::Reachability::new(nodes.len(), &edges, &explicit_routes);
+    // Where a random node is depends on the run's seed; and on-demand routing finds paths
+    // among moving nodes during the run, so where they start says nothing of where they will
+    // be. Such nodes are not checked for a path.
+    let on_demand = matches!(routing, RoutingConfig::Aodv(_) | RoutingConfig::Dsr(_));
+    reach.assume_reachable(
+        nodes
+            .iter()
+            .map(|n| matches!(n.mobility, NodeMobility::Random(_)) || on_demand && n.mobile()),
+    );
+    let listed = spec.flows.len();
+    let generated = traffic::flow_specs(&spec, &nodes)?;
+    let origin = traffic::origin(&spec);
+    spec.flows.extend(generated);
+    let flows = flows::flows(&spec, &names, &reach)
+        .map_err(|e| traffic::relocate(e, listed, origin, &spec.flows))?;
     let events = events::events(&spec, &links, &flows)?;
     Ok(ResolvedScenario {
         name: spec.name,

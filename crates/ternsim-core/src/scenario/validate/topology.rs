@@ -7,9 +7,9 @@ use super::super::schema::{MoveSpec, NodeKind, QueueSpec, QueueTable, ScenarioSp
 use super::super::ScenarioError;
 use super::common::{error_model, probability, NodeNames};
 use super::umts::bearer_config;
-use super::{ResolvedBearer, ResolvedLink, ResolvedNode};
+use super::{NodeMobility, ResolvedBearer, ResolvedLink, ResolvedNode};
 use crate::channel::ErrorModel;
-use crate::mobility::{pairs_within, Mobility, Position, Trajectory};
+use crate::mobility::{pairs_within, Mobility, Position, RandomPlacement, Trajectory};
 use crate::net::addr::{IfaceId, NodeId};
 use crate::net::red::RedConfig;
 use crate::net::wired::QueueConfig;
@@ -22,13 +22,47 @@ fn generated_nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioErr
         name: format!("n{i}"),
         kind: NodeKind::Host,
         position: Some(Position { x, y }),
-        mobility: Mobility::Static(Some(Position { x, y })),
+        mobility: NodeMobility::Fixed(Mobility::Static(Some(Position { x, y }))),
     };
-    match (&t.chain, &t.grid) {
-        (Some(_), Some(_)) => Err(ScenarioError::at(
+    let layouts = [t.chain.is_some(), t.grid.is_some(), t.random.is_some()];
+    if layouts.iter().filter(|&&b| b).count() > 1 {
+        return Err(ScenarioError::at(
             "topology",
-            "give one layout: `chain` or `grid`, not both",
-        )),
+            "give one layout: `chain`, `grid` or `random`",
+        ));
+    }
+    if let Some(r) = &t.random {
+        if r.nodes == 0 {
+            return Err(ScenarioError::at(
+                "topology.random.nodes",
+                "allowed: an integer >= 1",
+            ));
+        }
+        let [w, h] = r.area.map(|l| l.0);
+        if !(w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite()) {
+            return Err(ScenarioError::at(
+                "topology.random.area",
+                "allowed: two lengths > 0, [width, height]",
+            ));
+        }
+        // Static until `[mobility]` gives them a model.
+        let placement = Arc::new(RandomPlacement {
+            width: w,
+            height: h,
+            waypoint: None,
+            until: spec.duration.0,
+        });
+        return Ok((0..r.nodes as usize)
+            .map(|i| ResolvedNode {
+                name: format!("n{i}"),
+                kind: NodeKind::Host,
+                position: None,
+                mobility: NodeMobility::Random(placement.clone()),
+            })
+            .collect());
+    }
+    match (&t.chain, &t.grid) {
+        (Some(_), Some(_)) => unreachable!("refused above"),
         (Some(c), None) => {
             if c.hops == 0 {
                 return Err(ScenarioError::at(
@@ -101,7 +135,7 @@ pub(super) fn nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioEr
             name: n.name.clone(),
             kind: n.kind,
             position,
-            mobility: node_mobility(i, position, &n.moves)?,
+            mobility: NodeMobility::Fixed(node_mobility(i, position, &n.moves)?),
         });
     }
     Ok(nodes)
@@ -296,16 +330,27 @@ pub(super) fn explicit_routes(
 /// Whether `dst` can be reached from `src` with every link up and the explicit routes.
 pub(super) struct Reachability {
     table: Vec<Vec<Option<(usize, NodeId)>>>,
+    assumed: Vec<bool>,
 }
 
 impl Reachability {
     pub(super) fn new(n: usize, edges: &[Edge], explicit: &[(NodeId, NodeId, NodeId)]) -> Self {
         Reachability {
             table: shortest_paths(n, edges, explicit),
+            assumed: Vec::new(),
         }
     }
 
+    /// Takes the nodes marked as reachable from and to everywhere (nodes whose neighbours
+    /// the run decides).
+    pub(super) fn assume_reachable(&mut self, nodes: impl Iterator<Item = bool>) {
+        self.assumed = nodes.collect();
+    }
+
     pub(super) fn connected(&self, src: usize, dst: usize) -> bool {
+        if self.assumed.get(src) == Some(&true) || self.assumed.get(dst) == Some(&true) {
+            return true;
+        }
         crate::routing::static_routes::path(&self.table, NodeId(src as u32), NodeId(dst as u32))
             .is_some()
     }

@@ -19,7 +19,7 @@ pub(super) fn wireless(
     let Some(w) = &spec.wireless else {
         return Ok(None);
     };
-    if nodes.iter().filter(|n| n.position.is_some()).count() < 2 {
+    if nodes.iter().filter(|n| n.on_air()).count() < 2 {
         return Err(ScenarioError::at(
             "wireless",
             "a wireless channel needs at least two nodes with a `position` (or a [topology] layout)",
