@@ -310,10 +310,16 @@ pub enum DropReason {
     /// hop replaced it (ns-2 `ARPTable::arpresolve`, one held packet per entry, link-spec
     /// §3.5).
     ArpReplaced,
+    /// Mobile IP: a tunnelled packet reached a foreign agent that has no visitor entry for
+    /// its destination (a stale care-of address after a handoff; link-spec §7.1).
+    MipNoVisitor,
+    /// Mobile IP: the mobile node had no mobility agent to send through (between coverage
+    /// areas, before it heard an advertisement).
+    MipNoAgent,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 18] = [
+    pub const ALL: [DropReason; 20] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -332,6 +338,8 @@ impl DropReason {
         DropReason::IfqOverflow,
         DropReason::NoReceiver,
         DropReason::ArpReplaced,
+        DropReason::MipNoVisitor,
+        DropReason::MipNoAgent,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -353,6 +361,8 @@ impl DropReason {
             DropReason::IfqOverflow => "ifq_overflow",
             DropReason::NoReceiver => "no_receiver",
             DropReason::ArpReplaced => "arp_replaced",
+            DropReason::MipNoVisitor => "mip_no_visitor",
+            DropReason::MipNoAgent => "mip_no_agent",
         }
     }
     pub fn index(self) -> usize {
