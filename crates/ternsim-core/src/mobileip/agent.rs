@@ -220,7 +220,12 @@ impl MobilityAgent {
     }
 
     /// A packet for one of this home agent's mobile nodes.
-    fn for_home_address(&mut self, now: SimTime, mut packet: Packet, out: &mut MipOutput) -> Verdict {
+    fn for_home_address(
+        &mut self,
+        now: SimTime,
+        mut packet: Packet,
+        out: &mut MipOutput,
+    ) -> Verdict {
         let home = packet.routing_header().dst;
         if let Some(b) = self.binding(home, now) {
             let correspondent = packet.ip.src;
@@ -340,7 +345,10 @@ impl MobilityAgent {
                 }
             }
             ControlMessage::MipRegReply {
-                home, lifetime, code, ..
+                home,
+                lifetime,
+                code,
+                ..
             } => {
                 // Foreign agent: the home agent's answer to a relayed request.
                 let Some(k) = self.pending.iter().position(|v| v.home == home) else {

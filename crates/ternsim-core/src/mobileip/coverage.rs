@@ -47,7 +47,10 @@ fn pieces(m: &Mobility, end: f64) -> Vec<Piece> {
         if start >= end {
             break;
         }
-        let next = legs.get(k + 1).map_or(end, |l| l.start.as_secs_f64()).min(end);
+        let next = legs
+            .get(k + 1)
+            .map_or(end, |l| l.start.as_secs_f64())
+            .min(end);
         let d = leg.from.distance(leg.to);
         let arrive = if d > 0.0 && leg.speed_mps > 0.0 {
             (start + d / leg.speed_mps).min(next)
@@ -105,7 +108,10 @@ pub fn coverage_changes(
         }
         let sq = disc.sqrt();
         // Entering at the smaller root, leaving at the larger.
-        for (tau, now_inside) in [((-b - sq) / (2.0 * a), true), ((-b + sq) / (2.0 * a), false)] {
+        for (tau, now_inside) in [
+            ((-b - sq) / (2.0 * a), true),
+            ((-b + sq) / (2.0 * a), false),
+        ] {
             let t = piece.t0 + tau;
             if t > piece.t0 && t <= piece.t1 && state != now_inside {
                 state = now_inside;

@@ -177,8 +177,16 @@ impl TcpVariant {
     }
     /// The canonical names (the parser also accepts `vegas-w` for `vegasw` and `demo-vegas`
     /// for `demo_vegas`).
-    pub const NAMES: &'static [&'static str] =
-        &["tahoe", "reno", "newreno", "sack", "vegas", "vegasw", "few", "demo_vegas"];
+    pub const NAMES: &'static [&'static str] = &[
+        "tahoe",
+        "reno",
+        "newreno",
+        "sack",
+        "vegas",
+        "vegasw",
+        "few",
+        "demo_vegas",
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Self::Tahoe => "tahoe",

@@ -21,6 +21,7 @@ mod agents;
 mod device;
 mod events;
 mod forwarding;
+mod mobile_ip;
 mod node;
 mod summary;
 mod udp;
@@ -72,6 +73,14 @@ enum Event {
     RoutingTimer(u32),
     /// The scenario's scheduled event with this index.
     Scheduled(u32),
+    /// A node's Mobile IP role has a timer due.
+    MipTimer(u32),
+    /// A mobile node crossed the coverage edge of the agent at the other end of this radio
+    /// link: the link goes up or down.
+    Coverage {
+        link: u32,
+        up: bool,
+    },
 }
 
 /// When a component (a TCP agent, a routing protocol) will be woken: the earliest wake-up
@@ -161,6 +170,11 @@ struct World {
     explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
     /// The node holding each address, indexed by `Addr::index`.
     addr_owner: Vec<Option<NodeId>>,
+    /// Per node: where routers route its addresses, if not to itself (a mobile node's home
+    /// addresses are routed to its home agent's network).
+    home_network: Vec<Option<NodeId>>,
+    /// Per link: whether it is a Mobile IP radio link (never in the routing graph).
+    radio_links: Vec<bool>,
     link_names: Vec<String>,
     flows: Vec<FlowRuntime>,
     events: Vec<crate::scenario::validate::ResolvedEvent>,
@@ -192,6 +206,8 @@ impl World {
                 routing_wake: Wake::default(),
                 mobility: n.mobility.clone(),
                 agents: Vec::new(),
+                mip: None,
+                mip_wake: Wake::default(),
             })
             .collect();
         let addr_owner = (0..nodes.len()).map(|i| Some(NodeId(i as u32))).collect();
@@ -225,6 +241,7 @@ impl World {
                 let mut wire =
                     WiredDirection::new(l.rate_bps, l.delay, l.queue, error.clone(), rng);
                 wire.trace = sc.traces.queues;
+                wire.frame_time = l.frame_time;
                 let device = devices.len();
                 devices.push(Device::Wired {
                     wire,
@@ -409,6 +426,8 @@ impl World {
             edges,
             explicit_routes: sc.explicit_routes.clone(),
             addr_owner,
+            home_network: vec![None; sc.nodes.len()],
+            radio_links: vec![false; sc.links.len()],
             link_names: sc.links.iter().map(|l| l.name.clone()).collect(),
             flows,
             events: sc.events.clone(),
@@ -420,6 +439,9 @@ impl World {
             tcp_out,
             sink_out: SinkOutput::default(),
         };
+        if let Some(m) = &sc.mobile_ip {
+            world.build_mobile_ip(sc, m, seed);
+        }
         world.recompute_static_routes(SimTime::ZERO);
         world
     }
@@ -440,6 +462,8 @@ impl World {
                 Event::UdpSend(f) => self.on_udp_send(now, f as usize),
                 Event::RoutingTimer(n) => self.on_routing_timer(now, NodeId(n)),
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),
+                Event::MipTimer(n) => self.on_mip_timer(now, NodeId(n)),
+                Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
             }
         }
     }

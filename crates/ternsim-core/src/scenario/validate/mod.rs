@@ -9,6 +9,7 @@
 mod common;
 mod events;
 mod flows;
+mod mobileip;
 mod tcp;
 mod topology;
 mod umts;
@@ -29,6 +30,7 @@ use crate::umts::BearerConfig;
 use crate::wifi::WifiConfig;
 
 use common::{resolve_file, NodeNames};
+pub use mobileip::{ResolvedMobile, ResolvedMobileIp};
 
 #[derive(Clone, Debug)]
 pub struct ResolvedNode {
@@ -49,6 +51,8 @@ pub struct ResolvedLink {
     pub queue: u32,
     pub error_a_to_b: ErrorModel,
     pub error_b_to_a: ErrorModel,
+    /// A fixed per-frame air time replacing size / rate.
+    pub frame_time: Option<SimTime>,
 }
 
 /// A UMTS radio bearer with its configuration and per-direction block error models.
@@ -168,6 +172,8 @@ pub struct ResolvedScenario {
     pub routing: RoutingConfig,
     /// The 802.11 channel every positioned node is on, if the scenario has `[wireless]`.
     pub wireless: Option<WifiConfig>,
+    /// Mobile IP roles and constants, if the scenario has `[mobile_ip]`.
+    pub mobile_ip: Option<mobileip::ResolvedMobileIp>,
     /// Explicit static routes `(node, destination, via)`.
     pub explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
     pub flows: Vec<ResolvedFlow>,
@@ -274,6 +280,7 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
     let reach = topology::Reachability::new(nodes.len(), &edges, &explicit_routes);
     let flows = flows::flows(&spec, &names, &reach)?;
     let events = events::events(&spec, &links, &flows)?;
+    let mobile_ip = mobileip::mobile_ip(&spec, &names, &nodes, &links)?;
     Ok(ResolvedScenario {
         name: spec.name,
         duration: spec.duration.0,
@@ -282,6 +289,7 @@ pub fn resolve(spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError> {
         bearers,
         routing,
         wireless,
+        mobile_ip,
         explicit_routes,
         flows,
         events,

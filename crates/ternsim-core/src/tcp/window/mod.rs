@@ -242,9 +242,7 @@ impl WindowPolicy {
             Algorithm::Aimd(_)
             | Algorithm::Vegas(_)
             | Algorithm::VegasW(_)
-            | Algorithm::DemoVegas(_) => {
-                pacing::below_one_packet_interval(c)
-            }
+            | Algorithm::DemoVegas(_) => pacing::below_one_packet_interval(c),
         }
     }
 
