@@ -367,13 +367,13 @@ impl MobilityAgent {
                     via: Some((v.iface, home)),
                 });
             }
-            ControlMessage::MipBindingWarning { home, target } => {
-                if self.cfg.route_optimization && self.homes.contains(&home) {
-                    if !self.correspondents.contains(&(home, target)) {
-                        self.correspondents.push((home, target));
-                    }
-                    self.binding_update(now, home, target, out);
+            ControlMessage::MipBindingWarning { home, target }
+                if self.cfg.route_optimization && self.homes.contains(&home) =>
+            {
+                if !self.correspondents.contains(&(home, target)) {
+                    self.correspondents.push((home, target));
                 }
+                self.binding_update(now, home, target, out);
             }
             _ => {}
         }

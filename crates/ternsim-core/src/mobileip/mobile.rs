@@ -154,11 +154,11 @@ impl MobileNode {
             ControlMessage::MipAdvertisement {
                 agent, lifetime, ..
             } => self.on_advertisement(now, agent, lifetime, out),
-            ControlMessage::MipRegReply { id, code, .. } => {
-                if self.pending.as_ref().is_some_and(|p| p.id == id) && code == 0 {
-                    self.pending = None;
-                    self.stats.replies += 1;
-                }
+            ControlMessage::MipRegReply { id, code: 0, .. }
+                if self.pending.as_ref().is_some_and(|p| p.id == id) =>
+            {
+                self.pending = None;
+                self.stats.replies += 1;
             }
             _ => {}
         }
