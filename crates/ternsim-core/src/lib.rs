@@ -15,6 +15,8 @@
 //! - [`routing`]: the per-node routing protocol seam (forward, deliver, hold, drop) and static
 //!   shortest-path routing.
 //! - [`mobility`]: where a node is at time t.
+//! - [`mobileip`]: Mobile IP agents, mobile nodes and route-optimizing correspondents: a
+//!   per-node layer the world consults before routing (tunnels, registration, handoff).
 //! - [`app`]: traffic sources (FTP bulk).
 //! - [`trace`]: columnar trace tables and per-flow statistics.
 //! - [`scenario`]: the scenario schema, unit parsing, validation with key paths.
@@ -27,6 +29,7 @@
 
 pub mod app;
 pub mod channel;
+pub mod mobileip;
 pub mod mobility;
 pub mod net;
 pub mod routing;

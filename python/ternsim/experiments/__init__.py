@@ -24,6 +24,7 @@ EXPERIMENTS = {
     "lo-umts": "lo_umts",
     "costamagna-utra": "costamagna_utra",
     "ding-vegasw": "ding_vegasw",
+    "ho-mobileip": "ho_mobileip",
 }
 
 

@@ -63,6 +63,53 @@ pub enum ControlMessage {
     /// AODV Route Error (RFC 3561 §5.3): destinations unreachable through the sender, each
     /// with its (incremented) sequence number.
     AodvRerr { unreachable: Vec<(Addr, u32)> },
+    /// Mobile IP Agent Advertisement (RFC 3344 §2.1): an ICMP Router Advertisement (type 9)
+    /// listing the agent's address, with a Mobility Agent Advertisement extension (type 16)
+    /// carrying its sequence number, the registration lifetime it grants, its flags (H home
+    /// agent, F foreign agent, T reverse tunnelling supported) and one care-of address (its
+    /// own: a foreign-agent care-of address). `lifetime` is the ICMP lifetime: how long the
+    /// advertisement is valid.
+    MipAdvertisement {
+        agent: Addr,
+        seq: u16,
+        lifetime: SimTime,
+        home_agent: bool,
+        foreign_agent: bool,
+    },
+    /// Mobile IP Agent Solicitation (RFC 3344 §2.2): an ICMP Router Solicitation (type 10).
+    MipSolicitation,
+    /// Registration Request (RFC 3344 §3.3, UDP port 434): `home` asks `home_agent` to bind
+    /// it to `care_of` for `lifetime` (0, or `care_of == home`, deregisters); `id` is the
+    /// 64-bit identification matched by the reply; `reverse_tunnel` is the T flag (RFC 3024
+    /// §3.1).
+    MipRegRequest {
+        home: Addr,
+        home_agent: Addr,
+        care_of: Addr,
+        lifetime: SimTime,
+        id: u64,
+        reverse_tunnel: bool,
+    },
+    /// Registration Reply (RFC 3344 §3.4): `code` 0 accepted; `lifetime` granted.
+    MipRegReply {
+        home: Addr,
+        home_agent: Addr,
+        lifetime: SimTime,
+        id: u64,
+        code: u8,
+    },
+    /// Binding Update (Route Optimization in Mobile IP, draft-ietf-mobileip-optim §4.2): the
+    /// home agent tells a correspondent that `home` is at `care_of` for `lifetime` (0: the
+    /// mobile node is home, drop the binding).
+    MipBindingUpdate {
+        home: Addr,
+        care_of: Addr,
+        lifetime: SimTime,
+    },
+    /// Binding Warning (draft-ietf-mobileip-optim §4.1): a foreign agent that received a
+    /// tunnelled packet for `home` and has no visitor entry for it tells the home agent that
+    /// `target` (the tunnel's source, a correspondent) holds a stale binding.
+    MipBindingWarning { home: Addr, target: Addr },
     /// DSDV routing update (Perkins & Bhagwat 1994; ns-2 `dsdv/dsdv.cc` `makeUpdate`),
     /// broadcast to the neighbours: the listed table entries in ascending destination order.
     /// `full` says whether the sender built it as a full dump or as a triggered
@@ -83,6 +130,29 @@ pub struct DsdvAdvert {
     pub seq: u32,
 }
 
+/// The Mobile-IP MN-HA (and route-optimization) authentication extension with the default
+/// keyed MD5: type 1 + length 1 + SPI 4 + 128-bit authenticator 16 (RFC 3344 §3.5.2).
+const MIP_AUTH_EXTENSION_BYTES: u32 = 22;
+/// Agent Advertisement after the IP header: ICMP Router Advertisement with one address
+/// (8 fixed + 8 per address = 16) and the mobility extension with one care-of address
+/// (type, length, sequence number 2, registration lifetime 2, flags, reserved = 8, plus 4
+/// per care-of address; RFC 3344 §2.1.1): 16 + 12 = 28, so 48 octets with the IP header
+/// (ns-2 `adSize_` is also 48, link-spec §7.2).
+pub const MIP_ADVERTISEMENT_BYTES: u32 = 28;
+/// Agent Solicitation: the 8-octet ICMP Router Solicitation (RFC 1256 §3, RFC 3344 §2.2).
+pub const MIP_SOLICITATION_BYTES: u32 = 8;
+/// Registration Request: UDP 8 + fixed part 24 (type, flags, lifetime 2, home address,
+/// home agent, care-of address, identification 8; RFC 3344 §3.3) + MN-HA authentication 22.
+pub const MIP_REG_REQUEST_BYTES: u32 = 8 + 24 + MIP_AUTH_EXTENSION_BYTES;
+/// Registration Reply: UDP 8 + fixed part 20 (type, code, lifetime 2, home address, home
+/// agent, identification 8; RFC 3344 §3.4) + MN-HA authentication 22.
+pub const MIP_REG_REPLY_BYTES: u32 = 8 + 20 + MIP_AUTH_EXTENSION_BYTES;
+/// Binding Update: UDP 8 + type, flags, lifetime 2, home address, care-of address,
+/// identification 8 (20) + route-optimization authentication 22.
+pub const MIP_BINDING_UPDATE_BYTES: u32 = 8 + 20 + MIP_AUTH_EXTENSION_BYTES;
+/// Binding Warning: UDP 8 + type, reserved 3, home address, target node address (12).
+pub const MIP_BINDING_WARNING_BYTES: u32 = 8 + 12;
+
 /// ns-2 `hdr_sr::size()` rounds the DSR header up to a multiple of 4 octets.
 fn round4(n: u32) -> u32 {
     n.div_ceil(4) * 4
@@ -100,6 +170,12 @@ impl ControlMessage {
             | ControlMessage::AodvRrep { .. }
             | ControlMessage::AodvRerr { .. } => "aodv",
             ControlMessage::DsdvUpdate { .. } => "dsdv",
+            ControlMessage::MipAdvertisement { .. }
+            | ControlMessage::MipSolicitation
+            | ControlMessage::MipRegRequest { .. }
+            | ControlMessage::MipRegReply { .. }
+            | ControlMessage::MipBindingUpdate { .. }
+            | ControlMessage::MipBindingWarning { .. } => "mobile_ip",
         }
     }
 
@@ -129,6 +205,13 @@ impl ControlMessage {
             // ns-2 accounts 12 octets per listed route (the 9 it encodes rounded up; the
             // count octet is not counted): size = 12·n + IP header (manet-spec §1.5).
             ControlMessage::DsdvUpdate { entries, .. } => 12 * entries.len() as u32,
+            // Mobile IP, RFC 3344 formats (see `MIP_*` below for the arithmetic).
+            ControlMessage::MipAdvertisement { .. } => MIP_ADVERTISEMENT_BYTES,
+            ControlMessage::MipSolicitation => MIP_SOLICITATION_BYTES,
+            ControlMessage::MipRegRequest { .. } => MIP_REG_REQUEST_BYTES,
+            ControlMessage::MipRegReply { .. } => MIP_REG_REPLY_BYTES,
+            ControlMessage::MipBindingUpdate { .. } => MIP_BINDING_UPDATE_BYTES,
+            ControlMessage::MipBindingWarning { .. } => MIP_BINDING_WARNING_BYTES,
         }
     }
 
@@ -144,6 +227,12 @@ impl ControlMessage {
             ControlMessage::AodvRerr { .. } => "aodv_rerr",
             ControlMessage::DsdvUpdate { full: true, .. } => "dsdv_full_update",
             ControlMessage::DsdvUpdate { full: false, .. } => "dsdv_triggered_update",
+            ControlMessage::MipAdvertisement { .. } => "mip_advertisement",
+            ControlMessage::MipSolicitation => "mip_solicitation",
+            ControlMessage::MipRegRequest { .. } => "mip_reg_request",
+            ControlMessage::MipRegReply { .. } => "mip_reg_reply",
+            ControlMessage::MipBindingUpdate { .. } => "mip_binding_update",
+            ControlMessage::MipBindingWarning { .. } => "mip_binding_warning",
         }
     }
 }

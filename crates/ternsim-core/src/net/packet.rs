@@ -315,10 +315,16 @@ pub enum DropReason {
     /// RED dropped it because the average queue was above the maximum threshold (twice it
     /// when gentle) or the queue was at its limit (ns-2 "forced" drop).
     RedForced,
+    /// Mobile IP: a tunnelled packet reached a foreign agent that has no visitor entry for
+    /// its destination (a stale care-of address after a handoff; link-spec §7.1).
+    MipNoVisitor,
+    /// Mobile IP: the mobile node had no mobility agent to send through (between coverage
+    /// areas, before it heard an advertisement).
+    MipNoAgent,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 20] = [
+    pub const ALL: [DropReason; 22] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -339,6 +345,8 @@ impl DropReason {
         DropReason::ArpReplaced,
         DropReason::RedEarly,
         DropReason::RedForced,
+        DropReason::MipNoVisitor,
+        DropReason::MipNoAgent,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -362,6 +370,8 @@ impl DropReason {
             DropReason::ArpReplaced => "arp_replaced",
             DropReason::RedEarly => "red_early",
             DropReason::RedForced => "red_forced",
+            DropReason::MipNoVisitor => "mip_no_visitor",
+            DropReason::MipNoAgent => "mip_no_agent",
         }
     }
     pub fn index(self) -> usize {

@@ -111,6 +111,9 @@ pub struct WiredDirection {
     epoch: u32,
     /// Nanoseconds to serialise one byte.
     ns_per_byte: f64,
+    /// A fixed air time per frame that replaces size / rate (a radio last hop whose frame
+    /// delay is fixed, `ho-mobileip` seed §V-A: "a multiple of 8 ms").
+    pub frame_time: Option<SimTime>,
     /// Queue trace records (time, queue length, event), kept only when `trace` is set.
     pub trace: bool,
     pub queue_events: Vec<(SimTime, usize, QueueEvent)>,
@@ -144,6 +147,7 @@ impl WiredDirection {
             up: true,
             epoch: 0,
             ns_per_byte: 8e9 / rate_bps,
+            frame_time: None,
             trace: false,
             queue_events: Vec::new(),
             log_tx_starts: false,
@@ -201,6 +205,9 @@ impl WiredDirection {
 
     /// Time to serialise `bytes`, rounded to the nearest nanosecond.
     pub fn tx_time(&self, bytes: u32) -> SimTime {
+        if let Some(t) = self.frame_time {
+            return t;
+        }
         SimTime((f64::from(bytes) * self.ns_per_byte).round() as u64)
     }
 
@@ -380,8 +387,12 @@ mod tests {
         // 1040 B at 1 Mb/s = 8320 us; at 10 Mb/s = 832 us.
         let l = link(1e6, 0, 10, ErrorModel::None);
         assert_eq!(l.tx_time(1040), SimTime::from_micros(8320));
-        let l = link(10e6, 0, 10, ErrorModel::None);
+        let mut l = link(10e6, 0, 10, ErrorModel::None);
         assert_eq!(l.tx_time(1040), SimTime::from_micros(832));
+        // A fixed frame time replaces size / rate for every frame, large or small.
+        l.frame_time = Some(SimTime::from_millis(8));
+        assert_eq!(l.tx_time(1000), SimTime::from_millis(8));
+        assert_eq!(l.tx_time(40), SimTime::from_millis(8));
     }
 
     #[test]

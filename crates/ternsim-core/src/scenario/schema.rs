@@ -42,6 +42,9 @@ pub struct ScenarioSpec {
     /// The routing protocol every node runs (static shortest path by default).
     #[serde(default)]
     pub routing: RoutingSpec,
+    /// Mobile IP: mobility agents, mobile nodes, route-optimizing correspondents.
+    #[serde(default)]
+    pub mobile_ip: Option<MobileIpSpec>,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
     /// Node movement: random waypoint for the `[topology] random` nodes, or an ns-2
@@ -300,6 +303,50 @@ pub struct MoveSpec {
     pub speed: Speed,
 }
 
+/// `[mobile_ip]`: which nodes are mobility agents (each is a foreign agent, and the home
+/// agent of the mobile nodes that name it), the mobile nodes, the correspondents that
+/// support route optimization, and the timing constants (ns-2 defaults, link-spec §7.2).
+/// The links between an agent and a mobile node are that agent's radio links: out of the
+/// routing graph, up only while the mobile node is within `coverage` of the agent.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MobileIpSpec {
+    pub agents: Vec<String>,
+    #[serde(default)]
+    pub mobiles: Vec<MobileSpec>,
+    /// Correspondents that keep a binding cache (route optimization).
+    #[serde(default)]
+    pub correspondents: Vec<String>,
+    /// Radio coverage radius of every agent (default 75 m, the `ho-mobileip` seed).
+    #[serde(default)]
+    pub coverage: Option<Length>,
+    /// Advertisement period (default 1 s).
+    #[serde(default)]
+    pub beacon_period: Option<Duration>,
+    /// Advertisement (and granted registration) lifetime (default 2 s).
+    #[serde(default)]
+    pub advertisement_lifetime: Option<Duration>,
+    /// Registration lifetime the mobile node asks for (default 2 s).
+    #[serde(default)]
+    pub registration_lifetime: Option<Duration>,
+    /// Retransmission interval of an unanswered registration (default 0.5 s).
+    #[serde(default)]
+    pub registration_retransmit: Option<Duration>,
+    /// Home agents send binding updates, foreign agents binding warnings (default false).
+    #[serde(default)]
+    pub route_optimization: bool,
+}
+
+/// A mobile node: its home agent and whether it registers for reverse tunnelling.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MobileSpec {
+    pub node: String,
+    pub home_agent: String,
+    #[serde(default)]
+    pub reverse_tunnel: bool,
+}
+
 /// A duplex point-to-point link: each direction has its own queue, transmitter and error model.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -325,6 +372,11 @@ pub struct LinkSpec {
     /// Error model on the b→a direction (overrides `loss` for that direction).
     #[serde(default)]
     pub error_b_to_a: Option<ErrorSpec>,
+    /// Every frame occupies the link for this fixed air time whatever its size (a radio
+    /// last hop whose per-frame delay, transmission included, is fixed: the `ho-mobileip`
+    /// seed's 8 ms); `rate` is then nominal. Default: size / rate.
+    #[serde(default)]
+    pub frame_time: Option<Duration>,
 }
 
 fn default_queue() -> QueueSpec {

@@ -45,6 +45,10 @@ pub struct AckSegment {
     pub echo_sent_at: SimTime,
     /// Sequence number of the data segment that triggered this ACK.
     pub echo_seq: Seq,
+    /// Demo-Vegas's SIG bit (`ho-mobileip` seed §IV-B, Fig. 1): a reserved bit of the TCP
+    /// header that the receiver flips on each change of its care-of address and sets on
+    /// every ACK. It takes no bytes.
+    pub sig: bool,
 }
 
 impl AckSegment {

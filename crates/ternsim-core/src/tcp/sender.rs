@@ -95,10 +95,27 @@ impl TcpSender {
     }
 
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSegment, out: &mut TcpOutput) {
+        self.window.on_ack_signal(ack.sig);
         self.window.on_ack_received(&self.conn, now);
         self.recovery
             .on_ack(&mut self.conn, &mut self.window, now, ack, out);
         self.finish_call(now, out);
+    }
+
+    /// The sender's node changed (or cancelled) its care-of address (Demo-Vegas re-measures
+    /// BaseRTT; other variants ignore it).
+    pub fn on_care_of_change(&mut self) {
+        self.window.on_local_care_of_change();
+    }
+
+    /// Times Demo-Vegas re-measured BaseRTT (0 for other variants).
+    pub fn base_rtt_remeasures(&self) -> u64 {
+        self.window.demo_vegas().map_or(0, |d| d.remeasures())
+    }
+
+    /// Vegas's BaseRTT in seconds (Vegas, Vegas-W, Demo-Vegas), 1e9 before any sample.
+    pub fn base_rtt(&self) -> Option<f64> {
+        self.window.vegas().map(|v| v.base_rtt())
     }
 
     /// Handle whatever timers are due at `now`.

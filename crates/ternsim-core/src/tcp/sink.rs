@@ -89,6 +89,8 @@ pub struct TcpSink {
     /// SACK blocks per ACK: `max_sack_blocks` clamped to what the header holds, 0 if SACK off.
     sack_slots: usize,
     stats: SinkStats,
+    /// Demo-Vegas's SIG bit, carried on every ACK (0 at the start; seed §IV-B).
+    sig: bool,
 }
 
 impl TcpSink {
@@ -109,6 +111,7 @@ impl TcpSink {
             sack_history: Vec::with_capacity(sack_slots),
             sack_slots,
             stats: SinkStats::default(),
+            sig: false,
         }
     }
 
@@ -151,6 +154,19 @@ impl TcpSink {
     }
 
     /// All counters.
+    /// The receiver's care-of address changed (or was cancelled on its return home): flip
+    /// the SIG bit that every following ACK carries (`ho-mobileip` seed §IV-B: "the receiver
+    /// will keep the 'SIG' bit value of each ACK unchanged until its COA is changed again").
+    /// Any sink does it; only a Demo-Vegas sender reads the bit.
+    pub fn on_care_of_change(&mut self) {
+        self.sig = !self.sig;
+    }
+
+    /// The SIG bit the next ACK carries.
+    pub fn sig(&self) -> bool {
+        self.sig
+    }
+
     pub fn stats(&self) -> SinkStats {
         self.stats
     }
@@ -266,6 +282,7 @@ impl TcpSink {
             wire_bytes: self.cfg.ack_size + SACK_BLOCK_BYTES * n_sack as u32,
             echo_sent_at: echo.sent_at,
             echo_seq: echo.seq,
+            sig: self.sig,
         });
         self.stats.acks_sent += 1;
     }

@@ -22,6 +22,9 @@ pub enum TcpVariant {
     /// FeW (Nahm, Helmy, Kuo, MobiHoc 2005; tcp-spec §10): NewReno whose congestion
     /// avoidance adds `increase_num` = alpha (default 0.01) per RTT instead of 1.
     Few,
+    /// Demo-Vegas (`ho-mobileip` seed §IV-B): ns-2 Vegas that re-measures BaseRTT when the
+    /// SIG bit of an ACK flips or its own care-of address changes.
+    DemoVegas,
 }
 
 /// Loss-recovery policies (`super::recovery`).
@@ -46,6 +49,8 @@ pub enum WindowKind {
     Vegas,
     /// Vegas-W (`ding-vegasw` seed §III-C) on the Vegas machinery (`window::vegasw`).
     VegasW,
+    /// Demo-Vegas (`ho-mobileip` seed §IV-B) on the Vegas machinery (`window::demo_vegas`).
+    DemoVegas,
 }
 
 /// What a variant is made of, and the ns-2 defaults that differ between agents.
@@ -140,6 +145,12 @@ impl TcpVariant {
                 pace_below_one: true,
                 ..VEGAS
             },
+            // The seed's simulations run Demo-Vegas as a modified ns-2.26 Vegas: Vegas's
+            // recovery, packet format and floors; only the window policy differs.
+            Self::DemoVegas => VariantSpec {
+                window: WindowKind::DemoVegas,
+                ..VEGAS
+            },
             // tcp-spec §10: NewReno with `increase_num_` = alpha (ns-2 `opencwnd` uses it only
             // in congestion avoidance, so slow start and recovery are NewReno's).
             Self::Few => VariantSpec {
@@ -160,12 +171,22 @@ impl TcpVariant {
             "vegas" => Some(Self::Vegas),
             "vegasw" | "vegas-w" => Some(Self::VegasW),
             "few" => Some(Self::Few),
+            "demo_vegas" | "demo-vegas" => Some(Self::DemoVegas),
             _ => None,
         }
     }
-    /// The canonical names (the parser also accepts `vegas-w` for `vegasw`).
-    pub const NAMES: &'static [&'static str] =
-        &["tahoe", "reno", "newreno", "sack", "vegas", "vegasw", "few"];
+    /// The canonical names (the parser also accepts `vegas-w` for `vegasw` and `demo-vegas`
+    /// for `demo_vegas`).
+    pub const NAMES: &'static [&'static str] = &[
+        "tahoe",
+        "reno",
+        "newreno",
+        "sack",
+        "vegas",
+        "vegasw",
+        "few",
+        "demo_vegas",
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Self::Tahoe => "tahoe",
@@ -175,6 +196,7 @@ impl TcpVariant {
             Self::Vegas => "vegas",
             Self::VegasW => "vegasw",
             Self::Few => "few",
+            Self::DemoVegas => "demo_vegas",
         }
     }
     /// Whether the sink for this variant generates SACK blocks.
@@ -254,8 +276,19 @@ mod tests {
                 (0.01, false)
             )
         );
+        // Demo-Vegas: exactly Vegas's row but for the window policy.
+        assert_eq!(
+            row("demo_vegas"),
+            (
+                (R::Reno, W::DemoVegas, false, false),
+                (true, false),
+                (false, 2.0, 2.0),
+                (1.0, false)
+            )
+        );
         assert_eq!(TcpVariant::parse("vegas-w"), Some(TcpVariant::VegasW));
+        assert_eq!(TcpVariant::parse("demo-vegas"), Some(TcpVariant::DemoVegas));
         assert_eq!(TcpVariant::parse("Vegas-W"), None, "names are lower case");
-        assert_eq!(TcpVariant::NAMES.len(), 7);
+        assert_eq!(TcpVariant::NAMES.len(), 8);
     }
 }

@@ -335,6 +335,8 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         DropReason::LinkFailure => ("RTR", "CBK"),
         DropReason::SalvageLimit | DropReason::SalvageNoRoute => ("RTR", "SAL"),
         DropReason::NoAgent => ("AGT", "---"),
+        // A Mobile IP agent or mobile node dropped it at the network layer.
+        DropReason::MipNoVisitor | DropReason::MipNoAgent => ("RTR", "---"),
         DropReason::ChannelError | DropReason::NoReceiver => ("MAC", "ERR"),
         DropReason::LinkDown | DropReason::RlcBufferOverflow | DropReason::RlcDiscard => {
             ("MAC", "---")
@@ -674,6 +676,7 @@ mod tests {
             wire_bytes: 48,
             echo_sent_at: SimTime::ZERO,
             echo_seq: 6,
+            sig: false,
         };
         let Transport::Tcp {
             seq,
@@ -697,6 +700,7 @@ mod tests {
             wire_bytes: 40,
             echo_sent_at: SimTime::ZERO,
             echo_seq: 0,
+            sig: false,
         };
         let Transport::Tcp {
             seq, ack: a, flags, ..

@@ -81,7 +81,8 @@ impl World {
             self.drain_device_output(now, device as u32, out);
         }
         let both_up = (0..2).all(|d| self.ifaces[2 * link + d].up);
-        if self.edges[link].up != both_up {
+        // A Mobile IP radio link never carries routes.
+        if !self.radio_links[link] && self.edges[link].up != both_up {
             self.edges[link].up = both_up;
             self.recompute_static_routes(now);
         }

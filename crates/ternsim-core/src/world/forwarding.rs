@@ -47,6 +47,14 @@ impl World {
     /// `node` originates `packet`: its routing protocol decides.
     pub(super) fn originate(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         self.tap_originate(now, node, &packet);
+        let Some(packet) = self.mip_filter(now, node, None, packet) else {
+            return;
+        };
+        self.route_originated(now, node, packet);
+    }
+
+    /// Routing's decision for a packet `node` originates (after Mobile IP passed it on).
+    pub(super) fn route_originated(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_output(now, &ctx, packet);
         self.apply(now, node, None, routed);
@@ -56,6 +64,9 @@ impl World {
     /// `packet` arrived at `node` on `iface`.
     fn receive(&mut self, now: SimTime, iface: IfaceId, packet: Packet) {
         let node = self.ifaces[iface.ix()].node;
+        let Some(packet) = self.mip_filter(now, node, Some(iface), packet) else {
+            return;
+        };
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_input(now, &ctx, iface, packet);
         self.apply(now, node, Some(iface), routed);
@@ -372,6 +383,7 @@ impl World {
                 .iter()
                 .map(|owner| {
                     let dst = (*owner)?;
+                    let dst = self.home_network[dst.ix()].unwrap_or(dst);
                     let (edge, next) = row[dst.ix()]?;
                     let e = &self.edges[edge];
                     let iface = if e.a.ix() == node {

@@ -22,6 +22,7 @@ mod capture;
 mod device;
 mod events;
 mod forwarding;
+mod mobile_ip;
 mod node;
 mod summary;
 mod udp;
@@ -74,6 +75,14 @@ enum Event {
     RoutingTimer(u32),
     /// The scenario's scheduled event with this index.
     Scheduled(u32),
+    /// A node's Mobile IP role has a timer due.
+    MipTimer(u32),
+    /// A mobile node crossed the coverage edge of the agent at the other end of this radio
+    /// link: the link goes up or down.
+    Coverage {
+        link: u32,
+        up: bool,
+    },
 }
 
 /// When a component (a TCP agent, a routing protocol) will be woken: the earliest wake-up
@@ -183,6 +192,11 @@ struct World {
     explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
     /// The node holding each address, indexed by `Addr::index`.
     addr_owner: Vec<Option<NodeId>>,
+    /// Per node: where routers route its addresses, if not to itself (a mobile node's home
+    /// addresses are routed to its home agent's network).
+    home_network: Vec<Option<NodeId>>,
+    /// Per link: whether it is a Mobile IP radio link (never in the routing graph).
+    radio_links: Vec<bool>,
     link_names: Vec<String>,
     flows: Vec<FlowRuntime>,
     events: Vec<crate::scenario::validate::ResolvedEvent>,
@@ -221,6 +235,8 @@ impl World {
                 routing_wake: Wake::default(),
                 mobility: mobility[i].clone(),
                 agents: Vec::new(),
+                mip: None,
+                mip_wake: Wake::default(),
             })
             .collect();
         let addr_owner = (0..nodes.len()).map(|i| Some(NodeId(i as u32))).collect();
@@ -258,6 +274,7 @@ impl World {
                     wire.set_queue(l.queue, red_rng);
                 }
                 wire.trace = sc.traces.queues;
+                wire.frame_time = l.frame_time;
                 let device = devices.len();
                 devices.push(Device::Wired {
                     wire,
@@ -442,6 +459,8 @@ impl World {
             edges,
             explicit_routes: sc.explicit_routes.clone(),
             addr_owner,
+            home_network: vec![None; sc.nodes.len()],
+            radio_links: vec![false; sc.links.len()],
             link_names: sc.links.iter().map(|l| l.name.clone()).collect(),
             flows,
             events: sc.events.clone(),
@@ -458,6 +477,9 @@ impl World {
             sink_out: SinkOutput::default(),
             capture: None,
         };
+        if let Some(m) = &sc.mobile_ip {
+            world.build_mobile_ip(sc, m, seed);
+        }
         world.recompute_static_routes(SimTime::ZERO);
         world.start_routing(SimTime::ZERO);
         world
@@ -479,6 +501,8 @@ impl World {
                 Event::UdpSend(f) => self.on_udp_send(now, f as usize),
                 Event::RoutingTimer(n) => self.on_routing_timer(now, NodeId(n)),
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),
+                Event::MipTimer(n) => self.on_mip_timer(now, NodeId(n)),
+                Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
             }
         }
     }

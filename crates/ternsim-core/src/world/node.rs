@@ -2,6 +2,7 @@
 //! the transport agents bound to its ports.
 
 use super::Wake;
+use crate::mobileip::MipRole;
 use crate::mobility::Mobility;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::routing::{RouteCtx, RoutingProtocol};
@@ -26,6 +27,9 @@ pub struct Node {
     /// Agents by destination port (ports are per node; any of the node's addresses). A
     /// node binds few agents, so a short list scanned per packet beats hashing.
     pub agents: Vec<(u16, Agent)>,
+    /// The node's Mobile IP role, consulted before routing (`crate::mobileip`).
+    pub mip: Option<MipRole>,
+    pub mip_wake: Wake,
 }
 
 impl Node {

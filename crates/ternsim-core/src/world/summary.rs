@@ -58,6 +58,9 @@ pub struct FlowSummary {
     pub delay_max_s: Option<f64>,
     /// RFC 3550 §6.4.1 interarrival jitter estimate at the end of the run.
     pub jitter_rfc3550_s: Option<f64>,
+    /// Demo-Vegas: times the sender re-measured BaseRTT (SIG flips and its own care-of
+    /// address changes); `None` for other variants.
+    pub base_rtt_remeasures: Option<u64>,
 }
 
 /// A node: its addresses and interfaces, by name.
@@ -388,6 +391,7 @@ fn flow_summary(
         delay_min_s: fl.stats.delay.min(),
         delay_max_s: fl.stats.delay.max(),
         jitter_rfc3550_s: None,
+        base_rtt_remeasures: None,
     };
     match &fl.agents {
         FlowAgents::Tcp(t) => {
@@ -406,6 +410,9 @@ fn flow_summary(
             s.retransmitted_segments = st.retransmissions;
             s.timeouts = st.timeouts;
             s.fast_retransmits = st.fast_retransmits;
+            if t.sender.config().variant == crate::tcp::TcpVariant::DemoVegas {
+                s.base_rtt_remeasures = Some(t.sender.base_rtt_remeasures());
+            }
         }
         FlowAgents::Udp(u) => {
             let d = &u.stats;

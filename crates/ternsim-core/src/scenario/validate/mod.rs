@@ -9,6 +9,7 @@
 mod common;
 mod events;
 mod flows;
+mod mobileip;
 mod mobility;
 mod tcp;
 mod topology;
@@ -34,6 +35,7 @@ use crate::wifi::WifiConfig;
 use std::sync::Arc;
 
 use common::{resolve_file, NodeNames};
+pub use mobileip::{ResolvedMobile, ResolvedMobileIp};
 
 #[derive(Clone, Debug)]
 pub struct ResolvedNode {
@@ -85,6 +87,8 @@ pub struct ResolvedLink {
     pub queue: crate::net::wired::QueueConfig,
     pub error_a_to_b: ErrorModel,
     pub error_b_to_a: ErrorModel,
+    /// A fixed per-frame air time replacing size / rate.
+    pub frame_time: Option<SimTime>,
 }
 
 /// A UMTS radio bearer with its configuration and per-direction block error models.
@@ -204,6 +208,8 @@ pub struct ResolvedScenario {
     pub routing: RoutingConfig,
     /// The 802.11 channel every positioned node is on, if the scenario has `[wireless]`.
     pub wireless: Option<WifiConfig>,
+    /// Mobile IP roles and constants, if the scenario has `[mobile_ip]`.
+    pub mobile_ip: Option<mobileip::ResolvedMobileIp>,
     /// Explicit static routes `(node, destination, via)`.
     pub explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
     pub flows: Vec<ResolvedFlow>,
@@ -392,6 +398,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     let flows = flows::flows(&spec, &names, &reach)
         .map_err(|e| traffic::relocate(e, listed, origin, &spec.flows))?;
     let events = events::events(&spec, &links, &flows)?;
+    let mobile_ip = mobileip::mobile_ip(&spec, &names, &nodes, &links)?;
     Ok(ResolvedScenario {
         name: spec.name,
         duration: spec.duration.0,
@@ -400,6 +407,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
         bearers,
         routing,
         wireless,
+        mobile_ip,
         explicit_routes,
         flows,
         events,

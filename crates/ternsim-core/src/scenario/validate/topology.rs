@@ -14,6 +14,7 @@ use crate::net::addr::{IfaceId, NodeId};
 use crate::net::red::RedConfig;
 use crate::net::wired::QueueConfig;
 use crate::routing::static_routes::{shortest_paths, Edge};
+use crate::sim::SimTime;
 
 /// The nodes `[topology]` generates: a chain or a grid of positioned hosts `n0`, `n1`, ….
 fn generated_nodes(spec: &ScenarioSpec) -> Result<Vec<ResolvedNode>, ScenarioError> {
@@ -222,6 +223,15 @@ pub(super) fn links_and_bearers(
             queue,
             error_a_to_b,
             error_b_to_a,
+            frame_time: match l.frame_time {
+                Some(d) if d.0 == SimTime::ZERO => {
+                    return Err(ScenarioError::at(
+                        format!("links.{i}.frame_time"),
+                        "allowed: a duration > 0",
+                    ))
+                }
+                d => d.map(|d| d.0),
+            },
         });
     }
 

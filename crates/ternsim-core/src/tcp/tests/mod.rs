@@ -3,6 +3,7 @@
 //! (§12 test vectors where they exist), never read back from the code.
 
 mod aimd;
+mod demo_vegas;
 mod few;
 mod min_window;
 mod options;
@@ -44,6 +45,7 @@ pub fn ack_sack(k: Seq, blocks: &[(Seq, Seq)]) -> AckSegment {
         wire_bytes: 40 + 8 * blocks.len() as u32,
         echo_sent_at: SimTime::ZERO,
         echo_seq: k,
+        sig: false,
     }
 }
 

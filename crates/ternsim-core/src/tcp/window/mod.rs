@@ -20,11 +20,14 @@
 //!   policy-timer seam that the sender folds into `next_timer()`.
 //!
 //! Policies: [`aimd`] (ns-2 `opencwnd`, with `increase_num` for FeW), [`vegas`] (ns-2
-//! `Agent/TCP/Vegas`) and [`vegasw`] (Vegas-W, built on the Vegas machinery); which one a
-//! variant uses comes from the variant table.
+//! `Agent/TCP/Vegas`), [`vegasw`] (Vegas-W, built on the Vegas machinery) and [`demo_vegas`]
+//! (Demo-Vegas: Vegas that re-measures BaseRTT on a care-of address change, told through
+//! [`WindowPolicy::on_ack_signal`] and [`WindowPolicy::on_local_care_of_change`]); which
+//! one a variant uses comes from the variant table.
 
 pub mod aimd;
 pub mod decision;
+pub mod demo_vegas;
 pub mod pacing;
 pub mod vegas;
 pub mod vegasw;
@@ -37,6 +40,7 @@ use crate::sim::SimTime;
 
 pub use aimd::Aimd;
 pub use decision::{DupAckDecision, Retransmit, WindowDecision};
+pub use demo_vegas::DemoVegas;
 pub use pacing::Pacer;
 pub use vegas::Vegas;
 pub use vegasw::VegasW;
@@ -93,6 +97,7 @@ enum Algorithm {
     Aimd(Aimd),
     Vegas(Vegas),
     VegasW(VegasW),
+    DemoVegas(DemoVegas),
 }
 
 /// The window half of a variant: its algorithm and the pacer for windows below one packet.
@@ -109,6 +114,7 @@ impl WindowPolicy {
             WindowKind::Aimd => Algorithm::Aimd(Aimd::new(cfg.increase_num)),
             WindowKind::Vegas => Algorithm::Vegas(Vegas::new(cfg)),
             WindowKind::VegasW => Algorithm::VegasW(VegasW::new(cfg)),
+            WindowKind::DemoVegas => Algorithm::DemoVegas(DemoVegas::new(cfg)),
         };
         WindowPolicy {
             algorithm,
@@ -121,7 +127,29 @@ impl WindowPolicy {
         match &self.algorithm {
             Algorithm::Vegas(v) => Some(v),
             Algorithm::VegasW(v) => Some(v.vegas()),
+            Algorithm::DemoVegas(v) => Some(v.vegas()),
             Algorithm::Aimd(_) => None,
+        }
+    }
+
+    pub fn demo_vegas(&self) -> Option<&DemoVegas> {
+        match &self.algorithm {
+            Algorithm::DemoVegas(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// An arriving ACK's SIG bit (Demo-Vegas; the other policies ignore it).
+    pub fn on_ack_signal(&mut self, sig: bool) {
+        if let Algorithm::DemoVegas(v) = &mut self.algorithm {
+            v.on_ack_signal(sig);
+        }
+    }
+
+    /// The sender's own care-of address changed or was cancelled (Demo-Vegas).
+    pub fn on_local_care_of_change(&mut self) {
+        if let Algorithm::DemoVegas(v) = &mut self.algorithm {
+            v.on_local_care_of_change();
         }
     }
 
@@ -130,6 +158,7 @@ impl WindowPolicy {
         match &mut self.algorithm {
             Algorithm::Vegas(v) => Some(v),
             Algorithm::VegasW(v) => Some(v.vegas_mut()),
+            Algorithm::DemoVegas(v) => Some(v.vegas_mut()),
             Algorithm::Aimd(_) => None,
         }
     }
@@ -137,7 +166,7 @@ impl WindowPolicy {
     pub fn vegasw(&self) -> Option<&VegasW> {
         match &self.algorithm {
             Algorithm::VegasW(v) => Some(v),
-            Algorithm::Aimd(_) | Algorithm::Vegas(_) => None,
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) | Algorithm::DemoVegas(_) => None,
         }
     }
 
@@ -145,7 +174,7 @@ impl WindowPolicy {
     pub fn vegasw_mut(&mut self) -> Option<&mut VegasW> {
         match &mut self.algorithm {
             Algorithm::VegasW(v) => Some(v),
-            Algorithm::Aimd(_) | Algorithm::Vegas(_) => None,
+            Algorithm::Aimd(_) | Algorithm::Vegas(_) | Algorithm::DemoVegas(_) => None,
         }
     }
 
@@ -154,6 +183,7 @@ impl WindowPolicy {
             Algorithm::Aimd(_) => {}
             Algorithm::Vegas(v) => v.on_ack_received(c, now),
             Algorithm::VegasW(v) => v.vegas_on_ack_received(c, now),
+            Algorithm::DemoVegas(v) => v.on_ack_received(c, now),
         }
     }
 
@@ -162,6 +192,7 @@ impl WindowPolicy {
             Algorithm::Aimd(p) => p.on_new_ack(c, a),
             Algorithm::Vegas(v) => v.on_new_ack(c, now, a),
             Algorithm::VegasW(v) => v.on_new_ack(c, now, a),
+            Algorithm::DemoVegas(v) => v.on_new_ack(c, now, a),
         }
     }
 
@@ -170,6 +201,7 @@ impl WindowPolicy {
             Algorithm::Aimd(_) => DupAckDecision::Pass,
             Algorithm::Vegas(v) => v.on_dup_ack(c, now),
             Algorithm::VegasW(v) => v.on_dup_ack(c, now),
+            Algorithm::DemoVegas(v) => v.on_dup_ack(c, now),
         }
     }
 
@@ -178,6 +210,7 @@ impl WindowPolicy {
             Algorithm::Aimd(p) => p.on_loss(c, e),
             Algorithm::Vegas(v) => v.on_loss(c, now, e),
             Algorithm::VegasW(v) => v.on_loss(c, now, e),
+            Algorithm::DemoVegas(v) => v.on_loss(c, now, e),
         }
     }
 
@@ -206,9 +239,10 @@ impl WindowPolicy {
         }
         // Vegas-W's rate-control timer (seed §III-C 1) is this pacer: one packet per srtt / W.
         match self.algorithm {
-            Algorithm::Aimd(_) | Algorithm::Vegas(_) | Algorithm::VegasW(_) => {
-                pacing::below_one_packet_interval(c)
-            }
+            Algorithm::Aimd(_)
+            | Algorithm::Vegas(_)
+            | Algorithm::VegasW(_)
+            | Algorithm::DemoVegas(_) => pacing::below_one_packet_interval(c),
         }
     }
 
@@ -233,7 +267,10 @@ impl WindowPolicy {
     pub fn on_timer(&mut self, c: &Conn, now: SimTime) {
         let _ = (c, now);
         match self.algorithm {
-            Algorithm::Aimd(_) | Algorithm::Vegas(_) | Algorithm::VegasW(_) => {}
+            Algorithm::Aimd(_)
+            | Algorithm::Vegas(_)
+            | Algorithm::VegasW(_)
+            | Algorithm::DemoVegas(_) => {}
         }
     }
 }

@@ -93,6 +93,16 @@ impl Vegas {
     pub fn base_rtt(&self) -> f64 {
         self.base_rtt
     }
+
+    /// Forgets BaseRTT (back to ns-2's initial 1e9 s), so the next RTT sample defines it
+    /// (Demo-Vegas's re-measurement, `super::demo_vegas`).
+    /// The samples gathered so far in the current per-RTT block are dropped too: they were
+    /// taken on the old path, and the block's mean would otherwise become the new BaseRTT.
+    pub fn forget_base_rtt(&mut self) {
+        self.base_rtt = 1e9;
+        self.sum_rtt = 0.0;
+        self.cnt_rtt = 0;
+    }
     pub fn fine_timeout(&self) -> f64 {
         self.timeout
     }

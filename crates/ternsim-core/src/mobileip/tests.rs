@@ -1,0 +1,488 @@
+//! Mobile IP rules driven step by step with hand-built packets: each step states what
+//! arrives, when, and the exact state and messages after it.
+
+use super::coverage::coverage_changes;
+use super::*;
+use crate::mobility::{Mobility, Position, Trajectory};
+use crate::net::addr::{Addr, IfaceId};
+use crate::net::control::ControlMessage;
+use crate::net::packet::tests::udp_packet;
+use crate::net::packet::{IpHeader, Packet, Payload, Ports, IP_HEADER_BYTES};
+use std::sync::Arc;
+
+fn t(ms: u64) -> SimTime {
+    SimTime::from_millis(ms)
+}
+
+// Addresses: CN 1, HA 2, FA 3, MN 5 (the MN's home address).
+const CN: u32 = 0;
+const HA: u32 = 1;
+const FA: u32 = 2;
+const MN: u32 = 4;
+fn a(n: u32) -> Addr {
+    Addr::nth(n)
+}
+// Interfaces: HA's radio link to MN 10, FA's radio link 20; at the MN, 11 (to HA) and 21.
+const HA_RADIO: IfaceId = IfaceId(10);
+const FA_RADIO: IfaceId = IfaceId(20);
+const MN_TO_HA: IfaceId = IfaceId(11);
+const MN_TO_FA: IfaceId = IfaceId(21);
+const WIRED: IfaceId = IfaceId(0);
+
+fn control(msg: ControlMessage, src: Addr, dst: Addr) -> Packet {
+    Packet {
+        uid: 0,
+        flow: None,
+        ip: IpHeader { src, dst, ttl: 64 },
+        ports: Ports::default(),
+        headers: Vec::new(),
+        size: IP_HEADER_BYTES + msg.body_bytes(),
+        created: SimTime::ZERO,
+        payload: Payload::Control(msg),
+    }
+}
+
+fn as_packet(s: &MipSend) -> Packet {
+    control(s.msg.clone(), s.src, s.dst)
+}
+
+fn cfg(ro: bool) -> MipConfig {
+    MipConfig {
+        route_optimization: ro,
+        ..MipConfig::default()
+    }
+}
+
+fn home_agent(ro: bool) -> MobilityAgent {
+    let mut ha = MobilityAgent::new(a(HA), cfg(ro), vec![a(MN)], t(300));
+    ha.radio.push(RadioPort {
+        iface: HA_RADIO,
+        peer: a(MN),
+        up: false,
+    });
+    ha
+}
+
+fn foreign_agent(ro: bool) -> MobilityAgent {
+    let mut fa = MobilityAgent::new(a(FA), cfg(ro), Vec::new(), t(700));
+    fa.radio.push(RadioPort {
+        iface: FA_RADIO,
+        peer: a(MN),
+        up: true,
+    });
+    fa
+}
+
+fn mobile(reverse: bool) -> MobileNode {
+    let mut m = MobileNode::new(a(MN), a(HA), reverse, MipConfig::default(), t(900));
+    m.radio.push(RadioPort {
+        iface: MN_TO_HA,
+        peer: a(HA),
+        up: false,
+    });
+    m.radio.push(RadioPort {
+        iface: MN_TO_FA,
+        peer: a(FA),
+        up: true,
+    });
+    m
+}
+
+fn advertisement(agent: u32) -> Packet {
+    control(
+        ControlMessage::MipAdvertisement {
+            agent: a(agent),
+            seq: 1,
+            lifetime: t(2000),
+            home_agent: agent == HA,
+            foreign_agent: true,
+        },
+        a(agent),
+        Addr::BROADCAST,
+    )
+}
+
+/// The registration: MN hears FA at 1.0 s (care-of address FA, one change), sends request
+/// id 1 to FA on its radio link (74 bytes: IP 20 + UDP 8 + 24 + authentication 22, RFC 3344
+/// §3.3); FA relays it to HA; HA binds MN → FA for min(2 s, 2 s) = 2 s and replies to the
+/// care-of address; the reply is lost. At 1.5 s (reg_rtx 0.5 s) MN sends request id 2; this
+/// time the reply comes back through FA, which installs the visitor entry (until 1.6 + 2 s)
+/// and relays it on its radio link; MN matches id 2 and stops retransmitting.
+#[test]
+fn registration_through_a_foreign_agent_and_its_retransmission_on_a_lost_reply() {
+    let (mut mn, mut fa, mut ha) = (mobile(false), foreign_agent(false), home_agent(false));
+    let mut out = MipOutput::default();
+    // 1.0 s: FA's advertisement.
+    let v = mn.on_input(t(1000), MN_TO_FA, advertisement(FA), &mut out);
+    assert!(matches!(v, Verdict::Consumed(_)));
+    assert_eq!((mn.care_of(), out.care_of_changes), (Some(a(FA)), 1));
+    assert_eq!(out.control.len(), 1);
+    let req = out.control.remove(0);
+    assert_eq!(req.via, Some((MN_TO_FA, a(FA))));
+    assert_eq!(as_packet(&req).size, 74);
+    let ControlMessage::MipRegRequest {
+        care_of,
+        lifetime,
+        id,
+        ..
+    } = req.msg
+    else {
+        panic!("a registration request");
+    };
+    assert_eq!((care_of, lifetime, id), (a(FA), t(2000), 1));
+    assert_eq!(mn.pending_registration(), Some(1));
+    assert_eq!(mn.next_timer(), Some(t(900)), "the scan comes first");
+    // FA relays the request to HA (routed: no interface).
+    let v = fa.on_packet(t(1008), Some(FA_RADIO), as_packet(&req), &mut out);
+    assert!(matches!(v, Verdict::Consumed(_)));
+    let relayed = out.control.remove(0);
+    assert_eq!(
+        (relayed.src, relayed.dst, relayed.via),
+        (a(FA), a(HA), None)
+    );
+    // HA binds and replies to the care-of address; the reply is lost on the way.
+    ha.on_packet(t(1020), Some(WIRED), as_packet(&relayed), &mut out);
+    assert_eq!(
+        ha.binding(a(MN), t(1020)).map(|b| (b.care_of, b.expires)),
+        Some((a(FA), t(3020)))
+    );
+    let lost = out.control.remove(0);
+    assert_eq!((lost.dst, lost.via), (a(FA), None));
+    assert!(out.control.is_empty());
+    // 1.5 s: no reply for reg_rtx = 0.5 s: request id 2.
+    mn.on_timer(t(1000) + SimTime::from_millis(500), &mut out);
+    assert_eq!(mn.stats.retransmissions, 1);
+    let req2 = out.control.remove(0);
+    assert!(matches!(
+        req2.msg,
+        ControlMessage::MipRegRequest { id: 2, .. }
+    ));
+    // Through FA and HA again; this reply reaches FA, which installs the visitor.
+    fa.on_packet(t(1508), Some(FA_RADIO), as_packet(&req2), &mut out);
+    let relayed = out.control.remove(0);
+    ha.on_packet(t(1520), Some(WIRED), as_packet(&relayed), &mut out);
+    let reply = out.control.remove(0);
+    assert_eq!(
+        as_packet(&reply).size,
+        70,
+        "IP 20 + UDP 8 + 20 + authentication 22"
+    );
+    assert_eq!(fa.visitor(a(MN), t(1600)), None, "not before the reply");
+    fa.on_packet(t(1600), Some(WIRED), as_packet(&reply), &mut out);
+    let v = fa.visitor(a(MN), t(1600)).expect("visitor entry");
+    assert_eq!((v.iface, v.expires), (FA_RADIO, t(3600)));
+    let to_mn = out.control.remove(0);
+    assert_eq!((to_mn.dst, to_mn.via), (a(MN), Some((FA_RADIO, a(MN)))));
+    // MN: a reply with the old id 1 would not match; id 2 does.
+    mn.on_input(t(1608), MN_TO_FA, as_packet(&to_mn), &mut out);
+    assert_eq!((mn.pending_registration(), mn.stats.replies), (None, 1));
+    assert_eq!(mn.stats.requests, 2);
+}
+
+/// A packet for the home address reaching the home agent while MN is bound to FA leaves in a
+/// tunnel to FA with 20 more bytes (1000 → 1020), outer header HA → FA; FA decapsulates it
+/// (back to 1000) and sends it to MN on its radio link.
+#[test]
+fn a_packet_to_the_home_address_is_tunnelled_to_the_care_of_address_with_20_more_bytes() {
+    let mut ha = home_agent(false);
+    let mut fa = foreign_agent(false);
+    let mut out = MipOutput::default();
+    let reg = control(
+        ControlMessage::MipRegRequest {
+            home: a(MN),
+            home_agent: a(HA),
+            care_of: a(FA),
+            lifetime: t(2000),
+            id: 1,
+            reverse_tunnel: false,
+        },
+        a(FA),
+        a(HA),
+    );
+    ha.on_packet(t(0), Some(WIRED), reg, &mut out);
+    // The FA's visitor entry (as after the relayed reply).
+    fa.on_packet(
+        t(0),
+        Some(FA_RADIO),
+        control(
+            ControlMessage::MipRegRequest {
+                home: a(MN),
+                home_agent: a(HA),
+                care_of: a(FA),
+                lifetime: t(2000),
+                id: 1,
+                reverse_tunnel: false,
+            },
+            a(MN),
+            a(FA),
+        ),
+        &mut out,
+    );
+    let reply = out.control.pop().unwrap(); // FA's relay; build the HA's reply by hand
+    assert_eq!(reply.dst, a(HA));
+    let reply = control(
+        ControlMessage::MipRegReply {
+            home: a(MN),
+            home_agent: a(HA),
+            lifetime: t(2000),
+            id: 1,
+            code: 0,
+        },
+        a(HA),
+        a(FA),
+    );
+    fa.on_packet(t(10), Some(WIRED), reply, &mut out);
+    let mut p = udp_packet(7, MN, 1000);
+    p.ip.src = a(CN);
+    let Verdict::Route(p) = ha.on_packet(t(100), Some(WIRED), p, &mut out) else {
+        panic!("tunnelled");
+    };
+    assert_eq!(p.size, 1020);
+    let outer = *p.routing_header();
+    assert_eq!((outer.src, outer.dst), (a(HA), a(FA)));
+    assert_eq!(
+        (p.ip.src, p.ip.dst),
+        (a(CN), a(MN)),
+        "inner header unchanged"
+    );
+    assert_eq!(ha.stats.tunnelled, 1);
+    let Verdict::Send(p, iface, next_hop) = fa.on_packet(t(110), Some(WIRED), p, &mut out) else {
+        panic!("delivered on the radio link");
+    };
+    assert_eq!((p.size, iface, next_hop), (1000, FA_RADIO, a(MN)));
+    assert!(!p.is_tunnelled());
+    // After the visitor entry lapses (10 ms + 2 s) the same packet is a stale care-of
+    // address: dropped as mip_no_visitor.
+    let mut q = udp_packet(8, MN, 1000);
+    q.encapsulate(IpHeader {
+        src: a(HA),
+        dst: a(FA),
+        ttl: 32,
+    });
+    let v = fa.on_packet(t(2011), Some(WIRED), q, &mut out);
+    assert!(matches!(v, Verdict::Drop(_, DropReason::MipNoVisitor)));
+}
+
+/// Reverse tunnelling (RFC 3024): an ACK from a visitor that registered with T goes from MN
+/// to FA on the radio link, FA wraps it (40 → 60 bytes, outer FA → HA), HA unwraps it and
+/// routes the inner ACK (MN → CN) on; without T the FA routes it directly (triangular).
+#[test]
+fn the_reverse_tunnel_path_of_an_ack() {
+    for reverse in [true, false] {
+        let mut mn = mobile(reverse);
+        let mut fa = foreign_agent(false);
+        let mut ha = home_agent(false);
+        let mut out = MipOutput::default();
+        mn.on_input(t(1000), MN_TO_FA, advertisement(FA), &mut out);
+        let req = out.control.remove(0);
+        assert!(matches!(
+            req.msg,
+            ControlMessage::MipRegRequest { reverse_tunnel, .. } if reverse_tunnel == reverse
+        ));
+        fa.on_packet(t(1008), Some(FA_RADIO), as_packet(&req), &mut out);
+        let relayed = out.control.remove(0);
+        ha.on_packet(t(1020), Some(WIRED), as_packet(&relayed), &mut out);
+        let reply = out.control.remove(0);
+        fa.on_packet(t(1030), Some(WIRED), as_packet(&reply), &mut out);
+        out.control.clear();
+        // The ACK: MN → CN, 40 bytes.
+        let mut ack = udp_packet(9, CN, 40);
+        ack.ip.src = a(MN);
+        let Verdict::Send(ack, iface, hop) = mn.on_output(t(1100), ack) else {
+            panic!("to the current agent");
+        };
+        assert_eq!((iface, hop), (MN_TO_FA, a(FA)));
+        let v = fa.on_packet(t(1108), Some(FA_RADIO), ack, &mut out);
+        if !reverse {
+            let Verdict::Pass(ack) = v else {
+                panic!("routed directly")
+            };
+            assert_eq!((ack.size, ack.routing_header().dst), (40, a(CN)));
+            continue;
+        }
+        let Verdict::Route(ack) = v else {
+            panic!("reverse tunnelled")
+        };
+        let outer = *ack.routing_header();
+        assert_eq!((ack.size, outer.src, outer.dst), (60, a(FA), a(HA)));
+        let Verdict::Route(ack) = ha.on_packet(t(1120), Some(WIRED), ack, &mut out) else {
+            panic!("decapsulated and routed on")
+        };
+        assert_eq!(
+            (ack.size, ack.routing_header().src, ack.routing_header().dst),
+            (40, a(MN), a(CN))
+        );
+        assert_eq!((fa.stats.tunnelled, ha.stats.decapsulated), (1, 1));
+    }
+}
+
+/// Route optimization: the first packet CN → MN that HA tunnels makes HA send CN a Binding
+/// Update (MN at FA, the binding's remaining 2 s); CN then tunnels its next packet itself to
+/// FA (outer CN → FA, 1020 bytes) instead of sending it to the home address. A Binding
+/// Update with lifetime 0 (MN home) returns CN to the home address.
+#[test]
+fn a_binding_update_changes_the_correspondents_path() {
+    let mut ha = home_agent(true);
+    let mut cn = Correspondent::new(a(CN));
+    let mut out = MipOutput::default();
+    let reg = |care_of, lifetime| {
+        control(
+            ControlMessage::MipRegRequest {
+                home: a(MN),
+                home_agent: a(HA),
+                care_of,
+                lifetime,
+                id: 1,
+                reverse_tunnel: false,
+            },
+            a(FA),
+            a(HA),
+        )
+    };
+    ha.on_packet(t(0), Some(WIRED), reg(a(FA), t(2000)), &mut out);
+    out.control.clear();
+    let mut p = udp_packet(1, MN, 1000);
+    p.ip.src = a(CN);
+    // Before any update CN sends to the home address unchanged.
+    let Verdict::Pass(p) = cn.on_output(t(100), p) else {
+        panic!("no binding yet")
+    };
+    assert!(matches!(
+        ha.on_packet(t(110), Some(WIRED), p, &mut out),
+        Verdict::Route(_)
+    ));
+    assert_eq!(out.control.len(), 1);
+    let bu = out.control.remove(0);
+    assert_eq!((bu.src, bu.dst), (a(HA), a(CN)));
+    assert_eq!(
+        bu.msg,
+        ControlMessage::MipBindingUpdate {
+            home: a(MN),
+            care_of: a(FA),
+            lifetime: t(1890)
+        }
+    );
+    assert!(matches!(
+        cn.on_input(t(120), as_packet(&bu)),
+        Verdict::Consumed(_)
+    ));
+    let mut p = udp_packet(2, MN, 1000);
+    p.ip.src = a(CN);
+    let Verdict::Route(p) = cn.on_output(t(130), p) else {
+        panic!("tunnelled by the correspondent")
+    };
+    assert_eq!(
+        (p.size, p.routing_header().src, p.routing_header().dst),
+        (1020, a(CN), a(FA))
+    );
+    // The MN returns home: HA's deregistration sends CN a lifetime-0 update.
+    ha.on_packet(t(500), Some(HA_RADIO), reg(a(MN), SimTime::ZERO), &mut out);
+    let bu = out
+        .control
+        .iter()
+        .find(|s| matches!(s.msg, ControlMessage::MipBindingUpdate { .. }))
+        .expect("an update to the correspondent")
+        .clone();
+    assert!(
+        matches!(bu.msg, ControlMessage::MipBindingUpdate { lifetime, .. } if lifetime == SimTime::ZERO)
+    );
+    cn.on_input(t(510), as_packet(&bu));
+    let p = udp_packet(3, MN, 1000);
+    assert!(matches!(cn.on_output(t(520), p), Verdict::Pass(_)));
+}
+
+/// Eager switching and the lost agent: at home (no care-of address), an advertisement from FA
+/// switches at once (one change); FA's last advertisement at 1.0 s; the scans at 0.9 s
+/// (nothing lost), 1.9 s (1.0 + 1 >= 1.9: kept) and 2.9 s (lost): no agent left, so MN
+/// solicits on its up radio link (FA's) and sending drops as mip_no_agent; HA's
+/// advertisement then cancels the care-of address (a second change) and deregisters with
+/// lifetime 0 straight to HA.
+#[test]
+fn eager_switching_agent_loss_solicitation_and_return_home() {
+    let mut mn = mobile(false);
+    let mut out = MipOutput::default();
+    assert_eq!(mn.current_agent(), Some(a(HA)));
+    mn.on_timer(t(900), &mut out);
+    assert_eq!(
+        mn.current_agent(),
+        Some(a(HA)),
+        "HA heard at 0 s, kept at 0.9 s"
+    );
+    mn.on_input(t(1000), MN_TO_FA, advertisement(FA), &mut out);
+    assert_eq!((mn.care_of(), out.care_of_changes), (Some(a(FA)), 1));
+    out.control.clear();
+    // The reply arrives so nothing is pending.
+    let reply = control(
+        ControlMessage::MipRegReply {
+            home: a(MN),
+            home_agent: a(HA),
+            lifetime: t(2000),
+            id: 1,
+            code: 0,
+        },
+        a(FA),
+        a(MN),
+    );
+    mn.on_input(t(1020), MN_TO_FA, reply, &mut out);
+    mn.on_timer(t(1900), &mut out);
+    assert_eq!(mn.current_agent(), Some(a(FA)));
+    mn.on_timer(t(2900), &mut out);
+    assert_eq!(mn.current_agent(), None);
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].msg, ControlMessage::MipSolicitation);
+    assert_eq!(out.control[0].via, Some((MN_TO_FA, Addr::BROADCAST)));
+    assert_eq!(as_packet(&out.control[0]).size, 28);
+    out.control.clear();
+    let v = mn.on_output(t(3000), udp_packet(1, CN, 40));
+    assert!(matches!(v, Verdict::Drop(_, DropReason::MipNoAgent)));
+    mn.on_input(t(3100), MN_TO_HA, advertisement(HA), &mut out);
+    assert_eq!((mn.care_of(), out.care_of_changes), (None, 2));
+    let dereg = out.control.remove(0);
+    assert_eq!(dereg.via, Some((MN_TO_HA, a(HA))));
+    assert!(matches!(
+        dereg.msg,
+        ControlMessage::MipRegRequest { care_of, lifetime, .. } if care_of == a(MN) && lifetime == SimTime::ZERO
+    ));
+}
+
+/// An agent advertises every beacon period on its radio links that are up, 48 bytes each
+/// (RFC 3344 §2.1 with one address and one care-of address; ns-2 `adSize_` 48).
+#[test]
+fn advertisements_every_beacon_period_on_links_in_coverage() {
+    let mut ha = home_agent(false);
+    let mut out = MipOutput::default();
+    assert_eq!(ha.next_timer(), Some(t(300)));
+    ha.on_timer(t(300), &mut out);
+    assert!(out.control.is_empty(), "HA's link to MN is down");
+    assert_eq!(ha.next_timer(), Some(t(1300)));
+    ha.radio[0].up = true;
+    ha.on_timer(t(1300), &mut out);
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].via, Some((HA_RADIO, Addr::BROADCAST)));
+    assert_eq!(as_packet(&out.control[0]).size, 48);
+    assert_eq!(ha.next_timer(), Some(t(2300)));
+}
+
+/// The seed's walk at y = 275 m past HA at (200, 300) with a 75 m radius: inside while
+/// |x − 200| ≤ √(75² − 25²) = 70.7107 m. From (150, 275) to (350, 275) at 10 m/s from 10 s,
+/// the node leaves at x = 270.7107, t = 10 + 120.7107/10 = 22.0711 s; FA1 at (350, 300) is
+/// entered at x = 279.2893, t = 22.9289 s.
+#[test]
+fn coverage_crossings_of_a_straight_walk() {
+    let mut tr = Trajectory::new(Position { x: 150.0, y: 275.0 });
+    tr.setdest(t(10_000), Position { x: 350.0, y: 275.0 }, 10.0)
+        .unwrap();
+    let m = Mobility::Trajectory(Arc::new(tr));
+    let half = (75.0f64 * 75.0 - 25.0 * 25.0).sqrt();
+    let (inside, changes) = coverage_changes(&m, Position { x: 200.0, y: 300.0 }, 75.0, t(60_000));
+    assert!(inside);
+    assert_eq!(changes.len(), 1);
+    assert!(!changes[0].1);
+    assert!((changes[0].0.as_secs_f64() - (10.0 + (200.0 + half - 150.0) / 10.0)).abs() < 1e-6);
+    assert!((changes[0].0.as_secs_f64() - 22.0711).abs() < 1e-4);
+    let (inside, changes) = coverage_changes(&m, Position { x: 350.0, y: 300.0 }, 75.0, t(60_000));
+    assert!(!inside);
+    assert_eq!(changes.len(), 1, "it stops at (350, 275), inside");
+    assert!((changes[0].0.as_secs_f64() - 22.9289).abs() < 1e-4);
+    assert!(changes[0].1);
+}

@@ -1,0 +1,241 @@
+//! The world's side of Mobile IP (`crate::mobileip`): giving nodes their roles, asking a
+//! node's role about each packet before routing, sending what the roles produce, their
+//! timers, the radio links that follow coverage, and telling TCP agents of a care-of address
+//! change.
+//!
+//! A radio link is a scenario link between an agent and a mobile node. It is kept out of the
+//! routing graph (its edge stays down), its up/down state follows the mobile node's distance
+//! to the agent (crossing times solved from the trajectory at build time and scheduled as
+//! events), and routers route the mobile node's home address to its home agent's node (its
+//! home network).
+
+use super::{Event, FlowAgents, World};
+use crate::mobileip::coverage::coverage_changes;
+use crate::mobileip::{
+    Correspondent, MipOutput, MipRole, MobileNode, MobilityAgent, RadioPort, Verdict,
+};
+use crate::net::addr::{IfaceId, NodeId};
+use crate::net::packet::{Packet, Payload, Ports, IP_HEADER_BYTES};
+use crate::scenario::validate::ResolvedMobileIp;
+use crate::scenario::ResolvedScenario;
+use crate::sim::{RandomStream, SimTime};
+
+impl World {
+    pub(super) fn build_mobile_ip(
+        &mut self,
+        sc: &ResolvedScenario,
+        m: &ResolvedMobileIp,
+        seed: u64,
+    ) {
+        let period = m.cfg.beacon_period.as_nanos();
+        let phase = |name: &str, what: &str| {
+            let mut rng = RandomStream::named(seed, &format!("mip/{name}/{what}"));
+            SimTime(rng.below(period.max(1)))
+        };
+        for &a in &m.agents {
+            let addr = self.nodes[a].primary();
+            let homes = m
+                .mobiles
+                .iter()
+                .filter(|mn| mn.home_agent == a)
+                .map(|mn| self.nodes[mn.node].primary())
+                .collect();
+            // ns-2: the first advertisement at a random phase in [0, beacon period).
+            let first = phase(&sc.nodes[a].name, "beacon");
+            let agent = MobilityAgent::new(addr, m.cfg, homes, first);
+            self.nodes[a].mip = Some(MipRole::Agent(Box::new(agent)));
+        }
+        for mn in &m.mobiles {
+            let home = self.nodes[mn.node].primary();
+            let ha = self.nodes[mn.home_agent].primary();
+            let first = phase(&sc.nodes[mn.node].name, "scan");
+            let node = MobileNode::new(home, ha, mn.reverse_tunnel, m.cfg, first);
+            self.nodes[mn.node].mip = Some(MipRole::Mobile(Box::new(node)));
+            self.home_network[mn.node] = Some(NodeId(mn.home_agent as u32));
+        }
+        for &c in &m.correspondents {
+            let addr = self.nodes[c].primary();
+            self.nodes[c].mip = Some(MipRole::Correspondent(Correspondent::new(addr)));
+        }
+        for &(link, agent, mobile) in &m.radio_links {
+            self.radio_links[link] = true;
+            self.edges[link].up = false;
+            // Wired link i: interface 2i at `a`, 2i+1 at `b`.
+            let (agent_iface, mobile_iface) = if sc.links[link].a == agent {
+                (IfaceId(2 * link as u32), IfaceId(2 * link as u32 + 1))
+            } else {
+                (IfaceId(2 * link as u32 + 1), IfaceId(2 * link as u32))
+            };
+            let (agent_addr, mobile_addr) =
+                (self.nodes[agent].primary(), self.nodes[mobile].primary());
+            let center = sc.nodes[agent]
+                .position
+                .expect("validated: agents have positions");
+            let path = self.nodes[mobile].mobility.clone();
+            let (initially, changes) = coverage_changes(&path, center, m.coverage_m, sc.duration);
+            let port = |iface, peer| RadioPort {
+                iface,
+                peer,
+                up: initially,
+            };
+            if let Some(MipRole::Agent(a)) = &mut self.nodes[agent].mip {
+                a.radio.push(port(agent_iface, mobile_addr));
+            }
+            if let Some(MipRole::Mobile(n)) = &mut self.nodes[mobile].mip {
+                n.radio.push(port(mobile_iface, agent_addr));
+            }
+            if !initially {
+                self.set_radio_link(SimTime::ZERO, link, false);
+            }
+            for (at, up) in changes {
+                let link = link as u32;
+                self.sched.schedule(at, Event::Coverage { link, up });
+            }
+        }
+        for n in 0..self.nodes.len() {
+            self.arm_mip(NodeId(n as u32));
+        }
+    }
+
+    /// Takes both directions of radio link `link` up or down and tells the Mobile IP roles at
+    /// its ends. Routing is not told: the link is not in its graph.
+    pub(super) fn set_radio_link(&mut self, now: SimTime, link: usize, up: bool) {
+        for d in 0..2 {
+            let device = 2 * link + d;
+            let mut out = self.iface_out_pool.pop().unwrap_or_default();
+            let wire = self.devices[device]
+                .wired_mut()
+                .expect("links are the first devices");
+            if up {
+                wire.set_up();
+            } else {
+                wire.set_down(&mut out);
+            }
+            let iface = IfaceId(device as u32);
+            self.ifaces[iface.ix()].up = up;
+            let node = self.ifaces[iface.ix()].node;
+            if let Some(role) = self.nodes[node.ix()].mip.as_mut() {
+                role.on_radio_change(iface, up);
+            }
+            self.drain_device_output(now, device as u32, out);
+        }
+        if let Some(t) = self.traces.topology.as_mut() {
+            let what = if up { "coverage_in" } else { "coverage_out" };
+            t.push(now.as_secs_f64(), what, &self.link_names[link]);
+        }
+    }
+
+    /// Asks `node`'s Mobile IP role (if any) about `packet`, originated there (`in_iface` =
+    /// None) or received on `in_iface`; returns the packet when routing should decide.
+    pub(super) fn mip_filter(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        in_iface: Option<IfaceId>,
+        packet: Packet,
+    ) -> Option<Packet> {
+        let Some(role) = self.nodes[node.ix()].mip.as_mut() else {
+            return Some(packet);
+        };
+        let mut out = MipOutput::default();
+        let verdict = match in_iface {
+            None => role.on_output(now, packet, &mut out),
+            Some(i) => role.on_input(now, i, packet, &mut out),
+        };
+        let pass = match verdict {
+            Verdict::Pass(p) => Some(p),
+            Verdict::Route(p) => {
+                self.route_originated(now, node, p);
+                None
+            }
+            Verdict::Send(p, iface, next_hop) => {
+                self.transmit(now, iface, next_hop, p);
+                None
+            }
+            Verdict::Consumed(p) => {
+                self.accounting.delivered += 1;
+                self.accounting.delivered_by_kind[p.kind().index()] += 1;
+                None
+            }
+            Verdict::Drop(p, why) => {
+                self.drop_packet(now, Some(node), None, p, why);
+                None
+            }
+        };
+        self.drain_mip(now, node, out);
+        pass
+    }
+
+    /// Sends the messages a role produced and tells the node's TCP agents of care-of address
+    /// changes.
+    fn drain_mip(&mut self, now: SimTime, node: NodeId, out: MipOutput) {
+        for _ in 0..out.care_of_changes {
+            self.on_care_of_change(now, node);
+        }
+        for send in out.control {
+            let size = IP_HEADER_BYTES + send.msg.body_bytes();
+            let packet = self.new_packet(
+                now,
+                None,
+                send.src,
+                send.dst,
+                Ports::default(),
+                size,
+                Payload::Control(send.msg),
+            );
+            match send.via {
+                Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
+                None => self.originate(now, node, packet),
+            }
+        }
+        self.arm_mip(node);
+    }
+
+    /// Demo-Vegas's signals (`ho-mobileip` seed §IV-B): a sink on the node flips its SIG bit,
+    /// a sender on the node re-measures BaseRTT.
+    fn on_care_of_change(&mut self, now: SimTime, node: NodeId) {
+        for f in &mut self.flows {
+            let FlowAgents::Tcp(t) = &mut f.agents else {
+                continue;
+            };
+            if f.dst == node {
+                t.sink.on_care_of_change();
+            }
+            if f.src == node {
+                t.sender.on_care_of_change();
+            }
+        }
+        if let Some(tb) = self.traces.topology.as_mut() {
+            tb.push(
+                now.as_secs_f64(),
+                "care_of_change",
+                &self.nodes[node.ix()].name,
+            );
+        }
+    }
+
+    fn arm_mip(&mut self, node: NodeId) {
+        let n = &mut self.nodes[node.ix()];
+        let Some(role) = &n.mip else {
+            return;
+        };
+        let deadline = role.next_timer();
+        n.mip_wake
+            .request(&mut self.sched, deadline, Event::MipTimer(node.0));
+    }
+
+    pub(super) fn on_mip_timer(&mut self, now: SimTime, node: NodeId) {
+        let n = &mut self.nodes[node.ix()];
+        n.mip_wake.fired(now);
+        let Some(role) = n.mip.as_mut() else {
+            return;
+        };
+        if role.next_timer().is_some_and(|t| t <= now) {
+            let mut out = MipOutput::default();
+            role.on_timer(now, &mut out);
+            self.drain_mip(now, node, out);
+        } else {
+            self.arm_mip(node);
+        }
+    }
+}

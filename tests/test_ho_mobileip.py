@@ -1,0 +1,52 @@
+"""The ho-mobileip reproduction: each figure's scenario, the throughput series, and a quick
+run whose RTT claims are the hand-worked base RTTs."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ternsim.api import load_scenario
+from ternsim.experiments import ho_mobileip as ho
+
+
+def test_each_figure_changes_only_its_delays_walk_tunnel_and_optimization():
+    base = load_scenario(ho.SCENARIO)
+    s = ho.scenario_for(base, "fig6", "demo_vegas", 120.0)
+    assert [link["delay"] for link in s["links"][1:4]] == ["1ms", "3ms", "1ms"]
+    assert s["mobile_ip"]["route_optimization"] is True
+    assert s["mobile_ip"]["correspondents"] == ["CN"]
+    assert s["flows"][0]["tcp"] == "demo_vegas"
+    assert s["duration"] == "85s"
+    mn = next(n for n in s["nodes"] if n["name"] == "MN")
+    assert mn["moves"] == ho.WALK_SHORT
+    s5 = ho.scenario_for(base, "fig5", "vegas", 120.0)
+    assert s5["mobile_ip"]["mobiles"][0]["reverse_tunnel"] is True
+    assert s5["mobile_ip"]["route_optimization"] is False
+    # The shipped file itself is Fig. 3's.
+    assert base["links"][3]["delay"] == "1ms"
+    assert base["mobile_ip"]["mobiles"][0]["reverse_tunnel"] is False
+
+
+def test_throughput_is_the_cumulative_ack_advance_times_the_packet_size():
+    # ACKs 0..124 in the first second, 125..249 in the second: 125 packets of 1000 B per
+    # second = 1000 kb/s; nothing in the third.
+    acks = pd.DataFrame({"time_s": [0.5, 0.99, 1.5, 1.99], "ack": [10, 124, 200, 249]})
+    s = ho.throughput_series(acks, 3.0)
+    assert list(s["kbps"]) == pytest.approx([1000.0, 1000.0, 0.0])
+    assert ho.mean_kbps(acks, 1.0, 2.0) == pytest.approx(1000.0)
+
+
+@pytest.mark.slow
+def test_quick_reproduction_measures_the_hand_worked_base_rtts(tmp_path):
+    from ternsim.experiments import reproduce
+
+    report = reproduce("ho-mobileip", tmp_path / "r", quick=True, progress=False)
+    by = {c.quantity: c for c in report.claims}
+    assert by["BaseRTT at home, Fig. 3 (ms)"].samples[0] == pytest.approx(35.328, abs=1e-6)
+    assert by["RTT in FA1's network, Fig. 3 (ms)"].samples[0] == pytest.approx(44.592, abs=1e-6)
+    assert by["RTT in FA2's network, Fig. 3 (ms)"].samples[0] == pytest.approx(40.592, abs=1e-6)
+    fwd = by["RTT in the foreign network, forward tunnel, Fig. 4 (ms)"].samples[0]
+    rev = by["RTT in the foreign network, reverse tunnel, Fig. 5 (ms)"].samples[0]
+    assert (fwd, rev) == (pytest.approx(40.592, abs=1e-6), pytest.approx(46.784, abs=1e-6))
+    assert (tmp_path / "r" / "fig3_throughput.png").exists()
