@@ -19,13 +19,11 @@ from __future__ import annotations
 import copy
 import json
 import math
+import numbers
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Union
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _native
 from ._atomic import replace_folder
@@ -36,6 +34,10 @@ try:
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
     import tomli as tomllib  # type: ignore[no-redef]
+
+if TYPE_CHECKING:  # numpy and pandas load on first use: a run printed as JSON needs neither
+    import numpy as np
+    import pandas as pd
 
 __all__ = [
     "RunResult",
@@ -271,7 +273,7 @@ def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dic
 
 
 def _check_seed(seed: int) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
         raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
@@ -296,6 +298,9 @@ def run(scenario_or_path: ScenarioLike, seed: int = 1, overrides: Overrides = No
 
 def _categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
     """Maps integer indices into ``labels`` to a categorical (out-of-range indices are NaN)."""
+    import numpy as np
+    import pandas as pd
+
     categories = list(dict.fromkeys(labels))
     lut = np.array([categories.index(label) for label in labels] or [0], dtype=np.int64)
     codes = np.asarray(codes, dtype=np.int64)
@@ -307,6 +312,8 @@ def _categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
 def records_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """A DataFrame of summary records (flows, links) in which a field that is a number or
     null (``rtt_min_s`` without samples) is a float column with NaN for null."""
+    import pandas as pd
+
     frame = pd.DataFrame(list(records))
     for column in frame.columns:
         values = frame[column]
@@ -324,6 +331,8 @@ def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.Da
     links, interfaces and bearers already arrive by name from the core. Names and other
     string columns (``event``, ``reason``) are categorical.
     """
+    import pandas as pd
+
     flows = [str(f.get("name")) for f in summary.get("flows", [])]
     data: dict[str, Any] = {}
     for name, payload in columns.items():
@@ -454,6 +463,8 @@ class RunResult:
             if scenario_path_.is_file()
             else None
         )
+        import pandas as pd
+
         frames: dict[str, pd.DataFrame] = {}
         for path in sorted(folder.glob("*.parquet")):
             frames[path.stem] = pd.read_parquet(path)

@@ -41,7 +41,6 @@ from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from . import _native
 from ._atomic import replace_files
@@ -83,6 +82,8 @@ def ci95(samples: Sequence[float]) -> tuple[float, float, int, float]:
     if n < 2:
         return mean, math.nan, n, math.nan
     std = float(x.std(ddof=1))
+    from scipy import stats  # on first use: importing scipy.stats costs about half a second
+
     return mean, float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)), n, std
 
 
@@ -117,6 +118,8 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
     out["count"] = count.to_numpy(dtype=int).ravel()
     n = out["count"].to_numpy(dtype=int)
     dof = np.maximum(n - 1, 1)
+    from scipy import stats
+
     half = stats.t.ppf(0.975, dof) * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
     out["ci95"] = np.where(n >= 2, half, np.nan)
     out["n"] = n
