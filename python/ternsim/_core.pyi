@@ -1,6 +1,6 @@
 """Type stub of the compiled core (crates/ternsim-py): thin bindings, no logic."""
 
-from typing import Any
+from typing import Any, Callable
 
 class ScenarioError(ValueError):
     """A scenario refused before the run; the message names the key path."""
@@ -11,8 +11,11 @@ def version() -> str:
 def validate(scenario_json: str) -> list[str]:
     """Validates a scenario (JSON text); returns the files it reads (resolved paths)."""
 
-def run(scenario_json: str, seed: int) -> dict[str, Any]:
-    """Runs a scenario: {"summary": JSON text, "traces": {name: {column: (dtype, data)}}}."""
+def run(
+    scenario_json: str, seed: int, progress: Callable[[float, int], object] | None = None
+) -> dict[str, Any]:
+    """Runs a scenario: {"summary": JSON text, "traces": {name: {column: (dtype, data)}}}.
+    ``progress(simulated_seconds, events)`` is called every 2**18 events if given."""
 
 def fit_hmm(
     trace_text: str,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from .errors import ScenarioError
 
@@ -53,11 +53,14 @@ def validate_json(scenario_json: str) -> list[str]:
         raise _reraise(exc) from None
 
 
-def run_json(scenario_json: str, seed: int) -> dict[str, Any]:
-    """Runs a scenario given as JSON; returns ``{"summary": dict, "traces": raw payloads}``."""
+def run_json(
+    scenario_json: str, seed: int, progress: Callable[[float, int], object] | None = None
+) -> dict[str, Any]:
+    """Runs a scenario given as JSON; returns ``{"summary": dict, "traces": raw payloads}``.
+    ``progress(simulated_seconds, events)``, if given, is called every 2**18 events."""
     mod = core()
     try:
-        out = mod.run(scenario_json, int(seed))
+        out = mod.run(scenario_json, int(seed), progress)
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None
     return {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}

@@ -23,7 +23,7 @@ import numbers
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 from . import _native
 from ._atomic import replace_folder
@@ -280,16 +280,23 @@ def _check_seed(seed: int) -> int:
     return int(seed)
 
 
-def run(scenario_or_path: ScenarioLike, seed: int = 1, overrides: Overrides = None) -> RunResult:
+def run(
+    scenario_or_path: ScenarioLike,
+    seed: int = 1,
+    overrides: Overrides = None,
+    *,
+    progress: Callable[[float, int], object] | None = None,
+) -> RunResult:
     """Runs one scenario with one seed and returns its :class:`RunResult`.
 
     The scenario is a path or a dict; ``overrides`` as in :func:`apply_overrides`. A scenario
     the core refuses raises ScenarioError before anything runs. Same scenario, seed and
-    version: the same result, apart from ``wall_seconds``.
+    version: the same result, apart from ``wall_seconds``. ``progress(simulated_seconds,
+    events)``, if given, is called every 2**18 events while the core runs; it only observes.
     """
     seed = _check_seed(seed)
     scenario = prepare(scenario_or_path, overrides)
-    out = _native.run_json(scenario_json(scenario), seed)
+    out = _native.run_json(scenario_json(scenario), seed, progress)
     return RunResult(out["summary"], scenario=scenario, raw_traces=out["traces"])
 
 

@@ -33,8 +33,8 @@ app = typer.Typer(
     help="ternsim: packet-level simulation of TCP over wireless paths.",
 )
 
-# Off a terminal rich assumes 80 columns, too narrow for the flows table.
-_out = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+# Every table is laid out to fit 80 columns, rich's width off a terminal.
+_out = Console(highlight=False)
 _err = Console(stderr=True, highlight=False)
 
 SET_HELP = "Override a scenario key: KEY=VALUE, KEY a dotted path (flows.0.tcp=vegas); repeatable."
@@ -93,62 +93,124 @@ def _num(value: Any, digits: int = 2) -> str:
     return f"{float(value):.{digits}f}"
 
 
+def _secs(value: Any) -> str:
+    """Seconds as people write them: ``60 s``, ``0.5 s``, ``12.25 s`` (no float noise such
+    as 60.00000000000001, which rounding to the nanosecond removes)."""
+    return f"{round(float(value), 9):g} s"
+
+
+#: What each abbreviated column of the run tables means; printed under the tables.
+FLOW_LEGEND = (
+    "throughput: TCP data bits received per second (duplicates included); goodput: "
+    "application bytes delivered in order, once each; retx/sent: retransmitted/sent "
+    "segments; RTO/spur.: retransmission timeouts/of which spurious; fast rtx: fast "
+    "retransmits; cwnd: time-weighted mean congestion window (packets); RTT ms: round-trip "
+    "time min/mean/max in milliseconds."
+)
+
+
+BEARER_LEGEND = (
+    "blocks: transport blocks sent; block errors: blocks lost on the radio channel; RLC "
+    "retx/PDUs: retransmitted/sent RLC data PDUs; STATUS: RLC STATUS PDUs sent; polls: polls "
+    "sent; SDUs: SDUs delivered; SDU delay: mean/max in milliseconds."
+)
+
+MAC_LEGEND = (
+    "retx: DATA frames retransmitted; CTS/ACK timeouts: RTS left without CTS / DATA left "
+    "without ACK; ifq: interface queue (drops when full, and its largest length); retry "
+    "drops: frames dropped at the retry limit."
+)
+
+
+def _legend(text: str) -> None:
+    """Explains the abbreviated headers of the tables just printed (wrapped to the width)."""
+    _out.print(text, style="dim")
+    _out.print()
+
+
+def _table(title: str, columns: list[str], left: tuple[str, ...]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in columns:
+        table.add_column(column, justify="left" if column in left else "right", no_wrap=True)
+    return table
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
     wall = summary.get("wall_seconds") or 0.0
     events = summary.get("events", 0)
     rate = f", {events / wall:,.0f} events/s" if wall > 0 else ""
     _out.print(
         f"[bold]{summary.get('scenario')}[/] seed {summary.get('seed')}: "
-        f"{summary.get('sim_seconds', 0):g} s simulated, {events:,} events "
+        f"{_secs(summary.get('sim_seconds', 0))} simulated, {events:,} events "
         f"in {wall:.3f} s{rate}"
     )
-    flows = Table(title="flows", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("flow", "tcp", "throughput", "goodput", "delivered", "retx",
-                   "RTOs/spur.", "fast rtx", "cwnd", "rtt ms min/mean/max"):  # fmt: skip
-        flows.add_column(column, justify="left" if column in ("flow", "tcp") else "right")
-    for f in summary.get("flows", []):
+    # Two tables of at most six columns each, so that both fit in 80 columns.
+    flows = summary.get("flows", [])
+    delivery = _table(
+        "flows: delivery", ["flow", "tcp", "throughput", "goodput", "delivered"], ("flow", "tcp")
+    )
+    losses = _table(
+        "flows: losses, window and RTT",
+        ["flow", "retx/sent", "RTO/spur.", "fast rtx", "cwnd", "RTT ms min/mean/max"],
+        ("flow",),
+    )
+    for f in flows:
         rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s"))
-        flows.add_row(
+        delivery.add_row(
             str(f.get("name")),
             str(f.get("tcp") or f.get("transport", "")),
             _bps(f.get("throughput_bps")),
             _bps(f.get("goodput_bps")),
             _bytes(f.get("delivered_bytes")),
+        )
+        losses.add_row(
+            str(f.get("name")),
             f"{_num(f.get('retransmitted_segments'))}/{_num(f.get('segments_sent'))}",
             f"{_num(f.get('timeouts'))}/{_num(f.get('spurious_timeouts'))}",
             _num(f.get("fast_retransmits")),
             _num(f.get("mean_cwnd"), 1),
             rtt,
         )
-    _out.print(flows)
+    _out.print(delivery)
+    _out.print(losses)
+    _legend(FLOW_LEGEND)
     bearers = summary.get("bearers", [])
     if bearers:
-        radio = Table(title="radio bearers", title_justify="left", box=box.SIMPLE_HEAD)
-        for column in ("bearer", "direction", "blocks", "block errors", "RLC retx/PDUs",
-                       "STATUS", "polls", "SDUs", "SDU delay ms mean/max"):  # fmt: skip
-            radio.add_column(
-                column, justify="left" if column in ("bearer", "direction") else "right"
-            )
+        blocks = _table(
+            "radio bearers: transport blocks and RLC",
+            ["bearer", "direction", "blocks", "block errors", "RLC retx/PDUs"],
+            ("bearer", "direction"),
+        )
+        sdus = _table(
+            "radio bearers: RLC control and SDUs",
+            ["bearer", "direction", "STATUS", "polls", "SDUs", "SDU delay ms mean/max"],
+            ("bearer", "direction"),
+        )
         for b in bearers:
             delay = "/".join(_ms(b.get(k)) for k in ("sdu_delay_mean_s", "sdu_delay_max_s"))
-            radio.add_row(
-                str(b.get("name")),
-                str(b.get("direction")),
+            name, direction = str(b.get("name")), str(b.get("direction"))
+            blocks.add_row(
+                name,
+                direction,
                 _num(b.get("transport_blocks")),
                 _num(b.get("block_errors")),
                 f"{_num(b.get('retransmitted_pdus'))}/{_num(b.get('data_pdus'))}",
+            )
+            sdus.add_row(
+                name,
+                direction,
                 _num(b.get("status_pdus")),
                 _num(b.get("polls")),
                 _num(b.get("sdus_delivered")),
                 delay,
             )
-        _out.print(radio)
+        _out.print(blocks)
+        _out.print(sdus)
+        _legend(BEARER_LEGEND)
     _print_wireless(summary)
     packets = summary.get("packets", {})
     drops = packets.get("drops_by_reason", {})
-    table = Table(title="drops by reason", title_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("reason")
-    table.add_column("packets", justify="right")
+    table = _table("drops by reason", ["reason", "packets"], ("reason",))
     for reason, count in drops.items():
         table.add_row(str(reason), _num(count))
     if not drops:
@@ -167,24 +229,35 @@ def _print_wireless(summary: dict[str, Any]) -> None:
     nodes = [n for n in summary.get("nodes", []) if n.get("mac")]
     if not nodes:
         return
-    mac = Table(title="802.11 MAC per node", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("node", "DATA sent", "retx", "RTS", "CTS/ACK timeouts", "collisions",
-                   "ifq drops", "retry drops", "ifq max"):  # fmt: skip
-        mac.add_column(column, justify="left" if column == "node" else "right")
+    frames = _table(
+        "802.11 MAC per node: frames",
+        ["node", "DATA sent", "retx", "RTS", "CTS/ACK timeouts"],
+        ("node",),
+    )
+    losses = _table(
+        "802.11 MAC per node: collisions and queue",
+        ["node", "collisions", "ifq drops", "retry drops", "ifq max"],
+        ("node",),
+    )
     for n in nodes:
         m = n["mac"]
-        mac.add_row(
+        frames.add_row(
             str(n.get("name")),
             _num(m.get("data_sent")),
             _num(m.get("data_retransmitted")),
             _num(m.get("rts_sent")),
             f"{_num(m.get('cts_timeouts'))}/{_num(m.get('ack_timeouts'))}",
+        )
+        losses.add_row(
+            str(n.get("name")),
             _num(m.get("collisions")),
             _num(m.get("drops_ifq")),
             _num(m.get("drops_retry_limit")),
             _num(m.get("ifq_max")),
         )
-    _out.print(mac)
+    _out.print(frames)
+    _out.print(losses)
+    _legend(MAC_LEGEND)
     routing = summary.get("routing")
     if routing:
         by_type = ", ".join(
@@ -224,14 +297,25 @@ def run(
     csv: Annotated[
         bool, typer.Option("--csv", help="With --out, also write traces as CSV.")
     ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="No progress line (shown on a terminal for runs over 2 s)."
+        ),
+    ] = False,
 ) -> None:
     """Run one scenario with one seed."""
     from . import api
+    from ._run_progress import RunProgress
 
     if csv and out is None:
         raise _fail("error: --csv needs --out")
     with _reported():
-        result = api.run(scenario, seed=seed, overrides=set_)
+        progress = RunProgress(None, enabled=not quiet)
+        try:
+            result = api.run(scenario, seed=seed, overrides=set_, progress=progress)
+        finally:
+            progress.close()
         if out is not None:
             formats = ("parquet", "csv") if csv else ("parquet",)
             folder = result.write(out, formats=formats)

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use ternsim_core::scenario;
+use ternsim_core::sim::SimTime;
 use ternsim_core::trace::Column;
 
 create_exception!(
@@ -58,11 +59,31 @@ fn column_to_py<'py>(py: Python<'py>, col: &Column) -> PyResult<Bound<'py, PyTup
 }
 
 /// Runs a scenario (JSON text) with `seed`. Returns {"summary": JSON text, "traces": {...}}.
-/// The simulation runs with the GIL released.
+/// The simulation runs with the GIL released. `progress`, if given, is called as
+/// `progress(simulated_seconds, events)` every `PROGRESS_EVERY_EVENTS` events (with the GIL
+/// taken for the call); an exception it raises is ignored, since progress only observes.
 #[pyfunction]
-fn run<'py>(py: Python<'py>, scenario_json: &str, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (scenario_json, seed, progress=None))]
+fn run<'py>(
+    py: Python<'py>,
+    scenario_json: &str,
+    seed: u64,
+    progress: Option<PyObject>,
+) -> PyResult<Bound<'py, PyDict>> {
     let sc = resolve(scenario_json)?;
-    let out = py.allow_threads(|| ternsim_core::world::run(&sc, seed));
+    let out = py.allow_threads(|| match &progress {
+        None => ternsim_core::world::run(&sc, seed),
+        Some(callback) => {
+            let mut report = |now: SimTime, events: u64| {
+                Python::with_gil(|py| {
+                    if let Err(err) = callback.call1(py, (now.as_secs_f64(), events)) {
+                        err.print(py);
+                    }
+                });
+            };
+            ternsim_core::world::run_with_progress(&sc, seed, &mut report)
+        }
+    });
     let summary = serde_json::to_string(&out.summary)
         .map_err(|e| PyValueError::new_err(format!("cannot serialise summary: {e}")))?;
     let result = PyDict::new_bound(py);

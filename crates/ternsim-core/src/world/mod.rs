@@ -143,9 +143,24 @@ struct Accounting {
 
 /// Runs `scenario` with `seed` to its end.
 pub fn run(scenario: &ResolvedScenario, seed: u64) -> RunOutput {
+    run_with_progress(scenario, seed, &mut |_, _| {})
+}
+
+/// Events between two calls of a progress callback: rare enough to cost nothing per event,
+/// often enough (a few times a second at millions of events per second) for a progress line.
+pub const PROGRESS_EVERY_EVENTS: u64 = 1 << 18;
+
+/// Runs `scenario` with `seed` to its end, calling `progress(now, events executed)` every
+/// [`PROGRESS_EVERY_EVENTS`] events. The callback only observes: the run is the same event
+/// for event as [`run`].
+pub fn run_with_progress(
+    scenario: &ResolvedScenario,
+    seed: u64,
+    progress: &mut dyn FnMut(SimTime, u64),
+) -> RunOutput {
     let wall = Instant::now();
     let mut world = World::build(scenario, seed);
-    world.run_until(scenario.duration);
+    world.run_until(scenario.duration, progress);
     world.finish(scenario, seed, wall.elapsed().as_secs_f64())
 }
 
@@ -416,7 +431,7 @@ impl World {
         world
     }
 
-    fn run_until(&mut self, end: SimTime) {
+    fn run_until(&mut self, end: SimTime, progress: &mut dyn FnMut(SimTime, u64)) {
         while let Some(t) = self.sched.peek_time() {
             if t > end {
                 break;
@@ -432,6 +447,10 @@ impl World {
                 Event::UdpSend(f) => self.on_udp_send(now, f as usize),
                 Event::RoutingTimer(n) => self.on_routing_timer(now, NodeId(n)),
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),
+            }
+            let events = self.sched.events_executed();
+            if events % PROGRESS_EVERY_EVENTS == 0 {
+                progress(now, events);
             }
         }
     }
