@@ -76,7 +76,8 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
     A scenario read from a file gets ``scenario_dir`` (its folder) unless it sets one, so
     that relative trace paths inside it resolve against the file, not the working directory.
 
-    Raises FileNotFoundError for a missing file and ScenarioError for one that does not parse.
+    Raises FileNotFoundError for a missing file, IsADirectoryError for a folder, and
+    ScenarioError for a file that is not UTF-8 text or does not parse.
     Nothing is validated here: see :func:`validate`.
     """
     if isinstance(path_or_dict, Mapping):
@@ -87,9 +88,22 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
             path = scenario_path(path)
         except FileNotFoundError:
             pass
+    if path.is_dir():
+        tomls = sorted(p.name for p in path.glob("*.toml"))
+        inside = f" (it holds {', '.join(tomls)})" if tomls else ""
+        raise IsADirectoryError(f"scenario file not found: {path_or_dict} is a folder{inside}")
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path_or_dict}")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise scenario_error(
+            "",
+            f"{path} is not a text scenario: byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{exc.start} is not UTF-8 (scenarios are TOML text)",
+        ) from None
+    if "\x00" in text:
+        raise scenario_error("", f"{path} is not a text scenario: it holds NUL bytes")
     try:
         if path.suffix.lower() == ".json":
             doc = json.loads(text)

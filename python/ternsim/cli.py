@@ -20,16 +20,33 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+import typer.core
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from .errors import ScenarioError
 
+
+class _Command(typer.core.TyperCommand):
+    """Help in the usual form: an argument shows as its metavar (SCENARIO), without typer's
+    type placeholder (``<path>``) or braces, which say less than the help text beside it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, typer.core.TyperArgument):
+                name = param.metavar or (param.name or "").upper()
+                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
+                param._usage_display_name = lambda name=name: name  # type: ignore[method-assign]
+
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    # Plain help, as click prints it: no boxes, and no type placeholders such as <bool>.
+    rich_markup_mode=None,
     help="ternsim: packet-level simulation of TCP over wireless paths.",
 )
 
@@ -271,25 +288,43 @@ def _print_wireless(summary: dict[str, Any]) -> None:
         )
 
 
-ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (TOML).")]
-SetOpt = Annotated[list[str], typer.Option("--set", help=SET_HELP)]
+ScenarioArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Scenario file (TOML), or a shipped scenario such as examples/dumbbell.",
+        metavar="SCENARIO",
+    ),
+]
+SetOpt = Annotated[list[str], typer.Option("--set", help=SET_HELP, metavar="KEY=VALUE")]
 # Options shared by the commands that run sweeps (`sweep`, `reproduce`).
-JobsOpt = Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")]
+JobsOpt = Annotated[
+    Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.", metavar="N")
+]
 CacheDirOpt = Annotated[
     Optional[Path],
-    typer.Option("--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."),
+    typer.Option(
+        "--cache-dir",
+        help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache).",
+        metavar="FOLDER",
+    ),
 ]
-NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Run everything; store nothing.")]
+NoCacheOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache", help="Run everything; neither read nor store the cache (`ternsim cache`)."
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
-@app.command()
+@app.command(cls=_Command)
 def run(
     scenario: ScenarioArg,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.", metavar="N")] = 1,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
     out: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Write the result folder here.")
+        Optional[Path],
+        typer.Option("--out", "-o", help="Write the result folder here.", metavar="FOLDER"),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as one JSON object.")
@@ -326,7 +361,7 @@ def run(
         _print_summary(result.summary)
 
 
-@app.command()
+@app.command(cls=_Command)
 def validate(
     scenario: ScenarioArg,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
@@ -339,26 +374,38 @@ def validate(
     _err.print(f"ok: {spec.get('name', scenario)}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def sweep(
     scenario: ScenarioArg,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Folder for runs.csv, runs.parquet, summary.csv.")
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder for runs.csv, runs.parquet, summary.csv.",
+            metavar="FOLDER",
+        ),
     ],
     grid: Annotated[
         list[str],
         typer.Option(
-            "--grid", help="A grid axis: KEY=V1,V2,... (values read as TOML); repeatable."
+            "--grid",
+            help="A grid axis: KEY=V1,V2,... (values read as TOML); repeatable.",
+            metavar="KEY=V1,V2,...",
         ),
     ] = [],  # noqa: B006 - typer copies option defaults
     seeds: Annotated[
-        int, typer.Option("--seeds", min=1, help="Seeds 1..N for every grid point.")
+        int, typer.Option("--seeds", min=1, help="Seeds 1..N for every grid point.", metavar="N")
     ] = 1,
     jobs: JobsOpt = None,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
     scheduler: Annotated[
         Optional[str],
-        typer.Option("--scheduler", help="Dask scheduler address (needs ternsim[dask])."),
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (needs ternsim[dask]).",
+            metavar="ADDRESS",
+        ),
     ] = None,
     cache_dir: CacheDirOpt = None,
     no_cache: NoCacheOpt = False,
@@ -393,7 +440,7 @@ def sweep(
     n_runs = len(result.runs.drop_duplicates([*result.grid_keys, "seed"]))
     _err.print(
         f"{n_runs} runs ({result.cached} cached, {len(failures)} failed); "
-        f"wrote {out}/runs.csv, runs.parquet, summary.csv"
+        f"wrote {out}/runs.csv, runs.parquet, summary.csv; {_cache_note(cache_dir, no_cache)}"
     )
     if len(failures):
         for row in failures.itertuples(index=False):
@@ -402,22 +449,27 @@ def sweep(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=_Command)
 def plot(
-    path: Annotated[Path, typer.Argument(help="A run folder or a sweep folder.")],
-    trace: Annotated[str, typer.Option("--trace", help="Run folder: the trace to plot.")] = "cwnd",
-    y: Annotated[Optional[str], typer.Option("--y", help="Run folder: the column to plot.")] = None,
+    path: Annotated[Path, typer.Argument(help="A run folder or a sweep folder.", metavar="FOLDER")],
+    trace: Annotated[
+        str, typer.Option("--trace", help="Run folder: the trace to plot.", metavar="NAME")
+    ] = "cwnd",
+    y: Annotated[
+        Optional[str], typer.Option("--y", help="Run folder: the column to plot.", metavar="COLUMN")
+    ] = None,
     flow: Annotated[
-        Optional[str], typer.Option("--flow", help="Run folder: only this flow.")
+        Optional[str], typer.Option("--flow", help="Run folder: only this flow.", metavar="NAME")
     ] = None,
     metric: Annotated[
-        str, typer.Option("--metric", help="Sweep folder: the metric to plot.")
+        str, typer.Option("--metric", help="Sweep folder: the metric to plot.", metavar="NAME")
     ] = "throughput_bps",
     x: Annotated[
-        Optional[str], typer.Option("--x", help="Sweep folder: the grid key on the x axis.")
+        Optional[str],
+        typer.Option("--x", help="Sweep folder: the grid key on the x axis.", metavar="KEY"),
     ] = None,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Image file to write.")
+        Optional[Path], typer.Option("--output", "-o", help="Image file to write.", metavar="FILE")
     ] = None,
 ) -> None:
     """Plot a trace of a run, or a metric of a sweep with 95 % CI error bars."""
@@ -434,7 +486,7 @@ def plot(
     _err.print(f"wrote {image}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def bench(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print results as one JSON object.")
@@ -470,12 +522,18 @@ def bench(
     _out.print(table)
 
 
-@app.command("fit-hmm")
+@app.command("fit-hmm", cls=_Command)
 def fit_hmm(
-    trace: Annotated[Path, typer.Argument(help="Error trace: 0/1 per unit, one per line.")],
-    states: Annotated[int, typer.Option("--states", help="Number of hidden states.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random restarts.")] = 1,
-    starts: Annotated[int, typer.Option("--starts", help="Baum-Welch restarts.")] = 4,
+    trace: Annotated[
+        Path, typer.Argument(help="Error trace: 0/1 per unit, one per line.", metavar="FILE")
+    ],
+    states: Annotated[
+        int, typer.Option("--states", help="Number of hidden states.", metavar="N")
+    ] = 2,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the random restarts.", metavar="N")
+    ] = 1,
+    starts: Annotated[int, typer.Option("--starts", help="Baum-Welch restarts.", metavar="N")] = 4,
 ) -> None:
     """Fit an N-state hidden Markov error model to a trace (Baum-Welch) and print the
     scenario snippet that uses it."""
@@ -500,7 +558,7 @@ def fit_hmm(
     sys.stdout.write(f'error = {{ model = "hmm", transition = [{rows}], error_prob = [{errs}] }}\n')
 
 
-@app.command()
+@app.command(cls=_Command)
 def reproduce(
     experiment: Annotated[
         str, typer.Argument(help="Experiment id: lo-umts, costamagna-utra.", metavar="ID")
@@ -510,10 +568,13 @@ def reproduce(
     ] = False,
     out: Annotated[
         Optional[Path],
-        typer.Option("--out", "-o", help="Report folder (default ./reproduce/ID)."),
+        typer.Option(
+            "--out", "-o", help="Report folder (default ./reproduce/ID).", metavar="FOLDER"
+        ),
     ] = None,
     seeds: Annotated[
-        Optional[int], typer.Option("--seeds", min=1, help="Seeds per point (overrides mode).")
+        Optional[int],
+        typer.Option("--seeds", min=1, help="Seeds per point (overrides mode).", metavar="N"),
     ] = None,
     jobs: JobsOpt = None,
     cache_dir: CacheDirOpt = None,
@@ -542,11 +603,50 @@ def reproduce(
     _out.print(rich_claims_table(report.claims, f"{report.title}: paper against ternsim"))
     _err.print(
         f"wrote {report.folder} (report.md, claims.csv, runs.csv, runs.parquet, summary.csv, "
-        f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s"
+        f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s; {report.runs} runs "
+        f"({report.cached} cached); {_cache_note(cache_dir, no_cache)}"
     )
 
 
-@app.command()
+def _cache_dir(cache_dir: Path | None) -> Path:
+    from .sweep import default_cache_dir
+
+    return cache_dir if cache_dir is not None else default_cache_dir()
+
+
+def _cache_note(cache_dir: Path | None, no_cache: bool) -> str:
+    if no_cache:
+        return "cache off (--no-cache)"
+    return f"cache {_cache_dir(cache_dir)} (see `ternsim cache`)"
+
+
+@app.command("cache", cls=_Command)
+def cache_cmd(
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Delete every cached run summary.")
+    ] = False,
+    cache_dir: CacheDirOpt = None,
+) -> None:
+    """Show where the sweep cache is and what it holds, or clear it.
+
+    Sweeps and reproductions store each run's summary there, keyed by the scenario after
+    overrides, the seed, the core version and the contents of the files the scenario reads,
+    so a repeated sweep only runs what changed. Traced single runs (`ternsim run`) are never
+    cached. Use --no-cache on sweep/reproduce to bypass it."""
+    from .sweep import SummaryCache
+
+    store = SummaryCache(_cache_dir(cache_dir))
+    if clear:
+        removed = store.clear()
+        _err.print(f"removed {removed:,} cached run summaries from {store.root}")
+        return
+    entries = store.entries()
+    size = _bytes(sum(p.stat().st_size for p in entries)) if entries else "0 B"
+    where = store.root if store.root.is_dir() else f"{store.root} (not created yet)"
+    _out.print(f"cache: {where}\n{len(entries):,} run summaries, {size}")
+
+
+@app.command(cls=_Command)
 def version() -> None:
     """Print the package and core versions."""
     from . import __version__, _native

@@ -24,6 +24,7 @@ and ``from ternsim.sweep import SweepResult`` still reach the module's other nam
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -32,7 +33,7 @@ import multiprocessing
 import os
 import sys
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -49,10 +50,12 @@ from .api import Overrides, ScenarioLike, apply_overrides, prepare, records_fram
 from .errors import ScenarioError
 
 __all__ = [
+    "RunTally",
     "SummaryCache",
     "SweepResult",
     "cache_key",
     "ci95",
+    "counting_runs",
     "default_cache_dir",
     "parse_grid_values",
     "summarize",
@@ -166,6 +169,35 @@ class SummaryCache:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
 
+    def entries(self) -> list[Path]:
+        """The summary files in the cache (only names the cache itself writes)."""
+        if not self.root.is_dir():
+            return []
+        return sorted(
+            p
+            for p in self.root.glob("??/*.json")
+            if _is_key(p.stem) and p.parent.name == p.stem[:2]
+        )
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.entries())
+
+    def clear(self) -> int:
+        """Removes every cached summary and the folders left empty; returns how many were
+        removed. Files the cache did not write are left alone (and so is ``root`` then)."""
+        removed = 0
+        for path in self.entries():
+            path.unlink(missing_ok=True)
+            removed += 1
+        if self.root.is_dir():
+            for folder in self.root.iterdir():
+                if folder.is_dir() and len(folder.name) == 2:
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()  # only if empty
+            with contextlib.suppress(OSError):
+                self.root.rmdir()
+        return removed
+
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
@@ -180,6 +212,33 @@ class SummaryCache:
 
     def put(self, key: str, summary_json: str) -> None:
         replace_files({self.path(key): lambda p: p.write_text(summary_json, encoding="utf-8")})
+
+
+def _is_key(name: str) -> bool:
+    return len(name) == 64 and all(c in "0123456789abcdef" for c in name)
+
+
+@dataclass
+class RunTally:
+    """Runs and cache hits over every sweep made inside :func:`counting_runs`."""
+
+    runs: int = 0
+    cached: int = 0
+
+
+_TALLIES: list[RunTally] = []
+
+
+@contextlib.contextmanager
+def counting_runs() -> Iterator[RunTally]:
+    """Counts the runs (and how many came from the cache) of every sweep in the block, so
+    that a caller making several sweeps (a reproduction) can report them in one line."""
+    tally = RunTally()
+    _TALLIES.append(tally)
+    try:
+        yield tally
+    finally:
+        _TALLIES.remove(tally)
 
 
 # --- the sweep -----------------------------------------------------------------------------
@@ -482,6 +541,9 @@ def sweep(
                 errors.append(None)
     runs = records_frame(rows)
     runs[ERROR_COLUMN] = pd.Series(errors, index=runs.index, dtype=object)
+    for tally in _TALLIES:
+        tally.runs += len(unique)
+        tally.cached += n_cached
     result = SweepResult(runs, summarize(runs, keys), grid_keys=keys, cached=n_cached)
     if out is not None:
         result.write(out)

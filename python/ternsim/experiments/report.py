@@ -294,6 +294,9 @@ class Report:
     figures: list[str]
     wall_seconds: float
     quick: bool
+    #: Runs the reproduction's sweeps made, and how many of them came from the cache.
+    runs: int = 0
+    cached: int = 0
 
     def claims_frame(self) -> pd.DataFrame:
         return claims_frame(self.claims)
