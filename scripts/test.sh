@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
-# Installs ternsim with its test dependencies and runs every test: Rust, then Python.
+# Builds ternsim and runs every test (Rust, then Python) in a virtual environment of its own,
+# .venv-test/ in the repository (or $TERNSIM_TEST_VENV): the ternsim you installed, if any,
+# and the packages of the Python that runs this script are left as they were.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e ".[test]"
+venv="${TERNSIM_TEST_VENV:-.venv-test}"
+python="${PYTHON:-python3}"
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+# A regular (not editable) install: the tests run against the package as a user gets it.
+"$venv/bin/python" -m pip install -q ".[test]"
 cargo test -p ternsim-core --release
-python3 -m pytest -q
+# From outside the source tree's python/ folder, so `import ternsim` is the installed one.
+"$venv/bin/python" -m pytest -q "$@"

@@ -188,16 +188,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
             else:
                 node = node.setdefault(part, {})
         elif isinstance(node, list):
-            if not part.isdigit():
-                raise scenario_error(
-                    here,
-                    f"`{parent}` is a list; `{part}` is not an index "
-                    f"(0..{len(node) - 1}) in override `{key}`"
-                    if node
-                    else f"`{parent}` is an empty list; `{part}` is not an index "
-                    f"in override `{key}`",
-                )
-            index = int(part)
+            index = _list_index(node, part, parent, here, key)
             if index >= len(node):
                 raise scenario_error(
                     here,
@@ -213,6 +204,32 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
                 here,
                 f"`{parent}` is a {_kind(node)}, not a table or list, in override `{key}`",
             )
+
+
+def _list_index(node: list[Any], part: str, parent: str, here: str, key: str) -> int:
+    """The index a path segment addresses in a list: a number, or the ``name`` of an entry
+    (``flows.ftp`` is the flow named ``ftp``)."""
+    if part.isdigit():
+        return int(part)
+    named = [
+        i for i, item in enumerate(node) if isinstance(item, dict) and item.get("name") == part
+    ]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        raise scenario_error(
+            here, f"`{parent}` has {len(named)} entries named `{part}` in override `{key}`"
+        )
+    names = [str(item["name"]) for item in node if isinstance(item, dict) and "name" in item]
+    if not node:
+        allowed = "it is empty"
+    elif names:
+        allowed = f"use an index (0..{len(node) - 1}) or a name: {', '.join(names)}"
+    else:
+        allowed = f"use an index (0..{len(node) - 1})"
+    raise scenario_error(
+        here, f"`{parent}` is a list with no entry named `{part}` in override `{key}`; {allowed}"
+    )
 
 
 def _entries(n: int) -> str:
@@ -236,7 +253,8 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict[s
 
     ``overrides`` is a mapping ``{key_path: value}`` (values used as given), or a list of
     ``"KEY=VALUE"`` strings (values read as TOML by :func:`parse_value`). Key paths are dotted,
-    with list indices: ``flows.0.tcp``, ``links.1.loss``, ``tcp_defaults.window``.
+    with list entries addressed by index or by their ``name``: ``flows.0.tcp``,
+    ``flows.ftp.tcp`` (the flow named ``ftp``), ``links.1.loss``, ``tcp_defaults.window``.
 
     A key missing from a table is added (with any missing tables on the way), so the core
     refuses an unknown key with its full path. An index past a list's end, a non-index into a

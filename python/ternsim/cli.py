@@ -14,6 +14,7 @@ command says goes to stderr, except the tables of ``run`` and ``bench``.
 
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,7 +55,10 @@ app = typer.Typer(
 _out = Console(highlight=False)
 _err = Console(stderr=True, highlight=False)
 
-SET_HELP = "Override a scenario key: KEY=VALUE, KEY a dotted path (flows.0.tcp=vegas); repeatable."
+SET_HELP = (
+    "Override a scenario key: KEY=VALUE, KEY a dotted path whose list entries are given by "
+    "index or name (flows.0.tcp=vegas, flows.ftp.tcp=vegas); repeatable."
+)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -372,6 +376,33 @@ def validate(
     with _reported():
         spec = api.validate(scenario, overrides=set_)
     _err.print(f"ok: {spec.get('name', scenario)}")
+
+
+@app.command(cls=_Command)
+def scenarios() -> None:
+    """List the scenarios shipped with ternsim; run any of them by name from any folder
+    (ternsim run examples/dumbbell)."""
+    from .paths import SCENARIOS, shipped_scenarios
+
+    table = _table("shipped scenarios", ["name", "what it is"], ("name", "what it is"))
+    table.columns[1].no_wrap = False
+    for name in shipped_scenarios():
+        table.add_row(name, _first_comment(SCENARIOS / f"{name}.toml"))
+    _out.print(table)
+    _out.print(f"(in {SCENARIOS})", style="dim")
+
+
+def _first_comment(path: Path) -> str:
+    """The first sentence of a scenario's leading comment, its one-line description."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    text = " ".join(lines)
+    # A sentence ends at ". " before a capital, not after "et al." or "e.g.".
+    end = re.search(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)\.\s+(?=[A-Z])", text)
+    return text if end is None else text[: end.start() + 1]
 
 
 @app.command(cls=_Command)
