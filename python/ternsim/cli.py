@@ -471,7 +471,8 @@ def sweep(
     n_runs = len(result.runs.drop_duplicates([*result.grid_keys, "seed"]))
     _err.print(
         f"{n_runs} runs ({result.cached} cached, {len(failures)} failed); "
-        f"wrote {out}/runs.csv, runs.parquet, summary.csv; {_cache_note(cache_dir, no_cache)}"
+        f"wrote {out}/runs.csv, runs.parquet, summary.csv, report.html; "
+        f"{_cache_note(cache_dir, no_cache)}"
     )
     if len(failures):
         for row in failures.itertuples(index=False):
@@ -633,7 +634,8 @@ def reproduce(
         )
     _out.print(rich_claims_table(report.claims, f"{report.title}: paper against ternsim"))
     _err.print(
-        f"wrote {report.folder} (report.md, claims.csv, runs.csv, runs.parquet, summary.csv, "
+        f"wrote {report.folder} (report.html, report.md, claims.csv, runs.csv, runs.parquet, "
+        f"summary.csv, "
         f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s; {report.runs} runs "
         f"({report.cached} cached); {_cache_note(cache_dir, no_cache)}"
     )

@@ -32,6 +32,7 @@ import math
 import multiprocessing
 import os
 import sys
+import time
 import types
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -271,6 +272,10 @@ class SweepResult:
     summary: pd.DataFrame
     grid_keys: list[str] = field(default_factory=list)
     cached: int = 0
+    #: The base scenario (after overrides), the seeds and the sweep's wall time, for the report.
+    scenario: dict[str, Any] | None = None
+    seeds: list[int] = field(default_factory=list)
+    wall_seconds: float = 0.0
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -279,8 +284,9 @@ class SweepResult:
         return failed[[*self.grid_keys, "seed", ERROR_COLUMN]].reset_index(drop=True)
 
     def write(self, out: str | os.PathLike[str]) -> list[Path]:
-        """Writes ``runs.csv``, ``runs.parquet`` and ``summary.csv`` into ``out``. All three
-        are written to temporary files first and only then moved over any old ones."""
+        """Writes ``runs.csv``, ``runs.parquet``, ``summary.csv`` and ``report.html`` into
+        ``out``. All are written to temporary files first and only then moved over any old
+        ones."""
         out = Path(out)
         runs = self.runs
         return replace_files(
@@ -288,8 +294,34 @@ class SweepResult:
                 out / "runs.csv": lambda p: runs.to_csv(p, index=False),
                 out / "runs.parquet": lambda p: _arrow_safe(runs).to_parquet(p, index=False),
                 out / "summary.csv": lambda p: self.summary.to_csv(p, index=False),
+                out / "report.html": lambda p: p.write_text(self.html(), encoding="utf-8"),
             }
         )
+
+    def html(self) -> str:
+        """The sweep as one self-contained HTML page: the grid, versions, seeds, wall time,
+        the summary table, failures and the base scenario."""
+        from . import html_report as h
+
+        facts = [
+            ("scenario", str((self.scenario or {}).get("name", "(unnamed)"))),
+            ("version", h.versions()),
+            ("grid", ", ".join(self.grid_keys) or "(none)"),
+            ("seeds", f"{len(self.seeds)}: {', '.join(map(str, self.seeds))}"),
+            (
+                "runs",
+                f"{len(self.runs.drop_duplicates([*self.grid_keys, 'seed']))} "
+                f"({self.cached} from the cache, {len(self.failures)} failed)",
+            ),  # fmt: skip
+            ("wall time", f"{self.wall_seconds:.1f} s"),
+        ]
+        sections = [("Summary (mean ± 95 % CI over seeds)", h.frame_table(self.summary))]
+        if len(self.failures):
+            sections.append(("Failed runs", h.frame_table(self.failures)))
+        if self.scenario is not None:
+            text = json.dumps(self.scenario, indent=2, ensure_ascii=False)
+            sections.append(("Base scenario (after overrides)", h.preformatted(text)))
+        return h.page(f"Sweep of {facts[0][1]}", facts, sections)
 
 
 def _arrow_safe(frame: pd.DataFrame) -> pd.DataFrame:
@@ -465,6 +497,7 @@ def sweep(
     Raises ScenarioError, before anything runs, if the base scenario or any grid point is
     refused by the core; the message names the grid point.
     """
+    started = time.perf_counter()
     base = prepare(scenario_or_path, overrides)
     base.pop("traces", None)
     keys = [str(k) for k in grid]
@@ -544,7 +577,15 @@ def sweep(
     for tally in _TALLIES:
         tally.runs += len(unique)
         tally.cached += n_cached
-    result = SweepResult(runs, summarize(runs, keys), grid_keys=keys, cached=n_cached)
+    result = SweepResult(
+        runs,
+        summarize(runs, keys),
+        grid_keys=keys,
+        cached=n_cached,
+        scenario={k: v for k, v in base.items() if k != "scenario_dir"},
+        seeds=seed_list,
+        wall_seconds=time.perf_counter() - started,
+    )
     if out is not None:
         result.write(out)
     return result
