@@ -9,8 +9,8 @@ python="${PYTHON:-python3}"
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-# A regular (not editable) install: the tests run against the package as a user gets it.
-"$venv/bin/python" -m pip install -q ".[test]"
+# Editable inside this environment only, so that the tests see the repository's own files
+# (the scenarios folder included) and a rerun after an edit rebuilds just the extension.
+"$venv/bin/python" -m pip install -q -e ".[test]"
 cargo test -p ternsim-core --release
-# From outside the source tree's python/ folder, so `import ternsim` is the installed one.
 "$venv/bin/python" -m pytest -q "$@"
