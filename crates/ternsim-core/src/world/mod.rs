@@ -449,7 +449,7 @@ impl World {
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),
             }
             let events = self.sched.events_executed();
-            if events % PROGRESS_EVERY_EVENTS == 0 {
+            if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {
                 progress(now, events);
             }
         }
