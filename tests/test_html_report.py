@@ -69,7 +69,7 @@ def test_a_sweep_report_states_grid_seeds_versions_and_scenario(tmp_path, tiny_s
 
 def render(page: Path, tmp_path: Path) -> tuple[str, object]:
     dom = subprocess.run(
-        [CHROMIUM, *FLAGS, "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
+        [CHROMIUM, *FLAGS, "--virtual-time-budget=20000", "--dump-dom", page.as_uri()],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert dom.returncode == 0, dom.stderr
