@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
-# Installs ternsim with its test dependencies and runs every test: Rust, then Python.
+# Builds ternsim and runs every test (Rust, then Python) in a virtual environment of its own,
+# .venv-test/ in the repository (or $TERNSIM_TEST_VENV): the ternsim you installed, if any,
+# and the packages of the Python that runs this script are left as they were.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e ".[test]"
+venv="${TERNSIM_TEST_VENV:-.venv-test}"
+python="${PYTHON:-python3}"
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+# Editable inside this environment only, so that the tests see the repository's own files
+# (the scenarios folder included) and a rerun after an edit rebuilds just the extension.
+"$venv/bin/python" -m pip install -q -e ".[test]"
 cargo test -p ternsim-core --release
-python3 -m pytest -q
+"$venv/bin/python" -m pytest -q "$@"

@@ -159,7 +159,12 @@ def test_sweep_writes_runs_and_summary(cli, tiny_toml, tmp_path):
     args = ["sweep", tiny_toml, "--grid", "links.0.loss=0,0.05", "--grid", "flows.0.tcp=reno,vegas"]
     proc = cli(*args, "--seeds", "3", "--jobs", "2", "--out", out, "-q")
     assert proc.returncode == 0, proc.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["runs.csv", "runs.parquet", "summary.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "report.html",
+        "runs.csv",
+        "runs.parquet",
+        "summary.csv",
+    ]
 
     runs = pd.read_csv(out / "runs.csv")
     assert list(runs.columns[:4]) == ["links.0.loss", "flows.0.tcp", "seed", "flow"]

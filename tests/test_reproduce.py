@@ -23,7 +23,7 @@ LO_FIGURES = [
     "fig7b_spurious_timeout_30pct.png",
 ]
 COSTAMAGNA_FIGURES = ["fig3_sequence.png", "fig4_cwnd.png", "fig5_ack_cdf.png"]
-COMMON_FILES = ["runs.csv", "runs.parquet", "summary.csv", "report.md", "claims.csv"]
+COMMON_FILES = ["runs.csv", "runs.parquet", "summary.csv", "report.md", "report.html", "claims.csv"]
 
 
 def _reproduce(cli, tmp_path: Path, experiment: str) -> Path:

@@ -16,26 +16,50 @@ sweeps with caching and confidence intervals (:mod:`ternsim.sweep`, itself calla
 
 from __future__ import annotations
 
+import importlib
 from importlib import metadata as _metadata
+from typing import Any
 
-from .api import (
-    RunResult,
-    apply_overrides,
-    load_scenario,
-    parse_value,
-    run,
-    scenario_json,
-    validate,
-)
 from .errors import ScenarioError
 from .generators import cbrgen, setdest
 from .paths import scenario_path
-from .sweep import SweepResult, ci95
 
 try:
     __version__ = _metadata.version("ternsim")
 except _metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
     __version__ = "0+unknown"
+
+# The public names of the API and sweep modules, loaded on first use (PEP 562): importing
+# ``ternsim`` (and so the ``ternsim`` command) must not pay for numpy, pandas and scipy, which
+# only a run's tables, a sweep's statistics and the plots need.
+_LAZY = {
+    "RunResult": "api",
+    "apply_overrides": "api",
+    "load_scenario": "api",
+    "parse_value": "api",
+    "run": "api",
+    "scenario_json": "api",
+    "validate": "api",
+    "SweepResult": "sweep",
+    "ci95": "sweep",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "sweep":
+        # The callable module: ``ternsim.sweep(...)`` runs a sweep (see ternsim.sweep).
+        return importlib.import_module(".sweep", __name__)
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ternsim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY, "sweep"])
+
 
 __all__ = [
     "RunResult",

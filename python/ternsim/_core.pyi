@@ -1,6 +1,6 @@
 """Type stub of the compiled core (crates/ternsim-py): thin bindings, no logic."""
 
-from typing import Any
+from typing import Any, Callable
 
 class ScenarioError(ValueError):
     """A scenario refused before the run; the message names the key path."""
@@ -12,10 +12,15 @@ def validate(scenario_json: str) -> list[str]:
     """Validates a scenario (JSON text); returns the files it reads (resolved paths)."""
 
 def run(
-    scenario_json: str, seed: int, pcap: str | None = None, ns2_trace: bool = False
+    scenario_json: str,
+    seed: int,
+    pcap: str | None = None,
+    ns2_trace: bool = False,
+    progress: Callable[[float, int], object] | None = None,
 ) -> dict[str, Any]:
     """Runs a scenario: {"summary": JSON text, "traces": {name: {column: (dtype, data)}}},
-    plus "pcap" (bytes) and "ns2_trace" (str) when asked for."""
+    plus "pcap" (bytes) and "ns2_trace" (str) when asked for.
+    ``progress(simulated_seconds, events)`` is called every 2**18 events if given."""
 
 def fit_hmm(
     trace_text: str,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from .errors import ScenarioError
 
@@ -54,17 +54,19 @@ def validate_json(scenario_json: str) -> list[str]:
 
 
 def run_json(
-    scenario_json: str, seed: int, pcap: str | None = None, ns2_trace: bool = False
+    scenario_json: str,
+    seed: int,
+    pcap: str | None = None,
+    ns2_trace: bool = False,
+    progress: Callable[[float, int], object] | None = None,
 ) -> dict[str, Any]:
     """Runs a scenario given as JSON; returns ``{"summary": dict, "traces": raw payloads}``,
     plus ``"pcap"`` (bytes) when ``pcap`` names a flow or node and ``"ns2_trace"`` (str) when
-    ``ns2_trace`` is true."""
+    ``ns2_trace`` is true. ``progress(simulated_seconds, events)``, if given, is called every
+    2**18 events."""
     mod = core()
     try:
-        if pcap is None and not ns2_trace:
-            out = mod.run(scenario_json, int(seed))
-        else:
-            out = mod.run(scenario_json, int(seed), pcap=pcap, ns2_trace=ns2_trace)
+        out = mod.run(scenario_json, int(seed), pcap=pcap, ns2_trace=ns2_trace, progress=progress)
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None
     result = {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}

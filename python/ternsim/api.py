@@ -19,13 +19,11 @@ from __future__ import annotations
 import copy
 import json
 import math
+import numbers
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Union
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 from . import _native
 from ._atomic import replace_folder
@@ -36,6 +34,10 @@ try:
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
     import tomli as tomllib  # type: ignore[no-redef]
+
+if TYPE_CHECKING:  # numpy and pandas load on first use: a run printed as JSON needs neither
+    import numpy as np
+    import pandas as pd
 
 __all__ = [
     "RunResult",
@@ -74,7 +76,8 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
     A scenario read from a file gets ``scenario_dir`` (its folder) unless it sets one, so
     that relative trace paths inside it resolve against the file, not the working directory.
 
-    Raises FileNotFoundError for a missing file and ScenarioError for one that does not parse.
+    Raises FileNotFoundError for a missing file, IsADirectoryError for a folder, and
+    ScenarioError for a file that is not UTF-8 text or does not parse.
     Nothing is validated here: see :func:`validate`.
     """
     if isinstance(path_or_dict, Mapping):
@@ -85,9 +88,22 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
             path = scenario_path(path)
         except FileNotFoundError:
             pass
+    if path.is_dir():
+        tomls = sorted(p.name for p in path.glob("*.toml"))
+        inside = f" (it holds {', '.join(tomls)})" if tomls else ""
+        raise IsADirectoryError(f"scenario file not found: {path_or_dict} is a folder{inside}")
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path_or_dict}")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise scenario_error(
+            "",
+            f"{path} is not a text scenario: byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{exc.start} is not UTF-8 (scenarios are TOML text)",
+        ) from None
+    if "\x00" in text:
+        raise scenario_error("", f"{path} is not a text scenario: it holds NUL bytes")
     try:
         if path.suffix.lower() == ".json":
             doc = json.loads(text)
@@ -172,16 +188,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
             else:
                 node = node.setdefault(part, {})
         elif isinstance(node, list):
-            if not part.isdigit():
-                raise scenario_error(
-                    here,
-                    f"`{parent}` is a list; `{part}` is not an index "
-                    f"(0..{len(node) - 1}) in override `{key}`"
-                    if node
-                    else f"`{parent}` is an empty list; `{part}` is not an index "
-                    f"in override `{key}`",
-                )
-            index = int(part)
+            index = _list_index(node, part, parent, here, key)
             if index >= len(node):
                 raise scenario_error(
                     here,
@@ -197,6 +204,32 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
                 here,
                 f"`{parent}` is a {_kind(node)}, not a table or list, in override `{key}`",
             )
+
+
+def _list_index(node: list[Any], part: str, parent: str, here: str, key: str) -> int:
+    """The index a path segment addresses in a list: a number, or the ``name`` of an entry
+    (``flows.ftp`` is the flow named ``ftp``)."""
+    if part.isdigit():
+        return int(part)
+    named = [
+        i for i, item in enumerate(node) if isinstance(item, dict) and item.get("name") == part
+    ]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        raise scenario_error(
+            here, f"`{parent}` has {len(named)} entries named `{part}` in override `{key}`"
+        )
+    names = [str(item["name"]) for item in node if isinstance(item, dict) and "name" in item]
+    if not node:
+        allowed = "it is empty"
+    elif names:
+        allowed = f"use an index (0..{len(node) - 1}) or a name: {', '.join(names)}"
+    else:
+        allowed = f"use an index (0..{len(node) - 1})"
+    raise scenario_error(
+        here, f"`{parent}` is a list with no entry named `{part}` in override `{key}`; {allowed}"
+    )
 
 
 def _entries(n: int) -> str:
@@ -220,7 +253,8 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict[s
 
     ``overrides`` is a mapping ``{key_path: value}`` (values used as given), or a list of
     ``"KEY=VALUE"`` strings (values read as TOML by :func:`parse_value`). Key paths are dotted,
-    with list indices: ``flows.0.tcp``, ``links.1.loss``, ``tcp_defaults.window``.
+    with list entries addressed by index or by their ``name``: ``flows.0.tcp``,
+    ``flows.ftp.tcp`` (the flow named ``ftp``), ``links.1.loss``, ``tcp_defaults.window``.
 
     A key missing from a table is added (with any missing tables on the way), so the core
     refuses an unknown key with its full path. An index past a list's end, a non-index into a
@@ -271,7 +305,7 @@ def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dic
 
 
 def _check_seed(seed: int) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
         raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
@@ -285,12 +319,14 @@ def run(
     *,
     pcap: str | None = None,
     ns2_trace: bool = False,
+    progress: Callable[[float, int], object] | None = None,
 ) -> RunResult:
     """Runs one scenario with one seed and returns its :class:`RunResult`.
 
     The scenario is a path or a dict; ``overrides`` as in :func:`apply_overrides`. A scenario
     the core refuses raises ScenarioError before anything runs. Same scenario, seed and
-    version: the same result, apart from ``wall_seconds``.
+    version: the same result, apart from ``wall_seconds``. ``progress(simulated_seconds,
+    events)``, if given, is called every 2**18 events while the core runs; it only observes.
 
     ``pcap`` names a flow (capture at its sender, that flow only) or a node (all its
     interfaces), optionally prefixed ``flow:`` or ``node:``; the pcap file's bytes are then in
@@ -300,7 +336,9 @@ def run(
     """
     seed = _check_seed(seed)
     scenario = prepare(scenario_or_path, overrides)
-    out = _native.run_json(scenario_json(scenario), seed, pcap=pcap, ns2_trace=ns2_trace)
+    out = _native.run_json(
+        scenario_json(scenario), seed, pcap=pcap, ns2_trace=ns2_trace, progress=progress
+    )
     result = RunResult(out["summary"], scenario=scenario, raw_traces=out["traces"])
     result.pcap = out.get("pcap")
     result.ns2_trace = out.get("ns2_trace")
@@ -312,6 +350,9 @@ def run(
 
 def _categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
     """Maps integer indices into ``labels`` to a categorical (out-of-range indices are NaN)."""
+    import numpy as np
+    import pandas as pd
+
     categories = list(dict.fromkeys(labels))
     lut = np.array([categories.index(label) for label in labels] or [0], dtype=np.int64)
     codes = np.asarray(codes, dtype=np.int64)
@@ -323,6 +364,8 @@ def _categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
 def records_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """A DataFrame of summary records (flows, links) in which a field that is a number or
     null (``rtt_min_s`` without samples) is a float column with NaN for null."""
+    import pandas as pd
+
     frame = pd.DataFrame(list(records))
     for column in frame.columns:
         values = frame[column]
@@ -340,6 +383,8 @@ def trace_frame(columns: Mapping[str, Any], summary: Mapping[str, Any]) -> pd.Da
     links, interfaces and bearers already arrive by name from the core. Names and other
     string columns (``event``, ``reason``) are categorical.
     """
+    import pandas as pd
+
     flows = [str(f.get("name")) for f in summary.get("flows", [])]
     data: dict[str, Any] = {}
     for name, payload in columns.items():
@@ -490,6 +535,8 @@ class RunResult:
             if scenario_path_.is_file()
             else None
         )
+        import pandas as pd
+
         frames: dict[str, pd.DataFrame] = {}
         for path in sorted(folder.glob("*.parquet")):
             frames[path.stem] = pd.read_parquet(path)

@@ -14,30 +14,51 @@ command says goes to stderr, except the tables of ``run`` and ``bench``.
 
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+import typer.core
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from .errors import ScenarioError
 
+
+class _Command(typer.core.TyperCommand):
+    """Help in the usual form: an argument shows as its metavar (SCENARIO), without typer's
+    type placeholder (``<path>``) or braces, which say less than the help text beside it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, typer.core.TyperArgument):
+                name = param.metavar or (param.name or "").upper()
+                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
+                param._usage_display_name = lambda name=name: name  # type: ignore[method-assign]
+
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    # Plain help, as click prints it: no boxes, and no type placeholders such as <bool>.
+    rich_markup_mode=None,
     help="ternsim: packet-level simulation of TCP over wireless paths.",
 )
 
-# Off a terminal rich assumes 80 columns, too narrow for the flows table.
-_out = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+# Every table is laid out to fit 80 columns, rich's width off a terminal.
+_out = Console(highlight=False)
 _err = Console(stderr=True, highlight=False)
 
-SET_HELP = "Override a scenario key: KEY=VALUE, KEY a dotted path (flows.0.tcp=vegas); repeatable."
+SET_HELP = (
+    "Override a scenario key: KEY=VALUE, KEY a dotted path whose list entries are given by "
+    "index or name (flows.0.tcp=vegas, flows.ftp.tcp=vegas); repeatable."
+)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -93,62 +114,124 @@ def _num(value: Any, digits: int = 2) -> str:
     return f"{float(value):.{digits}f}"
 
 
+def _secs(value: Any) -> str:
+    """Seconds as people write them: ``60 s``, ``0.5 s``, ``12.25 s`` (no float noise such
+    as 60.00000000000001, which rounding to the nanosecond removes)."""
+    return f"{round(float(value), 9):g} s"
+
+
+#: What each abbreviated column of the run tables means; printed under the tables.
+FLOW_LEGEND = (
+    "throughput: TCP data bits received per second (duplicates included); goodput: "
+    "application bytes delivered in order, once each; retx/sent: retransmitted/sent "
+    "segments; RTO/spur.: retransmission timeouts/of which spurious; fast rtx: fast "
+    "retransmits; cwnd: time-weighted mean congestion window (packets); RTT ms: round-trip "
+    "time min/mean/max in milliseconds."
+)
+
+
+BEARER_LEGEND = (
+    "blocks: transport blocks sent; block errors: blocks lost on the radio channel; RLC "
+    "retx/PDUs: retransmitted/sent RLC data PDUs; STATUS: RLC STATUS PDUs sent; polls: polls "
+    "sent; SDUs: SDUs delivered; SDU delay: mean/max in milliseconds."
+)
+
+MAC_LEGEND = (
+    "retx: DATA frames retransmitted; CTS/ACK timeouts: RTS left without CTS / DATA left "
+    "without ACK; ifq: interface queue (drops when full, and its largest length); retry "
+    "drops: frames dropped at the retry limit."
+)
+
+
+def _legend(text: str) -> None:
+    """Explains the abbreviated headers of the tables just printed (wrapped to the width)."""
+    _out.print(text, style="dim")
+    _out.print()
+
+
+def _table(title: str, columns: list[str], left: tuple[str, ...]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in columns:
+        table.add_column(column, justify="left" if column in left else "right", no_wrap=True)
+    return table
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
     wall = summary.get("wall_seconds") or 0.0
     events = summary.get("events", 0)
     rate = f", {events / wall:,.0f} events/s" if wall > 0 else ""
     _out.print(
         f"[bold]{summary.get('scenario')}[/] seed {summary.get('seed')}: "
-        f"{summary.get('sim_seconds', 0):g} s simulated, {events:,} events "
+        f"{_secs(summary.get('sim_seconds', 0))} simulated, {events:,} events "
         f"in {wall:.3f} s{rate}"
     )
-    flows = Table(title="flows", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("flow", "tcp", "throughput", "goodput", "delivered", "retx",
-                   "RTOs/spur.", "fast rtx", "cwnd", "rtt ms min/mean/max"):  # fmt: skip
-        flows.add_column(column, justify="left" if column in ("flow", "tcp") else "right")
-    for f in summary.get("flows", []):
+    # Two tables of at most six columns each, so that both fit in 80 columns.
+    flows = summary.get("flows", [])
+    delivery = _table(
+        "flows: delivery", ["flow", "tcp", "throughput", "goodput", "delivered"], ("flow", "tcp")
+    )
+    losses = _table(
+        "flows: losses, window and RTT",
+        ["flow", "retx/sent", "RTO/spur.", "fast rtx", "cwnd", "RTT ms min/mean/max"],
+        ("flow",),
+    )
+    for f in flows:
         rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s"))
-        flows.add_row(
+        delivery.add_row(
             str(f.get("name")),
             str(f.get("tcp") or f.get("transport", "")),
             _bps(f.get("throughput_bps")),
             _bps(f.get("goodput_bps")),
             _bytes(f.get("delivered_bytes")),
+        )
+        losses.add_row(
+            str(f.get("name")),
             f"{_num(f.get('retransmitted_segments'))}/{_num(f.get('segments_sent'))}",
             f"{_num(f.get('timeouts'))}/{_num(f.get('spurious_timeouts'))}",
             _num(f.get("fast_retransmits")),
             _num(f.get("mean_cwnd"), 1),
             rtt,
         )
-    _out.print(flows)
+    _out.print(delivery)
+    _out.print(losses)
+    _legend(FLOW_LEGEND)
     bearers = summary.get("bearers", [])
     if bearers:
-        radio = Table(title="radio bearers", title_justify="left", box=box.SIMPLE_HEAD)
-        for column in ("bearer", "direction", "blocks", "block errors", "RLC retx/PDUs",
-                       "STATUS", "polls", "SDUs", "SDU delay ms mean/max"):  # fmt: skip
-            radio.add_column(
-                column, justify="left" if column in ("bearer", "direction") else "right"
-            )
+        blocks = _table(
+            "radio bearers: transport blocks and RLC",
+            ["bearer", "direction", "blocks", "block errors", "RLC retx/PDUs"],
+            ("bearer", "direction"),
+        )
+        sdus = _table(
+            "radio bearers: RLC control and SDUs",
+            ["bearer", "direction", "STATUS", "polls", "SDUs", "SDU delay ms mean/max"],
+            ("bearer", "direction"),
+        )
         for b in bearers:
             delay = "/".join(_ms(b.get(k)) for k in ("sdu_delay_mean_s", "sdu_delay_max_s"))
-            radio.add_row(
-                str(b.get("name")),
-                str(b.get("direction")),
+            name, direction = str(b.get("name")), str(b.get("direction"))
+            blocks.add_row(
+                name,
+                direction,
                 _num(b.get("transport_blocks")),
                 _num(b.get("block_errors")),
                 f"{_num(b.get('retransmitted_pdus'))}/{_num(b.get('data_pdus'))}",
+            )
+            sdus.add_row(
+                name,
+                direction,
                 _num(b.get("status_pdus")),
                 _num(b.get("polls")),
                 _num(b.get("sdus_delivered")),
                 delay,
             )
-        _out.print(radio)
+        _out.print(blocks)
+        _out.print(sdus)
+        _legend(BEARER_LEGEND)
     _print_wireless(summary)
     packets = summary.get("packets", {})
     drops = packets.get("drops_by_reason", {})
-    table = Table(title="drops by reason", title_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("reason")
-    table.add_column("packets", justify="right")
+    table = _table("drops by reason", ["reason", "packets"], ("reason",))
     for reason, count in drops.items():
         table.add_row(str(reason), _num(count))
     if not drops:
@@ -167,24 +250,35 @@ def _print_wireless(summary: dict[str, Any]) -> None:
     nodes = [n for n in summary.get("nodes", []) if n.get("mac")]
     if not nodes:
         return
-    mac = Table(title="802.11 MAC per node", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("node", "DATA sent", "retx", "RTS", "CTS/ACK timeouts", "collisions",
-                   "ifq drops", "retry drops", "ifq max"):  # fmt: skip
-        mac.add_column(column, justify="left" if column == "node" else "right")
+    frames = _table(
+        "802.11 MAC per node: frames",
+        ["node", "DATA sent", "retx", "RTS", "CTS/ACK timeouts"],
+        ("node",),
+    )
+    losses = _table(
+        "802.11 MAC per node: collisions and queue",
+        ["node", "collisions", "ifq drops", "retry drops", "ifq max"],
+        ("node",),
+    )
     for n in nodes:
         m = n["mac"]
-        mac.add_row(
+        frames.add_row(
             str(n.get("name")),
             _num(m.get("data_sent")),
             _num(m.get("data_retransmitted")),
             _num(m.get("rts_sent")),
             f"{_num(m.get('cts_timeouts'))}/{_num(m.get('ack_timeouts'))}",
+        )
+        losses.add_row(
+            str(n.get("name")),
             _num(m.get("collisions")),
             _num(m.get("drops_ifq")),
             _num(m.get("drops_retry_limit")),
             _num(m.get("ifq_max")),
         )
-    _out.print(mac)
+    _out.print(frames)
+    _out.print(losses)
+    _legend(MAC_LEGEND)
     routing = summary.get("routing")
     if routing:
         by_type = ", ".join(
@@ -198,25 +292,43 @@ def _print_wireless(summary: dict[str, Any]) -> None:
         )
 
 
-ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (TOML).")]
-SetOpt = Annotated[list[str], typer.Option("--set", help=SET_HELP)]
+ScenarioArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Scenario file (TOML), or a shipped scenario such as examples/dumbbell.",
+        metavar="SCENARIO",
+    ),
+]
+SetOpt = Annotated[list[str], typer.Option("--set", help=SET_HELP, metavar="KEY=VALUE")]
 # Options shared by the commands that run sweeps (`sweep`, `reproduce`).
-JobsOpt = Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.")]
+JobsOpt = Annotated[
+    Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes.", metavar="N")
+]
 CacheDirOpt = Annotated[
     Optional[Path],
-    typer.Option("--cache-dir", help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache)."),
+    typer.Option(
+        "--cache-dir",
+        help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache).",
+        metavar="FOLDER",
+    ),
 ]
-NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Run everything; store nothing.")]
+NoCacheOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache", help="Run everything; neither read nor store the cache (`ternsim cache`)."
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
-@app.command()
+@app.command(cls=_Command)
 def run(
     scenario: ScenarioArg,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.", metavar="N")] = 1,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
     out: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Write the result folder here.")
+        Optional[Path],
+        typer.Option("--out", "-o", help="Write the result folder here.", metavar="FOLDER"),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as one JSON object.")
@@ -240,18 +352,34 @@ def run(
         Optional[Path],
         typer.Option("--ns2-trace", metavar="FILE", help="Write an ns-2 trace file."),
     ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="No progress line (shown on a terminal for runs over 2 s)."
+        ),
+    ] = False,
 ) -> None:
     """Run one scenario with one seed."""
     from . import api
+    from ._run_progress import RunProgress
 
     if csv and out is None:
         raise _fail("error: --csv needs --out")
     if pcap_file is not None and pcap is None:
         raise _fail("error: --pcap-file needs --pcap FLOW|NODE")
     with _reported():
-        result = api.run(
-            scenario, seed=seed, overrides=set_, pcap=pcap, ns2_trace=ns2_trace is not None
-        )
+        progress = RunProgress(None, enabled=not quiet)
+        try:
+            result = api.run(
+                scenario,
+                seed=seed,
+                overrides=set_,
+                pcap=pcap,
+                ns2_trace=ns2_trace is not None,
+                progress=progress,
+            )
+        finally:
+            progress.close()
         if out is not None:
             formats = ("parquet", "csv") if csv else ("parquet",)
             folder = result.write(out, formats=formats)
@@ -268,7 +396,7 @@ def run(
         _print_summary(result.summary)
 
 
-@app.command()
+@app.command(cls=_Command)
 def validate(
     scenario: ScenarioArg,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
@@ -281,26 +409,65 @@ def validate(
     _err.print(f"ok: {spec.get('name', scenario)}")
 
 
-@app.command()
+@app.command(cls=_Command)
+def scenarios() -> None:
+    """List the scenarios shipped with ternsim; run any of them by name from any folder
+    (ternsim run examples/dumbbell)."""
+    from .paths import SCENARIOS, shipped_scenarios
+
+    table = _table("shipped scenarios", ["name", "what it is"], ("name", "what it is"))
+    table.columns[1].no_wrap = False
+    for name in shipped_scenarios():
+        table.add_row(name, _first_comment(SCENARIOS / f"{name}.toml"))
+    _out.print(table)
+    _out.print(f"(in {SCENARIOS})", style="dim")
+
+
+def _first_comment(path: Path) -> str:
+    """The first sentence of a scenario's leading comment, its one-line description."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    text = " ".join(lines)
+    # A sentence ends at ". " before a capital, not after "et al." or "e.g.".
+    end = re.search(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)\.\s+(?=[A-Z])", text)
+    return text if end is None else text[: end.start() + 1]
+
+
+@app.command(cls=_Command)
 def sweep(
     scenario: ScenarioArg,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Folder for runs.csv, runs.parquet, summary.csv.")
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder for runs.csv, runs.parquet, summary.csv.",
+            metavar="FOLDER",
+        ),
     ],
     grid: Annotated[
         list[str],
         typer.Option(
-            "--grid", help="A grid axis: KEY=V1,V2,... (values read as TOML); repeatable."
+            "--grid",
+            help="A grid axis: KEY=V1,V2,... (values read as TOML); repeatable.",
+            metavar="KEY=V1,V2,...",
         ),
     ] = [],  # noqa: B006 - typer copies option defaults
     seeds: Annotated[
-        int, typer.Option("--seeds", min=1, help="Seeds 1..N for every grid point.")
+        int, typer.Option("--seeds", min=1, help="Seeds 1..N for every grid point.", metavar="N")
     ] = 1,
     jobs: JobsOpt = None,
     set_: SetOpt = [],  # noqa: B006 - typer copies option defaults
     scheduler: Annotated[
         Optional[str],
-        typer.Option("--scheduler", help="Dask scheduler address (needs ternsim[dask])."),
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (needs ternsim[dask]).",
+            metavar="ADDRESS",
+        ),
     ] = None,
     cache_dir: CacheDirOpt = None,
     no_cache: NoCacheOpt = False,
@@ -335,7 +502,8 @@ def sweep(
     n_runs = len(result.runs.drop_duplicates([*result.grid_keys, "seed"]))
     _err.print(
         f"{n_runs} runs ({result.cached} cached, {len(failures)} failed); "
-        f"wrote {out}/runs.csv, runs.parquet, summary.csv"
+        f"wrote {out}/runs.csv, runs.parquet, summary.csv, report.html; "
+        f"{_cache_note(cache_dir, no_cache)}"
     )
     if len(failures):
         for row in failures.itertuples(index=False):
@@ -344,22 +512,27 @@ def sweep(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=_Command)
 def plot(
-    path: Annotated[Path, typer.Argument(help="A run folder or a sweep folder.")],
-    trace: Annotated[str, typer.Option("--trace", help="Run folder: the trace to plot.")] = "cwnd",
-    y: Annotated[Optional[str], typer.Option("--y", help="Run folder: the column to plot.")] = None,
+    path: Annotated[Path, typer.Argument(help="A run folder or a sweep folder.", metavar="FOLDER")],
+    trace: Annotated[
+        str, typer.Option("--trace", help="Run folder: the trace to plot.", metavar="NAME")
+    ] = "cwnd",
+    y: Annotated[
+        Optional[str], typer.Option("--y", help="Run folder: the column to plot.", metavar="COLUMN")
+    ] = None,
     flow: Annotated[
-        Optional[str], typer.Option("--flow", help="Run folder: only this flow.")
+        Optional[str], typer.Option("--flow", help="Run folder: only this flow.", metavar="NAME")
     ] = None,
     metric: Annotated[
-        str, typer.Option("--metric", help="Sweep folder: the metric to plot.")
+        str, typer.Option("--metric", help="Sweep folder: the metric to plot.", metavar="NAME")
     ] = "throughput_bps",
     x: Annotated[
-        Optional[str], typer.Option("--x", help="Sweep folder: the grid key on the x axis.")
+        Optional[str],
+        typer.Option("--x", help="Sweep folder: the grid key on the x axis.", metavar="KEY"),
     ] = None,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Image file to write.")
+        Optional[Path], typer.Option("--output", "-o", help="Image file to write.", metavar="FILE")
     ] = None,
 ) -> None:
     """Plot a trace of a run, or a metric of a sweep with 95 % CI error bars."""
@@ -376,7 +549,7 @@ def plot(
     _err.print(f"wrote {image}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def bench(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print results as one JSON object.")
@@ -412,12 +585,18 @@ def bench(
     _out.print(table)
 
 
-@app.command("fit-hmm")
+@app.command("fit-hmm", cls=_Command)
 def fit_hmm(
-    trace: Annotated[Path, typer.Argument(help="Error trace: 0/1 per unit, one per line.")],
-    states: Annotated[int, typer.Option("--states", help="Number of hidden states.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random restarts.")] = 1,
-    starts: Annotated[int, typer.Option("--starts", help="Baum-Welch restarts.")] = 4,
+    trace: Annotated[
+        Path, typer.Argument(help="Error trace: 0/1 per unit, one per line.", metavar="FILE")
+    ],
+    states: Annotated[
+        int, typer.Option("--states", help="Number of hidden states.", metavar="N")
+    ] = 2,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the random restarts.", metavar="N")
+    ] = 1,
+    starts: Annotated[int, typer.Option("--starts", help="Baum-Welch restarts.", metavar="N")] = 4,
 ) -> None:
     """Fit an N-state hidden Markov error model to a trace (Baum-Welch) and print the
     scenario snippet that uses it."""
@@ -442,7 +621,7 @@ def fit_hmm(
     sys.stdout.write(f'error = {{ model = "hmm", transition = [{rows}], error_prob = [{errs}] }}\n')
 
 
-@app.command()
+@app.command(cls=_Command)
 def reproduce(
     experiment: Annotated[
         str, typer.Argument(help="Experiment id: lo-umts, costamagna-utra.", metavar="ID")
@@ -452,10 +631,13 @@ def reproduce(
     ] = False,
     out: Annotated[
         Optional[Path],
-        typer.Option("--out", "-o", help="Report folder (default ./reproduce/ID)."),
+        typer.Option(
+            "--out", "-o", help="Report folder (default ./reproduce/ID).", metavar="FOLDER"
+        ),
     ] = None,
     seeds: Annotated[
-        Optional[int], typer.Option("--seeds", min=1, help="Seeds per point (overrides mode).")
+        Optional[int],
+        typer.Option("--seeds", min=1, help="Seeds per point (overrides mode).", metavar="N"),
     ] = None,
     jobs: JobsOpt = None,
     cache_dir: CacheDirOpt = None,
@@ -483,8 +665,10 @@ def reproduce(
         )
     _out.print(rich_claims_table(report.claims, f"{report.title}: paper against ternsim"))
     _err.print(
-        f"wrote {report.folder} (report.md, claims.csv, runs.csv, runs.parquet, summary.csv, "
-        f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s"
+        f"wrote {report.folder} (report.html, report.md, claims.csv, runs.csv, runs.parquet, "
+        f"summary.csv, "
+        f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s; {report.runs} runs "
+        f"({report.cached} cached); {_cache_note(cache_dir, no_cache)}"
     )
 
 
@@ -558,6 +742,45 @@ def cbrgen(
 
 
 @app.command()
+def _cache_dir(cache_dir: Path | None) -> Path:
+    from .sweep import default_cache_dir
+
+    return cache_dir if cache_dir is not None else default_cache_dir()
+
+
+def _cache_note(cache_dir: Path | None, no_cache: bool) -> str:
+    if no_cache:
+        return "cache off (--no-cache)"
+    return f"cache {_cache_dir(cache_dir)} (see `ternsim cache`)"
+
+
+@app.command("cache", cls=_Command)
+def cache_cmd(
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Delete every cached run summary.")
+    ] = False,
+    cache_dir: CacheDirOpt = None,
+) -> None:
+    """Show where the sweep cache is and what it holds, or clear it.
+
+    Sweeps and reproductions store each run's summary there, keyed by the scenario after
+    overrides, the seed, the core version and the contents of the files the scenario reads,
+    so a repeated sweep only runs what changed. Traced single runs (`ternsim run`) are never
+    cached. Use --no-cache on sweep/reproduce to bypass it."""
+    from .sweep import SummaryCache
+
+    store = SummaryCache(_cache_dir(cache_dir))
+    if clear:
+        removed = store.clear()
+        _err.print(f"removed {removed:,} cached run summaries from {store.root}")
+        return
+    entries = store.entries()
+    size = _bytes(sum(p.stat().st_size for p in entries)) if entries else "0 B"
+    where = store.root if store.root.is_dir() else f"{store.root} (not created yet)"
+    _out.print(f"cache: {where}\n{len(entries):,} run summaries, {size}")
+
+
+@app.command(cls=_Command)
 def version() -> None:
     """Print the package and core versions."""
     from . import __version__, _native

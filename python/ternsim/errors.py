@@ -42,6 +42,10 @@ class ScenarioError(ValueError):
 def scenario_error(path: str, detail: str) -> ScenarioError:
     """Builds an error in the core's format: ``scenario error at `path`: detail``."""
     one_line = " ".join(detail.split())
+    if "`" in path or not path.isprintable():
+        # A path holding a backtick or a line break cannot sit between backticks on one line:
+        # blame the whole document and quote the path instead (``path`` is then None).
+        return ScenarioError(f"scenario error: {one_line} (key path {path!r})")
     if path:
         return ScenarioError(f"scenario error at `{path}`: {one_line}")
     return ScenarioError(f"scenario error: {one_line}")

@@ -24,6 +24,7 @@ and ``from ternsim.sweep import SweepResult`` still reach the module's other nam
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -31,8 +32,9 @@ import math
 import multiprocessing
 import os
 import sys
+import time
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -41,7 +43,6 @@ from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from . import _native
 from ._atomic import replace_files
@@ -50,10 +51,12 @@ from .api import Overrides, ScenarioLike, apply_overrides, prepare, records_fram
 from .errors import ScenarioError
 
 __all__ = [
+    "RunTally",
     "SummaryCache",
     "SweepResult",
     "cache_key",
     "ci95",
+    "counting_runs",
     "default_cache_dir",
     "parse_grid_values",
     "summarize",
@@ -83,6 +86,8 @@ def ci95(samples: Sequence[float]) -> tuple[float, float, int, float]:
     if n < 2:
         return mean, math.nan, n, math.nan
     std = float(x.std(ddof=1))
+    from scipy import stats  # on first use: importing scipy.stats costs about half a second
+
     return mean, float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)), n, std
 
 
@@ -117,6 +122,8 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
     out["count"] = count.to_numpy(dtype=int).ravel()
     n = out["count"].to_numpy(dtype=int)
     dof = np.maximum(n - 1, 1)
+    from scipy import stats
+
     half = stats.t.ppf(0.975, dof) * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
     out["ci95"] = np.where(n >= 2, half, np.nan)
     out["n"] = n
@@ -163,6 +170,35 @@ class SummaryCache:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
 
+    def entries(self) -> list[Path]:
+        """The summary files in the cache (only names the cache itself writes)."""
+        if not self.root.is_dir():
+            return []
+        return sorted(
+            p
+            for p in self.root.glob("??/*.json")
+            if _is_key(p.stem) and p.parent.name == p.stem[:2]
+        )
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.entries())
+
+    def clear(self) -> int:
+        """Removes every cached summary and the folders left empty; returns how many were
+        removed. Files the cache did not write are left alone (and so is ``root`` then)."""
+        removed = 0
+        for path in self.entries():
+            path.unlink(missing_ok=True)
+            removed += 1
+        if self.root.is_dir():
+            for folder in self.root.iterdir():
+                if folder.is_dir() and len(folder.name) == 2:
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()  # only if empty
+            with contextlib.suppress(OSError):
+                self.root.rmdir()
+        return removed
+
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
@@ -177,6 +213,33 @@ class SummaryCache:
 
     def put(self, key: str, summary_json: str) -> None:
         replace_files({self.path(key): lambda p: p.write_text(summary_json, encoding="utf-8")})
+
+
+def _is_key(name: str) -> bool:
+    return len(name) == 64 and all(c in "0123456789abcdef" for c in name)
+
+
+@dataclass
+class RunTally:
+    """Runs and cache hits over every sweep made inside :func:`counting_runs`."""
+
+    runs: int = 0
+    cached: int = 0
+
+
+_TALLIES: list[RunTally] = []
+
+
+@contextlib.contextmanager
+def counting_runs() -> Iterator[RunTally]:
+    """Counts the runs (and how many came from the cache) of every sweep in the block, so
+    that a caller making several sweeps (a reproduction) can report them in one line."""
+    tally = RunTally()
+    _TALLIES.append(tally)
+    try:
+        yield tally
+    finally:
+        _TALLIES.remove(tally)
 
 
 # --- the sweep -----------------------------------------------------------------------------
@@ -209,6 +272,10 @@ class SweepResult:
     summary: pd.DataFrame
     grid_keys: list[str] = field(default_factory=list)
     cached: int = 0
+    #: The base scenario (after overrides), the seeds and the sweep's wall time, for the report.
+    scenario: dict[str, Any] | None = None
+    seeds: list[int] = field(default_factory=list)
+    wall_seconds: float = 0.0
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -217,8 +284,9 @@ class SweepResult:
         return failed[[*self.grid_keys, "seed", ERROR_COLUMN]].reset_index(drop=True)
 
     def write(self, out: str | os.PathLike[str]) -> list[Path]:
-        """Writes ``runs.csv``, ``runs.parquet`` and ``summary.csv`` into ``out``. All three
-        are written to temporary files first and only then moved over any old ones."""
+        """Writes ``runs.csv``, ``runs.parquet``, ``summary.csv`` and ``report.html`` into
+        ``out``. All are written to temporary files first and only then moved over any old
+        ones."""
         out = Path(out)
         runs = self.runs
         return replace_files(
@@ -226,8 +294,34 @@ class SweepResult:
                 out / "runs.csv": lambda p: runs.to_csv(p, index=False),
                 out / "runs.parquet": lambda p: _arrow_safe(runs).to_parquet(p, index=False),
                 out / "summary.csv": lambda p: self.summary.to_csv(p, index=False),
+                out / "report.html": lambda p: p.write_text(self.html(), encoding="utf-8"),
             }
         )
+
+    def html(self) -> str:
+        """The sweep as one self-contained HTML page: the grid, versions, seeds, wall time,
+        the summary table, failures and the base scenario."""
+        from . import html_report as h
+
+        facts = [
+            ("scenario", str((self.scenario or {}).get("name", "(unnamed)"))),
+            ("version", h.versions()),
+            ("grid", ", ".join(self.grid_keys) or "(none)"),
+            ("seeds", f"{len(self.seeds)}: {', '.join(map(str, self.seeds))}"),
+            (
+                "runs",
+                f"{len(self.runs.drop_duplicates([*self.grid_keys, 'seed']))} "
+                f"({self.cached} from the cache, {len(self.failures)} failed)",
+            ),  # fmt: skip
+            ("wall time", f"{self.wall_seconds:.1f} s"),
+        ]
+        sections = [("Summary (mean ± 95 % CI over seeds)", h.frame_table(self.summary))]
+        if len(self.failures):
+            sections.append(("Failed runs", h.frame_table(self.failures)))
+        if self.scenario is not None:
+            text = json.dumps(self.scenario, indent=2, ensure_ascii=False)
+            sections.append(("Base scenario (after overrides)", h.preformatted(text)))
+        return h.page(f"Sweep of {facts[0][1]}", facts, sections)
 
 
 def _arrow_safe(frame: pd.DataFrame) -> pd.DataFrame:
@@ -403,6 +497,7 @@ def sweep(
     Raises ScenarioError, before anything runs, if the base scenario or any grid point is
     refused by the core; the message names the grid point.
     """
+    started = time.perf_counter()
     base = prepare(scenario_or_path, overrides)
     base.pop("traces", None)
     keys = [str(k) for k in grid]
@@ -479,7 +574,18 @@ def sweep(
                 errors.append(None)
     runs = records_frame(rows)
     runs[ERROR_COLUMN] = pd.Series(errors, index=runs.index, dtype=object)
-    result = SweepResult(runs, summarize(runs, keys), grid_keys=keys, cached=n_cached)
+    for tally in _TALLIES:
+        tally.runs += len(unique)
+        tally.cached += n_cached
+    result = SweepResult(
+        runs,
+        summarize(runs, keys),
+        grid_keys=keys,
+        cached=n_cached,
+        scenario={k: v for k, v in base.items() if k != "scenario_dir"},
+        seeds=seed_list,
+        wall_seconds=time.perf_counter() - started,
+    )
     if out is not None:
         result.write(out)
     return result

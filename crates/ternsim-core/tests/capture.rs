@@ -24,7 +24,7 @@ fn scenario(rel: &str, edit: impl FnOnce(&mut Value)) -> String {
 }
 
 fn run(json: &str, spec: CaptureSpec) -> RunOutput {
-    run_with(&from_json(json).unwrap(), 1, &spec).unwrap()
+    run_with(&from_json(json).unwrap(), 1, &spec, &mut |_, _| {}).unwrap()
 }
 
 fn tshark() -> Option<PathBuf> {

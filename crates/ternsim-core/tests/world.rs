@@ -249,3 +249,36 @@ fn vegasw_and_few_complete_a_transfer_over_a_lossy_path() {
     assert_eq!(min_cwnd("vegas"), 2.0);
     assert_eq!(min_cwnd("few"), 1.0);
 }
+
+/// The progress callback only observes: the run with it is the same run, and it is called
+/// once per `PROGRESS_EVERY_EVENTS` events, at event counts k·PROGRESS_EVERY_EVENTS, with
+/// simulated times that never go back and stay within the run.
+#[test]
+fn progress_reports_every_block_of_events_without_changing_the_run() {
+    use ternsim_core::world::{run_with_progress, PROGRESS_EVERY_EVENTS};
+    let text = two_nodes("10ms", "").replace("duration = \"20s\"", "duration = \"100s\"");
+    let sc = from_toml(&text).unwrap();
+    let plain = run(&sc, 7);
+    let mut calls: Vec<(f64, u64)> = Vec::new();
+    let watched = run_with_progress(&sc, 7, &mut |now, events| {
+        calls.push((now.as_secs_f64(), events))
+    });
+    assert_eq!(watched.summary.events, plain.summary.events);
+    assert_eq!(
+        serde_json::to_value(&watched.summary.flows).unwrap(),
+        serde_json::to_value(&plain.summary.flows).unwrap()
+    );
+    assert_eq!(
+        calls.len() as u64,
+        plain.summary.events / PROGRESS_EVERY_EVENTS
+    );
+    assert!(
+        !calls.is_empty(),
+        "100 s at 10 Mbps runs more than one block of events"
+    );
+    for (i, (t, events)) in calls.iter().enumerate() {
+        assert_eq!(*events, (i as u64 + 1) * PROGRESS_EVERY_EVENTS);
+        assert!(*t <= 100.0);
+        assert!(i == 0 || *t >= calls[i - 1].0);
+    }
+}

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use ternsim_core::scenario;
+use ternsim_core::sim::SimTime;
 use ternsim_core::trace::Column;
 
 create_exception!(
@@ -59,20 +60,35 @@ fn column_to_py<'py>(py: Python<'py>, col: &Column) -> PyResult<Bound<'py, PyTup
 
 /// Runs a scenario (JSON text) with `seed`. Returns {"summary": JSON text, "traces": {...}},
 /// plus "pcap" (bytes) when `pcap` names a flow or node to capture and "ns2_trace" (str) when
-/// `ns2_trace` is true. The simulation runs with the GIL released.
+/// `ns2_trace` is true. The simulation runs with the GIL released. `progress`, if given, is
+/// called as `progress(simulated_seconds, events)` every `PROGRESS_EVERY_EVENTS` events (with
+/// the GIL taken for the call); an exception it raises is ignored, since progress only observes.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed, pcap=None, ns2_trace=false))]
+#[pyo3(signature = (scenario_json, seed, pcap=None, ns2_trace=false, progress=None))]
 fn run<'py>(
     py: Python<'py>,
     scenario_json: &str,
     seed: u64,
     pcap: Option<String>,
     ns2_trace: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sc = resolve(scenario_json)?;
     let spec = ternsim_core::world::CaptureSpec { pcap, ns2_trace };
     let out = py
-        .allow_threads(|| ternsim_core::world::run_with(&sc, seed, &spec))
+        .allow_threads(|| match &progress {
+            None => ternsim_core::world::run_with(&sc, seed, &spec, &mut |_, _| {}),
+            Some(callback) => {
+                let mut report = |now: SimTime, events: u64| {
+                    Python::with_gil(|py| {
+                        if let Err(err) = callback.call1(py, (now.as_secs_f64(), events)) {
+                            err.print(py);
+                        }
+                    });
+                };
+                ternsim_core::world::run_with(&sc, seed, &spec, &mut report)
+            }
+        })
         .map_err(ScenarioError::new_err)?;
     let summary = serde_json::to_string(&out.summary)
         .map_err(|e| PyValueError::new_err(format!("cannot serialise summary: {e}")))?;

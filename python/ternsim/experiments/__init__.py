@@ -69,17 +69,22 @@ def reproduce(
     ``quick`` runs fewer seeds and shorter runs (for tests); ``seeds`` overrides the number
     of seeds; ``jobs``, ``cache_dir`` and ``cache`` are passed to the sweeps.
     """
+    from ..sweep import counting_runs
+
     module = get(experiment_id)
     folder = out if out is not None else os.path.join("reproduce", experiment_id)
-    return write_report_folder(
-        folder,
-        lambda tmp: module.reproduce(
-            tmp,
-            quick=quick,
-            seeds=seeds,
-            jobs=jobs,
-            progress=progress,
-            cache_dir=cache_dir,
-            cache=cache,
-        ),
-    )
+    with counting_runs() as tally:
+        report = write_report_folder(
+            folder,
+            lambda tmp: module.reproduce(
+                tmp,
+                quick=quick,
+                seeds=seeds,
+                jobs=jobs,
+                progress=progress,
+                cache_dir=cache_dir,
+                cache=cache,
+            ),
+        )
+    report.runs, report.cached = tally.runs, tally.cached
+    return report

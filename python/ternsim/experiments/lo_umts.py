@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
+from ..plot import step_to_end
 from ..sweep import sweep
 from . import report as rep
 
@@ -116,8 +118,10 @@ def _figures(tmp: Path, runs: pd.DataFrame, traced: dict[tuple[str, float, int],
             if r is None:
                 continue
             c = r.trace("cwnd")
-            ax.step(c["time_s"], c["cwnd"], where="post", color=colors[tcp],
-                    label=tcp.capitalize(), linewidth=0.8)  # fmt: skip
+            # The window holds its last value to the end of the run (a step plot would
+            # otherwise stop at the last change, as if the flow had stopped).
+            step_to_end(ax, c["time_s"], c["cwnd"], r.summary.get("sim_seconds"),
+                        color=colors[tcp], label=tcp.capitalize(), linewidth=0.8)  # fmt: skip
             if mark_spurious and tcp == "vegas":
                 sp = _spurious_timeouts(r.trace("tcp_events"))
                 if not sp.empty:
@@ -125,6 +129,7 @@ def _figures(tmp: Path, runs: pd.DataFrame, traced: dict[tuple[str, float, int],
                     level = c["cwnd"].to_numpy()[np.clip(at - 1, 0, len(c) - 1)]
                     ax.plot(sp["time_s"], level + 4, "v", color="black", markersize=5,
                             label="spurious timeout (Vegas)")  # fmt: skip
+        ax.set_xlim(0, max((r.summary.get("sim_seconds") or 0) for r in traced.values()))
         ax.set_xlabel("time (s)")
         ax.set_ylabel("cwnd (segments)")
         ax.grid(True, alpha=0.3)
@@ -180,7 +185,10 @@ def _figures(tmp: Path, runs: pd.DataFrame, traced: dict[tuple[str, float, int],
         else:
             t0 = float(vegas30.summary.get("sim_seconds", 10.0)) / 2
             title += f" (seed {vegas30.seed}: no timeout at all)"
-        lo, hi = t0 - 1.5, t0 + 2.5
+        # Zoom on the timeout: from shortly before it to shortly after the original segment
+        # is proved to have arrived, so that each send, ACK and retransmission is apart.
+        proved = float(sp["proved_s"].iloc[0]) if not sp.empty else t0
+        lo, hi = t0 - 0.4, max(proved, t0) + 0.6
         seg = vegas30.trace("segments")
         seg = seg[(seg["time_s"] >= lo) & (seg["time_s"] <= hi)]
         new = seg[seg["retransmission"] == 0]
@@ -205,6 +213,9 @@ def _figures(tmp: Path, runs: pd.DataFrame, traced: dict[tuple[str, float, int],
             ax.plot(shown["proved_s"], shown["seq"], "*", markersize=12, color="tab:purple",
                     label="original arrives (timeout was spurious)")  # fmt: skip
         ax.set_xlim(lo, hi)
+        if not seg.empty:
+            ax.set_ylim(float(seg["seq"].min()) - 2, float(seg["seq"].max()) + 3)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("sequence number (segments)")
     ax.grid(True, alpha=0.3)

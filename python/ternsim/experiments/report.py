@@ -46,6 +46,8 @@ __all__ = [
 
 #: The file every report folder has; it marks a folder as a ternsim report.
 REPORT_FILE = "report.md"
+#: The same report as one self-contained HTML file (figures embedded).
+HTML_FILE = "report.html"
 
 
 # --- claims --------------------------------------------------------------------------------
@@ -294,6 +296,9 @@ class Report:
     figures: list[str]
     wall_seconds: float
     quick: bool
+    #: Runs the reproduction's sweeps made, and how many of them came from the cache.
+    runs: int = 0
+    cached: int = 0
 
     def claims_frame(self) -> pd.DataFrame:
         return claims_frame(self.claims)
@@ -312,6 +317,8 @@ def write_report_folder(out: str | os.PathLike[str], fill: Callable[[Path], Repo
         report.claims_frame().to_csv(tmp / "claims.csv", index=False)
         if not (tmp / REPORT_FILE).is_file():
             raise RuntimeError("the experiment did not write report.md")
+        html_text = report_html(report, tmp, time.perf_counter() - start)
+        (tmp / HTML_FILE).write_text(html_text, encoding="utf-8")
         holder["report"] = report
 
     folder = replace_folder(out, _fill, marker=REPORT_FILE)
@@ -319,6 +326,48 @@ def write_report_folder(out: str | os.PathLike[str], fill: Callable[[Path], Repo
     report.folder = folder
     report.wall_seconds = time.perf_counter() - start
     return report
+
+
+def report_html(report: Report, folder: Path, wall_seconds: float) -> str:
+    """``report.html``: the report in one offline file (figures embedded), with the
+    side-by-side table, the sweep summary, the scenario files, versions, seeds and wall time."""
+    import re
+
+    from .. import html_report as h
+    from ..paths import SCENARIOS
+
+    markdown = (folder / REPORT_FILE).read_text(encoding="utf-8")
+    captions = dict((f, c) for c, f in re.findall(r"!\[([^\]]*)\]\(([^)]+)\)", markdown))
+    seeds = "n/a"
+    if (folder / "runs.csv").is_file():
+        values = sorted(pd.read_csv(folder / "runs.csv", usecols=["seed"])["seed"].unique())
+        seeds = f"{len(values)} per point: {', '.join(str(int(v)) for v in values)}"
+    facts = [
+        ("experiment", f"{report.id} ({'quick' if report.quick else 'full'} mode)"),
+        ("version", h.versions()),
+        ("seeds", seeds),
+        ("wall time", f"{wall_seconds:.1f} s"),
+        ("command", f"ternsim reproduce {report.id}{' --quick' if report.quick else ''}"),
+    ]
+    claims = report.claims_frame().rename(columns={"ternsim": "ternsim (mean ± 95 % CI)"})
+    cols = ["quantity", "paper", "ternsim (mean ± 95 % CI)", "n", "criterion", "agrees", "note"]
+    figures = "".join(
+        h.figure_tag(folder / f, captions.get(f, f))
+        for f in report.figures
+        if (folder / f).is_file()
+    )
+    scenario_files = sorted((SCENARIOS / report.id).glob("*.toml"))
+    scenarios = "".join(
+        f"<h3>scenarios/{report.id}/{p.name}</h3>" + h.preformatted(p.read_text(encoding="utf-8"))
+        for p in scenario_files
+    )
+    sections = [
+        ("Paper against ternsim", h.frame_table(claims, [c for c in cols if c in claims])),
+        ("Summary of the sweep (mean ± 95 % CI over seeds)", h.frame_table(report.summary)),
+        ("Figures", figures or "<p>(none)</p>"),
+        ("Scenarios", scenarios or "<p>(none)</p>"),
+    ]
+    return h.page(report.title, facts, sections)
 
 
 def render_markdown(

@@ -3,6 +3,7 @@
 //! refusal names the key path (`flows.0.tcp`) and what is allowed.
 
 pub mod schema;
+mod type_messages;
 pub mod units;
 pub mod validate;
 
@@ -75,6 +76,8 @@ fn error_from_serde(path: String, msg: String) -> ScenarioError {
             return ScenarioError::at(full, format!("unknown key; allowed keys: {allowed}"));
         }
     }
+    let key = path.rsplit('.').next().unwrap_or("");
+    let msg = type_messages::humanize(&msg, key);
     ScenarioError::at(path, msg)
 }
 

@@ -186,19 +186,13 @@ macro_rules! unit_type {
                         $parse(s).map($name).map_err(E::custom)
                     }
                     fn visit_i64<E: de::Error>(self, v: i64) -> Result<$name, E> {
-                        Err(E::custom(format!(
-                            "`{v}` has no unit; write it as a string with a unit, e.g. \"{v}{}\"",
-                            $name::EXAMPLE_UNIT
-                        )))
+                        Err(E::custom($name::no_unit(&v.to_string())))
                     }
                     fn visit_u64<E: de::Error>(self, v: u64) -> Result<$name, E> {
-                        self.visit_i64(v as i64)
+                        Err(E::custom($name::no_unit(&v.to_string())))
                     }
                     fn visit_f64<E: de::Error>(self, v: f64) -> Result<$name, E> {
-                        Err(E::custom(format!(
-                            "`{v}` has no unit; write it as a string with a unit, e.g. \"{v}{}\"",
-                            $name::EXAMPLE_UNIT
-                        )))
+                        Err(E::custom($name::no_unit(&v.to_string())))
                     }
                 }
                 d.deserialize_any(V)
@@ -215,29 +209,83 @@ unit_type!(Power, f64, parse_power, "power");
 unit_type!(Speed, f64, parse_speed, "speed");
 
 impl Speed {
-    const EXAMPLE_UNIT: &'static str = "m/s";
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "m/s", "metres per second", SPEED_UNITS)
+    }
 }
 
-impl Length {
-    const EXAMPLE_UNIT: &'static str = "m";
-}
-impl Power {
-    const EXAMPLE_UNIT: &'static str = "W";
+/// The hint for a bare number where a quantity is expected. It spells the number in the base
+/// unit and says what that means, so that the user sees the magnitude they wrote and never a
+/// suggestion off by a factor of 1000 (`rate = 2000000` is 2 Mbps, not "2000000Mbps").
+fn no_unit_hint(number: &str, base_unit: &str, meaning: &str, units: &str) -> String {
+    format!(
+        "`{number}` has no unit; write the quantity as a string with a unit, e.g. \"{number}{base_unit}\" \
+         ({number} {meaning}); allowed units: {units}"
+    )
 }
 
 impl Duration {
-    const EXAMPLE_UNIT: &'static str = "ms";
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "s", "seconds", DURATION_UNITS)
+    }
 }
 impl Rate {
-    const EXAMPLE_UNIT: &'static str = "Mbps";
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "bps", "bits per second", RATE_UNITS)
+    }
 }
 impl Bytes {
-    const EXAMPLE_UNIT: &'static str = "B";
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "B", "bytes", BYTES_UNITS)
+    }
+}
+impl Length {
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "m", "metres", LENGTH_UNITS)
+    }
+}
+impl Power {
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "W", "watts", POWER_UNITS)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bare number is spelled back in the base unit with its meaning, never with a
+    /// prefixed unit that would change its magnitude.
+    #[test]
+    fn a_bare_number_is_hinted_in_the_base_unit() {
+        // serde_json appends " at line 1 column N"; the scenario loader strips it.
+        let message =
+            |e: serde_json::Error| e.to_string().split(" at line ").next().unwrap().to_string();
+        let rate = message(serde_json::from_str::<Rate>("2000000").unwrap_err());
+        assert_eq!(
+            rate,
+            "`2000000` has no unit; write the quantity as a string with a unit, e.g. \
+             \"2000000bps\" (2000000 bits per second); allowed units: bps, kbps, Mbps, Gbps"
+        );
+        let rto = message(serde_json::from_str::<Duration>("0.2").unwrap_err());
+        assert_eq!(
+            rto,
+            "`0.2` has no unit; write the quantity as a string with a unit, e.g. \"0.2s\" \
+             (0.2 seconds); allowed units: s, ms, us, ns, min"
+        );
+        let size = serde_json::from_str::<Bytes>("1500")
+            .unwrap_err()
+            .to_string();
+        assert!(size.contains("e.g. \"1500B\" (1500 bytes)"), "{size}");
+        let range = serde_json::from_str::<Length>("250")
+            .unwrap_err()
+            .to_string();
+        assert!(range.contains("e.g. \"250m\" (250 metres)"), "{range}");
+        let power = serde_json::from_str::<Power>("0.28")
+            .unwrap_err()
+            .to_string();
+        assert!(power.contains("e.g. \"0.28W\" (0.28 watts)"), "{power}");
+    }
 
     #[test]
     fn speeds_in_metres_per_second_and_kilometres_per_hour() {

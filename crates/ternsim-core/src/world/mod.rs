@@ -154,16 +154,34 @@ struct Accounting {
 
 /// Runs `scenario` with `seed` to its end.
 pub fn run(scenario: &ResolvedScenario, seed: u64) -> RunOutput {
-    run_with(scenario, seed, &CaptureSpec::default()).expect("no capture target to resolve")
+    run_with(scenario, seed, &CaptureSpec::default(), &mut |_, _| {})
+        .expect("no capture target to resolve")
+}
+
+/// Events between two calls of a progress callback: rare enough to cost nothing per event,
+/// often enough (a few times a second at millions of events per second) for a progress line.
+pub const PROGRESS_EVERY_EVENTS: u64 = 1 << 18;
+
+/// Runs `scenario` with `seed` to its end, calling `progress(now, events executed)` every
+/// [`PROGRESS_EVERY_EVENTS`] events. The callback only observes: the run is the same event
+/// for event as [`run`].
+pub fn run_with_progress(
+    scenario: &ResolvedScenario,
+    seed: u64,
+    progress: &mut dyn FnMut(SimTime, u64),
+) -> RunOutput {
+    run_with(scenario, seed, &CaptureSpec::default(), progress)
+        .expect("no capture target to resolve")
 }
 
 /// Runs `scenario` with `seed`, capturing what `capture` asks for (a pcap of a flow or node,
-/// an ns-2 trace) into [`RunOutput::capture`]. Fails before the run if the pcap target names
-/// no flow or node.
+/// an ns-2 trace) into [`RunOutput::capture`] and calling `progress` as
+/// [`run_with_progress`] does. Fails before the run if the pcap target names no flow or node.
 pub fn run_with(
     scenario: &ResolvedScenario,
     seed: u64,
     capture: &CaptureSpec,
+    progress: &mut dyn FnMut(SimTime, u64),
 ) -> Result<RunOutput, String> {
     let wall = Instant::now();
     let cap = capture::Capture::new(scenario, capture)?;
@@ -176,7 +194,7 @@ pub fn run_with(
             }
         }
     }
-    world.run_until(scenario.duration);
+    world.run_until(scenario.duration, progress);
     Ok(world.finish(scenario, seed, wall.elapsed().as_secs_f64()))
 }
 
@@ -485,7 +503,7 @@ impl World {
         world
     }
 
-    fn run_until(&mut self, end: SimTime) {
+    fn run_until(&mut self, end: SimTime, progress: &mut dyn FnMut(SimTime, u64)) {
         while let Some(t) = self.sched.peek_time() {
             if t > end {
                 break;
@@ -503,6 +521,10 @@ impl World {
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),
                 Event::MipTimer(n) => self.on_mip_timer(now, NodeId(n)),
                 Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
+            }
+            let events = self.sched.events_executed();
+            if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {
+                progress(now, events);
             }
         }
     }
