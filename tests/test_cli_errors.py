@@ -57,12 +57,14 @@ def test_a_unit_hint_spells_the_number_in_the_base_unit(cli, tiny_toml, override
         (
             'links.0.queue="abc"',
             "links.0.queue",
-            'got the string "abc"; expected a whole number of packets (0 to 4294967295)',
+            'got the string "abc"; expected a whole number of packets or a table '
+            '{ kind = "drop_tail" | "red", ... }',
         ),
         (
             "links.0.queue=1.5",
             "links.0.queue",
-            "got the number 1.5; expected a whole number of packets (0 to 4294967295)",
+            "got the number 1.5; expected a whole number of packets or a table "
+            '{ kind = "drop_tail" | "red", ... }',
         ),
         ("flows.0.tcp=3", "flows.0.tcp", "got the number 3; expected a string in quotes"),
         ("links.0.loss=[1]", "links.0.loss", "got a list; expected a number"),

@@ -346,7 +346,9 @@ def run(
     ] = None,
     pcap_file: Annotated[
         Optional[Path],
-        typer.Option("--pcap-file", help="pcap file to write (default ./FLOW|NODE.pcap)."),
+        typer.Option(
+            "--pcap-file", metavar="FILE", help="pcap file to write (default ./FLOW|NODE.pcap)."
+        ),
     ] = None,
     ns2_trace: Annotated[
         Optional[Path],
@@ -672,22 +674,31 @@ def reproduce(
     )
 
 
-@app.command()
+@app.command(cls=_Command)
 def setdest(
-    version: Annotated[int, typer.Option("-v", help="setdest version: 1 or 2.")] = 1,
-    nodes: Annotated[int, typer.Option("-n", help="Number of nodes.")] = 50,
-    pause: Annotated[float, typer.Option("-p", help="Pause time, s.")] = 0.0,
-    max_speed: Annotated[float, typer.Option("-M", help="Maximum speed, m/s.")] = 20.0,
+    version: Annotated[int, typer.Option("-v", metavar="N", help="setdest version: 1 or 2.")] = 1,
+    nodes: Annotated[int, typer.Option("-n", metavar="N", help="Number of nodes.")] = 50,
+    pause: Annotated[float, typer.Option("-p", metavar="SECONDS", help="Pause time, s.")] = 0.0,
+    max_speed: Annotated[
+        float, typer.Option("-M", metavar="M/S", help="Maximum speed, m/s.")
+    ] = 20.0,
     min_speed: Annotated[
-        float, typer.Option("-m", help="Minimum speed, m/s (> 0 for -v 2).")
+        float, typer.Option("-m", metavar="M/S", help="Minimum speed, m/s (> 0 for -v 2).")
     ] = 0.0,
-    time: Annotated[float, typer.Option("-t", help="Simulation time, s.")] = 200.0,
-    width: Annotated[float, typer.Option("-x", help="Area width, m.")] = 500.0,
-    height: Annotated[float, typer.Option("-y", help="Area height, m.")] = 500.0,
+    time: Annotated[
+        float, typer.Option("-t", metavar="SECONDS", help="Simulation time, s.")
+    ] = 200.0,
+    width: Annotated[float, typer.Option("-x", metavar="METRES", help="Area width, m.")] = 500.0,
+    height: Annotated[float, typer.Option("-y", metavar="METRES", help="Area height, m.")] = 500.0,
     pause_type: Annotated[
-        int, typer.Option("-P", help="Pause type (-v 2): 1 constant, 2 uniform U(0, 2p).")
+        int,
+        typer.Option(
+            "-P", metavar="1|2", help="Pause type (-v 2): 1 constant, 2 uniform U(0, 2p)."
+        ),
     ] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the nodes' streams.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed of the nodes' streams.")
+    ] = 1,
     steady_state: Annotated[
         bool, typer.Option("--steady-state", help="Start in the stationary regime.")
     ] = False,
@@ -714,14 +725,20 @@ def setdest(
     sys.stdout.write(text)
 
 
-@app.command()
+@app.command(cls=_Command)
 def cbrgen(
-    kind: Annotated[str, typer.Option("-type", help="cbr or tcp.")],
-    nodes: Annotated[int, typer.Option("-nn", help="Number of nodes.")],
-    seed: Annotated[int, typer.Option("-seed", help="Seed (>= 1), as ns-2's RNG takes it.")],
-    max_connections: Annotated[int, typer.Option("-mc", help="Maximum connections.")],
-    rate: Annotated[float, typer.Option("-rate", help="CBR packets per second.")] = 0.0,
-    packet_size: Annotated[int, typer.Option("-pktsize", help="Packet size, bytes.")] = 512,
+    kind: Annotated[str, typer.Option("-type", metavar="cbr|tcp", help="cbr or tcp.")],
+    nodes: Annotated[int, typer.Option("-nn", metavar="N", help="Number of nodes.")],
+    seed: Annotated[
+        int, typer.Option("-seed", metavar="N", help="Seed (>= 1), as ns-2's RNG takes it.")
+    ],
+    max_connections: Annotated[int, typer.Option("-mc", metavar="N", help="Maximum connections.")],
+    rate: Annotated[
+        float, typer.Option("-rate", metavar="PER_SECOND", help="CBR packets per second.")
+    ] = 0.0,
+    packet_size: Annotated[
+        int, typer.Option("-pktsize", metavar="BYTES", help="Packet size, bytes.")
+    ] = 512,
 ) -> None:
     """Write an ns-2 connection file to stdout (like ns-2's cbrgen.tcl, same pairs and times
     for the same seed)."""
@@ -741,7 +758,6 @@ def cbrgen(
     sys.stdout.write(text)
 
 
-@app.command()
 def _cache_dir(cache_dir: Path | None) -> Path:
     from .sweep import default_cache_dir
 
