@@ -89,9 +89,7 @@ def test_ordering_margin_is_per_seed_over_the_sweep_mean() -> None:
         ("sack", 0): [0.96, 0.96], ("sack", 100): [0.98, 0.96],
     })  # fmt: skip
     # seed 1: vegas 0.98, reno 0.97, sack 0.97 -> +0.01; seed 2: 0.99, 0.98, 0.96 -> +0.01.
-    assert am.ordering_samples(t, "pause", "pdr", "vegas", "highest") == pytest.approx(
-        [0.01, 0.01]
-    )
+    assert am.ordering_samples(t, "pause", "pdr", "vegas", "highest") == pytest.approx([0.01, 0.01])
     # lowest for sack: seed 1 min(others) 0.97 - 0.97 = 0; seed 2 0.98 - 0.96 = 0.02.
     assert am.ordering_samples(t, "pause", "pdr", "sack", "lowest") == pytest.approx([0.0, 0.02])
 

@@ -324,8 +324,11 @@ def figure_claims(means: pd.DataFrame, cases: Sequence[tuple[float, float]]) -> 
             t = means[(means["pause"] == pause) & (means["speed"] == speed)]
             wide = t.pivot(index="seed", columns="tcp", values=metric)
             others = wide[[v for v in VARIANTS if v != tcp]]
-            d = wide[tcp] - others.max(axis=1) if which == "highest" else (
-                others.min(axis=1) - wide[tcp])
+            d = (
+                wide[tcp] - others.max(axis=1)
+                if which == "highest"
+                else (others.min(axis=1) - wide[tcp])
+            )
             what = "jitter" if jitter else "throughput"
             claims.append(rep.Claim(
                 f"Fig. {no}: {what} {which} for {LABELS[tcp]}, pause {pause:g} s, "
@@ -380,7 +383,8 @@ def _figures(tmp: Path, table: pd.DataFrame, sweeps, traced, cases):
             ax.grid(True, alpha=0.3)
         axes[0].legend(fontsize=7)
         first = TABLE_NO[(sweep_name, "pdr")]
-        figs.append((rep.save_figure(fig, tmp / f"tables_{first}-{first + 3}_{sweep_name}.png").name,
+        png = tmp / f"tables_{first}-{first + 3}_{sweep_name}.png"
+        figs.append((rep.save_figure(fig, png).name,
                      f"Tables {first}-{first + 3} as plots: ternsim mean with 95 % CI over "
                      f"seeds (solid) and the paper's single runs (dotted), against the "
                      f"{SWEEP_TITLE[sweep_name]}"))  # fmt: skip
@@ -462,8 +466,8 @@ def reproduce(
     for pause, speed in cases:
         for tcp in VARIANTS:
             for seed in range(1, n_seeds + 1):
-                scenario = {**base, "traces": {"flow_series": True,
-                                               "flow_series_bin": f"{SERIES_BIN_S:g}s"}}  # fmt: skip
+                traces = {"flow_series": True, "flow_series_bin": f"{SERIES_BIN_S:g}s"}
+                scenario = {**base, "traces": traces}
                 scenario["traffic"] = {**base["traffic"], "tcp": tcp}
                 scenario["mobility"] = {**base["mobility"], "pause": f"{pause:g}s",
                                         "max_speed": _speed(speed)}  # fmt: skip
