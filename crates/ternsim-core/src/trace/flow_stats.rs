@@ -236,7 +236,10 @@ mod delivery_tests {
             .bins_until(SimTime::from_millis(3000))
             .map(|(_, b)| b)
             .collect();
-        assert_eq!(bins.iter().map(|b| b.packets).collect::<Vec<_>>(), [2, 1, 1]);
+        assert_eq!(
+            bins.iter().map(|b| b.packets).collect::<Vec<_>>(),
+            [2, 1, 1]
+        );
         assert!((bins[0].jitter_s() - 0.2).abs() < 1e-12);
         assert!((bins[1].jitter_s() - 0.1).abs() < 1e-12);
         assert_eq!(bins[2].jitter_s(), 0.0);
