@@ -15,7 +15,7 @@ from ternsim import plot
 EXAMPLES = "examples/umts_dch.toml"
 ALL_TRACES = [
     "cwnd", "rtt", "rto", "segments", "acks", "tcp_events", "queues", "drops", "rlc",
-    "rlc_buffer", "sdu_delay", "topology",
+    "rlc_buffer", "sdu_delay", "topology", "flow_series",
 ]  # fmt: skip
 
 

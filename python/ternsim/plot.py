@@ -39,6 +39,7 @@ DEFAULT_Y = {
     "rlc_buffer": "bytes",
     "sdu_delay": "delay_s",
     "datagrams": "delay_s",
+    "flow_series": "throughput_bps",
 }
 #: Traces drawn as steps (a state that holds until the next record); others as points.
 _STEPS = {"cwnd", "rto", "queues", "rlc_buffer"}
@@ -58,6 +59,7 @@ TRACE_TITLES = {
     "sdu_delay": "SDU delay across the radio bearer",
     "datagrams": "UDP datagram delay",
     "topology": "Topology events",
+    "flow_series": "Throughput, delay and jitter per time bin",
 }
 
 #: Trace columns: (what it is, unit or "" for a count/label, whole numbers?). One entry per
@@ -92,6 +94,9 @@ TRACE_COLUMNS: dict[str, tuple[str, str, bool]] = {
     "side": ("side", "", False),
     "delay_s": ("delay", "s", False),
     "target": ("target", "", False),
+    "packets": ("packets", "packets", True),
+    "throughput_bps": ("throughput", "bit/s", False),
+    "jitter_s": ("jitter", "s", False),
 }
 
 

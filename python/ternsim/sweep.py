@@ -568,9 +568,13 @@ def sweep(
                 rows.append({**grid_cells, "seed": seed, "flow": None})
                 errors.append(task.error or "failed without a message")
                 continue
-            for flow in json.loads(task.summary_json).get("flows", []):
+            summary = json.loads(task.summary_json)
+            run_fields = _run_fields(summary)
+            for flow in summary.get("flows", []):
                 fields = {k: v for k, v in flow.items() if k != "name"}
-                rows.append({**grid_cells, "seed": seed, "flow": flow.get("name"), **fields})
+                rows.append(
+                    {**grid_cells, "seed": seed, "flow": flow.get("name"), **fields, **run_fields}
+                )
                 errors.append(None)
     runs = records_frame(rows)
     runs[ERROR_COLUMN] = pd.Series(errors, index=runs.index, dtype=object)
@@ -589,6 +593,19 @@ def sweep(
     if out is not None:
         result.write(out)
     return result
+
+
+def _run_fields(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """Run-level numbers repeated on each flow row (absent where the run has no routing
+    section): ``run_routing_transmissions`` and ``run_normalized_routing_overhead``, which
+    belong to the whole network, not to a flow."""
+    routing = summary.get("routing")
+    if not routing:
+        return {}
+    return {
+        "run_routing_transmissions": routing.get("transmissions"),
+        "run_normalized_routing_overhead": routing.get("normalized_routing_overhead"),
+    }
 
 
 class _CallableModule(types.ModuleType):

@@ -25,6 +25,7 @@ EXPERIMENTS = {
     "costamagna-utra": "costamagna_utra",
     "ding-vegasw": "ding_vegasw",
     "ho-mobileip": "ho_mobileip",
+    "arunakumari-manet": "arunakumari_manet",
 }
 
 

@@ -785,4 +785,10 @@ pub struct TraceSpec {
     /// Scheduled topology and flow events as they happen.
     #[serde(default)]
     pub topology: bool,
+    /// Throughput, delay and jitter of every flow over time, binned.
+    #[serde(default)]
+    pub flow_series: bool,
+    /// The `flow_series` bin width (default 1 s; > 0).
+    #[serde(default)]
+    pub flow_series_bin: Option<Duration>,
 }

@@ -6,6 +6,7 @@
 //! is the table's schema and the signature of its `push`, so a row that does not fit its
 //! table does not compile. A trace the scenario leaves off is `None` and costs one branch.
 
+pub mod flow_series;
 pub mod flow_stats;
 pub mod ns2;
 pub mod pcap;
@@ -152,6 +153,13 @@ trace_tables! {
     datagrams: DatagramsTrace { time_s: f64, flow: i64, seq: i64, bytes: i64, delay_s: f64 }
     /// Scheduled topology and flow events as they happen.
     topology: TopologyTrace { time_s: f64, event: &str, target: &str }
+    /// Per flow and bin (`[traces] flow_series_bin`, default 1 s) from time 0 to the end:
+    /// data packets and bytes arriving at the destination, throughput, mean delay and mean
+    /// jitter (`crate::trace::flow_series`); `time_s` is the bin's start.
+    flow_series: FlowSeriesTrace {
+        time_s: f64, flow: i64, packets: i64, bytes: i64, throughput_bps: f64, delay_s: f64,
+        jitter_s: f64
+    }
 }
 
 #[cfg(test)]

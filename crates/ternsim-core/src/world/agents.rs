@@ -45,7 +45,7 @@ impl World {
 
     pub(super) fn deliver_data(&mut self, now: SimTime, f: usize, seg: &DataSegment) {
         let (tcp, stats) = split(&mut self.flows[f]);
-        stats.data_arrival(seg.wire_bytes, (now - seg.sent_at).as_secs_f64());
+        stats.data_arrival(now, seg.wire_bytes, (now - seg.sent_at).as_secs_f64());
         if seg.retransmission {
             if tcp.sink.has_received(seg.seq) {
                 stats.redundant_retransmissions += 1;

@@ -446,7 +446,11 @@ impl World {
                 dst_addr: nodes[f.dst].primary(),
                 port,
                 agents,
-                stats: FlowStats::default(),
+                stats: if sc.traces.flow_series {
+                    FlowStats::with_series(sc.flow_series_bin())
+                } else {
+                    FlowStats::default()
+                },
             });
             sched.schedule(f.start, Event::FlowStart(i as u32));
             // Scheduled after the start, so a write at offset 0 finds the sender started.

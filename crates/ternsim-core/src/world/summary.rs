@@ -58,6 +58,15 @@ pub struct FlowSummary {
     pub delay_max_s: Option<f64>,
     /// RFC 3550 §6.4.1 interarrival jitter estimate at the end of the run.
     pub jitter_rfc3550_s: Option<f64>,
+    /// Data packets the source's agent sent, retransmissions included (`s ... AGT` lines).
+    pub data_packets_sent: u64,
+    /// Data packets arriving at the destination's agent, duplicates included (`r ... AGT`).
+    pub data_packets_received: u64,
+    /// data_packets_received / data_packets_sent: the ns-2 awk delivery ratio, for TCP and
+    /// UDP flows alike (`delivery_ratio` above is UDP's fate-known ratio).
+    pub packet_delivery_ratio: Option<f64>,
+    /// 1 - packet_delivery_ratio: sent packets with no arrival, over packets sent.
+    pub loss_rate: Option<f64>,
     /// Demo-Vegas: times the sender re-measured BaseRTT (SIG flips and its own care-of
     /// address changes); `None` for other variants.
     pub base_rtt_remeasures: Option<u64>,
@@ -168,6 +177,20 @@ pub struct KindCounts {
     pub dropped: u64,
 }
 
+/// The data traffic of all flows together (definitions in `crate::trace::flow_stats`): what
+/// the awk scripts of MANET papers compute over all `AGT` lines of a trace.
+#[derive(Clone, Debug, Serialize)]
+pub struct TrafficSummary {
+    pub data_packets_sent: u64,
+    pub data_packets_received: u64,
+    pub packet_delivery_ratio: Option<f64>,
+    pub loss_rate: Option<f64>,
+    /// Mean one-way delay over every data packet arriving at its destination.
+    pub delay_mean_s: Option<f64>,
+    /// Mean |D(i) - D(i-1)| over consecutive arrivals of the same flow, all flows pooled.
+    pub jitter_s: Option<f64>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RunSummary {
     pub scenario: String,
@@ -183,6 +206,9 @@ pub struct RunSummary {
     pub packets: PacketSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routing: Option<RoutingSummary>,
+    /// Totals over the flows (absent without flows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<TrafficSummary>,
 }
 
 /// What a run returns: the summary and the traces the scenario asked for.
@@ -202,6 +228,7 @@ impl World {
             .map(|fl| flow_summary(fl, end, sc))
             .collect();
         let duration_s = end.as_secs_f64();
+        let traffic = traffic_summary(&self.flows);
         let links = self
             .devices
             .iter()
@@ -324,6 +351,10 @@ impl World {
                 })
                 .collect(),
         };
+        let mut traces = self.traces;
+        if let Some(t) = traces.flow_series.as_mut() {
+            push_flow_series(t, &self.flows, end);
+        }
         let capture = self.capture.map(|c| c.finish()).unwrap_or_default();
         RunOutput {
             capture,
@@ -340,8 +371,68 @@ impl World {
                 bearers,
                 packets,
                 routing,
+                traffic,
             },
-            tables: self.traces.into_tables(),
+            tables: traces.into_tables(),
+        }
+    }
+}
+
+/// The totals over all flows; `None` without flows.
+fn traffic_summary(flows: &[super::FlowRuntime]) -> Option<TrafficSummary> {
+    if flows.is_empty() {
+        return None;
+    }
+    let sent: u64 = flows.iter().map(data_packets_sent).sum();
+    let received: u64 = flows.iter().map(|f| f.stats.data_packets_received).sum();
+    let (pdr, loss) = crate::trace::flow_stats::delivery(sent, received);
+    let mut delay = crate::trace::RunningStats::default();
+    let mut jitter = crate::trace::RunningStats::default();
+    for f in flows {
+        delay.n += f.stats.delay.n;
+        delay.sum += f.stats.delay.sum;
+        jitter.n += f.stats.jitter.n;
+        jitter.sum += f.stats.jitter.sum;
+    }
+    Some(TrafficSummary {
+        data_packets_sent: sent,
+        data_packets_received: received,
+        packet_delivery_ratio: pdr,
+        loss_rate: loss,
+        delay_mean_s: delay.mean(),
+        jitter_s: jitter.mean(),
+    })
+}
+
+/// Data packets a flow's source agent sent, retransmissions included.
+fn data_packets_sent(fl: &super::FlowRuntime) -> u64 {
+    match &fl.agents {
+        FlowAgents::Tcp(t) => t.sender.stats().segments_sent,
+        FlowAgents::Udp(u) => u.stats.sent_packets,
+    }
+}
+
+/// The `flow_series` rows: every flow, every bin from 0 to the end of the run.
+fn push_flow_series(
+    t: &mut crate::trace::FlowSeriesTrace,
+    flows: &[super::FlowRuntime],
+    end: crate::sim::SimTime,
+) {
+    for (i, fl) in flows.iter().enumerate() {
+        let Some(series) = fl.stats.series.as_ref() else {
+            continue;
+        };
+        let width = series.width().as_secs_f64();
+        for (start, b) in series.bins_until(end) {
+            t.push(
+                start.as_secs_f64(),
+                i as i64,
+                b.packets as i64,
+                b.bytes as i64,
+                b.throughput_bps(width),
+                b.delay_s(),
+                b.jitter_s(),
+            );
         }
     }
 }
@@ -391,8 +482,14 @@ fn flow_summary(
         delay_min_s: fl.stats.delay.min(),
         delay_max_s: fl.stats.delay.max(),
         jitter_rfc3550_s: None,
+        data_packets_sent: data_packets_sent(fl),
+        data_packets_received: fl.stats.data_packets_received,
+        packet_delivery_ratio: None,
+        loss_rate: None,
         base_rtt_remeasures: None,
     };
+    (s.packet_delivery_ratio, s.loss_rate) =
+        crate::trace::flow_stats::delivery(s.data_packets_sent, s.data_packets_received);
     match &fl.agents {
         FlowAgents::Tcp(t) => {
             let st = t.sender.stats();

@@ -154,7 +154,7 @@ impl World {
         let delay = (now - d.sent_at).as_secs_f64();
         self.udp_mut(f).stats.on_received(&record, d.sent_at, now);
         let stats = &mut self.flows[f].stats;
-        stats.data_arrival(size, delay);
+        stats.data_arrival(now, size, delay);
         if let Some(t) = self.traces.datagrams.as_mut() {
             t.push(
                 now.as_secs_f64(),

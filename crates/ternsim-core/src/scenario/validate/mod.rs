@@ -220,6 +220,16 @@ pub struct ResolvedScenario {
     pub input_files: Vec<std::path::PathBuf>,
 }
 
+impl ResolvedScenario {
+    /// The `flow_series` trace's bin width: `[traces] flow_series_bin`, default 1 s.
+    pub fn flow_series_bin(&self) -> SimTime {
+        self.traces
+            .flow_series_bin
+            .as_ref()
+            .map_or(SimTime::from_millis(1000), |d| d.0)
+    }
+}
+
 /// The files `spec` reads, resolved against its folder, in scenario order.
 fn input_files(spec: &ScenarioSpec) -> Vec<std::path::PathBuf> {
     let dir = spec.scenario_dir.as_ref();
@@ -398,6 +408,17 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     let flows = flows::flows(&spec, &names, &reach)
         .map_err(|e| traffic::relocate(e, listed, origin, &spec.flows))?;
     let events = events::events(&spec, &links, &flows)?;
+    if spec
+        .traces
+        .flow_series_bin
+        .as_ref()
+        .is_some_and(|d| d.0 == SimTime::ZERO)
+    {
+        return Err(ScenarioError::at(
+            "traces.flow_series_bin",
+            "must be a positive duration, e.g. \"1s\" (the default)",
+        ));
+    }
     let mobile_ip = mobileip::mobile_ip(&spec, &names, &nodes, &links)?;
     Ok(ResolvedScenario {
         name: spec.name,
