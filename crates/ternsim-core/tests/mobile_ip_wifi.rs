@@ -114,11 +114,16 @@ const SLOT_MS: f64 = 0.020;
 /// The agent's DATA frame and the mobile node's ACK frame each wait a backoff drawn uniformly
 /// in 0..=31 slots (ns-2 draws one even on an idle medium), so an RTT sample is the
 /// hand-worked sum plus k slots, P(k ≤ 4) = 15/1024 per sample, plus propagation (≤ 75 m
-/// twice: 0.5 µs). The minimum of n samples is therefore never below the sum and exceeds it
-/// by more than 4 slots with probability (1 − 15/1024)^n: below 0.1 % for the ≥ 500 samples
-/// of each interval. Which agent the data came through is told by the base RTT alone (the
-/// three sums are 4 ms or more apart): in FA1's and FA2's intervals the home agent's binding
-/// pointed at that agent, so the registration went through it.
+/// twice: 0.5 µs). With one packet in flight each segment reaches the agent's MAC long after
+/// the backoff that followed its previous frame (at most DIFS + 31 slots = 0.67 ms) has run
+/// out, so it waits a full DIFS: no sample is below the sum. (With a larger window a segment
+/// can meet that backoff still running and leave up to one DIFS sooner.) The minimum of n
+/// samples therefore exceeds the sum by more than 4 slots with probability (1 − 15/1024)^n:
+/// below 1 % for the ≥ 300 samples of each interval (336 to 859 here).
+///
+/// Which agent the data came through is told by the base RTT alone (the three sums are 4 ms
+/// or more apart): in FA1's and FA2's intervals the home agent's binding pointed at that
+/// agent, so the registration went through it.
 #[test]
 fn base_rtt_over_the_80211_last_hop_is_the_hand_worked_sum() {
     let air = air_ms();
@@ -179,9 +184,18 @@ fn handoffs_follow_the_radio_range_and_demo_vegas_remeasures_at_each() {
         assert!(*c > enter && *c < enter + 1.0, "{c} after {enter}");
     }
     assert_eq!(out.summary.flows[0].base_rtt_remeasures, Some(4));
-    for (from, to) in [(1.0, 20.0), (26.0, 46.0), (50.0, 80.0), (85.0, 105.0), (110.0, 120.0)] {
+    for (from, to) in [
+        (1.0, 20.0),
+        (26.0, 46.0),
+        (50.0, 80.0),
+        (85.0, 105.0),
+        (110.0, 120.0),
+    ] {
         let n = rtts_ms(&out, from, to).len();
-        assert!(n as f64 > 10.0 * (to - from), "{n} ACKs in [{from}, {to}) s");
+        assert!(
+            n as f64 > 10.0 * (to - from),
+            "{n} ACKs in [{from}, {to}) s"
+        );
     }
 }
 
@@ -199,5 +213,8 @@ fn the_wireless_variant_refuses_a_radio_link_or_a_coverage_radius() {
     assert!(err.contains("links.4") && err.contains("802.11"), "{err}");
     let coverage = text.replace("agents = [", "coverage = \"75m\"\nagents = [");
     let err = from_toml(&coverage).unwrap_err().to_string();
-    assert!(err.contains("mobile_ip.coverage") && err.contains("rx_range"), "{err}");
+    assert!(
+        err.contains("mobile_ip.coverage") && err.contains("rx_range"),
+        "{err}"
+    );
 }

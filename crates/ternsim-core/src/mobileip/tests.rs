@@ -485,7 +485,11 @@ fn over_one_nic_one_broadcast_per_period_and_unicast_to_the_named_peer() {
     assert_eq!(out.control[0].via, Some((NIC, Addr::BROADCAST)));
     out.control.clear();
     fa.on_timer(t(1700), &mut out);
-    assert_eq!(out.control.len(), 1, "one advertisement in the second period too");
+    assert_eq!(
+        out.control.len(),
+        1,
+        "one advertisement in the second period too"
+    );
     assert_eq!(fa.stats.advertisements, 2);
 
     // A mobile node whose two ports (HA, FA) are one NIC: HA heard at 0 s is forgotten by
