@@ -28,6 +28,21 @@ def test_each_figure_changes_only_its_delays_walk_tunnel_and_optimization():
     assert base["mobile_ip"]["mobiles"][0]["reverse_tunnel"] is False
 
 
+def test_the_80211_figure_is_fig3_on_the_wireless_scenario():
+    base = load_scenario(ho.SCENARIO_WIFI)
+    s = ho.scenario_for(base, "fig3_wifi", "demo_vegas", 120.0)
+    assert s["wireless"]["rx_range"] == "75m"
+    # Only the four wired links: the last hop is the channel.
+    assert [(link["a"], link["b"]) for link in s["links"]] == [
+        ("CN", "R"), ("R", "HA"), ("R", "FA1"), ("R", "FA2")
+    ]  # fmt: skip
+    assert [link["delay"] for link in s["links"][1:4]] == ["3ms", "3ms", "1ms"]
+    mn = next(n for n in s["nodes"] if n["name"] == "MN")
+    assert mn["moves"] == ho.WALK_LONG
+    assert s["duration"] == "120s"
+    assert s["flows"][0]["tcp"] == "demo_vegas"
+
+
 def test_throughput_is_the_cumulative_ack_advance_times_the_packet_size():
     # ACKs 0..124 in the first second, 125..249 in the second: 125 packets of 1000 B per
     # second = 1000 kb/s; nothing in the third.
@@ -50,3 +65,9 @@ def test_quick_reproduction_measures_the_hand_worked_base_rtts(tmp_path):
     rev = by["RTT in the foreign network, reverse tunnel, Fig. 5 (ms)"].samples[0]
     assert (fwd, rev) == (pytest.approx(40.592, abs=1e-6), pytest.approx(46.784, abs=1e-6))
     assert (tmp_path / "r" / "fig3_throughput.png").exists()
+    # Over 802.11 with a window of 20: the hand-worked 28.944 ms, less at most one DIFS
+    # (50 µs: a segment meeting the agent's post-transmission backoff), plus at most two
+    # backoffs of 31 slots of 20 µs.
+    wifi = by["BaseRTT at home, Fig. 3 over 802.11 (ms)"].samples[0]
+    assert 28.944 - 0.050 - 1e-6 <= wifi <= 28.944 + 62 * 0.020
+    assert (tmp_path / "r" / "fig3_wifi_throughput.png").exists()

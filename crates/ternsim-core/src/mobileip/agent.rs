@@ -24,6 +24,7 @@
 //!
 //! Advertisements go out every beacon period on every radio link that is up (the first at a
 //! random phase in [0, period), ns-2), and at once on the link a solicitation came from.
+//! Over 802.11 all radio ports are the one NIC, so one broadcast per period goes out on it.
 
 use super::{mip_message, MipConfig, MipOutput, MipSend, RadioPort, Verdict};
 use crate::net::addr::{Addr, IfaceId};
@@ -122,8 +123,8 @@ impl MobilityAgent {
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut MipOutput) {
         if now >= self.next_beacon {
-            for p in self.radio.clone().iter().filter(|p| p.up) {
-                self.advertise(p.iface, out);
+            for iface in up_ifaces(&self.radio) {
+                self.advertise(iface, out);
             }
             self.next_beacon = now + self.cfg.beacon_period;
         }
@@ -442,6 +443,18 @@ impl MobilityAgent {
             }
         }
     }
+}
+
+/// The distinct interfaces of the ports that are up, in port order: over 802.11 every port
+/// is the same NIC, and one broadcast on it reaches every peer in range.
+pub(super) fn up_ifaces(ports: &[RadioPort]) -> Vec<IfaceId> {
+    let mut ifaces: Vec<IfaceId> = Vec::new();
+    for p in ports.iter().filter(|p| p.up) {
+        if !ifaces.contains(&p.iface) {
+            ifaces.push(p.iface);
+        }
+    }
+    ifaces
 }
 
 fn packet_msg(packet: &Packet) -> ControlMessage {

@@ -17,11 +17,12 @@
 //!   `registration_retransmit` (0.5 s) with a new identification until a reply matches.
 //! - **Lost agent.** When the scan forgets the current agent, the node switches to the most
 //!   recently heard remaining agent; with none, it solicits on every radio link in coverage
-//!   at every scan until an agent answers.
+//!   (over 802.11: once, broadcast on its NIC) at every scan until an agent answers.
 //! - **Sending.** Everything the node originates goes to its current agent on that agent's
 //!   radio link (the agent reverse-tunnels it if the registration asked for it); without a
 //!   current agent it is dropped as `mip_no_agent`.
 
+use super::agent::up_ifaces;
 use super::{mip_message, MipConfig, MipOutput, MipSend, RadioPort, Verdict};
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
@@ -272,13 +273,13 @@ impl MobileNode {
             None => {
                 self.current = None;
                 self.pending = None;
-                for p in self.radio.iter().filter(|p| p.up) {
+                for iface in up_ifaces(&self.radio) {
                     self.stats.solicitations += 1;
                     out.control.push(MipSend {
                         msg: ControlMessage::MipSolicitation,
                         src: self.home,
                         dst: Addr::BROADCAST,
-                        via: Some((p.iface, Addr::BROADCAST)),
+                        via: Some((iface, Addr::BROADCAST)),
                     });
                 }
             }

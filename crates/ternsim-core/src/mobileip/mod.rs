@@ -42,6 +42,21 @@
 //! not part of the routing graph. An advertisement is heard only over an up link; a packet
 //! on a link that goes down is lost (`link_down`); a packet tunnelled to a foreign agent that
 //! no longer has the visitor is lost as `mip_no_visitor`.
+//!
+//! **The last hop over 802.11** (a scenario with `[wireless]`, issue 9 item 5). The agents
+//! and the mobile node have positions, hence NICs on the one shared channel
+//! ([`crate::wifi`]); the wired nodes have none. Each role's radio ports are then all its
+//! NIC (one port per peer, always up), so nothing in the roles changes: an advertisement is a
+//! broadcast DATA frame on the channel, heard by whoever is within the reception range
+//! (`wireless.rx_range`, the coverage radius); a mobile node walking out of range stops
+//! hearing its agent and forgets it after one beacon period, and one walking into another
+//! agent's range switches on the first advertisement it decodes. Unicast to and from the
+//! mobile node is one hop (agent and mobile node are channel neighbours; ARP resolves the
+//! peer), with DCF timing, MAC retransmission and loss. A frame to a mobile node that has left
+//! range fails after the retry limit and is dropped by routing as `link_failure` (the
+//! fixed-link model's `link_down`). The air time is that of the packet's size, so a tunnel
+//! header counts wherever one is on the air; with foreign-agent care-of addresses the foreign
+//! agent decapsulates before the last hop, so none is (the 20 bytes count on the wired links).
 
 pub mod agent;
 pub mod correspondent;

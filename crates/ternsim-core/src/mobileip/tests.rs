@@ -463,6 +463,64 @@ fn advertisements_every_beacon_period_on_links_in_coverage() {
     assert_eq!(ha.next_timer(), Some(t(2300)));
 }
 
+/// Over 802.11 every radio port of a role is its one NIC (one port per peer, always up): an
+/// agent with two mobile nodes sends one broadcast advertisement per beacon period on the NIC,
+/// not one per port; a mobile node that has lost every agent sends one solicitation per scan;
+/// and unicast still goes to the peer the port names.
+#[test]
+fn over_one_nic_one_broadcast_per_period_and_unicast_to_the_named_peer() {
+    const NIC: IfaceId = IfaceId(7);
+    const MN2: u32 = 5;
+    let mut fa = MobilityAgent::new(a(FA), cfg(false), Vec::new(), t(700));
+    for peer in [MN, MN2] {
+        fa.radio.push(RadioPort {
+            iface: NIC,
+            peer: a(peer),
+            up: true,
+        });
+    }
+    let mut out = MipOutput::default();
+    fa.on_timer(t(700), &mut out);
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].via, Some((NIC, Addr::BROADCAST)));
+    out.control.clear();
+    fa.on_timer(t(1700), &mut out);
+    assert_eq!(
+        out.control.len(),
+        1,
+        "one advertisement in the second period too"
+    );
+    assert_eq!(fa.stats.advertisements, 2);
+
+    // A mobile node whose two ports (HA, FA) are one NIC: HA heard at 0 s is forgotten by
+    // the scan at 1.9 s (0 + 1 < 1.9); with no agent left it solicits once on the NIC.
+    let mut mn = MobileNode::new(a(MN), a(HA), false, MipConfig::default(), t(900));
+    for peer in [HA, FA] {
+        mn.radio.push(RadioPort {
+            iface: NIC,
+            peer: a(peer),
+            up: true,
+        });
+    }
+    let mut out = MipOutput::default();
+    mn.on_timer(t(900), &mut out);
+    assert!(out.control.is_empty());
+    mn.on_timer(t(1900), &mut out);
+    assert_eq!(mn.current_agent(), None);
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].msg, ControlMessage::MipSolicitation);
+    assert_eq!(out.control[0].via, Some((NIC, Addr::BROADCAST)));
+    assert_eq!(mn.stats.solicitations, 1);
+    // FA's advertisement: the registration request goes on the NIC to FA, not broadcast.
+    out.control.clear();
+    mn.on_input(t(2000), NIC, advertisement(FA), &mut out);
+    assert_eq!(mn.care_of(), Some(a(FA)));
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].via, Some((NIC, a(FA))));
+    let v = mn.on_output(t(2100), udp_packet(1, CN, 40));
+    assert!(matches!(v, Verdict::Send(_, NIC, peer) if peer == a(FA)));
+}
+
 /// The seed's walk at y = 275 m past HA at (200, 300) with a 75 m radius: inside while
 /// |x − 200| ≤ √(75² − 25²) = 70.7107 m. From (150, 275) to (350, 275) at 10 m/s from 10 s,
 /// the node leaves at x = 270.7107, t = 10 + 120.7107/10 = 22.0711 s; FA1 at (350, 300) is

@@ -8,6 +8,12 @@
 //! to the agent (crossing times solved from the trajectory at build time and scheduled as
 //! events), and routers route the mobile node's home address to its home agent's node (its
 //! home network).
+//!
+//! Over 802.11 (`[wireless]` in the scenario) there are no radio links: each agent and mobile
+//! node talks through its NIC on the shared channel, every radio port of a role is that NIC
+//! (one per peer, always up), and the channel decides who hears an advertisement or a frame
+//! (reception range, carrier sense, collisions). The channel's neighbour edges at a mobile
+//! node are kept out of the routing graph, as a radio link is.
 
 use super::{Event, FlowAgents, World};
 use crate::mobileip::coverage::coverage_changes;
@@ -92,8 +98,67 @@ impl World {
                 self.sched.schedule(at, Event::Coverage { link, up });
             }
         }
+        if m.over_wifi {
+            self.attach_wifi_last_hop(m);
+        }
         for n in 0..self.nodes.len() {
             self.arm_mip(NodeId(n as u32));
+        }
+    }
+
+    /// The 802.11 last hop: every agent and mobile node reaches the others through its one
+    /// NIC, so each role gets one radio port per peer, all on that NIC and always up (who
+    /// hears whom is the channel's business: reception range, collisions). The channel's
+    /// neighbour edges that touch a mobile node are taken out of the routing graph, as a
+    /// radio link is: routers reach the mobile node through its home network only.
+    fn attach_wifi_last_hop(&mut self, m: &ResolvedMobileIp) {
+        let nic = |w: &World, node: usize| {
+            w.nodes[node]
+                .ifaces
+                .iter()
+                .copied()
+                .find(|i| {
+                    matches!(
+                        w.devices[w.ifaces[i.ix()].device as usize],
+                        super::Device::Wifi(_)
+                    )
+                })
+                .expect("validated: agents and mobile nodes have positions, hence NICs")
+        };
+        for &agent in &m.agents {
+            for mn in &m.mobiles {
+                let (agent_iface, mobile_iface) = (nic(self, agent), nic(self, mn.node));
+                let (agent_addr, mobile_addr) =
+                    (self.nodes[agent].primary(), self.nodes[mn.node].primary());
+                if let Some(MipRole::Agent(a)) = &mut self.nodes[agent].mip {
+                    a.radio.push(RadioPort {
+                        iface: agent_iface,
+                        peer: mobile_addr,
+                        up: true,
+                    });
+                }
+                if let Some(MipRole::Mobile(n)) = &mut self.nodes[mn.node].mip {
+                    n.radio.push(RadioPort {
+                        iface: mobile_iface,
+                        peer: agent_addr,
+                        up: true,
+                    });
+                }
+            }
+        }
+        for k in 0..self.edges.len() {
+            let e = &self.edges[k];
+            let on_channel = matches!(
+                self.devices[self.ifaces[e.a_iface.ix()].device as usize],
+                super::Device::Wifi(_)
+            );
+            let at_mobile = m
+                .mobiles
+                .iter()
+                .any(|mn| e.a.ix() == mn.node || e.b.ix() == mn.node);
+            if on_channel && at_mobile {
+                self.edges[k].up = false;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 //! `[mobile_ip]`: agents, mobile nodes and correspondents resolved to node indices, the
-//! radio links between agents and mobile nodes found, and the timing constants checked.
+//! last hop chosen (the radio links between agents and mobile nodes, or the 802.11 channel
+//! of `[wireless]`), and the timing constants checked.
 
 use super::super::schema::ScenarioSpec;
 use super::super::ScenarioError;
@@ -24,8 +25,11 @@ pub struct ResolvedMobileIp {
     /// Coverage radius in metres.
     pub coverage_m: f64,
     pub cfg: MipConfig,
-    /// The radio links: (link index, agent node, mobile node).
+    /// The radio links: (link index, agent node, mobile node). Empty over 802.11.
     pub radio_links: Vec<(usize, usize, usize)>,
+    /// The last hop is the scenario's 802.11 channel (`[wireless]`): agents and mobile nodes
+    /// talk through their NICs, and coverage is the channel's reception range.
+    pub over_wifi: bool,
 }
 
 /// The ns-2 / seed defaults: 75 m coverage (`ho-mobileip` §V-A).
@@ -143,7 +147,26 @@ pub(super) fn mobile_ip(
             }
         }
     }
-    for (k, mn) in mobiles.iter().enumerate() {
+    let over_wifi = spec.wireless.is_some();
+    if over_wifi {
+        // Over 802.11 the channel is the last hop; a point-to-point link beside it would give
+        // the mobile node a second, always-on way to its agent.
+        if let Some(&(i, _, _)) = radio_links.first() {
+            return Err(ScenarioError::at(
+                format!("links.{i}"),
+                "with [wireless] the agent-to-mobile-node last hop is the 802.11 channel: \
+                 allowed are links between wired nodes only, not between an agent and a mobile node",
+            ));
+        }
+        if m.coverage.is_some() {
+            return Err(ScenarioError::at(
+                "mobile_ip.coverage",
+                "with [wireless] an agent's coverage is the channel's reception range: set \
+                 wireless.rx_range instead",
+            ));
+        }
+    }
+    for (k, mn) in mobiles.iter().enumerate().filter(|_| !over_wifi) {
         if !radio_links
             .iter()
             .any(|&(_, a, n)| n == mn.node && a == mn.home_agent)
@@ -161,5 +184,6 @@ pub(super) fn mobile_ip(
         coverage_m,
         cfg,
         radio_links,
+        over_wifi,
     }))
 }
