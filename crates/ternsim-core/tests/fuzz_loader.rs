@@ -252,8 +252,13 @@ fn mutate_text(text: &str, corpus: &[String], rng: &mut Pcg64) -> String {
             s.insert_str(i, EDGE_TEXT[rng.gen_range(0..EDGE_TEXT.len())]);
         }
         1 => {
-            let (i, j) = (at(&s, rng), at(&s, rng));
-            s.replace_range(i.min(j)..i.max(j).min(i.min(j) + 40), "");
+            // Delete up to 40 bytes, ending on a character boundary.
+            let i = at(&s, rng);
+            let mut j = (i + rng.gen_range(0..=40)).min(s.len());
+            while !s.is_char_boundary(j) {
+                j -= 1;
+            }
+            s.replace_range(i..j.max(i), "");
         }
         2 => {
             let i = at(&s, rng);
@@ -302,6 +307,11 @@ fn refusal_fault(e: &ScenarioError) -> Option<String> {
         .then(|| format!("refusal without a key path: {:?}", e.message))
 }
 
+thread_local! {
+    /// Set while the loader runs, so that the panic hook stays quiet only for its panics.
+    static IN_LOADER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Outcome counts of a campaign.
 #[derive(Default, Debug)]
 struct Tally {
@@ -318,7 +328,10 @@ struct Tally {
 impl Tally {
     fn feed(&mut self, input: &str, load: impl Fn(&str) -> Result<(), ScenarioError>) {
         self.inputs += 1;
-        match catch_unwind(AssertUnwindSafe(|| load(input))) {
+        IN_LOADER.with(|f| f.set(true));
+        let outcome = catch_unwind(AssertUnwindSafe(|| load(input)));
+        IN_LOADER.with(|f| f.set(false));
+        match outcome {
             Ok(Ok(())) => self.accepted += 1,
             Ok(Err(e)) => {
                 if let Some(fault) = refusal_fault(&e) {
@@ -364,9 +377,15 @@ fn loader_never_panics_and_every_refusal_names_its_key() {
         .map(|t| serde_json::to_value(toml::from_str::<toml::Value>(t).unwrap()).unwrap())
         .collect();
     let mut rng = Pcg64::seed_from_u64(seed);
-    // The panic hook would print every caught panic; the tally reports them instead.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    // The panic hook would print every panic the loader raises (the tally reports them);
+    // panics anywhere else, in the mutator say, still print.
+    let hook = std::sync::Arc::new(std::panic::take_hook());
+    let default = hook.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        if !IN_LOADER.with(|f| f.get()) {
+            default(info);
+        }
+    }));
     let mut tally = Tally::default();
     while tally.inputs < inputs {
         let i = rng.gen_range(0..corpus.len());
@@ -385,7 +404,10 @@ fn loader_never_panics_and_every_refusal_names_its_key() {
             tally.feed(&json, |t| from_json(t).map(|_| ()));
         }
     }
-    std::panic::set_hook(hook);
+    let _ = std::panic::take_hook();
+    if let Ok(hook) = std::sync::Arc::try_unwrap(hook) {
+        std::panic::set_hook(hook);
+    }
     println!(
         "fuzz_loader: seed {seed}, {} inputs: {} accepted, {} refused with a key path, {} refused \
          as a whole document, {} faults (panics or refusals without a key path)",
