@@ -47,6 +47,8 @@ fn expected(what: &str, key: &str) -> String {
         "a string" => "a string in quotes".to_string(),
         "a sequence" => "a list [...]".to_string(),
         "a map" => "a table".to_string(),
+        // `struct LinkSpec`: one of the schema's tables (the whole scenario, a link, a flow).
+        other if other.starts_with("struct ") => "a table of keys".to_string(),
         other => other.to_string(),
     }
 }
@@ -92,12 +94,37 @@ pub fn humanize(message: &str, key: &str) -> String {
             format!("got {value}; expected {what}")
         };
     }
+    // A list where a table belongs: serde tries to read the table's fields by position and
+    // reports `invalid length 0, expected struct FlowSpec with 9 elements`.
+    if let Some((_, what)) = message
+        .strip_prefix("invalid length ")
+        .and_then(|rest| rest.split_once(", expected struct "))
+    {
+        if what.contains(" with ") {
+            return "got a list; expected a table of keys".to_string();
+        }
+    }
     message.to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::humanize;
+
+    #[test]
+    fn a_number_or_a_list_for_a_table() {
+        assert_eq!(
+            humanize("invalid type: integer `5`, expected struct LinkSpec", "0"),
+            "got the number 5; expected a table of keys"
+        );
+        assert_eq!(
+            humanize(
+                "invalid length 0, expected struct ScenarioSpec with 18 elements",
+                ""
+            ),
+            "got a list; expected a table of keys"
+        );
+    }
 
     #[test]
     fn a_string_for_a_packet_count() {

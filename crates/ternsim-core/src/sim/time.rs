@@ -35,8 +35,17 @@ impl SimTime {
     pub const fn as_nanos(self) -> u64 {
         self.0
     }
+    /// Seconds as the models use them (a multiplication by 1e-9, so 60 s reads back as
+    /// 60.00000000000001). Kept as it is: every model's arithmetic, and so every pinned
+    /// result, was computed with it.
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-9
+    }
+    /// Seconds for reports: the double nearest to the exact decimal value (a correctly
+    /// rounded division, exact for times below 2^53 ns, about 104 days), so a 60 s time
+    /// prints as `60`. Reports only: the models keep `as_secs_f64`.
+    pub fn as_secs_exact(self) -> f64 {
+        self.0 as f64 / 1e9
     }
     pub fn saturating_sub(self, other: SimTime) -> SimTime {
         SimTime(self.0.saturating_sub(other.0))
@@ -79,5 +88,37 @@ mod tests {
         assert_eq!(SimTime::from_secs_f64(1e-9 * 0.6), SimTime(1));
         assert_eq!(SimTime::from_secs_f64(-3.0), SimTime(0));
         assert_eq!(SimTime::from_millis(20).as_secs_f64(), 0.02);
+    }
+
+    #[test]
+    fn report_seconds_print_the_decimal_value() {
+        // 60 s and 30 s: the product with 1e-9 lands one ulp above the decimal value (the
+        // noise the run summary used to print); the division is correctly rounded.
+        assert_eq!(
+            SimTime::from_millis(60_000).as_secs_f64().to_string(),
+            "60.00000000000001"
+        );
+        assert_eq!(
+            SimTime::from_millis(60_000).as_secs_exact().to_string(),
+            "60"
+        );
+        assert_eq!(
+            SimTime::from_millis(30_000).as_secs_exact().to_string(),
+            "30"
+        );
+        assert_eq!(
+            SimTime::from_millis(2_500).as_secs_exact().to_string(),
+            "2.5"
+        );
+        assert_eq!(
+            SimTime::from_nanos(1).as_secs_exact().to_string(),
+            "0.000000001"
+        );
+        assert_eq!(
+            SimTime::from_nanos(290_123_456_789)
+                .as_secs_exact()
+                .to_string(),
+            "290.123456789"
+        );
     }
 }
