@@ -586,7 +586,8 @@ NOTES = """
   (every hop of every RREQ/RREP/RERR per data packet received); whether the paper counted
   forwarded RREQs, or per data packet sent, is not said.
 * **Throughput over time** (Figs. 1-9): Vegas's run mean is 4-9 % below the better of Reno
-  and SACK at every point here (5 seeds), where the paper calls Vegas best in Figs. 1, 3, 4, 5 and 7. Vegas keeps its window
+  and SACK at every point here (5 seeds), where the paper calls Vegas best in Figs. 1, 3, 4,
+  5 and 7. Vegas keeps its window
   small (its delay is a sixth of Reno's), and on 802.11 multi-hop paths a larger window
   buys more throughput at the cost of delay as long as the queue does not overflow often;
   the 1-3 % loss of Reno and SACK costs them little. Reno/SACK ties (Figs. 2, 6, 8, 9) are
