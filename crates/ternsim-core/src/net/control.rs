@@ -60,6 +60,9 @@ pub enum ControlMessage {
         lifetime: SimTime,
         sent: SimTime,
     },
+    /// AODV HELLO (RFC 3561 §6.9): a RREP about the sender itself, broadcast with TTL 1, that
+    /// tells the neighbours it is still there. Only sent when HELLOs are switched on.
+    AodvHello { dst_seq: u32 },
     /// AODV Route Error (RFC 3561 §5.3): destinations unreachable through the sender, each
     /// with its (incremented) sequence number.
     AodvRerr { unreachable: Vec<(Addr, u32)> },
@@ -168,6 +171,7 @@ impl ControlMessage {
             | ControlMessage::DsrRouteError { .. } => "dsr",
             ControlMessage::AodvRreq { .. }
             | ControlMessage::AodvRrep { .. }
+            | ControlMessage::AodvHello { .. }
             | ControlMessage::AodvRerr { .. } => "aodv",
             ControlMessage::DsdvUpdate { .. } => "dsdv",
             ControlMessage::MipAdvertisement { .. }
@@ -201,6 +205,8 @@ impl ControlMessage {
             // ns-2's own sizes (link-spec §5.2): RREQ 28, RREP 24, RERR 4 + 8·N, no UDP.
             ControlMessage::AodvRreq { .. } => 28,
             ControlMessage::AodvRrep { .. } => 24,
+            // A HELLO is a RREP (RFC 3561 §6.9), the same size on the air.
+            ControlMessage::AodvHello { .. } => 24,
             ControlMessage::AodvRerr { unreachable } => 4 + 8 * unreachable.len() as u32,
             // ns-2 accounts 12 octets per listed route (the 9 it encodes rounded up; the
             // count octet is not counted): size = 12·n + IP header (manet-spec §1.5).
@@ -224,6 +230,7 @@ impl ControlMessage {
             ControlMessage::DsrRouteError { .. } => "dsr_rerr",
             ControlMessage::AodvRreq { .. } => "aodv_rreq",
             ControlMessage::AodvRrep { .. } => "aodv_rrep",
+            ControlMessage::AodvHello { .. } => "aodv_hello",
             ControlMessage::AodvRerr { .. } => "aodv_rerr",
             ControlMessage::DsdvUpdate { full: true, .. } => "dsdv_full_update",
             ControlMessage::DsdvUpdate { full: false, .. } => "dsdv_triggered_update",

@@ -170,7 +170,8 @@ impl RoutingProtocol {
     pub fn start(&mut self, now: SimTime, ctx: &RouteCtx) {
         match self {
             RoutingProtocol::Dsdv(d) => d.start(now, ctx),
-            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) | RoutingProtocol::Aodv(_) => {}
+            RoutingProtocol::Aodv(a) => a.start(now, ctx),
+            RoutingProtocol::Static(_) | RoutingProtocol::Dsr(_) => {}
         }
     }
 

@@ -86,6 +86,10 @@ pub struct RoutingSpec {
     /// DSDV: trigger an update on a fresher sequence number alone ("DSDV-SQ"; default false).
     #[serde(default)]
     pub trigger_on_fresh_seqnum: Option<bool>,
+    /// AODV: send HELLOs and detect lost neighbours by them (RFC 3561 §6.9; default false,
+    /// as ns-2, which relies on link-layer feedback).
+    #[serde(default)]
+    pub hello: Option<bool>,
 }
 
 /// `[[events]]`: at time `at`, `action` on a `link` (`down`, `up`, `set` with `rate`, `delay`,

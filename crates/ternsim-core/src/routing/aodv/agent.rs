@@ -76,6 +76,10 @@ pub struct AodvAgent {
     purge_at: Option<SimTime>,
     /// Local repairs under way: (destination, deadline).
     repairs: Vec<(Addr, SimTime)>,
+    /// With HELLOs on: when the next one goes out, and the neighbours heard with the time
+    /// each is forgotten (ns-2 `nbhead`).
+    hello_at: Option<SimTime>,
+    neighbours: Vec<(Addr, SimTime)>,
     stats: AodvStats,
 }
 
@@ -97,7 +101,67 @@ impl AodvAgent {
             pending_seq: 0,
             purge_at: None,
             repairs: Vec::new(),
+            hello_at: None,
+            neighbours: Vec::new(),
             stats: AodvStats::default(),
+        }
+    }
+
+    /// The world starts the node: with HELLOs on, the first goes out at once (ns-2 starts
+    /// its hello timer when the agent starts).
+    pub fn start(&mut self, now: SimTime, ctx: &RouteCtx) {
+        self.note_ctx(ctx, None);
+        if self.cfg.hello {
+            self.hello_at = Some(now);
+        }
+    }
+
+    /// Neighbours currently known from their HELLOs, with the time each is forgotten.
+    pub fn hello_neighbours(&self) -> &[(Addr, SimTime)] {
+        &self.neighbours
+    }
+
+    /// How long a neighbour stays known after a HELLO (ns-2 `nb_insert`).
+    fn neighbour_lifetime(&self) -> SimTime {
+        let ns =
+            self.cfg.hello_interval.as_nanos() as f64 * 1.5 * self.cfg.allowed_hello_loss as f64;
+        SimTime::from_nanos(ns.round() as u64)
+    }
+
+    /// Sends a HELLO and draws the next one in U(0.75, 1.25) × `hello_interval`.
+    fn send_hello(&mut self, now: SimTime) {
+        self.broadcast(now, ControlMessage::AodvHello { dst_seq: self.seq });
+        let base = self.cfg.hello_interval.as_nanos();
+        let spread = base / 2;
+        let next = base - base / 4
+            + if spread == 0 {
+                0
+            } else {
+                self.rng.below(spread)
+            };
+        self.hello_at = Some(now + SimTime::from_nanos(next));
+    }
+
+    /// A HELLO from `from`: remember it as a neighbour (ns-2 `recvHello`).
+    fn on_hello(&mut self, now: SimTime, from: Addr) {
+        let until = now + self.neighbour_lifetime();
+        match self.neighbours.iter_mut().find(|(a, _)| *a == from) {
+            Some(n) => n.1 = until,
+            None => self.neighbours.push((from, until)),
+        }
+    }
+
+    /// Neighbours whose HELLOs stopped are lost links (ns-2 `nb_purge` → `nb_delete`).
+    fn purge_neighbours(&mut self, now: SimTime) {
+        let lost: Vec<Addr> = self
+            .neighbours
+            .iter()
+            .filter(|(_, t)| *t <= now)
+            .map(|(a, _)| *a)
+            .collect();
+        self.neighbours.retain(|(_, t)| *t > now);
+        for nbr in lost {
+            self.link_broken(now, nbr);
         }
     }
 
@@ -189,6 +253,8 @@ impl AodvAgent {
             self.purge_at,
             self.queue.next_expiry(),
             self.repairs.iter().map(|(_, t)| *t).min(),
+            self.hello_at,
+            self.neighbours.iter().map(|(_, t)| *t).min(),
         ]
         .into_iter()
         .flatten()
@@ -209,6 +275,10 @@ impl AodvAgent {
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
         self.sweep(now);
+        self.purge_neighbours(now);
+        if self.hello_at.is_some_and(|t| t <= now) {
+            self.send_hello(now);
+        }
         let n = self.queue.expire(now, &mut out.drops);
         self.stats.queue_timeouts += n as u64;
         let due: Vec<Addr> = self
@@ -425,6 +495,10 @@ impl AodvAgent {
                         Routed::Drop(packet, DropReason::NoRoute)
                     }
                 };
+            }
+            Payload::Control(ControlMessage::AodvHello { .. }) => {
+                self.on_hello(now, from);
+                return Routed::Consumed(packet);
             }
             Payload::Control(ControlMessage::AodvRerr { unreachable }) => {
                 let u = unreachable.clone();

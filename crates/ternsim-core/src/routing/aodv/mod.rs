@@ -12,8 +12,11 @@
 //!   with a fresh enough route, link-break handling from MAC feedback with local repair and
 //!   route errors to precursors.
 //!
-//! Not done: HELLO messages (ns-2 compiles `AODV_LINK_LAYER_DETECTION` in and sends none;
-//! [`AodvConfig::hello_interval`] is kept for documentation only), gratuitous RREPs (ns-2
+//! HELLO messages are an option ([`AodvConfig::hello`], off as in ns-2, which compiles
+//! `AODV_LINK_LAYER_DETECTION` in and sends none): every node broadcasts one each
+//! U(0.75, 1.25) × `hello_interval`, and a neighbour not heard for 1.5 × `allowed_hello_loss`
+//! × `hello_interval` is treated as a broken link (ns-2 `sendHello`, `recvHello`, `nb_purge`).
+//! Not done: gratuitous RREPs (ns-2
 //! does not send them either), the RREQ/RERR rate limits (ns-2 has none), the neighbour
 //! blacklist (`BAD_LINK_LIFETIME`), RREP-ACK. The agent is sans-IO like the DSR agent.
 
@@ -76,8 +79,16 @@ pub struct AodvConfig {
     /// How long a packet may wait for a route (ns-2 `AODV_RTQ_TIMEOUT` 30 s); then it is
     /// dropped with `hold_timeout`.
     pub queue_timeout: SimTime,
-    /// HELLO period (ns-2 1 s). HELLOs are not implemented: ns-2 sends none.
+    /// Send HELLOs and detect broken links by their absence (RFC 3561 §6.9). Off by
+    /// default, as in ns-2, which relies on link-layer feedback (`AODV_LINK_LAYER_DETECTION`)
+    /// and sends none.
+    pub hello: bool,
+    /// HELLO period (ns-2 `HELLO_INTERVAL` 1 s); each interval is drawn in
+    /// [0.75, 1.25] × this (ns-2 `MinHelloInterval`/`MaxHelloInterval`).
     pub hello_interval: SimTime,
+    /// HELLOs a neighbour may miss (ns-2 `ALLOWED_HELLO_LOSS` 3): it is lost when none was
+    /// heard for 1.5 × this × `hello_interval` (ns-2 `nb_insert` expiry).
+    pub allowed_hello_loss: u32,
     /// The IP TTL the world gives the packets it creates (world `DEFAULT_TTL` 64): a data
     /// packet's hops so far (ns-2 `num_forwards`) is this minus its TTL.
     pub initial_ip_ttl: u8,
@@ -104,7 +115,9 @@ impl Default for AodvConfig {
             broadcast_jitter: SimTime::from_millis(10),
             queue_size: 64,
             queue_timeout: SimTime::from_millis(30_000),
+            hello: false,
             hello_interval: SimTime::from_millis(1_000),
+            allowed_hello_loss: 3,
             initial_ip_ttl: 64,
         }
     }

@@ -620,3 +620,75 @@ fn queue_timeout_and_overflow() {
         (0, None)
     );
 }
+
+/// HELLOs (RFC 3561 §6.9, ns-2 `sendHello`/`recvHello`/`nb_purge`), switched on. Node 0
+/// sends its first HELLO when started (t = 0, its own sequence number 2) and the next one
+/// U(0.75, 1.25) s later. A HELLO from node 1 at 0.5 s makes 1 a neighbour until
+/// 0.5 + 1.5 × 3 × 1 s = 5.0 s. A route to 5 via 1 is then installed (seq 10); when nothing
+/// more is heard from 1, at 5.0 s the link is lost: the route goes invalid with its sequence
+/// number raised to 11, and node 0 forgets 1.
+#[test]
+fn hellos_find_neighbours_and_their_absence_breaks_the_link() {
+    let mut ag = AodvAgent::new(
+        AodvConfig {
+            hello: true,
+            ..cfg()
+        },
+        RandomStream::named(1, "x"),
+    );
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    ag.start(SimTime::ZERO, &ctx);
+    assert_eq!(ag.next_timer(), Some(SimTime::ZERO));
+    let mut out = RoutingOutput::default();
+    ag.on_timer(SimTime::ZERO, &mut out);
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].msg, ControlMessage::AodvHello { dst_seq: 2 });
+    assert_eq!(out.control[0].dst, Addr::BROADCAST);
+    let next = ag.next_timer().unwrap();
+    assert!(next >= ms(750) && next <= ms(1_250), "{next:?}");
+
+    let mut hello = rrep_from(1, 1, 4, 0);
+    hello.ip.dst = Addr::BROADCAST;
+    hello.payload = Payload::Control(ControlMessage::AodvHello { dst_seq: 4 });
+    let r = ag.route_input(ms(500), &ctx, IfaceId(0), hello);
+    assert!(matches!(r, Routed::Consumed(_)));
+    assert_eq!(ag.hello_neighbours(), &[(a(1), ms(5_000))]);
+    let r = ag.route_input(ms(600), &ctx, IfaceId(0), rrep_from(1, 5, 10, 1));
+    assert!(matches!(r, Routed::Consumed(_)));
+    assert!(ag.route_table().valid(a(5)).is_some());
+
+    // HELLOs keep going out; the neighbour is still there just before 5.0 s.
+    let mut t = ms(600);
+    while let Some(due) = ag.next_timer().filter(|&d| d < ms(5_000)) {
+        t = due;
+        ag.on_timer(t, &mut RoutingOutput::default());
+    }
+    assert!(t < ms(5_000));
+    assert!(ag.route_table().valid(a(5)).is_some());
+    ag.on_timer(ms(5_000), &mut RoutingOutput::default());
+    assert!(ag.hello_neighbours().is_empty());
+    let e = ag.route_table().get(a(5)).unwrap();
+    assert!(ag.route_table().valid(a(5)).is_none());
+    assert_eq!(e.seq, 11);
+}
+
+/// Off by default, as in ns-2: no HELLO timer at all.
+#[test]
+fn hellos_are_off_by_default() {
+    let mut ag = AodvAgent::new(cfg(), RandomStream::named(1, "x"));
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    ag.start(SimTime::ZERO, &ctx);
+    assert_eq!(ag.next_timer(), None);
+    assert!(!AodvConfig::default().hello);
+    assert_eq!(AodvConfig::default().allowed_hello_loss, 3);
+}

@@ -287,6 +287,12 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
                 r.trigger_on_fresh_seqnum.is_some(),
             ),
         ];
+        if r.hello.is_some() && r.protocol.as_deref() != Some("aodv") {
+            return Err(ScenarioError::at(
+                "routing.hello",
+                "applies to protocol = \"aodv\" only",
+            ));
+        }
         if let Some((key, _)) = dsdv_keys.iter().find(|(_, set)| *set) {
             return Err(ScenarioError::at(
                 format!("routing.{key}"),
@@ -312,7 +318,10 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
                     "hold_packets and hold_timeout apply to static routing; AODV has its queue",
                 ));
             }
-            return Ok(RoutingConfig::Aodv(AodvConfig::default()));
+            return Ok(RoutingConfig::Aodv(AodvConfig {
+                hello: r.hello.unwrap_or(false),
+                ..AodvConfig::default()
+            }));
         }
         Some("dsdv") => return dsdv(r).map(RoutingConfig::Dsdv),
         Some(other) => {
