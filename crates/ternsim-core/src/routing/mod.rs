@@ -79,6 +79,21 @@ pub enum Routed {
     Drop(Packet, DropReason),
 }
 
+impl Routed {
+    /// A broadcast a node originates goes out on its (single wireless) interface to
+    /// every neighbour; a node without an interface has nowhere to send it.
+    pub fn broadcast(packet: Packet, iface: Option<IfaceId>) -> Routed {
+        match iface {
+            Some(iface) => Routed::Forward {
+                packet,
+                iface,
+                next_hop: Addr::BROADCAST,
+            },
+            None => Routed::Drop(packet, DropReason::NoRoute),
+        }
+    }
+}
+
 /// A control message a protocol originates: from `src` to `dst`, sent on `via` (interface
 /// and next hop) or, when `via` is `None`, routed like any packet the node originates.
 /// With a `source_route` the world pushes it as a header on the new packet (its size counts

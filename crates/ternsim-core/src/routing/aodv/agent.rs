@@ -452,14 +452,7 @@ impl AodvAgent {
             return Routed::Deliver(packet);
         }
         if dst.is_broadcast() {
-            return match self.iface {
-                Some(iface) => Routed::Forward {
-                    packet,
-                    iface,
-                    next_hop: Addr::BROADCAST,
-                },
-                None => Routed::Drop(packet, DropReason::NoRoute),
-            };
+            return Routed::broadcast(packet, self.iface);
         }
         match self.forward(now, packet) {
             Ok(r) => r,

@@ -565,14 +565,7 @@ impl DsdvAgent {
             return Routed::Deliver(packet);
         }
         if dst.is_broadcast() {
-            return match self.iface {
-                Some(iface) => Routed::Forward {
-                    packet,
-                    iface,
-                    next_hop: Addr::BROADCAST,
-                },
-                None => Routed::Drop(packet, DropReason::NoRoute),
-            };
+            return Routed::broadcast(packet, self.iface);
         }
         self.forward(now, packet)
     }
