@@ -7,6 +7,7 @@ use crate::mobility::{Mobility, Position, Trajectory};
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::tests::udp_packet;
+use crate::net::packet::PacketFields;
 use crate::net::packet::{IpHeader, Packet, Payload, Ports, IP_HEADER_BYTES};
 use std::sync::Arc;
 
@@ -30,7 +31,7 @@ const MN_TO_FA: IfaceId = IfaceId(21);
 const WIRED: IfaceId = IfaceId(0);
 
 fn control(msg: ControlMessage, src: Addr, dst: Addr) -> Packet {
-    Packet {
+    Packet::new(PacketFields {
         uid: 0,
         flow: None,
         ip: IpHeader { src, dst, ttl: 64 },
@@ -39,7 +40,7 @@ fn control(msg: ControlMessage, src: Addr, dst: Addr) -> Packet {
         size: IP_HEADER_BYTES + msg.body_bytes(),
         created: SimTime::ZERO,
         payload: Payload::Control(msg),
-    }
+    })
 }
 
 fn as_packet(s: &MipSend) -> Packet {

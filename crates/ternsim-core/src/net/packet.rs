@@ -121,9 +121,40 @@ impl PacketKind {
     }
 }
 
-/// A packet in flight.
+/// A packet in flight: its fields on the heap, so that handing a packet from a queue to a
+/// link, a routing protocol or a node moves one pointer, not the whole header stack and
+/// payload (a packet is handed on about ten times per hop). Reads and writes go through
+/// `Deref` to [`PacketFields`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct Packet {
+pub struct Packet(Box<PacketFields>);
+
+impl Packet {
+    pub fn new(fields: PacketFields) -> Self {
+        Packet(Box::new(fields))
+    }
+
+    /// The fields, owned (to move the payload out at the receiving agent).
+    pub fn into_fields(self) -> PacketFields {
+        *self.0
+    }
+}
+
+impl std::ops::Deref for Packet {
+    type Target = PacketFields;
+    fn deref(&self) -> &PacketFields {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Packet {
+    fn deref_mut(&mut self) -> &mut PacketFields {
+        &mut self.0
+    }
+}
+
+/// What a packet is made of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PacketFields {
     /// Unique id within the run (creation order).
     pub uid: u64,
     /// The flow (index in the scenario's flow list) the packet belongs to; `None` for
@@ -140,7 +171,7 @@ pub struct Packet {
     pub payload: Payload,
 }
 
-impl Packet {
+impl PacketFields {
     /// The header that forwarding uses: the outermost IP header.
     pub fn routing_header(&self) -> &IpHeader {
         self.headers
@@ -385,7 +416,7 @@ pub(crate) mod tests {
 
     /// A UDP packet of `size` bytes from 10.0.0.1 to 10.0.0.`dst + 1`.
     pub(crate) fn udp_packet(uid: u64, dst: u32, size: u32) -> Packet {
-        Packet {
+        Packet::new(PacketFields {
             uid,
             flow: Some(0),
             ip: IpHeader {
@@ -402,7 +433,7 @@ pub(crate) mod tests {
                 payload_bytes: size - IP_HEADER_BYTES - UDP_HEADER_BYTES,
                 sent_at: SimTime::ZERO,
             }),
-        }
+        })
     }
 
     #[test]

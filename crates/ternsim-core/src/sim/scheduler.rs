@@ -96,6 +96,15 @@ impl<E> Scheduler<E> {
         self.heap.peek().map(Entry::at)
     }
 
+    /// Removes the earliest event if it is due at or before `end`, advancing `now` to its
+    /// time; otherwise leaves the queue as it is.
+    pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, E)> {
+        if self.peek_time()? > end {
+            return None;
+        }
+        self.pop()
+    }
+
     /// Removes the earliest event and advances `now` to its time.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let e = self.heap.pop()?;
@@ -129,6 +138,45 @@ mod tests {
         assert_eq!(order, vec!["a1", "a2", "a3", "b", "c"]);
         assert_eq!(s.now(), SimTime(30));
         assert_eq!(s.events_executed(), 5);
+    }
+
+    /// Against a sorted list: random times (many equal, as in a simulation), interleaved
+    /// pushes and pops that never go back in time, pop in (time, scheduling order).
+    #[test]
+    fn pops_equal_a_sort_by_time_then_scheduling_order() {
+        let mut rng = crate::sim::RandomStream::named(7, "scheduler-test");
+        let mut s = Scheduler::new();
+        let mut reference: Vec<(u64, u64)> = Vec::new(); // (time, id), pending
+        let mut id = 0u64;
+        for _ in 0..20_000 {
+            if rng.uniform() < 0.55 || reference.is_empty() {
+                let at = s.now().0 + rng.below(50);
+                s.schedule(SimTime(at), id);
+                reference.push((at, id));
+                id += 1;
+            } else {
+                let (i, _) = reference
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, &(t, k))| (t, k))
+                    .unwrap();
+                let want = reference.remove(i);
+                let (t, got) = s.pop().unwrap();
+                assert_eq!((t.0, got), want);
+            }
+        }
+        assert_eq!(s.len(), reference.len());
+    }
+
+    #[test]
+    fn pop_until_leaves_later_events() {
+        let mut s = Scheduler::new();
+        s.schedule(SimTime(10), 1);
+        s.schedule(SimTime(20), 2);
+        assert_eq!(s.pop_until(SimTime(15)), Some((SimTime(10), 1)));
+        assert_eq!(s.pop_until(SimTime(15)), None);
+        assert_eq!((s.len(), s.now()), (1, SimTime(10)));
+        assert_eq!(s.pop_until(SimTime(20)), Some((SimTime(20), 2)));
     }
 
     #[test]

@@ -565,7 +565,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::UDP_HEADER_BYTES;
+    use crate::net::packet::{PacketFields, UDP_HEADER_BYTES};
     use crate::tcp::{AckSegment, DataSegment, SackBlock};
 
     fn tcp_wire(syn: bool) -> FlowWire {
@@ -602,7 +602,7 @@ mod tests {
     }
 
     fn packet(payload: Payload) -> Packet {
-        Packet {
+        Packet::new(PacketFields {
             uid: 0x1_0007,
             flow: Some(0),
             ip: crate::net::packet::IpHeader {
@@ -615,7 +615,7 @@ mod tests {
             size: 1040,
             created: SimTime::ZERO,
             payload,
-        }
+        })
     }
 
     /// A data segment 2 after the SYN: seq 6001, ack ISN_r + 1, ACK flag, 1000 zero bytes;

@@ -6,7 +6,9 @@
 use super::{Agent, Event, World, DEFAULT_TTL};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
-use crate::net::packet::{DropReason, Header, IpHeader, Packet, PacketKind, Payload, Ports};
+use crate::net::packet::{
+    DropReason, Header, IpHeader, Packet, PacketFields, PacketKind, Payload, Ports,
+};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -25,7 +27,7 @@ impl World {
         payload: Payload,
     ) -> Packet {
         self.next_uid += 1;
-        let packet = Packet {
+        let packet = Packet::new(PacketFields {
             uid: self.next_uid,
             flow,
             ip: IpHeader {
@@ -38,7 +40,7 @@ impl World {
             size,
             created: now,
             payload,
-        };
+        });
         self.accounting.created += 1;
         self.accounting.created_by_kind[packet.kind().index()] += 1;
         packet
@@ -128,11 +130,11 @@ impl World {
         self.tap_deliver(now, node, &packet);
         self.accounting.delivered += 1;
         self.accounting.delivered_by_kind[packet.kind().index()] += 1;
-        match (agent, packet.payload) {
-            (Agent::TcpSink(f), Payload::TcpData(seg)) => self.deliver_data(now, f as usize, &seg),
-            (Agent::TcpSender(f), Payload::TcpAck(ack)) => self.deliver_ack(now, f as usize, &ack),
+        match (agent, &packet.payload) {
+            (Agent::TcpSink(f), Payload::TcpData(seg)) => self.deliver_data(now, f as usize, seg),
+            (Agent::TcpSender(f), Payload::TcpAck(ack)) => self.deliver_ack(now, f as usize, ack),
             (Agent::UdpSink(f), Payload::Udp(d)) => {
-                self.deliver_datagram(now, f as usize, packet.size, &d)
+                self.deliver_datagram(now, f as usize, packet.size, d)
             }
             // Anything else reaching an agent (a datagram on a TCP port) is consumed there,
             // as a real agent would discard it.

@@ -508,11 +508,7 @@ impl World {
     }
 
     fn run_until(&mut self, end: SimTime, progress: &mut dyn FnMut(SimTime, u64)) {
-        while let Some(t) = self.sched.peek_time() {
-            if t > end {
-                break;
-            }
-            let (now, event) = self.sched.pop().expect("peeked event");
+        while let Some((now, event)) = self.sched.pop_until(end) {
             match event {
                 Event::IfaceWake { device, tag } => self.on_device_wake(now, device, tag),
                 Event::SenderTimer(f) => self.on_sender_timer(now, f as usize),

@@ -8,6 +8,7 @@ use super::*;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::tests::udp_packet;
+use crate::net::packet::PacketFields;
 use crate::net::packet::{IpHeader, Packet, Payload, Ports};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
@@ -114,7 +115,7 @@ impl Net {
 
     fn control_packet(&mut self, c: ControlSend) -> (Packet, Addr) {
         self.uid += 1;
-        let p = Packet {
+        let p = Packet::new(PacketFields {
             uid: self.uid,
             flow: None,
             ip: IpHeader {
@@ -127,7 +128,7 @@ impl Net {
             size: 20 + c.msg.body_bytes(),
             created: self.now,
             payload: Payload::Control(c.msg),
-        };
+        });
         (p, c.via.expect("AODV control goes on an interface").1)
     }
 
@@ -344,7 +345,7 @@ fn discovery_over_a_chain() {
 }
 
 fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
-    Packet {
+    Packet::new(PacketFields {
         uid: 1,
         flow: None,
         ip: IpHeader {
@@ -364,7 +365,7 @@ fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
             lifetime: ms(10_000),
             sent: SimTime::ZERO,
         }),
-    }
+    })
 }
 
 /// Node 0 hears replies for destination 5: (from 1, seq 10, 3 hops) installs; an older
@@ -549,28 +550,30 @@ fn duplicate_rreq_suppression() {
         addrs: &addrs,
         ifaces: &ifaces,
     };
-    let rreq = |from: usize, id: u32| Packet {
-        uid: 1,
-        flow: None,
-        ip: IpHeader {
-            src: a(from),
-            dst: Addr::BROADCAST,
-            ttl: 64,
-        },
-        ports: Ports::default(),
-        headers: Vec::new(),
-        size: 48,
-        created: SimTime::ZERO,
-        payload: Payload::Control(ControlMessage::AodvRreq {
-            id,
-            dst: a(7),
-            dst_seq: 0,
-            orig: a(9),
-            orig_seq: 4,
-            hop_count: 1,
-            ttl: 5,
-            sent: SimTime::ZERO,
-        }),
+    let rreq = |from: usize, id: u32| {
+        Packet::new(PacketFields {
+            uid: 1,
+            flow: None,
+            ip: IpHeader {
+                src: a(from),
+                dst: Addr::BROADCAST,
+                ttl: 64,
+            },
+            ports: Ports::default(),
+            headers: Vec::new(),
+            size: 48,
+            created: SimTime::ZERO,
+            payload: Payload::Control(ControlMessage::AodvRreq {
+                id,
+                dst: a(7),
+                dst_seq: 0,
+                orig: a(9),
+                orig_seq: 4,
+                hop_count: 1,
+                ttl: 5,
+                sent: SimTime::ZERO,
+            }),
+        })
     };
     let mut feed = |t: u64, from, id| {
         ag.route_input(ms(t), &ctx, IfaceId(0), rreq(from, id));

@@ -10,6 +10,7 @@ use super::*;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::{ControlMessage, DsdvAdvert};
 use crate::net::packet::tests::udp_packet;
+use crate::net::packet::PacketFields;
 use crate::net::packet::{DropReason, IpHeader, Packet, Payload, Ports};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
@@ -159,7 +160,7 @@ impl Net {
 
     fn control_packet(&mut self, c: ControlSend) -> (Packet, Addr) {
         self.uid += 1;
-        let p = Packet {
+        let p = Packet::new(PacketFields {
             uid: self.uid,
             flow: None,
             ip: IpHeader {
@@ -172,7 +173,7 @@ impl Net {
             size: 20 + c.msg.body_bytes(),
             created: self.now,
             payload: Payload::Control(c.msg),
-        };
+        });
         (p, c.via.expect("DSDV updates go on the interface").1)
     }
 

@@ -8,6 +8,7 @@ use super::*;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::tests::udp_packet;
+use crate::net::packet::PacketFields;
 use crate::net::packet::{DropReason, Header, IpHeader, Packet, Payload, Ports, SourceRoute};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
@@ -117,7 +118,7 @@ impl Net {
     /// and the source route pushed.
     fn control_packet(&mut self, c: ControlSend) -> (Packet, Addr) {
         self.uid += 1;
-        let mut p = Packet {
+        let mut p = Packet::new(PacketFields {
             uid: self.uid,
             flow: None,
             ip: IpHeader {
@@ -130,7 +131,7 @@ impl Net {
             size: 20 + c.msg.body_bytes(),
             created: self.now,
             payload: Payload::Control(c.msg),
-        };
+        });
         if let Some(sr) = c.source_route {
             p.push_header(Header::SourceRoute(sr));
         }
