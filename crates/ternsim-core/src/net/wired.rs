@@ -12,6 +12,7 @@
 //! on their old arrival times; the pipe stays ordered by arrival time. Wake-ups carry the
 //! direction's epoch, bumped when it goes down, so wake-ups of a previous life are ignored.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 use crate::channel::ErrorModel;
@@ -111,6 +112,9 @@ pub struct WiredDirection {
     epoch: u32,
     /// Nanoseconds to serialise one byte.
     ns_per_byte: f64,
+    /// The last (size, serialisation time) computed: a direction mostly carries one or two
+    /// sizes, and the time is needed at the start and the end of every transmission.
+    last_tx_time: Cell<Option<(u32, SimTime)>>,
     /// A fixed air time per frame that replaces size / rate (a radio last hop whose frame
     /// delay is fixed, `ho-mobileip` seed §V-A: "a multiple of 8 ms").
     pub frame_time: Option<SimTime>,
@@ -147,6 +151,7 @@ impl WiredDirection {
             up: true,
             epoch: 0,
             ns_per_byte: 8e9 / rate_bps,
+            last_tx_time: Cell::new(None),
             frame_time: None,
             trace: false,
             queue_events: Vec::new(),
@@ -208,7 +213,14 @@ impl WiredDirection {
         if let Some(t) = self.frame_time {
             return t;
         }
-        SimTime((f64::from(bytes) * self.ns_per_byte).round() as u64)
+        if let Some((b, t)) = self.last_tx_time.get() {
+            if b == bytes {
+                return t;
+            }
+        }
+        let t = SimTime((f64::from(bytes) * self.ns_per_byte).round() as u64);
+        self.last_tx_time.set(Some((bytes, t)));
+        t
     }
 
     /// Packets waiting (not counting the one being transmitted).
@@ -364,6 +376,7 @@ impl WiredDirection {
         }
         self.rate_bps = rate_bps;
         self.ns_per_byte = 8e9 / rate_bps;
+        self.last_tx_time.set(None);
     }
 }
 
@@ -393,6 +406,19 @@ mod tests {
         l.frame_time = Some(SimTime::from_millis(8));
         assert_eq!(l.tx_time(1000), SimTime::from_millis(8));
         assert_eq!(l.tx_time(40), SimTime::from_millis(8));
+    }
+
+    /// The remembered serialisation time of the last size must not outlive a rate change:
+    /// 1500 B at 1 Mb/s = 12 ms, then at 2 Mb/s = 6 ms, and 40 B at 2 Mb/s = 160 us.
+    #[test]
+    fn a_rate_change_applies_to_a_size_already_seen() {
+        let mut l = link(1e6, 0, 10, ErrorModel::None);
+        assert_eq!(l.tx_time(1500), SimTime::from_millis(12));
+        assert_eq!(l.tx_time(1500), SimTime::from_millis(12));
+        l.set_rate(2e6);
+        assert_eq!(l.tx_time(1500), SimTime::from_millis(6));
+        assert_eq!(l.tx_time(40), SimTime::from_micros(160));
+        assert_eq!(l.tx_time(1500), SimTime::from_millis(6));
     }
 
     #[test]
