@@ -247,6 +247,13 @@ impl WiredDirection {
         }
     }
 
+    /// Whether a wake-up with `tag` is an arrival. Arrivals leave the pipe in the order they
+    /// are scheduled (unless a shortened delay overtakes), so their wake-ups form a stream
+    /// in time order: the world can queue them in a lane of the event queue.
+    pub fn is_arrival_tag(tag: u32) -> bool {
+        tag & 1 == ARRIVAL
+    }
+
     fn tag(&self, what: u32) -> u32 {
         (self.epoch << 1) | what
     }

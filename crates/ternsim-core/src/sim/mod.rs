@@ -7,5 +7,5 @@ pub mod scheduler;
 pub mod time;
 
 pub use rng::RandomStream;
-pub use scheduler::Scheduler;
+pub use scheduler::{Lane, Scheduler};
 pub use time::SimTime;

@@ -212,7 +212,12 @@ impl World {
         }
         self.devices[d].rearm(&mut out);
         for &(at, tag) in &out.wakes {
-            self.sched.schedule(at, Event::IfaceWake { device, tag });
+            let event = Event::IfaceWake { device, tag };
+            if self.devices[d].wake_in_order(tag) {
+                self.sched.schedule_in_lane(self.device_lanes[d], at, event);
+            } else {
+                self.sched.schedule(at, event);
+            }
         }
         out.wakes.clear();
         if self.device_traces {

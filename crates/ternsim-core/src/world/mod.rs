@@ -44,7 +44,7 @@ use crate::net::wired::WiredDirection;
 use crate::routing::static_routes::Edge;
 use crate::routing::RoutingProtocol;
 use crate::scenario::{FlowTransport, ResolvedScenario};
-use crate::sim::{RandomStream, Scheduler, SimTime};
+use crate::sim::{Lane, RandomStream, Scheduler, SimTime};
 use crate::tcp::{SinkOutput, TcpOutput, TcpSender, TcpSink};
 use crate::trace::{FlowStats, TraceSet};
 use crate::umts::RadioBearer;
@@ -200,6 +200,8 @@ pub fn run_with(
 
 struct World {
     sched: Scheduler<Event>,
+    /// Per device, its lane in the event queue for wake-ups that come in time order.
+    device_lanes: Vec<Lane>,
     nodes: Vec<Node>,
     ifaces: Vec<Iface>,
     devices: Vec<Device>,
@@ -472,8 +474,10 @@ impl World {
             trace: sc.traces.cwnd || sc.traces.rto || sc.traces.tcp_events,
             ..TcpOutput::default()
         };
+        let device_lanes = devices.iter().map(|_| sched.add_lane()).collect();
         let mut world = World {
             sched,
+            device_lanes,
             nodes,
             ifaces,
             devices,
