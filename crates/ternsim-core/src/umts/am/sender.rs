@@ -13,7 +13,7 @@
 //! Invariants: every PDU with VT(A) ≤ SN < VT(S) is in `tx`; `retx` holds only SNs of PDUs
 //! that are neither acknowledged nor discarded.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 use crate::sim::SimTime;
 use crate::umts::config::RlcConfig;
@@ -30,6 +30,64 @@ struct TxPdu {
     acked: bool,
     /// All its data belongs to SDUs discarded after MaxDAT.
     discarded: bool,
+}
+
+/// The transmission buffer: the PDUs VT(A) ≤ SN < VT(S), each present (the invariant of
+/// this module), kept in a ring indexed by SN − VT(A). A PDU enters at VT(S) and leaves
+/// only at VT(A), so a lookup is an index, not a tree search.
+#[derive(Clone, Debug, Default)]
+struct TxWindow {
+    /// The SN of the front PDU (VT(A) while the window is not empty).
+    base: Sn,
+    pdus: VecDeque<TxPdu>,
+}
+
+impl TxWindow {
+    fn get(&self, sn: &Sn) -> Option<&TxPdu> {
+        let i = usize::try_from(sn.checked_sub(self.base)?).ok()?;
+        self.pdus.get(i)
+    }
+
+    fn get_mut(&mut self, sn: &Sn) -> Option<&mut TxPdu> {
+        let i = usize::try_from(sn.checked_sub(self.base)?).ok()?;
+        self.pdus.get_mut(i)
+    }
+
+    /// Adds the PDU with the next SN (VT(S)).
+    fn insert(&mut self, sn: Sn, pdu: TxPdu) {
+        if self.pdus.is_empty() {
+            self.base = sn;
+        }
+        debug_assert_eq!(
+            sn,
+            self.base + self.pdus.len() as Sn,
+            "PDUs enter in SN order"
+        );
+        self.pdus.push_back(pdu);
+    }
+
+    /// Removes the front PDU if it has SN `sn` (VT(A) moving up).
+    fn remove(&mut self, sn: &Sn) -> Option<TxPdu> {
+        if *sn != self.base || self.pdus.is_empty() {
+            debug_assert!(self.get(sn).is_none(), "PDUs leave at VT(A) only");
+            return None;
+        }
+        self.base += 1;
+        self.pdus.pop_front()
+    }
+
+    /// The PDUs with SN in `from..to`, with their SNs.
+    fn range(&self, from: Sn, to: Sn) -> impl Iterator<Item = (Sn, &TxPdu)> {
+        let start = from.max(self.base);
+        let skip = usize::try_from(start - self.base).unwrap_or(usize::MAX);
+        let n = usize::try_from(to.saturating_sub(start)).unwrap_or(usize::MAX);
+        self.pdus
+            .iter()
+            .skip(skip)
+            .take(n)
+            .enumerate()
+            .map(move |(i, p)| (start + i as Sn, p))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +109,7 @@ pub struct AmSender {
     vt_s: Sn,
     vt_a: Sn,
     vt_ws: u32,
-    tx: BTreeMap<Sn, TxPdu>,
+    tx: TxWindow,
     retx: BTreeSet<Sn>,
     vt_pdu: u32,
     vt_sdu: u32,
@@ -84,7 +142,7 @@ impl AmSender {
             vt_s: 0,
             vt_a: 0,
             vt_ws: cfg.tx_window,
-            tx: BTreeMap::new(),
+            tx: TxWindow::default(),
             retx: BTreeSet::new(),
             vt_pdu: 0,
             vt_sdu: 0,
@@ -435,7 +493,7 @@ impl AmSender {
     /// SN_MRW is the PDU holding the end of the last discarded SDU (§11.6.2).
     fn discard_after_max_dat(&mut self, x: Sn, out: &mut RlcOutput) {
         let mut discard: Vec<SduId> = Vec::new();
-        for p in self.tx.range(self.vt_a..=x).map(|(_, p)| p) {
+        for (_, p) in self.tx.range(self.vt_a, x + 1) {
             for seg in &p.pdu.body.segments {
                 if !discard.contains(&seg.sdu) {
                     discard.push(seg.sdu);
@@ -448,9 +506,9 @@ impl AmSender {
         // Where does the last discarded SDU end?
         let end = self
             .tx
-            .range(x..self.vt_s)
+            .range(x, self.vt_s)
             .find(|(_, p)| p.pdu.body.segments.iter().any(|s| s.sdu == last && s.last))
-            .map(|(&sn, p)| (sn, p.pdu.body.segments.clone()));
+            .map(|(sn, p)| (sn, p.pdu.body.segments.clone()));
         let (sn_mrw, n_length) = match end {
             Some((y, segs)) => {
                 if segs.iter().all(|s| discard.contains(&s.sdu)) {
@@ -551,5 +609,50 @@ impl AmSender {
                 m.send = true;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tx_window_tests {
+    use super::*;
+    use crate::umts::pdu::PduBody;
+
+    fn pdu(sn: Sn) -> TxPdu {
+        TxPdu {
+            pdu: DataPdu {
+                sn,
+                poll: false,
+                body: PduBody::default(),
+            },
+            vt_dat: 1,
+            acked: false,
+            discarded: false,
+        }
+    }
+
+    /// SNs 5, 6, 7 enter; lookups outside [VT(A), VT(S)) find nothing; ranges clip to the
+    /// window; only the front leaves, and VT(A) moves with it.
+    #[test]
+    fn the_window_holds_vt_a_to_vt_s_and_frees_from_the_front() {
+        let mut w = TxWindow::default();
+        for sn in 5..8 {
+            w.insert(sn, pdu(sn));
+        }
+        assert_eq!(w.get(&6).map(|p| p.pdu.sn), Some(6));
+        assert!(w.get(&4).is_none() && w.get(&8).is_none());
+        w.get_mut(&7).unwrap().acked = true;
+        let sns = |from, to, w: &TxWindow| w.range(from, to).map(|(sn, _)| sn).collect::<Vec<_>>();
+        assert_eq!(sns(0, 100, &w), vec![5, 6, 7]);
+        assert_eq!(sns(6, 7, &w), vec![6]);
+        assert_eq!(sns(7, 6, &w), Vec::<Sn>::new());
+        assert!(w.range(7, 8).all(|(sn, p)| sn == p.pdu.sn && p.acked));
+        assert_eq!(w.remove(&5).map(|p| p.pdu.sn), Some(5));
+        assert_eq!((w.base, w.pdus.len()), (6, 2));
+        assert!(w.get(&5).is_none());
+        w.remove(&6);
+        w.remove(&7);
+        // Empty: the next PDU (VT(S) = 8) starts the window again.
+        w.insert(8, pdu(8));
+        assert_eq!(sns(0, 100, &w), vec![8]);
     }
 }
