@@ -69,6 +69,7 @@ impl ErrorModel {
     }
 
     /// Whether the next unit is in error. Advances the model's state by one unit.
+    #[inline]
     pub fn is_error(&mut self, rng: &mut RandomStream) -> bool {
         match self {
             ErrorModel::None => false,

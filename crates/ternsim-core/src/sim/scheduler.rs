@@ -18,6 +18,9 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use super::time::SimTime;
 
+// The queue's methods are `#[inline]`: they run once or twice per event, and whether the
+// compiler inlines them on its own changes with unrelated code elsewhere in the crate.
+
 /// No lane: an event scheduled directly in the heap.
 const NO_LANE: u32 = u32::MAX;
 
@@ -116,6 +119,7 @@ impl<E> Scheduler<E> {
     }
 
     /// The key of an event scheduled now at `at` (at `now` if `at` is in the past).
+    #[inline]
     fn next_key(&mut self, at: SimTime) -> u128 {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let at = at.max(self.now);
@@ -126,6 +130,7 @@ impl<E> Scheduler<E> {
 
     /// Schedules `event` at absolute time `at`. Scheduling in the past is a logic error and
     /// panics in debug builds; in release builds the event runs at `now`.
+    #[inline]
     pub fn schedule(&mut self, at: SimTime, event: E) {
         let key = self.next_key(at);
         self.heap.push(Entry {
@@ -137,6 +142,7 @@ impl<E> Scheduler<E> {
 
     /// Schedules `event` at `at` in `lane`: the same order as [`Scheduler::schedule`], with
     /// the event kept out of the heap until the lane's earlier events have run.
+    #[inline]
     pub fn schedule_in_lane(&mut self, lane: Lane, at: SimTime, event: E) {
         let key = self.next_key(at);
         let q = &mut self.lanes[lane.0 as usize];
@@ -168,12 +174,14 @@ impl<E> Scheduler<E> {
         self.schedule(at, event);
     }
 
+    #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(Entry::at)
     }
 
     /// Removes the earliest event if it is due at or before `end`, advancing `now` to its
     /// time; otherwise leaves the queue as it is.
+    #[inline]
     pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, E)> {
         if self.peek_time()? > end {
             return None;
@@ -182,6 +190,7 @@ impl<E> Scheduler<E> {
     }
 
     /// Removes the earliest event and advances `now` to its time.
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let e = self.heap.pop()?;
         if e.lane != NO_LANE {
