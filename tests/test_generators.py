@@ -50,3 +50,19 @@ def test_the_python_api_returns_the_file_text():
     assert "set tcp_(0) [$ns_ create-connection  TCP $node_(1) TCPSink $node_(2) 0]" in text
     scen = ternsim.setdest(nodes=2, pause=0, max_speed=5, time=10, width=100, height=100)
     assert scen.count("set X_") == 2
+
+
+def test_setdest_speed_type_2_is_the_clipped_normal_of_version_2(cli):
+    # setdest v2 `-s 2`: the header names speed type 2 and every leg speed lies in [min, max].
+    args = ["setdest", "-v", "2", "-n", "20", "-m", "1", "-M", "19", "-t", "300", "-s", "2"]
+    proc = cli(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert "# nodes: 20, speed type: 2, min speed: 1.00, max speed: 19.00" in proc.stdout
+    speeds = [
+        float(line.rsplit(" ", 1)[1].rstrip('"'))
+        for line in proc.stdout.splitlines()
+        if "setdest" in line and line.startswith("$ns_")
+    ]
+    assert speeds and all(1.0 <= v <= 19.0 for v in speeds if v > 0)
+    bad = cli("setdest", "-v", "1", "-n", "5", "-M", "10", "-s", "2")
+    assert bad.returncode == 2 and "speed_distribution" in bad.stderr

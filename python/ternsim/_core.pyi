@@ -44,6 +44,7 @@ def setdest(
     seed: int = 1,
     steady_state: bool = False,
     pause_type: int = 1,
+    speed_type: int = 1,
 ) -> str:
     """An ns-2 movement file of random waypoint nodes (node i named n<i>)."""
 

@@ -696,6 +696,14 @@ def setdest(
             "-P", metavar="1|2", help="Pause type (-v 2): 1 constant, 2 uniform U(0, 2p)."
         ),
     ] = 1,
+    speed_type: Annotated[
+        int,
+        typer.Option(
+            "-s",
+            metavar="1|2",
+            help="Speed type (-v 2): 1 uniform, 2 normal clipped to [min, max].",
+        ),
+    ] = 1,
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Seed of the nodes' streams.")
     ] = 1,
@@ -717,6 +725,7 @@ def setdest(
             width=width,
             height=height,
             pause_type=pause_type,
+            speed_type=speed_type,
             seed=seed,
             steady_state=steady_state,
         )

@@ -22,9 +22,10 @@ def setdest(
     seed: int = 1,
     steady_state: bool = False,
     pause_type: int = 1,
+    speed_type: int = 1,
 ) -> str:
     """An ns-2 movement file of ``nodes`` random waypoint nodes in ``width`` x ``height`` m
-    (setdest ``-v -n -p -M -m -t -x -y -P``); node i is ``$node_(i)``, named ``n<i>`` in a
+    (setdest ``-v -n -p -M -m -t -x -y -P -s``); node i is ``$node_(i)``, named ``n<i>`` in a
     ``[topology] random`` scenario, whose paths equal the file's for the same seed."""
     return _native.core().setdest(
         version,
@@ -38,6 +39,7 @@ def setdest(
         seed=seed,
         steady_state=steady_state,
         pause_type=pause_type,
+        speed_type=speed_type,
     )
 
 

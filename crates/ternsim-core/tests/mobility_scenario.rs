@@ -70,6 +70,19 @@ fn bad_mobility_is_refused_with_its_key_path() {
             "model = \"random_waypoint\"\nmax_speed = \"5m/s\"\npause_distribution = \"uniform\"",
             "mobility.pause_distribution",
         ),
+        (
+            "model = \"random_waypoint\"\nmax_speed = \"5m/s\"\nspeed_distribution = \"normal\"",
+            "mobility.speed_distribution",
+        ),
+        (
+            "model = \"random_waypoint\"\nmin_speed = \"1m/s\"\nmax_speed = \"5m/s\"\n\
+             version = 2\nspeed_distribution = \"gamma\"",
+            "mobility.speed_distribution",
+        ),
+        (
+            "file = \"scen.tcl\"\nspeed_distribution = \"normal\"",
+            "mobility.speed_distribution",
+        ),
         ("file = \"scen.tcl\"\npause = \"1s\"", "mobility.pause"),
         ("file = \"/nonexistent/scen.tcl\"", "mobility.file"),
     ];

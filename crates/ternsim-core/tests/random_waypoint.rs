@@ -8,7 +8,7 @@
 use ternsim_core::mobility::random_waypoint::mean_leg_length;
 use ternsim_core::mobility::{
     mobility_stream, parse_movement_file, setdest_file, PauseDistribution, Position,
-    RandomWaypoint, SetdestVersion, Trajectory,
+    RandomWaypoint, SetdestVersion, SpeedDistribution, Trajectory,
 };
 use ternsim_core::sim::SimTime;
 
@@ -20,6 +20,7 @@ fn model(min: f64, max: f64, pause: f64, version: SetdestVersion, steady: bool) 
         pause_distribution: PauseDistribution::Constant,
         min_speed: min,
         max_speed: max,
+        speed_distribution: SpeedDistribution::Uniform,
         version,
         steady_state: steady,
     }
@@ -200,4 +201,92 @@ fn movement_files_round_trip() {
             assert!(p.distance(q) < 1e-9, "node {i} at {t:?}: {p:?} vs {q:?}");
         }
     }
+}
+
+/// setdest v2 `-s 2` in a 500 m × 500 m square, speeds in [1, 19] m/s: normal of mean 10 and
+/// σ = 4.5 clipped at ±2σ.
+fn normal_model(pause: f64) -> RandomWaypoint {
+    RandomWaypoint {
+        speed_distribution: SpeedDistribution::Normal,
+        ..model(1.0, 19.0, pause, SetdestVersion::V2, false)
+    }
+}
+
+/// E[1/V] of the clipped normal: setdest's 10,000-bin integration against adaptive
+/// quadrature of ∫φ(v)/v / ∫φ over [1, 19] (scipy.integrate.quad: 0.129257068, harmonic mean
+/// 7.736521 m/s; for [1, 10]: 0.218525116).
+#[test]
+fn normal_speeds_mean_inverse_speed_equals_quadrature() {
+    assert!((normal_model(0.0).mean_inverse_speed() - 0.129_257_068).abs() < 1e-6);
+    let narrow = RandomWaypoint {
+        speed_distribution: SpeedDistribution::Normal,
+        ..model(1.0, 10.0, 0.0, SetdestVersion::V2, false)
+    };
+    assert!((narrow.mean_inverse_speed() - 0.218_525_116).abs() < 1e-6);
+}
+
+/// Leg speeds of the clipped normal: mean (min + max)/2 by symmetry and standard deviation
+/// σ·√(1 − 2·2φ(2)/(2Φ(2) − 1)) = 0.879626·σ (the variance of a normal truncated at ±2σ);
+/// every speed inside [min, max]. Later legs only (the first is the stationary draw).
+#[test]
+fn normal_leg_speeds_have_the_truncated_normal_mean_and_spread() {
+    let m = normal_model(0.0);
+    let trs = nodes(&m, 400, 2000.0, 5);
+    let speeds: Vec<f64> = trs
+        .iter()
+        .flat_map(|tr| tr.legs().iter().skip(1).map(|l| l.speed_mps))
+        .collect();
+    let n = speeds.len() as f64;
+    assert!(n > 5000.0, "{n} legs");
+    let mean = speeds.iter().sum::<f64>() / n;
+    let sd = (speeds.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let want_sd = 4.5 * 0.879_626;
+    assert!(speeds.iter().all(|v| (1.0..=19.0).contains(v)));
+    assert!(
+        (mean - 10.0).abs() < 5.0 * want_sd / n.sqrt(),
+        "mean {mean}"
+    );
+    // The standard error of a sample sd is about sd/√(2n).
+    assert!(
+        (sd - want_sd).abs() < 5.0 * want_sd / (2.0 * n).sqrt(),
+        "sd {sd}"
+    );
+}
+
+/// With no pause every v2 node starts moving with speed density ∝ φ(v)/v, whose mean is the
+/// harmonic mean 1/E[1/V] = 7.736521 m/s (quadrature above), not the leg mean 10; long after
+/// the start the ensemble mean speed is the same stationary mean. (In between it is not:
+/// setdest v2 draws the first leg's end points uniformly, not length-biased, manet-spec
+/// §2.4, so v2 shortens the transient without removing it.)
+#[test]
+fn normal_first_trip_speeds_have_the_stationary_harmonic_mean() {
+    let n = 4000;
+    let trs = nodes(&normal_model(0.0), n, 1500.0, 9);
+    let first: Vec<f64> = trs.iter().map(|tr| tr.legs()[0].speed_mps).collect();
+    let mean = first.iter().sum::<f64>() / n as f64;
+    let sd = (first.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+    let se = sd / (n as f64).sqrt();
+    assert!(
+        (mean - 7.736_521).abs() < 5.0 * se,
+        "first-trip mean {mean} ± {se}"
+    );
+    assert!((mean_speed(&trs, 0.0) - 7.736_521).abs() < 5.0 * se);
+    let late = mean_speed(&trs, 1500.0);
+    assert!((late - 7.736_521).abs() < 5.0 * se, "t = 1500 s: {late}");
+}
+
+/// The movement file names the speed law in setdest's v2 header (`speed type: 2`), and a
+/// version 1 model refuses the normal law.
+#[test]
+fn normal_speeds_are_version_2_only_and_named_in_the_header() {
+    let file = setdest_file(&normal_model(10.0), 2, SimTime::from_secs_f64(50.0), 1);
+    assert!(
+        file.contains("speed type: 2, min speed: 1.00, max speed: 19.00"),
+        "{file}"
+    );
+    let v1 = RandomWaypoint {
+        speed_distribution: SpeedDistribution::Normal,
+        ..model(0.0, 19.0, 0.0, SetdestVersion::V1, false)
+    };
+    assert_eq!(v1.check().unwrap_err().0, "speed_distribution");
 }

@@ -158,7 +158,7 @@ fn fit_hmm<'py>(
 /// node i is named `n<i>` and draws from its `mobility/n<i>` stream of `seed`, so the file
 /// equals a `[topology] random` scenario's paths for that seed.
 #[pyfunction]
-#[pyo3(signature = (version, nodes, pause, max_speed, time, width, height, min_speed=0.0, seed=1, steady_state=false, pause_type=1))]
+#[pyo3(signature = (version, nodes, pause, max_speed, time, width, height, min_speed=0.0, seed=1, steady_state=false, pause_type=1, speed_type=1))]
 #[allow(clippy::too_many_arguments)]
 fn setdest(
     version: u32,
@@ -172,8 +172,11 @@ fn setdest(
     seed: u64,
     steady_state: bool,
     pause_type: u32,
+    speed_type: u32,
 ) -> PyResult<String> {
-    use ternsim_core::mobility::{setdest_file, PauseDistribution, RandomWaypoint, SetdestVersion};
+    use ternsim_core::mobility::{
+        setdest_file, PauseDistribution, RandomWaypoint, SetdestVersion, SpeedDistribution,
+    };
     let version = match version {
         1 => SetdestVersion::V1,
         2 => SetdestVersion::V2,
@@ -188,6 +191,15 @@ fn setdest(
             )))
         }
     };
+    let speed_distribution = match speed_type {
+        1 => SpeedDistribution::Uniform,
+        2 => SpeedDistribution::Normal,
+        s => {
+            return Err(PyValueError::new_err(format!(
+                "speed type {s}; allowed: 1 (uniform), 2 (normal)"
+            )))
+        }
+    };
     if !(time > 0.0 && time.is_finite()) {
         return Err(PyValueError::new_err("time: allowed > 0"));
     }
@@ -198,6 +210,7 @@ fn setdest(
         pause_distribution,
         min_speed,
         max_speed,
+        speed_distribution,
         version,
         steady_state,
     };

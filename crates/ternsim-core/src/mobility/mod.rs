@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::sim::{RandomStream, SimTime};
 
 pub use movement_file::{parse_movement_file, write_movement_file, NodeScript};
-pub use random_waypoint::{PauseDistribution, RandomWaypoint, SetdestVersion};
+pub use random_waypoint::{PauseDistribution, RandomWaypoint, SetdestVersion, SpeedDistribution};
 pub use trajectory::{Leg, Trajectory};
 
 /// The random stream node `name`'s mobility draws from: a run's mobility depends only on the
@@ -64,8 +64,13 @@ pub fn setdest_file(model: &RandomWaypoint, nodes: usize, until: SimTime, seed: 
         )],
         SetdestVersion::V2 => vec![
             format!(
-                "nodes: {nodes}, speed type: 1, min speed: {:.2}, max speed: {:.2}",
-                model.min_speed, model.max_speed
+                "nodes: {nodes}, speed type: {}, min speed: {:.2}, max speed: {:.2}",
+                match model.speed_distribution {
+                    SpeedDistribution::Uniform => 1,
+                    SpeedDistribution::Normal => 2,
+                },
+                model.min_speed,
+                model.max_speed
             ),
             format!(
                 "avg speed: {:.2}, pause type: {}, pause: {:.2}, max x: {:.2}, max y: {:.2}",

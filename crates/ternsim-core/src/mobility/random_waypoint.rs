@@ -8,7 +8,9 @@
 //!   allowed, hence the speed decay of Yoon, Liu & Noble (INFOCOM 2003).
 //! * version 2 (setdest `-v 2`): min speed > 0; the first trip is a pause with the
 //!   steady-state probability p / (E[1/V]·E[L] + p), else a move at t = 0 whose speed has
-//!   the time-stationary density ∝ 1/v; pauses constant or U(0, 2p) (manet-spec §2.4).
+//!   the time-stationary density ∝ f(v)/v; pauses constant or U(0, 2p); leg speeds U(min,
+//!   max) or, as setdest `-s 2`, a normal law of mean (min + max)/2 and σ = (max − min)/4
+//!   clipped to [min, max] by rejection (manet-spec §2.4).
 //! * steady state (Navidi & Camp, IEEE TMC 2004, "perfect simulation"; manet-spec §2.7):
 //!   paused with the stationary probability at a uniform point for a residual pause, or
 //!   moving on a length-biased leg at a uniform point of it with speed density ∝ 1/v.
@@ -43,6 +45,20 @@ pub enum PauseDistribution {
     Uniform,
 }
 
+/// The law of leg speeds (setdest v2 `-s`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpeedDistribution {
+    /// U(min, max) (setdest `-s 1`; version 1 always).
+    Uniform,
+    /// Normal with mean (min + max)/2 and σ = (max − min)/4, drawn again until it falls in
+    /// [min, max] (setdest v2 `-s 2`).
+    Normal,
+}
+
+/// Bins of the midpoint rule that gives E[1/V] for the clipped normal, as setdest v2 does
+/// (manet-spec §2.4: a 10,000-bin numerical integration).
+const NORMAL_BINS: usize = 10_000;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct RandomWaypoint {
     /// The area [0, width] × [0, height] in metres.
@@ -53,6 +69,7 @@ pub struct RandomWaypoint {
     pub pause_distribution: PauseDistribution,
     pub min_speed: f64,
     pub max_speed: f64,
+    pub speed_distribution: SpeedDistribution,
     pub version: SetdestVersion,
     /// Start every node in the stationary regime (needs `min_speed` > 0).
     pub steady_state: bool,
@@ -95,6 +112,14 @@ impl RandomWaypoint {
                 "version 1 pauses are constant; uniform pauses need version = 2".into(),
             ));
         }
+        if self.version == SetdestVersion::V1
+            && self.speed_distribution != SpeedDistribution::Uniform
+        {
+            return Err((
+                "speed_distribution",
+                "version 1 speeds are uniform; normal speeds need version = 2".into(),
+            ));
+        }
         let needs_min = match (self.version, self.steady_state) {
             (SetdestVersion::V2, _) => Some("version 2 (as setdest -v 2)"),
             (SetdestVersion::V1, true) => {
@@ -110,13 +135,40 @@ impl RandomWaypoint {
         Ok(())
     }
 
-    /// E[1/V] of a leg speed: ln(vmax/vmin)/(vmax − vmin) for U(vmin, vmax) (Yoon et al.).
+    /// E[1/V] of a leg speed: ln(vmax/vmin)/(vmax − vmin) for U(vmin, vmax) (Yoon et al.);
+    /// for the clipped normal ∫f(v)/v dv / ∫f(v) dv over [vmin, vmax] by the midpoint rule on
+    /// 10,000 bins, as setdest v2 integrates it.
     pub fn mean_inverse_speed(&self) -> f64 {
         if self.max_speed == self.min_speed {
-            1.0 / self.max_speed
-        } else {
-            (self.max_speed / self.min_speed).ln() / (self.max_speed - self.min_speed)
+            return 1.0 / self.max_speed;
         }
+        match self.speed_distribution {
+            SpeedDistribution::Uniform => {
+                (self.max_speed / self.min_speed).ln() / (self.max_speed - self.min_speed)
+            }
+            SpeedDistribution::Normal => {
+                let (mean, sd) = self.normal_parameters();
+                let width = (self.max_speed - self.min_speed) / NORMAL_BINS as f64;
+                let (mut mass, mut inverse) = (0.0, 0.0);
+                for i in 0..NORMAL_BINS {
+                    let v = self.min_speed + (i as f64 + 0.5) * width;
+                    let z = (v - mean) / sd;
+                    // The normal density up to a constant (it cancels in the ratio).
+                    let f = (-0.5 * z * z).exp();
+                    mass += f;
+                    inverse += f / v;
+                }
+                inverse / mass
+            }
+        }
+    }
+
+    /// Mean and standard deviation of the normal speed law before clipping.
+    fn normal_parameters(&self) -> (f64, f64) {
+        (
+            (self.min_speed + self.max_speed) / 2.0,
+            (self.max_speed - self.min_speed) / 4.0,
+        )
     }
 
     /// Mean time on a leg E[T] = E[L]·E[1/V].
@@ -141,15 +193,49 @@ impl RandomWaypoint {
         Position { x, y }
     }
 
-    /// A leg speed: U(min, max) (setdest v1 draws U·max, the same law with min 0).
+    /// A leg speed: U(min, max) (setdest v1 draws U·max, the same law with min 0), or the
+    /// clipped normal.
     fn leg_speed(&self, u: &mut impl Uniforms) -> f64 {
-        self.min_speed + u.uniform() * (self.max_speed - self.min_speed)
+        match self.speed_distribution {
+            SpeedDistribution::Uniform => {
+                self.min_speed + u.uniform() * (self.max_speed - self.min_speed)
+            }
+            SpeedDistribution::Normal => self.clipped_normal_speed(u),
+        }
     }
 
-    /// A speed with the time-stationary density ∝ 1/v on [min, max] (a moving node is seen
-    /// on a leg in proportion to the leg's duration L/v), by inversion: min·(max/min)^U.
+    /// A normal speed drawn again until it lies in [min, max] (Box–Muller, one pair of
+    /// uniforms per try; the clip keeps 95.4 % of draws, ±2σ).
+    fn clipped_normal_speed(&self, u: &mut impl Uniforms) -> f64 {
+        let (mean, sd) = self.normal_parameters();
+        if sd == 0.0 {
+            return mean;
+        }
+        loop {
+            // 1 − U lies in (0, 1], so the logarithm is finite.
+            let r = (-2.0 * (1.0 - u.uniform()).ln()).sqrt();
+            let v = mean + sd * r * (std::f64::consts::TAU * u.uniform()).cos();
+            if (self.min_speed..=self.max_speed).contains(&v) {
+                return v;
+            }
+        }
+    }
+
+    /// A speed with the time-stationary density ∝ f(v)/v on [min, max] (a moving node is
+    /// seen on a leg in proportion to the leg's duration L/v). Uniform f: by inversion,
+    /// min·(max/min)^U. Normal f: a clipped normal speed kept with probability min/v.
     fn stationary_speed(&self, u: &mut impl Uniforms) -> f64 {
-        self.min_speed * (self.max_speed / self.min_speed).powf(u.uniform())
+        match self.speed_distribution {
+            SpeedDistribution::Uniform => {
+                self.min_speed * (self.max_speed / self.min_speed).powf(u.uniform())
+            }
+            SpeedDistribution::Normal => loop {
+                let v = self.clipped_normal_speed(u);
+                if u.uniform() * v < self.min_speed {
+                    return v;
+                }
+            },
+        }
     }
 
     fn pause(&self, u: &mut impl Uniforms) -> f64 {
@@ -282,6 +368,7 @@ mod tests {
 
     fn model(version: SetdestVersion) -> RandomWaypoint {
         RandomWaypoint {
+            speed_distribution: SpeedDistribution::Uniform,
             width: 100.0,
             height: 100.0,
             pause_s: 5.0,

@@ -218,6 +218,10 @@ pub struct MobilitySpec {
     /// `constant` (default) or `uniform` (U(0, 2·pause), version 2 only; setdest `-P`).
     #[serde(default)]
     pub pause_distribution: Option<String>,
+    /// `uniform` (default) or `normal` (mean (min + max)/2, σ = (max − min)/4, clipped to
+    /// [min, max]; version 2 only; setdest `-s`).
+    #[serde(default)]
+    pub speed_distribution: Option<String>,
     /// Leg speeds U(min_speed, max_speed) (setdest `-m`, `-M`).
     #[serde(default)]
     pub min_speed: Option<Speed>,

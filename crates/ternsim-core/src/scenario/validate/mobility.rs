@@ -9,7 +9,7 @@ use super::common::resolve_file;
 use super::{NodeMobility, ResolvedNode};
 use crate::mobility::{
     parse_movement_file, Mobility, PauseDistribution, Position, RandomPlacement, RandomWaypoint,
-    SetdestVersion,
+    SetdestVersion, SpeedDistribution,
 };
 
 pub(super) fn apply(spec: &ScenarioSpec, nodes: &mut [ResolvedNode]) -> Result<(), ScenarioError> {
@@ -69,6 +69,16 @@ fn random_waypoint(
             ))
         }
     };
+    let speed_distribution = match m.speed_distribution.as_deref() {
+        None | Some("uniform") => SpeedDistribution::Uniform,
+        Some("normal") => SpeedDistribution::Normal,
+        Some(other) => {
+            return Err(ScenarioError::at(
+                "mobility.speed_distribution",
+                format!("unknown distribution `{other}`; allowed: uniform, normal"),
+            ))
+        }
+    };
     let Some(max_speed) = m.max_speed else {
         return Err(ScenarioError::at(
             "mobility.max_speed",
@@ -82,6 +92,7 @@ fn random_waypoint(
         pause_distribution,
         min_speed: m.min_speed.map_or(0.0, |s| s.0),
         max_speed: max_speed.0,
+        speed_distribution,
         version,
         steady_state: m.steady_state.unwrap_or(false),
     };
@@ -116,6 +127,7 @@ fn movement_file(
     let model_keys = [
         ("pause", m.pause.is_some()),
         ("pause_distribution", m.pause_distribution.is_some()),
+        ("speed_distribution", m.speed_distribution.is_some()),
         ("min_speed", m.min_speed.is_some()),
         ("max_speed", m.max_speed.is_some()),
         ("version", m.version.is_some()),
