@@ -16,6 +16,10 @@ use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
 
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 /// A placeholder entry is not advertised before "next week" (ns-2 `now + 604800`).
 const PLACEHOLDER_HOLD_OFF: SimTime = SimTime(604_800_000_000_000);
 
@@ -59,7 +63,7 @@ enum Delayed {
 }
 
 /// What is due next in `on_timer`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Due {
     Pending,
     Periodic,
@@ -85,7 +89,23 @@ pub struct DsdvAgent {
     /// Jittered transmissions, released packets and drops, by (time, order).
     pending: Vec<(SimTime, u64, Delayed)>,
     order: u64,
+    /// Every trigger and neighbour timeout armed in the table, by (time, order): pushed when
+    /// armed and dropped when found cancelled or re-armed, so the earliest timer is found
+    /// without a scan of the table (which is called after every packet, and a table has
+    /// an entry per node). A cache of the table, hence the cell: reading the next deadline
+    /// drops stale heads.
+    table_timers: TableTimers,
     stats: DsdvStats,
+}
+
+/// Armed route-entry timers, earliest first: (time, order, destination, which).
+type TableTimers = RefCell<BinaryHeap<Reverse<(SimTime, u64, Addr, TableTimer)>>>;
+
+/// Which timer of a route entry a [`DsdvAgent::table_timers`] item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum TableTimer {
+    Trigger,
+    Timeout,
 }
 
 impl DsdvAgent {
@@ -104,6 +124,7 @@ impl DsdvAgent {
             last_update: None,
             pending: Vec::new(),
             order: 0,
+            table_timers: RefCell::new(BinaryHeap::new()),
             stats: DsdvStats::default(),
         }
     }
@@ -210,11 +231,51 @@ impl DsdvAgent {
         };
         consider(self.pending.first().map(|(t, o, _)| (*t, *o)), Due::Pending);
         consider(self.periodic, Due::Periodic);
+        let mut heap = self.table_timers.borrow_mut();
+        while let Some(&Reverse((at, o, dst, which))) = heap.peek() {
+            let entry = self.table.get(dst);
+            let armed = match which {
+                TableTimer::Trigger => entry.and_then(|e| e.trigger),
+                TableTimer::Timeout => entry.and_then(|e| e.timeout),
+            };
+            if armed == Some((at, o)) {
+                let due = match which {
+                    TableTimer::Trigger => Due::Trigger(dst),
+                    TableTimer::Timeout => Due::Timeout(dst),
+                };
+                consider(armed, due);
+                break;
+            }
+            heap.pop(); // cancelled or re-armed since
+        }
+        drop(heap);
+        debug_assert_eq!(best, self.earliest_by_scan(), "table_timers lost a timer");
+        best
+    }
+
+    /// The earliest timer by a scan of everything: what `table_timers` must agree with
+    /// (checked in debug builds).
+    fn earliest_by_scan(&self) -> Option<(SimTime, u64, Due)> {
+        let mut best: Option<(SimTime, u64, Due)> = None;
+        let mut consider = |t: Timer, d: Due| {
+            if let Some((at, o)) = t {
+                if best.is_none_or(|(bt, bo, _)| (at, o) < (bt, bo)) {
+                    best = Some((at, o, d));
+                }
+            }
+        };
+        consider(self.pending.first().map(|(t, o, _)| (*t, *o)), Due::Pending);
+        consider(self.periodic, Due::Periodic);
         for e in self.table.iter() {
             consider(e.trigger, Due::Trigger(e.dst));
             consider(e.timeout, Due::Timeout(e.dst));
         }
         best
+    }
+
+    /// Records that the `which` timer of `dst`'s entry was armed at `t`.
+    fn armed(heap: &TableTimers, t: (SimTime, u64), dst: Addr, which: TableTimer) {
+        heap.borrow_mut().push(Reverse((t.0, t.1, dst, which)));
     }
 
     pub fn next_timer(&self) -> Option<SimTime> {
@@ -271,6 +332,7 @@ impl DsdvAgent {
             for e in self.table.iter_mut() {
                 if e.dst == dst {
                     e.trigger = Some(t);
+                    Self::armed(&self.table_timers, t, dst, TableTimer::Trigger);
                 } else if e.trigger.is_some_and(|(at, _)| at < np) {
                     e.trigger = None;
                 }
@@ -374,6 +436,7 @@ impl DsdvAgent {
             let e = self.table.get_mut(dst).expect("listed above");
             e.break_route(now);
             e.trigger = Some(t);
+            Self::armed(&self.table_timers, t, dst, TableTimer::Trigger);
             self.stats.routes_broken += 1;
         }
     }
@@ -389,6 +452,7 @@ impl DsdvAgent {
         }
         let timeout = self.cfg.neighbour_timeout();
         let t = self.stamp(now + timeout);
+        Self::armed(&self.table_timers, t, from, TableTimer::Timeout);
         match self.table.get_mut(from) {
             Some(e) => e.timeout = Some(t),
             None => {
@@ -482,6 +546,7 @@ impl DsdvAgent {
                 e.advertise_ok_at = now;
                 e.advert_metric = true;
                 e.trigger = Some(t);
+                Self::armed(&self.table_timers, t, r.dst, TableTimer::Trigger);
                 false
             }
             Verdict::NotShorter | Verdict::Stale => false,
@@ -490,6 +555,7 @@ impl DsdvAgent {
             let t = self.stamp(advertise_ok_at);
             if let Some(e) = self.table.get_mut(r.dst) {
                 e.trigger = Some(t);
+                Self::armed(&self.table_timers, t, r.dst, TableTimer::Trigger);
             }
         }
         self.release(now, r.dst);
