@@ -84,3 +84,13 @@ def test_help_has_no_type_placeholders(cli):
         assert proc.returncode == 0, proc.stderr
         for placeholder in ("<bool>", "<list[", "<str>", "<int", "<path>", "{"):
             assert placeholder not in proc.stdout, (command, proc.stdout)
+
+
+def test_reproduce_help_names_every_experiment(cli):
+    from ternsim import experiments
+
+    proc = cli("reproduce", "--help")
+    text = " ".join(proc.stdout.split()).replace("│", "")
+    text = " ".join(text.split())
+    for name in experiments.names():
+        assert name in text, (name, proc.stdout)

@@ -626,7 +626,12 @@ def fit_hmm(
 @app.command(cls=_Command)
 def reproduce(
     experiment: Annotated[
-        str, typer.Argument(help="Experiment id: lo-umts, costamagna-utra.", metavar="ID")
+        str,
+        typer.Argument(
+            help="Experiment id: lo-umts, costamagna-utra, ding-vegasw, arunakumari-manet, "
+            "ho-mobileip.",
+            metavar="ID",
+        ),
     ],
     quick: Annotated[
         bool, typer.Option("--quick", help="2 seeds and short runs (for tests).")
