@@ -11,9 +11,9 @@ the README beside it); this module only says what each figure changes:
 * Fig. 5: as Fig. 4 with reverse tunnelling;
 * Fig. 6: route optimization, X = 1, Y = 3 (the new path is longer);
 * Fig. 7: route optimization, X = 3, Y = 1 (the new path is shorter);
-* Fig. 3 over 802.11 (not in the paper; issue 9 item 5): Fig. 3 with the agent-to-MN last hop
-  an 802.11 DCF channel (``scenarios/ho-mobileip/mobileip_wifi.toml``) instead of the fixed
-  8 ms link.
+* Figs. 3-7 over 802.11 (not in the paper; issue 9 item 5): each figure again with the
+  agent-to-MN last hop an 802.11 DCF channel (``scenarios/ho-mobileip/mobileip_wifi.toml``)
+  instead of the fixed 8 ms link (``fig3_wifi`` … ``fig7_wifi``).
 
 Every figure is a traced run per variant and seed (throughput over time from the ACK trace,
 RTT samples); the claims compare the paper's RTT statements and its orderings of Vegas and
@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import sweep
 from . import report as rep
 
 ID = "ho-mobileip"
@@ -99,11 +100,15 @@ FIGURES: dict[str, dict[str, Any]] = {
         "foreign": [("FA1", 26.0, 72.0)], "home_after": (76.0, 85.0),
     },
 }  # fmt: skip
-FIGURES["fig3_wifi"] = dict(
-    FIGURES["fig3"],
-    wifi=True,
-    caption="Fig. 3 over 802.11: the same walk with an 802.11 DCF last hop (75 m range)",
-)
+#: Every figure again with the agent-to-MN last hop an 802.11 DCF channel (not in the paper):
+#: ``fig3_wifi`` … ``fig7_wifi``.
+for _fig in [f for f in FIGURES]:
+    _name, _what = FIGURES[_fig]["caption"].split(": ", 1)
+    FIGURES[f"{_fig}_wifi"] = dict(
+        FIGURES[_fig],
+        wifi=True,
+        caption=f"{_name} over 802.11: {_what}, with an 802.11 DCF last hop (75 m range)",
+    )
 
 
 def scenario_for(base: dict[str, Any], fig: str, tcp: str, duration: float) -> dict[str, Any]:
@@ -220,22 +225,33 @@ def _claims(traced: dict[tuple[str, str, int], Any]) -> list[rep.Claim]:
           rtt("fig5", 26.0, 72.0), fmt=".3f", check=lambda m: m >= 40.0, criterion="min ≥ 40",
           note="46.784 hand-worked: the ACK's dogleg through HA adds 6.192 ms"),
     ]  # fmt: skip
+
+    def above_one(samples: list[float]) -> Any:
+        # Over 802.11 the seeds move the backoffs, so a ratio near 1 is noise: it agrees
+        # only when its whole 95 % interval is above 1.
+        mean, ci, _, _ = sweep.ci95(samples)
+        return lambda m: mean - ci > 1.0
+
     for fig, f in FIGURES.items():
         said = "> 1 ('Demo-Vegas outperforms Vegas')"
+        said_home = "> 1 (Vegas 'decreased to a small value')"
         if f.get("wifi"):
-            said = "not in the paper: its Fig. 3 claim (> 1), over 802.11"
-        for name, start, stop in f["foreign"]:
-            claims.append(C(
-                f"Demo-Vegas / Vegas throughput, {fig}, {name} {start:g}-{stop:g} s",
-                said, ratio(fig, start, stop), fmt=".2f",
-                check=lambda m: m > 1.0, criterion="mean ratio > 1",
-            ))  # fmt: skip
+            paper_fig = f["caption"].split(" over ")[0]
+            said = f"not in the paper: its {paper_fig} claim (> 1), over 802.11"
+            said_home = f"not in the paper: its {paper_fig} claim (> 1), over 802.11"
+        intervals = [(name, start, stop, said) for name, start, stop in f["foreign"]]
         if f["home_after"]:
             start, stop = f["home_after"]
+            intervals.append(("home again", start, stop, said_home))
+        for name, start, stop, what in intervals:
+            samples = ratio(fig, start, stop)
+            if f.get("wifi"):
+                check, criterion = above_one(samples), "95 % CI above 1"
+            else:
+                check, criterion = (lambda m: m > 1.0), "mean ratio > 1"
             claims.append(C(
-                f"Demo-Vegas / Vegas throughput, {fig}, home again {start:g}-{stop:g} s",
-                "> 1 (Vegas 'decreased to a small value')", ratio(fig, start, stop), fmt=".2f",
-                check=lambda m: m > 1.0, criterion="mean ratio > 1",
+                f"Demo-Vegas / Vegas throughput, {fig}, {name} {start:g}-{stop:g} s",
+                what, samples, fmt=".2f", check=check, criterion=criterion,
             ))  # fmt: skip
     lo, hi = WIFI_HOME_RTT_MS - WIFI_DIFS_MS, WIFI_HOME_RTT_MS + 62 * WIFI_SLOT_MS
     claims.append(C(
@@ -320,11 +336,12 @@ Reproduction of seed paper `ho-mobileip` with ternsim (`ternsim reproduce ho-mob
     }`): {mode} mode, {n_seeds} seed(s) per figure and variant, the whole walk of each figure
 (120 s for Fig. 3, 85 s for Figs. 4-7). Scenario: `scenarios/ho-mobileip/mobileip.toml` (its
 README explains every value); each figure changes only X/Y/Z, the walk, reverse tunnelling
-and route optimization. `fig3_wifi` is not in the paper: Fig. 3 with the last hop over 802.11
-(`scenarios/ho-mobileip/mobileip_wifi.toml`). Throughput is the advance of the sender's
-cumulative ACK × 1000 bytes per interval; the seed-1 traced runs behind the figures are in
-`traces/`. Seeds change the agents' advertisement phases and the TCP clock phase (and, over
-802.11, the MAC backoffs). "agrees" applies the stated criterion to the mean over seeds.
+and route optimization. `fig3_wifi` … `fig7_wifi` are not in the paper: each figure with the
+last hop over 802.11 (`scenarios/ho-mobileip/mobileip_wifi.toml`). Throughput is the advance
+of the sender's cumulative ACK × 1000 bytes per interval; the seed-1 traced runs behind the
+figures are in `traces/`. Seeds change the agents' advertisement phases and the TCP clock
+phase (and, over 802.11, the MAC backoffs). "agrees" applies the stated criterion to the
+mean over seeds (over 802.11: to its 95 % interval).
 """
     text = rep.render_markdown(
         TITLE, intro, claims, rep.markdown_table(summary), figures, extra=[NOTES]
@@ -355,6 +372,9 @@ NOTES = """
   Its base RTTs are 28.944 ms at home, 38.208 in FA1's and 34.208 in FA2's network plus
   backoff: the DCF exchange takes 9.616 ms where the fixed link charged 16 ms, and the
   wired difference between the paths, which Vegas mistakes for queueing, is the same 9.3 ms.
+  `fig4_wifi` … `fig7_wifi` do the same for Figs. 4-7. Over 802.11 the seeds move the MAC
+  backoffs, so a Demo-Vegas / Vegas ratio agrees only when its whole 95 % interval is above 1;
+  Figs. 6 and 7 tie within that noise, as over the fixed link.
 * Handoff timing follows ns-2's Mobile IP (1 s beacons at a random phase, eager switching,
   0.5 s registration retransmission), so packets in flight to the old agent are lost
   (`link_down`) and TCP may time out at each handoff; the paper does not describe its
