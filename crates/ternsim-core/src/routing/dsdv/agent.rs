@@ -98,6 +98,15 @@ pub struct DsdvAgent {
     stats: DsdvStats,
 }
 
+/// `best` or timer `t` (due for `d`), whichever is earlier by (time, order).
+fn earlier(best: Option<(SimTime, u64, Due)>, t: Timer, d: Due) -> Option<(SimTime, u64, Due)> {
+    match (best, t) {
+        (Some((bt, bo, _)), Some((at, o))) if (bt, bo) <= (at, o) => best,
+        (_, Some((at, o))) => Some((at, o, d)),
+        (best, None) => best,
+    }
+}
+
 /// Armed route-entry timers, earliest first: (time, order, destination, which).
 type TableTimers = RefCell<BinaryHeap<Reverse<(SimTime, u64, Addr, TableTimer)>>>;
 
@@ -221,29 +230,16 @@ impl DsdvAgent {
     // ---- Timers -------------------------------------------------------------------------
 
     fn earliest(&self) -> Option<(SimTime, u64, Due)> {
-        let mut best: Option<(SimTime, u64, Due)> = None;
-        let mut consider = |t: Timer, d: Due| {
-            if let Some((at, o)) = t {
-                if best.is_none_or(|(bt, bo, _)| (at, o) < (bt, bo)) {
-                    best = Some((at, o, d));
-                }
-            }
-        };
-        consider(self.pending.first().map(|(t, o, _)| (*t, *o)), Due::Pending);
-        consider(self.periodic, Due::Periodic);
+        let mut best = self.earliest_own();
         let mut heap = self.table_timers.borrow_mut();
         while let Some(&Reverse((at, o, dst, which))) = heap.peek() {
             let entry = self.table.get(dst);
-            let armed = match which {
-                TableTimer::Trigger => entry.and_then(|e| e.trigger),
-                TableTimer::Timeout => entry.and_then(|e| e.timeout),
+            let (armed, due) = match which {
+                TableTimer::Trigger => (entry.and_then(|e| e.trigger), Due::Trigger(dst)),
+                TableTimer::Timeout => (entry.and_then(|e| e.timeout), Due::Timeout(dst)),
             };
             if armed == Some((at, o)) {
-                let due = match which {
-                    TableTimer::Trigger => Due::Trigger(dst),
-                    TableTimer::Timeout => Due::Timeout(dst),
-                };
-                consider(armed, due);
+                best = earlier(best, armed, due);
                 break;
             }
             heap.pop(); // cancelled or re-armed since
@@ -253,24 +249,23 @@ impl DsdvAgent {
         best
     }
 
+    /// The earlier of the next pending release and the next periodic update.
+    fn earliest_own(&self) -> Option<(SimTime, u64, Due)> {
+        let pending = self.pending.first().map(|(t, o, _)| (*t, *o));
+        earlier(
+            earlier(None, pending, Due::Pending),
+            self.periodic,
+            Due::Periodic,
+        )
+    }
+
     /// The earliest timer by a scan of everything: what `table_timers` must agree with
     /// (checked in debug builds).
     fn earliest_by_scan(&self) -> Option<(SimTime, u64, Due)> {
-        let mut best: Option<(SimTime, u64, Due)> = None;
-        let mut consider = |t: Timer, d: Due| {
-            if let Some((at, o)) = t {
-                if best.is_none_or(|(bt, bo, _)| (at, o) < (bt, bo)) {
-                    best = Some((at, o, d));
-                }
-            }
-        };
-        consider(self.pending.first().map(|(t, o, _)| (*t, *o)), Due::Pending);
-        consider(self.periodic, Due::Periodic);
-        for e in self.table.iter() {
-            consider(e.trigger, Due::Trigger(e.dst));
-            consider(e.timeout, Due::Timeout(e.dst));
-        }
-        best
+        self.table.iter().fold(self.earliest_own(), |best, e| {
+            let best = earlier(best, e.trigger, Due::Trigger(e.dst));
+            earlier(best, e.timeout, Due::Timeout(e.dst))
+        })
     }
 
     /// Records that the `which` timer of `dst`'s entry was armed at `t`.
