@@ -2,8 +2,10 @@
 //! serialises one packet at a time at the link rate, and a propagation pipe. It is an
 //! interface (see [`crate::net::iface`]) with a single port at its sending node.
 //!
-//! ns-2 semantics: the queue limit counts packets waiting, not the one being transmitted;
-//! a packet is lost to the error model when its transmission ends (it still used the link);
+//! ns-2 semantics: the queue limit counts the packet being transmitted as well as those
+//! waiting (ns-2's `DropTail::enque` refuses an arrival when waiting + 1 ≥ `qlim_`, before the
+//! idle link takes it), so `queue = 20` is `queue-limit 20`: 19 wait besides the one on the
+//! wire. RED's physical limit counts only the waiting packets, as `queue/red.cc` does. A packet is lost to the error model when its transmission ends (it still used the link);
 //! each arrival is its own wake-up, scheduled when the transmission ends.
 //!
 //! Scheduled topology changes: a direction can go down (everything it holds is dropped with
@@ -21,10 +23,10 @@ use crate::net::packet::{DropReason, Packet};
 use crate::net::red::{Red, RedConfig, RedVerdict};
 use crate::sim::{RandomStream, SimTime};
 
-/// A direction's queue: a limit in packets and/or bytes on what waits (the packet on the
-/// wire not counted), and RED if configured. Without RED the queue is drop-tail: an arrival
-/// is refused when `limit` packets wait, or when it would take the waiting bytes above
-/// `limit_bytes`. With RED the limits are RED's physical limit (ns-2 `queue/red.cc`: the
+/// A direction's queue: a limit in packets and/or bytes, and RED if configured. Without RED
+/// the queue is ns-2's drop-tail (`queue/drop-tail.cc`): an arrival is refused when the
+/// packets waiting plus the arrival reach `limit` (so `limit` − 1 wait besides the one on the
+/// wire), or when the waiting bytes plus the arrival's reach `limit_bytes`. With RED the limits are RED's physical limit (ns-2 `queue/red.cc`: the
 /// arrival is refused when `limit` packets, or `limit_bytes` bytes in byte-queue mode,
 /// already wait).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -200,12 +202,13 @@ impl WiredDirection {
                 }
             };
         }
-        // An idle transmitter takes the arrival at once: no limit applies.
-        self.on_wire.as_ref()?;
+        // ns-2's DropTail::enque tests the limit before the idle link dequeues the arrival,
+        // so the test holds whether or not a packet is on the wire: with queue-limit N, N − 1
+        // wait while one is transmitted, and the same arrival test applies to byte limits.
         let bytes_full = self
             .limit_bytes
-            .is_some_and(|b| self.queued_bytes + u64::from(size) > b);
-        (self.queue.len() >= self.limit || bytes_full).then_some(DropReason::QueueOverflow)
+            .is_some_and(|b| self.queued_bytes + u64::from(size) >= b);
+        (self.queue.len() + 1 >= self.limit || bytes_full).then_some(DropReason::QueueOverflow)
     }
 
     /// Time to serialise `bytes`, rounded to the nearest nanosecond.
@@ -428,15 +431,21 @@ mod tests {
         assert_eq!(l.tx_time(1500), SimTime::from_millis(6));
     }
 
+    /// ns-2's `queue-limit 3` (`DropTail::enque`: refused when waiting + 1 >= 3): the first
+    /// arrival goes on the wire, two wait, the fourth is dropped.
     #[test]
-    fn drop_tail_limit_excludes_the_packet_on_the_wire() {
-        let mut l = link(1e6, 10, 2, ErrorModel::None);
+    fn drop_tail_limit_counts_the_packet_on_the_wire() {
+        let mut l = link(1e6, 10, 3, ErrorModel::None);
         let mut out = IfaceOutput::default();
         let t0 = SimTime::ZERO;
         l.submit(t0, udp_packet(1, 1, 125), &mut out);
         assert_eq!(out.wakes, vec![(SimTime::from_millis(1), TX_DONE)]);
+        assert_eq!(l.queue_len(), 0);
         l.submit(t0, udp_packet(2, 1, 125), &mut out);
+        assert_eq!(l.queue_len(), 1);
         l.submit(t0, udp_packet(3, 1, 125), &mut out);
+        assert_eq!(l.queue_len(), 2);
+        assert!(out.drops.is_empty());
         l.submit(t0, udp_packet(4, 1, 125), &mut out);
         assert_eq!(out.drops.len(), 1);
         assert_eq!(out.drops[0].0.uid, 4);
@@ -458,6 +467,56 @@ mod tests {
         assert_eq!(out.arrivals.len(), 1);
         assert_eq!(out.arrivals[0].1.uid, 1);
         assert_eq!(l.packets_held(), 2);
+    }
+
+    /// ns-2 tests the limit before an idle link dequeues: with `queue-limit 1` even an
+    /// arrival at an idle link is refused, and with 2 the link holds one on the wire and
+    /// one waiting.
+    #[test]
+    fn drop_tail_limit_applies_to_an_idle_link() {
+        let mut l = link(1e6, 10, 1, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        assert_eq!(out.drops.len(), 1);
+        assert!(out.wakes.is_empty());
+        let mut l = link(1e6, 10, 2, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        for uid in 1..=3 {
+            l.submit(SimTime::ZERO, udp_packet(uid, 1, 125), &mut out);
+        }
+        assert_eq!(l.packets_held(), 2);
+        assert_eq!(out.drops.len(), 1);
+        assert_eq!(out.drops[0].0.uid, 3);
+    }
+
+    /// A byte limit as ns-2's byte-mode DropTail (`queue_in_bytes_`): refused when the
+    /// waiting bytes plus the arrival's reach the limit. 300 B: with 125 B packets, one on
+    /// the wire and two waiting (250 B) leave no room for a third (375 B >= 300 B); a
+    /// 50 B packet is refused too (300 B reaches the limit), a 40 B one fits (290 B).
+    #[test]
+    fn drop_tail_byte_limit_counts_the_arrival() {
+        let mut l = link(1e6, 10, 0, ErrorModel::None);
+        l.set_queue(
+            QueueConfig {
+                limit: None,
+                limit_bytes: Some(300),
+                red: None,
+            },
+            RandomStream::from_seed_u64(2),
+        );
+        let mut out = IfaceOutput::default();
+        for uid in 1..=4 {
+            l.submit(SimTime::ZERO, udp_packet(uid, 1, 125), &mut out);
+        }
+        assert_eq!(l.queue_len(), 2);
+        assert_eq!(
+            out.drops.iter().map(|(p, _)| p.uid).collect::<Vec<_>>(),
+            [4]
+        );
+        l.submit(SimTime::ZERO, udp_packet(5, 1, 50), &mut out);
+        assert_eq!(out.drops.len(), 2);
+        l.submit(SimTime::ZERO, udp_packet(6, 1, 40), &mut out);
+        assert_eq!(l.queue_len(), 3);
     }
 
     #[test]

@@ -367,14 +367,13 @@ impl Reachability {
 }
 
 /// A link's queue: drop-tail in packets and/or bytes, or RED (see `QueueTable`).
+/// ns-2's DropTail refuses an arrival when waiting + 1 reaches the limit, before an idle
+/// link takes it: a limit of 1 would refuse every packet.
+const DROP_TAIL_MINIMUM: &str = "allowed: an integer >= 2 (packets; as ns-2's DropTail, the limit counts the packet being transmitted, and a limit of 1 refuses every packet)";
+
 fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError> {
     let t = match q {
-        QueueSpec::Packets(0) => {
-            return Err(ScenarioError::at(
-                path,
-                "allowed: an integer >= 1 (packets)",
-            ))
-        }
+        QueueSpec::Packets(0 | 1) => return Err(ScenarioError::at(path, DROP_TAIL_MINIMUM)),
         QueueSpec::Packets(n) => return Ok(QueueConfig::packets(*n)),
         QueueSpec::Table(t) => t,
     };
@@ -406,6 +405,9 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
             ];
             if let Some((key, _)) = red_keys.iter().find(|(_, set)| *set) {
                 return Err(ScenarioError::at(at(key), "only for kind = \"red\""));
+            }
+            if t.limit == Some(1) {
+                return Err(ScenarioError::at(at("limit"), DROP_TAIL_MINIMUM));
             }
             if t.limit.is_none() && t.limit_bytes.is_none() {
                 return Err(ScenarioError::at(
