@@ -105,6 +105,11 @@ pub struct WiredDirection {
     queued_bytes: u64,
     /// The packet being serialised and the time its transmission ends.
     on_wire: Option<(Packet, SimTime)>,
+    /// The unrounded end of the transmission in progress, in nanoseconds. A packet sent
+    /// back to back after it starts from this exact time, not from the rounded end: ns-2's
+    /// clock is a double, so a busy link's transmissions add up without a rounding error per
+    /// packet, and 1000 packets of 5,546.667 µs must end 5.546667 s later, not 0.3 µs off.
+    on_wire_exact_end: f64,
     /// Packets propagating, with their arrival times, in arrival order.
     pipe: VecDeque<(SimTime, Packet)>,
     pub error: ErrorModel,
@@ -146,6 +151,7 @@ impl WiredDirection {
             queue: VecDeque::new(),
             queued_bytes: 0,
             on_wire: None,
+            on_wire_exact_end: 0.0,
             pipe: VecDeque::new(),
             error,
             rng,
@@ -226,6 +232,17 @@ impl WiredDirection {
         t
     }
 
+    /// Starts serialising `bytes` at the exact time `start_ns` and returns the end rounded to
+    /// the nanosecond; the exact end is kept for a packet that follows back to back.
+    fn start_transmission(&mut self, start_ns: f64, bytes: u32) -> SimTime {
+        let end = match self.frame_time {
+            Some(t) => start_ns + t.0 as f64,
+            None => start_ns + f64::from(bytes) * self.ns_per_byte,
+        };
+        self.on_wire_exact_end = end;
+        SimTime(end.round() as u64)
+    }
+
     /// Packets waiting (not counting the one being transmitted).
     pub fn queue_len(&self) -> usize {
         self.queue.len()
@@ -280,7 +297,7 @@ impl WiredDirection {
             if self.log_tx_starts {
                 self.tx_starts.push((now, packet.clone()));
             }
-            let done = now + self.tx_time(packet.size);
+            let done = self.start_transmission(now.0 as f64, packet.size);
             self.on_wire = Some((packet, done));
             out.wakes.push((done, self.tag(TX_DONE)));
             self.note(now, QueueEvent::Enqueue);
@@ -341,7 +358,7 @@ impl WiredDirection {
             if self.log_tx_starts {
                 self.tx_starts.push((now, next.clone()));
             }
-            let done = now + self.tx_time(next.size);
+            let done = self.start_transmission(self.on_wire_exact_end, next.size);
             self.on_wire = Some((next, done));
             out.wakes.push((done, self.tag(TX_DONE)));
             self.note(now, QueueEvent::Dequeue);

@@ -78,6 +78,8 @@ pub struct Conn {
     maxseq: Seq,
     last_ack: Seq,
     highest_ack: Seq,
+    /// ns-2 `cong_action_`: the window was cut and no packet has been sent since.
+    cong_action: bool,
     dupacks: u32,
     /// ns-2 `recover_`: `maxseq` at the last loss reaction (0 initially).
     recover: Seq,
@@ -114,6 +116,7 @@ impl Conn {
             maxseq: -1,
             last_ack: -1,
             highest_ack: -1,
+            cong_action: false,
             dupacks: 0,
             recover: 0,
             last_cwnd_action: CwndAction::None,
@@ -236,11 +239,15 @@ impl Conn {
         } else {
             (self.cfg.data_wire_bytes(), self.cfg.packet_size)
         };
+        // ns-2 `output()`: the first packet after a window cut carries the congestion-action
+        // flag, retransmissions included (`SetCWRonRetransmit_` is true in ns-2.35).
+        let cong_action = std::mem::take(&mut self.cong_action);
         out.segments.push(DataSegment {
             seq,
             wire_bytes,
             payload_bytes,
             retransmission,
+            cong_action,
             sent_at: now,
         });
         self.stats.segments_sent += 1;
@@ -408,6 +415,12 @@ impl Conn {
             ssthresh: halfwin.floor().max(self.cfg.min_ssthresh),
             retransmit: None,
         }
+    }
+
+    /// ns-2 `slowdown()` closed the window (every `CLOSE_CWND_*` sets `cong_action_`): the
+    /// next packet sent carries the congestion-action flag.
+    pub fn note_window_cut(&mut self) {
+        self.cong_action = true;
     }
 
     /// ns-2 `opencwnd()` cap: if `maxcwnd_` is set and `int(cwnd) > maxcwnd_`, clamp.

@@ -23,6 +23,9 @@ pub struct DataSegment {
     pub payload_bytes: u32,
     /// True when this sequence number was sent before.
     pub retransmission: bool,
+    /// ns-2's congestion-action flag (`hdr_flags::cong_action_`, the `A` of a trace line's
+    /// flags): set on the first packet sent after the window was cut.
+    pub cong_action: bool,
     /// Time the sender emitted it (echoed by the sink, like a timestamp option).
     pub sent_at: SimTime,
 }

@@ -374,6 +374,7 @@ mod tests {
             wire_bytes: if seq == 0 { 40 } else { 1040 },
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
+            cong_action: false,
             sent_at: t(sent_ms),
         }
     }
@@ -719,6 +720,7 @@ mod tests {
             wire_bytes: 1040,
             payload_bytes: 1000,
             retransmission: false,
+            cong_action: false,
             sent_at: SimTime::ZERO,
         }
     }

@@ -357,6 +357,16 @@ impl World {
             .map_or(-1, |n| i64::from(n.0))
     }
 
+    /// A packet's (source, destination) ports as ns-2 numbers its agents; packets of no flow
+    /// keep their own.
+    fn ns2_ports(&self, p: &Packet) -> (u16, u16) {
+        match p.flow.and_then(|f| self.flows.get(f as usize)) {
+            Some(f) if matches!(p.payload, Payload::TcpAck(_)) => (f.ns2_ports.1, f.ns2_ports.0),
+            Some(f) => f.ns2_ports,
+            None => (p.ports.src, p.ports.dst),
+        }
+    }
+
     /// The (from, to) nodes of wired device `device`, if it is one.
     fn wired_ends(&self, device: usize) -> Option<(u32, u32)> {
         match &self.devices[device] {
@@ -378,6 +388,7 @@ impl World {
         };
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
+        let (sport, dport) = self.ns2_ports(p);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
@@ -393,10 +404,11 @@ impl World {
             kind,
             size: p.size,
             fid: p.flow.map_or(0, i64::from),
-            src: (src.max(0) as u32, p.ports.src),
-            dst: (dst.max(0) as u32, p.ports.dst),
+            src: (src.max(0) as u32, sport),
+            dst: (dst.max(0) as u32, dport),
             seq: p.trace_seq(),
             uid: p.uid,
+            cong_action: matches!(&p.payload, Payload::TcpData(s) if s.cong_action),
         }
         .write(out);
     }
@@ -414,6 +426,7 @@ impl World {
     ) {
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
+        let (sport, dport) = self.ns2_ports(p);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
@@ -436,8 +449,8 @@ impl World {
             uid: p.uid,
             kind,
             size: p.size,
-            src: (src, p.ports.src),
-            dst: (dst, p.ports.dst),
+            src: (src, sport),
+            dst: (dst, dport),
             ttl: p.routing_header().ttl,
             next_hop,
             proto,
@@ -629,6 +642,7 @@ mod tests {
             wire_bytes: 1040,
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
+            cong_action: false,
             sent_at: SimTime::ZERO,
         };
         let ip = cap.ip_packet(&packet(Payload::TcpData(seg(2))));

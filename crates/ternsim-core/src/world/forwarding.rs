@@ -26,9 +26,11 @@ impl World {
         size: u32,
         payload: Payload,
     ) -> Packet {
+        // ns-2 numbers packets from 0 in allocation order (`Packet::alloc`, uid_++).
+        let uid = self.next_uid;
         self.next_uid += 1;
         let packet = Packet::new(PacketFields {
-            uid: self.next_uid,
+            uid,
             flow,
             ip: IpHeader {
                 src,

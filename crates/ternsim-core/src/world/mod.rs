@@ -138,6 +138,10 @@ struct FlowRuntime {
     dst_addr: Addr,
     /// The port both ends bind (flow index + 1).
     port: u16,
+    /// The ports ns-2 would give the flow's two agents (source, sink), for traces that
+    /// number as ns-2 does: each node numbers its agents from 0 in the order they are
+    /// attached, taken here as the flow order (source before sink).
+    ns2_ports: (u16, u16),
     agents: FlowAgents,
     stats: FlowStats,
 }
@@ -403,8 +407,15 @@ impl World {
         }
         let mut sched = Scheduler::new();
         let mut flows = Vec::with_capacity(sc.flows.len());
+        let mut agents_on_node = vec![0u16; nodes.len()];
         for (i, f) in sc.flows.iter().enumerate() {
             let port = (i + 1) as u16;
+            let mut attach = |node: usize| {
+                let p = agents_on_node[node];
+                agents_on_node[node] += 1;
+                p
+            };
+            let ns2_ports = (attach(f.src), attach(f.dst));
             let agents = match &f.transport {
                 FlowTransport::Tcp {
                     tcp,
@@ -447,6 +458,7 @@ impl World {
                 src_addr: nodes[f.src].primary(),
                 dst_addr: nodes[f.dst].primary(),
                 port,
+                ns2_ports,
                 agents,
                 stats: if sc.traces.flow_series {
                     FlowStats::with_series(sc.flow_series_bin())

@@ -167,6 +167,9 @@ pub fn loss_window(
     out: &mut TcpOutput,
 ) {
     let d = w.on_loss(c, now, e);
+    // Every loss reaction is an ns-2 `slowdown()` that closes cwnd; mark before the
+    // decision's own retransmission goes out so that it carries the flag.
+    c.note_window_cut();
     c.apply_window(&d, now, out);
 }
 

@@ -29,6 +29,7 @@ fn the_sink_flips_sig_once_per_care_of_change_and_sets_it_on_every_ack() {
         wire_bytes: 1000,
         payload_bytes: 1000,
         retransmission: false,
+        cong_action: false,
         sent_at: SimTime::ZERO,
     };
     let mut sigs = Vec::new();

@@ -315,3 +315,34 @@ fn sack1_timeout_clears_recovery() {
     assert_eq!(r.ack(3_300, 24), vec![25, 26]);
     assert_eq!(r.cwnd(), 2.0);
 }
+
+/// ns-2 `slowdown()` sets `cong_action_` and `output()` puts it on the next packet sent
+/// (retransmissions included, `SetCWRonRetransmit_` true): in ns-2.35's trace of a NewReno
+/// flow the fast retransmission reads `---A---` and the packets after it `-------`.
+#[test]
+fn the_first_packet_after_a_window_cut_carries_the_congestion_action_flag() {
+    let flags = |r: &Run| {
+        r.out
+            .segments
+            .iter()
+            .map(|s| (s.seq, s.cong_action))
+            .collect::<Vec<_>>()
+    };
+    for variant in [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Tahoe] {
+        let mut r = ca10(variant);
+        // New data before any cut: no flag.
+        assert_eq!(r.ack(100, 21), vec![31]);
+        assert_eq!(flags(&r), [(31, false)], "{variant:?}");
+        // Three duplicates: the window is cut and the retransmission of 22 carries the flag.
+        r.ack(110, 21);
+        r.ack(120, 21);
+        assert_eq!(r.ack(130, 21), vec![22], "{variant:?}");
+        assert_eq!(flags(&r), [(22, true)], "{variant:?}");
+        // The timeout cuts again: the first packet it sends carries it, the next does not.
+        let sent = r.fire();
+        assert_eq!(sent, vec![22], "{variant:?}");
+        assert_eq!(flags(&r), [(22, true)], "{variant:?}");
+        r.ack(2_000, 22);
+        assert!(r.out.segments.iter().all(|s| !s.cong_action), "{variant:?}");
+    }
+}
