@@ -333,7 +333,9 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         DropReason::HoldTimeout | DropReason::SendBufferTimeout => ("RTR", "TOUT"),
         DropReason::HoldOverflow | DropReason::SendBufferOverflow => ("RTR", "IFQ"),
         DropReason::LinkFailure => ("RTR", "CBK"),
-        DropReason::SalvageLimit | DropReason::SalvageNoRoute => ("RTR", "SAL"),
+        // ns-2: `DROP_RTR_SALVAGE` past the salvage limit, `DROP_RTR_NO_ROUTE` without one.
+        DropReason::SalvageLimit => ("RTR", "SAL"),
+        DropReason::SalvageNoRoute => ("RTR", "NRTE"),
         DropReason::NoAgent => ("AGT", "---"),
         // A Mobile IP agent or mobile node dropped it at the network layer.
         DropReason::MipNoVisitor | DropReason::MipNoAgent => ("RTR", "---"),

@@ -249,34 +249,74 @@ impl DsrAgent {
         }
     }
 
+    /// Buffers a data packet of another node that could not be salvaged from the cache
+    /// (ns-2 `NEW_SALVAGE_LOGIC`): it keeps its source route, whose salvage count goes on
+    /// with it, and no request goes until the next send buffer check.
+    pub(super) fn buffer_salvaged(&mut self, now: SimTime, packet: Packet) {
+        if let Some(old) = self.send_buffer.push(now, packet) {
+            self.stats.send_buffer_overflows += 1;
+            self.later(now, Delayed::Drop(old, DropReason::SendBufferOverflow));
+        }
+        if self.buffer_check_at.is_none() {
+            self.buffer_check_at = Some(now + self.cfg.buffer_check_interval);
+        }
+    }
+
     /// The periodic send buffer check (ns-2 `sendBufferCheck`, every 30 ms): drop expired
-    /// packets, send those that now have a cached route, and drive each target's discovery:
-    /// the propagating request once the ring-zero one is `nonprop_request_timeout` old, a
-    /// new cycle once the back-off has passed.
+    /// packets, send those that now have a cached route, and drive each target's discovery
+    /// as ns-2 `getRouteForPacket` does for the oldest packet waiting for it: a new cycle
+    /// (a ring-zero request) once the back-off has passed, else the propagating request once
+    /// the ring-zero one is `nonprop_request_timeout` old. For a packet of another node (a
+    /// salvaged one) the cycle after the `salvage_max_requests`-th drops it instead, and no
+    /// propagating request goes unless `salvage_allow_propagating`.
     fn check_send_buffer(&mut self, now: SimTime, out: &mut RoutingOutput) {
         for p in self.send_buffer.expire(now) {
             self.stats.send_buffer_timeouts += 1;
             out.drops.push((p, DropReason::SendBufferTimeout));
         }
         self.release_routable(now, out);
-        for target in self.send_buffer.targets() {
+        let me = self.me;
+        for (target, oldest_is_ours) in self.send_buffer.targets_and_oldest(|p| p.ip.src == me) {
+            if self.cycle_due(now, target) {
+                let d = self.discoveries.entry(target);
+                d.cycles += 1;
+                d.last_cycle = now;
+                if !oldest_is_ours && d.cycles > self.cfg.salvage_max_requests {
+                    if let Some(p) = self.send_buffer.take_oldest_to(target) {
+                        out.drops.push((p, DropReason::SalvageNoRoute));
+                    }
+                    continue;
+                }
+                d.ring_zero_at = Some(now);
+                out.control.push(self.new_request(target, 1));
+                continue;
+            }
             let propagating_due = self
                 .discoveries
                 .get(target)
                 .and_then(|d| d.ring_zero_at)
                 .is_some_and(|t| t + self.cfg.nonprop_request_timeout <= now);
-            if propagating_due {
+            let may_propagate = self.cfg.salvage_allow_propagating
+                || self.send_buffer.has_packet_to(target, |p| p.ip.src == me);
+            if propagating_due && may_propagate {
                 if let Some(d) = self.discoveries.get_mut(target) {
                     d.ring_zero_at = None;
                 }
                 let hop_limit = self.cfg.max_sr_len.min(u8::MAX as usize) as u8;
                 out.control.push(self.new_request(target, hop_limit));
-            } else if let Some(c) = self.maybe_start_cycle(now, target) {
-                out.control.push(c);
             }
         }
         self.buffer_check_at =
             (!self.send_buffer.is_empty()).then(|| now + self.cfg.buffer_check_interval);
+    }
+
+    /// Whether the back-off lets a new discovery cycle for `target` start now (ns-2
+    /// `BackOffTest`: min(period · 4^cycles, max) after the last one).
+    fn cycle_due(&self, now: SimTime, target: Addr) -> bool {
+        let (period, max) = (self.cfg.request_period, self.cfg.max_request_period);
+        self.discoveries
+            .get(target)
+            .is_none_or(|d| d.cycles == 0 || now >= d.last_cycle + cycle_gap(period, max, d.cycles))
     }
 
     /// Sends every buffered packet whose destination the cache now reaches.
@@ -286,7 +326,9 @@ impl DsrAgent {
         let released = self.send_buffer.take_routable(|dst| cache.find(dst));
         for (mut p, route) in released {
             self.stats.cache_hits += 1;
-            let nh = Self::source_routed(&mut p, route, 0);
+            // A salvaged packet of another node keeps its salvage count.
+            let salvaged = p.source_route().map_or(0, |sr| sr.salvaged);
+            let nh = Self::source_routed(&mut p, route, salvaged);
             out.send.push((p, iface, nh));
         }
         if self.send_buffer.is_empty() {
@@ -300,14 +342,10 @@ impl DsrAgent {
     /// Starts a discovery cycle for `target` with a ring-zero request if none is under way
     /// and the back-off since the last cycle has passed (link-spec §4.2).
     fn maybe_start_cycle(&mut self, now: SimTime, target: Addr) -> Option<ControlSend> {
-        let (period, max) = (self.cfg.request_period, self.cfg.max_request_period);
+        if !self.cycle_due(now, target) {
+            return None;
+        }
         let d = self.discoveries.entry(target);
-        if d.ring_zero_at.is_some() {
-            return None;
-        }
-        if d.cycles > 0 && now < d.last_cycle + cycle_gap(period, max, d.cycles) {
-            return None;
-        }
         d.cycles += 1;
         d.last_cycle = now;
         d.ring_zero_at = Some(now);

@@ -9,8 +9,11 @@
 //! 3. the packet is salvaged (RFC 4728 §8.4.1): a data packet this node originated goes
 //!    out on another cached route or back into the send buffer with a new discovery; a
 //!    data packet of another node takes another cached route with its salvage count
-//!    raised, at most `max_salvage_count` times, else it is dropped (`salvage_limit`,
-//!    `salvage_no_route`); a failed control packet is dropped (`link_failure`).
+//!    raised, at most `max_salvage_count` times (else `salvage_limit`); without a cached
+//!    route it waits in the send buffer for a ring-zero discovery of its own (ns-2's
+//!    `NEW_SALVAGE_LOGIC`, `dsr_salvage_max_requests`; see
+//!    `DsrAgent::check_send_buffer`), or is dropped at once (`salvage_no_route`) when
+//!    `salvage_max_requests` is 0; a failed control packet is dropped (`link_failure`).
 
 use super::agent::DsrAgent;
 use crate::net::addr::{Addr, IfaceId};
@@ -114,6 +117,9 @@ impl DsrAgent {
                 let nh = Self::source_routed(&mut packet, route, salvaged + 1);
                 out.send.push((packet, iface, nh));
             }
+            // ns-2 `undeliverablePkt` → `stickPacketInSendBuffer`: no request goes now; the
+            // next send buffer check starts one if the back-off allows.
+            None if self.cfg.salvage_max_requests > 0 => self.buffer_salvaged(now, packet),
             None => out.drops.push((packet, DropReason::SalvageNoRoute)),
         }
     }

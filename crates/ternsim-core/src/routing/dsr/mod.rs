@@ -15,9 +15,7 @@
 //! What it does not do (ns-2 DSR does not either, link-spec §4.2): piggy-backing data or
 //! replies on requests, DSR-level acknowledgements (the 802.11 MAC's retry limit is the
 //! only link feedback), route expiry. Not done here although ns-2 does it: piggy-backing
-//! the last route error on the next propagating request; an intermediate node with no
-//! other route drops a packet it cannot salvage (ns-2 may first try one ring-zero request
-//! for it). Pulling the other packets for a broken next hop out of the interface queue is
+//! the last route error on the next propagating request. Pulling the other packets for a broken next hop out of the interface queue is
 //! the MAC's part: it hands them back one by one. The agent is sans-IO: it is
 //! handed `now`, the node's context and packets, and answers through [`super::Routed`] and
 //! [`super::RoutingOutput`]; it has one random stream (jitter) of its own.
@@ -72,6 +70,15 @@ pub struct DsrConfig {
     pub request_table_size: usize,
     /// Times a packet may be salvaged (RFC 4728 §9 MAX_SALVAGE_COUNT 15).
     pub max_salvage_count: u8,
+    /// Discovery cycles an intermediate node may start for packets of other nodes that it
+    /// could not salvage from its cache (ns-2 `dsr_salvage_max_requests` 1, its
+    /// `NEW_SALVAGE_LOGIC`): such a packet waits in the send buffer while a ring-zero
+    /// request asks the neighbours; the cycle after the last allowed one drops it
+    /// (`salvage_no_route`). 0 drops it at once (RFC 4728 §8.4.1).
+    pub salvage_max_requests: u32,
+    /// Whether those cycles may go on to a propagating request (ns-2
+    /// `dsr_salvage_allow_propagating`, off): off, only the ring-zero request goes.
+    pub salvage_allow_propagating: bool,
     /// A gratuitous reply for one route is sent at most once per this time (RFC 4728 §9
     /// GratReplyHoldoff 1 s).
     pub grat_reply_holdoff: SimTime,
@@ -98,6 +105,8 @@ impl Default for DsrConfig {
             secondary_cache_size: 64,
             request_table_size: 128,
             max_salvage_count: 15,
+            salvage_max_requests: 1,
+            salvage_allow_propagating: false,
             grat_reply_holdoff: SimTime::from_millis(1_000),
             tap: true,
             reply_from_cache: true,

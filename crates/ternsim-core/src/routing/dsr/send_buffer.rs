@@ -81,6 +81,29 @@ impl SendBuffer {
     }
 
     /// The distinct destinations of the buffered packets, in order of their oldest packet.
+    /// The destinations waiting, in the order of their oldest packet, each with whether
+    /// that oldest packet satisfies `ours`.
+    pub fn targets_and_oldest(&self, ours: impl Fn(&Packet) -> bool) -> Vec<(Addr, bool)> {
+        let mut t: Vec<(Addr, bool)> = Vec::new();
+        for (_, p) in &self.packets {
+            if !t.iter().any(|(a, _)| *a == p.ip.dst) {
+                t.push((p.ip.dst, ours(p)));
+            }
+        }
+        t
+    }
+
+    /// Whether a packet to `dst` satisfying `pred` waits.
+    pub fn has_packet_to(&self, dst: Addr, pred: impl Fn(&Packet) -> bool) -> bool {
+        self.packets.iter().any(|(_, p)| p.ip.dst == dst && pred(p))
+    }
+
+    /// Removes the oldest packet to `dst`.
+    pub fn take_oldest_to(&mut self, dst: Addr) -> Option<Packet> {
+        let i = self.packets.iter().position(|(_, p)| p.ip.dst == dst)?;
+        self.packets.remove(i).map(|(_, p)| p)
+    }
+
     pub fn targets(&self) -> Vec<Addr> {
         let mut t: Vec<Addr> = Vec::new();
         for (_, p) in &self.packets {

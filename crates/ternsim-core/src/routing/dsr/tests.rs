@@ -466,15 +466,20 @@ fn ctx_of<'a>(addrs: &'a [Addr; 1], ifaces: &'a [IfaceId; 1]) -> RouteCtx<'a> {
     }
 }
 
-/// Salvage at an intermediate node without another route drops the packet
-/// (`salvage_no_route`); a packet already salvaged 15 times is dropped (`salvage_limit`)
-/// even with a route; the source's own packet goes back into the send buffer and a new
-/// ring-zero request leaves. The route error goes out in the first two cases only.
+/// With RFC 4728's salvaging (`salvage_max_requests = 0`), salvage at an intermediate node
+/// without another route drops the packet (`salvage_no_route`); a packet already salvaged
+/// 15 times is dropped (`salvage_limit`) even with a route; the source's own packet goes
+/// back into the send buffer and a new ring-zero request leaves. The route error goes out
+/// in the first two cases only.
 #[test]
 fn salvage_drops_and_the_source_rebuffers() {
     let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
     let ctx = ctx_of(&addrs, &ifaces);
-    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let rfc = DsrConfig {
+        salvage_max_requests: 0,
+        ..cfg()
+    };
+    let mut d = DsrAgent::new(rfc, RandomStream::named(1, "x"));
     let failed = |uid: u64, path: &[usize], next: usize, salvaged: u8| {
         let mut p = udp_packet(uid, 3, 1000);
         p.ip.src = a(path[0]);
@@ -767,4 +772,105 @@ fn the_routing_seam_dispatches_to_dsr() {
     assert_eq!(out.control.len(), 1);
     assert_eq!(out.control[0].msg.kind(), "dsr_rreq");
     assert_eq!(r.dsr_stats().map(|s| s.rreq_originated), Some(1));
+}
+
+/// ns-2's `NEW_SALVAGE_LOGIC` (`dsr_salvage_max_requests` 1, no propagating request): node
+/// 1 cannot forward node 0's packet to 2 and has no other route. The packet waits in the
+/// send buffer (only the route error leaves at once); the check 30 ms later sends one
+/// ring-zero request; 30 ms after that no propagating request follows (the packet is not
+/// node 1's); the back-off of the next cycle is 2 s (500 ms · 4), so the first check at or
+/// after 2.031 s (2.041 s, the checks run every 30 ms from 31 ms) drops the packet
+/// (`salvage_no_route`) instead of asking again.
+#[test]
+fn an_unsalvageable_packet_waits_for_one_ring_zero_discovery_then_is_dropped() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let mut p = udp_packet(7, 3, 1000);
+    p.ip.src = a(0);
+    p.set_source_route(SourceRoute {
+        path: vec![a(0), a(1), a(2), a(3)],
+        next: 2,
+        salvaged: 0,
+    });
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), p, &mut out);
+    assert!(out.drops.is_empty() && out.send.is_empty());
+    assert_eq!(out.control.len(), 1, "the route error only");
+    assert!(matches!(
+        out.control[0].msg,
+        ControlMessage::DsrRouteError { .. }
+    ));
+    assert_eq!(d.buffered(), 1);
+    let requests = |out: &RoutingOutput| {
+        out.control
+            .iter()
+            .filter_map(|c| match c.msg {
+                ControlMessage::DsrRouteRequest { hop_limit, .. } => Some(hop_limit),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    // 31 ms: the first check starts a cycle with a ring-zero request.
+    assert_eq!(d.next_timer(), Some(ms(31)));
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(31), &mut out);
+    assert_eq!(requests(&out), [1]);
+    // Every check up to 2.011 s: no propagating request, no new cycle, no drop.
+    let mut t = ms(61);
+    while t < ms(2_041) {
+        let mut out = RoutingOutput::default();
+        assert_eq!(d.next_timer(), Some(t));
+        d.on_timer(t, &mut out);
+        assert!(
+            requests(&out).is_empty() && out.drops.is_empty(),
+            "at {t:?}"
+        );
+        t = t + ms(30);
+    }
+    // 2.041 s: the second cycle is due and drops the packet.
+    let mut out = RoutingOutput::default();
+    assert_eq!(d.next_timer(), Some(ms(2_041)));
+    d.on_timer(ms(2_041), &mut out);
+    assert!(requests(&out).is_empty());
+    assert_eq!(
+        out.drops
+            .iter()
+            .map(|(p, r)| (p.uid, *r))
+            .collect::<Vec<_>>(),
+        [(7, DropReason::SalvageNoRoute)]
+    );
+    assert_eq!(d.buffered(), 0);
+    assert_eq!(d.next_timer(), None);
+}
+
+/// A salvaged packet of another node waiting in the send buffer leaves on the first check
+/// after a route appears, with the new route and its salvage count unchanged (ns-2 raises
+/// the count only when it salvages from the cache).
+#[test]
+fn a_buffered_salvaged_packet_leaves_with_its_salvage_count() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let mut p = udp_packet(9, 3, 1000);
+    p.ip.src = a(0);
+    p.set_source_route(SourceRoute {
+        path: vec![a(0), a(1), a(2), a(3)],
+        next: 2,
+        salvaged: 2,
+    });
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), p, &mut out);
+    assert_eq!(d.buffered(), 1);
+    d.cache.add_primary(paths(&[&[1, 4, 3]]).remove(0));
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(31), &mut out);
+    assert_eq!(out.send.len(), 1);
+    let (sent, _, next_hop) = &out.send[0];
+    let sr = sent.source_route().unwrap();
+    assert_eq!(
+        (sent.uid, *next_hop, list(&sr.path), sr.next, sr.salvaged),
+        (9, a(4), "1,4,3".to_string(), 1, 2)
+    );
+    assert_eq!(d.buffered(), 0);
 }
