@@ -826,7 +826,7 @@ fn an_unsalvageable_packet_waits_for_one_ring_zero_discovery_then_is_dropped() {
             requests(&out).is_empty() && out.drops.is_empty(),
             "at {t:?}"
         );
-        t = t + ms(30);
+        t += ms(30);
     }
     // 2.041 s: the second cycle is due and drops the packet.
     let mut out = RoutingOutput::default();
