@@ -757,14 +757,21 @@ impl AodvAgent {
                 // ns-2 `local_rt_repair`: the break is nearer the destination.
                 self.stats.local_repairs += 1;
                 self.enqueue(now, packet);
-                // RFC 3561 §6.12: the repair asks for a fresher destination sequence
-                // number, so that upstream nodes do not answer with the broken route.
                 let e = self.table.entry(dst);
                 e.state = RouteState::InRepair;
                 e.last_hops = e.hops;
-                e.seq = e.seq.wrapping_add(1);
+                if self.cfg.local_repair_fresh_seq {
+                    // RFC 3561 §6.12: ask for a fresher destination sequence number, so
+                    // that upstream nodes do not answer with the broken route.
+                    e.seq = e.seq.wrapping_add(1);
+                }
                 self.send_request(now, dst);
-                self.repairs.push((dst, now + self.cfg.local_repair_wait));
+                let deadline = match self.cfg.local_repair_wait {
+                    Some(w) => now + w,
+                    // ns-2: the absolute `rt_req_timeout` used as a delay (see the config).
+                    None => now + self.table.entry(dst).req_timeout,
+                };
+                self.repairs.push((dst, deadline));
             }
             _ => {
                 out.drops.push((packet, DropReason::LinkFailure));
@@ -808,6 +815,11 @@ impl AodvAgent {
             return;
         }
         e.state = RouteState::Valid;
+        if self.cfg.local_repair_wait.is_none() {
+            // ns-2 `LocalRepairTimer::handle`: `rt_down` and nothing else.
+            e.down();
+            return;
+        }
         e.seq = e.seq.wrapping_add(1);
         e.down();
         let report = vec![(dst, e.seq)];

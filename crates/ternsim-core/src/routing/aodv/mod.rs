@@ -63,9 +63,21 @@ pub struct AodvConfig {
     /// Local repair (ns-2 `AODV_LOCAL_REPAIR` on): a break nearer the destination than the
     /// source is repaired by the upstream node instead of reported.
     pub local_repair: bool,
-    /// How long a local repair may take before the route is reported broken (ns-2
-    /// `LOCAL_REPAIR_WAIT_TIME` 0.15 s).
-    pub local_repair_wait: SimTime,
+    /// How long a local repair may take before the route is given up. `None` is what
+    /// ns-2.35 does: `local_rt_repair` schedules its timer with the route's
+    /// `rt_req_timeout` as the delay, but `sendRequest` stores that as an absolute time, so
+    /// the timer fires at about twice the current time (in a 100 s run after 10 s: after
+    /// the run), and then only invalidates the route, with no route error. `Some(w)` gives
+    /// up after `w` (RFC 3561 §6.12; ns-2 declares `LOCAL_REPAIR_WAIT_TIME` 0.15 s without
+    /// using it), invalidating the route and reporting it to the precursors.
+    pub local_repair_wait: Option<SimTime>,
+    /// Whether a local repair first increments the destination sequence number (RFC 3561
+    /// §6.12), so that only a route at least as fresh answers. ns-2.35 does not: its RREQ
+    /// asks for the number it has, neighbours that still hold the old route answer with
+    /// it, and the repairing node, which kept the route's hop count, accepts such a reply
+    /// only if it is strictly shorter (`recvReply`): a repair to a route of the same
+    /// length waits for the destination's own reply.
+    pub local_repair_fresh_seq: bool,
     /// Period of the purge timer that re-tries discovery for destinations with queued
     /// packets (ns-2 route cache timer 0.5 s).
     pub purge_interval: SimTime,
@@ -109,7 +121,8 @@ impl Default for AodvConfig {
             network_diameter: 30,
             node_traversal_time: SimTime::from_millis(30),
             local_repair: true,
-            local_repair_wait: SimTime::from_millis(150),
+            local_repair_wait: None,
+            local_repair_fresh_seq: false,
             purge_interval: SimTime::from_millis(500),
             release_spacing: SimTime::from_millis(10),
             broadcast_jitter: SimTime::from_millis(10),

@@ -104,7 +104,10 @@ impl RouteEntry {
     /// Whether an offer of (`seq`, `hops`) replaces this entry: a fresher sequence number,
     /// or an equal one with fewer hops, or this entry invalid and the number not older.
     pub fn replaced_by(&self, seq: u32, hops: u8) -> bool {
-        seq_newer(seq, self.seq) || (seq == self.seq && (!self.is_valid() || hops < self.hops))
+        // ns-2 `recvReply`: `rt_seqno < seq || (rt_seqno == seq && rt_hops > hops)`; an
+        // invalidated route has infinite hops, one in repair keeps its own.
+        let live = self.state != RouteState::Invalid;
+        seq_newer(seq, self.seq) || (seq == self.seq && (!live || hops < self.hops))
     }
 }
 

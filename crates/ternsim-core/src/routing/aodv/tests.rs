@@ -499,15 +499,21 @@ fn rerr_to_precursors_when_a_link_breaks() {
     assert_eq!(net.agents[0].stats().rerr_sent, 0);
 }
 
-/// 0-1-2-3-4 with a detour 3-5-4. After discovery (route 3→4 direct), the link 3-4
-/// disappears. At node 3 the packet has come 3 hops and the route has 1: local repair.
-/// Node 3 queues it, asks for 4 with its sequence number raised (4 → 5) and TTL
-/// max(0, last hops 1) + 2 = 3; node 2's route (seq 4) is not fresh enough to answer;
+/// 0-1-2-3-4 with a detour 3-5-4, with RFC 3561 §6.12's local repair
+/// (`local_repair_fresh_seq`, a 150 ms repair wait). After discovery (route 3→4 direct),
+/// the link 3-4 disappears. At node 3 the packet has come 3 hops and the route has 1:
+/// local repair. Node 3 queues it, asks for 4 with its sequence number raised (4 → 5) and
+/// TTL max(0, last hops 1) + 2 = 3; node 2's route (seq 4) is not fresh enough to answer;
 /// node 4 answers via 5 with seq max(4, 5) + 1 → 6; the packet goes 3-5-4. No RERR.
 #[test]
 fn local_repair_near_the_destination() {
     let links = [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 4)];
-    let mut net = Net::new(6, &links, cfg());
+    let rfc = AodvConfig {
+        local_repair_fresh_seq: true,
+        local_repair_wait: Some(ms(150)),
+        ..cfg()
+    };
+    let mut net = Net::new(6, &links, rfc);
     net.send_data(0, 4);
     net.run_until(SimTime::ZERO);
     assert_eq!(net.route(3, 4), (Valid, 4, 1, 4, vec![2]));
@@ -694,4 +700,51 @@ fn hellos_are_off_by_default() {
     assert_eq!(ag.next_timer(), None);
     assert!(!AodvConfig::default().hello);
     assert_eq!(AodvConfig::default().allowed_hello_loss, 3);
+}
+
+/// The same break with ns-2.35's local repair (the defaults): node 3 asks for 4 with the
+/// sequence number it has (4, `d=4:4`); node 2, whose route to 4 has seq 4, answers from
+/// its table with 2 hops (`recvRequest`: `rt_seqno >= rq_dst_seqno`), but node 3, which
+/// kept its route's hop count (1), takes an equal number only if strictly shorter
+/// (`recvReply`), so it ignores that 3-hop reply; node 4's own reply (seq 6) via 5 repairs
+/// the route. The repair timer, armed with the absolute `rt_req_timeout` (1 s + 2 · 3 ·
+/// 30 ms) as its delay, would fire at 2.18 s; the repair ends first and disarms it.
+#[test]
+fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
+    let links = [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 4)];
+    let mut net = Net::new(6, &links, cfg());
+    net.send_data(0, 4);
+    net.run_until(SimTime::ZERO);
+    net.take_log();
+    net.now = ms(1_000);
+    net.links.retain(|&l| l != (3, 4));
+    net.broken.push((3, 4));
+    let uid = net.send_data(0, 4);
+    net.run_until(ms(1_000));
+    let d = format!("data uid={uid} 1000B");
+    // Node 2's reply (seq 4, 2 + 1 hops) does not release the packet; node 4's does.
+    assert_eq!(
+        net.take_log(),
+        vec![
+            format!("1.000 n0>n1 {d}"),
+            format!("1.000 n1>n2 {d}"),
+            format!("1.000 n2>n3 {d}"),
+            format!("1.000 n3>n4 FAIL {d}"),
+            "1.000 n3>* rreq id=1 d=4:4 o=4 hc=0 ttl=3 48B".to_string(),
+            "1.000 n2>n3 rrep d=4:4 hc=2 44B".to_string(),
+            "1.000 n5>* rreq id=1 d=4:4 o=4 hc=1 ttl=2 48B".to_string(),
+            "1.000 n4>n5 rrep d=4:6 hc=0 44B".to_string(),
+            "1.000 n5>n3 rrep d=4:6 hc=1 44B".to_string(),
+            format!("1.000 n3>n5 {d}"),
+            format!("1.000 n5>n4 {d}"),
+            format!("1.000 n4 deliver uid={uid} 1000B"),
+        ]
+    );
+    assert_eq!(net.agents[2].stats().rrep_originated_intermediate, 1);
+    let (state, seq, hops, next, _) = net.route(3, 4);
+    assert_eq!((state, seq, hops, next), (Valid, 6, 2, 5));
+    assert_eq!(
+        (net.agents[3].held(), net.agents[3].next_timer()),
+        (0, None)
+    );
 }
