@@ -1,4 +1,5 @@
-"""The ``ternsim`` command line: run, validate, sweep, plot, reproduce, bench, setdest, cbrgen.
+"""The ``ternsim`` command line: run, validate, sweep, plot, reproduce, bench, conformance,
+setdest, cbrgen.
 
 This module owns argument parsing (typer), terminal output (rich) and exit statuses. It holds
 no logic of its own: every command calls the Python API (:mod:`ternsim.api`,
@@ -585,6 +586,55 @@ def bench(
             f"{r['sim_seconds_per_wall_second']:,.1f}",
         )
     _out.print(table)
+
+
+@app.command(cls=_Command)
+def conformance(
+    full: Annotated[
+        bool, typer.Option("--full", help="Every case, not only the fast subset.")
+    ] = False,
+    seeds: Annotated[
+        Optional[int],
+        typer.Option("--seeds", help="Seeds per stochastic case (default 10).", metavar="N"),
+    ] = None,
+    only: Annotated[
+        Optional[str],
+        typer.Option("--only", help="Only the cases whose name contains TEXT.", metavar="TEXT"),
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Also write DIR/conformance.html and .json.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the rows as one JSON object.")
+    ] = False,
+) -> None:
+    """Run cases in ns-2 (`ns`) and in ternsim and compare them (scenarios/conformance/)."""
+    from . import conformance as conf
+
+    try:
+        rows = conf.run_cases(
+            full=full, seeds=seeds, only=only, progress=lambda n: _err.print(f"case {n} ...")
+        )
+    except conf.NsMissing as exc:
+        raise _fail(f"error: {exc}") from None
+    version = conf.ns_version()
+    payload = {"ns2": version, "rows": rows}
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "conformance.json").write_text(json.dumps(payload, indent=1) + "\n")
+        conf.write_html(rows, out / "conformance.html", version)
+        _err.print(f"wrote {out / 'conformance.html'}")
+    if as_json:
+        sys.stdout.write(json.dumps(payload) + "\n")
+    else:
+        table = Table(title=f"conformance with {version}", title_justify="left", box=box.SIMPLE)
+        for column in ("case", "metric", "ns-2", "ternsim", "verdict"):
+            table.add_column(column, no_wrap=column in ("case", "verdict"))
+        for r in rows:
+            table.add_row(r["case"], r["metric"], r["ns2"], r["ternsim"], r["verdict"])
+        _out.print(table)
+    if any(r["verdict"] == "differs" for r in rows):
+        raise typer.Exit(1)
 
 
 @app.command("fit-hmm", cls=_Command)

@@ -1,0 +1,317 @@
+"""Differential conformance with ns-2.35: the same case run by ``ns`` and by ternsim.
+
+Each case is an ns-2 script and its ternsim scenario twin, both shipped in
+``scenarios/conformance/``. Two kinds of comparison:
+
+- **Deterministic** cases (wired, drop-tail, no random loss) compare the ns-2 trace files line
+  by line. ``identical`` means byte for byte; ``equal up to ties`` means the same lines with the
+  same times, some of them in another order within one timestamp: ns-2 keeps time in a double,
+  so two events due at the same instant are ordered by rounding noise, which ternsim's integer
+  clock does not reproduce.
+- **Stochastic** cases (802.11) run seeds 1..N on each side and compare per-metric means: they
+  agree when each mean lies within the other's 95 % confidence interval, or the two are within
+  5 % of each other. The two simulators draw different random streams, so only distributions
+  can be compared.
+
+``run_cases`` needs ``ns`` on the PATH (Debian/Ubuntu: ``apt-get install ns2``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .paths import scenario_path
+
+__all__ = ["CASES", "Case", "NsMissing", "compare_traces", "run_cases", "write_html"]
+
+#: What the "at least as good as 5 % apart" rule of the stochastic verdict allows.
+RELATIVE_TOLERANCE = 0.05
+
+
+class NsMissing(RuntimeError):
+    """``ns`` (ns-2) is not on the PATH."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One conformance case: the ns-2 command line, the ternsim twin, how to compare."""
+
+    name: str
+    kind: str  # "trace" (deterministic) or "stats" (stochastic)
+    script: str  # file in scenarios/conformance/
+    twin: str  # scenario in scenarios/conformance/
+    ns_args: tuple[str, ...]
+    overrides: dict[str, Any] = field(default_factory=dict)
+    fast: bool = True
+    seeds: int = 10
+
+
+def _wired(name: str, agent: str, sink: str, tcp: str, fast: bool) -> Case:
+    return Case(
+        name=f"wired-{name}",
+        kind="trace",
+        script="wired.tcl",
+        twin="wired",
+        ns_args=(agent, sink, "20"),
+        overrides={"flows.0.tcp": tcp, "duration": "20s"},
+        fast=fast,
+    )
+
+
+def _chain(tcp: str, routing: str, hops: int, fast: bool) -> Case:
+    ns_tcp = {"reno": "Reno", "newreno": "Newreno", "vegas": "Vegas", "sack": "Sack1"}[tcp]
+    return Case(
+        name=f"chain{hops}-{tcp}-{routing}",
+        kind="stats",
+        script="chain.tcl",
+        twin="chain",
+        ns_args=(ns_tcp, routing.upper(), "{seed}", str(hops), "100", "0"),
+        overrides={
+            "flows.0.tcp": tcp,
+            "flows.0.dst": f"n{hops}",
+            "routing.protocol": routing,
+            "topology.chain.hops": hops,
+        },
+        fast=fast,
+    )
+
+
+CASES: list[Case] = [
+    _wired("tahoe", "TCP", "TCPSink", "tahoe", True),
+    _wired("reno", "TCP/Reno", "TCPSink", "reno", True),
+    _wired("newreno", "TCP/Newreno", "TCPSink", "newreno", True),
+    _wired("sack", "TCP/Sack1", "TCPSink/Sack1", "sack", False),
+    _wired("vegas", "TCP/Vegas", "TCPSink", "vegas", False),
+    _chain("newreno", "dsr", 7, True),
+    _chain("newreno", "aodv", 7, True),
+    _chain("vegas", "dsr", 7, True),
+    _chain("vegas", "aodv", 7, False),
+    _chain("reno", "dsr", 7, False),
+    _chain("newreno", "dsr", 4, False),
+    _chain("vegas", "dsr", 4, False),
+]
+
+
+def _ns() -> str:
+    ns = shutil.which("ns")
+    if ns is None:
+        raise NsMissing("ns-2 (`ns`) is not on the PATH; on Debian or Ubuntu: apt-get install ns2")
+    return ns
+
+
+def _run_ns(case: Case, args: list[str], cwd: Path) -> str:
+    script = scenario_path(f"conformance/{case.script}")
+    done = subprocess.run(
+        [_ns(), str(script), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"ns {case.script} {' '.join(args)} failed: {done.stderr[-500:]}")
+    return done.stdout
+
+
+def compare_traces(ns_text: str, ternsim_text: str) -> dict[str, Any]:
+    """Compares two ns-2 wired traces: the verdict and where they first differ."""
+    a, b = ns_text.splitlines(), ternsim_text.splitlines()
+    if a == b:
+        return {"verdict": "identical", "lines": len(a), "reordered": 0}
+
+    def by_time(lines: list[str]) -> dict[str, list[str]]:
+        groups: dict[str, list[str]] = {}
+        for line in lines:
+            groups.setdefault(line.split(" ", 2)[1], []).append(line)
+        return groups
+
+    ga, gb = by_time(a), by_time(b)
+    if list(ga) == list(gb) and all(sorted(ga[t]) == sorted(gb[t]) for t in ga):
+        reordered = sum(x != y for x, y in zip(a, b))
+        return {"verdict": "equal up to ties", "lines": len(a), "reordered": reordered}
+    first = next(
+        (i for i, (x, y) in enumerate(zip(a, b)) if x != y),
+        min(len(a), len(b)),
+    )
+    return {
+        "verdict": "differs",
+        "lines": len(a),
+        "ternsim_lines": len(b),
+        "first_difference": first + 1,
+        "ns2_line": a[first] if first < len(a) else "",
+        "ternsim_line": b[first] if first < len(b) else "",
+    }
+
+
+def _run_trace_case(case: Case) -> list[dict[str, Any]]:
+    from . import api
+
+    with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
+        _run_ns(case, [*case.ns_args, "ns.tr"], Path(tmp))
+        ns_text = (Path(tmp) / "ns.tr").read_text()
+    result = api.run(
+        str(scenario_path(f"conformance/{case.twin}")),
+        seed=1,
+        overrides=case.overrides,
+        ns2_trace=True,
+    )
+    cmp = compare_traces(ns_text, result.ns2_trace or "")
+    detail = f"{cmp['lines']:,} lines"
+    if cmp["verdict"] == "equal up to ties":
+        detail += f", {cmp['reordered']} in another order within a timestamp"
+    elif cmp["verdict"] == "differs":
+        detail += f"; first difference at line {cmp['first_difference']}"
+    return [
+        {
+            "case": case.name,
+            "metric": "trace",
+            "ns2": f"{len(ns_text.splitlines()):,} lines",
+            "ternsim": f"{len((result.ns2_trace or '').splitlines()):,} lines",
+            "verdict": cmp["verdict"],
+            "detail": detail,
+        }
+    ]
+
+
+_NS_STATS = re.compile(r"acked (-?\d+) rexmit (\d+) timeouts (\d+) kbps ([0-9.eE+-]+)")
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval (Student t)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    # Student t quantiles for 95 % two-sided, by degrees of freedom (df >= 30: normal).
+    t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
+         19: 2.093, 24: 2.064, 29: 2.045}  # fmt: skip
+    df = len(values) - 1
+    q = t.get(df) or next((t[k] for k in sorted(t) if k >= df), 1.96)
+    return mean, q * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def stats_verdict(ns_values: list[float], ternsim_values: list[float]) -> str:
+    """``agrees`` if each mean is inside the other's 95 % interval or they are within 5 %."""
+    mn, hn = _mean_ci(ns_values)
+    mt, ht = _mean_ci(ternsim_values)
+    inside = abs(mn - mt) <= hn and abs(mn - mt) <= ht
+    close = abs(mn - mt) <= RELATIVE_TOLERANCE * max(abs(mn), abs(mt), 1e-12)
+    return "agrees" if inside or close else "differs"
+
+
+def _run_stats_case(case: Case, seeds: int) -> list[dict[str, Any]]:
+    from . import api
+
+    ns: dict[str, list[float]] = {"goodput kb/s": [], "rexmits": [], "timeouts": []}
+    ts: dict[str, list[float]] = {k: [] for k in ns}
+    with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
+        for seed in range(1, seeds + 1):
+            args = [a.format(seed=seed) for a in case.ns_args]
+            m = _NS_STATS.search(_run_ns(case, args, Path(tmp)))
+            if m is None:
+                raise RuntimeError(f"ns {case.script}: no statistics line in its output")
+            ns["goodput kb/s"].append(float(m.group(4)))
+            ns["rexmits"].append(float(m.group(2)))
+            ns["timeouts"].append(float(m.group(3)))
+    twin = str(scenario_path(f"conformance/{case.twin}"))
+    for seed in range(1, seeds + 1):
+        flow = api.run(twin, seed=seed, overrides=case.overrides).summary["flows"][0]
+        ts["goodput kb/s"].append(flow["goodput_bps"] / 1000)
+        ts["rexmits"].append(float(flow["retransmitted_segments"]))
+        ts["timeouts"].append(float(flow["timeouts"]))
+    rows = []
+    for metric in ns:
+        mn, hn = _mean_ci(ns[metric])
+        mt, ht = _mean_ci(ts[metric])
+        rows.append(
+            {
+                "case": case.name,
+                "metric": metric,
+                "ns2": f"{mn:.1f} ± {hn:.1f}",
+                "ternsim": f"{mt:.1f} ± {ht:.1f}",
+                "verdict": stats_verdict(ns[metric], ts[metric]),
+                "detail": f"{seeds} seeds each, 95 % intervals",
+                "ns2_values": ns[metric],
+                "ternsim_values": ts[metric],
+            }
+        )
+    return rows
+
+
+def ns_version() -> str:
+    """``ns-2 <version>`` as the installed ``ns`` reports it (``ns-version``), or ``ns-2 ?``."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
+            script = Path(tmp) / "version.tcl"
+            script.write_text("puts [ns-version]\nexit 0\n")
+            out = subprocess.run(
+                [_ns(), script.name], cwd=tmp, capture_output=True, text=True, timeout=30
+            )
+        return f"ns-2 {out.stdout.strip() or '?'}"
+    except (OSError, subprocess.SubprocessError, NsMissing):
+        return "ns-2 ?"
+
+
+def run_cases(
+    full: bool = False,
+    seeds: int | None = None,
+    only: str | None = None,
+    progress: Callable[[str], object] | None = None,
+) -> list[dict[str, Any]]:
+    """Runs the fast subset (or every case with ``full``) and returns one row per metric.
+
+    ``seeds`` overrides the seeds of the stochastic cases; ``only`` keeps the cases whose
+    name contains it. Raises :class:`NsMissing` without ``ns``.
+    """
+    _ns()
+    rows: list[dict[str, Any]] = []
+    for case in CASES:
+        if not (full or case.fast) or (only and only not in case.name):
+            continue
+        if progress:
+            progress(case.name)
+        if case.kind == "trace":
+            rows += _run_trace_case(case)
+        else:
+            rows += _run_stats_case(case, seeds or case.seeds)
+    return rows
+
+
+def write_html(rows: list[dict[str, Any]], path: Path, version: str) -> None:
+    """Writes the table as one self-contained HTML page."""
+    from html import escape
+
+    colour = {"identical": "#1a7f37", "equal up to ties": "#1a7f37", "agrees": "#1a7f37"}
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td>{escape(str(r[k]))}</td>" for k in ("case", "metric", "ns2", "ternsim"))
+        + f'<td style="color:{colour.get(r["verdict"], "#cf222e")}">{escape(r["verdict"])}</td>'
+        + f"<td>{escape(r['detail'])}</td></tr>"
+        for r in rows
+    )
+    path.write_text(
+        "<!doctype html><meta charset=utf-8><title>ternsim conformance with ns-2</title>"
+        "<style>body{font-family:sans-serif;margin:2em}td,th{padding:.2em .8em;"
+        "border-bottom:1px solid #ddd;text-align:left}</style>"
+        f"<h1>Conformance with ns-2</h1><p>{escape(version)}; ternsim "
+        f"{escape(_ternsim_version())}. Deterministic cases compare trace files; stochastic "
+        "ones compare means over seeds (agree: each inside the other's 95 % interval, or "
+        "within 5 %).</p><table><tr><th>case</th><th>metric</th><th>ns-2</th>"
+        f"<th>ternsim</th><th>verdict</th><th>detail</th></tr>{body}</table>\n"
+    )
+
+
+def _ternsim_version() -> str:
+    from . import __version__
+
+    return str(__version__)

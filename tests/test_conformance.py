@@ -1,0 +1,89 @@
+"""Differential conformance with ns-2 (ternsim.conformance, `ternsim conformance`).
+
+The comparison rules are tested on hand-made traces and samples; the fast subset itself runs
+against the installed ns-2 (Debian's `ns2` package, which `.ci/run` installs) and is skipped,
+with the reason shown, where `ns` is absent.
+"""
+
+import shutil
+
+import pytest
+
+from ternsim import conformance as conf
+from ternsim.paths import scenario_path
+
+HAVE_NS = shutil.which("ns") is not None
+needs_ns = pytest.mark.skipif(not HAVE_NS, reason="ns-2 not installed (apt-get install ns2)")
+
+TRACE = """+ 0.1 0 1 tcp 1040 ------- 0 0.0 2.0 1 3
+- 0.1 0 1 tcp 1040 ------- 0 0.0 2.0 1 3
+r 0.2 1 2 tcp 1040 ------- 0 0.0 2.0 0 2
+- 0.2 1 2 tcp 1040 ------- 0 0.0 2.0 1 3
+"""
+
+
+def test_identical_traces_are_identical():
+    assert conf.compare_traces(TRACE, TRACE) == {
+        "verdict": "identical",
+        "lines": 4,
+        "reordered": 0,
+    }
+
+
+def test_lines_swapped_within_one_timestamp_are_equal_up_to_ties():
+    lines = TRACE.splitlines()
+    swapped = "\n".join([lines[0], lines[1], lines[3], lines[2]]) + "\n"
+    assert conf.compare_traces(TRACE, swapped) == {
+        "verdict": "equal up to ties",
+        "lines": 4,
+        "reordered": 2,
+    }
+
+
+def test_a_line_moved_to_another_time_differs_at_that_line():
+    moved = TRACE.replace("r 0.2 1 2", "r 0.3 1 2")
+    got = conf.compare_traces(TRACE, moved)
+    assert (got["verdict"], got["first_difference"]) == ("differs", 3)
+    assert got["ternsim_line"].startswith("r 0.3")
+
+
+def test_stats_verdict_uses_both_intervals_or_five_percent():
+    # Means 10 and 10.4: 4 % apart, agree whatever the spread.
+    assert conf.stats_verdict([10.0, 10.0, 10.0], [10.4, 10.4, 10.4]) == "agrees"
+    # Means 100 and 110 (10 % apart), samples spread by +/- 20: each mean is inside the
+    # other's interval (t(2) = 4.303, s = 20, half-width 4.303 * 20 / sqrt(3) = 49.7).
+    assert conf.stats_verdict([80.0, 100.0, 120.0], [90.0, 110.0, 130.0]) == "agrees"
+    # Means 100 and 110 with a spread of +/- 1 (half-width 2.5): they differ.
+    assert conf.stats_verdict([99.0, 100.0, 101.0], [109.0, 110.0, 111.0]) == "differs"
+
+
+def test_every_case_has_its_script_and_a_valid_twin():
+    import ternsim
+
+    for case in conf.CASES:
+        assert scenario_path(f"conformance/{case.script}").is_file()
+        ternsim.validate(str(scenario_path(f"conformance/{case.twin}")), case.overrides)
+
+
+def test_without_ns_the_command_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(conf.shutil, "which", lambda _name: None)
+    with pytest.raises(conf.NsMissing, match="apt-get install ns2"):
+        conf.run_cases()
+
+
+@needs_ns
+def test_wired_cases_give_ns2s_trace_up_to_same_time_ties():
+    """ns-2.35 and ternsim write the same wired trace for Tahoe, Reno and NewReno over a
+    drop-tail bottleneck with queue-limit 20, 20 s (about 40,000 lines each): same lines,
+    same times, only lines within one timestamp may be ordered differently."""
+    rows = conf.run_cases(only="wired-")
+    assert {r["case"] for r in rows} == {"wired-tahoe", "wired-reno", "wired-newreno"}
+    for r in rows:
+        assert r["verdict"] in ("identical", "equal up to ties"), r
+
+
+@needs_ns
+def test_vegas_over_a_7_hop_dsr_chain_agrees_with_ns2():
+    rows = conf.run_cases(only="chain7-vegas-dsr", seeds=4)
+    goodput = next(r for r in rows if r["metric"] == "goodput kb/s")
+    assert goodput["verdict"] == "agrees", goodput
