@@ -87,3 +87,31 @@ def test_vegas_over_a_7_hop_dsr_chain_agrees_with_ns2():
     rows = conf.run_cases(only="chain7-vegas-dsr", seeds=4)
     goodput = next(r for r in rows if r["metric"] == "goodput kb/s")
     assert goodput["verdict"] == "agrees", goodput
+
+
+def test_bench_against_another_simulator_is_refused_with_what_is_allowed(cli):
+    proc = cli("bench", "--against", "ns3")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "error: --against ns3: allowed: ns2"
+
+
+@needs_ns
+def test_bench_against_ns2_reports_both_simulators_per_case(cli):
+    """Benchmarks report, they do not assert speed: every case has both times, the ratios
+    they imply, events per second and both peak memories."""
+    import json
+
+    proc = cli("bench", "--against", "ns2", "--quick", "--json")
+    assert proc.returncode == 0, proc.stderr
+    cases = json.loads(proc.stdout)["against_ns2"]
+    assert set(cases) == {
+        "wired newreno 1000 s",
+        "chain7 newreno dsr 100 s",
+        "chain7 newreno aodv 100 s",
+        "chain7 vegas dsr 100 s",
+    }
+    for r in cases.values():
+        assert r["ternsim_run_ok"]
+        assert r["ns2_seconds"] > 0 and r["ternsim_core_seconds"] > 0
+        assert r["core_speedup"] == pytest.approx(r["ns2_seconds"] / r["ternsim_core_seconds"])
+        assert r["events_per_second"] > 0 and r["ns2_peak_kb"] > 0 and r["ternsim_peak_kb"] > 0

@@ -77,3 +77,93 @@ def run_bench(
             "sim_seconds_per_wall_second": float(best["sim_seconds"]) / wall,
         }
     return results
+
+
+# ---- Side by side with ns-2 ----------------------------------------------------------------
+
+#: The cases timed against ns-2: (name, ns-2 script and arguments, ternsim twin and
+#: overrides), from the conformance cases in ``scenarios/conformance/``.
+NS2_CASES: list[tuple[str, list[str], str, dict[str, Any]]] = [
+    (
+        "wired newreno 1000 s",
+        ["wired.tcl", "TCP/Newreno", "TCPSink", "1000", "-"],
+        "wired",
+        {"duration": "1000s"},
+    ),
+    (
+        "chain7 newreno dsr 100 s",
+        ["chain.tcl", "Newreno", "DSR", "1", "7", "100", "0"],
+        "chain",
+        {},
+    ),
+    (
+        "chain7 newreno aodv 100 s",
+        ["chain.tcl", "Newreno", "AODV", "1", "7", "100", "0"],
+        "chain",
+        {"routing.protocol": "aodv"},
+    ),
+    (
+        "chain7 vegas dsr 100 s",
+        ["chain.tcl", "Vegas", "DSR", "1", "7", "100", "0"],
+        "chain",
+        {"flows.0.tcp": "vegas"},
+    ),
+]
+
+
+def _timed_process(argv: list[str], cwd: str | None = None) -> tuple[float, int, int]:
+    """Runs ``argv``; returns (wall seconds, peak resident memory in kB, exit status)."""
+    import os
+    import subprocess
+    import time
+
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - start, int(usage.ru_maxrss), proc.returncode
+
+
+def run_against_ns2(repeat: int = 3) -> dict[str, dict[str, Any]]:
+    """Times each case of :data:`NS2_CASES` in ns-2 (the whole ``ns`` process), in ternsim's
+    core (the summary's ``wall_seconds``) and as a whole ``ternsim run`` process, keeping the
+    fastest of ``repeat`` runs of each; also events per second and peak memory."""
+    import shutil
+    import sys
+    import tempfile
+
+    from . import api
+
+    ns = shutil.which("ns")
+    if ns is None:
+        raise FileNotFoundError("ns-2 (`ns`) is not on the PATH; apt-get install ns2")
+    results: dict[str, dict[str, Any]] = {}
+    folder = scenario_path("conformance")
+    for name, ns_args, twin, overrides in NS2_CASES:
+        script, *args = ns_args
+        ns_runs = []
+        with tempfile.TemporaryDirectory(prefix="ternsim-bench-") as tmp:
+            for _ in range(repeat):
+                ns_runs.append(_timed_process([ns, str(folder / script), *args], cwd=tmp))
+        scenario = str(folder / f"{twin}.toml")
+        core = [api.run(scenario, seed=1, overrides=overrides).summary for _ in range(repeat)]
+        sets = [a for k, v in overrides.items() for a in ("--set", f"{k}={v}")]
+        run_argv = [sys.executable, "-m", "ternsim", "run", scenario, "--seed", "1", *sets]
+        with tempfile.TemporaryDirectory(prefix="ternsim-bench-") as tmp:
+            process = [_timed_process(run_argv, cwd=tmp) for _ in range(repeat)]
+        ns_wall = min(r[0] for r in ns_runs)
+        core_wall = min(s["wall_seconds"] for s in core)
+        process_wall = min(r[0] for r in process)
+        results[name] = {
+            "ns2_seconds": ns_wall,
+            "ns2_peak_kb": max(r[1] for r in ns_runs),
+            "ternsim_core_seconds": core_wall,
+            "ternsim_process_seconds": process_wall,
+            "ternsim_peak_kb": max(r[1] for r in process),
+            "events": core[0]["events"],
+            "events_per_second": core[0]["events"] / core_wall if core_wall else 0.0,
+            "core_speedup": ns_wall / core_wall if core_wall else 0.0,
+            "process_speedup": ns_wall / process_wall if process_wall else 0.0,
+            "ternsim_run_ok": all(r[2] == 0 for r in process),
+        }
+    return results

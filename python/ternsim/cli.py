@@ -558,10 +558,48 @@ def bench(
         bool, typer.Option("--json", help="Print results as one JSON object.")
     ] = False,
     quick: Annotated[bool, typer.Option("--quick", help="One short run per scenario.")] = False,
+    against: Annotated[
+        Optional[str],
+        typer.Option(
+            "--against",
+            help="ns2: time the conformance cases in ns-2 and in ternsim side by side.",
+            metavar="SIM",
+        ),
+    ] = None,
 ) -> None:
-    """Time the core on the scenarios in scenarios/bench/."""
+    """Time the core on the scenarios in scenarios/bench/ (or against ns-2)."""
     from . import bench as bench_mod
 
+    if against is not None:
+        if against != "ns2":
+            raise _fail(f"error: --against {against}: allowed: ns2")
+        try:
+            versus = bench_mod.run_against_ns2(repeat=1 if quick else 3)
+        except FileNotFoundError as exc:
+            raise _fail(f"error: {exc}") from None
+        if as_json:
+            sys.stdout.write(json.dumps({"against_ns2": versus}) + "\n")
+            return
+        table = Table(title="ternsim against ns-2", title_justify="left", box=box.SIMPLE)
+        for column in ("case", "ns-2 s", "core s", "run s", "core x", "run x", "Mev/s", "MB"):
+            table.add_column(column, justify="left" if column == "case" else "right")
+        for name, r in versus.items():
+            table.add_row(
+                name,
+                f"{r['ns2_seconds']:.3f}",
+                f"{r['ternsim_core_seconds']:.3f}",
+                f"{r['ternsim_process_seconds']:.3f}",
+                f"{r['core_speedup']:.1f}",
+                f"{r['process_speedup']:.1f}",
+                f"{r['events_per_second'] / 1e6:.1f}",
+                f"{r['ns2_peak_kb'] / 1024:.0f}/{r['ternsim_peak_kb'] / 1024:.0f}",
+            )
+        _out.print(table)
+        _err.print(
+            "core x, run x: ns-2's process time over ternsim's core and whole `ternsim run` "
+            "process (fastest of the runs); MB: peak memory of ns-2 / of `ternsim run`"
+        )
+        return
     paths = bench_mod.bench_scenarios()
     if not paths:
         raise _fail("error: no benchmark scenarios found (scenarios/bench/*.toml)")

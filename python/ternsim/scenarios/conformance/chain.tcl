@@ -15,7 +15,8 @@ $defaultRNG seed $seed
 Mac/802_11 set dataRate_ 2Mb
 Mac/802_11 set basicRate_ 2Mb
 set ns [new Simulator]
-if {$dotrace} { set tf [open out.tr w] } else { set tf [open /dev/null w] }
+# Wireless nodes need a trace channel; without TRACE it is /dev/null and nothing is traced.
+if {$dotrace} { set tf [open out.tr w]; set tr ON } else { set tf [open /dev/null w]; set tr OFF }
 $ns trace-all $tf
 set topo [new Topography]
 $topo load_flatgrid [expr $hops * 200 + 200] 200
@@ -23,7 +24,7 @@ create-god $nn
 if {$rp == "DSR"} { set ifq CMUPriQueue } else { set ifq Queue/DropTail/PriQueue }
 $ns node-config -adhocRouting $rp -llType LL -macType Mac/802_11 -ifqType $ifq -ifqLen 50 \
   -antType Antenna/OmniAntenna -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \
-  -channelType Channel/WirelessChannel -topoInstance $topo -agentTrace ON -routerTrace ON -macTrace ON -movementTrace OFF
+  -channelType Channel/WirelessChannel -topoInstance $topo -agentTrace $tr -routerTrace $tr -macTrace $tr -movementTrace OFF
 for {set i 0} {$i < $nn} {incr i} {
   set n($i) [$ns node]
   $n($i) random-motion 0

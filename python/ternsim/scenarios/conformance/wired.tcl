@@ -1,6 +1,6 @@
 # Conformance case "wired": one TCP flow over sender -10 Mb/s, 10 ms- router -1.5 Mb/s,
 # 20 ms- receiver with a drop-tail queue-limit of 20 on the bottleneck.
-# usage: ns wired.tcl AGENT SINK DURATION TRACEFILE
+# usage: ns wired.tcl AGENT SINK DURATION TRACEFILE (TRACEFILE - : no trace, for timing)
 #   AGENT: TCP | TCP/Reno | TCP/Newreno | TCP/Sack1 | TCP/Vegas; SINK: TCPSink | TCPSink/Sack1
 # Twin: wired.toml (ternsim), same topology and TCP parameters.
 set agent [lindex $argv 0]
@@ -8,8 +8,10 @@ set sinkclass [lindex $argv 1]
 set duration [lindex $argv 2]
 set tracefile [lindex $argv 3]
 set ns [new Simulator]
-set f [open $tracefile w]
-$ns trace-all $f
+if {$tracefile != "-"} {
+    set f [open $tracefile w]
+    $ns trace-all $f
+}
 set n0 [$ns node]
 set n1 [$ns node]
 set n2 [$ns node]
@@ -26,9 +28,11 @@ $ns connect $tcp $sink
 set ftp [new Application/FTP]
 $ftp attach-agent $tcp
 proc finish {} {
-    global ns f tcp
-    $ns flush-trace
-    close $f
+    global ns f tcp tracefile
+    if {$tracefile != "-"} {
+        $ns flush-trace
+        close $f
+    }
     puts "ack [$tcp set ack_] rexmit [$tcp set nrexmitpack_] timeouts [$tcp set nrexmit_]"
     exit 0
 }
