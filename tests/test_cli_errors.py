@@ -94,3 +94,13 @@ def test_reproduce_help_names_every_experiment(cli):
     text = " ".join(text.split())
     for name in experiments.names():
         assert name in text, (name, proc.stdout)
+
+
+def test_a_duration_beyond_the_clock_is_refused_with_its_range(cli, tiny_toml):
+    """u64 nanoseconds hold about 584 years; 1e30 s used to be clipped without a word."""
+    proc = cli("run", tiny_toml, "--set", 'duration="1e30s"')
+    assert proc.returncode == 2
+    assert one_line(proc) == (
+        "scenario error at `duration`: `1e30s` is beyond the simulated clock's range "
+        "(0 to 18446744073 s, about 584 years)"
+    )

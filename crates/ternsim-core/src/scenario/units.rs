@@ -59,8 +59,19 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
     if v < 0.0 {
         return Err(format!("`{s}` is negative; a duration must be >= 0"));
     }
-    Ok(SimTime::from_secs_f64(v * scale))
+    // The clock counts nanoseconds in a u64: anything longer would be silently clipped.
+    let seconds = v * scale;
+    if seconds * 1e9 >= SimTime::MAX.0 as f64 {
+        return Err(format!(
+            "`{s}` is beyond the simulated clock's range (0 to {MAX_DURATION_S} s, about 584 years)"
+        ));
+    }
+    Ok(SimTime::from_secs_f64(seconds))
 }
+
+/// The longest duration the clock holds, in seconds (u64 nanoseconds), as error messages give
+/// it.
+pub const MAX_DURATION_S: &str = "18446744073";
 
 /// Parses a bit rate such as `"384kbps"` into bits per second; must be > 0.
 pub fn parse_rate(s: &str) -> Result<f64, String> {
@@ -253,6 +264,22 @@ impl Power {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// u64 nanoseconds hold 18,446,744,073.7 s: 1e30 s is refused with the range, the
+    /// largest whole second below the limit is accepted.
+    #[test]
+    fn durations_beyond_the_clock_are_refused_with_its_range() {
+        let e = parse_duration("1e30s").unwrap_err();
+        assert_eq!(
+            e,
+            "`1e30s` is beyond the simulated clock's range (0 to 18446744073 s, about 584 years)"
+        );
+        assert!(parse_duration("18446744074s").is_err());
+        // Accepted, to within the f64 resolution of the number (2 us at this size).
+        let t = parse_duration("18446744073s").unwrap();
+        assert!(t.0.abs_diff(18_446_744_073_000_000_000) < 1_000, "{t:?}");
+        assert!(parse_duration("307445735min").is_err());
+    }
 
     /// A bare number is spelled back in the base unit with its meaning, never with a
     /// prefixed unit that would change its magnitude.
