@@ -640,7 +640,8 @@ def conformance(
         typer.Option("--only", help="Only the cases whose name contains TEXT.", metavar="TEXT"),
     ] = None,
     out: Annotated[
-        Optional[Path], typer.Option("--out", help="Also write DIR/conformance.html and .json.")
+        Optional[Path],
+        typer.Option("--out", help="Also write DIR/conformance.html and .json.", metavar="DIR"),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the rows as one JSON object.")
