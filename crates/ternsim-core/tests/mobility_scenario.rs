@@ -217,3 +217,49 @@ fn a_mobile_aodv_run_is_deterministic() {
     let delivered = a["flows"][0]["delivered_bytes"].as_u64().unwrap();
     assert!(delivered > 100_000, "{delivered}");
 }
+
+/// ns-2 refuses a `setdest` outside the topography; so does ternsim, before the run, naming
+/// the node, the move's time and the place (a start outside is refused the same way).
+#[test]
+fn a_move_outside_the_topography_is_refused() {
+    let dir = std::env::temp_dir().join(format!("ternsim-outside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "name = \"f\"\nduration = \"10s\"\nscenario_dir = {:?}\n\
+         [topology]\nrandom = {{ nodes = 2, area = [\"500m\", \"300m\"] }}\n[wireless]\n\
+         [mobility]\nfile = \"scen.tcl\"\n",
+        dir.display().to_string()
+    );
+    std::fs::write(
+        dir.join("scen.tcl"),
+        "$node_(1) set X_ 100.0\n$node_(1) set Y_ 10.0\n\
+         $ns_ at 2.5 \"$node_(1) setdest 450.0 20.0 5.0\"\n\
+         $ns_ at 4.0 \"$node_(1) setdest 520.0 20.0 5.0\"\n",
+    )
+    .unwrap();
+    let e = from_toml(&text).unwrap_err();
+    assert_eq!(e.path, "mobility.file");
+    assert_eq!(
+        e.message,
+        "$node_(1) (`n1`): the move at 4 s is at (520, 20) m, outside the 500 m x 300 m \
+         topography (topology.random.area)"
+    );
+    std::fs::write(
+        dir.join("scen.tcl"),
+        "$node_(0) set X_ 10.0\n$node_(0) set Y_ 301.0\n",
+    )
+    .unwrap();
+    let e = from_toml(&text).unwrap_err();
+    assert_eq!(
+        e.message,
+        "$node_(0) (`n0`): its start is at (10, 301) m, outside the 500 m x 300 m \
+         topography (topology.random.area)"
+    );
+    // Inside (edges included): accepted.
+    std::fs::write(
+        dir.join("scen.tcl"),
+        "$node_(0) set X_ 500.0\n$node_(0) set Y_ 0.0\n",
+    )
+    .unwrap();
+    assert!(from_toml(&text).is_ok());
+}

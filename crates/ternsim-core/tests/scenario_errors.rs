@@ -127,3 +127,45 @@ fn hidden_markov_error_model_is_checked() {
     assert_eq!(e.path, "links.0.error_a_to_b.transition");
     assert!(e.message.contains("sums to"), "{e}");
 }
+
+/// 50 random nodes with AODV (or DSDV, or static routing) and a flow but no `[wireless]`
+/// table and no links: no node has an interface. Refused before the run, saying what to
+/// add, instead of running with every packet dropped at its source (AODV) or blaming a
+/// missing route (DSDV).
+#[test]
+fn a_network_without_interfaces_is_refused_with_what_to_add() {
+    for protocol in ["aodv", "dsdv", "dsr", "static"] {
+        let text = format!(
+            "name = \"t\"\nduration = \"10s\"\n[topology]\n\
+             random = {{ nodes = 50, area = [\"500m\", \"500m\"] }}\n\
+             [routing]\nprotocol = \"{protocol}\"\n\
+             [[flows]]\nsrc = \"n1\"\ndst = \"n2\"\ntransport = \"udp\"\n\
+             app = {{ kind = \"cbr\", rate = \"64kbps\" }}\n"
+        );
+        let e = err(&text);
+        let name = if protocol == "static" {
+            "static routing"
+        } else {
+            protocol
+        };
+        assert_eq!(e.path, "wireless", "{protocol}: {e}");
+        assert_eq!(
+            e.message,
+            format!(
+                "no node has an interface, so `{name}` cannot carry a packet; add a [wireless] \
+                 table for an ad hoc network, or [[links]] for a wired one"
+            )
+        );
+    }
+}
+
+/// An empty key is still an unknown key with a path: its quotes.
+#[test]
+fn an_empty_key_is_named_by_its_quotes() {
+    let e = err(&format!("\"\" = \"router\"\n{BASE}"));
+    assert_eq!(e.path, "\"\"");
+    assert!(
+        e.message.starts_with("unknown key; allowed keys: name, "),
+        "{e}"
+    );
+}

@@ -61,7 +61,11 @@ fn error_from_serde(path: String, msg: String) -> ScenarioError {
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
     if let Some(rest) = msg.strip_prefix("unknown field `") {
         if let Some(end) = rest.find('`') {
-            let field = &rest[..end];
+            // An empty key (`"" = 1`) is named by its quotes, so that the path is never empty.
+            let field = match &rest[..end] {
+                "" => "\"\"",
+                f => f,
+            };
             let full = if path == field || path.ends_with(&format!(".{field}")) {
                 path.clone()
             } else if path.is_empty() {

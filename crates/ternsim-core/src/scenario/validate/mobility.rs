@@ -186,6 +186,29 @@ fn movement_file(
                 ))
             }
         };
+        if let Some(area) = &spec.topology.random {
+            // ns-2 refuses a position or `setdest` outside the topography
+            // (`MobileNode::set_destination`: "invalid destination"); so does ternsim, before
+            // the run, instead of letting a node leave the flat grid.
+            let (w, h) = (area.area[0].0, area.area[1].0);
+            let outside = |p: &Position| p.x < 0.0 || p.y < 0.0 || p.x > w || p.y > h;
+            let place = std::iter::once((None, start))
+                .chain(script.moves.iter().map(|(t, p, _)| (Some(*t), *p)))
+                .find(|(_, p)| outside(p));
+            if let Some((t, p)) = place {
+                let when = t.map_or("its start".to_string(), |t| {
+                    format!("the move at {} s", t.as_secs_f64())
+                });
+                return Err(ScenarioError::at(
+                    at,
+                    format!(
+                        "$node_({i}) (`{}`): {when} is at ({}, {}) m, outside the {w} m x {h} m \
+                         topography (topology.random.area)",
+                        n.name, p.x, p.y
+                    ),
+                ));
+            }
+        }
         let tr = script
             .trajectory(start)
             .map_err(|e| ScenarioError::at(at, format!("$node_({i}): {e}")))?;

@@ -394,6 +394,23 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     let mut edges = topology::all_up_edges(&links, &bearers);
     let routing = routing(&spec)?;
     let wireless = wireless::wireless(&spec, &nodes, &routing)?;
+    if wireless.is_none() && links.is_empty() && bearers.is_empty() && !spec.flows.is_empty() {
+        // Without a radio, a link or a bearer no node has an interface: every packet would
+        // be dropped at its source and the run would report nothing but zeros.
+        let what = match routing {
+            RoutingConfig::Static { .. } => "static routing",
+            RoutingConfig::Dsr(_) => "dsr",
+            RoutingConfig::Aodv(_) => "aodv",
+            _ => "dsdv",
+        };
+        return Err(ScenarioError::at(
+            "wireless",
+            format!(
+                "no node has an interface, so `{what}` cannot carry a packet; add a \
+                 [wireless] table for an ad hoc network, or [[links]] for a wired one"
+            ),
+        ));
+    }
     if let Some(w) = &wireless {
         // Radio neighbours at the nodes' positions: what static routes and the flow
         // connectivity check may use.
