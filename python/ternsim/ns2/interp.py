@@ -26,9 +26,12 @@ from .simulator import Model, parse_events
 
 
 class _Session:
-    def __init__(self, path: Path, args: list[str], out: Path | None, seed: int) -> None:
+    def __init__(
+        self, path: Path, args: list[str], out: Path | None, seed: int, dry: bool = False
+    ) -> None:
         import tkinter
 
+        self.dry = dry
         self.path = path
         self.file = os.path.realpath(path)
         self.out = out
@@ -130,6 +133,10 @@ class _Session:
                 where=ev.where,
             )
         self.translation = Translation(model, actions, end)
+        if self.dry:
+            self.exit_code = 0
+            self._discard_files()
+            raise ScriptExit(0)
         try:
             result = api.run(self.translation.scenario, seed=self.seed, ns2_trace=True)
         except api.ScenarioError as exc:
@@ -159,13 +166,10 @@ class _Session:
                 self._finish_channels()
                 sys.stderr.write(f"{info}\n")
                 return 1
-        if self.refusal is not None and self.exit_code is None:
-            self._discard_files()
-            sys.stderr.write(" ".join(self.refusal.split()) + "\n")
-            return 2
-        if self.refusal is not None:  # refused inside a callback after the run
-            self._finish_channels()
-            sys.stderr.write(" ".join(self.refusal.split()) + "\n")
+        if self.refusal is not None:
+            self._discard_files()  # a refused script writes no file
+            if not self.dry:
+                sys.stderr.write(" ".join(self.refusal.split()) + "\n")
             return 2
         self._finish_channels()
         return self.exit_code or 0
@@ -209,3 +213,25 @@ def run_script(
     sys.stdout.flush()
     session = _Session(p, [str(a) for a in args], Path(out) if out is not None else None, seed)
     return session.execute()
+
+
+class ScriptRefused(Exception):
+    """The script uses something the front end does not support (``FILE:LINE: ...``)."""
+
+
+def translate_script(
+    path: str | os.PathLike[str], args: list[str] | tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The ternsim scenario an ns-2 script builds, without running it.
+
+    The script runs up to ``$ns run`` (its ``puts`` before that are printed) and stops there;
+    files it opened for writing are removed again. Raises ScriptRefused with the
+    ``FILE:LINE: command: message`` text for what the front end does not support.
+    """
+    session = _Session(Path(path), [str(a) for a in args], None, 1, dry=True)
+    code = session.execute()
+    if session.refusal is not None:
+        raise ScriptRefused(" ".join(session.refusal.split()))
+    if session.translation is None:
+        raise ScriptRefused(f"{path}: the script ended (status {code}) before `$ns run`")
+    return session.translation.scenario

@@ -231,6 +231,13 @@ class ObjectSystem:
             table = self.builtins.get(c, {})
             if method in table:
                 return table[method](obj, rest)  # type: ignore[arg-type]
+        if obj is not None and method == "set" and len(rest) in (1, 2):
+            # OTcl's Object set, for objects of the script's own classes.
+            if len(rest) == 2:
+                self.setvar(obj, rest[0], rest[1])
+            elif not self.hasvar(obj, rest[0]):
+                raise Refusal(f'can\'t read "{rest[0]}": no such variable')
+            return self.getvar(obj, rest[0])
         names = sorted({m for c in self.lineage(cls) for m in self.builtins.get(c, {})})
         base = self.builtin_base(cls)
         raise Refusal(f"not supported; supported {base} methods: {', '.join(names)}")
