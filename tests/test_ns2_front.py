@@ -195,11 +195,25 @@ def test_unsupported_commands_stop_before_the_run(tmp_path, body, line, message)
     assert not (tmp_path / "new.tr").exists()
 
 
-def test_an_end_of_run_value_ternsim_does_not_have_is_refused(tmp_path):
-    proc = ternsim_ns2(tmp_path, HEAD + TCP + FINISH.replace("nrexmitpack_", "cwnd_"))
+def test_an_end_of_run_value_ternsim_does_not_have_is_refused_before_the_run(tmp_path):
+    finish = FINISH.replace('puts "rexmit', 'puts "before"\n    puts "rexmit').replace(
+        "nrexmitpack_", "cwnd_"
+    )
+    proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("script.tcl:")
+    assert proc.stdout == ""
+    assert proc.stderr.startswith('script.tcl:21: puts "rexmit [$tcp set cwnd_]": cwnd_ after')
     assert "cwnd_ after the run: not available; available: nrexmitpack_" in proc.stderr
+    assert not (tmp_path / "out.tr").exists()
+
+
+def test_an_unavailable_value_read_through_a_variable_is_refused_when_read(tmp_path):
+    finish = FINISH.replace("[$tcp set nrexmitpack_]", "[$tcp set $v]").replace(
+        "global ns f tcp", "global ns f tcp\n    set v cwnd_"
+    )
+    proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
+    assert proc.returncode == 2
+    assert "cwnd_ after the run: not available" in proc.stderr
     assert not (tmp_path / "out.tr").exists()
 
 

@@ -16,12 +16,14 @@ Tcl error in the script (its error info on stderr, as ``ns`` prints it).
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from . import classes
 from .otcl import ObjectSystem, Refusal, ScriptExit
-from .scenario import Translation
+from .scenario import STATE_FROM_SUMMARY, Translation
 from .simulator import Model, parse_events
 
 
@@ -132,6 +134,7 @@ class _Session:
                 "time, other callbacks only at the last time",
                 where=ev.where,
             )
+        self._refuse_unavailable_reads(callbacks)
         self.translation = Translation(model, actions, end)
         if self.dry:
             self.exit_code = 0
@@ -154,6 +157,29 @@ class _Session:
             self.tcl.call("uplevel", "#0", ev.script)
             if model.halted:
                 break
+
+    def _refuse_unavailable_reads(self, callbacks: list) -> None:
+        """Refuses, before the run, a script whose procs or callbacks read TCP state that the
+        run will not report (``$tcp set cwnd_``), naming the first such line of the script."""
+        missing = [v for v in classes.TCP_STATE if v not in STATE_FROM_SUMMARY]
+        pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
+        tcl = self.tcl
+        texts = [ev.script for ev in callbacks]
+        for proc in tcl.splitlist(tcl.eval("info procs")):
+            texts.append(str(tcl.call("info", "body", proc)))
+        found = next((m for m in map(pattern.search, texts) if m), None)
+        if found is None:
+            return
+        var = found.group(1)
+        where = str(self.path)
+        for i, line in enumerate(self.path.read_text(errors="replace").splitlines(), 1):
+            if pattern.search(line):
+                where = f"{self.path}:{i}: {line.strip()}"
+                break
+        raise Refusal(
+            f"{var} after the run: not available; available: {', '.join(STATE_FROM_SUMMARY)}",
+            where=where,
+        )
 
     def execute(self) -> int:
         import tkinter
