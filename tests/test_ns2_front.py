@@ -109,15 +109,17 @@ $ns run
 
 
 def test_the_trace_numbers_agents_as_ns2(tmp_path):
-    proc = ternsim_ns2(
-        tmp_path,
-        HEAD + TCP.replace("$n0 $tcp", "$n0 [new Agent/Null]\n$ns attach-agent $n0 $tcp") + FINISH,
+    agents = "$n0 [new Agent/Null]\n$tcp set class_ 4\n$ns attach-agent $n0 $tcp"
+    finish = FINISH.replace(
+        'puts "rexmit', 'puts "fid [$tcp set fid_] [$tcp set window_]"\n    puts "rexmit'
     )
+    proc = ternsim_ns2(tmp_path, HEAD + TCP.replace("$n0 $tcp", agents) + finish)
     assert proc.returncode == 3, proc.stderr
-    assert proc.stdout.startswith("rexmit ") and proc.stderr == ""
+    assert proc.stdout.startswith("fid 4 20\nrexmit ") and proc.stderr == ""
     lines = (tmp_path / "out.tr").read_text().splitlines()
-    # The TCP is node 0's second agent (port 1), the sink node 2's first; uids count from 0.
-    assert lines[0] == "+ 0.5 0 1 tcp 40 ------- 0 0.1 2.0 0 0"
+    # The TCP is node 0's second agent (port 1), the sink node 2's first; class_ is fid_ (4);
+    # uids count from 0. (As ns 2.35 writes it.)
+    assert lines[0] == "+ 0.5 0 1 tcp 40 ------- 4 0.1 2.0 0 0"
     assert all(len(line.split()) == 12 for line in lines)
 
 

@@ -179,7 +179,7 @@ class ObjectSystem:
         return str(self.tcl.globalgetvar(f"{self._array(obj)}({var})"))
 
     def hasvar(self, obj: Obj, var: str) -> bool:
-        return self.tcl.eval(f"info exists {self._array(obj)}({var})") == "1"
+        return str(self.tcl.call("info", "exists", f"::{self._array(obj)}({var})")) == "1"
 
     def _find_instproc(self, cls: str, method: str, after: str | None = None) -> str | None:
         chain = self.lineage(cls)

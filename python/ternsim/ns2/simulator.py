@@ -313,6 +313,8 @@ class Model:
             size = float(self.o.getvar(o, "packetSize_"))
             self.o.setvar(o, "rate_", repr(size * 8.0 / classes.seconds(value)))
         self.o.setvar(o, var, value)
+        if var in ("fid_", "class_"):  # ns-2 binds both names to the agent's flow id
+            self.o.setvar(o, "class_" if var == "fid_" else "fid_", value)
         return value
 
     def obj_get(self, o: Obj, args: tuple) -> str:

@@ -51,15 +51,23 @@ pub struct WiredRecord<'a> {
     pub dst: (u32, u16),
     pub seq: i64,
     pub uid: u64,
+    /// ns-2's congestion-action flag (`A`, the fourth): the first packet a TCP sent after
+    /// cutting its window.
+    pub cong_action: bool,
 }
 
 impl WiredRecord<'_> {
-    /// Appends the line (with its newline) to `out`. The 7 flag characters are all `-`:
-    /// ternsim models no ECN, priority or fast start.
+    /// Appends the line (with its newline) to `out`. Of the 7 flag characters only the
+    /// congestion action (`---A---`) is ever set: ternsim models no ECN, priority or fast start.
     pub fn write(&self, out: &mut String) {
+        let flags = if self.cong_action {
+            "---A---"
+        } else {
+            "-------"
+        };
         let _ = writeln!(
             out,
-            "{} {} {} {} {} {} ------- {} {}.{} {}.{} {} {}",
+            "{} {} {} {} {} {} {flags} {} {}.{} {}.{} {} {}",
             self.event,
             wired_time(self.time),
             self.from,
@@ -168,10 +176,32 @@ mod tests {
             dst: (3, 1),
             seq: 225,
             uid: 610,
+            cong_action: false,
         }
         .write(&mut s);
         assert_eq!(s, "+ 1.84375 0 2 cbr 210 ------- 0 0.0 3.1 225 610\n");
         assert_eq!(s.split_whitespace().count(), 12);
+    }
+
+    #[test]
+    fn the_congestion_action_is_the_fourth_flag() {
+        let mut s = String::new();
+        WiredRecord {
+            event: '-',
+            time: SimTime(598_773_000),
+            from: 0,
+            to: 1,
+            kind: "tcp",
+            size: 1040,
+            fid: 0,
+            src: (0, 0),
+            dst: (2, 0),
+            seq: 62,
+            uid: 197,
+            cong_action: true,
+        }
+        .write(&mut s);
+        assert_eq!(s, "- 0.598773 0 1 tcp 1040 ---A--- 0 0.0 2.0 62 197\n");
     }
 
     /// %.15g of the microsecond-rounded time: 2 s prints `2`, 1.8461 stays, 1.0000004 rounds

@@ -168,6 +168,17 @@ impl World {
             src: port,
             dst: port,
         };
+        if let Some(cap) = self.capture.as_deref_mut() {
+            let cut = self.tcp_out.events.iter().any(|e| {
+                matches!(
+                    e,
+                    TcpEvent::FastRetransmit { .. } | TcpEvent::Timeout { .. }
+                )
+            });
+            if cut {
+                cap.note_window_cut(f);
+            }
+        }
         for seg in &segments {
             if let Some(t) = self.traces.segments.as_mut() {
                 t.push(
@@ -188,6 +199,9 @@ impl World {
                 seg.wire_bytes,
                 payload,
             );
+            if let Some(cap) = self.capture.as_deref_mut() {
+                cap.note_data_sent(f, p.uid);
+            }
             self.originate(now, src, p);
         }
         self.tcp_out.segments = segments;

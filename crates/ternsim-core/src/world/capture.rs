@@ -27,7 +27,10 @@
 //! unchanged window. Lengths are true lengths: payload = the segment's payload bytes, headers
 //! with their real options (a SACK option is 4 + 8n bytes, ns-2 counts 8n).
 
+use std::collections::HashSet;
+
 use super::{Device, World};
+
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::packet::{DropReason, Header, Packet, Payload, IP_HEADER_BYTES};
 use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
@@ -67,6 +70,10 @@ struct FlowWire {
     isn_r: u32,
     /// The ns-2 packet type of its datagrams (`cbr`, `exp`, `pareto`).
     udp_type: &'static str,
+    /// The sender cut its window and has sent nothing since: its next data packet carries
+    /// ns-2's `cong_action` flag (`tcp.cc` `slowdown` sets `cong_action_`, `output` puts it on
+    /// the next packet, retransmissions included).
+    cong_action_pending: bool,
 }
 
 impl FlowWire {
@@ -81,6 +88,7 @@ impl FlowWire {
                 isn_s,
                 isn_r,
                 udp_type: "udp",
+                cong_action_pending: false,
             },
             FlowTransport::Udp { traffic } => FlowWire {
                 mss: 0,
@@ -92,6 +100,7 @@ impl FlowWire {
                     TrafficSpec::Exponential { .. } => "exp",
                     TrafficSpec::Pareto { .. } => "pareto",
                 },
+                cong_action_pending: false,
             },
         }
     }
@@ -121,6 +130,9 @@ pub(super) struct Capture {
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
+    /// Uids of the data packets that carry the `cong_action` flag (`---A---` in the wired
+    /// trace): the first each sender sent after a window cut.
+    cong_action: HashSet<u64>,
 }
 
 impl Capture {
@@ -152,6 +164,7 @@ impl Capture {
                 .ns2_trace
                 .then(|| (String::new(), sc.wireless.is_some())),
             submitter: None,
+            cong_action: HashSet::new(),
         }))
     }
 
@@ -159,6 +172,22 @@ impl Capture {
         CaptureOutput {
             pcap: self.pcap.map(|p| p.writer.into_bytes()),
             ns2_trace: self.ns2.map(|(t, _)| t),
+        }
+    }
+
+    /// Flow `f`'s sender cut its window (a fast retransmit or a timeout).
+    pub(super) fn note_window_cut(&mut self, f: usize) {
+        if let Some(w) = self.flows.get_mut(f) {
+            w.cong_action_pending = true;
+        }
+    }
+
+    /// Flow `f`'s sender sent data packet `uid`: the first after a window cut is flagged.
+    pub(super) fn note_data_sent(&mut self, f: usize, uid: u64) {
+        if let Some(w) = self.flows.get_mut(f) {
+            if std::mem::take(&mut w.cong_action_pending) {
+                self.cong_action.insert(uid);
+            }
         }
     }
 
@@ -382,6 +411,7 @@ impl World {
             return;
         };
         let kind = cap.type_name(p);
+        let cong_action = cap.cong_action.contains(&p.uid);
         let Some(out) = cap.wired_trace() else {
             return;
         };
@@ -397,6 +427,7 @@ impl World {
             dst: (dst.max(0) as u32, p.ports.dst),
             seq: p.trace_seq(),
             uid: p.uid,
+            cong_action,
         }
         .write(out);
     }
@@ -575,7 +606,21 @@ mod tests {
             isn_s: 5000,
             isn_r: 9000,
             udp_type: "udp",
+            cong_action_pending: false,
         }
+    }
+
+    /// ns-2's `cong_action_`: the first data packet after a window cut carries the flag, the
+    /// next ones do not, and a packet before any cut does not.
+    #[test]
+    fn only_the_first_packet_after_a_window_cut_is_flagged() {
+        let mut cap = capture(tcp_wire(true));
+        cap.note_data_sent(0, 10);
+        cap.note_window_cut(0);
+        cap.note_window_cut(0);
+        cap.note_data_sent(0, 11);
+        cap.note_data_sent(0, 12);
+        assert_eq!(cap.cong_action, HashSet::from([11]));
     }
 
     /// §8.4 with D = 1 (emulated SYN), MSS 1000, ISN_s 5000: packet 0 is the SYN at 5000,
@@ -598,6 +643,7 @@ mod tests {
             pcap: None,
             ns2: None,
             submitter: None,
+            cong_action: HashSet::new(),
         }
     }
 

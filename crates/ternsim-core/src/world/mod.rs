@@ -188,6 +188,9 @@ pub fn run_with(
     let mut world = World::build(scenario, seed);
     if let Some(c) = cap {
         world.capture = Some(Box::new(c));
+        // The wired trace flags the first packet after a window cut: it needs the senders'
+        // fast-retransmit events, which they report only when asked.
+        world.tcp_out.trace = true;
         for d in &mut world.devices {
             if let Some(w) = d.wired_mut() {
                 w.log_tx_starts = true;
