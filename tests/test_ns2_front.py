@@ -108,6 +108,16 @@ $ns run
     assert flow["app"]["rate"] == "800000.0bps"
 
 
+def test_cbr_reports_the_interval_of_its_rate(tmp_path):
+    text = "set ns [new Simulator]\nset cbr [new Application/Traffic/CBR]\n"
+    text += "puts [$cbr set interval_]\n"
+    text += "$cbr set interval_ 0.01\nputs [$cbr set interval_]\nputs [$cbr set rate_]\n"
+    proc = ternsim_ns2(tmp_path, text)
+    # As ns 2.35 prints them: 210 B at 448Kb under tcl_precision 17, and rate_ as the double
+    # its C++ object holds.
+    assert proc.stdout == "0.0037499999999999999\n0.01\n168000\n", proc.stderr
+
+
 def test_the_trace_numbers_agents_as_ns2(tmp_path):
     agents = "$n0 [new Agent/Null]\n$tcp set class_ 4\n$ns attach-agent $n0 $tcp"
     finish = FINISH.replace(

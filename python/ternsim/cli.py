@@ -415,7 +415,9 @@ def ns2(
             "--out", "-o", help="Also write ternsim's result folder here.", metavar="FOLDER"
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed of the run.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="Random seed of the run.", metavar="N")
+    ] = 1,
 ) -> None:
     """Run an ns-2 (2.35) wired script unchanged, as `ns SCRIPT ARGS` would.
 

@@ -110,6 +110,66 @@ TCP_STATE = (
 ).split()
 
 
+#: How ns-2's C++ objects hold their bound variables; an instance reads them back normalised
+#: (``$cbr set rate_ 0.5Mb`` then reads ``500000``, ``syn_ true`` reads ``1``).
+BOUND_KIND: dict[str, str] = {
+    **dict.fromkeys(["rate_"], "bandwidth"),
+    **dict.fromkeys(
+        [
+            "burst_time_",
+            "idle_time_",
+            "interval_",
+            "tcpTick_",
+            "maxrto_",
+            "minrto_",
+            "rtxcur_init_",
+        ],
+        "time",
+    ),
+    **dict.fromkeys(["syn_", "timestamps_"], "bool"),
+    **dict.fromkeys(
+        [
+            "packetSize_",
+            "window_",
+            "windowInit_",
+            "maxburst_",
+            "numdupacks_",
+            "tcpip_base_hdr_size_",
+            "maxpkts_",
+            "fid_",
+            "class_",
+            "prio_",
+            "ttl_",
+            "random_",
+            "maxSackBlocks_",
+            "singledup_",
+            "ecn_",
+        ],
+        "int",
+    ),
+    **dict.fromkeys(["maxcwnd_", "v_alpha_", "v_beta_", "v_gamma_", "shape_"], "double"),
+}
+
+
+def bound_value(var: str, value: str) -> str:
+    """``value`` as an ns-2 object holds bound variable ``var`` (unchanged for others)."""
+    kind = BOUND_KIND.get(var)
+    try:
+        if kind == "bandwidth":
+            return format(bandwidth(value), ".17g")
+        if kind == "time":
+            return format(seconds(value), ".17g")
+        if kind == "bool":
+            return "1" if boolean(value) else "0"
+        if kind == "int":
+            return str(int(float(value)))
+        if kind == "double":
+            return format(float(value), ".17g")
+    except ValueError:
+        return value
+    return value
+
+
 def lineage(cls: str) -> list[str]:
     """``cls`` and its ancestors, most derived first."""
     out = []

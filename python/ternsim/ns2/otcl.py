@@ -162,7 +162,7 @@ class ObjectSystem:
             if c in self.user_classes:
                 values.update(self.class_sets.get(c, {}))
         for var, value in values.items():
-            self.setvar(obj, var, value)
+            self.setvar(obj, var, classes.bound_value(var, value))
         self.tcl.createcommand(obj.name, self._guard(lambda *a: self.dispatch(obj, a)))
         self.on_create(obj, args)
         if self._find_instproc(cls, "init") is not None:

@@ -193,12 +193,13 @@ class Translation:
                 if not o.hasvar(agent, var):
                     continue
                 value = self._var(agent, var)
-                if var in TCP_ALWAYS or value != defaults.get(var):
+                if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
             options["delayed_ack"] = peer_base.endswith("DelAck")
             sink_defaults = classes.class_defaults(peer_base, {})
             for var, (key, conv) in SINK_OPTIONS.items():
-                if o.hasvar(peer, var) and self._var(peer, var) != sink_defaults.get(var):
+                default = classes.bound_value(var, sink_defaults.get(var, ""))
+                if o.hasvar(peer, var) and self._var(peer, var) != default:
                     options[key] = conv(self._var(peer, var))
             if options["delayed_ack"] and "delack_interval" not in options:
                 options["delack_interval"] = _secs(classes.seconds(self._var(peer, "interval_")))

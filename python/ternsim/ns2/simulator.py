@@ -311,7 +311,8 @@ class Model:
         if base.startswith("Application/Traffic/CBR") and var == "interval_":
             # ns-2's CBR turns interval_ into rate_ with the packet size set at that moment.
             size = float(self.o.getvar(o, "packetSize_"))
-            self.o.setvar(o, "rate_", repr(size * 8.0 / classes.seconds(value)))
+            self.o.setvar(o, "rate_", _num(size * 8.0 / classes.seconds(value)))
+        value = classes.bound_value(var, value)
         self.o.setvar(o, var, value)
         if var in ("fid_", "class_"):  # ns-2 binds both names to the agent's flow id
             self.o.setvar(o, "class_" if var == "fid_" else "fid_", value)
@@ -329,6 +330,11 @@ class Model:
             value = self.read_state(o, var)
             if value is not None:
                 return value
+        base = self.o.builtin_base(o.cls)
+        if base == "Application/Traffic/CBR" and var == "interval_" and not self.o.hasvar(o, var):
+            # Unset, ns-2's CBR reports the interval its rate_ and packetSize_ give.
+            size = float(self.o.getvar(o, "packetSize_"))
+            return _num(size * 8.0 / classes.bandwidth(self.o.getvar(o, "rate_")))
         if not self.o.hasvar(o, var):
             raise Refusal(f'can\'t read "{var}": no such variable')
         return self.o.getvar(o, var)
