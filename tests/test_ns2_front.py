@@ -262,3 +262,17 @@ def test_the_shipped_chain_script_runs(tmp_path):
         "finished at 20",
     ]
     assert len((tmp_path / "chain.tr").read_text().splitlines()) == 42297
+
+
+def test_running_a_script_loads_no_heavy_library(tmp_path):
+    code = (
+        "import json, sys\n"
+        "from ternsim.ns2 import run_script\n"
+        f"code = run_script({str(SCRIPTS / 'chain.tcl')!r})\n"
+        "heavy = [m for m in ('pandas', 'scipy', 'matplotlib') if m in sys.modules]\n"
+        "sys.stderr.write(json.dumps([code, heavy]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert proc.stderr.strip().splitlines()[-1] == "[0, []]", proc.stderr
