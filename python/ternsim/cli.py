@@ -1,4 +1,4 @@
-"""The ``ternsim`` command line: run, validate, sweep, plot, reproduce, bench, conformance,
+"""The ``ternsim`` command line: run, ns2, validate, sweep, plot, reproduce, bench, conformance,
 setdest, cbrgen.
 
 This module owns argument parsing (typer), terminal output (rich) and exit statuses. It holds
@@ -397,6 +397,42 @@ def run(
         sys.stdout.write(json.dumps(result.summary) + "\n")
     else:
         _print_summary(result.summary)
+
+
+@app.command(
+    "ns2",
+    cls=_Command,
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+def ns2(
+    script: Annotated[Path, typer.Argument(help="The ns-2 script (.tcl).", metavar="SCRIPT")],
+    args: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="Arguments for the script ($argv).", metavar="ARGS"),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out", "-o", help="Also write ternsim's result folder here.", metavar="FOLDER"
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="Random seed of the run.", metavar="N")
+    ] = 1,
+) -> None:
+    """Run an ns-2 (2.35) wired script unchanged, as `ns SCRIPT ARGS` would.
+
+    The script's puts output, the trace files it opens and its exit status are ns-2's. Anything
+    not supported yet stops the script before the run with one FILE:LINE line on stderr and
+    exit status 2, writing no file.
+    """
+    from .ns2 import run_script
+
+    with _reported():
+        code = run_script(script, list(args or ()), out=out, seed=seed)
+    if out is not None and code == 0:
+        _err.print(f"wrote {out}")
+    raise typer.Exit(code)
 
 
 @app.command(cls=_Command)

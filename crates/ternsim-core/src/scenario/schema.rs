@@ -370,6 +370,13 @@ pub struct LinkSpec {
     /// the wire), or a table `{ kind = "drop_tail" | "red", ... }` ([`QueueTable`]).
     #[serde(default = "default_queue")]
     pub queue: QueueSpec,
+    /// The a→b direction's queue (overrides `queue` for that direction; ns-2's
+    /// `queue-limit` sets one direction of a duplex link).
+    #[serde(default)]
+    pub queue_a_to_b: Option<QueueSpec>,
+    /// The b→a direction's queue (overrides `queue` for that direction).
+    #[serde(default)]
+    pub queue_b_to_a: Option<QueueSpec>,
     /// i.i.d. packet loss probability applied in both directions (shorthand for an `iid`
     /// error model on each direction).
     #[serde(default)]

@@ -291,11 +291,12 @@ impl World {
             .enumerate()
             {
                 let rng = RandomStream::named(seed, &format!("link/{}/{dir}/error", l.name));
-                let limit = l.queue.limit.unwrap_or(u32::MAX);
+                let queue = l.queue[d];
+                let limit = queue.limit.unwrap_or(u32::MAX);
                 let mut wire = WiredDirection::new(l.rate_bps, l.delay, limit, error.clone(), rng);
-                if l.queue != crate::net::wired::QueueConfig::packets(limit) {
+                if queue != crate::net::wired::QueueConfig::packets(limit) {
                     let red_rng = RandomStream::named(seed, &format!("link/{}/{dir}/red", l.name));
-                    wire.set_queue(l.queue, red_rng);
+                    wire.set_queue(queue, red_rng);
                 }
                 wire.trace = sc.traces.queues;
                 wire.frame_time = l.frame_time;

@@ -84,7 +84,8 @@ pub struct ResolvedLink {
     pub b: usize,
     pub rate_bps: f64,
     pub delay: SimTime,
-    pub queue: crate::net::wired::QueueConfig,
+    /// The queue of each direction: `[a→b, b→a]`.
+    pub queue: [crate::net::wired::QueueConfig; 2],
     pub error_a_to_b: ErrorModel,
     pub error_b_to_a: ErrorModel,
     /// A fixed per-frame air time replacing size / rate.

@@ -186,7 +186,15 @@ pub(super) fn links_and_bearers(
                 "a link needs two different nodes",
             ));
         }
-        let queue = queue_config(&format!("links.{i}.queue"), &l.queue)?;
+        let both = queue_config(&format!("links.{i}.queue"), &l.queue)?;
+        let one_way = |key: &str, spec: &Option<QueueSpec>| match spec {
+            Some(q) => queue_config(&format!("links.{i}.{key}"), q),
+            None => Ok(both),
+        };
+        let queue = [
+            one_way("queue_a_to_b", &l.queue_a_to_b)?,
+            one_way("queue_b_to_a", &l.queue_b_to_a)?,
+        ];
         if !(l.rate.0 > 0.0 && l.rate.0.is_finite()) {
             return Err(ScenarioError::at(
                 format!("links.{i}.rate"),

@@ -1,0 +1,244 @@
+"""The ns-2.35 classes the front end knows: their hierarchy, their defaults and value parsing.
+
+This module owns the facts taken from ns-2.35 (``tcl/lib/ns-default.tcl`` and the C++ bound
+variables; each value below was checked against the ``ns`` 2.35 binary by printing
+``[Class set var_]``). Instances copy their class's defaults when they are created, as OTcl
+does, so ``Agent/TCP set window_ 40`` affects agents made after it, not before.
+
+It does not know the scenario schema: :mod:`ternsim.ns2.scenario` maps these names to keys.
+"""
+
+from __future__ import annotations
+
+#: Every class the front end can instantiate or configure, with its parent.
+PARENT: dict[str, str | None] = {
+    "Agent": None,
+    "Agent/TCP": "Agent",
+    "Agent/TCP/Reno": "Agent/TCP",
+    "Agent/TCP/Newreno": "Agent/TCP",
+    "Agent/TCP/Sack1": "Agent/TCP",
+    "Agent/TCP/Vegas": "Agent/TCP",
+    "Agent/TCPSink": "Agent",
+    "Agent/TCPSink/DelAck": "Agent/TCPSink",
+    "Agent/TCPSink/Sack1": "Agent/TCPSink",
+    "Agent/TCPSink/Sack1/DelAck": "Agent/TCPSink/Sack1",
+    "Agent/UDP": "Agent",
+    "Agent/Null": "Agent",
+    "Agent/LossMonitor": "Agent",
+    "Application": None,
+    "Application/FTP": "Application",
+    "Application/Traffic": "Application",
+    "Application/Traffic/CBR": "Application/Traffic",
+    "Application/Traffic/Exponential": "Application/Traffic",
+    "Application/Traffic/Pareto": "Application/Traffic",
+    "Queue": None,
+    "Queue/DropTail": "Queue",
+}
+
+#: Class defaults (ns-default.tcl); values are Tcl strings, as ns-2 prints them.
+DEFAULTS: dict[str, dict[str, str]] = {
+    "Agent": {"fid_": "0", "prio_": "0", "flags_": "0", "ttl_": "32", "class_": "0"},
+    "Agent/TCP": {
+        "packetSize_": "1000",
+        "window_": "20",
+        "windowInit_": "2",
+        "tcpTick_": "0.01",
+        "maxrto_": "60",
+        "minrto_": "0.2",
+        "rtxcur_init_": "3.0",
+        "syn_": "true",
+        "maxburst_": "0",
+        "maxcwnd_": "0",
+        "numdupacks_": "3",
+        "tcpip_base_hdr_size_": "40",
+        "singledup_": "1",
+        "timestamps_": "false",
+        "ecn_": "0",
+        # State and statistics: 0 before the run; read after it from the summary.
+        "nrexmitpack_": "0",
+        "nrexmitbytes_": "0",
+        "ndatapack_": "0",
+        "ndatabytes_": "0",
+        "nrexmit_": "0",
+        "ncwndcuts_": "0",
+        "nackpack_": "0",
+        "ack_": "0",
+        "cwnd_": "0",
+        "ssthresh_": "0",
+        "t_seqno_": "0",
+        "maxseq_": "0",
+        "dupacks_": "0",
+        "rtt_": "0",
+        "srtt_": "0",
+        "rttvar_": "0",
+        "backoff_": "0",
+    },
+    "Agent/TCP/Vegas": {"v_alpha_": "1", "v_beta_": "3", "v_gamma_": "1"},
+    "Agent/TCPSink": {"packetSize_": "40", "maxSackBlocks_": "3", "bytes_": "0"},
+    "Agent/TCPSink/DelAck": {"interval_": "100ms"},
+    "Agent/TCPSink/Sack1/DelAck": {"interval_": "100ms"},
+    "Agent/UDP": {"packetSize_": "1000"},
+    "Agent/Null": {},
+    "Agent/LossMonitor": {"nlost_": "0", "npkts_": "0", "bytes_": "0", "lastPktTime_": "0"},
+    "Application/FTP": {},
+    "Application/Traffic/CBR": {
+        "rate_": "448Kb",
+        "packetSize_": "210",
+        "random_": "0",
+        "maxpkts_": "268435456",
+    },
+    "Application/Traffic/Exponential": {
+        "rate_": "64Kb",
+        "packetSize_": "210",
+        "burst_time_": ".5",
+        "idle_time_": ".5",
+    },
+    "Application/Traffic/Pareto": {
+        "rate_": "64Kb",
+        "packetSize_": "210",
+        "burst_time_": "500ms",
+        "idle_time_": "500ms",
+        "shape_": "1.5",
+    },
+    "Queue": {"limit_": "50"},
+}
+
+#: Agent variables that hold the state of a running TCP, not a parameter.
+TCP_STATE = (
+    "nrexmitpack_ nrexmitbytes_ ndatapack_ ndatabytes_ nrexmit_ ncwndcuts_ nackpack_ ack_ "
+    "cwnd_ ssthresh_ t_seqno_ maxseq_ dupacks_ rtt_ srtt_ rttvar_ backoff_"
+).split()
+
+
+#: How ns-2's C++ objects hold their bound variables; an instance reads them back normalised
+#: (``$cbr set rate_ 0.5Mb`` then reads ``500000``, ``syn_ true`` reads ``1``).
+BOUND_KIND: dict[str, str] = {
+    **dict.fromkeys(["rate_"], "bandwidth"),
+    **dict.fromkeys(
+        [
+            "burst_time_",
+            "idle_time_",
+            "interval_",
+            "tcpTick_",
+            "maxrto_",
+            "minrto_",
+            "rtxcur_init_",
+        ],
+        "time",
+    ),
+    **dict.fromkeys(["syn_", "timestamps_"], "bool"),
+    **dict.fromkeys(
+        [
+            "packetSize_",
+            "window_",
+            "windowInit_",
+            "maxburst_",
+            "numdupacks_",
+            "tcpip_base_hdr_size_",
+            "maxpkts_",
+            "fid_",
+            "class_",
+            "prio_",
+            "ttl_",
+            "random_",
+            "maxSackBlocks_",
+            "singledup_",
+            "ecn_",
+        ],
+        "int",
+    ),
+    **dict.fromkeys(["maxcwnd_", "v_alpha_", "v_beta_", "v_gamma_", "shape_"], "double"),
+}
+
+
+def bound_value(var: str, value: str) -> str:
+    """``value`` as an ns-2 object holds bound variable ``var`` (unchanged for others)."""
+    kind = BOUND_KIND.get(var)
+    try:
+        if kind == "bandwidth":
+            return format(bandwidth(value), ".17g")
+        if kind == "time":
+            return format(seconds(value), ".17g")
+        if kind == "bool":
+            return "1" if boolean(value) else "0"
+        if kind == "int":
+            return str(int(float(value)))
+        if kind == "double":
+            return format(float(value), ".17g")
+    except ValueError:
+        return value
+    return value
+
+
+def lineage(cls: str) -> list[str]:
+    """``cls`` and its ancestors, most derived first."""
+    out = []
+    c: str | None = cls
+    while c is not None:
+        out.append(c)
+        c = PARENT.get(c)
+    return out
+
+
+def is_a(cls: str, base: str) -> bool:
+    return base in lineage(cls)
+
+
+def class_defaults(cls: str, overrides: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The variables a new instance of ``cls`` starts with: the defaults of its ancestors, then
+    its own, each with the script's ``Class set var_ value`` on top."""
+    values: dict[str, str] = {}
+    for c in reversed(lineage(cls)):
+        values.update(DEFAULTS.get(c, {}))
+        values.update(overrides.get(c, {}))
+    return values
+
+
+# --- values as ns-2 reads them ---------------------------------------------------------------
+
+
+def _number(text: str) -> tuple[float, str]:
+    s = text.strip()
+    end = len(s)
+    while end > 0:
+        try:
+            return float(s[:end]), s[end:]
+        except ValueError:
+            end -= 1
+    raise ValueError(f"`{text}` is not a number")
+
+
+def bandwidth(text: str) -> float:
+    """Bits per second from an ns-2 bandwidth (``10Mb``, ``1.5Mb``, ``64kb``, ``448Kb``,
+    ``2kB``, ``5Mbps``, ``100``): k/K 1e3, m/M 1e6, g/G 1e9; a ``B`` means bytes."""
+    value, unit = _number(text)
+    for tail in ("ps", "/s"):
+        if unit.endswith(tail):
+            unit = unit[: -len(tail)]
+    if unit.endswith("B"):
+        value *= 8
+        unit = unit[:-1]
+    elif unit.endswith("b"):
+        unit = unit[:-1]
+    scale = {"": 1.0, "k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "g": 1e9, "G": 1e9}
+    if unit not in scale:
+        raise ValueError(f"`{text}` is not a bandwidth (e.g. 10Mb, 64kb, 1.5Mb)")
+    return value * scale[unit]
+
+
+def seconds(text: str) -> float:
+    """Seconds from an ns-2 time (``10ms``, ``5us``, ``2ns``, ``1s``, ``0.5``)."""
+    value, unit = _number(text)
+    scale = {"": 1.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12}
+    if unit not in scale:
+        raise ValueError(f"`{text}` is not a time (e.g. 10ms, 0.5)")
+    return value * scale[unit]
+
+
+def boolean(text: str) -> bool:
+    s = text.strip().lower()
+    if s in ("1", "true", "yes", "on"):
+        return True
+    if s in ("0", "false", "no", "off"):
+        return False
+    return bool(float(s))

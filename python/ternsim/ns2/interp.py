@@ -1,0 +1,263 @@
+"""Running an ns-2 script: the interpreter, the run, the callbacks after it, the exit status.
+
+This module owns the Tcl 8.6 interpreter (``tkinter.Tcl()``, without Tk) set up as ``ns`` sets
+its own (``argv``, ``argc``, ``argv0``, ``tcl_precision 17``), the replacement of ``exit`` and
+``unknown``, the bookkeeping of files the script opens for writing (removed again when the script
+is refused), and ``$ns run``: split the ``$ns at`` schedule into application starts and stops and
+callbacks, refuse callbacks that would need the simulation paused, run ternsim once to the time
+of the last callback, write the ns-2 trace into the channel the script gave ``trace-all``, then
+run the callbacks in time order with ``$ns now`` at their time.
+
+Exit statuses: the script's own ``exit`` status; 2 when the script uses something this front end
+does not support (one ``FILE:LINE: command: message`` line on stderr, nothing written); 1 for a
+Tcl error in the script (its error info on stderr, as ``ns`` prints it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from . import classes
+from .otcl import ObjectSystem, Refusal, ScriptExit
+from .scenario import STATE_FROM_SUMMARY, Translation
+from .simulator import Model, parse_events
+
+
+class _Session:
+    def __init__(
+        self, path: Path, args: list[str], out: Path | None, seed: int, dry: bool = False
+    ) -> None:
+        import tkinter
+
+        self.dry = dry
+        self.path = path
+        self.file = os.path.realpath(path)
+        self.out = out
+        self.seed = seed
+        self.refusal: str | None = None
+        self.exit_code: int | None = None
+        self.written: list[tuple[str, bytes | None]] = []
+        self.result: Any = None
+        tcl = tkinter.Tcl()
+        self.tcl = tcl
+        tcl.eval("set tcl_precision 17")
+        tcl.setvar("argv0", str(path))
+        tcl.call("set", "argv", tuple(args))
+        tcl.setvar("argc", str(len(args)))
+        tcl.eval("namespace eval ::ns2 {}; rename open ::ns2::_open")
+        tcl.createcommand("open", self._guard(self._open))
+        tcl.createcommand("exit", self._guard(self._exit))
+        tcl.createcommand("unknown", self._guard(self._unknown))
+        self.objects = ObjectSystem(tcl, self._guard)
+        self.model = Model(self.objects)
+        self.model.where = self.where
+        self.model.run_hook = self._run
+        self.translation: Translation | None = None
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def _guard(self, fn: Callable[..., str]) -> Callable[..., str]:
+        def call(*args: str) -> str:
+            try:
+                return fn(*args)
+            except Refusal as exc:
+                if self.refusal is None and self.exit_code is None:
+                    self.refusal = f"{exc.where or self.where()}: {exc}"
+                raise
+            except ValueError as exc:
+                if self.refusal is None and self.exit_code is None:
+                    self.refusal = f"{self.where()}: {exc}"
+                raise
+
+        return call
+
+    def where(self) -> str:
+        """``script.tcl:LINE: command`` of the innermost command of the script running now."""
+        tcl = self.tcl
+        depth = int(tcl.eval("info frame"))
+        for k in range(depth, 0, -1):
+            frame = tcl.splitlist(tcl.eval(f"info frame {k}"))
+            d = dict(zip(frame[::2], frame[1::2]))
+            if d.get("type") == "source" and os.path.realpath(str(d.get("file", ""))) == self.file:
+                cmd = str(d.get("cmd", "")).strip().splitlines()[0] if d.get("cmd") else ""
+                return f"{self.path}:{d.get('line')}: {cmd}"
+        return f"{self.path}"
+
+    def _open(self, *args: str) -> str:
+        if args:
+            mode = args[1] if len(args) > 1 else "r"
+            if any(c in mode for c in "wa+") or "WRONLY" in mode or "RDWR" in mode:
+                p = os.path.abspath(args[0])
+                before = Path(p).read_bytes() if os.path.isfile(p) else None
+                self.written.append((p, before))
+        return str(self.tcl.call("::ns2::_open", *args))
+
+    def _exit(self, *args: str) -> str:
+        code = int(args[0]) if args else 0
+        self.exit_code = code
+        raise ScriptExit(code)
+
+    def _unknown(self, *args: str) -> str:
+        name = args[0] if args else ""
+        if name.startswith("_o"):
+            raise Refusal("no such object")
+        raise Refusal(
+            "not supported; supported: Simulator, new, Class and the classes "
+            "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
+            "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Application/FTP, "
+            "Application/Traffic/{CBR,Exponential,Pareto}"
+        )
+
+    # --- the run ----------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        from .. import api
+
+        model = self.model
+        actions, callbacks = parse_events(model, self.tcl)
+        if not callbacks:
+            raise Refusal(
+                "the script schedules no end: not supported; give it a `$ns at TIME "
+                '"finish"` whose proc writes its results and calls exit'
+            )
+        end = max(ev.time for ev in callbacks)
+        early = [ev for ev in callbacks if ev.time < end]
+        if early:
+            ev = early[0]
+            raise Refusal(
+                f"a callback at {ev.time:g} s, before the end of the run at {end:g} s, needs "
+                "mid-run stepping: not supported; supported: application start and stop at any "
+                "time, other callbacks only at the last time",
+                where=ev.where,
+            )
+        self._refuse_unavailable_reads(callbacks)
+        self.translation = Translation(model, actions, end)
+        if self.dry:
+            self.exit_code = 0
+            self._discard_files()
+            raise ScriptExit(0)
+        try:
+            result = api.run(self.translation.scenario, seed=self.seed, ns2_trace=True)
+        except api.ScenarioError as exc:
+            raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
+        self.result = result
+        model.read_state = lambda obj, var: self.translation.state(result.summary, obj, var)
+        if self.out is not None:
+            result.write(self.out)
+        channels = self.tcl.splitlist(self.tcl.call("file", "channels"))
+        if model.trace_channel is not None and model.trace_channel in channels:
+            text = self.translation.rewrite_trace(result.ns2_trace or "")
+            self.tcl.call("puts", "-nonewline", model.trace_channel, text)
+        model.now = end
+        for ev in callbacks:
+            self.tcl.call("uplevel", "#0", ev.script)
+            if model.halted:
+                break
+
+    def _refuse_unavailable_reads(self, callbacks: list) -> None:
+        """Refuses, before the run, a script whose procs or callbacks read TCP state that the
+        run will not report (``$tcp set cwnd_``), naming the first such line of the script."""
+        missing = [v for v in classes.TCP_STATE if v not in STATE_FROM_SUMMARY]
+        pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
+        tcl = self.tcl
+        texts = [ev.script for ev in callbacks]
+        for proc in tcl.splitlist(tcl.eval("info procs")):
+            texts.append(str(tcl.call("info", "body", proc)))
+        found = next((m for m in map(pattern.search, texts) if m), None)
+        if found is None:
+            return
+        var = found.group(1)
+        where = str(self.path)
+        for i, line in enumerate(self.path.read_text(errors="replace").splitlines(), 1):
+            if pattern.search(line):
+                where = f"{self.path}:{i}: {line.strip()}"
+                break
+        raise Refusal(
+            f"{var} after the run: not available; available: {', '.join(STATE_FROM_SUMMARY)}",
+            where=where,
+        )
+
+    def execute(self) -> int:
+        import tkinter
+
+        try:
+            self.tcl.call("source", str(self.path))
+        except tkinter.TclError:
+            if self.refusal is None and self.exit_code is None:
+                info = self.tcl.getvar("errorInfo")
+                self._finish_channels()
+                sys.stderr.write(f"{info}\n")
+                return 1
+        if self.refusal is not None:
+            self._discard_files()  # a refused script writes no file
+            if not self.dry:
+                sys.stderr.write(" ".join(self.refusal.split()) + "\n")
+            return 2
+        self._finish_channels()
+        return self.exit_code or 0
+
+    def _finish_channels(self) -> None:
+        for ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
+            if ch in ("stdout", "stderr"):
+                self.tcl.call("flush", ch)
+            elif ch != "stdin":
+                self.tcl.call("close", ch)
+
+    def _discard_files(self) -> None:
+        for ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
+            if ch not in ("stdin", "stdout", "stderr"):
+                self.tcl.call("close", ch)
+        self.tcl.call("flush", "stdout")
+        for p, before in reversed(self.written):
+            if before is None:
+                if os.path.isfile(p):
+                    os.remove(p)
+            else:
+                Path(p).write_bytes(before)
+
+
+def run_script(
+    path: str | os.PathLike[str],
+    args: list[str] | tuple[str, ...] = (),
+    *,
+    out: str | os.PathLike[str] | None = None,
+    seed: int = 1,
+) -> int:
+    """Runs an ns-2 script as ``ns SCRIPT ARGS`` would; returns its exit status.
+
+    ``puts`` writes to this process's stdout, files the script opens are written as in ns-2,
+    and with ``out`` the run's ternsim result folder is written too. Raises FileNotFoundError
+    for a missing script.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"ns-2 script not found: {path}")
+    sys.stdout.flush()
+    session = _Session(p, [str(a) for a in args], Path(out) if out is not None else None, seed)
+    return session.execute()
+
+
+class ScriptRefused(Exception):
+    """The script uses something the front end does not support (``FILE:LINE: ...``)."""
+
+
+def translate_script(
+    path: str | os.PathLike[str], args: list[str] | tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The ternsim scenario an ns-2 script builds, without running it.
+
+    The script runs up to ``$ns run`` (its ``puts`` before that are printed) and stops there;
+    files it opened for writing are removed again. Raises ScriptRefused with the
+    ``FILE:LINE: command: message`` text for what the front end does not support.
+    """
+    session = _Session(Path(path), [str(a) for a in args], None, 1, dry=True)
+    code = session.execute()
+    if session.refusal is not None:
+        raise ScriptRefused(" ".join(session.refusal.split()))
+    if session.translation is None:
+        raise ScriptRefused(f"{path}: the script ended (status {code}) before `$ns run`")
+    return session.translation.scenario

@@ -1,0 +1,250 @@
+"""A small OTcl object model over a plain Tcl 8.6 interpreter.
+
+This module owns what ns-2 scripts expect of OTcl: ``new Class args`` returning a handle
+(``_o12``) that is also a command; ``$obj set var_ [value]``; class commands
+(``Agent/TCP set window_ 40``, ``X instproc m {args} {body}``); and the minimal user classes
+(``Class X -superclass Y``, ``$self instvar``, ``$self next``) that short scripts define.
+
+An object's variables live in a global Tcl array ``ns2v_<handle>``, so ``instvar`` is an
+``upvar`` and Python reads the same storage. Behaviour of the ns-2 classes themselves (what
+``$ns node`` or ``$ftp start`` does) is not here: :mod:`ternsim.ns2.simulator` registers it as
+each class's built-in methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import classes
+
+#: A built-in method: (object, argument words) -> Tcl result.
+Method = Callable[["Obj", tuple], str]
+
+
+class Refusal(Exception):
+    """A script command the front end does not support; the message says what is supported.
+
+    ``where`` names the script line to blame when it is not the command running now (a
+    ``$ns at`` found unsupported at ``$ns run``)."""
+
+    def __init__(self, message: str, where: str | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+class ScriptExit(Exception):
+    """The script called ``exit``."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(eq=False)
+class Obj:
+    """One OTcl object: its handle, its class, and what the simulator records about it."""
+
+    name: str
+    cls: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class ObjectSystem:
+    """Objects, classes and method dispatch on one interpreter."""
+
+    def __init__(self, tcl: Any, guard: Callable[[Callable[..., str]], Callable[..., str]]) -> None:
+        self.tcl = tcl
+        self._guard = guard
+        self.objects: dict[str, Obj] = {}
+        self._count = 0
+        #: `Class set var value` of the script, per class.
+        self.class_sets: dict[str, dict[str, str]] = {}
+        #: User classes (`Class X -superclass Y`): name -> superclass.
+        self.user_classes: dict[str, str | None] = {}
+        #: Instprocs: (class, method) -> the Tcl proc that implements it.
+        self.instprocs: dict[tuple[str, str], str] = {}
+        #: Built-in methods per ns-2 class (looked up along the lineage).
+        self.builtins: dict[str, dict[str, Method]] = {}
+        #: (object, class whose instproc runs) while an instproc runs, for `next`.
+        self._running: list[tuple[Obj, str, str]] = []
+        self.on_create: Callable[[Obj, tuple], None] = lambda obj, args: None
+        tcl.createcommand("new", guard(self._cmd_new))
+        tcl.createcommand("delete", guard(lambda *a: ""))
+        tcl.createcommand("Class", guard(self._cmd_class))
+        for cls in classes.PARENT:
+            self._class_command(cls)
+
+    # --- classes ---------------------------------------------------------------------------
+
+    def lineage(self, cls: str) -> list[str]:
+        out = []
+        c: str | None = cls
+        while c is not None and c not in out:
+            out.append(c)
+            c = self.user_classes[c] if c in self.user_classes else classes.PARENT.get(c)
+        return out
+
+    def known(self, cls: str) -> bool:
+        return cls in classes.PARENT or cls in self.user_classes or cls == "Simulator"
+
+    def builtin_base(self, cls: str) -> str:
+        """The nearest ns-2 class of a (possibly user) class."""
+        for c in self.lineage(cls):
+            if c in classes.PARENT or c == "Simulator":
+                return c
+        return cls
+
+    def _class_command(self, cls: str) -> None:
+        self.tcl.createcommand(cls, self._guard(lambda *args: self._cmd_on_class(cls, args)))
+
+    def _cmd_on_class(self, cls: str, args: tuple) -> str:
+        if not args:
+            raise Refusal(f"{cls}: give a method (set, instproc)")
+        what, rest = args[0], args[1:]
+        if what == "set" and len(rest) in (1, 2):
+            if len(rest) == 2:
+                self.class_sets.setdefault(cls, {})[rest[0]] = rest[1]
+                return rest[1]
+            for c in self.lineage(cls):
+                for table in (self.class_sets.get(c, {}), classes.DEFAULTS.get(c, {})):
+                    if rest[0] in table:
+                        return table[rest[0]]
+            raise Refusal(f'{cls} set {rest[0]}: no such class variable (can\'t read "{rest[0]}")')
+        if what == "instproc" and len(rest) == 3:
+            proc = f"::ns2::ip::{cls}::{rest[0]}"
+            self.tcl.eval(f"namespace eval {{::ns2::ip::{cls}}} {{}}")
+            self.tcl.call("proc", proc, ["self", *self.tcl.splitlist(rest[1])], rest[2])
+            self.instprocs[(cls, rest[0])] = proc
+            return ""
+        if what == "instance" and cls == "Simulator":
+            return self.builtin_call(None, "Simulator", "instance", ())
+        if what == "info" and rest[:1] == ("instances",):
+            return " ".join(o.name for o in self.objects.values() if o.cls == cls)
+        raise Refusal(f"{cls} {what}: not supported; supported: {cls} set, {cls} instproc")
+
+    def _cmd_class(self, *args: str) -> str:
+        if not args:
+            raise Refusal("Class: give a class name")
+        name, rest = args[0], list(args[1:])
+        sup: str | None = None
+        if rest[:1] == ["-superclass"] and len(rest) == 2:
+            sup = self.tcl.splitlist(rest[1])[0] if rest[1] else None
+        elif rest:
+            raise Refusal("Class: not supported; supported: Class NAME [-superclass CLASS]")
+        if sup is not None and not self.known(sup):
+            raise Refusal(f"Class {name} -superclass {sup}: unknown class")
+        self.user_classes[name] = sup
+        self._class_command(name)
+        return name
+
+    # --- objects ---------------------------------------------------------------------------
+
+    def _cmd_new(self, *args: str) -> str:
+        if not args:
+            raise Refusal("new: give a class")
+        cls, rest = args[0], args[1:]
+        if not self.known(cls):
+            raise Refusal(f"not supported; supported: {supported_classes()}")
+        return self.create(cls, rest).name
+
+    def create(self, cls: str, args: tuple = ()) -> Obj:
+        if cls == "Simulator" and "Simulator" in self.builtins:
+            existing = [o for o in self.objects.values() if o.cls == "Simulator"]
+            if existing:
+                return existing[0]
+        self._count += 1
+        obj = Obj(f"_o{self._count}", cls)
+        self.objects[obj.name] = obj
+        base = self.builtin_base(cls)
+        values = classes.class_defaults(base, self.class_sets)
+        for c in reversed(self.lineage(cls)):
+            if c in self.user_classes:
+                values.update(self.class_sets.get(c, {}))
+        for var, value in values.items():
+            self.setvar(obj, var, classes.bound_value(var, value))
+        self.tcl.createcommand(obj.name, self._guard(lambda *a: self.dispatch(obj, a)))
+        self.on_create(obj, args)
+        if self._find_instproc(cls, "init") is not None:
+            self.dispatch(obj, ("init", *args))
+        return obj
+
+    def _array(self, obj: Obj) -> str:
+        return f"ns2v_{obj.name}"
+
+    def setvar(self, obj: Obj, var: str, value: str) -> None:
+        self.tcl.globalsetvar(f"{self._array(obj)}({var})", value)
+
+    def getvar(self, obj: Obj, var: str) -> str:
+        return str(self.tcl.globalgetvar(f"{self._array(obj)}({var})"))
+
+    def hasvar(self, obj: Obj, var: str) -> bool:
+        return str(self.tcl.call("info", "exists", f"::{self._array(obj)}({var})")) == "1"
+
+    def _find_instproc(self, cls: str, method: str, after: str | None = None) -> str | None:
+        chain = self.lineage(cls)
+        if after is not None:
+            chain = chain[chain.index(after) + 1 :] if after in chain else []
+        for c in chain:
+            if (c, method) in self.instprocs:
+                return c
+        return None
+
+    def dispatch(self, obj: Obj, args: tuple) -> str:
+        if not args:
+            raise Refusal(f"{obj.cls} object: give a method")
+        method, rest = args[0], tuple(args[1:])
+        if method == "next":
+            return self._next(obj, rest)
+        if method == "instvar":
+            for var in rest:
+                self.tcl.eval(f"upvar #0 {{{self._array(obj)}({var})}} {{{var}}}")
+            return ""
+        owner = self._find_instproc(obj.cls, method)
+        if owner is not None:
+            return self._run_instproc(obj, owner, method, rest)
+        return self.builtin_call(obj, obj.cls, method, rest)
+
+    def _run_instproc(self, obj: Obj, owner: str, method: str, rest: tuple) -> str:
+        self._running.append((obj, owner, method))
+        try:
+            return str(self.tcl.call(self.instprocs[(owner, method)], obj.name, *rest))
+        finally:
+            self._running.pop()
+
+    def _next(self, obj: Obj, rest: tuple) -> str:
+        frames = [f for f in self._running if f[0] is obj]
+        if not frames:
+            raise Refusal("next: called outside an instproc")
+        _, owner, method = frames[-1]
+        after = self._find_instproc(obj.cls, method, after=owner)
+        if after is not None:
+            return self._run_instproc(obj, after, method, rest)
+        chain = self.lineage(obj.cls)
+        parents = chain[chain.index(owner) + 1 :]
+        if method == "init" or not parents:
+            return ""
+        return self.builtin_call(obj, parents[0], method, rest)
+
+    def builtin_call(self, obj: Obj | None, cls: str, method: str, rest: tuple) -> str:
+        for c in self.lineage(cls):
+            table = self.builtins.get(c, {})
+            if method in table:
+                return table[method](obj, rest)  # type: ignore[arg-type]
+        if obj is not None and method == "set" and len(rest) in (1, 2):
+            # OTcl's Object set, for objects of the script's own classes.
+            if len(rest) == 2:
+                self.setvar(obj, rest[0], rest[1])
+            elif not self.hasvar(obj, rest[0]):
+                raise Refusal(f'can\'t read "{rest[0]}": no such variable')
+            return self.getvar(obj, rest[0])
+        names = sorted({m for c in self.lineage(cls) for m in self.builtins.get(c, {})})
+        base = self.builtin_base(cls)
+        raise Refusal(f"not supported; supported {base} methods: {', '.join(names)}")
+
+
+def supported_classes() -> str:
+    return ", ".join(["Simulator", *(c for c in classes.PARENT if c not in _ABSTRACT)])
+
+
+_ABSTRACT = {"Agent", "Application", "Application/Traffic", "Queue", "Queue/DropTail"}

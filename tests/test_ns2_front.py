@@ -1,0 +1,278 @@
+"""The ns-2 front end without ns-2: translation, refusals, callbacks, the OTcl shim, the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ternsim.ns2 import ScriptRefused, run_script, translate_script
+
+SCRIPTS = Path(__file__).parent / "ns2_scripts"
+
+HEAD = """set ns [new Simulator]
+set f [open out.tr w]
+$ns trace-all $f
+set n0 [$ns node]
+set n1 [$ns node]
+set n2 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 10ms DropTail
+$ns duplex-link $n1 $n2 1.5Mb 20ms DropTail
+"""
+
+TCP = """set tcp [new Agent/TCP/Newreno]
+$ns attach-agent $n0 $tcp
+set sink [new Agent/TCPSink]
+$ns attach-agent $n2 $sink
+$ns connect $tcp $sink
+set ftp [$tcp attach-app FTP]
+$ns at 0.5 "$ftp start"
+"""
+
+FINISH = """proc finish {} {
+    global ns f tcp
+    $ns flush-trace
+    close $f
+    puts "rexmit [$tcp set nrexmitpack_]"
+    exit 3
+}
+$ns at 2.0 "finish"
+$ns run
+"""
+
+
+def ternsim_ns2(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "script.tcl"
+    script.write_text(text)
+    return subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", "script.tcl", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_script_becomes_a_scenario(tmp_path):
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD
+        + "Queue set limit_ 30\n$ns duplex-link $n2 [$ns node] 1Mb 1ms DropTail\n"
+        + "$ns queue-limit $n2 $n1 7\n"
+        + TCP.replace(
+            "$ns attach-agent $n0 $tcp",
+            "$tcp set windowInit_ 4\n$tcp set fid_ 9\n$ns attach-agent $n0 $tcp",
+        )
+        + '$ns at 1.5 "$ftp stop"\n'
+        + FINISH
+    )
+    sc = translate_script(script)
+    assert [n["name"] for n in sc["nodes"]] == ["0", "1", "2", "3"]
+    l01, l12, l23 = sc["links"]
+    assert (l01["rate"], l01["delay"], l01["queue_a_to_b"]) == ("10000000.0bps", "0.01s", 50)
+    assert (l12["queue_a_to_b"], l12["queue_b_to_a"]) == (50, 7)
+    assert (l23["queue_a_to_b"], l23["queue_b_to_a"]) == (30, 30)
+    (flow,) = sc["flows"]
+    assert flow["tcp"] == "newreno" and (flow["src"], flow["dst"]) == ("0", "2")
+    assert (flow["start"], flow["stop"]) == ("0.5s", "1.5s")
+    opts = flow["options"]
+    assert opts["packet_size"] == "1000B" and opts["header_size"] == "40B"
+    assert opts["window"] == 20 and opts["window_init"] == 4 and not opts["delayed_ack"]
+    assert sc["duration"] == "2.0s"
+    assert not (tmp_path / "out.tr").exists()
+
+
+def test_cbr_interval_becomes_a_rate_with_the_packet_size_set_before_it(tmp_path):
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD
+        + """set udp [new Agent/UDP]
+$ns attach-agent $n0 $udp
+set null [new Agent/LossMonitor]
+$ns attach-agent $n2 $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 500
+$cbr set interval_ 0.005
+$cbr attach-agent $udp
+$ns at 0.1 "$cbr start"
+$ns at 1.0 "exit 0"
+$ns run
+"""
+    )
+    (flow,) = translate_script(script)["flows"]
+    assert flow["transport"] == "udp"
+    assert flow["app"]["kind"] == "cbr" and flow["app"]["packet_size"] == "500B"
+    assert flow["app"]["rate"] == "800000.0bps"
+
+
+def test_cbr_reports_the_interval_of_its_rate(tmp_path):
+    text = "set ns [new Simulator]\nset cbr [new Application/Traffic/CBR]\n"
+    text += "puts [$cbr set interval_]\n"
+    text += "$cbr set interval_ 0.01\nputs [$cbr set interval_]\nputs [$cbr set rate_]\n"
+    proc = ternsim_ns2(tmp_path, text)
+    # As ns 2.35 prints them: 210 B at 448Kb under tcl_precision 17, and rate_ as the double
+    # its C++ object holds.
+    assert proc.stdout == "0.0037499999999999999\n0.01\n168000\n", proc.stderr
+
+
+def test_the_trace_numbers_agents_as_ns2(tmp_path):
+    agents = "$n0 [new Agent/Null]\n$tcp set class_ 4\n$ns attach-agent $n0 $tcp"
+    finish = FINISH.replace(
+        'puts "rexmit', 'puts "fid [$tcp set fid_] [$tcp set window_]"\n    puts "rexmit'
+    )
+    proc = ternsim_ns2(tmp_path, HEAD + TCP.replace("$n0 $tcp", agents) + finish)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout.startswith("fid 4 20\nrexmit ") and proc.stderr == ""
+    lines = (tmp_path / "out.tr").read_text().splitlines()
+    # The TCP is node 0's second agent (port 1), the sink node 2's first; class_ is fid_ (4);
+    # uids count from 0. (As ns 2.35 writes it.)
+    assert lines[0] == "+ 0.5 0 1 tcp 40 ------- 4 0.1 2.0 0 0"
+    assert all(len(line.split()) == 12 for line in lines)
+
+
+def test_only_links_made_after_trace_all_are_traced(tmp_path):
+    text = HEAD.replace("$ns trace-all $f\n", "").replace(
+        "$ns duplex-link $n1 $n2", "$ns trace-all $f\n$ns duplex-link $n1 $n2"
+    )
+    proc = ternsim_ns2(tmp_path, text + TCP + FINISH)
+    assert proc.returncode == 3, proc.stderr
+    lines = (tmp_path / "out.tr").read_text().splitlines()
+    links = {tuple(line.split()[2:4]) for line in lines}
+    assert links == {("1", "2"), ("2", "1")}
+
+
+def test_argv_precision_and_puts_order(tmp_path):
+    text = (
+        'puts "args $argc [lindex $argv 1] [expr 1.0/3]"\n'
+        + HEAD
+        + TCP
+        + 'proc early {} { global ns; puts "at [$ns now]" }\n'
+        + '$ns at 2.0 "early"\n'
+        + FINISH
+        + 'puts "never"\n'
+    )
+    proc = ternsim_ns2(tmp_path, text, "a", "b")
+    assert proc.returncode == 3, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0] == "args 2 b 0.33333333333333331"
+    assert out[1] == "at 2" and out[2].startswith("rexmit ")
+    assert len(out) == 3
+
+
+def test_user_classes_with_instprocs(tmp_path):
+    text = """Class Counter
+Counter instproc init {start} { $self instvar n; set n $start }
+Counter instproc bump {} { $self instvar n; incr n; return $n }
+Class Twice -superclass Counter
+Twice instproc bump {} { $self next; $self next }
+set c [new Twice 5]
+puts [$c bump]
+puts [$c set n]
+"""
+    proc = ternsim_ns2(tmp_path, text)
+    assert (proc.returncode, proc.stdout) == (0, "7\n7\n"), proc.stderr
+
+
+REFUSED = [
+    ("set tcp [new Agent/TCP/FullTcp]\n", 10, "new Agent/TCP/FullTcp: not supported; supported:"),
+    ("$ns frobnicate $n0\n", 10, "$ns frobnicate $n0: not supported; supported Simulator"),
+    ("$ns duplex-link $n0 $n2 1Mb 1ms RED\n", 10, "queue RED not supported; supported: DropTail"),
+    ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
+    ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
+    (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),
+    (
+        TCP + '$ns at 1.0 "puts hello"\n',
+        17,
+        '$ns at 1.0 "puts hello": a callback at 1 s, before the end of the run at 2 s, '
+        "needs mid-run stepping",
+    ),
+]
+
+
+@pytest.mark.parametrize("body,line,message", REFUSED, ids=lambda x: str(x)[:20])
+def test_unsupported_commands_stop_before_the_run(tmp_path, body, line, message):
+    (tmp_path / "old.tr").write_text("kept\n")
+    proc = ternsim_ns2(
+        tmp_path, HEAD.replace("out.tr", "old.tr") + "set g [open new.tr w]\n" + body + FINISH
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith(f"script.tcl:{line}: "), proc.stderr
+    assert message in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+    assert (tmp_path / "old.tr").read_text() == "kept\n"  # truncated by open, then restored
+    assert not (tmp_path / "new.tr").exists()
+
+
+def test_an_end_of_run_value_ternsim_does_not_have_is_refused_before_the_run(tmp_path):
+    finish = FINISH.replace('puts "rexmit', 'puts "before"\n    puts "rexmit').replace(
+        "nrexmitpack_", "cwnd_"
+    )
+    proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith('script.tcl:21: puts "rexmit [$tcp set cwnd_]": cwnd_ after')
+    assert "cwnd_ after the run: not available; available: nrexmitpack_" in proc.stderr
+    assert not (tmp_path / "out.tr").exists()
+
+
+def test_an_unavailable_value_read_through_a_variable_is_refused_when_read(tmp_path):
+    finish = FINISH.replace("[$tcp set nrexmitpack_]", "[$tcp set $v]").replace(
+        "global ns f tcp", "global ns f tcp\n    set v cwnd_"
+    )
+    proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
+    assert proc.returncode == 2
+    assert "cwnd_ after the run: not available" in proc.stderr
+    assert not (tmp_path / "out.tr").exists()
+
+
+def test_a_script_error_is_a_tcl_error(tmp_path):
+    proc = ternsim_ns2(tmp_path, "puts hi\nset x [expr 1/0]\n")
+    assert (proc.returncode, proc.stdout) == (1, "hi\n")
+    assert "divide by zero" in proc.stderr
+
+
+def test_run_script_and_the_result_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.tcl").write_text(HEAD + TCP + FINISH)
+    assert run_script("s.tcl", [], out=tmp_path / "result") == 3
+    assert (tmp_path / "result" / "summary.json").is_file()
+    assert (tmp_path / "out.tr").stat().st_size > 0
+    with pytest.raises(ScriptRefused, match=r"s2.tcl:9: \$ns foo"):
+        (tmp_path / "s2.tcl").write_text(HEAD + "$ns foo\n")
+        translate_script(tmp_path / "s2.tcl")
+
+
+def test_the_shipped_chain_script_runs(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", str(SCRIPTS / "chain.tcl")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "running 100 2",
+        "retransmitted packets: 73",
+        "data packets: 3563, timeouts: 1",
+        "finished at 20",
+    ]
+    assert len((tmp_path / "chain.tr").read_text().splitlines()) == 42297
+
+
+def test_running_a_script_loads_no_heavy_library(tmp_path):
+    code = (
+        "import json, sys\n"
+        "from ternsim.ns2 import run_script\n"
+        f"code = run_script({str(SCRIPTS / 'chain.tcl')!r})\n"
+        "heavy = [m for m in ('pandas', 'scipy', 'matplotlib') if m in sys.modules]\n"
+        "sys.stderr.write(json.dumps([code, heavy]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert proc.stderr.strip().splitlines()[-1] == "[0, []]", proc.stderr

@@ -1,0 +1,126 @@
+"""ns-2.35 scripts run by ``ns`` and by ``ternsim ns2``: same stdout, exit status and trace.
+
+Each script runs twice in its own folder, once under ``ns`` and once under ``ternsim ns2``.
+Trace lines are compared per packet event (event, link, uid): the front end's numbering (agent
+ports per node, ``fid_``, uids from 0) must make every field but the time and the flags equal.
+
+One difference remains, pinned by the expected failures that will fail once it is gone:
+ns-2 keeps time in a double, so two events due at the same instant (a link finishing one packet
+as another arrives) run in an order set by rounding noise; ternsim's clock counts integer
+nanoseconds (a busy link's transmissions add up exactly) and runs such ties in a fixed order.
+On one flow the traces then hold the same lines with the same times, a few dozen of them in
+another order within one timestamp. With two flows sharing a queue a tie can decide a drop,
+so the dumbbell is compared up to 3 s.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).parent / "ns2_scripts"
+NS = shutil.which("ns")
+
+pytestmark = pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+
+
+def run_both(tmp_path: Path, script: str, args: list[str]) -> dict[str, tuple]:
+    """(exit status, stdout, trace lines) of the script under ns and under ternsim ns2."""
+    out = {}
+    for who, cmd in (
+        ("ns", [NS]),
+        ("ternsim", [sys.executable, "-m", "ternsim", "ns2"]),
+    ):
+        folder = tmp_path / who
+        folder.mkdir()
+        proc = subprocess.run(
+            [*cmd, str(SCRIPTS / script), *args],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        trace = [p for p in folder.iterdir() if p.suffix == ".tr"]
+        assert len(trace) == 1, (who, proc.stderr)
+        out[who] = (proc.returncode, proc.stdout, trace[0].read_text().splitlines())
+    return out
+
+
+def events(lines: list[str]) -> dict[tuple, list[str]]:
+    """Trace lines by packet event (event, from, to, uid)."""
+    return {(f[0], f[2], f[3], f[11]): f for f in (line.split() for line in lines)}
+
+
+def assert_same_packets(ns: list[str], ts: list[str], until: float = float("inf")) -> None:
+    """Every packet event of ns is in ternsim's trace with the same fields (flags included) and
+    its time within 2 us; and none more. (Since links add transmission times exactly the times
+    are equal; the tolerance stays for the comparison up to a cut-off time.)"""
+    a = {k: f for k, f in events(ns).items() if float(f[1]) < until}
+    b = {k: f for k, f in events(ts).items() if float(f[1]) < until - 1e-5}
+    missing = sorted(set(b) - set(a), key=lambda k: float(b[k][1]))
+    assert set(b) <= set(a), f"ternsim-only events, first {b[missing[0]]}"
+    late = [k for k in a if k not in b and float(a[k][1]) < until - 1e-5]
+    assert not late, f"events missing from ternsim's trace, e.g. {a[late[0]]}"
+    for k, fb in b.items():
+        fa = a[k]
+        assert fa[:1] + fa[2:] == fb[:1] + fb[2:], (fa, fb)
+        assert abs(float(fa[1]) - float(fb[1])) <= 2.0000001e-6, (fa, fb)
+
+
+CHAIN_VARIANTS = [
+    ("Agent/TCP/Newreno", "Agent/TCPSink"),
+    ("Agent/TCP", "Agent/TCPSink"),
+    ("Agent/TCP/Reno", "Agent/TCPSink"),
+    ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1"),
+    ("Agent/TCP/Vegas", "Agent/TCPSink"),
+]
+
+
+@pytest.mark.parametrize("tcp,sink", CHAIN_VARIANTS, ids=lambda s: s.split("/")[-1])
+def test_chain_matches_ns_packet_for_packet(tmp_path, tcp, sink):
+    runs = run_both(tmp_path, "chain.tcl", [tcp, sink, "chain.tr"])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out)
+    assert len(ts_tr) == len(ns_tr) > 30000
+    assert_same_packets(ns_tr, ts_tr)
+    # Same lines, same times: only lines within one timestamp may be ordered differently.
+    from ternsim.conformance import compare_traces
+
+    verdict = compare_traces("\n".join(ns_tr), "\n".join(ts_tr))["verdict"]
+    assert verdict in ("identical", "equal up to ties"), verdict
+    if "Vegas" not in tcp:
+        assert sum("---A---" in line for line in ts_tr) >= 48  # cong_action after cuts
+    # Up to the first time the nanosecond clock shows, the file is the same byte for byte.
+    first = next(i for i, (x, y) in enumerate(zip(ns_tr, ts_tr)) if x != y)
+    assert float(ns_tr[first].split()[1]) > 0.25
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ns-2 orders same-time events by double rounding noise (see the module doc)",
+)
+def test_chain_trace_is_identical_line_for_line(tmp_path):
+    runs = run_both(tmp_path, "chain.tcl", [])
+    assert runs["ternsim"][2] == runs["ns"][2]
+
+
+def test_dumbbell_matches_ns_until_the_clocks_part(tmp_path):
+    runs = run_both(tmp_path, "dumbbell.tcl", [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert ts_rc == ns_rc == 0
+    assert ns_out.startswith("reno retransmitted") and ts_out.startswith("reno retransmitted")
+    assert_same_packets(ns_tr, ts_tr, until=3.0)
+    assert any(" cbr 500 " in line for line in ts_tr)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="two flows at one queue: a same-time tie decides a drop differently after 3.2 s",
+)
+def test_dumbbell_identical(tmp_path):
+    runs = run_both(tmp_path, "dumbbell.tcl", [])
+    assert runs["ternsim"][1:] == runs["ns"][1:]
