@@ -4,6 +4,7 @@ needed)."""
 from __future__ import annotations
 
 import math
+import sys
 
 import pandas as pd
 import pytest
@@ -118,9 +119,21 @@ def test_summary_cache_round_trip_and_corruption(tmp_path):
 def test_default_cache_dir_honours_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("TERNSIM_CACHE", str(tmp_path / "elsewhere"))
     assert default_cache_dir() == tmp_path / "elsewhere"
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG rule is Linux's")
+def test_default_cache_dir_is_the_xdg_cache_folder_never_the_working_one(monkeypatch, tmp_path):
+    """XDG Base Directory specification: $XDG_CACHE_HOME, else ~/.cache; a relative
+    $XDG_CACHE_HOME is ignored."""
     monkeypatch.delenv("TERNSIM_CACHE")
     monkeypatch.chdir(tmp_path)
-    assert default_cache_dir() == tmp_path / ".ternsim-cache"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "ternsim"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert default_cache_dir() == tmp_path / "home" / ".cache" / "ternsim"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_cache_dir() == tmp_path / "home" / ".cache" / "ternsim"
 
 
 @pytest.mark.parametrize(

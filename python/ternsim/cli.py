@@ -309,7 +309,8 @@ CacheDirOpt = Annotated[
     Optional[Path],
     typer.Option(
         "--cache-dir",
-        help="Summary cache (default $TERNSIM_CACHE or ./.ternsim-cache).",
+        help="Summary cache (default $TERNSIM_CACHE, else ternsim/ in the platform's cache "
+        "folder: $XDG_CACHE_HOME or ~/.cache on Linux).",
         metavar="FOLDER",
     ),
 ]

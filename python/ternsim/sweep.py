@@ -158,9 +158,23 @@ def input_digest(paths: Sequence[str]) -> str:
 
 
 def default_cache_dir() -> Path:
-    """``$TERNSIM_CACHE`` if set, else ``.ternsim-cache/`` in the working directory."""
+    """``$TERNSIM_CACHE`` if set, else ``ternsim/`` in the platform's cache folder: on Linux
+    ``$XDG_CACHE_HOME`` or ``~/.cache`` (XDG Base Directory specification), on macOS
+    ``~/Library/Caches``, on Windows ``%LOCALAPPDATA%`` (``ternsim/Cache`` there). Never the
+    working folder, so a run in a clone leaves nothing in the repository."""
     env = os.environ.get("TERNSIM_CACHE")
-    return Path(env) if env else Path.cwd() / ".ternsim-cache"
+    if env:
+        return Path(env)
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else Path.home() / "AppData" / "Local"
+        return base / "ternsim" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "ternsim"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    # The XDG specification: a relative $XDG_CACHE_HOME is invalid and must be ignored.
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / "ternsim"
 
 
 class SummaryCache:
