@@ -119,3 +119,19 @@ def test_rtt_level_spacing_ignores_a_missing_level() -> None:
 def test_rtt_level_spacing_finds_a_20ms_comb() -> None:
     levels = 0.12 + 0.02 * (pd.Series(range(2000)) % 7).to_numpy()
     assert lo_umts.rtt_level_spacing(levels) == pytest.approx(0.02)
+
+
+def test_the_last_line_names_only_files_that_exist(cli, tmp_path):
+    """ho-mobileip writes no sweep files: its last line must not claim runs.csv, nor a cache
+    it did not use (its runs are traced single runs, never cached)."""
+    import re
+
+    proc = cli("reproduce", "ho-mobileip", "--quick", "--quiet", "--out", tmp_path / "ho")
+    assert proc.returncode == 0, proc.stderr
+    last = " ".join(proc.stderr.split()).rsplit("wrote ", 1)[1]
+    listed = re.search(r"\((.*?), \d+ figures\)", last).group(1).split(", ")
+    assert listed and all((tmp_path / "ho" / name).is_file() for name in listed), last
+    for name in ("report.html", "report.md", "claims.csv", "runs.csv", "summary.csv"):
+        assert ((tmp_path / "ho" / name).is_file()) == (name in listed), (name, last)
+    if "0 sweep runs" in last:
+        assert "no cache used" in last

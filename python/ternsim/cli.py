@@ -797,11 +797,18 @@ def reproduce(
             cache=not no_cache,
         )
     _out.print(rich_claims_table(report.claims, f"{report.title}: paper against ternsim"))
+    # Name only the files that are there (not every experiment writes sweep files).
+    names = ("report.html", "report.md", "claims.csv", "runs.csv", "runs.parquet", "summary.csv")
+    written = [n for n in names if (Path(report.folder) / n).is_file()]
+    cache_note = (
+        _cache_note(cache_dir, no_cache)
+        if report.runs
+        else "no sweep runs, so no cache used (traced runs are never cached)"
+    )
     _err.print(
-        f"wrote {report.folder} (report.html, report.md, claims.csv, runs.csv, runs.parquet, "
-        f"summary.csv, "
-        f"{len(report.figures)} figures) in {report.wall_seconds:.1f} s; {report.runs} runs "
-        f"({report.cached} cached); {_cache_note(cache_dir, no_cache)}"
+        f"wrote {report.folder} ({', '.join(written)}, {len(report.figures)} figures) in "
+        f"{report.wall_seconds:.1f} s; {report.runs} sweep runs ({report.cached} cached); "
+        f"{cache_note}"
     )
 
 
