@@ -119,3 +119,26 @@ def test_the_core_reports_progress_during_a_run(tiny_toml):
 def test_a_run_off_a_terminal_writes_nothing_to_stderr(cli, tiny_toml):
     proc = cli("run", tiny_toml, "--set", "duration=60s", "--set", "links.0.rate=10Mbps")
     assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_run_lists_connections_that_never_started(cli, tmp_path):
+    """A connection file's connection starting after the run's end is named, not dropped."""
+    conns = ""
+    for i, start in [(0, 1.0), (1, 50.0)]:
+        conns += (
+            f"set udp_({i}) [new Agent/UDP]\n$ns_ attach-agent $node_(0) $udp_({i})\n"
+            f"set null_({i}) [new Agent/Null]\n$ns_ attach-agent $node_(1) $null_({i})\n"
+            f"set cbr_({i}) [new Application/Traffic/CBR]\n$cbr_({i}) set packetSize_ 64\n"
+            f"$cbr_({i}) set interval_ 0.5\n$cbr_({i}) attach-agent $udp_({i})\n"
+            f'$ns_ connect $udp_({i}) $null_({i})\n$ns_ at {start} "$cbr_({i}) start"\n'
+        )
+    (tmp_path / "cbr.tcl").write_text(conns)
+    (tmp_path / "late.toml").write_text(
+        'name = "late"\nduration = "5s"\n[topology]\nchain = { hops = 1, spacing = "50m" }\n'
+        '[wireless]\n[traffic]\nfile = "cbr.tcl"\n'
+    )
+    proc = cli("run", tmp_path / "late.toml")
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "1 connection(s) never started (they start at or after the end of the run): " in text
+    assert "cbr_1 (50 s)" in text

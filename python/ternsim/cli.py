@@ -196,6 +196,14 @@ def _print_summary(summary: dict[str, Any]) -> None:
     _out.print(delivery)
     _out.print(losses)
     _legend(FLOW_LEGEND)
+    late = summary.get("never_started", [])
+    if late:
+        names = ", ".join(f"{c['name']} ({_secs(c['start_s'])})" for c in late[:5])
+        more = f" and {len(late) - 5} more" if len(late) > 5 else ""
+        _out.print(
+            f"{len(late)} connection(s) never started (they start at or after the end of "
+            f"the run): {names}{more}"
+        )
     bearers = summary.get("bearers", [])
     if bearers:
         blocks = _table(

@@ -263,3 +263,43 @@ fn a_move_outside_the_topography_is_refused() {
     .unwrap();
     assert!(from_toml(&text).is_ok());
 }
+
+/// A connection of a connection file that starts after the run's end is not a flow, but the
+/// summary lists it as never started instead of dropping it without a word.
+#[test]
+fn connections_starting_after_the_end_are_listed_as_never_started() {
+    let dir = std::env::temp_dir().join(format!("ternsim-late-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::new();
+    for (i, start) in [(0, 2.5), (1, 99.0)] {
+        text += &format!(
+            "set udp_({i}) [new Agent/UDP]\n$ns_ attach-agent $node_(0) $udp_({i})\n\
+             set null_({i}) [new Agent/Null]\n$ns_ attach-agent $node_(1) $null_({i})\n\
+             set cbr_({i}) [new Application/Traffic/CBR]\n$cbr_({i}) set packetSize_ 64\n\
+             $cbr_({i}) set interval_ 0.25\n$cbr_({i}) attach-agent $udp_({i})\n\
+             $ns_ connect $udp_({i}) $null_({i})\n$ns_ at {start} \"$cbr_({i}) start\"\n"
+        );
+    }
+    std::fs::write(dir.join("cbr.tcl"), text).unwrap();
+    let sc = from_toml(&format!(
+        "name = \"f\"\nduration = \"10s\"\nscenario_dir = {:?}\n\
+         [topology]\nchain = {{ hops = 1, spacing = \"50m\" }}\n[wireless]\n\
+         [traffic]\nfile = \"cbr.tcl\"\n",
+        dir.display().to_string()
+    ))
+    .unwrap();
+    assert_eq!(sc.flows.len(), 1);
+    assert_eq!(sc.flows[0].name, "cbr_0");
+    assert_eq!(
+        sc.never_started,
+        vec![ternsim_core::scenario::NeverStarted {
+            name: "cbr_1".to_string(),
+            start_s: 99.0
+        }]
+    );
+    let summary = serde_json::to_value(ternsim_core::world::run(&sc, 1).summary).unwrap();
+    assert_eq!(
+        summary["never_started"],
+        serde_json::json!([{ "name": "cbr_1", "start_s": 99.0 }])
+    );
+}

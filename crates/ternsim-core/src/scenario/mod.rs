@@ -8,7 +8,7 @@ pub mod units;
 pub mod validate;
 
 pub use schema::ScenarioSpec;
-pub use validate::{FlowTransport, ResolvedFlow, ResolvedScenario, TrafficSpec};
+pub use validate::{FlowTransport, NeverStarted, ResolvedFlow, ResolvedScenario, TrafficSpec};
 
 use std::fmt;
 

@@ -209,6 +209,9 @@ pub struct RunSummary {
     /// Totals over the flows (absent without flows).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub traffic: Option<TrafficSummary>,
+    /// Connections of `[traffic]` that start at or after the end of the run (absent if none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub never_started: Vec<crate::scenario::NeverStarted>,
 }
 
 /// What a run returns: the summary and the traces the scenario asked for.
@@ -372,6 +375,7 @@ impl World {
                 packets,
                 routing,
                 traffic,
+                never_started: sc.never_started.clone(),
             },
             tables: traces.into_tables(),
         }

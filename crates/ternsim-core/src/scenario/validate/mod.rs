@@ -219,6 +219,16 @@ pub struct ResolvedScenario {
     /// Files the scenario reads (error and application traces), resolved: a run depends on
     /// their contents as much as on the scenario text.
     pub input_files: Vec<std::path::PathBuf>,
+    /// Connections of `[traffic]` (a connection file or cbrgen) that start at or after the
+    /// end of the run: never started, so not flows, but listed in the summary.
+    pub never_started: Vec<NeverStarted>,
+}
+
+/// A `[traffic]` connection that starts at or after the end of the run.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct NeverStarted {
+    pub name: String,
+    pub start_s: f64,
 }
 
 impl ResolvedScenario {
@@ -429,7 +439,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
             .map(|n| matches!(n.mobility, NodeMobility::Random(_)) || on_demand && n.mobile()),
     );
     let listed = spec.flows.len();
-    let generated = traffic::flow_specs(&spec, &nodes)?;
+    let (generated, never_started) = traffic::flow_specs(&spec, &nodes)?;
     let origin = traffic::origin(&spec);
     spec.flows.extend(generated);
     let flows = flows::flows(&spec, &names, &reach)
@@ -461,5 +471,6 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
         events,
         traces: spec.traces,
         input_files,
+        never_started,
     })
 }

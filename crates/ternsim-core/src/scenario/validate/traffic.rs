@@ -111,12 +111,13 @@ fn flow(spec: &ScenarioSpec, c: &FileConnection, src: String, dst: String) -> Fl
 }
 
 /// The flows `[traffic]` adds.
+/// The flows `[traffic]` adds, and the connections that start too late to be flows.
 pub(super) fn flow_specs(
     spec: &ScenarioSpec,
     nodes: &[ResolvedNode],
-) -> Result<Vec<FlowSpec>, ScenarioError> {
+) -> Result<(Vec<FlowSpec>, Vec<super::NeverStarted>), ScenarioError> {
     let Some(t) = &spec.traffic else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
     let (at, conns) = match (&t.connections, &t.file) {
         (Some(_), Some(_)) => {
@@ -148,12 +149,20 @@ pub(super) fn flow_specs(
     };
     let end = spec.duration.0.as_secs_f64();
     let mut flows = Vec::new();
-    for c in conns.iter().filter(|c| c.start < end) {
+    let mut never_started = Vec::new();
+    for c in &conns {
         let src = node_name(nodes, c.src, at, &format!("connection `{}`", c.name))?;
         let dst = node_name(nodes, c.dst, at, &format!("connection `{}`", c.name))?;
-        flows.push(flow(spec, c, src, dst));
+        if c.start < end {
+            flows.push(flow(spec, c, src, dst));
+        } else {
+            never_started.push(super::NeverStarted {
+                name: c.name.clone(),
+                start_s: c.start,
+            });
+        }
     }
-    Ok(flows)
+    Ok((flows, never_started))
 }
 
 /// cbrgen's connections over the scenario's nodes, as a connection file would list them.
