@@ -87,3 +87,37 @@ def cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess]:
         )
 
     return invoke
+
+
+def _check_every_run_listed(out: Path, stderr: str) -> None:
+    """What `ternsim reproduce` promises of every reproduction: its last line lists only files
+    that exist and counts every run it made, and ``runs.csv``/``runs.parquet`` hold one row
+    per run and flow, the traced runs (named in ``traced_run``) included."""
+    import re
+
+    import pandas as pd
+
+    last = " ".join(stderr.split()).rsplit("wrote ", 1)[1]
+    listed = re.search(r"\((.*?), \d+ figures\)", last).group(1).split(", ")
+    assert {"runs.csv", "runs.parquet", "report.md", "claims.csv"} <= set(listed), last
+    assert all((out / name).is_file() for name in listed), last
+    counts = re.search(r"; (\d+) runs: (\d+) in sweeps \((\d+) cached\), (\d+) traced;", last)
+    assert counts, last
+    total, swept, cached, traced = map(int, counts.groups())
+    assert total == swept + traced and cached <= swept and traced > 0, last
+    if swept == 0:
+        assert "no cache used" in last
+    csv = pd.read_csv(out / "runs.csv")
+    parquet = pd.read_parquet(out / "runs.parquet")
+    assert len(csv) == len(parquet) and list(csv.columns) == list(parquet.columns)
+    rows = csv[csv["traced_run"].notna()]
+    assert len(rows.drop_duplicates(["traced_run", "seed"])) == traced
+    assert rows["flow"].notna().all() and (rows["delivered_bytes"] >= 0).all()
+    # The main sweep's rows name no traced run; they are there exactly when sweeps ran.
+    assert (swept > 0) == csv["traced_run"].isna().any()
+
+
+@pytest.fixture
+def every_run_listed() -> Callable[[Path, str], None]:
+    """The check of :func:`_check_every_run_listed`, for the five reproduction tests."""
+    return _check_every_run_listed

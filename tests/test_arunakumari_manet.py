@@ -129,11 +129,12 @@ def test_scenario_holds_the_papers_values() -> None:
     assert sc["wireless"]["data_rate"] == "1Mbps"
 
 
-def test_arunakumari_manet_quick(cli, tmp_path: Path) -> None:
+def test_arunakumari_manet_quick(cli, tmp_path: Path, every_run_listed) -> None:
     out = tmp_path / "arunakumari-manet"
     proc = cli("reproduce", "arunakumari-manet", "--quick", "--seeds", "1", "--out", out,
                "--quiet", timeout=180)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
+    every_run_listed(out, proc.stderr)
     for name in ["runs.csv", "per_run.csv", "figure_runs.csv", "report.md", "claims.csv",
                  "figs_1-3_throughput.png", "figs_10-12_jitter.png",
                  "tables_1-4_pause.png"]:  # fmt: skip

@@ -161,18 +161,22 @@ def test_per_run_sums_flows() -> None:
     assert np.isclose(t.loc[1, "throughput_kbps"], 52.0)
 
 
-def test_ding_vegasw_quick(cli, tmp_path: Path) -> None:
+def test_ding_vegasw_quick(cli, tmp_path: Path, every_run_listed) -> None:
     out = tmp_path / "ding-vegasw"
     proc = cli("reproduce", "ding-vegasw", "--quick", "--out", out, "--quiet", timeout=180)
     assert proc.returncode == 0, proc.stderr
+    every_run_listed(out, proc.stderr)
     assert "paper against ternsim" in proc.stdout
     figures = ["fig2_window_distribution.png", "fig4_throughput_vs_hops.png"]
     for name in ["runs.csv", "runs.parquet", "summary.csv", "per_run.csv", "report.md",
                  "claims.csv", *figures]:  # fmt: skip
         assert (out / name).is_file() and (out / name).stat().st_size > 0, name
     runs = pd.read_csv(out / "runs.csv")
+    traced = runs[runs["traced_run"].notna()]
+    runs = runs[runs["traced_run"].isna()]  # the sweep's own rows
     assert runs["error"].isna().all()
     assert set(runs[dv.HOPS_KEY]) == {dv.TABLE1_HOPS, *dv.QUICK_HOPS, dv.LIMIT_HOPS}
+    assert len(traced) and traced[dv.HOPS_KEY].notna().all()
     # Every run has as many flow rows as it has flows, and every flow delivered data, except
     # on the 16-hop chain, whose route (17 addresses) exceeds DSR's 16-address source route.
     counts = runs.groupby([*dv.KEYS, "seed"])["flow"].count().reset_index()

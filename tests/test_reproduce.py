@@ -26,11 +26,12 @@ COSTAMAGNA_FIGURES = ["fig3_sequence.png", "fig4_cwnd.png", "fig5_ack_cdf.png"]
 COMMON_FILES = ["runs.csv", "runs.parquet", "summary.csv", "report.md", "report.html", "claims.csv"]
 
 
-def _reproduce(cli, tmp_path: Path, experiment: str) -> Path:
+def _reproduce(cli, tmp_path: Path, experiment: str, every_run_listed) -> Path:
     out = tmp_path / experiment
     proc = cli("reproduce", experiment, "--quick", "--out", out, "--quiet", timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "paper against ternsim" in proc.stdout
+    every_run_listed(out, proc.stderr)
     return out
 
 
@@ -44,14 +45,19 @@ def _check_files(out: Path, figures: list[str]) -> None:
     assert not list(out.parent.glob(f".{out.name}.tmp-*"))
 
 
-def test_lo_umts_quick(cli, tmp_path: Path) -> None:
-    out = _reproduce(cli, tmp_path, "lo-umts")
+def test_lo_umts_quick(cli, tmp_path: Path, every_run_listed) -> None:
+    out = _reproduce(cli, tmp_path, "lo-umts", every_run_listed)
     _check_files(out, LO_FIGURES)
     runs = pd.read_csv(out / "runs.csv")
+    traced = runs[runs["traced_run"].notna()]
+    runs = runs[runs["traced_run"].isna()]  # the sweep's own rows
     bler = [c for c in runs.columns if "bler" in c]
     assert bler == [lo_umts.BLER_KEY]
     assert runs["error"].isna().all()
     assert sorted(runs[lo_umts.BLER_KEY].unique()) == lo_umts.TBLER
+    # The traced runs behind the figures carry their grid values, read from their scenarios.
+    assert len(traced) and set(traced[lo_umts.BLER_KEY]) <= set(lo_umts.TBLER)
+    assert set(traced[lo_umts.TCP_KEY]) <= set(runs[lo_umts.TCP_KEY])
 
     def throughput(tcp: str, value: float) -> float:
         rows = runs[(runs[lo_umts.TCP_KEY] == tcp) & (runs[lo_umts.BLER_KEY] == value)]
@@ -73,12 +79,15 @@ def test_lo_umts_quick(cli, tmp_path: Path) -> None:
     assert {"quantity", "paper", "ternsim", "ci95", "agrees"} <= set(claims.columns)
 
 
-def test_costamagna_quick(cli, tmp_path: Path) -> None:
-    out = _reproduce(cli, tmp_path, "costamagna-utra")
+def test_costamagna_quick(cli, tmp_path: Path, every_run_listed) -> None:
+    out = _reproduce(cli, tmp_path, "costamagna-utra", every_run_listed)
     _check_files(out, COSTAMAGNA_FIGURES)
     runs = pd.read_csv(out / "runs.csv")
+    traced = runs[runs["traced_run"].notna()]
+    runs = runs[runs["traced_run"].isna()]  # the sweep's own rows
     assert runs["error"].isna().all()
     delivered = runs.groupby(costamagna_utra.TCP_KEY)["delivered_bytes"].min()
+    assert len(traced) and set(traced[costamagna_utra.TCP_KEY]) <= set(costamagna_utra.VARIANTS)
     assert sorted(delivered.index) == sorted(costamagna_utra.VARIANTS)
     assert (delivered > 0).all()
     table1 = pd.read_csv(out / "table1" / "runs.csv")
@@ -121,17 +130,10 @@ def test_rtt_level_spacing_finds_a_20ms_comb() -> None:
     assert lo_umts.rtt_level_spacing(levels) == pytest.approx(0.02)
 
 
-def test_the_last_line_names_only_files_that_exist(cli, tmp_path):
-    """ho-mobileip writes no sweep files: its last line must not claim runs.csv, nor a cache
-    it did not use (its runs are traced single runs, never cached)."""
-    import re
-
+def test_a_reproduction_without_sweeps_lists_its_traced_runs(cli, tmp_path, every_run_listed):
+    """ho-mobileip makes only traced single runs: its runs.csv lists them, its last line
+    counts them and names no cache (traced runs are never cached)."""
     proc = cli("reproduce", "ho-mobileip", "--quick", "--quiet", "--out", tmp_path / "ho")
     assert proc.returncode == 0, proc.stderr
-    last = " ".join(proc.stderr.split()).rsplit("wrote ", 1)[1]
-    listed = re.search(r"\((.*?), \d+ figures\)", last).group(1).split(", ")
-    assert listed and all((tmp_path / "ho" / name).is_file() for name in listed), last
-    for name in ("report.html", "report.md", "claims.csv", "runs.csv", "summary.csv"):
-        assert ((tmp_path / "ho" / name).is_file()) == (name in listed), (name, last)
-    if "0 sweep runs" in last:
-        assert "no cache used" in last
+    every_run_listed(tmp_path / "ho", proc.stderr)
+    assert "0 in sweeps" in " ".join(proc.stderr.split())

@@ -815,8 +815,8 @@ def reproduce(
     )
     _err.print(
         f"wrote {report.folder} ({', '.join(written)}, {len(report.figures)} figures) in "
-        f"{report.wall_seconds:.1f} s; {report.runs} sweep runs ({report.cached} cached); "
-        f"{cache_note}"
+        f"{report.wall_seconds:.1f} s; {report.runs + report.traced} runs: {report.runs} in "
+        f"sweeps ({report.cached} cached), {report.traced} traced; {cache_note}"
     )
 
 

@@ -235,10 +235,66 @@ def _is_key(name: str) -> bool:
 
 @dataclass
 class RunTally:
-    """Runs and cache hits over every sweep made inside :func:`counting_runs`."""
+    """Runs and cache hits over every sweep made inside :func:`counting_runs`, and the traced
+    single runs (never cached), kept as ``(label, seed, summary, scenario)`` so that a
+    reproduction can list every run it made in its ``runs.csv``."""
 
     runs: int = 0
     cached: int = 0
+    traced_runs: list[tuple[str, int, Mapping[str, Any], Mapping[str, Any]]] = field(
+        default_factory=list
+    )
+
+    @property
+    def traced(self) -> int:
+        return len(self.traced_runs)
+
+
+def record_traced_run(
+    label: str, seed: int, summary: Mapping[str, Any], scenario: Mapping[str, Any]
+) -> None:
+    """Counts one traced single run in every open :func:`counting_runs` block."""
+    for tally in _TALLIES:
+        tally.traced_runs.append((label, seed, summary, scenario))
+
+
+def traced_run_rows(
+    runs: Sequence[tuple[str, int, Mapping[str, Any], Mapping[str, Any]]],
+    grid_keys: Sequence[str] = (),
+) -> pd.DataFrame:
+    """One row per traced run and flow, shaped as a sweep's ``runs`` rows: the value of each
+    grid key path in the run's scenario (null where it has none), ``traced_run`` (the label),
+    ``seed``, ``flow`` and the flow's summary fields."""
+    rows = []
+    for label, seed, summary, scenario in runs:
+        cells = {k: _cell(_value_at(scenario, k)) for k in grid_keys}
+        flows = summary.get("flows", []) or [{"name": None}]
+        for flow in flows:
+            fields = {k: v for k, v in flow.items() if k != "name"}
+            rows.append(
+                {
+                    **cells,
+                    "traced_run": label,
+                    "seed": seed,
+                    "flow": flow.get("name"),
+                    **fields,
+                    **_run_fields(summary),
+                }
+            )
+    return records_frame(rows)
+
+
+def _value_at(scenario: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted key path (list items by index), or None."""
+    node: Any = scenario
+    for part in path.split("."):
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
 
 
 _TALLIES: list[RunTally] = []

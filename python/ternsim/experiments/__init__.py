@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import importlib
 import os
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .report import Report, write_report_folder
+from .report import Report, add_traced_runs_to_run_table, write_report_folder
 
 __all__ = ["EXPERIMENTS", "Report", "UnknownExperiment", "get", "names", "reproduce"]
 
@@ -62,10 +63,12 @@ def reproduce(
     cache: bool = True,
 ) -> Report:
     """Runs experiment ``experiment_id`` and writes its report folder ``out`` (default
-    ``reproduce/<id>`` in the working directory): ``report.md``, ``claims.csv``, the sweep
-    files (``runs.csv``, ``runs.parquet``, ``summary.csv``), one PNG per figure of the paper
-    and the traced runs behind them. The folder is written under a temporary name and renamed
-    into place, so it is either the complete new report or what was there before.
+    ``reproduce/<id>`` in the working directory): ``report.md``, ``claims.csv``, ``runs.csv``
+    and ``runs.parquet`` (one row per run and flow: the main sweep's runs, then every traced
+    run, named in ``traced_run``), the sweep summary where there is a sweep, one PNG per figure
+    of the paper and the traced runs behind them. The folder is written under a temporary
+    name and renamed into place, so it is either the complete new report or what was there
+    before.
 
     ``quick`` runs fewer seeds and shorter runs (for tests); ``seeds`` overrides the number
     of seeds; ``jobs``, ``cache_dir`` and ``cache`` are passed to the sweeps.
@@ -74,18 +77,21 @@ def reproduce(
 
     module = get(experiment_id)
     folder = out if out is not None else os.path.join("reproduce", experiment_id)
-    with counting_runs() as tally:
-        report = write_report_folder(
-            folder,
-            lambda tmp: module.reproduce(
-                tmp,
-                quick=quick,
-                seeds=seeds,
-                jobs=jobs,
-                progress=progress,
-                cache_dir=cache_dir,
-                cache=cache,
-            ),
+
+    def fill(tmp: Path) -> Report:
+        report = module.reproduce(
+            tmp,
+            quick=quick,
+            seeds=seeds,
+            jobs=jobs,
+            progress=progress,
+            cache_dir=cache_dir,
+            cache=cache,
         )
-    report.runs, report.cached = tally.runs, tally.cached
+        add_traced_runs_to_run_table(tmp, tally.traced_runs)
+        return report
+
+    with counting_runs() as tally:
+        report = write_report_folder(folder, fill)
+    report.runs, report.cached, report.traced = tally.runs, tally.cached, tally.traced
     return report

@@ -261,14 +261,44 @@ def traced_runs(
 ) -> list[TracedRun]:
     """Runs ``(label, scenario, seed)`` triples (scenarios as dicts, traces switched on) on a
     local process pool of ``jobs`` workers (default: CPU count), in the given order."""
+    from ..sweep import _mp_context, record_traced_run
+
     n_jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), len(specs)))
     if n_jobs <= 1:
-        return [_traced_worker(label, dict(s), seed) for label, s, seed in specs]
-    from ..sweep import _mp_context
+        done = [_traced_worker(label, dict(s), seed) for label, s, seed in specs]
+    else:
+        with ProcessPoolExecutor(max_workers=n_jobs, mp_context=_mp_context()) as pool:
+            futures = [
+                pool.submit(_traced_worker, label, dict(s), seed) for label, s, seed in specs
+            ]
+            done = [f.result() for f in futures]
+    for r in done:
+        record_traced_run(r.label, r.seed, r.summary, r.scenario)
+    return done
 
-    with ProcessPoolExecutor(max_workers=n_jobs, mp_context=_mp_context()) as pool:
-        futures = [pool.submit(_traced_worker, label, dict(s), seed) for label, s, seed in specs]
-        return [f.result() for f in futures]
+
+def add_traced_runs_to_run_table(
+    folder: Path, traced: Sequence[tuple[str, int, Mapping[str, Any], Mapping[str, Any]]]
+) -> None:
+    """Appends the traced runs (one row per run and flow, ``traced_run`` naming the run, the
+    grid keys read from its scenario) to the ``runs.csv`` and ``runs.parquet`` that the
+    experiment's main sweep wrote into ``folder``, or writes them alone where the experiment
+    ran no sweep, so that every reproduction lists every run it made."""
+    if not traced:
+        return
+    from ..sweep import _arrow_safe, traced_run_rows
+
+    parquet = folder / "runs.parquet"
+    if parquet.is_file():
+        runs = pd.read_parquet(parquet)
+        grid_keys = list(runs.columns[: list(runs.columns).index("seed")])
+        runs.insert(len(grid_keys), "traced_run", pd.Series([None] * len(runs), dtype=object))
+        rows = traced_run_rows(traced, grid_keys)
+        runs = pd.concat([runs, rows], ignore_index=True, sort=False)
+    else:
+        runs = traced_run_rows(traced)
+    runs.to_csv(folder / "runs.csv", index=False)
+    _arrow_safe(runs).to_parquet(parquet, index=False)
 
 
 def write_traced(runs: Sequence[TracedRun], folder: Path) -> None:
@@ -299,6 +329,8 @@ class Report:
     #: Runs the reproduction's sweeps made, and how many of them came from the cache.
     runs: int = 0
     cached: int = 0
+    #: Traced single runs (behind the figures; never cached).
+    traced: int = 0
 
     def claims_frame(self) -> pd.DataFrame:
         return claims_frame(self.claims)
