@@ -57,6 +57,7 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
         cwd=REPO,
         capture_output=True,
         text=True,
+        timeout=800,
     )
     assert build.returncode == 0, build.stderr[-3000:]
     wheels = sorted(dist.glob("ternsim-*.whl"))
@@ -83,6 +84,7 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert install.returncode == 0, install.stderr[-3000:]
 
@@ -94,6 +96,7 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
+        timeout=120,
     )
     assert where.returncode == 0, where.stderr
     # The compiled core came from the wheel, not from the repository's editable build.
@@ -105,6 +108,7 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     summary = json.loads(run.stdout)
