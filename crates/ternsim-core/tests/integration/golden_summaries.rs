@@ -1,7 +1,7 @@
 //! Golden run summaries: a fixed set of scenarios and seeds whose summaries are pinned in
 //! `tests/golden/`. Any change to a number a run reports must be a deliberate, reviewed update
 //! of the pin: run `TERNSIM_BLESS=1 cargo test -p ternsim-core --release --test
-//! golden_summaries` and commit the changed JSON with the reason.
+//! integration golden_summaries` and commit the changed JSON with the reason.
 //!
 //! The comparison is a subset match: every key of the pinned summary must be present with the
 //! same value (wall time excluded); keys added to the summary later do not break the pin.

@@ -9,7 +9,7 @@
 //! bytes of the text, values in the parsed document, and the document's shape (keys removed,
 //! added, lists emptied or duplicated). CI runs a short campaign; set
 //! `TERNSIM_FUZZ_INPUTS=1000000` for a long one (and `TERNSIM_FUZZ_SEED` for another stream):
-//! `cargo test -p ternsim-core --release --test fuzz_loader -- --nocapture`.
+//! `cargo test -p ternsim-core --release --test integration fuzz_loader -- --nocapture`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
