@@ -428,6 +428,14 @@ def ns2(
     seed: Annotated[
         int, typer.Option("--seed", min=0, help="Random seed of the run.", metavar="N")
     ] = 1,
+    to_toml: Annotated[
+        bool,
+        typer.Option(
+            "--to-toml",
+            help="Do not run: write the script's static part as a ternsim scenario, "
+            "SCRIPT-NAME.toml in the working folder, and list the $ns at scripts it cannot hold.",
+        ),
+    ] = False,
 ) -> None:
     """Run an ns-2 (2.35) wired script unchanged, as `ns SCRIPT ARGS` would.
 
@@ -437,11 +445,39 @@ def ns2(
     """
     from .ns2 import run_script
 
+    if to_toml:
+        _ns2_to_toml(script, list(args or ()))
+        return
     with _reported():
         code = run_script(script, list(args or ()), out=out, seed=seed)
     if out is not None and code == 0:
         _err.print(f"wrote {out}")
     raise typer.Exit(code)
+
+
+def _ns2_to_toml(script: Path, args: list[str]) -> None:
+    """``ternsim ns2 --to-toml``: SCRIPT's scenario file, never over an existing file."""
+    from ._atomic import replace_files
+    from .ns2 import ScriptRefused, script_to_toml
+
+    if not script.is_file():
+        raise _fail(f"error: ns-2 script not found: {script}")
+    target = Path.cwd() / f"{script.stem}.toml"
+    if target.exists():
+        raise _fail(f"error: {target} exists; remove it or run from another folder")
+    try:
+        text, left = script_to_toml(script, args)
+    except ScriptRefused as exc:
+        raise _fail(str(exc)) from None
+    replace_files({target: lambda p: p.write_text(text, encoding="utf-8")})
+    _err.print(f"wrote {target}", highlight=False)
+    if left:
+        _err.print(
+            f"not expressed ({len(left)} $ns at script(s); listed in the file's header):",
+            highlight=False,
+        )
+        for line in left:
+            _err.print(f"  {line}", highlight=False, markup=False)
 
 
 @app.command(cls=_Command)

@@ -12,6 +12,6 @@ Modules: :mod:`.classes` (ns-2 classes and defaults), :mod:`.otcl` (the object m
 
 from __future__ import annotations
 
-from .interp import ScriptRefused, run_script, translate_script
+from .interp import ScriptRefused, run_script, script_to_toml, translate_script
 
-__all__ = ["ScriptRefused", "run_script", "translate_script"]
+__all__ = ["ScriptRefused", "run_script", "script_to_toml", "translate_script"]

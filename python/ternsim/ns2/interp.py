@@ -29,11 +29,20 @@ from .simulator import Model, parse_events
 
 class _Session:
     def __init__(
-        self, path: Path, args: list[str], out: Path | None, seed: int, dry: bool = False
+        self,
+        path: Path,
+        args: list[str],
+        out: Path | None,
+        seed: int,
+        dry: bool = False,
+        static: bool = False,
     ) -> None:
         import tkinter
 
-        self.dry = dry
+        self.dry = dry or static
+        #: Translate only the static part (--to-toml): callbacks are listed, not refused.
+        self.static = static
+        self.callbacks: list[Any] = []
         self.path = path
         self.file = os.path.realpath(path)
         self.out = out
@@ -126,7 +135,8 @@ class _Session:
             )
         end = max(ev.time for ev in callbacks)
         early = [ev for ev in callbacks if ev.time < end]
-        if early:
+        self.callbacks = callbacks
+        if early and not self.static:
             ev = early[0]
             raise Refusal(
                 f"a callback at {ev.time:g} s, before the end of the run at {end:g} s, needs "
@@ -134,7 +144,8 @@ class _Session:
                 "time, other callbacks only at the last time",
                 where=ev.where,
             )
-        self._refuse_unavailable_reads(callbacks)
+        if not self.static:
+            self._refuse_unavailable_reads(callbacks)
         self.translation = Translation(model, actions, end)
         if self.dry:
             self.exit_code = 0
@@ -239,6 +250,44 @@ def run_script(
     sys.stdout.flush()
     session = _Session(p, [str(a) for a in args], Path(out) if out is not None else None, seed)
     return session.execute()
+
+
+def script_to_toml(
+    path: str | os.PathLike[str], args: list[str] | tuple[str, ...] = ()
+) -> tuple[str, list[str]]:
+    """The ternsim scenario file (TOML text) for the static part of an ns-2 script, and the
+    ``$ns at`` scripts it could not express (``FILE:LINE: LINE TEXT``, in time order).
+
+    The static part is what exists when ``$ns run`` is reached: nodes, links and queues, the
+    agents and their settings, application starts and stops; the run lasts until the last
+    ``$ns at`` callback, which is where ns-2 scripts call their ``finish``. Every other
+    callback (a ``finish`` proc, a sampling ``record`` proc) is code the scenario file cannot
+    hold; those are listed in the file's header comment and returned. Raises ScriptRefused
+    as :func:`translate_script` does.
+    """
+    from .._toml_write import dumps
+
+    session = _Session(Path(path), [str(a) for a in args], None, 1, static=True)
+    code = session.execute()
+    if session.refusal is not None:
+        raise ScriptRefused(" ".join(session.refusal.split()))
+    if session.translation is None:
+        raise ScriptRefused(f"{path}: the script ended (status {code}) before `$ns run`")
+    left = [ev.where or f'at {ev.time:g} "{ev.script}"' for ev in session.callbacks]
+    argv = " ".join(str(a) for a in args)
+    header = [
+        f"# ternsim scenario translated from the ns-2 script {Path(path).name}"
+        + (f" (arguments: {argv})" if argv else "")
+        + " by `ternsim ns2 --to-toml`.",
+        "# Its static part: nodes, links, queues, agents and their settings, application",
+        "# starts and stops; the run ends at the script's last `$ns at` time.",
+    ]
+    if left:
+        header.append("# Not expressed (Tcl code a scenario file cannot hold):")
+        header.extend(f"#   {line}" for line in left)
+    scenario = dict(session.translation.scenario)
+    scenario["name"] = Path(path).stem
+    return "\n".join(header) + "\n\n" + dumps(scenario), left
 
 
 class ScriptRefused(Exception):
