@@ -12,5 +12,6 @@ fi
 # Editable inside this environment only, so that the tests see the repository's own files
 # (the scenarios folder included) and a rerun after an edit rebuilds just the extension.
 "$venv/bin/python" -m pip install -q -e ".[test]"
-cargo test -p ternsim-core --release
+# --workspace (not -p ternsim-core): see crates/ternsim-py/Cargo.toml, [lib] test = false.
+cargo test --workspace --release
 "$venv/bin/python" -m pytest -q "$@"
