@@ -20,7 +20,8 @@ pub mod scoreboard;
 pub mod tahoe;
 
 use super::config::TcpConfig;
-use super::conn::{Conn, CwndAction};
+use super::congestion::CwndAction;
+use super::conn::Conn;
 use super::output::{TcpEvent, TcpOutput};
 use super::segment::AckSegment;
 use super::variant::RecoveryKind;

@@ -6,7 +6,8 @@
 
 use super::{dup_ack_passed, new_ack_window, new_window, reno};
 use crate::sim::SimTime;
-use crate::tcp::conn::{Conn, CwndAction};
+use crate::tcp::congestion::CwndAction;
+use crate::tcp::conn::Conn;
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
 use crate::tcp::window::{AckKind, NewAck, WindowPolicy};

@@ -5,7 +5,8 @@
 
 use super::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::conn::Conn;
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
 use crate::tcp::window::{AckKind, LossEvent, NewAck, WindowPolicy};

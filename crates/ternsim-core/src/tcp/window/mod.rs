@@ -33,13 +33,15 @@ pub mod vegas;
 pub mod vegasw;
 
 use super::config::TcpConfig;
-use super::conn::{Conn, Slowdown};
+use super::congestion::Slowdown;
+use super::conn::Conn;
 use super::segment::Seq;
 use super::variant::WindowKind;
 use crate::sim::SimTime;
 
+pub use super::congestion::{Retransmit, WindowDecision};
 pub use aimd::Aimd;
-pub use decision::{DupAckDecision, Retransmit, WindowDecision};
+pub use decision::DupAckDecision;
 pub use demo_vegas::DemoVegas;
 pub use pacing::Pacer;
 pub use vegas::Vegas;
@@ -219,7 +221,7 @@ impl WindowPolicy {
     pub fn deflate(&self, c: &Conn, packets: f64) -> WindowDecision {
         WindowDecision {
             cwnd: (c.cwnd() - packets).max(c.cfg().min_cwnd),
-            ..WindowDecision::hold(c)
+            ..WindowDecision::hold(c.congestion())
         }
     }
 
@@ -228,7 +230,7 @@ impl WindowPolicy {
     pub fn exit_to_flight(&self, c: &Conn, flight: Seq) -> WindowDecision {
         WindowDecision {
             cwnd: c.ssthresh().min(flight as f64),
-            ..WindowDecision::hold(c)
+            ..WindowDecision::hold(c.congestion())
         }
     }
 

@@ -28,7 +28,8 @@
 use super::{DupAckDecision, LossEvent, NewAck, Retransmit, WindowDecision};
 use crate::sim::SimTime;
 use crate::tcp::config::TcpConfig;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::conn::Conn;
 use crate::tcp::segment::Seq;
 
 #[derive(Clone, Debug)]
@@ -206,7 +207,7 @@ impl Vegas {
 
     /// Steps 1 and 2 of a new ACK: the window it starts from.
     pub(super) fn start_new_ack(&self, c: &Conn, a: &NewAck) -> WindowDecision {
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         // Step 1: ns-2 tests `last_ack_ == 0` before processing, so cwnd = windowInit_ on the
         // first new ACK after ack 0.
         if a.prev_last_ack == 0 {
@@ -345,7 +346,7 @@ impl Vegas {
         let t = Self::vt(c, now);
         let thresh = c.cfg().dupack_threshold;
         let seq = c.last_ack() + 1;
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         if self.expired(c, seq, t) || c.dupacks() == thresh {
             // One reaction per window unless the last action was a timeout (ns-2 Vegas's
             // variant of the bugFix_ rule).
@@ -473,7 +474,7 @@ mod tests {
 
     /// One per-RTT decision at t = 5 s, from the connection's window.
     fn per_rtt(v: &mut Vegas, c: &Conn) -> WindowDecision {
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         v.per_rtt(c, &mut d, 5.0);
         d
     }

@@ -283,7 +283,7 @@ impl VegasW {
                 self.vegas.note_timeout(c, now);
                 WindowDecision {
                     cwnd: self.floor(c),
-                    ..WindowDecision::hold(c)
+                    ..WindowDecision::hold(c.congestion())
                 }
             }
         }
