@@ -6,8 +6,8 @@
 //! Loss halves via ns-2 `slowdown` (tcp-spec §2); timeouts restart from `min_cwnd`. Owns no
 //! state but `increase_num`; every hook returns a [`WindowDecision`].
 
-use super::{AckKind, LossEvent, NewAck, WindowDecision};
-use crate::tcp::congestion::Slowdown;
+use super::hooks::{AckKind, LossEvent, NewAck};
+use crate::tcp::congestion::{Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 
 #[derive(Clone, Debug)]

@@ -25,10 +25,10 @@
 //! `rttLen <= 1` resets BaseRTT upward; after an RTO followed by more than three duplicates the
 //! next new ACK sets cwnd to `v_newcwnd_ = 0`; initial ssthresh is `window_`.
 
-use super::{DupAckDecision, LossEvent, NewAck, Retransmit, WindowDecision};
+use super::hooks::{DupAckDecision, LossEvent, NewAck};
 use crate::sim::SimTime;
 use crate::tcp::config::TcpConfig;
-use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Retransmit, Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 use crate::tcp::segment::Seq;
 
@@ -426,6 +426,7 @@ pub fn reduced_window(win: Seq, re_retransmission: bool, floor: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::tcp::config::{DefaultsProfile, TcpVariant};
+    use crate::tcp::window::hooks::AckKind;
 
     /// tcp-spec §12 T6 "Fine-grained timeout": first ACK at 100 ms → 0.15 s; then samples
     /// 100, 120, 100 ms → 0.14609375, 0.1494140625, 0.140283203125 s.
@@ -576,7 +577,7 @@ mod tests {
     fn increment_only_when_window_used() {
         let a = NewAck {
             ack: 30,
-            kind: crate::tcp::window::AckKind::Normal,
+            kind: AckKind::Normal,
             prev_last_ack: 29,
             prev_dupacks: 0,
         };
