@@ -1,7 +1,6 @@
 //! What the recovery policy tells a window policy at its hooks, and what the policy answers to
-//! a duplicate ACK. The window itself is answered with a
-//! [`WindowDecision`](crate::tcp::congestion::WindowDecision), which sits below the
-//! connection in `congestion` because the connection applies it.
+//! a duplicate ACK. The window itself is answered with a [`WindowDecision`], which sits below
+//! the connection in `congestion` because the connection applies it.
 
 use crate::tcp::congestion::{Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
