@@ -1,14 +1,19 @@
 //! Shared connection state and machinery of the one-way ns-2 sender (tcp-spec §2).
 //!
 //! Owns: the packet-counted sequence space (`t_seqno`, `maxseq`, `last_ack`, `highest_ack`),
-//! `cwnd`/`ssthresh`/`dupwnd`, `dupacks`, `recover`, `last_cwnd_action`, the one timed packet
-//! (Karn), the retransmission-timer deadline, the RTO estimator, the per-packet send records
-//! of outstanding packets, and the primitive actions every variant is built from: `output`,
-//! `send_much`, `send_one` (Limited Transmit), `newack`, `slowdown`, `reset_rtx_timer`.
+//! the congestion state ([`CongestionState`]: `cwnd`/`ssthresh`/`dupwnd`, `dupacks`,
+//! `recover`, `last_cwnd_action`), the one timed packet (Karn), the retransmission-timer
+//! deadline, the RTO estimator, the per-packet send records of outstanding packets, the
+//! counters of the run summary ([`SenderStats`]), and the primitive actions every variant is
+//! built from: `output`, `send_much`, `send_one` (Limited Transmit), `newack`, `slowdown`,
+//! `reset_rtx_timer`.
 //!
 //! Every field is private. Policies read it through getters and change it only through
 //! methods named after the protocol step they perform; cwnd and ssthresh change only in
 //! [`Conn::apply_window`], which applies a window policy's [`WindowDecision`].
+//!
+//! Sits below the policies: it imports no policy (`recovery`, `window`), nor the sender or
+//! the variant table; the policies and the sender above it call it.
 //!
 //! Invariants: `highest_ack <= maxseq`, `t_seqno <= maxseq + 1`, `last_ack <= highest_ack`
 //! (equal except inside Sack1 recovery); the timer is armed while data is outstanding or the
@@ -20,11 +25,10 @@
 use std::collections::VecDeque;
 
 use super::config::TcpConfig;
+use super::congestion::{CongestionState, CwndAction, Slowdown, WindowDecision};
 use super::output::{TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
-use super::sender::SenderStats;
-use super::window::WindowDecision;
 use crate::sim::SimTime;
 
 /// Seconds for trace events, correctly rounded (0.3 s reads 0.3, not 0.30000000000000004).
@@ -32,24 +36,16 @@ fn secs(t: SimTime) -> f64 {
     t.as_nanos() as f64 / 1e9
 }
 
-/// ns-2 `last_cwnd_action_`: what last changed the window (ECN is not modelled).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CwndAction {
-    None,
-    DupAck,
-    Timeout,
-    Exited,
-}
-
-/// What ns-2 `slowdown(how)` does to ssthresh and cwnd (tcp-spec §2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slowdown {
-    /// `CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF` (Reno, NewReno, Sack1 fast retransmit).
-    HalveBoth,
-    /// `CLOSE_SSTHRESH_HALF | CLOSE_CWND_ONE` (Tahoe fast retransmit).
-    HalveSsthreshCwndOne,
-    /// `CLOSE_SSTHRESH_HALF | CLOSE_CWND_RESTART` (timeout; `wnd_restart_` = 1).
-    HalveSsthreshRestart,
+/// Counters the sender keeps for the run summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    /// Data segments handed to the network, including retransmissions.
+    pub segments_sent: u64,
+    /// Of those, retransmissions (any cause).
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    /// Fast retransmissions: dupthresh duplicates, or Vegas's fine-grained checks.
+    pub fast_retransmits: u64,
 }
 
 /// When and how many times one outstanding packet was sent (ns-2 Vegas `v_sendtime_`,
@@ -64,14 +60,8 @@ pub struct SendRecord {
 #[derive(Clone, Debug)]
 pub struct Conn {
     cfg: TcpConfig,
-    /// Congestion window in packets (ns-2 `cwnd_`, a double).
-    cwnd: f64,
-    /// ns-2 `ssthresh_` (an int in ns-2; integer-valued here unless `min_ssthresh` is not).
-    ssthresh: f64,
-    /// Reno/NewReno window inflation during fast recovery (ns-2 `dupwnd_`).
-    dupwnd: i64,
-    /// ns-2 `wnd_init_`: cwnd after the SYN is acknowledged; drops to 1 if the SYN timed out.
-    window_init: f64,
+    /// cwnd, ssthresh, dupwnd, window_init, dupacks, recover, last_cwnd_action.
+    congestion: CongestionState,
     /// Next new packet to send (rewound to `highest_ack + 1` by go-back-N).
     t_seqno: Seq,
     /// Highest packet sent.
@@ -80,10 +70,6 @@ pub struct Conn {
     highest_ack: Seq,
     /// ns-2 `cong_action_`: the window was cut and no packet has been sent since.
     cong_action: bool,
-    dupacks: u32,
-    /// ns-2 `recover_`: `maxseq` at the last loss reaction (0 initially).
-    recover: Seq,
-    last_cwnd_action: CwndAction,
     /// ns-2 `curseq_`: packets below this exist (the SYN included); `Seq::MAX` = unlimited.
     curseq: Seq,
     /// Packet 0 is a 40-byte SYN (cfg.syn, for variants that emulate it).
@@ -105,21 +91,12 @@ impl Conn {
         let packet0_is_syn = cfg.packet0_is_syn();
         Conn {
             cfg,
-            // ns-2 `set_initial_window`: cwnd 1 until the SYN is acknowledged when `syn_`
-            // (with `delay_growth_`, also for Vegas), else `windowInit_`.
-            cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
-            // tcp-spec §0: initial ssthresh = window_.
-            ssthresh: cfg.window as f64,
-            dupwnd: 0,
-            window_init: cfg.window_init as f64,
+            congestion: CongestionState::new(&cfg),
             t_seqno: 0,
             maxseq: -1,
             last_ack: -1,
             highest_ack: -1,
             cong_action: false,
-            dupacks: 0,
-            recover: 0,
-            last_cwnd_action: CwndAction::None,
             curseq: Seq::MAX,
             packet0_is_syn,
             first_sent: None,
@@ -139,17 +116,21 @@ impl Conn {
     pub fn cfg(&self) -> &TcpConfig {
         &self.cfg
     }
+    /// The congestion state, for decisions that start from it ([`WindowDecision::hold`]).
+    pub fn congestion(&self) -> &CongestionState {
+        &self.congestion
+    }
     pub fn cwnd(&self) -> f64 {
-        self.cwnd
+        self.congestion.cwnd()
     }
     pub fn ssthresh(&self) -> f64 {
-        self.ssthresh
+        self.congestion.ssthresh()
     }
     pub fn dupwnd(&self) -> i64 {
-        self.dupwnd
+        self.congestion.dupwnd()
     }
     pub fn window_init(&self) -> f64 {
-        self.window_init
+        self.congestion.window_init()
     }
     pub fn t_seqno(&self) -> Seq {
         self.t_seqno
@@ -164,13 +145,13 @@ impl Conn {
         self.highest_ack
     }
     pub fn dupacks(&self) -> u32 {
-        self.dupacks
+        self.congestion.dupacks()
     }
     pub fn recover(&self) -> Seq {
-        self.recover
+        self.congestion.recover()
     }
     pub fn last_cwnd_action(&self) -> CwndAction {
-        self.last_cwnd_action
+        self.congestion.last_cwnd_action()
     }
     pub fn curseq(&self) -> Seq {
         self.curseq
@@ -190,12 +171,12 @@ impl Conn {
 
     /// Usable window in packets: ns-2 `window()`, `min(floor(cwnd) + dupwnd, window_)`.
     pub fn window(&self) -> Seq {
-        (self.cwnd.floor() as Seq + self.dupwnd).min(self.cfg.window as Seq)
+        self.congestion.window(&self.cfg)
     }
 
     /// ns-2 `windowd()`: `min(cwnd + dupwnd, window_)` as a real number.
     pub fn windowd(&self) -> f64 {
-        (self.cwnd + self.dupwnd as f64).min(self.cfg.window as f64)
+        self.congestion.windowd(&self.cfg)
     }
 
     /// Packets beyond the cumulative ACK have been sent (and not all acknowledged).
@@ -309,7 +290,7 @@ impl Conn {
         let t = self.t_seqno;
         if t <= self.highest_ack + self.cfg.window as Seq
             && t < self.curseq
-            && (t as f64) <= self.highest_ack as f64 + self.cwnd + self.dupacks as f64
+            && (t as f64) <= self.highest_ack as f64 + self.cwnd() + self.dupacks() as f64
         {
             self.output(t, now, out);
             self.t_seqno += 1;
@@ -320,7 +301,7 @@ impl Conn {
     /// of the timed packet if this ACK covers it (resetting the backoff), then restart the
     /// timer if data is still outstanding, else cancel it.
     pub fn newack(&mut self, now: SimTime, ack: Seq, out: &mut TcpOutput) {
-        self.dupacks = 0;
+        self.congestion.forget_dup_acks();
         self.last_ack = ack;
         self.highest_ack = ack;
         self.t_seqno = self.t_seqno.max(ack + 1);
@@ -400,21 +381,7 @@ impl Conn {
     /// ssthresh is `floor(W/2)`, at least `min_ssthresh` (ns-2: 2); "cwnd to one" and
     /// "restart" set cwnd to `min_cwnd` (ns-2: 1, `wnd_restart_`).
     pub fn slowdown(&self, how: Slowdown) -> WindowDecision {
-        let halfwin = if self.cfg.precision_reduce {
-            self.windowd() / 2.0
-        } else {
-            (self.window() / 2) as f64
-        };
-        WindowDecision {
-            cwnd: match how {
-                Slowdown::HalveBoth => halfwin,
-                Slowdown::HalveSsthreshCwndOne | Slowdown::HalveSsthreshRestart => {
-                    self.cfg.min_cwnd
-                }
-            },
-            ssthresh: halfwin.floor().max(self.cfg.min_ssthresh),
-            retransmit: None,
-        }
+        self.congestion.slowdown(how, &self.cfg)
     }
 
     /// ns-2 `slowdown()` closed the window (every `CLOSE_CWND_*` sets `cong_action_`): the
@@ -434,22 +401,21 @@ impl Conn {
     }
 
     /// Apply a window policy's decision (the one place cwnd and ssthresh change, see
-    /// `window::decision`): open the loss reaction it asks for, set the window, restart the
+    /// [`WindowDecision`]): open the loss reaction it asks for, set the window, restart the
     /// timer with backoff if asked, retransmit, and hold `dupacks` at the threshold if asked
     /// (ns-2 Vegas order, tcp-spec §9.2 "On a duplicate ACK").
     pub fn apply_window(&mut self, d: &WindowDecision, now: SimTime, out: &mut TcpOutput) {
         if d.retransmit.is_some_and(|r| r.opens_reaction) {
             self.open_loss_reaction(CwndAction::DupAck);
         }
-        self.cwnd = d.cwnd;
-        self.ssthresh = d.ssthresh;
+        self.congestion.apply(d);
         if let Some(r) = d.retransmit {
             if r.backs_off_timer {
                 self.reset_rtx_timer(now, true, true, out);
             }
             self.fast_retransmit(r.seq, now, out);
             if r.dupacks_to_threshold {
-                self.dupacks = self.cfg.dupack_threshold;
+                self.congestion.set_dup_acks(self.cfg.dupack_threshold);
             }
         }
     }
@@ -472,45 +438,43 @@ impl Conn {
     /// A loss reaction starts (fast retransmit or timeout): ns-2 `recover_ = maxseq_` and
     /// `last_cwnd_action_`, which the one-reaction-per-window rule (bugFix_) reads.
     pub fn open_loss_reaction(&mut self, action: CwndAction) {
-        self.recover = self.maxseq;
-        self.last_cwnd_action = action;
+        self.congestion.open_loss_reaction(action, self.maxseq);
     }
 
     /// `recover_ = maxseq_` without a cwnd action (Reno/NewReno/Sack1 timeout bookkeeping).
     pub fn move_recover_to_maxseq(&mut self) {
-        self.recover = self.maxseq;
+        self.congestion.move_recover_to(self.maxseq);
     }
 
     /// ns-2 Sack1 leaves recovery with `recover_ = 0` (tcp-spec §7.3).
     pub fn clear_recover(&mut self) {
-        self.recover = 0;
+        self.congestion.clear_recover();
     }
 
     /// Fast recovery is over (ns-2 `last_cwnd_action_ = CWND_ACTION_EXITED`, exitFastRetrans_).
     pub fn exit_fast_recovery(&mut self) {
-        self.last_cwnd_action = CwndAction::Exited;
+        self.congestion.exit_fast_recovery();
     }
 
     /// One more duplicate ACK; returns the count.
     pub fn count_dup_ack(&mut self) -> u32 {
-        self.dupacks += 1;
-        self.dupacks
+        self.congestion.count_dup_ack()
     }
 
     /// A timeout forgets the duplicates seen (tcp-spec §5 "Timeout", §7.3).
     pub fn forget_dup_acks(&mut self) {
-        self.dupacks = 0;
+        self.congestion.forget_dup_acks();
     }
 
     /// Set the fast-recovery inflation `dupwnd_` (Reno/NewReno: the threshold on entry, 0 on
     /// exit, NewReno's partial-ACK deflation arithmetic).
     pub fn set_inflation(&mut self, dupwnd: i64) {
-        self.dupwnd = dupwnd;
+        self.congestion.set_inflation(dupwnd);
     }
 
     /// Fast recovery: one more packet has left the network (tcp-spec §5 `dupwnd_++`).
     pub fn inflate_one(&mut self) {
-        self.dupwnd += 1;
+        self.congestion.inflate_one();
     }
 
     /// NewReno partial ACK (tcp-spec §6): the cumulative ACK advances without `newack`
@@ -545,7 +509,7 @@ impl Conn {
 
     /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2).
     pub fn syn_timed_out(&mut self) {
-        self.window_init = 1.0;
+        self.congestion.syn_timed_out();
     }
 
     pub fn count_timeout(&mut self) {
@@ -610,7 +574,10 @@ impl Conn {
         self.records.clear();
         self.records_base = highest_ack + 1;
         self.first_sent = Some(SimTime::ZERO);
-        self.cwnd = cwnd;
-        self.ssthresh = ssthresh;
+        self.congestion.apply(&WindowDecision {
+            cwnd,
+            ssthresh,
+            retransmit: None,
+        });
     }
 }

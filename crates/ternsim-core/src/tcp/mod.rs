@@ -11,11 +11,20 @@
 //! - [`config`]: parameters and the ns-2 / RFC defaults profiles.
 //! - [`segment`]: what travels on the wire (data segments, ACKs with SACK blocks).
 //! - [`output`]: the buffers through which the state machines speak to the host, and trace events.
+//! - [`congestion`]: the congestion state (cwnd, ssthresh, `recover`, ...) and the window
+//!   decision that changes it.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
 //!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
 //!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
+//!
+//! Imports point one way, down these layers (checked by `scripts/tcp_import_cycles.py`):
+//! `sender`; `recovery`; `window`; `conn`, `sink`; `congestion`, `rto`, `output`; `config`,
+//! `segment`; `variant`. Inside `recovery/` and `window/` the policies import their shared
+//! parts (`recovery::base`, `window::hooks`) and never the folder's `mod.rs`, which
+//! dispatches to them.
 
 pub mod config;
+pub mod congestion;
 pub mod conn;
 pub mod output;
 pub mod recovery;

@@ -27,17 +27,8 @@ use super::segment::{AckSegment, Seq};
 use super::window::WindowPolicy;
 use crate::sim::SimTime;
 
-/// Counters the sender keeps for the run summary.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SenderStats {
-    /// Data segments handed to the network, including retransmissions.
-    pub segments_sent: u64,
-    /// Of those, retransmissions (any cause).
-    pub retransmissions: u64,
-    pub timeouts: u64,
-    /// Fast retransmissions: dupthresh duplicates, or Vegas's fine-grained checks.
-    pub fast_retransmits: u64,
-}
+/// The counters' type, where callers of [`TcpSender::stats`] have always found it.
+pub use super::conn::SenderStats;
 
 #[derive(Clone, Debug)]
 pub struct TcpSender {

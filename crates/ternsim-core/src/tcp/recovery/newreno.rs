@@ -4,12 +4,15 @@
 //! (partial_window_deflation_), keeping recovery going; at most two packets per ACK are sent
 //! during recovery; the full ACK deflates to the halved cwnd and opens it by one CA step.
 
-use super::{dup_ack_passed, new_ack_window, new_window, reno};
+use super::base::{dup_ack_passed, new_ack_window, new_window};
+use super::reno;
 use crate::sim::SimTime;
-use crate::tcp::conn::{Conn, CwndAction};
+use crate::tcp::congestion::CwndAction;
+use crate::tcp::conn::Conn;
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
-use crate::tcp::window::{AckKind, NewAck, WindowPolicy};
+use crate::tcp::window::hooks::{AckKind, NewAck};
+use crate::tcp::window::WindowPolicy;
 
 #[derive(Clone, Debug, Default)]
 pub struct NewReno {

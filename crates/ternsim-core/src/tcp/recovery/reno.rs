@@ -3,12 +3,14 @@
 //! ACK deflates it and ends recovery, and a second fast retransmit in the same window is
 //! refused (bugFix_), so two losses in one window usually end in a timeout.
 
-use super::{dup_ack_passed, loss_window, new_ack_window, new_window};
+use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::conn::Conn;
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
-use crate::tcp::window::{AckKind, LossEvent, NewAck, WindowPolicy};
+use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
+use crate::tcp::window::WindowPolicy;
 
 pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mut TcpOutput) {
     if a > c.last_ack() {

@@ -6,13 +6,15 @@
 //! counts only if its SACK blocks reported new data. The timer restarts on every partial ACK;
 //! the exit ACK does not open cwnd; the scoreboard is discarded on RTO.
 
+use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use super::scoreboard::Scoreboard;
-use super::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::conn::Conn;
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::{AckSegment, Seq};
-use crate::tcp::window::{AckKind, LossEvent, NewAck, WindowPolicy};
+use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
+use crate::tcp::window::WindowPolicy;
 
 #[derive(Clone, Debug, Default)]
 pub struct Sack1 {

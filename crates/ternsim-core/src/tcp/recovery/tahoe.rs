@@ -1,12 +1,14 @@
 //! Tahoe recovery, ns-2 `Agent/TCP` (tcp-spec §4): on the 3rd duplicate ACK halve ssthresh,
 //! set cwnd to `min_cwnd` (ns-2: one) and go back N from `highest_ack + 1`; no fast recovery.
 
-use super::{dup_ack_passed, loss_window, new_ack_window, new_window};
+use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::conn::Conn;
 use crate::tcp::output::TcpOutput;
 use crate::tcp::segment::Seq;
-use crate::tcp::window::{AckKind, LossEvent, NewAck, WindowPolicy};
+use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
+use crate::tcp::window::WindowPolicy;
 
 pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mut TcpOutput) {
     let thresh = c.cfg().dupack_threshold;

@@ -2,7 +2,8 @@
 //! decisions of the policies: hooks answer without touching the connection.
 
 use super::*;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::conn::Conn;
 use crate::tcp::window::{DupAckDecision, LossEvent, Retransmit, WindowDecision, WindowPolicy};
 
 /// tcp-spec §2 timeout with `min_cwnd` 2: cwnd restarts at 2, so go-back-N resends two.

@@ -6,8 +6,9 @@
 //! Loss halves via ns-2 `slowdown` (tcp-spec §2); timeouts restart from `min_cwnd`. Owns no
 //! state but `increase_num`; every hook returns a [`WindowDecision`].
 
-use super::{AckKind, LossEvent, NewAck, WindowDecision};
-use crate::tcp::conn::{Conn, Slowdown};
+use super::hooks::{AckKind, LossEvent, NewAck};
+use crate::tcp::congestion::{Slowdown, WindowDecision};
+use crate::tcp::conn::Conn;
 
 #[derive(Clone, Debug)]
 pub struct Aimd {
@@ -21,7 +22,7 @@ impl Aimd {
     }
 
     pub fn on_new_ack(&mut self, c: &Conn, a: &NewAck) -> WindowDecision {
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         // Partial ACKs (NewReno, Sack1) and the Sack1 exit ACK do not open the window
         // (tcp-spec §6, §7.3).
         if a.kind != AckKind::Normal {
@@ -55,7 +56,7 @@ impl Aimd {
             // tcp-spec §2: nothing outstanding → cwnd = min_cwnd only (restart_bugfix_).
             LossEvent::IdleTimeout => WindowDecision {
                 cwnd: c.cfg().min_cwnd,
-                ..WindowDecision::hold(c)
+                ..WindowDecision::hold(c.congestion())
             },
         }
     }

@@ -14,9 +14,11 @@
 //! sample defines it and later smaller samples lower it as usual — Vegas's own BaseRTT rule
 //! started afresh. Everything else is ns-2 Vegas (`super::vegas`), owned, not copied.
 
-use super::{DupAckDecision, LossEvent, NewAck, Vegas, WindowDecision};
+use super::hooks::{DupAckDecision, LossEvent, NewAck};
+use super::vegas::Vegas;
 use crate::sim::SimTime;
 use crate::tcp::config::TcpConfig;
+use crate::tcp::congestion::WindowDecision;
 use crate::tcp::conn::Conn;
 
 #[derive(Clone, Debug)]

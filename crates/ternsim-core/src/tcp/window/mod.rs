@@ -1,9 +1,10 @@
 //! Window policies: how cwnd and ssthresh move, composed with a loss-recovery policy
 //! (`super::recovery`) inside the one sender.
 //!
-//! A policy is called at these moments (the hooks). It reads the shared [`Conn`] and answers
-//! with a decision ([`WindowDecision`], [`DupAckDecision`]) that the recovery policy applies
-//! through `Conn::apply_window`; it never writes recovery state or sends itself.
+//! A policy is called at these moments (the hooks, whose vocabulary is in [`hooks`]). It reads
+//! the shared [`Conn`] and answers with a decision ([`WindowDecision`], [`DupAckDecision`])
+//! that the recovery policy applies through `Conn::apply_window`; it never writes recovery
+//! state or sends itself.
 //! - [`WindowPolicy::on_ack_received`]: every arriving ACK, before recovery looks at it.
 //! - [`WindowPolicy::on_new_ack`]: after the recovery advanced the cumulative ACK, told whether
 //!   it was an ordinary new ACK, a partial ACK inside recovery or the ACK that ends recovery,
@@ -26,71 +27,25 @@
 //! one a variant uses comes from the variant table.
 
 pub mod aimd;
-pub mod decision;
 pub mod demo_vegas;
+pub mod hooks;
 pub mod pacing;
 pub mod vegas;
 pub mod vegasw;
 
 use super::config::TcpConfig;
-use super::conn::{Conn, Slowdown};
+use super::conn::Conn;
 use super::segment::Seq;
 use super::variant::WindowKind;
 use crate::sim::SimTime;
 
+pub use super::congestion::{Retransmit, WindowDecision};
 pub use aimd::Aimd;
-pub use decision::{DupAckDecision, Retransmit, WindowDecision};
 pub use demo_vegas::DemoVegas;
+pub use hooks::{AckKind, DupAckDecision, LossEvent, NewAck};
 pub use pacing::Pacer;
 pub use vegas::Vegas;
 pub use vegasw::VegasW;
-
-/// Which kind of cumulative-ACK advance the recovery policy reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AckKind {
-    /// Outside recovery, or the ACK that ends Reno/NewReno recovery (ns-2 `recv_newack_helper`:
-    /// the window opens).
-    Normal,
-    /// NewReno or Sack1 partial ACK: recovery continues, the window does not open.
-    Partial,
-    /// The ACK that ends Sack1 recovery (ns-2 `newack` without `opencwnd`).
-    RecoveryExit,
-}
-
-/// A cumulative-ACK advance, with the state just before it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NewAck {
-    pub ack: Seq,
-    pub kind: AckKind,
-    /// `last_ack` before this ACK.
-    pub prev_last_ack: Seq,
-    /// `dupacks` before this ACK reset it.
-    pub prev_dupacks: u32,
-}
-
-impl NewAck {
-    /// The advance to `ack`, taken from the connection state before it is applied.
-    pub fn before(c: &Conn, ack: Seq, kind: AckKind) -> Self {
-        NewAck {
-            ack,
-            kind,
-            prev_last_ack: c.last_ack(),
-            prev_dupacks: c.dupacks(),
-        }
-    }
-}
-
-/// A loss reaction the recovery policy asks the window policy to size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LossEvent {
-    /// Fast retransmit: ns-2 `slowdown` with the recovery's flags (Tahoe: cwnd to one;
-    /// Reno, NewReno, Sack1: halve cwnd).
-    FastRetransmit(Slowdown),
-    /// Retransmission timeout with data outstanding (tcp-spec §2 "Retransmission timeout").
-    Timeout,
-    /// The timer expired with nothing outstanding (ns-2 slow-start restart after idle).
-    IdleTimeout,
-}
 
 #[derive(Clone, Debug)]
 enum Algorithm {
@@ -219,7 +174,7 @@ impl WindowPolicy {
     pub fn deflate(&self, c: &Conn, packets: f64) -> WindowDecision {
         WindowDecision {
             cwnd: (c.cwnd() - packets).max(c.cfg().min_cwnd),
-            ..WindowDecision::hold(c)
+            ..WindowDecision::hold(c.congestion())
         }
     }
 
@@ -228,7 +183,7 @@ impl WindowPolicy {
     pub fn exit_to_flight(&self, c: &Conn, flight: Seq) -> WindowDecision {
         WindowDecision {
             cwnd: c.ssthresh().min(flight as f64),
-            ..WindowDecision::hold(c)
+            ..WindowDecision::hold(c.congestion())
         }
     }
 

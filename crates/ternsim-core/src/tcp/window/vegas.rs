@@ -25,10 +25,11 @@
 //! `rttLen <= 1` resets BaseRTT upward; after an RTO followed by more than three duplicates the
 //! next new ACK sets cwnd to `v_newcwnd_ = 0`; initial ssthresh is `window_`.
 
-use super::{DupAckDecision, LossEvent, NewAck, Retransmit, WindowDecision};
+use super::hooks::{DupAckDecision, LossEvent, NewAck};
 use crate::sim::SimTime;
 use crate::tcp::config::TcpConfig;
-use crate::tcp::conn::{Conn, CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Retransmit, Slowdown, WindowDecision};
+use crate::tcp::conn::Conn;
 use crate::tcp::segment::Seq;
 
 #[derive(Clone, Debug)]
@@ -206,7 +207,7 @@ impl Vegas {
 
     /// Steps 1 and 2 of a new ACK: the window it starts from.
     pub(super) fn start_new_ack(&self, c: &Conn, a: &NewAck) -> WindowDecision {
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         // Step 1: ns-2 tests `last_ack_ == 0` before processing, so cwnd = windowInit_ on the
         // first new ACK after ack 0.
         if a.prev_last_ack == 0 {
@@ -345,7 +346,7 @@ impl Vegas {
         let t = Self::vt(c, now);
         let thresh = c.cfg().dupack_threshold;
         let seq = c.last_ack() + 1;
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         if self.expired(c, seq, t) || c.dupacks() == thresh {
             // One reaction per window unless the last action was a timeout (ns-2 Vegas's
             // variant of the bugFix_ rule).
@@ -425,6 +426,7 @@ pub fn reduced_window(win: Seq, re_retransmission: bool, floor: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::tcp::config::{DefaultsProfile, TcpVariant};
+    use crate::tcp::window::hooks::AckKind;
 
     /// tcp-spec §12 T6 "Fine-grained timeout": first ACK at 100 ms → 0.15 s; then samples
     /// 100, 120, 100 ms → 0.14609375, 0.1494140625, 0.140283203125 s.
@@ -473,7 +475,7 @@ mod tests {
 
     /// One per-RTT decision at t = 5 s, from the connection's window.
     fn per_rtt(v: &mut Vegas, c: &Conn) -> WindowDecision {
-        let mut d = WindowDecision::hold(c);
+        let mut d = WindowDecision::hold(c.congestion());
         v.per_rtt(c, &mut d, 5.0);
         d
     }
@@ -575,7 +577,7 @@ mod tests {
     fn increment_only_when_window_used() {
         let a = NewAck {
             ack: 30,
-            kind: crate::tcp::window::AckKind::Normal,
+            kind: AckKind::Normal,
             prev_last_ack: 29,
             prev_dupacks: 0,
         };

@@ -43,9 +43,11 @@
 //!   through slower start (0.5 + 1 = 1.5). The rate-control timer sends one packet every
 //!   srtt / W (the sender's smoothed RTT).
 
-use super::{DupAckDecision, LossEvent, NewAck, Vegas, WindowDecision};
+use super::hooks::{DupAckDecision, LossEvent, NewAck};
+use super::vegas::Vegas;
 use crate::sim::SimTime;
 use crate::tcp::config::{TcpConfig, VegasWConfig};
+use crate::tcp::congestion::WindowDecision;
 use crate::tcp::conn::Conn;
 
 /// How the window may grow on the ACKs of this RTT (decided once per RTT, like ns-2's
@@ -283,7 +285,7 @@ impl VegasW {
                 self.vegas.note_timeout(c, now);
                 WindowDecision {
                     cwnd: self.floor(c),
-                    ..WindowDecision::hold(c)
+                    ..WindowDecision::hold(c.congestion())
                 }
             }
         }

@@ -1,0 +1,95 @@
+//! What every recovery policy shares, as ns-2's `TcpAgent` base class does: the retransmission
+//! timeout (tcp-spec §2), the one-reaction-per-window permission, and the three calls through
+//! which a recovery policy lets the window policy size the window and the connection apply it.
+//!
+//! The policies (`tahoe`, `reno`, `newreno`, `sack1`) import this module, not `recovery`
+//! itself, which dispatches to them.
+
+use crate::sim::SimTime;
+use crate::tcp::congestion::CwndAction;
+use crate::tcp::conn::Conn;
+use crate::tcp::output::{TcpEvent, TcpOutput};
+use crate::tcp::window::hooks::{DupAckDecision, LossEvent, NewAck};
+use crate::tcp::window::WindowPolicy;
+
+/// tcp-spec §2 "Retransmission timeout" (ns-2 `TcpAgent::timeout`): with data outstanding,
+/// `recover = maxseq`, the window policy sizes ssthresh and cwnd, the timer backs off and
+/// restarts, timing stops and sending goes back to `highest_ack + 1`. With nothing
+/// outstanding (idle, or a window stalled at 0) the policy restarts the window without an
+/// ssthresh cut and the timer restarts without backoff.
+pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
+    c.count_timeout();
+    out.event(TcpEvent::Timeout {
+        seq: c.highest_ack() + 1,
+    });
+    if !c.data_outstanding() {
+        // ns-2 `slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)` and `reset_rtx_timer(0, 0)`.
+        loss_window(c, w, now, LossEvent::IdleTimeout, out);
+        c.reset_rtx_timer(now, false, false, out);
+    } else {
+        c.open_loss_reaction(CwndAction::Timeout);
+        // tcp-spec §2: the SYN itself timed out → windowInit_ drops to 1 (not in ns-2 Vegas,
+        // whose own timeout() lacks the rule: the variant table says which).
+        if c.highest_ack() == -1
+            && c.cfg().syn
+            && c.cfg().variant.spec().syn_timeout_resets_window_init
+        {
+            c.syn_timed_out();
+        }
+        loss_window(c, w, now, LossEvent::Timeout, out);
+        c.reset_rtx_timer(now, false, true, out);
+    }
+    c.send_much(now, c.cfg().max_burst, out);
+}
+
+/// A cumulative-ACK advance (already applied to `c` by the recovery): the window policy
+/// sizes the window, the connection applies it (and any retransmission it asks for).
+pub fn new_ack_window(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    info: &NewAck,
+    out: &mut TcpOutput,
+) {
+    let d = w.on_new_ack(c, now, info);
+    c.apply_window(&d, now, out);
+}
+
+/// Offer a counted duplicate ACK to the window policy. True if it passed, so the recovery's
+/// own duplicate rules apply; a claimed duplicate's decision is applied here.
+pub fn dup_ack_passed(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    out: &mut TcpOutput,
+) -> bool {
+    match w.on_dup_ack(c, now) {
+        DupAckDecision::Pass => true,
+        DupAckDecision::Claimed(d) => {
+            c.apply_window(&d, now, out);
+            false
+        }
+    }
+}
+
+/// The window policy sizes a loss reaction; the connection applies it.
+pub fn loss_window(
+    c: &mut Conn,
+    w: &mut WindowPolicy,
+    now: SimTime,
+    e: LossEvent,
+    out: &mut TcpOutput,
+) {
+    let d = w.on_loss(c, now, e);
+    // Every loss reaction is an ns-2 `slowdown()` that closes cwnd; mark before the
+    // decision's own retransmission goes out so that it carries the flag.
+    c.note_window_cut();
+    c.apply_window(&d, now, out);
+}
+
+/// ns-2 `dupack_action` permission shared by all variants: a new window of data since the
+/// last reaction (`highest_ack > recover`, bugFix_), or the first data packet was lost
+/// (`bugfix_ss_`: `highest_ack == 0`).
+pub fn new_window(c: &Conn) -> bool {
+    c.highest_ack() > c.recover() || c.highest_ack() == 0
+}
