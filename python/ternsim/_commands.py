@@ -1,5 +1,6 @@
-"""The bodies of ``ternsim run`` and ``ternsim ns2`` (called by the typer commands of
-:mod:`ternsim.cli`), and the summary tables that ``run`` prints.
+"""The bodies of ``ternsim run`` and ``ternsim ns2``, shared by the typer commands
+(:mod:`ternsim.cli`) and the fast path (:mod:`ternsim._entry`), and the summary tables that
+``run`` prints.
 
 This module imports neither typer nor rich (see :mod:`ternsim._output`), nor numpy or pandas:
 only a run written with ``--out`` needs those, and :mod:`ternsim.api` loads them then. Each

@@ -5,7 +5,8 @@ This module owns argument parsing (typer), terminal output (rich) and exit statu
 no logic of its own: every command calls the Python API (:mod:`ternsim.api`,
 :mod:`ternsim.sweep`, :mod:`ternsim.plot`, :mod:`ternsim.bench`). The bodies of ``run`` and
 ``ns2`` and the summary tables live in :mod:`ternsim._commands` and :mod:`ternsim._output`,
-which import neither typer nor rich.
+shared with the fast path of the ``ternsim`` command (:mod:`ternsim._entry`), which runs the
+common forms of those two commands without importing typer or rich.
 
 Exit statuses: 0 success; 1 a sweep in which some runs failed (results still written), or an
 unexpected error; 2 a refused scenario or override, a missing file or a bad option, reported as
@@ -88,6 +89,24 @@ def _exit(code: int) -> None:
     """Ends a typer command with the exit status of a shared command body."""
     if code:
         raise typer.Exit(code)
+
+
+def adopt_exception(exc: BaseException) -> None:
+    """Lets typer report an unexpected error of the fast path (:mod:`ternsim._entry`) as it
+    reports one of its own commands: the same traceback display, exit status 1. Relies on
+    typer's private hook; without it Python's own traceback is printed."""
+    try:
+        from typer.main import _typer_developer_exception_attr_name, except_hook
+        from typer.models import DeveloperExceptionConfig
+    except ImportError:  # pragma: no cover - another typer
+        return
+    sys.excepthook = except_hook
+    config = DeveloperExceptionConfig(
+        pretty_exceptions_enable=app.pretty_exceptions_enable,
+        pretty_exceptions_show_locals=app.pretty_exceptions_show_locals,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+    )
+    setattr(exc, _typer_developer_exception_attr_name, config)
 
 
 ScenarioArg = Annotated[
