@@ -49,3 +49,15 @@ def test_lazy_package_names_still_resolve():
     assert ternsim.SweepResult.__name__ == "SweepResult"
     with pytest.raises(AttributeError):
         _ = ternsim.no_such_name
+
+
+def test_the_version_loads_importlib_metadata_only_when_asked_for():
+    code = (
+        "import sys, ternsim\n"
+        "assert 'importlib.metadata' not in sys.modules\n"
+        "assert '__version__' in dir(ternsim)\n"
+        "from importlib.metadata import version\n"
+        "assert ternsim.__version__ == version('ternsim')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

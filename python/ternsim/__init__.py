@@ -17,17 +17,11 @@ sweeps with caching and confidence intervals (:mod:`ternsim.sweep`, itself calla
 from __future__ import annotations
 
 import importlib
-from importlib import metadata as _metadata
 from typing import Any
 
 from .errors import ScenarioError
 from .generators import cbrgen, setdest
 from .paths import scenario_path
-
-try:
-    __version__ = _metadata.version("ternsim")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-    __version__ = "0+unknown"
 
 # The public names of the API and sweep modules, loaded on first use (PEP 562): importing
 # ``ternsim`` (and so the ``ternsim`` command) must not pay for numpy, pandas and scipy, which
@@ -45,7 +39,21 @@ _LAZY = {
 }
 
 
+def _version() -> str:
+    # importlib.metadata takes 20-30 ms to import, as much as a short run: it loads only
+    # when the version is asked for.
+    from importlib import metadata
+
+    try:
+        return metadata.version("ternsim")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()[name] = version = _version()
+        return version
     if name == "sweep":
         # The callable module: ``ternsim.sweep(...)`` runs a sweep (see ternsim.sweep).
         return importlib.import_module(".sweep", __name__)
@@ -58,7 +66,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY, "sweep"])
+    return sorted({*globals(), *_LAZY, "sweep", "__version__"})
 
 
 __all__ = [

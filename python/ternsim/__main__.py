@@ -1,5 +1,7 @@
-"""``python -m ternsim``: the same command line as ``ternsim`` (see :mod:`ternsim.cli`)."""
+"""``python -m ternsim``: the same command line as ``ternsim`` (see :mod:`ternsim._entry`)."""
 
-from .cli import app
+import sys
 
-app(prog_name="ternsim")
+from ._entry import main
+
+sys.exit(main(prog_name="ternsim"))

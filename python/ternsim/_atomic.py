@@ -10,8 +10,6 @@ before untouched. It knows nothing of what the files contain.
 from __future__ import annotations
 
 import os
-import secrets
-import shutil
 from pathlib import Path
 from typing import Callable, Union
 
@@ -21,7 +19,9 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 def _sibling(path: Path, tag: str) -> Path:
-    return path.with_name(f".{path.name}.{tag}-{secrets.token_hex(4)}")
+    # os.urandom, as secrets.token_hex uses, without importing secrets (hashlib, hmac): a run
+    # printed on the terminal imports this module and writes nothing.
+    return path.with_name(f".{path.name}.{tag}-{os.urandom(4).hex()}")
 
 
 def replace_folder(folder: PathLike, fill: Callable[[Path], None], *, marker: str) -> Path:
@@ -31,6 +31,8 @@ def replace_folder(folder: PathLike, fill: Callable[[Path], None], *, marker: st
     result folder has), so a mistaken ``--out .`` cannot delete unrelated files. If ``fill``
     raises, the old folder (if any) is left as it was and no temporary folder remains.
     """
+    import shutil  # only here: it imports the compression modules
+
     folder = Path(folder).resolve()
     if folder.exists():
         if not folder.is_dir():

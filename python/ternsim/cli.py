@@ -3,7 +3,10 @@ setdest, cbrgen.
 
 This module owns argument parsing (typer), terminal output (rich) and exit statuses. It holds
 no logic of its own: every command calls the Python API (:mod:`ternsim.api`,
-:mod:`ternsim.sweep`, :mod:`ternsim.plot`, :mod:`ternsim.bench`).
+:mod:`ternsim.sweep`, :mod:`ternsim.plot`, :mod:`ternsim.bench`). The bodies of ``run`` and
+``ns2`` and the summary tables live in :mod:`ternsim._commands` and :mod:`ternsim._output`,
+shared with the fast path of the ``ternsim`` command (:mod:`ternsim._entry`), which runs the
+common forms of those two commands without importing typer or rich.
 
 Exit statuses: 0 success; 1 a sweep in which some runs failed (results still written), or an
 unexpected error; 2 a refused scenario or override, a missing file or a bad option, reported as
@@ -24,9 +27,15 @@ from typing import Annotated, Any, Optional
 import typer
 import typer.core
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
+from . import _commands, _output
+from ._commands import BEARER_LEGEND as BEARER_LEGEND
+from ._commands import FLOW_LEGEND as FLOW_LEGEND
+from ._commands import MAC_LEGEND as MAC_LEGEND
+from ._commands import _bytes
+from ._commands import _secs as _secs
+from ._output import rich_table as _table
 from .errors import ScenarioError
 
 
@@ -53,8 +62,8 @@ app = typer.Typer(
 )
 
 # Every table is laid out to fit 80 columns, rich's width off a terminal.
-_out = Console(highlight=False)
-_err = Console(stderr=True, highlight=False)
+_out = _output.console()
+_err = _output.console(stderr=True)
 
 SET_HELP = (
     "Override a scenario key: KEY=VALUE, KEY a dotted path whose list entries are given by "
@@ -63,242 +72,41 @@ SET_HELP = (
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    sys.stderr.write(" ".join(str(message).split()) + "\n")
-    sys.stderr.flush()
-    return typer.Exit(code)
+    return typer.Exit(_commands.fail(message, code).code)
 
 
 @contextlib.contextmanager
 def _reported() -> Iterator[None]:
     """Turns the errors a user can fix into one stderr line and exit status 2."""
     try:
-        yield
-    except ScenarioError as exc:
-        raise _fail(exc.message) from None
-    except FileNotFoundError as exc:
-        raise _fail(f"error: {exc.args[-1] if exc.args else exc}") from None
-    except (FileExistsError, NotADirectoryError, IsADirectoryError) as exc:
-        raise _fail(f"error: {exc}") from None
+        with _commands.reported():
+            yield
+    except _commands.Failed as exc:
+        raise typer.Exit(exc.code) from None
 
 
-def _bps(value: Any) -> str:
-    if value is None:
-        return "-"
-    value = float(value)
-    for unit, scale in (("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)):
-        if abs(value) >= scale:
-            return f"{value / scale:.3f} {unit}"
-    return f"{value:.1f} bps"
+def _exit(code: int) -> None:
+    """Ends a typer command with the exit status of a shared command body."""
+    if code:
+        raise typer.Exit(code)
 
 
-def _bytes(value: Any) -> str:
-    if value is None:
-        return "-"
-    value = float(value)
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if abs(value) >= scale:
-            return f"{value / scale:.2f} {unit}"
-    return f"{value:.0f} B"
-
-
-def _ms(value: Any) -> str:
-    return "-" if value is None else f"{float(value) * 1e3:.1f}"
-
-
-def _num(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if float(value).is_integer() and digits == 0:
-        return f"{int(value):,}"
-    return f"{float(value):.{digits}f}"
-
-
-def _secs(value: Any) -> str:
-    """Seconds as people write them: ``60 s``, ``0.5 s``, ``12.25 s`` (no float noise such
-    as 60.00000000000001, which rounding to the nanosecond removes)."""
-    return f"{round(float(value), 9):g} s"
-
-
-#: What each abbreviated column of the run tables means; printed under the tables.
-FLOW_LEGEND = (
-    "throughput: TCP data bits received per second (duplicates included); goodput: "
-    "application bytes delivered in order, once each; retx/sent: retransmitted/sent "
-    "segments; RTO/spur.: retransmission timeouts/of which spurious; fast rtx: fast "
-    "retransmits; cwnd: time-weighted mean congestion window (packets); RTT ms: round-trip "
-    "time min/mean/max in milliseconds."
-)
-
-
-BEARER_LEGEND = (
-    "blocks: transport blocks sent; block errors: blocks lost on the radio channel; RLC "
-    "retx/PDUs: retransmitted/sent RLC data PDUs; STATUS: RLC STATUS PDUs sent; polls: polls "
-    "sent; SDUs: SDUs delivered; SDU delay: mean/max in milliseconds."
-)
-
-MAC_LEGEND = (
-    "retx: DATA frames retransmitted; CTS/ACK timeouts: RTS left without CTS / DATA left "
-    "without ACK; ifq: interface queue (drops when full, and its largest length); retry "
-    "drops: frames dropped at the retry limit."
-)
-
-
-def _legend(text: str) -> None:
-    """Explains the abbreviated headers of the tables just printed (wrapped to the width)."""
-    _out.print(text, style="dim")
-    _out.print()
-
-
-def _table(title: str, columns: list[str], left: tuple[str, ...]) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in columns:
-        table.add_column(column, justify="left" if column in left else "right", no_wrap=True)
-    return table
-
-
-def _print_summary(summary: dict[str, Any]) -> None:
-    wall = summary.get("wall_seconds") or 0.0
-    events = summary.get("events", 0)
-    rate = f", {events / wall:,.0f} events/s" if wall > 0 else ""
-    _out.print(
-        f"[bold]{summary.get('scenario')}[/] seed {summary.get('seed')}: "
-        f"{_secs(summary.get('sim_seconds', 0))} simulated, {events:,} events "
-        f"in {wall:.3f} s{rate}"
-    )
-    # Two tables of at most six columns each, so that both fit in 80 columns.
-    flows = summary.get("flows", [])
-    delivery = _table(
-        "flows: delivery", ["flow", "tcp", "throughput", "goodput", "delivered"], ("flow", "tcp")
-    )
-    losses = _table(
-        "flows: losses, window and RTT",
-        ["flow", "retx/sent", "RTO/spur.", "fast rtx", "cwnd", "RTT ms min/mean/max"],
-        ("flow",),
-    )
-    for f in flows:
-        rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s"))
-        delivery.add_row(
-            str(f.get("name")),
-            str(f.get("tcp") or f.get("transport", "")),
-            _bps(f.get("throughput_bps")),
-            _bps(f.get("goodput_bps")),
-            _bytes(f.get("delivered_bytes")),
-        )
-        losses.add_row(
-            str(f.get("name")),
-            f"{_num(f.get('retransmitted_segments'))}/{_num(f.get('segments_sent'))}",
-            f"{_num(f.get('timeouts'))}/{_num(f.get('spurious_timeouts'))}",
-            _num(f.get("fast_retransmits")),
-            _num(f.get("mean_cwnd"), 1),
-            rtt,
-        )
-    _out.print(delivery)
-    _out.print(losses)
-    _legend(FLOW_LEGEND)
-    late = summary.get("never_started", [])
-    if late:
-        names = ", ".join(f"{c['name']} ({_secs(c['start_s'])})" for c in late[:5])
-        more = f" and {len(late) - 5} more" if len(late) > 5 else ""
-        _out.print(
-            f"{len(late)} connection(s) never started (they start at or after the end of "
-            f"the run): {names}{more}"
-        )
-    bearers = summary.get("bearers", [])
-    if bearers:
-        blocks = _table(
-            "radio bearers: transport blocks and RLC",
-            ["bearer", "direction", "blocks", "block errors", "RLC retx/PDUs"],
-            ("bearer", "direction"),
-        )
-        sdus = _table(
-            "radio bearers: RLC control and SDUs",
-            ["bearer", "direction", "STATUS", "polls", "SDUs", "SDU delay ms mean/max"],
-            ("bearer", "direction"),
-        )
-        for b in bearers:
-            delay = "/".join(_ms(b.get(k)) for k in ("sdu_delay_mean_s", "sdu_delay_max_s"))
-            name, direction = str(b.get("name")), str(b.get("direction"))
-            blocks.add_row(
-                name,
-                direction,
-                _num(b.get("transport_blocks")),
-                _num(b.get("block_errors")),
-                f"{_num(b.get('retransmitted_pdus'))}/{_num(b.get('data_pdus'))}",
-            )
-            sdus.add_row(
-                name,
-                direction,
-                _num(b.get("status_pdus")),
-                _num(b.get("polls")),
-                _num(b.get("sdus_delivered")),
-                delay,
-            )
-        _out.print(blocks)
-        _out.print(sdus)
-        _legend(BEARER_LEGEND)
-    _print_wireless(summary)
-    packets = summary.get("packets", {})
-    drops = packets.get("drops_by_reason", {})
-    table = _table("drops by reason", ["reason", "packets"], ("reason",))
-    for reason, count in drops.items():
-        table.add_row(str(reason), _num(count))
-    if not drops:
-        table.add_row("(none)", "0")
-    _out.print(table)
-    if packets:
-        _out.print(
-            f"packets: {_num(packets.get('created'))} created, "
-            f"{_num(packets.get('delivered'))} delivered, {_num(packets.get('dropped'))} dropped, "
-            f"{_num(packets.get('in_flight'))} in flight"
-        )
-
-
-def _print_wireless(summary: dict[str, Any]) -> None:
-    """802.11 MAC counters per node and the routing overhead, for runs on a wireless channel."""
-    nodes = [n for n in summary.get("nodes", []) if n.get("mac")]
-    if not nodes:
+def adopt_exception(exc: BaseException) -> None:
+    """Lets typer report an unexpected error of the fast path (:mod:`ternsim._entry`) as it
+    reports one of its own commands: the same traceback display, exit status 1. Relies on
+    typer's private hook; without it Python's own traceback is printed."""
+    try:
+        from typer.main import _typer_developer_exception_attr_name, except_hook
+        from typer.models import DeveloperExceptionConfig
+    except ImportError:  # pragma: no cover - another typer
         return
-    frames = _table(
-        "802.11 MAC per node: frames",
-        ["node", "DATA sent", "retx", "RTS", "CTS/ACK timeouts"],
-        ("node",),
+    sys.excepthook = except_hook
+    config = DeveloperExceptionConfig(
+        pretty_exceptions_enable=app.pretty_exceptions_enable,
+        pretty_exceptions_show_locals=app.pretty_exceptions_show_locals,
+        pretty_exceptions_short=app.pretty_exceptions_short,
     )
-    losses = _table(
-        "802.11 MAC per node: collisions and queue",
-        ["node", "collisions", "ifq drops", "retry drops", "ifq max"],
-        ("node",),
-    )
-    for n in nodes:
-        m = n["mac"]
-        frames.add_row(
-            str(n.get("name")),
-            _num(m.get("data_sent")),
-            _num(m.get("data_retransmitted")),
-            _num(m.get("rts_sent")),
-            f"{_num(m.get('cts_timeouts'))}/{_num(m.get('ack_timeouts'))}",
-        )
-        losses.add_row(
-            str(n.get("name")),
-            _num(m.get("collisions")),
-            _num(m.get("drops_ifq")),
-            _num(m.get("drops_retry_limit")),
-            _num(m.get("ifq_max")),
-        )
-    _out.print(frames)
-    _out.print(losses)
-    _legend(MAC_LEGEND)
-    routing = summary.get("routing")
-    if routing:
-        by_type = ", ".join(
-            f"{k} {_num(v)}" for k, v in routing.get("transmissions_by_type", {}).items()
-        )
-        nro = routing.get("normalized_routing_overhead")
-        _out.print(
-            f"routing: {_num(routing.get('transmissions'))} control transmissions"
-            f"{' (' + by_type + ')' if by_type else ''}; normalized routing overhead "
-            f"{'n/a' if nro is None else f'{nro:.4f}'}"
-        )
+    setattr(exc, _typer_developer_exception_attr_name, config)
 
 
 ScenarioArg = Annotated[
@@ -372,40 +180,20 @@ def run(
     ] = False,
 ) -> None:
     """Run one scenario with one seed."""
-    from . import api
-    from ._run_progress import RunProgress
-
-    if csv and out is None:
-        raise _fail("error: --csv needs --out")
-    if pcap_file is not None and pcap is None:
-        raise _fail("error: --pcap-file needs --pcap FLOW|NODE")
-    with _reported():
-        progress = RunProgress(None, enabled=not quiet)
-        try:
-            result = api.run(
-                scenario,
-                seed=seed,
-                overrides=set_,
-                pcap=pcap,
-                ns2_trace=ns2_trace is not None,
-                progress=progress,
-            )
-        finally:
-            progress.close()
-        if out is not None:
-            formats = ("parquet", "csv") if csv else ("parquet",)
-            folder = result.write(out, formats=formats)
-            _err.print(f"wrote {folder}")
-        if pcap is not None:
-            name = pcap.split(":", 1)[-1]
-            target = pcap_file or Path(f"{name}.pcap")
-            _err.print(f"wrote {result.write_pcap(target)}")
-        if ns2_trace is not None:
-            _err.print(f"wrote {result.write_ns2_trace(ns2_trace)}")
-    if as_json:
-        sys.stdout.write(json.dumps(result.summary) + "\n")
-    else:
-        _print_summary(result.summary)
+    _exit(
+        _commands.run_command(
+            scenario,
+            seed=seed,
+            set_=set_,
+            out=out,
+            as_json=as_json,
+            csv=csv,
+            pcap=pcap,
+            pcap_file=pcap_file,
+            ns2_trace=ns2_trace,
+            quiet=quiet,
+        )
+    )
 
 
 @app.command(
@@ -443,16 +231,10 @@ def ns2(
     not supported yet stops the script before the run with one FILE:LINE line on stderr and
     exit status 2, writing no file.
     """
-    from .ns2 import run_script
-
     if to_toml:
         _ns2_to_toml(script, list(args or ()))
         return
-    with _reported():
-        code = run_script(script, list(args or ()), out=out, seed=seed)
-    if out is not None and code == 0:
-        _err.print(f"wrote {out}")
-    raise typer.Exit(code)
+    raise typer.Exit(_commands.ns2_command(script, list(args or ()), out=out, seed=seed))
 
 
 def _ns2_to_toml(script: Path, args: list[str]) -> None:

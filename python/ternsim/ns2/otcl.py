@@ -13,7 +13,6 @@ each class's built-in methods.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import classes
@@ -41,13 +40,15 @@ class ScriptExit(Exception):
         self.code = code
 
 
-@dataclass(eq=False)
 class Obj:
-    """One OTcl object: its handle, its class, and what the simulator records about it."""
+    """One OTcl object: its handle, its class, and what the simulator records about it.
+    Compared by identity. (A plain class, not a dataclass: ``dataclasses`` imports
+    ``inspect``, 5-10 ms at the start of every ``ternsim ns2``.)"""
 
-    name: str
-    cls: str
-    info: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, name: str, cls: str) -> None:
+        self.name = name
+        self.cls = cls
+        self.info: dict[str, Any] = {}
 
 
 class ObjectSystem:

@@ -11,30 +11,31 @@ Running the record is :mod:`ternsim.ns2.interp`'s job, translating it :mod:`tern
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import classes
 from .otcl import Obj, ObjectSystem, Refusal
 
 
-@dataclass
+# Link and Event are plain classes, not dataclasses: ``dataclasses`` imports ``inspect``,
+# 5-10 ms at the start of every ``ternsim ns2``. Neither is ever compared.
 class Link:
-    a: Obj
-    b: Obj
-    rate_bps: float
-    delay_s: float
-    traced: bool
-    #: Drop-tail limit per direction, (a -> b, b -> a).
-    limits: list[int] = field(default_factory=lambda: [50, 50])
+    def __init__(self, a: Obj, b: Obj, rate_bps: float, delay_s: float, traced: bool) -> None:
+        self.a = a
+        self.b = b
+        self.rate_bps = rate_bps
+        self.delay_s = delay_s
+        self.traced = traced
+        #: Drop-tail limit per direction, (a -> b, b -> a).
+        self.limits = [50, 50]
 
 
-@dataclass
 class Event:
-    time: float
-    seq: int
-    script: str
-    where: str
+    def __init__(self, time: float, seq: int, script: str, where: str) -> None:
+        self.time = time
+        self.seq = seq
+        self.script = script
+        self.where = where
 
 
 #: Simulator methods that only draw (nam) or choose an implementation detail: accepted, no-op.
