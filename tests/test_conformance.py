@@ -115,3 +115,7 @@ def test_bench_against_ns2_reports_both_simulators_per_case(cli):
         assert r["ns2_seconds"] > 0 and r["ternsim_core_seconds"] > 0
         assert r["core_speedup"] == pytest.approx(r["ns2_seconds"] / r["ternsim_core_seconds"])
         assert r["events_per_second"] > 0 and r["ns2_peak_kb"] > 0 and r["ternsim_peak_kb"] > 0
+    # The batch: the same seeds as one ns-2 process after another and as one ternsim sweep.
+    batch = json.loads(proc.stdout)["sweep"]
+    assert batch["ok"] and batch["runs"] == 8 and batch["cores"] >= 1
+    assert batch["speedup"] == pytest.approx(batch["ns2_seconds"] / batch["ternsim_seconds"])

@@ -167,3 +167,44 @@ def run_against_ns2(repeat: int = 3) -> dict[str, dict[str, Any]]:
             "ternsim_run_ok": all(r[2] == 0 for r in process),
         }
     return results
+
+
+def sweep_against_ns2(runs: int = 40, jobs: int | None = None) -> dict[str, Any]:
+    """A seed sweep of the 7-hop DSR NewReno chain as ns-2 users script one: ``runs`` ``ns``
+    processes one after another (seeds 1..runs), against one ``ternsim sweep --seeds runs``
+    process on every core (no cache, so every run is simulated). Wall times of the whole
+    batch, both; and the ratio."""
+    import os
+    import shutil
+    import sys
+    import tempfile
+    import time
+
+    ns = shutil.which("ns")
+    if ns is None:
+        raise FileNotFoundError("ns-2 (`ns`) is not on the PATH; apt-get install ns2")
+    folder = scenario_path("conformance")
+    with tempfile.TemporaryDirectory(prefix="ternsim-bench-") as tmp:
+        start = time.perf_counter()
+        statuses = [
+            _timed_process(
+                [ns, str(folder / "chain.tcl"), "Newreno", "DSR", str(seed), "7", "100", "0"],
+                cwd=tmp,
+            )[2]
+            for seed in range(1, runs + 1)
+        ]
+        ns_wall = time.perf_counter() - start
+        argv = [sys.executable, "-m", "ternsim", "sweep", str(folder / "chain.toml")]
+        argv += ["--seeds", str(runs), "--no-cache", "--quiet", "--out", str(Path(tmp) / "sw")]
+        if jobs is not None:
+            argv += ["--jobs", str(jobs)]
+        ternsim_wall, _, status = _timed_process(argv, cwd=tmp)
+    return {
+        "case": f"sweep of {runs} seeds, chain7 newreno dsr 100 s",
+        "runs": runs,
+        "cores": jobs or os.cpu_count() or 1,
+        "ns2_seconds": ns_wall,
+        "ternsim_seconds": ternsim_wall,
+        "speedup": ns_wall / ternsim_wall if ternsim_wall else 0.0,
+        "ok": status == 0 and all(s == 0 for s in statuses),
+    }

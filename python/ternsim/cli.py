@@ -438,10 +438,11 @@ def bench(
             raise _fail(f"error: --against {against}: allowed: ns2")
         try:
             versus = bench_mod.run_against_ns2(repeat=1 if quick else 3)
+            batch = bench_mod.sweep_against_ns2(runs=8 if quick else 40)
         except FileNotFoundError as exc:
             raise _fail(f"error: {exc}") from None
         if as_json:
-            sys.stdout.write(json.dumps({"against_ns2": versus}) + "\n")
+            sys.stdout.write(json.dumps({"against_ns2": versus, "sweep": batch}) + "\n")
             return
         table = Table(title="ternsim against ns-2", title_justify="left", box=box.SIMPLE)
         for column in ("case", "ns-2 s", "core s", "run s", "core x", "run x", "Mev/s", "MB"):
@@ -461,6 +462,12 @@ def bench(
         _err.print(
             "core x, run x: ns-2's process time over ternsim's core and whole `ternsim run` "
             "process (fastest of the runs); MB: peak memory of ns-2 / of `ternsim run`"
+        )
+        _out.print(
+            f"{batch['case']}: ns-2 {batch['runs']} processes one after another "
+            f"{batch['ns2_seconds']:.1f} s, one `ternsim sweep` on {batch['cores']} cores "
+            f"{batch['ternsim_seconds']:.1f} s: x {batch['speedup']:.1f}"
+            + ("" if batch["ok"] else " (a run failed)")
         )
         return
     paths = bench_mod.bench_scenarios()
