@@ -14,4 +14,5 @@ fi
 "$venv/bin/python" -m pip install -q -e ".[test]"
 # --workspace (not -p ternsim-core): see crates/ternsim-py/Cargo.toml, [lib] test = false.
 cargo test --workspace --release
-"$venv/bin/python" -m pytest -q "$@"
+# One pytest worker per core (pytest-xdist); `scripts/test.sh -n 0` runs them in one process.
+"$venv/bin/python" -m pytest -q -n auto "$@"

@@ -13,6 +13,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
+# pytest-xdist's workers start with COLUMNS=80 and LINES=24 set by execnet; the command-line
+# tests give their subprocesses COLUMNS=120 unless a test chose a width itself, which they tell
+# by COLUMNS being set. Drop execnet's values so a worker behaves as a plain pytest run.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
 #: Two hosts, one lossy link, one Reno flow, a few seconds: small enough for every CLI test.
 TINY_TOML = """\
 name = "tiny"
