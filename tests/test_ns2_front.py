@@ -188,10 +188,9 @@ REFUSED = [
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
     (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),
     (
-        TCP + '$ns at 1.0 "puts hello"\n',
+        TCP + "$ns at 1.0 {puts [$tcp set nackpack_]}\n",
         17,
-        '$ns at 1.0 "puts hello": a callback at 1 s, before the end of the run at 2 s, '
-        "needs mid-run stepping",
+        "$ns at 1.0 {puts [$tcp set nackpack_]}: nackpack_: not available; available: cwnd_,",
     ),
 ]
 
@@ -211,25 +210,108 @@ def test_unsupported_commands_stop_before_the_run(tmp_path, body, line, message)
     assert not (tmp_path / "new.tr").exists()
 
 
-def test_an_end_of_run_value_ternsim_does_not_have_is_refused_before_the_run(tmp_path):
+def test_a_value_ternsim_does_not_keep_is_refused_before_the_run(tmp_path):
     finish = FINISH.replace('puts "rexmit', 'puts "before"\n    puts "rexmit').replace(
-        "nrexmitpack_", "cwnd_"
+        "nrexmitpack_", "nackpack_"
     )
     proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr.startswith('script.tcl:21: puts "rexmit [$tcp set cwnd_]": cwnd_ after')
-    assert "cwnd_ after the run: not available; available: nrexmitpack_" in proc.stderr
+    assert proc.stderr.startswith('script.tcl:21: puts "rexmit [$tcp set nackpack_]": nackpack_')
+    assert "nackpack_: not available; available: cwnd_, ssthresh_" in proc.stderr
     assert not (tmp_path / "out.tr").exists()
+
+
+STEPPED = """set udp [new Agent/UDP]
+$ns attach-agent $n0 $udp
+set lm [new Agent/LossMonitor]
+$ns attach-agent $n2 $lm
+$ns connect $udp $lm
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 500
+$cbr set interval_ 0.01
+$cbr attach-agent $udp
+$ns at 0.0 "$cbr start"
+proc record {} {
+    global ns lm
+    puts "[$ns now] [$lm set npkts_] [$lm set bytes_] [$lm set nlost_]"
+    $lm set bytes_ 0
+    $ns at [expr [$ns now] + 0.25] "record"
+}
+$ns at 0.25 "record"
+"""
+
+
+def test_a_callback_rescheduling_itself_samples_and_resets_a_counter_mid_run(tmp_path):
+    """The classic `record` proc: every 0.25 s it reads a LossMonitor and resets `bytes_`.
+    A 500 B packet every 10 ms, unloaded path 10 Mb/s + 1.5 Mb/s, 30 ms one way: the first
+    packet arrives at 0.4 ms + 10 ms + 2.667 ms + 20 ms = 33.07 ms, so by 0.25 s (events due
+    at 0.25 itself not yet run, as in ns-2) packets 0-21 have arrived (packet 21, sent at
+    0.21 s, at 0.243 s); each later window of 0.25 s holds 25 arrivals, 12 500 bytes."""
+    proc = ternsim_ns2(tmp_path, HEAD + STEPPED + FINISH.replace("[$tcp set nrexmitpack_]", "0"))
+    assert proc.returncode == 3, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:3] == ["0.25 22 11000 0", "0.5 47 12500 0", "0.75 72 12500 0"]
+    assert lines[-1] == "rexmit 0"
+    assert len(lines) == 8  # 0.25 ... 1.75, then finish at 2.0 exits before record at 2.0
+
+
+def test_a_window_written_mid_run_bounds_the_sender_from_then_on(tmp_path):
+    """`$tcp set window_ 1` at 1 s: afterwards one packet per round trip. A round trip with
+    one packet in flight is 0.832 + 5.547 + 60 ms of propagation + 0.032 + 0.213 ms of ACK
+    transmission = 66.624 ms (1040 B at 10 and 1.5 Mb/s, 40 B back), so from 1.5 s to 2 s
+    the ACK advances by 7 or 8."""
+    text = (
+        HEAD
+        + TCP
+        + """proc shrink {} {
+    global tcp
+    $tcp set window_ 1
+}
+proc probe {} {
+    global ns tcp
+    puts "[$ns now] [$tcp set ack_] [$tcp set window_]"
+}
+$ns at 1.0 "shrink"
+$ns at 1.5 "probe"
+"""
+        + FINISH.replace('puts "rexmit [$tcp set nrexmitpack_]"', "probe")
+    )
+    proc = ternsim_ns2(tmp_path, text)
+    assert proc.returncode == 3, proc.stderr
+    (t1, a1, w1), (t2, a2, w2) = (line.split() for line in proc.stdout.splitlines())
+    assert (t1, t2, w1, w2) == ("1.5", "2", "1", "1")
+    assert int(a2) - int(a1) in (7, 8)
+
+
+def test_exit_in_a_mid_run_callback_ends_the_run_and_its_trace_there(tmp_path):
+    """A callback at 1 s that flushes, closes and exits: the trace stops before 1 s and the
+    result folder's summary covers one second."""
+    import json
+
+    text = (
+        HEAD
+        + TCP
+        + FINISH.replace("$ns at 2.0", "$ns at 1.0").replace(
+            "$ns run", '$ns at 2.0 "puts never"\n$ns run'
+        )
+    )
+    proc = ternsim_ns2(tmp_path, text, options=("--out", "res"))
+    assert proc.returncode == 3, proc.stderr
+    assert "never" not in proc.stdout
+    times = [float(line.split()[1]) for line in (tmp_path / "out.tr").read_text().splitlines()]
+    assert times and max(times) < 1.0 and max(times) > 0.9
+    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["sim_seconds"] == 1.0
 
 
 def test_an_unavailable_value_read_through_a_variable_is_refused_when_read(tmp_path):
     finish = FINISH.replace("[$tcp set nrexmitpack_]", "[$tcp set $v]").replace(
-        "global ns f tcp", "global ns f tcp\n    set v cwnd_"
+        "global ns f tcp", "global ns f tcp\n    set v nackpack_"
     )
     proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
     assert proc.returncode == 2
-    assert "cwnd_ after the run: not available" in proc.stderr
+    assert "nackpack_ during or after the run: not available" in proc.stderr
     assert not (tmp_path / "out.tr").exists()
 
 
@@ -285,8 +367,7 @@ def test_running_a_script_loads_no_heavy_library(tmp_path):
 def test_to_toml_writes_the_static_part_and_lists_the_callbacks(tmp_path):
     """`ternsim ns2 --to-toml`: the scenario file runs to the same result as the script, and
     the `$ns at` scripts it cannot hold (a mid-run sampler, the finish proc) are listed with
-    their lines, in the file and on stderr; a script that needs mid-run stepping to run is
-    still translated."""
+    their lines, in the file and on stderr."""
     import json
 
     try:
@@ -296,8 +377,9 @@ def test_to_toml_writes_the_static_part_and_lists_the_callbacks(tmp_path):
 
     sampler = 'proc record {} {\n    global tcp\n    puts "cwnd [$tcp set cwnd_]"\n}\n'
     text = HEAD + TCP + sampler + '$ns at 1.0 "record"\n' + FINISH
-    refused = ternsim_ns2(tmp_path, text)
-    assert refused.returncode == 2 and "mid-run stepping" in refused.stderr
+    stepped = ternsim_ns2(tmp_path, text)  # the script itself runs, sampler and all
+    assert stepped.returncode == 3 and stepped.stdout.startswith("cwnd "), stepped.stderr
+    (tmp_path / "out.tr").unlink()
     proc = ternsim_ns2(tmp_path, text, options=("--to-toml",))
     assert proc.returncode == 0, proc.stderr
     assert not (tmp_path / "out.tr").exists()  # nothing ran: the trace file is not left

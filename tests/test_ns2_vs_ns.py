@@ -140,3 +140,19 @@ def test_dumbbell_identical(tmp_path):
     assert runs["ternsim"][1] == runs["ns"][1]
     difference = first_difference(runs["ns"][2], runs["ternsim"][2])
     assert difference is None, difference
+
+
+def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
+    """sampler.tcl: a `record` proc that reschedules itself every 0.37 s reads cwnd_,
+    ssthresh_, t_seqno_, ack_, maxseq_, backoff_, dupacks_, nrexmitpack_, nrexmit_, the
+    TCPSink's bytes_ and a LossMonitor's bytes_/npkts_/nlost_/lastPktTime_, and resets bytes_:
+    every line it prints is ns-2's, through a loss episode and a timeout; the trace holds the
+    same packet events."""
+    runs = run_both(tmp_path, "sampler.tcl", [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert ts_rc == ns_rc == 0
+    assert len(ns_out.splitlines()) == 8
+    assert " backoff 2 " in ns_out  # the samples span a timeout
+    assert ts_out == ns_out
+    assert len(ts_tr) == len(ns_tr)
+    assert_same_packets(ns_tr, ts_tr)

@@ -28,6 +28,7 @@ from .paths import scenario_path
 # only a run's tables, a sweep's statistics and the plots need.
 _LAZY = {
     "RunResult": "api",
+    "Simulation": "api",
     "apply_overrides": "api",
     "load_scenario": "api",
     "parse_value": "api",
@@ -72,6 +73,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "RunResult",
     "ScenarioError",
+    "Simulation",
     "SweepResult",
     "__version__",
     "apply_overrides",

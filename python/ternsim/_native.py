@@ -17,7 +17,16 @@ from typing import Any, Callable
 
 from .errors import ScenarioError
 
-__all__ = ["core", "core_version", "validate_json", "run_json", "run_summary_json", "decode_column"]
+__all__ = [
+    "core",
+    "core_version",
+    "validate_json",
+    "run_json",
+    "run_summary_json",
+    "simulation",
+    "output",
+    "decode_column",
+]
 
 _DTYPES = {"f64": "<f8", "i64": "<i8", "u8": "u1"}
 
@@ -69,11 +78,25 @@ def run_json(
         out = mod.run(scenario_json, int(seed), pcap=pcap, ns2_trace=ns2_trace, progress=progress)
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None
+    return output(out)
+
+
+def output(out: Any) -> dict[str, Any]:
+    """The core's output dict with its summary parsed (what :func:`run_json` returns)."""
     result = {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}
     for key in ("pcap", "ns2_trace"):
         if key in out:
             result[key] = out[key]
     return result
+
+
+def simulation(scenario_json: str, seed: int, ns2_trace: bool = False) -> Any:
+    """The core's steppable run (``ternsim._core.Simulation``), built and paused at 0."""
+    mod = core()
+    try:
+        return mod.Simulation(scenario_json, int(seed), ns2_trace=ns2_trace)
+    except mod.ScenarioError as exc:
+        raise _reraise(exc) from None
 
 
 def run_summary_json(scenario_json: str, seed: int) -> str:

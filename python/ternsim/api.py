@@ -345,6 +345,90 @@ def run(
     return result
 
 
+class Simulation:
+    """One run that the caller steps: build, advance, read and change, finish.
+
+        >>> sim = Simulation("examples/dumbbell.toml", seed=1)
+        >>> for t in range(1, 11):
+        ...     sim.run_until(t)                 # events due before t seconds have run
+        ...     print(t, sim.flow("ftp")["cwnd"])
+        >>> result = sim.finish()                # the rest of the run: a RunResult
+
+    ``run_until(t)`` runs the events due strictly before ``t`` (an ns-2 ``$ns at t``
+    callback sees the state before the packet events of its own instant) and pauses; pausing
+    changes nothing, so a run stepped any way ends with the summary :func:`run` gives for the
+    same scenario and seed. ``flow(name_or_index)`` reads a flow's state (TCP: ``cwnd``,
+    ``ssthresh``, ``t_seqno``, ``maxseq``, ``ack``, ``dupacks``, ``srtt_s``, ``rttvar_s``,
+    ``rto_s``, ``backoff``, ``segments_sent``, ``retransmissions``, ``timeouts``,
+    ``fast_retransmits``, ``sink_packets``, ``sink_delivered_wire_bytes``; UDP: ``sent_packets``,
+    ``sent_bytes``, ``received_packets``, ``received_bytes``, ``lost_packets``,
+    ``last_arrival_s``); ``set_window`` changes a TCP flow's receiver window from now on.
+    ``finish()`` runs to the scenario's duration, ``stop()`` ends at the pause (the summary
+    then covers ``[0, now]``); either returns a :class:`RunResult`.
+    """
+
+    def __init__(
+        self,
+        scenario_or_path: ScenarioLike,
+        seed: int = 1,
+        overrides: Overrides = None,
+        *,
+        ns2_trace: bool = False,
+    ) -> None:
+        self.seed = _check_seed(seed)
+        self.scenario = prepare(scenario_or_path, overrides)
+        self._sim = _native.simulation(scenario_json(self.scenario), self.seed, ns2_trace)
+        flows = self.scenario.get("flows", [])
+        self._flow_index = {
+            str(f.get("name", f"flow{i}")): i for i, f in enumerate(flows) if isinstance(f, dict)
+        }
+        self._trace: list[str] = []
+
+    @property
+    def now(self) -> float:
+        """Where the run is paused, in seconds."""
+        return float(self._sim.now)
+
+    def run_until(self, seconds: float) -> None:
+        """Runs every event due before ``seconds`` and pauses there (never goes back)."""
+        self._sim.run_until(float(seconds))
+
+    def _index(self, flow: str | int) -> int:
+        if isinstance(flow, int):
+            return flow
+        try:
+            return self._flow_index[flow]
+        except KeyError:
+            names = ", ".join(self._flow_index) or "none"
+            raise KeyError(f"no flow {flow!r}; flows: {names}") from None
+
+    def flow(self, flow: str | int) -> dict[str, float]:
+        """The state of a flow (by name or scenario index) where the run is paused."""
+        return dict(self._sim.flow_state(self._index(flow)))
+
+    def set_window(self, flow: str | int, packets: int) -> None:
+        """Sets a TCP flow's receiver window (ns-2 ``window_``) from now on."""
+        self._sim.set_tcp_window(self._index(flow), int(packets))
+
+    def take_ns2_trace(self) -> str:
+        """The ns-2 trace recorded since the last call (with ``ns2_trace=True``)."""
+        return str(self._sim.take_ns2_trace())
+
+    def _result(self, out: Any) -> RunResult:
+        out = _native.output(out)
+        result = RunResult(out["summary"], scenario=self.scenario, raw_traces=out["traces"])
+        result.ns2_trace = out.get("ns2_trace")
+        return result
+
+    def finish(self) -> RunResult:
+        """Runs the rest of the scenario and returns its result."""
+        return self._result(self._sim.finish())
+
+    def stop(self) -> RunResult:
+        """Ends the run where it is paused and returns its result over ``[0, now]``."""
+        return self._result(self._sim.stop())
+
+
 # --- results -------------------------------------------------------------------------------
 
 

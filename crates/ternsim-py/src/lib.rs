@@ -90,6 +90,14 @@ fn run<'py>(
             }
         })
         .map_err(ScenarioError::new_err)?;
+    output_dict(py, &out)
+}
+
+/// A run's output as the dict `run` returns.
+fn output_dict<'py>(
+    py: Python<'py>,
+    out: &ternsim_core::world::RunOutput,
+) -> PyResult<Bound<'py, PyDict>> {
     let summary = serde_json::to_string(&out.summary)
         .map_err(|e| PyValueError::new_err(format!("cannot serialise summary: {e}")))?;
     let result = PyDict::new_bound(py);
@@ -265,6 +273,112 @@ fn cbrgen(
     }))
 }
 
+/// A run its caller steps (`ternsim.Simulation`): built from a scenario (JSON text) and a
+/// seed, paused at 0; `run_until(t)` runs the events due before `t` seconds with the GIL
+/// released; `flow_state(i)` reads flow `i` as a dict; `set_tcp_window(i, w)` changes its
+/// receiver window; `take_ns2_trace()` hands over the ns-2 trace text recorded since the last
+/// call; `finish()` runs to the scenario's end and `stop()` ends where the run is paused, both
+/// returning what `run` returns. After either, every method raises.
+#[pyclass]
+struct Simulation {
+    inner: Option<ternsim_core::world::Simulation>,
+}
+
+impl Simulation {
+    fn live(&mut self) -> PyResult<&mut ternsim_core::world::Simulation> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("the simulation has ended (finish or stop)"))
+    }
+}
+
+/// Seconds (a float from Python) to the core's clock, refusing what it cannot hold.
+fn sim_time(seconds: f64) -> PyResult<SimTime> {
+    if !(0.0..=SimTime::MAX.as_secs_f64()).contains(&seconds) {
+        return Err(PyValueError::new_err(format!(
+            "time {seconds} s is outside the simulated clock (0 to {} s)",
+            SimTime::MAX.as_secs_f64()
+        )));
+    }
+    Ok(SimTime::from_secs_f64(seconds))
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (scenario_json, seed, ns2_trace=false))]
+    fn new(scenario_json: &str, seed: u64, ns2_trace: bool) -> PyResult<Self> {
+        let sc = resolve(scenario_json)?;
+        let spec = ternsim_core::world::CaptureSpec {
+            pcap: None,
+            ns2_trace,
+        };
+        let inner = ternsim_core::world::Simulation::new(sc, seed, &spec)
+            .map_err(ScenarioError::new_err)?;
+        Ok(Simulation { inner: Some(inner) })
+    }
+
+    /// Where the run is paused, in seconds.
+    #[getter]
+    fn now(&mut self) -> PyResult<f64> {
+        Ok(self.live()?.now().as_secs_f64())
+    }
+
+    /// The scenario's duration, in seconds.
+    #[getter]
+    fn duration(&mut self) -> PyResult<f64> {
+        Ok(self.live()?.duration().as_secs_f64())
+    }
+
+    #[getter]
+    fn flow_count(&mut self) -> PyResult<usize> {
+        Ok(self.live()?.flow_count())
+    }
+
+    fn run_until(&mut self, py: Python<'_>, seconds: f64) -> PyResult<()> {
+        let t = sim_time(seconds)?;
+        let sim = self.live()?;
+        py.allow_threads(|| sim.run_until(t));
+        Ok(())
+    }
+
+    fn flow_state<'py>(&mut self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {
+        let st = self
+            .live()?
+            .flow_state(flow)
+            .ok_or_else(|| PyValueError::new_err(format!("no flow {flow}")))?;
+        let d = PyDict::new_bound(py);
+        for (k, v) in st {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    fn set_tcp_window(&mut self, flow: usize, window: u32) -> PyResult<()> {
+        self.live()?
+            .set_tcp_window(flow, window)
+            .map_err(PyValueError::new_err)
+    }
+
+    fn take_ns2_trace(&mut self) -> PyResult<String> {
+        Ok(self.live()?.take_ns2_trace())
+    }
+
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.live()?;
+        let sim = self.inner.take().expect("live");
+        let out = py.allow_threads(|| sim.finish());
+        output_dict(py, &out)
+    }
+
+    fn stop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.live()?;
+        let sim = self.inner.take().expect("live");
+        let out = sim.stop();
+        output_dict(py, &out)
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
@@ -274,5 +388,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit_hmm, m)?)?;
     m.add_function(wrap_pyfunction!(setdest, m)?)?;
     m.add_function(wrap_pyfunction!(cbrgen, m)?)?;
+    m.add_class::<Simulation>()?;
     Ok(())
 }

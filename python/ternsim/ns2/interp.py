@@ -15,6 +15,7 @@ Tcl error in the script (its error info on stderr, as ``ns`` prints it).
 
 from __future__ import annotations
 
+import heapq
 import os
 import re
 import sys
@@ -23,7 +24,7 @@ from typing import Any, Callable
 
 from . import classes
 from .otcl import ObjectSystem, Refusal, ScriptExit
-from .scenario import STATE_FROM_SUMMARY, Translation
+from .scenario import Translation
 from .simulator import Model, parse_events
 
 
@@ -57,8 +58,9 @@ class _Session:
         tcl.setvar("argv0", str(path))
         tcl.call("set", "argv", tuple(args))
         tcl.setvar("argc", str(len(args)))
-        tcl.eval("namespace eval ::ns2 {}; rename open ::ns2::_open")
+        tcl.eval("namespace eval ::ns2 {}; rename open ::ns2::_open; rename close ::ns2::_close")
         tcl.createcommand("open", self._guard(self._open))
+        tcl.createcommand("close", self._guard(self._close))
         tcl.createcommand("exit", self._guard(self._exit))
         tcl.createcommand("unknown", self._guard(self._unknown))
         self.objects = ObjectSystem(tcl, self._guard)
@@ -125,6 +127,7 @@ class _Session:
 
     def _run(self) -> None:
         from .. import api
+        from .live import LIVE_TCP, LiveState
 
         model = self.model
         actions, callbacks = parse_events(model, self.tcl)
@@ -133,46 +136,72 @@ class _Session:
                 "the script schedules no end: not supported; give it a `$ns at TIME "
                 '"finish"` whose proc writes its results and calls exit'
             )
+        # The run lasts until the last callback scheduled before `$ns run` (where scripts
+        # call their `finish`); callbacks scheduled later, by callbacks, run if they fall due
+        # by then.
         end = max(ev.time for ev in callbacks)
-        early = [ev for ev in callbacks if ev.time < end]
         self.callbacks = callbacks
-        if early and not self.static:
-            ev = early[0]
-            raise Refusal(
-                f"a callback at {ev.time:g} s, before the end of the run at {end:g} s, needs "
-                "mid-run stepping: not supported; supported: application start and stop at any "
-                "time, other callbacks only at the last time",
-                where=ev.where,
-            )
         if not self.static:
-            self._refuse_unavailable_reads(callbacks)
+            self._refuse_unavailable_reads(callbacks, LIVE_TCP)
         self.translation = Translation(model, actions, end)
         if self.dry:
             self.exit_code = 0
             self._discard_files()
             raise ScriptExit(0)
         try:
-            result = api.run(self.translation.scenario, seed=self.seed, ns2_trace=True)
+            sim = api.Simulation(self.translation.scenario, seed=self.seed, ns2_trace=True)
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
+        model.live = LiveState(sim._sim, self.translation.ends, self.objects)
+        due = [(ev.time, ev.seq, ev) for ev in callbacks]
+        heapq.heapify(due)
+        model.schedule_hook = lambda ev: heapq.heappush(due, (ev.time, ev.seq, ev))
+        model.pull_trace = lambda: self._pull_trace(sim)
+        try:
+            while due and not model.halted:
+                t, _, ev = heapq.heappop(due)
+                if t > end:
+                    break
+                # The callback sees the state before the packet events of its own instant,
+                # as in ns-2, where it was queued before them.
+                sim.run_until(t)
+                model.now = t
+                self._pull_trace(sim)
+                self.tcl.call("uplevel", "#0", ev.script)
+        finally:
+            if self.refusal is None and model.live.final is None:
+                self._end_run(sim)
+
+    def _pull_trace(self, sim: Any) -> None:
+        """Writes the trace lines recorded since the last call into the script's trace file."""
+        if self.model.live is None or self.model.live.final is not None:
+            return
+        text = sim.take_ns2_trace()
+        ch = self.model.trace_channel
+        if text and ch is not None and ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
+            self.tcl.call("puts", "-nonewline", ch, self.translation.rewrite_trace(text))
+
+    def _end_run(self, sim: Any) -> None:
+        """The script exited or ran out of callbacks: end the simulation where it is paused,
+        keep the agents' final state for later reads, write the result folder."""
+        self._pull_trace(sim)
+        self.model.live.end()
+        result = sim.stop()
         self.result = result
-        model.read_state = lambda obj, var: self.translation.state(result.summary, obj, var)
         if self.out is not None:
             result.write(self.out)
-        channels = self.tcl.splitlist(self.tcl.call("file", "channels"))
-        if model.trace_channel is not None and model.trace_channel in channels:
-            text = self.translation.rewrite_trace(result.ns2_trace or "")
-            self.tcl.call("puts", "-nonewline", model.trace_channel, text)
-        model.now = end
-        for ev in callbacks:
-            self.tcl.call("uplevel", "#0", ev.script)
-            if model.halted:
-                break
 
-    def _refuse_unavailable_reads(self, callbacks: list) -> None:
+    def _close(self, *args: str) -> str:
+        if args and args[0] == self.model.trace_channel:
+            self.model.pull_trace()
+        return str(self.tcl.call("::ns2::_close", *args))
+
+    def _refuse_unavailable_reads(self, callbacks: list, available: tuple[str, ...]) -> None:
         """Refuses, before the run, a script whose procs or callbacks read TCP state that the
-        run will not report (``$tcp set cwnd_``), naming the first such line of the script."""
-        missing = [v for v in classes.TCP_STATE if v not in STATE_FROM_SUMMARY]
+        run does not keep (``$tcp set nackpack_``), naming the first such line of the script."""
+        missing = [v for v in classes.TCP_STATE if v not in available]
+        if not missing:
+            return
         pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
         tcl = self.tcl
         texts = [ev.script for ev in callbacks]
@@ -188,7 +217,7 @@ class _Session:
                 where = f"{self.path}:{i}: {line.strip()}"
                 break
         raise Refusal(
-            f"{var} after the run: not available; available: {', '.join(STATE_FROM_SUMMARY)}",
+            f"{var}: not available; available: {', '.join(available)}",
             where=where,
         )
 

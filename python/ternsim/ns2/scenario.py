@@ -71,16 +71,6 @@ _APP_VARS = {
     ),
 }
 
-#: After the run, TCP agent statistics from the flow's summary.
-STATE_FROM_SUMMARY = {
-    "nrexmitpack_": lambda f, size, syn: f["retransmitted_segments"],
-    "nrexmitbytes_": lambda f, size, syn: f["retransmitted_segments"] * size,
-    "ndatapack_": lambda f, size, syn: f["segments_sent"],
-    "ndatabytes_": lambda f, size, syn: (f["segments_sent"] - (1 if syn else 0)) * size,
-    "nrexmit_": lambda f, size, syn: f["timeouts"],
-    "ncwndcuts_": lambda f, size, syn: f["timeouts"] + f["fast_retransmits"],
-}
-
 
 def settable(base: str) -> set[str]:
     """The variables a script may set on an object of ns-2 class ``base``."""
@@ -266,18 +256,3 @@ class Translation:
                     f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
             out.append(" ".join(f))
         return "".join(x + "\n" for x in out)
-
-    def state(self, summary: dict, agent: Obj, var: str) -> str:
-        for i, (sender, _) in enumerate(self.ends):
-            if sender is agent:
-                flow = summary["flows"][i]
-                break
-        else:
-            return self.model.o.getvar(agent, var)  # never sent: its variables stay at 0
-        if var not in STATE_FROM_SUMMARY:
-            raise Refusal(
-                f"{var} after the run: not available; available: {', '.join(STATE_FROM_SUMMARY)}"
-            )
-        size = int(float(self.model.o.getvar(agent, "packetSize_")))
-        syn = classes.boolean(self.model.o.getvar(agent, "syn_"))
-        return str(STATE_FROM_SUMMARY[var](flow, size, syn))

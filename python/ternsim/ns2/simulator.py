@@ -63,8 +63,13 @@ class Model:
         self.where = lambda: ""
         #: Set by the driver: runs the simulation and the callbacks (`$ns run`).
         self.run_hook = lambda: None
-        #: Set by the driver: the value of a TCP state variable after the run, or a Refusal.
-        self.read_state = lambda obj, var: None
+        #: Set by the driver when `$ns run` starts: the agents' variables in the running
+        #: simulation (:class:`ternsim.ns2.live.LiveState`).
+        self.live: Any = None
+        #: Set by the driver: queues a callback scheduled while the simulation runs.
+        self.schedule_hook: Any = None
+        #: Set by the driver: writes the trace lines recorded so far into the trace channel.
+        self.pull_trace = lambda: None
         objects.on_create = self._on_create
         b = objects.builtins
         sim = {
@@ -266,12 +271,13 @@ class Model:
         if len(args) != 2:
             raise Refusal("at: give TIME SCRIPT")
         t = float(args[0])
-        if self.started and t > self.now:
-            raise Refusal(
-                "$ns at from a callback after the end of the simulated run: not supported "
-                "(callbacks that reschedule themselves need mid-run stepping)"
-            )
-        self.events.append(Event(t, len(self.events), args[1], self.where()))
+        ev = Event(t, len(self.events), args[1], self.where())
+        self.events.append(ev)
+        if self.started:
+            if t < self.now:
+                raise Refusal(f"$ns at {args[0]}: the time is before now ({self.now:.17g})")
+            if self.schedule_hook is not None:
+                self.schedule_hook(ev)
         return str(len(self.events))
 
     def run(self, sim: Obj, args: tuple) -> str:
@@ -286,6 +292,7 @@ class Model:
         return ""
 
     def flush_trace(self, sim: Obj, args: tuple) -> str:
+        self.pull_trace()
         for ch in (self.trace_channel, self.nam_channel):
             if ch is not None and ch in self.o.tcl.call("file", "channels"):
                 self.o.tcl.call("flush", ch)
@@ -300,8 +307,12 @@ class Model:
             raise Refusal("set: give VAR [VALUE]")
         var, value = args
         if self.started:
+            if self.live is not None and self.live.write(o, var, value):
+                return value
             raise Refusal(
-                f"setting {var} after `$ns run` starts: not supported (needs mid-run stepping)"
+                f"setting {var} of {self.o.builtin_base(o.cls)} during the run: not supported; "
+                "supported: window_ of a TCP agent, bytes_ of a TCPSink, bytes_, npkts_ and "
+                "nlost_ of a LossMonitor"
             )
         from .scenario import settable
 
@@ -323,14 +334,21 @@ class Model:
         if len(args) != 1:
             raise Refusal("get: give VAR")
         var = args[0]
-        if (
-            self.started
-            and var in classes.TCP_STATE
-            and classes.is_a(self.o.builtin_base(o.cls), "Agent/TCP")
-        ):
-            value = self.read_state(o, var)
+        if self.started and self.live is not None:
+            value = self.live.read(o, var)
             if value is not None:
                 return value
+            if (
+                var in classes.TCP_STATE
+                and o.name in self.live.role
+                and classes.is_a(self.o.builtin_base(o.cls), "Agent/TCP")
+            ):
+                from .live import LIVE_TCP
+
+                raise Refusal(
+                    f"{var} during or after the run: not available; available: "
+                    + ", ".join(LIVE_TCP)
+                )
         base = self.o.builtin_base(o.cls)
         if base == "Application/Traffic/CBR" and var == "interval_" and not self.o.hasvar(o, var):
             # Unset, ns-2's CBR reports the interval its rate_ and packetSize_ give.

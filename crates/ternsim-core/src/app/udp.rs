@@ -119,6 +119,8 @@ pub struct DatagramStats {
     /// RFC 3550 J, nanoseconds.
     pub rfc3550_jitter_ns: f64,
     last_delay_ns: Option<i64>,
+    /// When the latest datagram reached the receiver (ns-2 LossMonitor `lastPktTime_`).
+    pub last_arrival: Option<SimTime>,
     /// LossMonitor `expected_`; `None` is its -1, before the first arrival.
     expected_seqno: Option<u64>,
     loss_monitor_nlost: u64,
@@ -140,6 +142,7 @@ impl DatagramStats {
     pub fn on_received(&mut self, d: &UdpDatagram, sent_at: SimTime, now: SimTime) {
         self.received_packets += 1;
         self.received_bytes += u64::from(d.size);
+        self.last_arrival = Some(now);
         let delay = (now - sent_at).as_nanos() as i64;
         self.delay_ns.add(delay as f64);
         if let Some(prev) = self.last_delay_ns {

@@ -169,6 +169,12 @@ impl Conn {
         self.stats
     }
 
+    /// A host changed the receiver's advertised window (ns-2 `$tcp set window_ W` during the
+    /// run): the bound applies from the next send decision.
+    pub fn set_window(&mut self, window: u32) {
+        self.cfg.window = window;
+    }
+
     /// Usable window in packets: ns-2 `window()`, `min(floor(cwnd) + dupwnd, window_)`.
     pub fn window(&self) -> Seq {
         self.congestion.window(&self.cfg)

@@ -38,6 +38,8 @@ pub struct RtoEstimator {
     rtxcur: SimTime,
     /// ns-2 `t_backoff_`: 1, 2, 4, ...
     backoff: u64,
+    /// ns-2 `t_rtt_`: the latest sample in ticks (ns-2 arithmetic only; 0 before one).
+    last_sample_ticks: i64,
 }
 
 impl RtoEstimator {
@@ -52,6 +54,7 @@ impl RtoEstimator {
             rfc: None,
             rtxcur: cfg.initial_rto,
             backoff: 1,
+            last_sample_ticks: 0,
         }
     }
 
@@ -70,6 +73,7 @@ impl RtoEstimator {
         // phase = (send_time + boot_time) mod tick; m = floor((τ + phase)/tick), at least 1.
         let phase = (sent_at.as_nanos() + self.phase.as_nanos()) % tick;
         let m = (((rtt.as_nanos() + phase) / tick) as i64).max(1);
+        self.last_sample_ticks = m;
         if self.srtt8 != 0 {
             // d = m − srtt; S += d (floor 1); V += |d| − V/4 (floor 1).
             let d = m - (self.srtt8 >> SRTT_BITS);
@@ -133,6 +137,13 @@ impl RtoEstimator {
             t = t.max(SimTime::from_nanos(2 * self.cfg.tick.as_nanos()));
         }
         t
+    }
+
+    /// ns-2's bound integers as a script reads them: `srtt_` (8·srtt in ticks), `rttvar_`
+    /// (4·rttvar in ticks) and `rtt_` (the latest sample in ticks). All 0 under RFC 6298
+    /// arithmetic, which keeps seconds instead.
+    pub fn ns2_bound_values(&self) -> (i64, i64, i64) {
+        (self.srtt8, self.rttvar4, self.last_sample_ticks)
     }
 
     pub fn backoff_multiplier(&self) -> u64 {

@@ -148,6 +148,17 @@ impl TcpSender {
         self.conn.stats()
     }
 
+    /// The connection state a host may read during the run (ns-2's bound variables).
+    pub fn conn(&self) -> &Conn {
+        &self.conn
+    }
+
+    /// ns-2 `$tcp set window_ W` during the run: the new bound applies from the next send
+    /// decision (the next ACK or timer), as in ns-2, where writing the variable sends nothing.
+    pub fn set_window(&mut self, window: u32) {
+        self.conn.set_window(window);
+    }
+
     /// End of every call: send the paced packet if one is due (and re-arm the pacer), drop
     /// the send records of acknowledged packets, report a window change.
     fn finish_call(&mut self, now: SimTime, out: &mut TcpOutput) {
@@ -169,10 +180,6 @@ impl TcpSender {
         }
     }
 
-    #[cfg(test)]
-    pub(crate) fn conn(&self) -> &Conn {
-        &self.conn
-    }
     #[cfg(test)]
     pub(crate) fn conn_mut(&mut self) -> &mut Conn {
         &mut self.conn

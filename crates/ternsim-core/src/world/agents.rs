@@ -36,6 +36,11 @@ impl World {
         self.after_sender(now, f);
     }
 
+    /// The host changed flow `f`'s receiver window during the run.
+    pub(super) fn set_tcp_window(&mut self, f: usize, window: u32) {
+        split(&mut self.flows[f]).0.sender.set_window(window);
+    }
+
     pub(super) fn stop_flow(&mut self, f: usize) {
         match &mut self.flows[f].agents {
             FlowAgents::Tcp(t) => t.sender.stop_new_data(),

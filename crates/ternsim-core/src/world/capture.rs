@@ -155,6 +155,14 @@ impl Capture {
         }))
     }
 
+    /// The ns-2 trace text written since the last call, handed over (empty without a trace).
+    pub(super) fn take_ns2_trace(&mut self) -> String {
+        self.ns2
+            .as_mut()
+            .map(|(t, _)| std::mem::take(t))
+            .unwrap_or_default()
+    }
+
     pub(super) fn finish(self) -> CaptureOutput {
         CaptureOutput {
             pcap: self.pcap.map(|p| p.writer.into_bytes()),

@@ -24,10 +24,12 @@ mod events;
 mod forwarding;
 mod mobile_ip;
 mod node;
+mod stepping;
 mod summary;
 mod udp;
 
 pub use capture::{CaptureOutput, CaptureSpec};
+pub use stepping::{FlowState, Simulation};
 pub use summary::{
     BearerSummary, FlowSummary, LinkSummary, NodeSummary, PacketSummary, RunOutput, RunSummary,
 };
@@ -190,14 +192,7 @@ pub fn run_with(
     let wall = Instant::now();
     let cap = capture::Capture::new(scenario, capture)?;
     let mut world = World::build(scenario, seed);
-    if let Some(c) = cap {
-        world.capture = Some(Box::new(c));
-        for d in &mut world.devices {
-            if let Some(w) = d.wired_mut() {
-                w.log_tx_starts = true;
-            }
-        }
-    }
+    world.attach_capture(cap);
     world.run_until(scenario.duration, progress);
     Ok(world.finish(scenario, seed, wall.elapsed().as_secs_f64()))
 }
@@ -522,6 +517,17 @@ impl World {
         world.recompute_static_routes(SimTime::ZERO);
         world.start_routing(SimTime::ZERO);
         world
+    }
+
+    /// Installs the capture points a run asked for (none: nothing changes).
+    fn attach_capture(&mut self, cap: Option<capture::Capture>) {
+        let Some(c) = cap else { return };
+        self.capture = Some(Box::new(c));
+        for d in &mut self.devices {
+            if let Some(w) = d.wired_mut() {
+                w.log_tx_starts = true;
+            }
+        }
     }
 
     fn run_until(&mut self, end: SimTime, progress: &mut dyn FnMut(SimTime, u64)) {

@@ -15,6 +15,7 @@ mod network;
 mod random_waypoint;
 mod red;
 mod scenario_errors;
+mod stepping;
 mod topology_layouts;
 mod wireless;
 mod wireless_scenario;

@@ -1,0 +1,190 @@
+//! A run that its host steps: advance to a time, read or change agents, go on, finish.
+//!
+//! This is what ns-2's `$ns at T "script"` needs (a `record` proc that samples a sink's
+//! `bytes_` every 0.1 s and resets it, a callback that changes `window_`) and what a notebook
+//! needs to watch a run unfold. Stepping only pauses the event loop: a run advanced in any
+//! number of steps, with nothing changed between them, executes the same events in the same
+//! order as [`super::run_with`] and ends with the same summary.
+//!
+//! Time semantics follow ns-2's scheduler: an `at T` callback is queued before the run, so it
+//! runs before every packet event that falls due at the same instant T. Hence
+//! [`Simulation::run_until`] executes the events due strictly before `t`, and the host's code
+//! then sees the state at `t` as the callback would.
+
+use std::time::Instant;
+
+use super::capture::{Capture, CaptureSpec};
+use super::summary::RunOutput;
+use super::{FlowAgents, World};
+use crate::scenario::ResolvedScenario;
+use crate::sim::SimTime;
+
+/// A built world paused at [`Simulation::now`].
+pub struct Simulation {
+    world: World,
+    scenario: ResolvedScenario,
+    seed: u64,
+    now: SimTime,
+    wall: Instant,
+}
+
+/// One flow's state as a host reads it during the run: `(name, value)` pairs in the
+/// protocol's vocabulary. TCP flows: `cwnd`, `ssthresh`, `t_seqno`, `maxseq`, `ack` (highest
+/// cumulative ACK), `dupacks`, `srtt_s`, `rttvar_s`, `rto_s` (the timer value the next arming
+/// uses), `backoff`, ns-2's bound integers `srtt8_ticks`, `rttvar4_ticks`, `rtt_ticks`,
+/// `segments_sent`, `retransmissions`, `timeouts`, `fast_retransmits`, and at the sink
+/// `sink_packets` (data packets that arrived, duplicates included) and
+/// `sink_delivered_wire_bytes` (packets delivered in order, with their headers: ns-2's
+/// `TCPSink` `bytes_`). UDP flows: `sent_packets`,
+/// `sent_bytes`, `received_packets`, `received_bytes`, `lost_packets` (ns-2 LossMonitor
+/// `nlost_`, sequence gaps) and `last_arrival_s` (`lastPktTime_`, 0 before any arrival).
+pub type FlowState = Vec<(&'static str, f64)>;
+
+impl Simulation {
+    /// Builds the world of `scenario` with `seed`, paused at time 0 before any event.
+    pub fn new(
+        scenario: ResolvedScenario,
+        seed: u64,
+        capture: &CaptureSpec,
+    ) -> Result<Self, String> {
+        let wall = Instant::now();
+        let cap = Capture::new(&scenario, capture)?;
+        let mut world = World::build(&scenario, seed);
+        world.attach_capture(cap);
+        Ok(Simulation {
+            world,
+            scenario,
+            seed,
+            now: SimTime::ZERO,
+            wall,
+        })
+    }
+
+    /// Where the run is paused: events due before this time have run, none after.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The scenario's duration, where [`Simulation::finish`] ends the run.
+    pub fn duration(&self) -> SimTime {
+        self.scenario.duration
+    }
+
+    /// Runs every event due strictly before `t` (at most the duration's events) and pauses at
+    /// `t`. A time at or before [`Simulation::now`] does nothing: the clock never goes back.
+    pub fn run_until(&mut self, t: SimTime) {
+        if t <= self.now {
+            return;
+        }
+        let last = SimTime::from_nanos(t.as_nanos() - 1).min(self.scenario.duration);
+        self.world.run_until(last, &mut |_, _| {});
+        self.now = t;
+    }
+
+    /// The number of flows, in scenario order.
+    pub fn flow_count(&self) -> usize {
+        self.world.flows.len()
+    }
+
+    /// The state of flow `flow` (scenario order) now; `None` for no such flow.
+    pub fn flow_state(&self, flow: usize) -> Option<FlowState> {
+        let fl = self.world.flows.get(flow)?;
+        Some(match &fl.agents {
+            FlowAgents::Tcp(t) => {
+                let c = t.sender.conn();
+                let rto = c.rto();
+                let (srtt8, rttvar4, rtt) = rto.ns2_bound_values();
+                let st = c.stats();
+                let sink = t.sink.stats();
+                // ns-2's TCPSink `bytes_` adds each packet's size (payload plus headers) when it
+                // is delivered in order (tcp-sink.cc, Acker::update): a packet 0 emulating the
+                // SYN is a bare header; ns-2 Vegas's packets carry no header bytes.
+                let header = u64::from(c.cfg().data_wire_bytes() - c.cfg().packet_size);
+                vec![
+                    ("cwnd", c.cwnd()),
+                    ("ssthresh", c.ssthresh()),
+                    ("t_seqno", c.t_seqno() as f64),
+                    ("maxseq", c.maxseq() as f64),
+                    ("ack", c.highest_ack() as f64),
+                    ("dupacks", f64::from(c.dupacks())),
+                    ("srtt_s", rto.srtt_s()),
+                    ("rttvar_s", rto.rttvar_s()),
+                    ("rto_s", rto.timeout().as_secs_f64()),
+                    ("backoff", rto.backoff_multiplier() as f64),
+                    ("srtt8_ticks", srtt8 as f64),
+                    ("rttvar4_ticks", rttvar4 as f64),
+                    ("rtt_ticks", rtt as f64),
+                    ("segments_sent", st.segments_sent as f64),
+                    ("retransmissions", st.retransmissions as f64),
+                    ("timeouts", st.timeouts as f64),
+                    ("fast_retransmits", st.fast_retransmits as f64),
+                    ("sink_packets", sink.packets_received as f64),
+                    (
+                        "sink_delivered_wire_bytes",
+                        (sink.delivered_bytes + sink.delivered_packets * header) as f64,
+                    ),
+                ]
+            }
+            FlowAgents::Udp(u) => {
+                let s = &u.stats;
+                vec![
+                    ("sent_packets", s.sent_packets as f64),
+                    ("sent_bytes", s.sent_bytes as f64),
+                    ("received_packets", s.received_packets as f64),
+                    ("received_bytes", s.received_bytes as f64),
+                    ("lost_packets", s.loss_monitor_nlost() as f64),
+                    (
+                        "last_arrival_s",
+                        s.last_arrival.map_or(0.0, |t| t.as_secs_f64()),
+                    ),
+                ]
+            }
+        })
+    }
+
+    /// Sets a TCP flow's receiver window (ns-2 `window_`) from now on; as in ns-2 it bounds
+    /// the next send decision and sends nothing by itself.
+    pub fn set_tcp_window(&mut self, flow: usize, window: u32) -> Result<(), String> {
+        if window == 0 {
+            return Err("window must be at least 1 packet".into());
+        }
+        match self.world.flows.get(flow).map(|f| &f.agents) {
+            Some(FlowAgents::Tcp(_)) => {
+                self.world.set_tcp_window(flow, window);
+                Ok(())
+            }
+            Some(FlowAgents::Udp(_)) => Err(format!("flow {flow} is not TCP")),
+            None => Err(format!("no flow {flow}")),
+        }
+    }
+
+    /// The ns-2 trace text recorded since the last call (empty without an ns-2 trace).
+    pub fn take_ns2_trace(&mut self) -> String {
+        self.world
+            .capture
+            .as_mut()
+            .map(|c| c.take_ns2_trace())
+            .unwrap_or_default()
+    }
+
+    /// Runs the rest of the scenario (every event due up to and including its duration, as
+    /// [`super::run_with`] does) and returns the run's output.
+    pub fn finish(mut self) -> RunOutput {
+        let end = self.scenario.duration;
+        self.world.run_until(end, &mut |_, _| {});
+        let wall = self.wall.elapsed().as_secs_f64();
+        self.world.finish(&self.scenario, self.seed, wall)
+    }
+
+    /// Ends the run where it is paused (ns-2's `exit` in a callback) and returns its output,
+    /// summarised over `[0, now]`: throughputs and utilisations divide by `now`.
+    pub fn stop(mut self) -> RunOutput {
+        // A run stopped at 0 still has a (1 ns) span, so rates divide by something.
+        self.scenario.duration = self
+            .now
+            .min(self.scenario.duration)
+            .max(SimTime::from_nanos(1));
+        let wall = self.wall.elapsed().as_secs_f64();
+        self.world.finish(&self.scenario, self.seed, wall)
+    }
+}

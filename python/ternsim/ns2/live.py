@@ -1,0 +1,146 @@
+"""The agents' bound variables while the simulation runs: what an ns-2 callback reads and writes.
+
+This module owns the mapping between ns-2's bound variables (``$tcp set cwnd_``, ``$sink set
+bytes_``, ``$lm set nlost_``) and the state the core reports for a flow
+(:meth:`ternsim.api.Simulation.flow`), formatted as ns-2 prints them, and the writes a callback
+may make: counters a script resets (``$lm set bytes_ 0``, kept as an offset, since in ns-2 the
+variable is the agent's own counter) and ``window_`` of a TCP sender. After the run (the
+script's ``exit`` or the last callback) reads come from the state at that moment.
+
+It knows nothing of Tcl: :mod:`ternsim.ns2.simulator` calls it from the objects' ``set``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import classes
+from .otcl import Obj, Refusal
+
+
+def _int(x: float) -> str:
+    return str(int(x))
+
+
+def _traced_double(x: float) -> str:
+    # ns-2 prints a TracedDouble (cwnd_) with C's %g.
+    return format(x, "g")
+
+
+def _double(x: float) -> str:
+    # A plain bound double (lastPktTime_) prints as Tcl prints a double, tcl_precision 17.
+    return format(x, ".17g")
+
+
+#: TCP sender variables: (flow-state key or function of (state, size, syn), format).
+_TCP: dict[str, tuple[Any, Callable[[float], str]]] = {
+    "cwnd_": ("cwnd", _traced_double),
+    "ssthresh_": ("ssthresh", _int),
+    "t_seqno_": ("t_seqno", _int),
+    "maxseq_": ("maxseq", _int),
+    "ack_": ("ack", _int),
+    "dupacks_": ("dupacks", _int),
+    # ns-2 keeps srtt_ as 8 x ticks, rttvar_ as 4 x ticks, rtt_ in ticks (tcp.cc rtt_update).
+    "srtt_": ("srtt8_ticks", _int),
+    "rttvar_": ("rttvar4_ticks", _int),
+    "rtt_": ("rtt_ticks", _int),
+    "backoff_": ("backoff", _int),
+    "nrexmitpack_": ("retransmissions", _int),
+    "nrexmitbytes_": (lambda s, size, syn: s["retransmissions"] * size, _int),
+    "ndatapack_": ("segments_sent", _int),
+    "ndatabytes_": (lambda s, size, syn: (s["segments_sent"] - (1 if syn else 0)) * size, _int),
+    "nrexmit_": ("timeouts", _int),
+    "ncwndcuts_": (lambda s, size, syn: s["timeouts"] + s["fast_retransmits"], _int),
+}
+
+#: Receiver counters a script reads and resets: TCPSink ``bytes_`` (packets delivered in order,
+#: with their headers) and the LossMonitor's four.
+_SINK = {"bytes_": ("sink_delivered_wire_bytes", _int)}
+_LOSS_MONITOR = {
+    "bytes_": ("received_bytes", _int),
+    "npkts_": ("received_packets", _int),
+    "nlost_": ("lost_packets", _int),
+    "lastPktTime_": ("last_arrival_s", _double),
+}
+_RESETTABLE = {"bytes_", "npkts_", "nlost_"}
+
+#: The TCP variables a script can read during and after the run.
+LIVE_TCP = tuple(_TCP)
+
+
+class LiveState:
+    """Reads and writes of agents' variables against a running (or just ended) simulation."""
+
+    def __init__(self, sim: Any, ends: list[tuple[Obj, Obj]], objects: Any) -> None:
+        self.sim = sim
+        self.o = objects
+        #: agent name -> (flow index, "sender" | "receiver")
+        self.role: dict[str, tuple[int, str]] = {}
+        for i, (sender, receiver) in enumerate(ends):
+            self.role[sender.name] = (i, "sender")
+            if receiver is not None:
+                self.role[receiver.name] = (i, "receiver")
+        #: (agent name, var) -> the core's count when the script last set the variable.
+        self.offset: dict[tuple[str, str], tuple[float, float]] = {}
+        #: The flows' state when the run ended; None while it runs.
+        self.final: list[dict[str, float]] | None = None
+
+    def _state(self, flow: int) -> dict[str, float]:
+        if self.final is not None:
+            return self.final[flow]
+        return dict(self.sim.flow_state(flow))
+
+    def end(self) -> None:
+        """The run ended: keep every flow's state for the reads that follow."""
+        self.final = [dict(self.sim.flow_state(i)) for i in range(self.sim.flow_count)]
+
+    def _table(self, o: Obj) -> dict[str, tuple[Any, Callable[[float], str]]] | None:
+        base = self.o.builtin_base(o.cls)
+        if classes.is_a(base, "Agent/TCP"):
+            return _TCP
+        if classes.is_a(base, "Agent/TCPSink"):
+            return _SINK
+        if base == "Agent/LossMonitor":
+            return _LOSS_MONITOR
+        return None
+
+    def read(self, o: Obj, var: str) -> str | None:
+        """The variable's value now, or None when it is not a live variable of ``o`` (the
+        caller then answers from the object's own variables)."""
+        table = self._table(o)
+        if table is None or var not in table or o.name not in self.role:
+            return None
+        flow, _ = self.role[o.name]
+        key, fmt = table[var]
+        state = self._state(flow)
+        if callable(key):
+            size = int(float(self.o.getvar(o, "packetSize_")))
+            syn = classes.boolean(self.o.getvar(o, "syn_"))
+            value = float(key(state, size, syn))
+        else:
+            value = state[key]
+        if (o.name, var) in self.offset:
+            core_then, set_to = self.offset[(o.name, var)]
+            value = value - core_then + set_to
+        return fmt(value)
+
+    def write(self, o: Obj, var: str, value: str) -> bool:
+        """Applies ``$o set var value`` during the run; False when ``var`` is not a live
+        variable of ``o`` (the caller then refuses it)."""
+        table = self._table(o)
+        if table is None or o.name not in self.role:
+            return False
+        flow, role = self.role[o.name]
+        if table is _TCP and var == "window_":
+            window = int(float(value))
+            if window < 1:
+                raise Refusal(f"window_ {value}: give at least 1 packet")
+            if self.final is None:
+                self.sim.set_tcp_window(flow, window)
+            self.o.setvar(o, var, str(window))
+            return True
+        if var in _RESETTABLE and var in table:
+            key, _ = table[var]
+            self.offset[(o.name, var)] = (self._state(flow)[key], float(value))
+            return True
+        return False
