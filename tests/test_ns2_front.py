@@ -188,10 +188,10 @@ REFUSED = [
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
     (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),
     (
-        TCP + '$ns at 1.0 "puts hello"\n',
+        TCP + "$ns at 1.0 {puts [$tcp set nrexmit_]}\n",
         17,
-        '$ns at 1.0 "puts hello": a callback at 1 s, before the end of the run at 2 s, '
-        "needs mid-run stepping",
+        "nrexmit_ in a callback before the end of the run at 2 s (at 1 s) needs mid-run "
+        "stepping",
     ),
 ]
 

@@ -134,63 +134,118 @@ class _Session:
                 '"finish"` whose proc writes its results and calls exit'
             )
         end = max(ev.time for ev in callbacks)
-        early = [ev for ev in callbacks if ev.time < end]
         self.callbacks = callbacks
-        if early and not self.static:
-            ev = early[0]
-            raise Refusal(
-                f"a callback at {ev.time:g} s, before the end of the run at {end:g} s, needs "
-                "mid-run stepping: not supported; supported: application start and stop at any "
-                "time, other callbacks only at the last time",
-                where=ev.where,
-            )
         if not self.static:
-            self._refuse_unavailable_reads(callbacks)
+            self._refuse_unavailable_reads(callbacks, end)
         self.translation = Translation(model, actions, end)
         if self.dry:
             self.exit_code = 0
             self._discard_files()
             raise ScriptExit(0)
+        seed = model.seed if model.seed is not None else self.seed
         try:
-            result = api.run(self.translation.scenario, seed=self.seed, ns2_trace=True)
+            result = api.run(self.translation.scenario, seed=seed, ns2_trace=True)
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
         self.result = result
-        model.read_state = lambda obj, var: self.translation.state(result.summary, obj, var)
+        model.read_state = lambda obj, var: self._state(result.summary, obj, var)
         if self.out is not None:
             result.write(self.out)
-        channels = self.tcl.splitlist(self.tcl.call("file", "channels"))
-        if model.trace_channel is not None and model.trace_channel in channels:
-            text = self.translation.rewrite_trace(result.ns2_trace or "")
-            self.tcl.call("puts", "-nonewline", model.trace_channel, text)
-        model.now = end
-        for ev in callbacks:
+        lines = self.translation.trace_lines(result.ns2_trace or "")
+        written = 0
+        model.end = end
+        # The callbacks run after the simulation, in time order, each with `$ns now` at its
+        # time and the trace-all channel holding the lines up to it (so a `close` at some time
+        # keeps what ns-2 would have written by then).
+        model.pending = list(callbacks)
+        while model.pending:
+            ev = min(model.pending, key=lambda e: (e.time, e.seq))
+            model.pending.remove(ev)
+            upto = len(lines)
+            if ev.time < end:
+                upto = next(
+                    (i for i in range(written, len(lines)) if _time(lines[i]) >= ev.time), upto
+                )
+            written = self._write_trace(lines, written, upto)
+            model.now = ev.time
             self.tcl.call("uplevel", "#0", ev.script)
             if model.halted:
                 break
+        model.pending = None
 
-    def _refuse_unavailable_reads(self, callbacks: list) -> None:
+    def _write_trace(self, lines: list[str], start: int, stop: int) -> int:
+        channel = self.model.trace_channel
+        if stop > start and channel is not None:
+            if channel in self.tcl.splitlist(self.tcl.call("file", "channels")):
+                text = "".join(x + "\n" for x in lines[start:stop])
+                self.tcl.call("puts", "-nonewline", channel, text)
+        return stop
+
+    def _state(self, summary: dict, obj: Any, var: str) -> str:
+        model = self.model
+        if model.end is not None and model.now < model.end:
+            raise Refusal(
+                f"{var} at {model.now:g} s, before the end of the run at {model.end:g} s: "
+                "needs mid-run stepping: not supported; supported: reading it at the last time"
+            )
+        assert self.translation is not None
+        return self.translation.state(summary, obj, var)
+
+    def _refuse_unavailable_reads(self, callbacks: list, end: float) -> None:
         """Refuses, before the run, a script whose procs or callbacks read TCP state that the
-        run will not report (``$tcp set cwnd_``), naming the first such line of the script."""
-        missing = [v for v in classes.TCP_STATE if v not in STATE_FROM_SUMMARY]
-        pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
+        run will not report (``$tcp set cwnd_``), or that a callback before the end reads any
+        TCP state (it is known at the end only), naming the first such line of the script."""
         tcl = self.tcl
+        missing = [v for v in classes.TCP_STATE if v not in STATE_FROM_SUMMARY]
         texts = [ev.script for ev in callbacks]
         for proc in tcl.splitlist(tcl.eval("info procs")):
             texts.append(str(tcl.call("info", "body", proc)))
+        early = [ev for ev in callbacks if ev.time < end]
+        if early:
+            self._refuse_reads(
+                list(classes.TCP_STATE),
+                self._reachable([ev.script for ev in early]),
+                f"in a callback before the end of the run at {end:g} s (at "
+                f"{early[0].time:g} s) needs mid-run stepping: not supported; supported: "
+                "reading TCP state in callbacks at the last time",
+                early[0].where,
+            )
+        self._refuse_reads(
+            missing,
+            texts,
+            "after the run: not available; available: " + ", ".join(STATE_FROM_SUMMARY),
+        )
+
+    def _reachable(self, scripts: list[str]) -> list[str]:
+        """The scripts and the bodies of every proc they may call, transitively."""
+        tcl = self.tcl
+        procs = set(tcl.splitlist(tcl.eval("info procs")))
+        texts, queue, seen = list(scripts), list(scripts), set()
+        while queue:
+            for word in re.findall(r"[^\s\[\]{};\"$]+", queue.pop()):
+                if word in procs and word not in seen:
+                    seen.add(word)
+                    body = str(tcl.call("info", "body", word))
+                    texts.append(body)
+                    queue.append(body)
+        return texts
+
+    def _refuse_reads(
+        self, names: list[str], texts: list[str], message: str, where: str | None = None
+    ) -> None:
+        if not names:
+            return
+        pattern = re.compile(r"\bset\s+(" + "|".join(names) + r")(?=\s*(\]|;|$|\"))", re.M)
         found = next((m for m in map(pattern.search, texts) if m), None)
         if found is None:
             return
         var = found.group(1)
-        where = str(self.path)
+        where = where or str(self.path)
         for i, line in enumerate(self.path.read_text(errors="replace").splitlines(), 1):
             if pattern.search(line):
                 where = f"{self.path}:{i}: {line.strip()}"
                 break
-        raise Refusal(
-            f"{var} after the run: not available; available: {', '.join(STATE_FROM_SUMMARY)}",
-            where=where,
-        )
+        raise Refusal(f"{var} {message}", where=where)
 
     def execute(self) -> int:
         import tkinter
@@ -288,6 +343,14 @@ def script_to_toml(
     scenario = dict(session.translation.scenario)
     scenario["name"] = Path(path).stem
     return "\n".join(header) + "\n\n" + dumps(scenario), left
+
+
+def _time(line: str) -> float:
+    """The time of a trace line (its second field, in every ns-2 format)."""
+    try:
+        return float(line.split(" ", 2)[1])
+    except (IndexError, ValueError):
+        return 0.0
 
 
 class ScriptRefused(Exception):
