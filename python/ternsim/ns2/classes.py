@@ -49,6 +49,8 @@ PARENT: dict[str, str | None] = {
     "Agent/AODV": "Agent",
     "Agent/DSRAgent": "Agent",
     "RNG": None,
+    # ns-1's CBR agent: CMU scripts set its ports in their preamble.
+    "Agent/CBR": "Agent",
     # Known so that library scripts (tcl/mobility/dsr.tcl) may subclass them; their objects
     # have no methods here (the old node API is not supported).
     "Node/MobileNode": None,
@@ -67,6 +69,7 @@ CONFIG_ONLY = {
     "Agent/DSDV",
     "Agent/AODV",
     "Agent/DSRAgent",
+    "Agent/CBR",
     "Node/MobileNode",
 }
 
@@ -125,6 +128,7 @@ WIRELESS_VARS: dict[str, dict[str, str]] = {
     },
     "Agent/AODV": {"sport_": "0", "dport_": "0"},
     "Agent/DSRAgent": {"sport_": "0", "dport_": "0"},
+    "Agent/CBR": {"sport_": "0", "dport_": "0"},
 }
 
 #: Class defaults (ns-default.tcl); values are Tcl strings, as ns-2 prints them.

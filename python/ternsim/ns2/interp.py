@@ -118,7 +118,9 @@ class _Session:
             "not supported; supported: Simulator, new, Class and the classes "
             "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
             "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Application/FTP, "
-            "Application/Traffic/{CBR,Exponential,Pareto}"
+            "Application/Traffic/{CBR,Exponential,Pareto}; for wireless scripts create-god, "
+            "God, ns-random, Topography, Channel/WirelessChannel, Propagation/{TwoRayGround,"
+            "FreeSpace} and the class variables of " + ", ".join(classes.WIRELESS_VARS)
         )
 
     # --- the run ----------------------------------------------------------------------------

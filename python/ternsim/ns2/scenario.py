@@ -108,9 +108,13 @@ def _secs(x: float) -> str:
 
 #: An old-format wireless trace line, up to the ports of its IP part.
 _WIRELESS = re.compile(
-    r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+\S+ .*?------- "
+    r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+\S+ \S+ (?P<kind>\S+) .*?------- "
     r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
 )
+
+#: Packet types of the flows' agents (the others are routing messages).
+_FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
+_RT_PORT = 255
 
 _FLOW_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 
@@ -133,11 +137,11 @@ def _variable_names(tcl: Any, handles: set[str]) -> dict[str, str]:
         if value in handles and _FLOW_NAME.match(var):
             names.setdefault(value, var)
     for var in sorted(arrays):
-        pairs = tcl.splitlist(tcl.call("array", "get", f"::{var}"))
+        pairs = [str(x) for x in tcl.splitlist(tcl.call("array", "get", f"::{var}"))]
         for key, value in sorted(zip(pairs[::2], pairs[1::2])):
             name = f"{var}{key}"
-            if str(value) in handles and _FLOW_NAME.match(name):
-                names.setdefault(str(value), name)
+            if value in handles and _FLOW_NAME.match(name):
+                names.setdefault(value, name)
     return names
 
 
@@ -326,8 +330,9 @@ class Translation:
     def _wireless_trace(self, text: str) -> list[str]:
         """The old CMU wireless trace as ns-2 writes it for this script: agents numbered by
         their ports on their nodes; AGT lines only for agents attached while -agentTrace was
-        ON, s/f/r RTR lines only for nodes made while -routerTrace was ON, drops (which ns-2
-        always traces) for every node made after trace-all; M lines for -movementTrace ON."""
+        ON, s/f/r RTR lines only for nodes made while -routerTrace was ON, MAC lines only for
+        nodes made while -macTrace was ON, the RTR and IFQ drops (which ns-2 always traces)
+        and the M line of every setdest for every node made after trace-all."""
         nodes = self.model.nodes
         # The core numbers a node's agents in flow order (the sender, then the receiver).
         agents: dict[tuple[int, int], Obj] = {}
@@ -348,7 +353,11 @@ class Translation:
                 continue
             src, sport = int(m.group("src")), int(m.group("sport"))
             dst, dport = int(m.group("dst")), int(m.group("dport"))
-            sa, da = agents.get((src, sport)), agents.get((dst, dport))
+            sa = da = None
+            if m.group("kind") in _FLOW_TYPES:
+                sa, da = agents.get((src, sport)), agents.get((dst, dport))
+            else:
+                sport = dport = _RT_PORT  # ns-2's routing agents sit on port 255
             if event != "D":
                 if layer == "AGT":
                     own = sa if event == "s" else da
@@ -356,6 +365,8 @@ class Translation:
                         continue
                 elif layer == "RTR" and not info.get("rtr_trace"):
                     continue
+            if layer == "MAC" and not info.get("mac_trace"):
+                continue
             if sa is not None:
                 sport = sa.info["port"]
             if da is not None:
@@ -364,7 +375,7 @@ class Translation:
             line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{line[b:]}"
             out.append((float(m.group("time")), k + 1, line))
         for n in nodes:
-            if n.info.get("movement_trace"):
+            if n.info.get("traced"):
                 start = (n.info["x"], n.info["y"])
                 for line in wireless.movement_lines(n.info["id"], start, n.info["moves"]):
                     out.append((float(line.split(" ", 2)[1]), 0, line))

@@ -138,7 +138,12 @@ class Model:
         tcl.createcommand(rng.name, objects._guard(lambda *a: objects.dispatch(rng, a)))
         tcl.setvar("defaultRNG", rng.name)
         self.default_rng = rng
-        b["Agent"] = {"set": self.obj_set, "get": self.obj_get, "attach-app": self.attach_app}
+        b["Agent"] = {
+            "set": self.obj_set,
+            "get": self.obj_get,
+            "attach-app": self.attach_app,
+            "attach-source": self.attach_source,
+        }
         b["Application"] = {
             "set": self.obj_set,
             "get": self.obj_get,
@@ -262,7 +267,7 @@ class Model:
             topo=self.o.objects[config["topoInstance"]],
             traced=traced,
             rtr_trace=traced and config.get("routerTrace") == "ON",
-            movement_trace=traced and config.get("movementTrace") == "ON",
+            mac_trace=traced and config.get("macTrace") == "ON",
         )
 
     def _mobile(self, node: Obj, what: str) -> Obj:
@@ -552,7 +557,7 @@ class Model:
     def at(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:
             raise Refusal("at: give TIME SCRIPT")
-        t = float(args[0])
+        t = _at_time(args[0])
         ev = Event(t, len(self.events), args[1], self.where())
         if self.started:
             end = self.end if self.end is not None else self.now
@@ -647,6 +652,14 @@ class Model:
         self.app_attach_agent(app, (agent.name,))
         return app.name
 
+    def attach_source(self, agent: Obj, args: tuple) -> str:
+        """ns-1's `$tcp attach-source FTP` (cbrgen's TCP connections): an FTP source."""
+        if args != ("FTP",):
+            raise Refusal(
+                f"attach-source {' '.join(args)}: not supported; supported: attach-source FTP"
+            )
+        return self.attach_app(agent, args)
+
     def app_attach_agent(self, app: Obj, args: tuple) -> str:
         self._before_run("attach-agent")
         if len(args) != 1:
@@ -665,6 +678,17 @@ class Model:
             )
         self.events.append(Event(0.0, len(self.events), f"{app.name} {what}", self.where()))
         return ""
+
+
+def _at_time(text: str) -> float:
+    """The time of `$ns at`, read as ns-2 reads it (C's atof: the longest number at the start,
+    so `200.0.000000001` is 200)."""
+    import re
+
+    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text)
+    if m is None:
+        raise Refusal(f"at {text}: not a time")
+    return float(m.group(0))
 
 
 def _num(x: float) -> str:

@@ -93,6 +93,9 @@ CLASS_KEYS: dict[str, dict[str, tuple[str, Any]]] = {
 #: Variables accepted with any value though no key takes them: they have no effect in ns-2
 #: (an agent's ports are set when ns-2 attaches it).
 NO_EFFECT = {"sport_", "dport_"}
+#: Class variables older CMU scripts set that ns-2.35 no longer reads (no class default, no
+#: C++ binding): accepted with any value, as ns-2.35 accepts and ignores them.
+IGNORED = {("Phy/WirelessPhy", "Rb_")}
 #: The routing agent class of each protocol, whose class variables a node copies.
 ROUTING_CLASS = {"DSDV": "Agent/DSDV", "AODV": "Agent/AODV", "DSR": "Agent/DSRAgent"}
 
@@ -111,7 +114,7 @@ def _number(var: str, text: str) -> float:
 def check_class_set(cls: str, var: str, value: str) -> str | None:
     """Why ``cls set var value`` is refused, or None when it is accepted."""
     known = classes.WIRELESS_VARS.get(cls)
-    if known is None:
+    if known is None or (cls, var) in IGNORED:
         return None
     if var not in known:
         names = ", ".join(sorted(known)) or "none"
