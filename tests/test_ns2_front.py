@@ -190,8 +190,7 @@ REFUSED = [
     (
         TCP + "$ns at 1.0 {puts [$tcp set nrexmit_]}\n",
         17,
-        "nrexmit_ in a callback before the end of the run at 2 s (at 1 s) needs mid-run "
-        "stepping",
+        "nrexmit_ in a callback before the end of the run at 2 s (at 1 s) needs mid-run stepping",
     ),
 ]
 
