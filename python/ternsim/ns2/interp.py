@@ -3,10 +3,12 @@
 This module owns the Tcl 8.6 interpreter (``tkinter.Tcl()``, without Tk) set up as ``ns`` sets
 its own (``argv``, ``argc``, ``argv0``, ``tcl_precision 17``), the replacement of ``exit`` and
 ``unknown``, the bookkeeping of files the script opens for writing (removed again when the script
-is refused), and ``$ns run``: split the ``$ns at`` schedule into application starts and stops and
-callbacks, refuse callbacks that would need the simulation paused, run ternsim once to the time
-of the last callback, write the ns-2 trace into the channel the script gave ``trace-all``, then
-run the callbacks in time order with ``$ns now`` at their time.
+is refused), and ``$ns run``: split the ``$ns at`` schedule into what the scenario holds
+(application starts and stops, node moves) and callbacks, refuse callbacks before the last time
+that read TCP state (they would need the simulation paused), run ternsim once to the time of the
+last callback (with the seed the script gave, if any), then run the callbacks in time order
+with ``$ns now`` at their time, writing the ns-2 trace into the channel the script gave
+``trace-all`` up to each callback's time.
 
 Exit statuses: the script's own ``exit`` status; 2 when the script uses something this front end
 does not support (one ``FILE:LINE: command: message`` line on stderr, nothing written); 1 for a

@@ -1,9 +1,11 @@
-"""The ns-2 commands of a wired script: Simulator, Node, Link, Agent and Application methods.
+"""The ns-2 commands of a script: Simulator, Node, Link, Agent and Application methods, and the
+wireless ones (node-config, mobile nodes, Topography, God, the default RNG).
 
 This module owns the record a script builds before ``$ns run``: nodes in creation order (their
-ns-2 ids), duplex links with their per-direction queue limits and whether they are traced,
-agents with the port ns-2 gives them on their node, connections, applications, and the
-``$ns at`` schedule. It answers the commands as ns-2 does (return values, handles) and refuses
+ns-2 ids; mobile nodes with their position, moves and trace switches), duplex links with their
+per-direction queue limits and whether they are traced, agents with the port ns-2 gives them on
+their node, connections, applications, the run seed the script gives, and the ``$ns at``
+schedule. It answers the commands as ns-2 does (return values, handles) and refuses
 anything it cannot carry into a ternsim scenario with a message naming what it supports.
 
 Running the record is :mod:`ternsim.ns2.interp`'s job, translating it :mod:`ternsim.ns2.scenario`'s.
