@@ -87,15 +87,19 @@ class _Session:
         return call
 
     def where(self) -> str:
-        """``script.tcl:LINE: command`` of the innermost command of the script running now."""
+        """``script.tcl:LINE: command`` of the innermost command running now that comes from a
+        file: the script, or a file it sources (a movement or connection file)."""
         tcl = self.tcl
         depth = int(tcl.eval("info frame"))
         for k in range(depth, 0, -1):
             frame = tcl.splitlist(tcl.eval(f"info frame {k}"))
             d = dict(zip(frame[::2], frame[1::2]))
-            if d.get("type") == "source" and os.path.realpath(str(d.get("file", ""))) == self.file:
-                cmd = str(d.get("cmd", "")).strip().splitlines()[0] if d.get("cmd") else ""
-                return f"{self.path}:{d.get('line')}: {cmd}"
+            if d.get("type") != "source" or not d.get("file"):
+                continue
+            file = str(d["file"])
+            name = str(self.path) if os.path.realpath(file) == self.file else file
+            cmd = str(d.get("cmd", "")).strip().splitlines()[0] if d.get("cmd") else ""
+            return f"{name}:{d.get('line')}: {cmd}"
         return f"{self.path}"
 
     def _open(self, *args: str) -> str:
