@@ -473,3 +473,16 @@ def test_debian_simple_wireless_is_refused_by_the_core_path_check(tmp_path):
     assert proc.returncode == 2
     assert "no route from `n0` to `n1`" in proc.stderr
     assert not (tmp_path / "simple.tr").exists()
+
+
+def test_nam_and_channel_forms_are_accepted(tmp_path):
+    config = CONFIG.replace(
+        "-channel [new Channel/WirelessChannel]", "-channelType Channel/WirelessChannel"
+    ).replace("-propType Propagation/TwoRayGround", "-propInstance [new Propagation/FreeSpace]")
+    nam = "set nf [open out.nam w]\n$ns namtrace-all-wireless $nf 1000 500\n"
+    pos = "for {set i 0} {$i < 3} {incr i} { $ns initial_node_pos $node_($i) 20 }\n"
+    god = "puts [[God instance] num_nodes]\n"
+    sc = translate_script(write(tmp_path, HEAD + nam + config + NODES + pos + god + UDP + FINISH))
+    assert sc["wireless"]["propagation"] == "free_space"
+    assert len(sc["nodes"]) == 3
+    assert not (tmp_path / "out.nam").exists()  # translate_script writes no file
