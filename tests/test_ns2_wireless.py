@@ -230,7 +230,8 @@ def test_sourced_movement_and_connection_files(tmp_path, monkeypatch):
     assert tcp["options"]["window"] == 32 and tcp["options"]["packet_size"] == "512B"
 
 
-def test_the_script_seed_is_the_run_seed(tmp_path):
+def test_the_script_seed_is_the_run_seed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the script writes out.tr where it runs
     text = "ns-random 7\n" + HEAD + CONFIG + NODES + UDP + FINISH
     assert run_script(write(tmp_path, text), out=tmp_path / "r1", seed=1) == 0
     assert json.loads((tmp_path / "r1" / "summary.json").read_text())["seed"] == 7
