@@ -33,6 +33,102 @@ PARENT: dict[str, str | None] = {
     "Application/Traffic/Pareto": "Application/Traffic",
     "Queue": None,
     "Queue/DropTail": "Queue",
+    # The wireless (CMU) classes: objects a script makes with `new` (a Topography, a channel,
+    # a propagation model) and classes it configures with `Class set` (see WIRELESS_VARS).
+    "Topography": None,
+    "Channel/WirelessChannel": None,
+    "Propagation/TwoRayGround": None,
+    "Propagation/FreeSpace": None,
+    "Phy/WirelessPhy": None,
+    "Mac/802_11": None,
+    "Antenna/OmniAntenna": None,
+    "LL": None,
+    "Queue/DropTail/PriQueue": "Queue/DropTail",
+    "CMUPriQueue": None,
+    "Agent/DSDV": "Agent",
+    "Agent/AODV": "Agent",
+    "Agent/DSRAgent": "Agent",
+    "RNG": None,
+    # ns-1's CBR agent: CMU scripts set its ports in their preamble.
+    "Agent/CBR": "Agent",
+    # Known so that library scripts (tcl/mobility/dsr.tcl) may subclass them; their objects
+    # have no methods here (the old node API is not supported).
+    "Node/MobileNode": None,
+    "Timer": None,
+}
+
+#: Classes that a script configures with `Class set` but never instantiates itself (ns-2 makes
+#: one per mobile node from `$ns node-config`).
+CONFIG_ONLY = {
+    "Phy/WirelessPhy",
+    "Mac/802_11",
+    "Antenna/OmniAntenna",
+    "LL",
+    "Queue/DropTail/PriQueue",
+    "CMUPriQueue",
+    "Agent/DSDV",
+    "Agent/AODV",
+    "Agent/DSRAgent",
+    "Agent/CBR",
+    "Node/MobileNode",
+}
+
+#: The variables of the wireless classes and their ns-2.35 defaults (ns-default.tcl, as
+#: ``ns`` 2.35 prints ``[Class set var_]``). Only these may be set; the ones that
+#: :data:`ternsim.ns2.wireless.CLASS_KEYS` maps to a scenario key take any value, the others
+#: only their default (ns-2's `sport_`/`dport_` of agents are overwritten when ns-2 attaches
+#: the agent, so any value is accepted).
+WIRELESS_VARS: dict[str, dict[str, str]] = {
+    "Phy/WirelessPhy": {
+        "Pt_": "0.28183815",
+        "RXThresh_": "3.652e-10",
+        "CSThresh_": "1.559e-11",
+        "CPThresh_": "10.0",
+        "freq_": "914e+6",
+        "L_": "1.0",
+        "bandwidth_": "2e6",
+    },
+    "Mac/802_11": {
+        "dataRate_": "1Mb",
+        "basicRate_": "1Mb",
+        "RTSThreshold_": "0",
+        "ShortRetryLimit_": "7",
+        "LongRetryLimit_": "4",
+        "CWMin_": "31",
+        "CWMax_": "1023",
+        "SlotTime_": "0.000020",
+        "SIFS_": "0.000010",
+        "PreambleLength_": "144",
+        "PLCPHeaderLength_": "48",
+        "PLCPDataRate_": "1.0e6",
+        "delay_": "64us",
+    },
+    "Antenna/OmniAntenna": {"X_": "0", "Y_": "0", "Z_": "1.5", "Gt_": "1.0", "Gr_": "1.0"},
+    "LL": {
+        "mindelay_": "50us",
+        "delay_": "25us",
+        "bandwidth_": "0",
+        "macDA_": "0",
+        "debug_": "false",
+        "avoidReordering_": "false",
+    },
+    "Queue/DropTail/PriQueue": {"Prefer_Routing_Protocols": "1"},
+    "CMUPriQueue": {},
+    "Agent/DSDV": {
+        "sport_": "0",
+        "dport_": "0",
+        "wst0_": "6",
+        "perup_": "15",
+        "use_mac_": "0",
+        "be_random_": "1",
+        "alpha_": "0.875",
+        "min_update_periods_": "3",
+        "verbose_": "0",
+        "trace_wst_": "0",
+    },
+    "Agent/AODV": {"sport_": "0", "dport_": "0"},
+    "Agent/DSRAgent": {"sport_": "0", "dport_": "0"},
+    "Agent/CBR": {"sport_": "0", "dport_": "0"},
 }
 
 #: Class defaults (ns-default.tcl); values are Tcl strings, as ns-2 prints them.
@@ -101,6 +197,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "shape_": "1.5",
     },
     "Queue": {"limit_": "50"},
+    **WIRELESS_VARS,
 }
 
 #: Agent variables that hold the state of a running TCP, not a parameter.

@@ -3,10 +3,12 @@
 This module owns the Tcl 8.6 interpreter (``tkinter.Tcl()``, without Tk) set up as ``ns`` sets
 its own (``argv``, ``argc``, ``argv0``, ``tcl_precision 17``), the replacement of ``exit`` and
 ``unknown``, the bookkeeping of files the script opens for writing (removed again when the script
-is refused), and ``$ns run``: split the ``$ns at`` schedule into application starts and stops and
-callbacks, refuse callbacks that would need the simulation paused, run ternsim once to the time
-of the last callback, write the ns-2 trace into the channel the script gave ``trace-all``, then
-run the callbacks in time order with ``$ns now`` at their time.
+is refused), and ``$ns run``: split the ``$ns at`` schedule into what the scenario holds
+(application starts and stops, node moves) and callbacks, refuse callbacks before the last time
+that read TCP state (they would need the simulation paused), run ternsim once to the time of the
+last callback (with the seed the script gave, if any), then run the callbacks in time order
+with ``$ns now`` at their time, writing the ns-2 trace into the channel the script gave
+``trace-all`` up to each callback's time.
 
 Exit statuses: the script's own ``exit`` status; 2 when the script uses something this front end
 does not support (one ``FILE:LINE: command: message`` line on stderr, nothing written); 1 for a
@@ -87,15 +89,19 @@ class _Session:
         return call
 
     def where(self) -> str:
-        """``script.tcl:LINE: command`` of the innermost command of the script running now."""
+        """``script.tcl:LINE: command`` of the innermost command running now that comes from a
+        file: the script, or a file it sources (a movement or connection file)."""
         tcl = self.tcl
         depth = int(tcl.eval("info frame"))
         for k in range(depth, 0, -1):
             frame = tcl.splitlist(tcl.eval(f"info frame {k}"))
             d = dict(zip(frame[::2], frame[1::2]))
-            if d.get("type") == "source" and os.path.realpath(str(d.get("file", ""))) == self.file:
-                cmd = str(d.get("cmd", "")).strip().splitlines()[0] if d.get("cmd") else ""
-                return f"{self.path}:{d.get('line')}: {cmd}"
+            if d.get("type") != "source" or not d.get("file"):
+                continue
+            file = str(d["file"])
+            name = str(self.path) if os.path.realpath(file) == self.file else file
+            cmd = str(d.get("cmd", "")).strip().splitlines()[0] if d.get("cmd") else ""
+            return f"{name}:{d.get('line')}: {cmd}"
         return f"{self.path}"
 
     def _open(self, *args: str) -> str:
@@ -120,7 +126,9 @@ class _Session:
             "not supported; supported: Simulator, new, Class and the classes "
             "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
             "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Application/FTP, "
-            "Application/Traffic/{CBR,Exponential,Pareto}"
+            "Application/Traffic/{CBR,Exponential,Pareto}; for wireless scripts create-god, "
+            "God, ns-random, Topography, Channel/WirelessChannel, Propagation/{TwoRayGround,"
+            "FreeSpace} and the class variables of " + ", ".join(classes.WIRELESS_VARS)
         )
 
     # --- the run ----------------------------------------------------------------------------
@@ -148,8 +156,9 @@ class _Session:
             self.exit_code = 0
             self._discard_files()
             raise ScriptExit(0)
+        seed = model.seed if model.seed is not None else self.seed
         try:
-            sim = api.Simulation(self.translation.scenario, seed=self.seed, ns2_trace=True)
+            sim = api.Simulation(self.translation.scenario, seed=seed, ns2_trace=True)
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
@@ -179,7 +188,8 @@ class _Session:
         text = sim.take_ns2_trace()
         ch = self.model.trace_channel
         if text and ch is not None and ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
-            self.tcl.call("puts", "-nonewline", ch, self.translation.rewrite_trace(text))
+            lines = self.translation.trace_lines(text)
+            self.tcl.call("puts", "-nonewline", ch, "".join(x + "\n" for x in lines))
 
     def _end_run(self, sim: Any) -> None:
         """The script exited or ran out of callbacks: end the simulation where it is paused,
@@ -216,10 +226,7 @@ class _Session:
             if pattern.search(line):
                 where = f"{self.path}:{i}: {line.strip()}"
                 break
-        raise Refusal(
-            f"{var}: not available; available: {', '.join(available)}",
-            where=where,
-        )
+        raise Refusal(f"{var}: not available; available: {', '.join(available)}", where=where)
 
     def execute(self) -> int:
         import tkinter

@@ -105,6 +105,11 @@ class ObjectSystem:
         what, rest = args[0], args[1:]
         if what == "set" and len(rest) in (1, 2):
             if len(rest) == 2:
+                from .wireless import check_class_set
+
+                why = check_class_set(cls, rest[0], rest[1])
+                if why is not None:
+                    raise Refusal(why)
                 self.class_sets.setdefault(cls, {})[rest[0]] = rest[1]
                 return rest[1]
             for c in self.lineage(cls):
@@ -147,6 +152,12 @@ class ObjectSystem:
         cls, rest = args[0], args[1:]
         if not self.known(cls):
             raise Refusal(f"not supported; supported: {supported_classes()}")
+        if self.builtin_base(cls) in classes.CONFIG_ONLY:
+            raise Refusal(
+                f"new {self.builtin_base(cls)}: not supported (ns-2's old mobile node API); "
+                "configure the class with `Class set` and make mobile nodes with "
+                "`$ns node-config ...` and `$ns node`"
+            )
         return self.create(cls, rest).name
 
     def create(self, cls: str, args: tuple = ()) -> Obj:
@@ -245,7 +256,12 @@ class ObjectSystem:
 
 
 def supported_classes() -> str:
-    return ", ".join(["Simulator", *(c for c in classes.PARENT if c not in _ABSTRACT)])
+    return ", ".join(
+        [
+            "Simulator",
+            *(c for c in classes.PARENT if c not in _ABSTRACT and c not in classes.CONFIG_ONLY),
+        ]
+    )
 
 
-_ABSTRACT = {"Agent", "Application", "Application/Traffic", "Queue", "Queue/DropTail"}
+_ABSTRACT = {"Agent", "Application", "Application/Traffic", "Queue", "Queue/DropTail", "Timer"}

@@ -10,9 +10,10 @@ the summary.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from . import classes
+from . import classes, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
 
@@ -92,17 +93,61 @@ def _secs(x: float) -> str:
     return f"{x!r}s"
 
 
+#: An old-format wireless trace line, up to the ports of its IP part.
+_WIRELESS = re.compile(
+    r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+\S+ \S+ (?P<kind>\S+) .*?------- "
+    r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
+)
+
+#: Packet types of the flows' agents (the others are routing messages).
+_FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
+_RT_PORT = 255
+
+_FLOW_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def _variable_names(tcl: Any, handles: set[str]) -> dict[str, str]:
+    """For each handle, the global variable holding it: scalars first, then array elements
+    (`cbr_(0)` is `cbr_0`), each in name order; handles held by none are left out."""
+    names: dict[str, str] = {}
+    scalars, arrays = [], []
+    for var in tcl.splitlist(tcl.eval("info globals")):
+        if var.startswith("ns2v_") or var in ("env", "tcl_platform"):
+            continue
+        exists = str(tcl.call("array", "exists", f"::{var}")) == "1"
+        (arrays if exists else scalars).append(var)
+    for var in sorted(scalars):
+        try:
+            value = str(tcl.globalgetvar(var))
+        except Exception:  # a variable declared with `global` but never set
+            continue
+        if value in handles and _FLOW_NAME.match(var):
+            names.setdefault(value, var)
+    for var in sorted(arrays):
+        pairs = [str(x) for x in tcl.splitlist(tcl.call("array", "get", f"::{var}"))]
+        for key, value in sorted(zip(pairs[::2], pairs[1::2])):
+            name = f"{var}{key}"
+            if value in handles and _FLOW_NAME.match(name):
+                names.setdefault(value, name)
+    return names
+
+
 class Translation:
     """The scenario built from a model, and how its flows map back to the script's agents."""
 
-    def __init__(self, model: Model, actions: list[tuple[float, Obj, str]], end: float) -> None:
+    def __init__(
+        self, model: Model, actions: list[tuple[float, Obj, str, tuple]], end: float
+    ) -> None:
         self.model = model
         o = model.o
         self.flows: list[dict[str, Any]] = []
         #: Per ternsim flow index: (sender agent, receiver agent).
         self.ends: list[tuple[Obj, Obj]] = []
+        #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
+        self.wireless = any(n.info["mobile"] for n in model.nodes)
+        self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
-        for t, app, what in actions:
+        for t, app, what, _ in actions:
             if t < end or (t == end and what == "start"):
                 times.setdefault(app.name, []).append((t, what))
         for agent in model.agents:
@@ -133,6 +178,34 @@ class Translation:
             ],
             "flows": self.flows,
         }
+        if self.wireless:
+            self._wireless_parts()
+
+    def node_name(self, node: Obj) -> str:
+        """ns-2 node i is scenario node ``n<i>`` in a wireless script (the names a ternsim
+        layout gives, and the names its random streams are drawn by), ``<i>`` in a wired one."""
+        return f"n{node.info['id']}" if self.wireless else str(node.info["id"])
+
+    def _wireless_parts(self) -> None:
+        model = self.model
+        assert model.radio is not None
+        nodes = []
+        for n in model.nodes:
+            spec: dict[str, Any] = {
+                "name": self.node_name(n),
+                "position": [n.info["x"], n.info["y"]],
+            }
+            moves = sorted(n.info["moves"], key=lambda m: (m.time, m.seq))
+            n.info["moves"] = moves
+            if moves:
+                spec["moves"] = [
+                    {"at": _secs(m.time), "to": [m.x, m.y], "speed": f"{m.speed!r}m/s"}
+                    for m in moves
+                ]
+            nodes.append(spec)
+        self.scenario["nodes"] = nodes
+        self.scenario["wireless"] = dict(model.radio["wireless"])
+        self.scenario["routing"] = dict(model.radio["routing"])
 
     def _var(self, obj: Obj, var: str) -> str:
         return self.model.o.getvar(obj, var)
@@ -154,10 +227,17 @@ class Translation:
                     f"{app_base} {app.name}: more than one start, or a stop before the start: "
                     "not supported; supported: one start and an optional later stop"
                 )
+        name = agent.name
+        if self.wireless:
+            # Named after the script's variable holding the application (`ftp`, `cbr_(0)`
+            # -> `cbr_0`), as a ternsim scenario or connection file names it.
+            name = self._flow_names.get(app.name, app.name)
+            if any(f["name"] == name for f in self.flows):
+                name = app.name
         flow: dict[str, Any] = {
-            "name": f"{agent.name}",
-            "src": str(agent.info["node"].info["id"]),
-            "dst": str(peer.info["node"].info["id"]),
+            "name": name,
+            "src": self.node_name(agent.info["node"]),
+            "dst": self.node_name(peer.info["node"]),
             "start": _secs(start or 0.0),
         }
         if stop is not None:
@@ -226,6 +306,68 @@ class Translation:
         return flow
 
     # --- results back to ns-2 --------------------------------------------------------------
+
+    def trace_lines(self, text: str) -> list[str]:
+        """The lines of ternsim's ns-2 trace that ns-2 would write into the script's trace-all
+        channel, numbered as ns-2 numbers them, in time order."""
+        if self.wireless:
+            return self._wireless_trace(text)
+        return self.rewrite_trace(text).splitlines()
+
+    def _wireless_trace(self, text: str) -> list[str]:
+        """The old CMU wireless trace as ns-2 writes it for this script: agents numbered by
+        their ports on their nodes; AGT lines only for agents attached while -agentTrace was
+        ON, s/f/r RTR lines only for nodes made while -routerTrace was ON, MAC lines only for
+        nodes made while -macTrace was ON, the RTR and IFQ drops (which ns-2 always traces)
+        and the M line of every setdest for every node made after trace-all."""
+        nodes = self.model.nodes
+        # The core numbers a node's agents in flow order (the sender, then the receiver).
+        agents: dict[tuple[int, int], Obj] = {}
+        count = [0] * len(nodes)
+        for sender, receiver in self.ends:
+            for agent in (sender, receiver):
+                node = agent.info["node"].info["id"]
+                agents[(node, count[node])] = agent
+                count[node] += 1
+        out: list[tuple[float, int, str]] = []
+        for k, line in enumerate(text.splitlines()):
+            m = _WIRELESS.match(line)
+            if m is None:
+                continue
+            event, layer, node = line[0], m.group("layer"), int(m.group("node"))
+            info = nodes[node].info if 0 <= node < len(nodes) else {}
+            if not info.get("traced"):
+                continue
+            src, sport = int(m.group("src")), int(m.group("sport"))
+            dst, dport = int(m.group("dst")), int(m.group("dport"))
+            sa = da = None
+            if m.group("kind") in _FLOW_TYPES:
+                sa, da = agents.get((src, sport)), agents.get((dst, dport))
+            else:
+                sport = dport = _RT_PORT  # ns-2's routing agents sit on port 255
+            if event != "D":
+                if layer == "AGT":
+                    own = sa if event == "s" else da
+                    if own is None or not own.info.get("agt_trace"):
+                        continue
+                elif layer == "RTR" and not info.get("rtr_trace"):
+                    continue
+            if layer == "MAC" and not info.get("mac_trace"):
+                continue
+            if sa is not None:
+                sport = sa.info["port"]
+            if da is not None:
+                dport = da.info["port"]
+            a, b = m.span("ip")
+            line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{line[b:]}"
+            out.append((float(m.group("time")), k + 1, line))
+        for n in nodes:
+            if n.info.get("traced"):
+                start = (n.info["x"], n.info["y"])
+                for line in wireless.movement_lines(n.info["id"], start, n.info["moves"]):
+                    out.append((float(line.split(" ", 2)[1]), 0, line))
+        out.sort(key=lambda e: (e[0], e[1]))
+        return [line for _, _, line in out]
 
     def rewrite_trace(self, text: str) -> str:
         """ternsim's wired trace as ns-2 numbers it (see the module doc)."""

@@ -1,9 +1,11 @@
-"""The ns-2 commands of a wired script: Simulator, Node, Link, Agent and Application methods.
+"""The ns-2 commands of a script: Simulator, Node, Link, Agent and Application methods, and the
+wireless ones (node-config, mobile nodes, Topography, God, the default RNG).
 
 This module owns the record a script builds before ``$ns run``: nodes in creation order (their
-ns-2 ids), duplex links with their per-direction queue limits and whether they are traced,
-agents with the port ns-2 gives them on their node, connections, applications, and the
-``$ns at`` schedule. It answers the commands as ns-2 does (return values, handles) and refuses
+ns-2 ids; mobile nodes with their position, moves and trace switches), duplex links with their
+per-direction queue limits and whether they are traced, agents with the port ns-2 gives them on
+their node, connections, applications, the run seed the script gives, and the ``$ns at``
+schedule. It answers the commands as ns-2 does (return values, handles) and refuses
 anything it cannot carry into a ternsim scenario with a message naming what it supports.
 
 Running the record is :mod:`ternsim.ns2.interp`'s job, translating it :mod:`ternsim.ns2.scenario`'s.
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import classes
+from . import classes, wireless
 from .otcl import Obj, ObjectSystem, Refusal
 
 
@@ -39,7 +41,14 @@ class Event:
 
 
 #: Simulator methods that only draw (nam) or choose an implementation detail: accepted, no-op.
-NO_OPS = {"color", "duplex-link-op", "use-scheduler", "set-animation-rate", "puts-nam-config"}
+NO_OPS = {
+    "color",
+    "duplex-link-op",
+    "use-scheduler",
+    "set-animation-rate",
+    "puts-nam-config",
+    "initial_node_pos",
+}
 NODE_NO_OPS = {"color", "shape", "label", "label-color", "label-at", "add-mark", "delete-mark"}
 
 
@@ -57,6 +66,13 @@ class Model:
         self.trace_channel: str | None = None
         self.nam_channel: str | None = None
         self.now = 0.0
+        #: The run seed the script gave (`ns-random N`, `$defaultRNG seed N`, N > 0).
+        self.seed: int | None = None
+        #: `$ns node-config` so far; mobile nodes are made while it names -adhocRouting.
+        self.config = wireless.Config()
+        #: The [wireless] and [routing] settings the first mobile node copied.
+        self.radio: dict | None = None
+        self.god: Obj | None = None
         self.started = False  # `$ns run` has been called
         self.halted = False
         #: Set by the driver: returns "script.tcl:LINE: command" for the command running now.
@@ -91,6 +107,9 @@ class Model:
             "instance": lambda o, a: self._simulator().name,
             "bw_parse": lambda o, a: repr(classes.bandwidth(a[0])),
             "delay_parse": lambda o, a: repr(classes.seconds(a[0])),
+            "node-config": self.node_config,
+            "namtrace-all-wireless": self.namtrace_all_wireless,
+            "use-newtrace": self._refuse_newtrace,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
         b["Simulator"] = sim
@@ -98,9 +117,36 @@ class Model:
             "id": lambda o, a: str(o.info["id"]),
             "node-addr": lambda o, a: str(o.info["id"]),
             "attach": lambda o, a: self.attach_agent(None, (o.name, *a)),
+            "set": self.node_set,
+            "setdest": self.node_setdest,
+            "random-motion": self.node_random_motion,
+            "reset": lambda o, a: self._mobile(o, "reset") and "",
             **{name: (lambda o, a: "") for name in NODE_NO_OPS},
         }
-        b["Agent"] = {"set": self.obj_set, "get": self.obj_get, "attach-app": self.attach_app}
+        b["Topography"] = {"load_flatgrid": self.load_flatgrid}
+        b["Propagation/TwoRayGround"] = {"topography": lambda o, a: ""}
+        b["Propagation/FreeSpace"] = {"topography": lambda o, a: ""}
+        b["RNG"] = {"seed": self.rng_seed}
+        b["God"] = {
+            "set-dist": lambda o, a: "",
+            "num_nodes": lambda o, a: str(o.info["nodes"]),
+        }
+        tcl = objects.tcl
+        tcl.createcommand("create-god", objects._guard(self.create_god))
+        tcl.createcommand("God", objects._guard(self._god_class))
+        tcl.createcommand("ns-random", objects._guard(self.ns_random))
+        # ns-2 makes the default random number generator when it starts (ns-random.tcl).
+        rng = Obj("_o0", "RNG")
+        objects.objects[rng.name] = rng
+        tcl.createcommand(rng.name, objects._guard(lambda *a: objects.dispatch(rng, a)))
+        tcl.setvar("defaultRNG", rng.name)
+        self.default_rng = rng
+        b["Agent"] = {
+            "set": self.obj_set,
+            "get": self.obj_get,
+            "attach-app": self.attach_app,
+            "attach-source": self.attach_source,
+        }
         b["Application"] = {
             "set": self.obj_set,
             "get": self.obj_get,
@@ -134,6 +180,9 @@ class Model:
             raise Refusal(f"`{handle}` is not {'a' if kind[0] not in 'AEIOU' else 'an'} {kind}")
         return o
 
+    def obj_of(self, handle: str) -> Obj | None:
+        return self.o.objects.get(handle)
+
     def node_obj(self, handle: str) -> Obj:
         o = self.o.objects.get(handle)
         if o is None or o.cls != "Node":
@@ -156,10 +205,247 @@ class Model:
         n = Obj(f"_o{self.o._count + 1}", "Node")
         self.o._count += 1
         self.o.objects[n.name] = n
-        n.info.update(id=len(self.nodes), ports=0)
+        n.info.update(id=len(self.nodes), ports=0, mobile=False)
+        if self.config.wireless:
+            self._make_mobile(n)
+        elif any(m.info["mobile"] for m in self.nodes):
+            raise Refusal(
+                "a wired node among mobile nodes (wired-cum-wireless): not supported; "
+                "supported: all nodes wired, or all mobile (after `$ns node-config "
+                "-adhocRouting ...`)"
+            )
         self.nodes.append(n)
         self.o.tcl.createcommand(n.name, self.o._guard(lambda *a: self.o.dispatch(n, a)))
         return n.name
+
+    def _make_mobile(self, n: Obj) -> None:
+        """A mobile node: it copies the node-config and the wireless classes' variables now,
+        which must be those of every other mobile node (ternsim has one [wireless] channel)."""
+        if self.links:
+            raise Refusal(
+                "a mobile node in a script with wired links (wired-cum-wireless): not supported"
+            )
+        config = dict(self.config.values)
+        missing = [k for k in wireless.REQUIRED if k not in config]
+        if "channel" not in config and "channelType" not in config:
+            missing.append("channel")
+        if "propInstance" not in config and "propType" not in config:
+            missing.append("propType")
+        if missing:
+            raise Refusal(
+                "$ns node after node-config without "
+                + ", ".join(f"-{k}" for k in missing)
+                + ": ns-2 cannot build the mobile node"
+            )
+        if "propInstance" in config:
+            prop = self.o.objects[config["propInstance"]]
+            if "propType" in config and config["propType"] != prop.cls:
+                raise Refusal("-propType and -propInstance name different models")
+            config["propType"] = prop.cls
+        values = {
+            cls: classes.class_defaults(cls, self.o.class_sets) for cls in classes.WIRELESS_VARS
+        }
+        snap = wireless.snapshot(config, values)
+        snap["channel"] = config.get("channel", "channelType")
+        if self.radio is None:
+            self.radio = snap
+        elif snap != self.radio:
+            diff = sorted(
+                f"{part}.{k}"
+                for part in ("wireless", "routing")
+                for k in set(snap[part]) | set(self.radio[part])
+                if snap[part].get(k) != self.radio[part].get(k)
+            )
+            what = ", ".join(diff) or "the channel"
+            raise Refusal(
+                f"a mobile node configured unlike the first ({what}): not supported; ternsim "
+                "gives every node one [wireless] and [routing] configuration"
+            )
+        traced = self.trace_channel is not None
+        n.info.update(
+            mobile=True,
+            x=0.0,
+            y=0.0,
+            moves=[],
+            topo=self.o.objects[config["topoInstance"]],
+            traced=traced,
+            rtr_trace=traced and config.get("routerTrace") == "ON",
+            mac_trace=traced and config.get("macTrace") == "ON",
+        )
+
+    def _mobile(self, node: Obj, what: str) -> Obj:
+        if not node.info.get("mobile"):
+            raise Refusal(
+                f"{what} on a wired node: not supported (mobile nodes are made by `$ns node` "
+                "after `$ns node-config -adhocRouting ...`)"
+            )
+        return node
+
+    def node_config(self, sim: Obj, args: tuple) -> str:
+        self._before_run("$ns node-config")
+        if len(args) % 2:
+            raise Refusal("node-config: give -KEY VALUE pairs")
+        for key, value in zip(args[::2], args[1::2]):
+            if not key.startswith("-"):
+                raise Refusal(f"node-config: `{key}` is not a -KEY")
+            name = key[1:]
+            if name == "reset":
+                self.config.values.clear()
+                continue
+            why = wireless.check_key(name, value)
+            if why is not None:
+                raise Refusal(why)
+            if name in ("propInstance", "channel", "topoInstance"):
+                want = {
+                    "propInstance": tuple(wireless.PROPAGATION),
+                    "channel": ("Channel/WirelessChannel",),
+                    "topoInstance": ("Topography",),
+                }[name]
+                o = self.o.objects.get(value)
+                if o is None or o.cls not in want:
+                    raise Refusal(f"-{name} {value}: give a {' or '.join(want)} object")
+                if name == "topoInstance" and "grid" not in o.info:
+                    raise Refusal("-topoInstance: the Topography has no `load_flatgrid` yet")
+            self.config.values[name] = value
+        return ""
+
+    def _refuse_newtrace(self, sim: Obj, args: tuple) -> str:
+        raise Refusal(
+            "use-newtrace: not supported (the new wireless trace format); supported: the old "
+            "CMU format that ns-2 writes without use-newtrace"
+        )
+
+    def namtrace_all_wireless(self, sim: Obj, args: tuple) -> str:
+        self._before_run("$ns namtrace-all-wireless")
+        if len(args) != 3:
+            raise Refusal("namtrace-all-wireless: give a channel, X and Y")
+        self.nam_channel = args[0]
+        return ""
+
+    def load_flatgrid(self, topo: Obj, args: tuple) -> str:
+        if len(args) not in (2, 3):
+            raise Refusal("load_flatgrid: give X Y [RESOLUTION]")
+        x, y = float(args[0]), float(args[1])
+        if x <= 0 or y <= 0:
+            raise Refusal(f"load_flatgrid {x:g} {y:g}: give a positive size")
+        topo.info["grid"] = (x, y)
+        return ""
+
+    def create_god(self, *args: str) -> str:
+        if len(args) != 1:
+            raise Refusal("create-god: give the number of mobile nodes")
+        god = self._god()
+        god.info["nodes"] = int(args[0])
+        return god.name
+
+    def _god(self) -> Obj:
+        if self.god is None:
+            god = Obj("_o" + str(self.o._count + 1), "God")
+            self.o._count += 1
+            god.info["nodes"] = 0
+            self.o.objects[god.name] = god
+            self.o.tcl.createcommand(god.name, self.o._guard(lambda *a: self.o.dispatch(god, a)))
+            self.god = god
+        return self.god
+
+    def _god_class(self, *args: str) -> str:
+        if args == ("instance",):
+            return self._god().name
+        raise Refusal("God: not supported; supported: God instance, create-god N")
+
+    def ns_random(self, *args: str) -> str:
+        if len(args) != 1:
+            raise Refusal("ns-random without a seed (a random number): not supported")
+        self._seed(args[0])
+        return ""
+
+    def rng_seed(self, rng: Obj, args: tuple) -> str:
+        if not args:
+            return str(rng.info.get("seed", 1))
+        if len(args) != 1:
+            raise Refusal("seed: give N")
+        rng.info["seed"] = int(float(args[0]))
+        if rng is self.default_rng:
+            self._seed(args[0])
+        return ""
+
+    def _seed(self, text: str) -> None:
+        """ns-2's default generator seeded with N > 0 is the run's seed; 0 (ns-2: a seed from
+        the clock) leaves the seed ternsim was given."""
+        self._before_run("seeding the random number generator")
+        n = int(float(text))
+        if n < 0:
+            raise Refusal(f"seed {n}: give 0 or more")
+        if n > 0:
+            self.seed = n
+
+    # --- mobile nodes ----------------------------------------------------------------------
+
+    def node_set(self, node: Obj, args: tuple) -> str:
+        var = args[0] if args else ""
+        if var not in ("X_", "Y_", "Z_") or len(args) not in (1, 2):
+            raise Refusal(f"$node set {var}: not supported; supported: X_, Y_, Z_ (mobile nodes)")
+        self._mobile(node, f"set {var}")
+        if len(args) == 1:
+            if var == "Z_":
+                return "0.0"
+            if self.started and node.info["moves"]:
+                raise Refusal(
+                    f"{var} of a moving node from a callback: not supported (needs the "
+                    "position mid-run)"
+                )
+            return _num(node.info["x" if var == "X_" else "y"])
+        self._before_run(f"$node set {var}")
+        value = float(args[1])
+        if var == "Z_":
+            if value != 0.0:
+                raise Refusal(
+                    "Z_ other than 0: not supported (ternsim nodes are on the ground; the "
+                    "antenna height is Antenna/OmniAntenna Z_)"
+                )
+        else:
+            node.info["x" if var == "X_" else "y"] = value
+        return args[1]
+
+    def node_random_motion(self, node: Obj, args: tuple) -> str:
+        self._mobile(node, "random-motion")
+        if args != ("0",):
+            raise Refusal(
+                "random-motion 1: not supported; supported: random-motion 0 (give the moves "
+                "with setdest, or use a ternsim scenario's [mobility] random waypoint)"
+            )
+        return ""
+
+    def node_setdest(self, node: Obj, args: tuple) -> str:
+        self._mobile(node, "setdest")
+        if self.started:
+            raise Refusal(
+                "setdest from a callback: not supported; schedule it with "
+                '`$ns at TIME "$node setdest X Y SPEED"` before the run'
+            )
+        self.events.append(
+            Event(0.0, len(self.events), f"{node.name} setdest {' '.join(args)}", self.where())
+        )
+        return ""
+
+    def move(self, node: Obj, time: float, args: tuple, where: str) -> None:
+        """A `$ns at TIME "$node setdest X Y SPEED"`, checked as ns-2 checks it."""
+        if len(args) != 3:
+            raise Refusal("setdest: give X Y SPEED", where=where)
+        try:
+            x, y, speed = (float(a) for a in args)
+        except ValueError:
+            raise Refusal(f"setdest {' '.join(args)}: give numbers", where=where) from None
+        gx, gy = node.info["topo"].info["grid"]
+        if not (0.0 < x < gx and 0.0 < y < gy):
+            raise Refusal(
+                f"setdest {x:g} {y:g}: outside the {gx:g} x {gy:g} Topography (ns-2 fails here "
+                "with an error)",
+                where=where,
+            )
+        if speed < 0:
+            raise Refusal(f"setdest speed {speed:g}: give 0 or more", where=where)
+        node.info["moves"].append(wireless.Move(time, x, y, speed, len(node.info["moves"])))
 
     def duplex_link(self, sim: Obj, args: tuple) -> str:
         self._before_run("$ns duplex-link")
@@ -239,6 +525,10 @@ class Model:
             raise Refusal("an agent attached twice: not supported")
         agent.info["node"] = node
         agent.info["port"] = node.info["ports"]  # ns-2 numbers a node's agents 0, 1, ...
+        # ns-2 puts the AGT trace points in when it attaches the agent (add-target).
+        agent.info["agt_trace"] = (
+            self.trace_channel is not None and self.config.values.get("agentTrace") == "ON"
+        )
         node.info["ports"] += 1
         return ""
 
@@ -270,12 +560,17 @@ class Model:
     def at(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:
             raise Refusal("at: give TIME SCRIPT")
-        t = float(args[0])
+        t = _at_time(args[0])
         ev = Event(t, len(self.events), args[1], self.where())
         self.events.append(ev)
         if self.started:
             if t < self.now:
                 raise Refusal(f"$ns at {args[0]}: the time is before now ({self.now:.17g})")
+            if _actions(self, self.o.tcl, args[1]) is not None:
+                raise Refusal(
+                    f"$ns at {args[0]} {args[1]!r} from a callback: not supported; schedule "
+                    "application starts and stops and node moves before the run"
+                )
             if self.schedule_hook is not None:
                 self.schedule_hook(ev)
         return str(len(self.events))
@@ -368,6 +663,14 @@ class Model:
         self.app_attach_agent(app, (agent.name,))
         return app.name
 
+    def attach_source(self, agent: Obj, args: tuple) -> str:
+        """ns-1's `$tcp attach-source FTP` (cbrgen's TCP connections): an FTP source."""
+        if args != ("FTP",):
+            raise Refusal(
+                f"attach-source {' '.join(args)}: not supported; supported: attach-source FTP"
+            )
+        return self.attach_app(agent, args)
+
     def app_attach_agent(self, app: Obj, args: tuple) -> str:
         self._before_run("attach-agent")
         if len(args) != 1:
@@ -388,24 +691,41 @@ class Model:
         return ""
 
 
+def _at_time(text: str) -> float:
+    """The time of `$ns at`, read as ns-2 reads it (C's atof: the longest number at the start,
+    so `200.0.000000001` is 200)."""
+    import re
+
+    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text)
+    if m is None:
+        raise Refusal(f"at {text}: not a time")
+    return float(m.group(0))
+
+
 def _num(x: float) -> str:
     return format(x, ".17g")
 
 
-def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str]], list[Event]]:
-    """Splits the schedule into application starts and stops and the other callbacks."""
-    actions: list[tuple[float, Obj, str]] = []
+def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tuple]], list[Event]]:
+    """Splits the schedule into actions the scenario holds (application starts and stops,
+    node moves; node resets and GOD distances, which change nothing ternsim models, are
+    dropped) and the other callbacks. Moves are checked and recorded on their nodes here."""
+    actions: list[tuple[float, Obj, str, tuple]] = []
     callbacks: list[Event] = []
     for ev in sorted(model.events, key=lambda e: (e.time, e.seq)):
-        parsed = _app_actions(model, tcl, ev.script)
+        parsed = _actions(model, tcl, ev.script)
         if parsed is None:
             callbacks.append(ev)
-        else:
-            actions.extend((ev.time, app, what) for app, what in parsed)
+            continue
+        for obj, what, args in parsed:
+            if what == "setdest":
+                model.move(obj, ev.time, args, ev.where)
+            elif what in ("start", "stop"):
+                actions.append((ev.time, obj, what, args))
     return actions, callbacks
 
 
-def _app_actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str]] | None:
+def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]] | None:
     if any(c in script for c in '[]{}"\\$'):
         return None
     out = []
@@ -414,12 +734,18 @@ def _app_actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str]] |
             continue
         words = tcl.splitlist(part)
         o = model.o.objects.get(words[0]) if words else None
-        if (
-            o is None
-            or len(words) != 2
-            or words[1] not in ("start", "stop")
-            or not classes.is_a(model.o.builtin_base(o.cls), "Application")
-        ):
+        if o is None or len(words) < 2:
             return None
-        out.append((o, words[1]))
+        what, args = words[1], tuple(words[2:])
+        if classes.is_a(model.o.builtin_base(o.cls), "Application"):
+            ok = what in ("start", "stop") and not args
+        elif o.cls == "Node" and o.info.get("mobile"):
+            ok = (what == "setdest") or (what == "reset" and not args)
+        elif o.cls == "God":
+            ok = what == "set-dist"
+        else:
+            ok = False
+        if not ok:
+            return None
+        out.append((o, what, args))
     return out or None
