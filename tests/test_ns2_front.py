@@ -436,3 +436,33 @@ def test_toml_writer_round_trips_what_scenarios_hold():
     assert "[[flows]]" in text and "[tcp_defaults]" in text
     with pytest.raises(TypeError, match="None"):
         dumps({"x": None})
+
+
+def test_ns2s_default_generator_and_the_boot_time_of_each_tcp_agent(tmp_path):
+    """MRG32k3a seeded as ns-2 seeds `$defaultRNG` gives the numbers `ns` 2.35 printed for
+    `[$defaultRNG uniform 0 1]` (seed 1, the default, and after `$defaultRNG seed 5`). Each TCP
+    agent draws once when made and once when `$ns run` resets it; the reset's draw, times
+    tcpTick_, is its boot_time_. Two agents made before the run: resets take draws 3 and 4,
+    nodes in Tcl's `array names` order, a node's agents in attach order."""
+    from ternsim.ns2 import translate_script
+    from ternsim.ns2.rng import uniforms
+
+    ns_printed = [0.0003395769746692744, 0.55588071586372367, 0.014204660, 0.08812267104542007]
+    assert all(abs(a - b) < 1e-9 for a, b in zip(uniforms(1, 4), ns_printed))
+    assert all(
+        abs(a - b) < 1e-9 for a, b in zip(uniforms(5, 2), [0.0016767969362795, 0.7793930362814])
+    )
+    two = TCP + TCP.replace("$tcp", "$tcp2").replace("set tcp ", "set tcp2 ").replace(
+        "$sink", "$sink2"
+    ).replace("set sink ", "set sink2 ").replace("$ftp", "$ftp2").replace("set ftp ", "set ftp2 ")
+    script = tmp_path / "two.tcl"
+    script.write_text(
+        HEAD + two.replace("attach-agent $n2 $sink2", "attach-agent $n1 $sink2") + FINISH
+    )
+    flows = translate_script(script)["flows"]
+    draws = uniforms(1, 4)
+    assert [f["options"]["boot_time"] for f in flows] == [f"{0.01 * d!r}s" for d in draws[2:]]
+    seeded = tmp_path / "seeded.tcl"
+    seeded.write_text("$defaultRNG seed 5\n" + HEAD + TCP + FINISH)
+    [flow] = translate_script(seeded)["flows"]
+    assert flow["options"]["boot_time"] == f"{0.01 * uniforms(5, 2)[1]!r}s"

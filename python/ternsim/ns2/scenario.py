@@ -145,6 +145,8 @@ class Translation:
         self.ends: list[tuple[Obj, Obj]] = []
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
         self.wireless = any(n.info["mobile"] for n in model.nodes)
+        #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
+        self.boot_times = model.boot_times()
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what, _ in actions:
@@ -266,6 +268,8 @@ class Translation:
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
             options["delayed_ack"] = peer_base.endswith("DelAck")
+            if agent.name in self.boot_times:
+                options["boot_time"] = _secs(self.boot_times[agent.name])
             sink_defaults = classes.class_defaults(peer_base, {})
             for var, (key, conv) in SINK_OPTIONS.items():
                 default = classes.bound_value(var, sink_defaults.get(var, ""))

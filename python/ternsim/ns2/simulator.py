@@ -68,6 +68,11 @@ class Model:
         self.now = 0.0
         #: The run seed the script gave (`ns-random N`, `$defaultRNG seed N`, N > 0).
         self.seed: int | None = None
+        #: ns-2's default generator: its seed (1 unless the script seeds it; None for ns-2's
+        #: seed from the clock) and the TCP agents made since it was seeded, each of which drew
+        #: one number (ternsim.ns2.rng).
+        self.default_rng_seed: int | None = 1
+        self.tcp_made_since_seed = 0
         #: `$ns node-config` so far; mobile nodes are made while it names -adhocRouting.
         self.config = wireless.Config()
         #: The [wireless] and [routing] settings the first mobile node copied.
@@ -170,6 +175,8 @@ class Model:
         elif classes.is_a(base, "Agent"):
             obj.info.update(node=None, port=None, peer=None, app=None)
             self.agents.append(obj)
+            if classes.is_a(base, "Agent/TCP"):
+                self.tcp_made_since_seed += 1
         elif classes.is_a(base, "Application"):
             obj.info.update(agent=None)
             self.apps.append(obj)
@@ -378,6 +385,36 @@ class Model:
             raise Refusal(f"seed {n}: give 0 or more")
         if n > 0:
             self.seed = n
+        self.default_rng_seed = n if n > 0 else None
+        self.tcp_made_since_seed = 0
+
+    def boot_times(self) -> dict[str, float]:
+        """ns-2's `boot_time_` of each TCP agent on a node (by handle), in seconds: the draw
+        its reset at `$ns run` takes from the default generator (ternsim.ns2.rng). `$ns run`
+        resets the nodes in the order Tcl lists the `Node_` array (hash order, reproduced by
+        building the same array here) and each node its agents in attach order. Empty when the
+        seed comes from the clock or the script has mobile nodes, whose set-up draws more."""
+        from .rng import uniforms
+
+        if self.default_rng_seed is None or any(n.info.get("mobile") for n in self.nodes):
+            return {}
+        tcl = self.o.tcl
+        tcl.eval("array unset ::ns2::node_order")
+        for n in self.nodes:
+            tcl.eval(f"set ::ns2::node_order({n.info['id']}) 1")
+        order = [int(x) for x in tcl.splitlist(tcl.eval("array names ::ns2::node_order"))]
+        tcp = [
+            a
+            for a in self.agents
+            if a.info["node"] is not None and classes.is_a(self.o.builtin_base(a.cls), "Agent/TCP")
+        ]
+        reset = sorted(tcp, key=lambda a: (order.index(a.info["node"].info["id"]), a.info["port"]))
+        draws = uniforms(self.default_rng_seed, self.tcp_made_since_seed + len(reset))
+        return {
+            a.name: draws[self.tcp_made_since_seed + i]
+            * classes.seconds(self.o.getvar(a, "tcpTick_"))
+            for i, a in enumerate(reset)
+        }
 
     # --- mobile nodes ----------------------------------------------------------------------
 

@@ -740,6 +740,8 @@ pub struct TcpOptions {
     pub min_rto: Option<Duration>,
     pub max_rto: Option<Duration>,
     pub initial_rto: Option<Duration>,
+    /// ns-2 `boot_time_`: the agent's phase against the tick clock, in [0, tick).
+    pub boot_time: Option<Duration>,
     pub delayed_ack: Option<bool>,
     pub delack_interval: Option<Duration>,
     pub sack_blocks: Option<u32>,

@@ -187,6 +187,37 @@ mod tests {
         (a - b).abs() < 1e-12
     }
 
+    /// The first six RTT samples of one NewReno agent in ns-2.35 (1 Mb/s, 10 ms link shared
+    /// with a CBR stream, `tests/ns2_scripts/sampler.tcl`): send time and RTT from ns-2's
+    /// trace, and after each the bound integers `rtt_`, `srtt_`, `rttvar_` that `ns` printed.
+    /// The phase is ns-2's `boot_time_` for that agent, 0.01 s x 0.5558807 (the second draw of
+    /// its default generator, seed 1). With it the last sample, 0.17176 s sent at 0.2128 s,
+    /// quantises to 18 ticks as in ns-2; a phase 0.2 ms smaller gives 17, and every later
+    /// timeout moves by two ticks.
+    #[test]
+    fn ns2_samples_quantise_with_the_agents_boot_time() {
+        let us = SimTime::from_micros;
+        let cfg = TcpConfig::from_profile(TcpVariant::NewReno, DefaultsProfile::Ns2_35).rto;
+        let mut e = RtoEstimator::new(cfg, SimTime::from_nanos(5_558_807));
+        let samples = [
+            (0, 20_640, (2, 16, 4)),
+            (20_640, 28_640, (3, 17, 4)),
+            (49_280, 30_080, (3, 18, 4)),
+            (79_360, 46_720, (5, 21, 6)),
+            (126_080, 86_720, (8, 27, 11)),
+            (212_800, 171_760, (18, 42, 24)),
+        ];
+        for (sent, rtt, (m, srtt8, rttvar4)) in samples {
+            e.sample(us(sent), us(rtt));
+            assert_eq!(e.ns2_bound_values(), (srtt8, rttvar4, m), "sample sent at {sent} us");
+        }
+        let mut late = RtoEstimator::new(cfg, SimTime::from_nanos(5_333_953));
+        for (sent, rtt, _) in samples {
+            late.sample(us(sent), us(rtt));
+        }
+        assert_eq!(late.ns2_bound_values().2, 17);
+    }
+
     /// tcp-spec §12 T2: samples 100, 200, 100, 100 ms at phase 0 and 10 ms ticks.
     #[test]
     fn t2_ns2_integer_rto_sequence() {

@@ -113,6 +113,27 @@ fn tcp_option_errors_name_the_option() {
     assert!(e.message.contains("ns2.35, ns2.29, ns2.26, rfc"), "{e}");
 }
 
+/// ns-2's `boot_time_` is a phase within one tick (`Random::uniform(tcp_tick_)`).
+#[test]
+fn a_boot_time_outside_one_tick_is_refused() {
+    let with = |opts: &str| {
+        BASE.replace(
+            "tcp = \"reno\"",
+            &format!("tcp = \"reno\"\noptions = {{ {opts} }}"),
+        )
+    };
+    let sc = from_toml(&with("boot_time = \"5.5ms\"")).unwrap();
+    let cfg = sc.flows[0].tcp().unwrap();
+    assert_eq!(
+        cfg.rto.boot_time,
+        Some(ternsim_core::sim::SimTime::from_micros(5_500))
+    );
+    let e = err(&with("boot_time = \"10ms\""));
+    assert_eq!(e.path, "flows.0.options.boot_time");
+    assert!(e.message.contains("[0, tick); tick is 0.01 s"), "{e}");
+    assert!(from_toml(&with("boot_time = \"10ms\", tick = \"20ms\"")).is_ok());
+}
+
 #[test]
 fn hidden_markov_error_model_is_checked() {
     let ok = BASE.replace(

@@ -129,6 +129,21 @@ pub(super) fn apply_tcp_options(
         }
         cfg.rto.initial_rto = d.0;
     }
+    if let Some(d) = opts.boot_time {
+        cfg.rto.boot_time = Some(d.0);
+    }
+    // Checked against the tick the options end with (a later `tick` may change it).
+    if let Some(b) = cfg.rto.boot_time {
+        if b >= cfg.rto.tick {
+            return Err(ScenarioError::at(
+                at("boot_time"),
+                format!(
+                    "allowed: a duration in [0, tick); tick is {} s",
+                    cfg.rto.tick.as_secs_f64()
+                ),
+            ));
+        }
+    }
     if cfg.rto.min_rto > cfg.rto.max_rto {
         return Err(ScenarioError::at(at("min_rto"), "must not exceed max_rto"));
     }
