@@ -57,3 +57,28 @@ def cbrgen(
     packet_size: int = 512,
 ) -> str:
     """An ns-2 connection file as cbrgen.tcl writes it."""
+
+class Simulation:
+    """A run its caller steps: built paused at 0; every method raises once it has ended."""
+
+    def __init__(self, scenario_json: str, seed: int, ns2_trace: bool = False) -> None: ...
+    @property
+    def now(self) -> float:
+        """Where the run is paused, in seconds."""
+    @property
+    def duration(self) -> float:
+        """The scenario's duration, in seconds."""
+    @property
+    def flow_count(self) -> int: ...
+    def run_until(self, seconds: float) -> None:
+        """Runs the events due before ``seconds`` and pauses there."""
+    def flow_state(self, flow: int) -> dict[str, float]:
+        """Flow ``flow``'s state now (see ``ternsim.Simulation.flow``)."""
+    def set_tcp_window(self, flow: int, window: int) -> None:
+        """A TCP flow's receiver window (ns-2 ``window_``) from now on."""
+    def take_ns2_trace(self) -> str:
+        """The ns-2 trace text recorded since the last call."""
+    def finish(self) -> dict[str, Any]:
+        """Runs to the scenario's end; returns what ``run`` returns."""
+    def stop(self) -> dict[str, Any]:
+        """Ends at the pause; returns what ``run`` returns, over ``[0, now]``."""
