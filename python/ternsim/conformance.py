@@ -93,6 +93,8 @@ CASES: list[Case] = [
     _wired("newreno", "TCP/Newreno", "TCPSink", "newreno", True),
     _wired("sack", "TCP/Sack1", "TCPSink/Sack1", "sack", False),
     _wired("vegas", "TCP/Vegas", "TCPSink", "vegas", False),
+    _wired("newreno-delack", "TCP/Newreno", "TCPSink/DelAck", "newreno", False),
+    _wired("sack-delack", "TCP/Sack1", "TCPSink/Sack1/DelAck", "sack", False),
     _chain("newreno", "dsr", 7, True),
     _chain("newreno", "aodv", 7, True),
     _chain("vegas", "dsr", 7, True),
