@@ -209,7 +209,11 @@ mod tests {
         ];
         for (sent, rtt, (m, srtt8, rttvar4)) in samples {
             e.sample(us(sent), us(rtt));
-            assert_eq!(e.ns2_bound_values(), (srtt8, rttvar4, m), "sample sent at {sent} us");
+            assert_eq!(
+                e.ns2_bound_values(),
+                (srtt8, rttvar4, m),
+                "sample sent at {sent} us"
+            );
         }
         let mut late = RtoEstimator::new(cfg, SimTime::from_nanos(5_333_953));
         for (sent, rtt, _) in samples {
