@@ -84,8 +84,36 @@ def test_a_script_becomes_a_scenario(tmp_path):
     opts = flow["options"]
     assert opts["packet_size"] == "1000B" and opts["header_size"] == "40B"
     assert opts["window"] == 20 and opts["window_init"] == 4 and not opts["delayed_ack"]
+    # ns-2's boot_time_: the agent drew one number when created, `$ns run` draws the next.
+    assert opts["tick_phase"] == f"{0.01 * 0.5558807158637237!r}s"
     assert sc["duration"] == "2.0s"
     assert not (tmp_path / "out.tr").exists()
+
+
+def test_boot_times_replay_ns2s_default_rng(tmp_path):
+    """Each TCP agent's tick phase is the draw ns-2 makes for it at `$ns run`: after one draw
+    per TCP agent created (two for Vegas, none for sinks), nodes in Tcl's `array names`
+    order, each node's agents in attach order; `$defaultRNG seed N` restarts the sequence."""
+    from ternsim._native import core
+
+    script = tmp_path / "s.tcl"
+    body = (
+        HEAD
+        + "set spare [new Agent/TCP]\nset v [new Agent/TCP/Vegas]\n"
+        + TCP
+        + "$ns attach-agent $n1 $v\nset s2 [new Agent/TCPSink]\n$ns attach-agent $n2 $s2\n"
+        + '$ns connect $v $s2\nset ftp2 [$v attach-app FTP]\n$ns at 0.5 "$ftp2 start"\n'
+        + FINISH
+    )
+    for seed_line, seed in (("", 1), ("$defaultRNG seed 5\n", 5)):
+        script.write_text(seed_line + body)
+        sc = translate_script(script)
+        u = core().ns2_uniforms(seed, 7)
+        # Creation: spare 1, Vegas 2, NewReno 1 (draws 0-3); run: node 0's NewReno (4),
+        # node 1's Vegas (5).
+        phases = {f["tcp"]: f["options"]["tick_phase"] for f in sc["flows"]}
+        assert phases == {"newreno": f"{0.01 * u[4]!r}s", "vegas": f"{0.01 * u[5]!r}s"}
+    assert core().ns2_uniforms(1, 2) == [0.0003395769746692744, 0.5558807158637237]
 
 
 def test_cbr_interval_becomes_a_rate_with_the_packet_size_set_before_it(tmp_path):
@@ -183,7 +211,9 @@ puts [$c set n]
 REFUSED = [
     ("set tcp [new Agent/TCP/FullTcp]\n", 10, "new Agent/TCP/FullTcp: not supported; supported:"),
     ("$ns frobnicate $n0\n", 10, "$ns frobnicate $n0: not supported; supported Simulator"),
-    ("$ns duplex-link $n0 $n2 1Mb 1ms RED\n", 10, "queue RED not supported; supported: DropTail"),
+    ("$ns duplex-link $n0 $n2 1Mb 1ms CBQ\n", 10, "queue CBQ not supported; supported: DropTail"),
+    ("$defaultRNG seed 0\n", 10, "$defaultRNG seed 0: not supported; supported: 1 to"),
+    ("$defaultRNG uniform 0 1\n", 10, "not supported; supported RNG methods: seed"),
     ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
     (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),

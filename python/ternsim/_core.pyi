@@ -57,3 +57,6 @@ def cbrgen(
     packet_size: int = 512,
 ) -> str:
     """An ns-2 connection file as cbrgen.tcl writes it."""
+
+def ns2_uniforms(seed: int, count: int) -> list[float]:
+    """The first ``count`` uniforms of ns-2's default RNG seeded with ``seed`` (>= 1)."""

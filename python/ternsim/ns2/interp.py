@@ -152,7 +152,8 @@ class _Session:
             self._discard_files()
             raise ScriptExit(0)
         try:
-            result = api.run(self.translation.scenario, seed=self.seed, ns2_trace=True)
+            seed = model.script_seed if model.script_seed is not None else self.seed
+            result = api.run(self.translation.scenario, seed=seed, ns2_trace=True)
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
         self.result = result

@@ -102,6 +102,45 @@ def _secs(x: float) -> str:
     return f"{x!r}s"
 
 
+def boot_times(model: Model) -> dict[str, float]:
+    """Each attached TCP agent's ``boot_time_`` as ns-2.35 draws it, in seconds.
+
+    ``boot_time_`` (the agent's phase against the ``tcpTick_`` clock, which sets how each RTT
+    sample is rounded to ticks) is ``Random::uniform(tcpTick_)`` from ns-2's default RNG, drawn
+    whenever the agent is reset: once when it is created (Vegas twice; counted in
+    ``model.rng_draws``), then again by ``$ns run``, which resets every node's agents, nodes
+    in the order Tcl's ``array names Node_`` lists them and each node's agents in the order
+    they were attached. The last draw is the one the run uses. Tcl 8.6 lists an array in the
+    order of its hash table, which this interpreter (Tcl 8.6, as ns-2.35 links) reproduces.
+    """
+    from .._native import core
+
+    tcl = model.o.tcl
+    tcl.eval("array unset ::ns2::Node_")
+    for n in model.nodes:
+        tcl.eval(f"set ::ns2::Node_({n.info['id']}) {{}}")
+    order = [int(i) for i in tcl.splitlist(tcl.eval("array names ::ns2::Node_"))]
+    tcl.eval("array unset ::ns2::Node_")
+    attached: dict[int, list[Obj]] = {}
+    for agent in model.agents:
+        if agent.info["node"] is not None:
+            attached.setdefault(agent.info["node"].info["id"], []).append(agent)
+    draw = model.rng_draws
+    index: dict[str, int] = {}
+    for node_id in order:
+        for agent in sorted(attached.get(node_id, []), key=lambda a: a.info["port"]):
+            if classes.is_a(model.o.builtin_base(agent.cls), "Agent/TCP"):
+                index[agent.name] = draw
+                draw += 1
+    uniforms = core().ns2_uniforms(model.rng_seed, draw) if index else []
+    out = {}
+    for name, i in index.items():
+        tick = classes.seconds(model.o.getvar(model.o.objects[name], "tcpTick_"))
+        # The phase is kept in whole nanoseconds below the tick.
+        out[name] = min(tick * uniforms[i], tick - 1e-9)
+    return out
+
+
 class Translation:
     """The scenario built from a model, and how its flows map back to the script's agents."""
 
@@ -111,6 +150,7 @@ class Translation:
         self.flows: list[dict[str, Any]] = []
         #: Per ternsim flow index: (sender agent, receiver agent).
         self.ends: list[tuple[Obj, Obj]] = []
+        self.boot_times = boot_times(model)
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what in actions:
             if t < end or (t == end and what == "start"):
@@ -195,6 +235,7 @@ class Translation:
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
+            options["tick_phase"] = _secs(self.boot_times[agent.name])
             options["delayed_ack"] = peer_base.endswith("DelAck")
             sink_defaults = classes.class_defaults(peer_base, {})
             for var, (key, conv) in SINK_OPTIONS.items():

@@ -57,6 +57,13 @@ class Model:
         self.trace_channel: str | None = None
         self.nam_channel: str | None = None
         self.now = 0.0
+        #: ns-2's default RNG as the script left it before `$ns run`: its seed (`$defaultRNG
+        #: seed N`, 1 if never given) and how many numbers ns-2 has drawn from it since (each
+        #: TCP agent draws its `boot_time_` when created, Vegas twice).
+        self.rng_seed = 1
+        self.rng_draws = 0
+        #: The seed the script gave `$defaultRNG seed`, if it did: the seed of ternsim's run.
+        self.script_seed: int | None = None
         self.started = False  # `$ns run` has been called
         self.halted = False
         #: Set by the driver: returns "script.tcl:LINE: command" for the command running now.
@@ -104,6 +111,12 @@ class Model:
             "stop": lambda o, a: self._app_now(o, "stop"),
         }
         b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
+        b["RNG"] = {"seed": self.rng_seed_command}
+        rng = Obj(f"_o{objects._count + 1}", "RNG")
+        objects._count += 1
+        objects.objects[rng.name] = rng
+        objects.tcl.createcommand(rng.name, objects._guard(lambda *a: objects.dispatch(rng, a)))
+        objects.tcl.setvar("defaultRNG", rng.name)
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -119,6 +132,10 @@ class Model:
         elif classes.is_a(base, "Agent"):
             obj.info.update(node=None, port=None, peer=None, app=None)
             self.agents.append(obj)
+            if classes.is_a(base, "Agent/TCP"):
+                # TcpAgent::reset() draws boot_time_ = Random::uniform(tcpTick_); ns-2 resets a
+                # new agent once (Vegas twice) when it creates it.
+                self.rng_draws += 2 if base == "Agent/TCP/Vegas" else 1
         elif classes.is_a(base, "Application"):
             obj.info.update(agent=None)
             self.apps.append(obj)
@@ -289,6 +306,23 @@ class Model:
         for ch in (self.trace_channel, self.nam_channel):
             if ch is not None and ch in self.o.tcl.call("file", "channels"):
                 self.o.tcl.call("flush", ch)
+        return ""
+
+    def rng_seed_command(self, rng: Obj, args: tuple) -> str:
+        """``$defaultRNG seed N``: ns-2 restarts its default RNG from seed N; ternsim runs with
+        seed N too, so its own random streams change with the script's seed."""
+        self._before_run("$defaultRNG seed")
+        if len(args) != 1:
+            raise Refusal("$defaultRNG seed: give a seed N >= 1 (reading it back: not supported)")
+        seed = int(float(args[0]))
+        if seed < 1 or seed > 2**31 - 1:
+            raise Refusal(
+                f"$defaultRNG seed {args[0]}: not supported; supported: 1 to 2147483647 "
+                "(0 seeds ns-2 from the clock)"
+            )
+        self.rng_seed = seed
+        self.rng_draws = 0
+        self.script_seed = seed
         return ""
 
     # --- agents and applications -----------------------------------------------------------

@@ -740,6 +740,9 @@ pub struct TcpOptions {
     pub min_rto: Option<Duration>,
     pub max_rto: Option<Duration>,
     pub initial_rto: Option<Duration>,
+    /// The sender's phase against the tick clock, in [0, tick) (ns-2 `boot_time_`); default:
+    /// drawn from the flow's random stream. `ternsim ns2` sets it to ns-2's own draw.
+    pub tick_phase: Option<Duration>,
     pub delayed_ack: Option<bool>,
     pub delack_interval: Option<Duration>,
     pub sack_blocks: Option<u32>,

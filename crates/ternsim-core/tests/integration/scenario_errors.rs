@@ -113,6 +113,30 @@ fn tcp_option_errors_name_the_option() {
     assert!(e.message.contains("ns2.35, ns2.29, ns2.26, rfc"), "{e}");
 }
 
+/// ns-2's `boot_time_` lies in [0, tcpTick_): a phase of a whole tick or more is refused;
+/// one below the tick reaches the sender's configuration.
+#[test]
+fn tick_phase_must_lie_below_the_tick() {
+    let e = err(&BASE.replace(
+        "tcp = \"reno\"",
+        "tcp = \"reno\"\noptions = { tick_phase = \"10ms\" }",
+    ));
+    assert_eq!(e.path, "flows.0.options.tick_phase");
+    assert!(e.message.contains("tick"), "{e}");
+    let sc = from_toml(&BASE.replace(
+        "tcp = \"reno\"",
+        "tcp = \"reno\"\noptions = { tick = \"100ms\", tick_phase = \"55.5ms\" }",
+    ))
+    .unwrap();
+    let ternsim_core::scenario::FlowTransport::Tcp { tcp, .. } = &sc.flows[0].transport else {
+        panic!("a TCP flow");
+    };
+    assert_eq!(
+        tcp.rto.tick_phase,
+        Some(ternsim_core::sim::SimTime::from_micros(55_500))
+    );
+}
+
 #[test]
 fn hidden_markov_error_model_is_checked() {
     let ok = BASE.replace(
