@@ -684,7 +684,8 @@ mod tests {
     fn delack_hand_worked_sequence_matches_ns2_delacksink() {
         let mut s = delack();
         // (time ms, Some(packet) arrives | None: the timer is called, expected (ack, echo))
-        let steps: [(u64, Option<Seq>, Option<(Seq, Seq)>); 21] = [
+        type Step = (u64, Option<Seq>, Option<(Seq, Seq)>);
+        let steps: [Step; 21] = [
             (0, Some(0), Some((0, 0))),
             (10, Some(1), None),
             (20, Some(2), Some((2, 2))),

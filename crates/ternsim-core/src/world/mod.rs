@@ -431,7 +431,7 @@ impl World {
                     let tick = tcp.rto.tick.as_nanos();
                     let drawn = SimTime(rng.below(tick.max(1)));
                     let phase = tcp.rto.tick_phase.unwrap_or(drawn);
-                    let mut sender = TcpSender::new(*tcp, phase);
+                    let mut sender = TcpSender::new(**tcp, phase);
                     sender.set_app_packets(match app_trace {
                         Some(_) => Some(0),
                         None => FtpBulk { bytes: *app_bytes }.packets(tcp.packet_size),

@@ -132,7 +132,7 @@ pub enum TrafficSpec {
 #[derive(Clone, Debug)]
 pub enum FlowTransport {
     Tcp {
-        tcp: TcpConfig,
+        tcp: Box<TcpConfig>,
         sink: SinkConfig,
         /// Application bytes to send; `None` = unlimited (FTP) or trace-driven.
         app_bytes: Option<u64>,
@@ -158,7 +158,7 @@ impl ResolvedFlow {
     /// The TCP configuration, for TCP flows.
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match &self.transport {
-            FlowTransport::Tcp { tcp, .. } => Some(tcp),
+            FlowTransport::Tcp { tcp, .. } => Some(tcp.as_ref()),
             FlowTransport::Udp { .. } => None,
         }
     }
