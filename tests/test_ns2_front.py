@@ -208,11 +208,100 @@ puts [$c set n]
     assert (proc.returncode, proc.stdout) == (0, "7\n7\n"), proc.stderr
 
 
+def test_red_links_take_ns235s_defaults_and_per_queue_settings(tmp_path):
+    """`$ns duplex-link ... RED` gets a Queue/RED per direction with ns-2.35's defaults, whose
+    automatic thresholds and weight are chosen from the link when it is made (and read back
+    so); `Queue/RED set` changes later queues, `[$ns link $a $b] queue` one direction."""
+    import math
+
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD.replace("1.5Mb 20ms DropTail", "1.5Mb 20ms RED")
+        + "$ns queue-limit $n1 $n2 30\n"
+        + "set q [[$ns link $n1 $n2] queue]\n"
+        + "$q set bytes_ false\n$q set queue_in_bytes_ false\n$q set gentle_ false\n"
+        + "$q set maxthresh_ 20\n$q set linterm_ 50\n$q set use_mark_p_ false\n"
+        + "Queue/RED set q_weight_ 0.002\nQueue/RED set thresh_ 3\n"
+        + "$ns duplex-link $n2 [$ns node] 10Mb 2ms RED\n"
+        + TCP
+        + FINISH
+    )
+    sc = translate_script(script)
+    l01, l12, l23 = sc["links"]
+    assert (l01["queue_a_to_b"], l01["queue_b_to_a"]) == (50, 50)
+    ptc = 1.5e6 / (8 * 500)  # packets of mean_pktsize_ 500 B per second
+    auto_w = 1 - math.exp(-1 / (10 * 0.1 * ptc))  # rtt 3 (20 ms + 1/ptc) < 0.1 s: 0.1 s
+    forward, backward = l12["queue_a_to_b"], l12["queue_b_to_a"]
+    assert forward == {
+        "kind": "red",
+        "limit": 30,
+        "min_thresh": 5.0,
+        "max_thresh": 20.0,
+        "q_weight": auto_w,
+        "linterm": 50.0,
+        "gentle": False,
+        "wait": True,
+        "bytes": False,
+        "queue_in_bytes": False,
+        "mean_packet_size": "500B",
+        "use_mark_p": False,
+    }
+    assert backward == {**forward, "limit": 50, "max_thresh": 15.0, "linterm": 10.0} | {
+        "gentle": True,
+        "bytes": True,
+        "queue_in_bytes": True,
+        "use_mark_p": True,
+    }
+    # Made after the class changes: thresh_ 3, weight 0.002, maxthresh_ automatic 3 x 3.
+    assert (l23["queue_a_to_b"]["min_thresh"], l23["queue_a_to_b"]["max_thresh"]) == (3.0, 9.0)
+    assert l23["queue_a_to_b"]["q_weight"] == 0.002
+
+
+def test_red_reads_back_its_automatic_values(tmp_path):
+    proc = ternsim_ns2(
+        tmp_path,
+        HEAD.replace("1.5Mb 20ms DropTail", "1.5Mb 20ms RED")
+        + "set q [[$ns link $n1 $n2] queue]\n"
+        + 'puts "[$q set thresh_] [$q set maxthresh_] [$q set q_weight_] [$q set limit_]"\n'
+        + "exit 0\n",
+    )
+    assert (proc.returncode, proc.stdout) == (0, "5 15 0.0026631142694990562 50\n")
+
+
 REFUSED = [
     ("set tcp [new Agent/TCP/FullTcp]\n", 10, "new Agent/TCP/FullTcp: not supported; supported:"),
     ("$ns frobnicate $n0\n", 10, "$ns frobnicate $n0: not supported; supported Simulator"),
     ("$ns duplex-link $n0 $n2 1Mb 1ms CBQ\n", 10, "queue CBQ not supported; supported: DropTail"),
     ("$defaultRNG seed 0\n", 10, "$defaultRNG seed 0: not supported; supported: 1 to"),
+    ("Queue/RED set setbit_ true\n", 10, "Queue/RED setbit_ 1 (ECN marking): not supported"),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\nset q [[$ns link $n0 $n2] queue]\n"
+        "$q set adaptive_ 1\n",
+        12,
+        "Queue/RED adaptive_ 1 (adaptive RED): not supported; supported: adaptive_ 0",
+    ),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] set q_weight_ -3\n",
+        11,
+        "Queue/RED q_weight_ -3 (a weight below 0 other than",
+    ),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] trace ave_\n",
+        11,
+        "not supported; supported Queue/RED methods: get, set",
+    ),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] set ave_ 3\n",
+        11,
+        "Queue/RED ave_: not supported; supported: adaptive_",
+    ),
+    ("set q [new Queue/RED]\n", 10, "Queue/RED on its own: not supported"),
+    (
+        "Queue/RED set maxthresh_ 4\nQueue/RED set thresh_ 4\n"
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n",
+        12,
+        "Queue/RED maxthresh_ 4 not above thresh_ 4: not supported",
+    ),
     ("$defaultRNG uniform 0 1\n", 10, "not supported; supported RNG methods: seed"),
     ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
@@ -250,6 +339,22 @@ def test_an_end_of_run_value_ternsim_does_not_have_is_refused_before_the_run(tmp
     assert proc.stdout == ""
     assert proc.stderr.startswith('script.tcl:21: puts "rexmit [$tcp set cwnd_]": cwnd_ after')
     assert "cwnd_ after the run: not available; available: nrexmitpack_" in proc.stderr
+    assert not (tmp_path / "out.tr").exists()
+
+
+def test_a_red_queues_state_after_the_run_is_refused_before_the_run(tmp_path):
+    finish = FINISH.replace("[$tcp set nrexmitpack_]", "[$q set ave_]").replace(
+        "global ns f tcp", "global ns f tcp q"
+    )
+    proc = ternsim_ns2(
+        tmp_path,
+        HEAD.replace("1.5Mb 20ms DropTail", "1.5Mb 20ms RED")
+        + "set q [[$ns link $n1 $n2] queue]\n"
+        + TCP
+        + finish,
+    )
+    assert proc.returncode == 2
+    assert "ave_ after the run: not available; a RED queue's state is not reported" in (proc.stderr)
     assert not (tmp_path / "out.tr").exists()
 
 

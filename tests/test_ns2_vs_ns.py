@@ -169,6 +169,25 @@ def test_two_chains_take_ns2s_boot_times(tmp_path, seed):
     assert verdict in ("identical", "equal up to ties"), verdict
 
 
+@pytest.mark.parametrize(
+    "args", [[], ["Agent/TCP/Reno", "false"]], ids=["bytes-newreno", "packets-reno"]
+)
+def test_red_without_early_tests_matches_ns(tmp_path, args):
+    """RED links whose thresholds no average reaches: no early test, no random draw, so the
+    run is deterministic and equals ns-2's: the automatic q_weight_ and maxthresh_ read back
+    before the run, the physical limit in bytes (limit_ x mean_pktsize_, ns-2.35's default)
+    or in packets, the forced drops it makes."""
+    runs = run_both(tmp_path, "red_limit.tcl", args)
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
+    assert "q_weight_ 0.0026631142694990562 limit_ 16" in ns_out
+    assert sum(line.startswith("d ") for line in ts_tr) >= 30
+    from ternsim.conformance import compare_traces
+
+    verdict = compare_traces("\n".join(ns_tr), "\n".join(ts_tr))["verdict"]
+    assert verdict in ("identical", "equal up to ties"), verdict
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="ns-2 orders same-time events by double rounding noise (see the module doc)",

@@ -174,6 +174,7 @@ class _Session:
         """Refuses, before the run, a script whose procs or callbacks read TCP state that the
         run will not report (``$tcp set cwnd_``), naming the first such line of the script."""
         missing = [v for v in classes.TCP_STATE if v not in STATE_FROM_SUMMARY]
+        missing += classes.RED_STATE
         pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
         tcl = self.tcl
         texts = [ev.script for ev in callbacks]
@@ -183,15 +184,15 @@ class _Session:
         if found is None:
             return
         var = found.group(1)
+        available = f"available: {', '.join(STATE_FROM_SUMMARY)}"
+        if var in classes.RED_STATE:
+            available = "a RED queue's state is not reported"
         where = str(self.path)
         for i, line in enumerate(self.path.read_text(errors="replace").splitlines(), 1):
             if pattern.search(line):
                 where = f"{self.path}:{i}: {line.strip()}"
                 break
-        raise Refusal(
-            f"{var} after the run: not available; available: {', '.join(STATE_FROM_SUMMARY)}",
-            where=where,
-        )
+        raise Refusal(f"{var} after the run: not available; {available}", where=where)
 
     def execute(self) -> int:
         import tkinter

@@ -70,6 +70,8 @@ class ObjectSystem:
         #: (object, class whose instproc runs) while an instproc runs, for `next`.
         self._running: list[tuple[Obj, str, str]] = []
         self.on_create: Callable[[Obj, tuple], None] = lambda obj, args: None
+        #: Called on `Class set var value` before it is recorded; may raise a Refusal.
+        self.on_class_set: Callable[[str, str, str], None] = lambda cls, var, value: None
         tcl.createcommand("new", guard(self._cmd_new))
         tcl.createcommand("delete", guard(lambda *a: ""))
         tcl.createcommand("Class", guard(self._cmd_class))
@@ -105,6 +107,7 @@ class ObjectSystem:
         what, rest = args[0], args[1:]
         if what == "set" and len(rest) in (1, 2):
             if len(rest) == 2:
+                self.on_class_set(cls, rest[0], rest[1])
                 self.class_sets.setdefault(cls, {})[rest[0]] = rest[1]
                 return rest[1]
             for c in self.lineage(cls):
@@ -147,6 +150,11 @@ class ObjectSystem:
         cls, rest = args[0], args[1:]
         if not self.known(cls):
             raise Refusal(f"not supported; supported: {supported_classes()}")
+        if self.builtin_base(cls) in _MADE_BY_LINKS:
+            raise Refusal(
+                f"{cls} on its own: not supported; queues and links come from "
+                "`$ns duplex-link` (`[$ns link $a $b] queue` returns a link's queue)"
+            )
         return self.create(cls, rest).name
 
     def create(self, cls: str, args: tuple = ()) -> Obj:
@@ -248,4 +256,15 @@ def supported_classes() -> str:
     return ", ".join(["Simulator", *(c for c in classes.PARENT if c not in _ABSTRACT)])
 
 
-_ABSTRACT = {"Agent", "Application", "Application/Traffic", "Queue", "Queue/DropTail"}
+#: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
+_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink"}
+
+_ABSTRACT = {
+    "Agent",
+    "Application",
+    "Application/Traffic",
+    "Queue",
+    "Queue/DropTail",
+    "Queue/RED",
+    "SimpleLink",
+}

@@ -20,14 +20,21 @@ from .otcl import Obj, ObjectSystem, Refusal
 # Link and Event are plain classes, not dataclasses: ``dataclasses`` imports ``inspect``,
 # 5-10 ms at the start of every ``ternsim ns2``. Neither is ever compared.
 class Link:
-    def __init__(self, a: Obj, b: Obj, rate_bps: float, delay_s: float, traced: bool) -> None:
+    def __init__(
+        self, a: Obj, b: Obj, rate_bps: float, delay_s: float, traced: bool, where: str
+    ) -> None:
         self.a = a
         self.b = b
         self.rate_bps = rate_bps
         self.delay_s = delay_s
         self.traced = traced
-        #: Drop-tail limit per direction, (a -> b, b -> a).
-        self.limits = [50, 50]
+        #: The script line that made the link (`$ns duplex-link ...`).
+        self.where = where
+        #: The queue objects per direction, (a -> b, b -> a): Queue/DropTail or Queue/RED,
+        #: their `limit_` the queue limit.
+        self.queues: list[Obj] = []
+        #: The link objects `$ns link` returns, per direction.
+        self.handles: list[Obj] = []
 
 
 class Event:
@@ -87,6 +94,7 @@ class Model:
             "at": self.at,
             "now": lambda o, a: _num(self.now),
             "run": self.run,
+            "link": self.link,
             "halt": self.halt,
             "flush-trace": self.flush_trace,
             "rtproto": self.rtproto,
@@ -111,6 +119,8 @@ class Model:
             "stop": lambda o, a: self._app_now(o, "stop"),
         }
         b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
+        b["SimpleLink"] = {"queue": lambda o, a: o.info["queue"].name}
+        objects.on_class_set = self._on_class_set
         b["RNG"] = {"seed": self.rng_seed_command}
         rng = Obj(f"_o{objects._count + 1}", "RNG")
         objects._count += 1
@@ -179,8 +189,8 @@ class Model:
             raise Refusal("duplex-link: give NODE NODE BANDWIDTH DELAY QUEUE")
         a, b = self.node_obj(args[0]), self.node_obj(args[1])
         qtype = args[4]
-        if qtype != "DropTail" or len(args) > 5:
-            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail")
+        if qtype not in ("DropTail", "RED") or len(args) > 5:
+            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
         if a is b:
             raise Refusal("duplex-link from a node to itself")
         for link in self.links:
@@ -192,12 +202,37 @@ class Model:
             classes.bandwidth(args[2]),
             classes.seconds(args[3]),
             traced=self.trace_channel is not None,
+            where=self.where(),
         )
-        limit = self.o.class_sets.get("Queue", {}).get("limit_", "50")
-        limit = self.o.class_sets.get("Queue/DropTail", {}).get("limit_", limit)
-        link.limits = [int(limit), int(limit)]
+        # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
+        for d in range(2):
+            queue = self.o.create(f"Queue/{qtype}")
+            queue.info.update(link=link, direction=d)
+            if qtype == "RED":
+                # `$q link` at creation: RED chooses its automatic parameters from the link.
+                from .scenario import red_automatic
+
+                red_automatic(self.o, queue, link)
+            handle = self.o.create("SimpleLink")
+            handle.info.update(link=link, queue=queue)
+            link.queues.append(queue)
+            link.handles.append(handle)
         self.links.append(link)
         return ""
+
+    def link(self, sim: Obj, args: tuple) -> str:
+        if len(args) != 2:
+            raise Refusal("link: give NODE NODE")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        return link.handles[d].name
+
+    def _on_class_set(self, cls: str, var: str, value: str) -> None:
+        if classes.is_a(self.o.builtin_base(cls), "Queue/RED"):
+            from .scenario import red_refusal
+
+            message = red_refusal(var, classes.bound_value(var, value))
+            if message is not None:
+                raise Refusal(message)
 
     def _refuse_simplex(self, sim: Obj, args: tuple) -> str:
         raise Refusal(
@@ -217,11 +252,19 @@ class Model:
         if len(args) != 3:
             raise Refusal("queue-limit: give NODE NODE LIMIT")
         link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
-        limit = int(float(args[2]))
-        if limit < 2:
-            raise Refusal(f"queue-limit {limit}: limits below 2 are not supported")
-        link.limits[d] = limit
+        self._set_limit(link.queues[d], args[2])
         return ""
+
+    def _set_limit(self, queue: Obj, value: str) -> str:
+        limit = int(float(value))
+        red = self.o.builtin_base(queue.cls) == "Queue/RED"
+        if limit < (1 if red else 2):
+            raise Refusal(
+                f"queue limit {limit}: limits below {1 if red else 2} are not supported"
+                + ("" if red else " (DropTail counts the packet on the wire)")
+            )
+        self.o.setvar(queue, "limit_", str(limit))
+        return str(limit)
 
     def trace_all(self, sim: Obj, args: tuple) -> str:
         self._before_run("$ns trace-all")
@@ -337,12 +380,18 @@ class Model:
             raise Refusal(
                 f"setting {var} after `$ns run` starts: not supported (needs mid-run stepping)"
             )
-        from .scenario import settable
+        from .scenario import red_refusal, settable
 
         base = self.o.builtin_base(o.cls)
         ok = settable(base)
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
+        if var == "limit_" and classes.is_a(base, "Queue"):
+            return self._set_limit(o, value)
+        if base == "Queue/RED":
+            message = red_refusal(var, classes.bound_value(var, value))
+            if message is not None:
+                raise Refusal(message)
         if base.startswith("Application/Traffic/CBR") and var == "interval_":
             # ns-2's CBR turns interval_ into rate_ with the packet size set at that moment.
             size = float(self.o.getvar(o, "packetSize_"))
@@ -366,6 +415,8 @@ class Model:
             if value is not None:
                 return value
         base = self.o.builtin_base(o.cls)
+        if self.started and var in classes.RED_STATE and base == "Queue/RED":
+            raise Refusal(f"{var} of a RED queue after the run: not available")
         if base == "Application/Traffic/CBR" and var == "interval_" and not self.o.hasvar(o, var):
             # Unset, ns-2's CBR reports the interval its rate_ and packetSize_ give.
             size = float(self.o.getvar(o, "packetSize_"))
