@@ -157,8 +157,8 @@ def test_dumbbell_matches_ns_up_to_ties(tmp_path):
 def test_two_chains_take_ns2s_boot_times(tmp_path, seed):
     """Two TCP senders (Vegas and NewReno, delayed-ACK sinks) on independent chains, with a
     spare TCP agent and attach order unlike creation order: each sender's RTT tick phase is
-    the number ns-2 drew for it, so both runs give the same trace. Swapping the two phases
-    makes the NewReno flow time out 0.4 ms apart at 1.578 s, for either seed."""
+    the number ns-2 drew for it, so both runs give the same trace. With the two phases
+    swapped the traces part at 1.578 s, for either seed."""
     runs = run_both(tmp_path, "two_chains.tcl", seed)
     (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
     assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
