@@ -59,10 +59,17 @@ def test_stats_verdict_uses_both_intervals_or_five_percent():
 
 def test_every_case_has_its_script_and_a_valid_twin():
     import ternsim
+    from ternsim.ns2 import translate_script
 
     for case in conf.CASES:
-        assert scenario_path(f"conformance/{case.script}").is_file()
-        ternsim.validate(str(scenario_path(f"conformance/{case.twin}")), case.overrides)
+        script = scenario_path(f"conformance/{case.script}")
+        assert script.is_file()
+        if case.twin is None:  # the script itself, as `ternsim ns2` translates it
+            args = [a.format(seed=1) for a in case.ns_args]
+            args[2:4] = ["-", "0"]
+            ternsim.validate(translate_script(script, args))
+        else:
+            ternsim.validate(str(scenario_path(f"conformance/{case.twin}")), case.overrides)
 
 
 def test_without_ns_the_command_says_how_to_install_it(monkeypatch):
@@ -73,11 +80,17 @@ def test_without_ns_the_command_says_how_to_install_it(monkeypatch):
 
 @needs_ns
 def test_wired_cases_give_ns2s_trace_up_to_same_time_ties():
-    """ns-2.35 and ternsim write the same wired trace for Tahoe, Reno and NewReno over a
-    drop-tail bottleneck with queue-limit 20, 20 s (about 40,000 lines each): same lines,
-    same times, only lines within one timestamp may be ordered differently."""
+    """ns-2.35 and ternsim write the same wired trace for Tahoe, Reno and NewReno (and NewReno
+    to a delayed-ACK sink) over a drop-tail bottleneck with queue-limit 20, 20 s (32,000 to
+    42,000 lines each): same lines, same times, only lines within one timestamp may be ordered
+    differently."""
     rows = conf.run_cases(only="wired-")
-    assert {r["case"] for r in rows} == {"wired-tahoe", "wired-reno", "wired-newreno"}
+    assert {r["case"] for r in rows} == {
+        "wired-tahoe",
+        "wired-reno",
+        "wired-newreno",
+        "wired-newreno-delack",
+    }
     for r in rows:
         assert r["verdict"] in ("identical", "equal up to ties"), r
 
@@ -87,6 +100,28 @@ def test_vegas_over_a_7_hop_dsr_chain_agrees_with_ns2():
     rows = conf.run_cases(only="chain7-vegas-dsr", seeds=4)
     goodput = next(r for r in rows if r["metric"] == "goodput kb/s")
     assert goodput["verdict"] == "agrees", goodput
+
+
+@needs_ns
+def test_red_dumbbell_agrees_with_ns2_on_every_metric():
+    """Five Reno flows through a RED bottleneck with ns-2.35's defaults (byte mode, automatic
+    thresholds and weight, gentle, use_mark_p_), 30 s, seeds 1-10 on each side: goodput,
+    retransmissions, timeouts, early and forced drops and RED's mean average queue agree
+    (each mean inside the other's 95 % interval, or within 5 %)."""
+    rows = conf.run_cases(only="dumbbell-red")
+    assert [r["metric"] for r in rows] == [
+        "goodput kb/s",
+        "rexmits",
+        "timeouts",
+        "early drops",
+        "forced drops",
+        "avg queue B",
+    ]
+    for r in rows:
+        assert r["verdict"] == "agrees", r
+        assert len(r["ns2_values"]) == len(r["ternsim_values"]) == 10
+    early = next(r for r in rows if r["metric"] == "early drops")
+    assert min(early["ns2_values"]) > 100 and min(early["ternsim_values"]) > 100
 
 
 def test_bench_against_another_simulator_is_refused_with_what_is_allowed(cli):

@@ -84,8 +84,36 @@ def test_a_script_becomes_a_scenario(tmp_path):
     opts = flow["options"]
     assert opts["packet_size"] == "1000B" and opts["header_size"] == "40B"
     assert opts["window"] == 20 and opts["window_init"] == 4 and not opts["delayed_ack"]
+    # ns-2's boot_time_: the agent drew one number when created, `$ns run` draws the next.
+    assert opts["tick_phase"] == f"{0.01 * 0.5558807158637237!r}s"
     assert sc["duration"] == "2.0s"
     assert not (tmp_path / "out.tr").exists()
+
+
+def test_boot_times_replay_ns2s_default_rng(tmp_path):
+    """Each TCP agent's tick phase is the draw ns-2 makes for it at `$ns run`: after one draw
+    per TCP agent created (two for Vegas, none for sinks), nodes in Tcl's `array names`
+    order, each node's agents in attach order; `$defaultRNG seed N` restarts the sequence."""
+    from ternsim._native import core
+
+    script = tmp_path / "s.tcl"
+    body = (
+        HEAD
+        + "set spare [new Agent/TCP]\nset v [new Agent/TCP/Vegas]\n"
+        + TCP
+        + "$ns attach-agent $n1 $v\nset s2 [new Agent/TCPSink]\n$ns attach-agent $n2 $s2\n"
+        + '$ns connect $v $s2\nset ftp2 [$v attach-app FTP]\n$ns at 0.5 "$ftp2 start"\n'
+        + FINISH
+    )
+    for seed_line, seed in (("", 1), ("$defaultRNG seed 5\n", 5)):
+        script.write_text(seed_line + body)
+        sc = translate_script(script)
+        u = core().ns2_uniforms(seed, 7)
+        # Creation: spare 1, Vegas 2, NewReno 1 (draws 0-3); run: node 0's NewReno (4),
+        # node 1's Vegas (5).
+        phases = {f["tcp"]: f["options"]["tick_phase"] for f in sc["flows"]}
+        assert phases == {"newreno": f"{0.01 * u[4]!r}s", "vegas": f"{0.01 * u[5]!r}s"}
+    assert core().ns2_uniforms(1, 2) == [0.0003395769746692744, 0.5558807158637237]
 
 
 def test_cbr_interval_becomes_a_rate_with_the_packet_size_set_before_it(tmp_path):
@@ -180,10 +208,100 @@ puts [$c set n]
     assert (proc.returncode, proc.stdout) == (0, "7\n7\n"), proc.stderr
 
 
+def test_red_links_take_ns235s_defaults_and_per_queue_settings(tmp_path):
+    """`$ns duplex-link ... RED` gets a Queue/RED per direction with ns-2.35's defaults, whose
+    automatic thresholds and weight are chosen from the link when it is made (and read back
+    so); `Queue/RED set` changes later queues, `[$ns link $a $b] queue` one direction."""
+    import math
+
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD.replace("1.5Mb 20ms DropTail", "1.5Mb 20ms RED")
+        + "$ns queue-limit $n1 $n2 30\n"
+        + "set q [[$ns link $n1 $n2] queue]\n"
+        + "$q set bytes_ false\n$q set queue_in_bytes_ false\n$q set gentle_ false\n"
+        + "$q set maxthresh_ 20\n$q set linterm_ 50\n$q set use_mark_p_ false\n"
+        + "Queue/RED set q_weight_ 0.002\nQueue/RED set thresh_ 3\n"
+        + "$ns duplex-link $n2 [$ns node] 10Mb 2ms RED\n"
+        + TCP
+        + FINISH
+    )
+    sc = translate_script(script)
+    l01, l12, l23 = sc["links"]
+    assert (l01["queue_a_to_b"], l01["queue_b_to_a"]) == (50, 50)
+    ptc = 1.5e6 / (8 * 500)  # packets of mean_pktsize_ 500 B per second
+    auto_w = 1 - math.exp(-1 / (10 * 0.1 * ptc))  # rtt 3 (20 ms + 1/ptc) < 0.1 s: 0.1 s
+    forward, backward = l12["queue_a_to_b"], l12["queue_b_to_a"]
+    assert forward == {
+        "kind": "red",
+        "limit": 30,
+        "min_thresh": 5.0,
+        "max_thresh": 20.0,
+        "q_weight": auto_w,
+        "linterm": 50.0,
+        "gentle": False,
+        "wait": True,
+        "bytes": False,
+        "queue_in_bytes": False,
+        "mean_packet_size": "500B",
+        "use_mark_p": False,
+    }
+    assert backward == {**forward, "limit": 50, "max_thresh": 15.0, "linterm": 10.0} | {
+        "gentle": True,
+        "bytes": True,
+        "queue_in_bytes": True,
+        "use_mark_p": True,
+    }
+    # Made after the class changes: thresh_ 3, weight 0.002, maxthresh_ automatic 3 x 3.
+    assert (l23["queue_a_to_b"]["min_thresh"], l23["queue_a_to_b"]["max_thresh"]) == (3.0, 9.0)
+    assert l23["queue_a_to_b"]["q_weight"] == 0.002
+
+
+def test_red_reads_back_its_automatic_values(tmp_path):
+    proc = ternsim_ns2(
+        tmp_path,
+        HEAD.replace("1.5Mb 20ms DropTail", "1.5Mb 20ms RED")
+        + "set q [[$ns link $n1 $n2] queue]\n"
+        + 'puts "[$q set thresh_] [$q set maxthresh_] [$q set q_weight_] [$q set limit_]"\n'
+        + "exit 0\n",
+    )
+    assert (proc.returncode, proc.stdout) == (0, "5 15 0.0026631142694990562 50\n")
+
+
 REFUSED = [
     ("set tcp [new Agent/TCP/FullTcp]\n", 10, "new Agent/TCP/FullTcp: not supported; supported:"),
     ("$ns frobnicate $n0\n", 10, "$ns frobnicate $n0: not supported; supported Simulator"),
-    ("$ns duplex-link $n0 $n2 1Mb 1ms RED\n", 10, "queue RED not supported; supported: DropTail"),
+    ("$ns duplex-link $n0 $n2 1Mb 1ms CBQ\n", 10, "queue CBQ not supported; supported: DropTail"),
+    ("Queue/RED set setbit_ true\n", 10, "Queue/RED setbit_ 1 (ECN marking): not supported"),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\nset q [[$ns link $n0 $n2] queue]\n"
+        "$q set adaptive_ 1\n",
+        12,
+        "Queue/RED adaptive_ 1 (adaptive RED): not supported; supported: adaptive_ 0",
+    ),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] set q_weight_ -3\n",
+        11,
+        "Queue/RED q_weight_ -3 (a weight below 0 other than",
+    ),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] trace ave_\n",
+        11,
+        "not supported; supported Queue/RED methods: get, set",
+    ),
+    (
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] set ave_ 3\n",
+        11,
+        "Queue/RED ave_: not supported; supported: adaptive_",
+    ),
+    ("set q [new Queue/RED]\n", 10, "Queue/RED on its own: not supported"),
+    (
+        "Queue/RED set maxthresh_ 4\nQueue/RED set thresh_ 4\n"
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n",
+        12,
+        "Queue/RED maxthresh_ 4 not above thresh_ 4: not supported",
+    ),
+    ("$defaultRNG uniform 0 1\n", 10, "not supported; supported RNG methods: seed"),
     ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
     (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),
@@ -303,6 +421,22 @@ def test_exit_in_a_mid_run_callback_ends_the_run_and_its_trace_there(tmp_path):
     assert times and max(times) < 1.0 and max(times) > 0.9
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
     assert summary["sim_seconds"] == 1.0
+
+
+def test_a_red_queues_state_after_the_run_is_refused_before_the_run(tmp_path):
+    finish = FINISH.replace("[$tcp set nrexmitpack_]", "[$q set ave_]").replace(
+        "global ns f tcp", "global ns f tcp q"
+    )
+    proc = ternsim_ns2(
+        tmp_path,
+        HEAD.replace("1.5Mb 20ms DropTail", "1.5Mb 20ms RED")
+        + "set q [[$ns link $n1 $n2] queue]\n"
+        + TCP
+        + finish,
+    )
+    assert proc.returncode == 2
+    assert "ave_: not available; a RED queue's state is not reported" in proc.stderr
+    assert not (tmp_path / "out.tr").exists()
 
 
 def test_an_unavailable_value_read_through_a_variable_is_refused_when_read(tmp_path):
@@ -444,8 +578,11 @@ def test_ns2s_default_generator_and_the_boot_time_of_each_tcp_agent(tmp_path):
     agent draws once when made and once when `$ns run` resets it; the reset's draw, times
     tcpTick_, is its boot_time_. Two agents made before the run: resets take draws 3 and 4,
     nodes in Tcl's `array names` order, a node's agents in attach order."""
+    from ternsim._native import core
     from ternsim.ns2 import translate_script
-    from ternsim.ns2.rng import uniforms
+
+    def uniforms(seed: int, n: int) -> list[float]:
+        return core().ns2_uniforms(seed, n)
 
     ns_printed = [0.0003395769746692744, 0.55588071586372367, 0.014204660, 0.08812267104542007]
     assert all(abs(a - b) < 1e-9 for a, b in zip(uniforms(1, 4), ns_printed))
@@ -461,8 +598,8 @@ def test_ns2s_default_generator_and_the_boot_time_of_each_tcp_agent(tmp_path):
     )
     flows = translate_script(script)["flows"]
     draws = uniforms(1, 4)
-    assert [f["options"]["boot_time"] for f in flows] == [f"{0.01 * d!r}s" for d in draws[2:]]
+    assert [f["options"]["tick_phase"] for f in flows] == [f"{0.01 * d!r}s" for d in draws[2:]]
     seeded = tmp_path / "seeded.tcl"
     seeded.write_text("$defaultRNG seed 5\n" + HEAD + TCP + FINISH)
     [flow] = translate_script(seeded)["flows"]
-    assert flow["options"]["boot_time"] == f"{0.01 * uniforms(5, 2)[1]!r}s"
+    assert flow["options"]["tick_phase"] == f"{0.01 * uniforms(5, 2)[1]!r}s"

@@ -82,3 +82,6 @@ class Simulation:
         """Runs to the scenario's end; returns what ``run`` returns."""
     def stop(self) -> dict[str, Any]:
         """Ends at the pause; returns what ``run`` returns, over ``[0, now]``."""
+
+def ns2_uniforms(seed: int, count: int) -> list[float]:
+    """The first ``count`` uniforms of ns-2's default RNG seeded with ``seed`` (>= 1)."""

@@ -9,10 +9,11 @@ chain.tcl's translation equals its twin exactly, tested). Two kinds of compariso
   same times, some of them in another order within one timestamp: ns-2 keeps time in a double,
   so two events due at the same instant are ordered by rounding noise, which ternsim's integer
   clock does not reproduce.
-- **Stochastic** cases (802.11) run seeds 1..N on each side and compare per-metric means: they
-  agree when each mean lies within the other's 95 % confidence interval, or the two are within
-  5 % of each other. The two simulators draw different random streams, so only distributions
-  can be compared.
+- **Stochastic** cases (802.11, RED) run seeds 1..N on each side and compare per-metric means:
+  they agree when each mean lies within the other's 95 % confidence interval, or the two are
+  within 5 % of each other. The two simulators draw different random streams, so only
+  distributions can be compared. The RED case has no twin scenario: its ternsim side is the
+  same ns-2 script as ``ternsim ns2`` translates it.
 
 ``run_cases`` needs ``ns`` on the PATH (Debian/Ubuntu: ``apt-get install ns2``).
 """
@@ -48,9 +49,9 @@ class Case:
     """One conformance case: the ns-2 command line, the ternsim twin, how to compare."""
 
     name: str
-    kind: str  # "trace" (deterministic) or "stats" (stochastic)
+    kind: str  # "trace" (deterministic), "stats" (stochastic) or "red" (stochastic, no twin)
     script: str  # file in scenarios/conformance/
-    twin: str  # scenario in scenarios/conformance/
+    twin: str | None  # scenario in scenarios/conformance/; None: the script, translated
     ns_args: tuple[str, ...]
     overrides: dict[str, Any] = field(default_factory=dict)
     fast: bool = True
@@ -58,13 +59,16 @@ class Case:
 
 
 def _wired(name: str, agent: str, sink: str, tcp: str, fast: bool) -> Case:
+    overrides: dict[str, Any] = {"flows.0.tcp": tcp, "duration": "20s"}
+    if sink.endswith("DelAck"):
+        overrides["tcp_defaults.delayed_ack"] = True
     return Case(
         name=f"wired-{name}",
         kind="trace",
         script="wired.tcl",
         twin="wired",
         ns_args=(agent, sink, "20"),
-        overrides={"flows.0.tcp": tcp, "duration": "20s"},
+        overrides=overrides,
         fast=fast,
     )
 
@@ -87,13 +91,24 @@ def _chain(tcp: str, routing: str, hops: int, fast: bool) -> Case:
     )
 
 
+def _red(duration: int, fast: bool) -> Case:
+    return Case(
+        name="dumbbell-red",
+        kind="red",
+        script="red.tcl",
+        twin=None,
+        ns_args=("{seed}", str(duration), "ns.tr", "1"),
+        fast=fast,
+    )
+
+
 CASES: list[Case] = [
     _wired("tahoe", "TCP", "TCPSink", "tahoe", True),
     _wired("reno", "TCP/Reno", "TCPSink", "reno", True),
     _wired("newreno", "TCP/Newreno", "TCPSink", "newreno", True),
+    _wired("newreno-delack", "TCP/Newreno", "TCPSink/DelAck", "newreno", True),
     _wired("sack", "TCP/Sack1", "TCPSink/Sack1", "sack", False),
     _wired("vegas", "TCP/Vegas", "TCPSink", "vegas", False),
-    _wired("newreno-delack", "TCP/Newreno", "TCPSink/DelAck", "newreno", False),
     _wired("sack-delack", "TCP/Sack1", "TCPSink/Sack1/DelAck", "sack", False),
     _chain("newreno", "dsr", 7, True),
     _chain("newreno", "aodv", 7, True),
@@ -102,6 +117,7 @@ CASES: list[Case] = [
     _chain("reno", "dsr", 7, False),
     _chain("newreno", "dsr", 4, False),
     _chain("vegas", "dsr", 4, False),
+    _red(30, True),
 ]
 
 
@@ -239,6 +255,75 @@ def _run_stats_case(case: Case, seeds: int) -> list[dict[str, Any]]:
                 values["goodput kb/s"].append(float(m.group(4)))
                 values["rexmits"].append(float(m.group(2)))
                 values["timeouts"].append(float(m.group(3)))
+    return _stats_rows(case, seeds, ns, ts)
+
+
+_NS_RED = re.compile(r"acked (\d+) rexmit (\d+) timeouts (\d+) early (\d+)")
+
+
+def _ns_red_run(case: Case, seed: int, tmp: Path) -> dict[str, float]:
+    """One seed of the RED case under ns: its printed sums, the drops at the bottleneck
+    (its "d" lines, link 0 -> 1) and the mean of RED's average queue over arrivals."""
+    args = [a.format(seed=seed) for a in case.ns_args]
+    m = _NS_RED.search(_run_ns(case, args, tmp))
+    if m is None:
+        raise RuntimeError(f"ns {case.script}: no statistics line in its output")
+    acked, rexmit, timeouts, early = (float(g) for g in m.groups())
+    drops = 0
+    for line in (tmp / "ns.tr").read_text().splitlines():
+        if line.startswith("d ") and line.split(" ", 4)[2:4] == ["0", "1"]:
+            drops += 1
+    ave = [float(line.split()[2]) for line in (tmp / "red-ave.tr").read_text().splitlines()[1:]]
+    duration = float(case.ns_args[1])
+    return {
+        "goodput kb/s": acked * 8.0 / duration,  # 1000-byte packets
+        "rexmits": rexmit,
+        "timeouts": timeouts,
+        "early drops": early,
+        "forced drops": drops - early,
+        "avg queue B": statistics.fmean(ave) if ave else 0.0,
+    }
+
+
+def _ternsim_red_run(case: Case, seed: int) -> dict[str, float]:
+    """One seed of the RED case in ternsim: the script as `ternsim ns2` translates it (the
+    ns-only statistics off), run with the script's seed."""
+    from . import api
+    from .ns2 import translate_script
+
+    args = [a.format(seed=seed) for a in case.ns_args]
+    args[2], args[3] = "-", "0"
+    scenario = translate_script(scenario_path(f"conformance/{case.script}"), args)
+    summary = api.run(scenario, seed=seed).summary
+    flows = summary["flows"]
+    link = next(x for x in summary["links"] if x["name"] == "0-1" and x["direction"] == "a_to_b")
+    duration = float(case.ns_args[1])
+    return {
+        "goodput kb/s": sum(f["delivered_bytes"] for f in flows) * 8.0 / 1000.0 / duration,
+        "rexmits": float(sum(f["retransmitted_segments"] for f in flows)),
+        "timeouts": float(sum(f["timeouts"] for f in flows)),
+        "early drops": float(link["red"]["drops_early"]),
+        "forced drops": float(link["red"]["drops_forced"]),
+        "avg queue B": float(link["red"]["avg_queue_mean"]),
+    }
+
+
+def _run_red_case(case: Case, seeds: int) -> list[dict[str, Any]]:
+    ns: dict[str, list[float]] = {}
+    ts: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
+        for seed in range(1, seeds + 1):
+            for k, v in _ns_red_run(case, seed, Path(tmp)).items():
+                ns.setdefault(k, []).append(v)
+    for seed in range(1, seeds + 1):
+        for k, v in _ternsim_red_run(case, seed).items():
+            ts.setdefault(k, []).append(v)
+    return _stats_rows(case, seeds, ns, ts)
+
+
+def _stats_rows(
+    case: Case, seeds: int, ns: dict[str, list[float]], ts: dict[str, list[float]]
+) -> list[dict[str, Any]]:
     rows = []
     for metric in ns:
         mn, hn = _mean_ci(ns[metric])
@@ -292,6 +377,8 @@ def run_cases(
             progress(case.name)
         if case.kind == "trace":
             rows += _run_trace_case(case)
+        elif case.kind == "red":
+            rows += _run_red_case(case, seeds or case.seeds)
         else:
             rows += _run_stats_case(case, seeds or case.seeds)
     return rows

@@ -379,6 +379,21 @@ impl Simulation {
     }
 }
 
+/// The first `count` values of ns-2's `Random::uniform()` (`RNG::uniform_double`, in [0, 1))
+/// from its default random number generator seeded with `seed` (`$defaultRNG seed SEED`;
+/// ns-2 starts from seed 1). `ternsim ns2` replays the draws ns-2 makes before its run, e.g.
+/// each TCP agent's `boot_time_`.
+#[pyfunction]
+fn ns2_uniforms(seed: u32, count: usize) -> PyResult<Vec<f64>> {
+    if seed == 0 {
+        return Err(PyValueError::new_err(
+            "seed: allowed >= 1 (ns-2 takes 0 as a clock seed)",
+        ));
+    }
+    let mut rng = ternsim_core::sim::mrg32k3a::Mrg32k3a::ns2_seeded(seed);
+    Ok((0..count).map(|_| rng.ns2_uniform_double()).collect())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
@@ -389,5 +404,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(setdest, m)?)?;
     m.add_function(wrap_pyfunction!(cbrgen, m)?)?;
     m.add_class::<Simulation>()?;
+    m.add_function(wrap_pyfunction!(ns2_uniforms, m)?)?;
     Ok(())
 }

@@ -55,6 +55,8 @@ PARENT: dict[str, str | None] = {
     # have no methods here (the old node API is not supported).
     "Node/MobileNode": None,
     "Timer": None,
+    "Queue/RED": "Queue",
+    "SimpleLink": None,
 }
 
 #: Classes that a script configures with `Class set` but never instantiates itself (ns-2 makes
@@ -198,6 +200,45 @@ DEFAULTS: dict[str, dict[str, str]] = {
     },
     "Queue": {"limit_": "50"},
     **WIRELESS_VARS,
+    # ns-2.35: byte mode, thresholds and weight chosen from the link (0 / 0 / -1), gentle,
+    # use_mark_p_ (no forced drop on the average alone).
+    "Queue/RED": {
+        "bytes_": "true",
+        "queue_in_bytes_": "true",
+        "thresh_": "0",
+        "maxthresh_": "0",
+        "thresh_queue_": "50",
+        "maxthresh_queue_": "50",
+        "mean_pktsize_": "500",
+        "idle_pktsize_": "100",
+        "q_weight_": "-1",
+        "wait_": "true",
+        "linterm_": "10",
+        "mark_p_": "0.1",
+        "use_mark_p_": "true",
+        "setbit_": "false",
+        "gentle_": "true",
+        "drop_tail_": "true",
+        "drop_front_": "false",
+        "drop_rand_": "false",
+        "doubleq_": "false",
+        "ns1_compat_": "false",
+        "dqthresh_": "50",
+        "ave_": "0.0",
+        "prob1_": "0.0",
+        "curq_": "0",
+        "cur_max_p_": "0",
+        "summarystats_": "false",
+        "alpha_": "0.01",
+        "beta_": "0.9",
+        "adaptive_": "0",
+        "interval_": "0.5",
+        "targetdelay_": "0.005",
+        "top_": "0.5",
+        "bottom_": "0",
+        "cautious_": "0",
+        "feng_adaptive_": "0",
+    },
 }
 
 #: Agent variables that hold the state of a running TCP, not a parameter.
@@ -205,6 +246,9 @@ TCP_STATE = (
     "nrexmitpack_ nrexmitbytes_ ndatapack_ ndatabytes_ nrexmit_ ncwndcuts_ nackpack_ ack_ "
     "cwnd_ ssthresh_ t_seqno_ maxseq_ dupacks_ rtt_ srtt_ rttvar_ backoff_"
 ).split()
+
+#: Queue/RED variables that hold the state of the running queue, not a parameter.
+RED_STATE = ["ave_", "prob1_", "curq_", "cur_max_p_"]
 
 
 #: How ns-2's C++ objects hold their bound variables; an instance reads them back normalised
@@ -223,7 +267,24 @@ BOUND_KIND: dict[str, str] = {
         ],
         "time",
     ),
-    **dict.fromkeys(["syn_", "timestamps_"], "bool"),
+    **dict.fromkeys(
+        [
+            "syn_",
+            "timestamps_",
+            "bytes_",
+            "queue_in_bytes_",
+            "wait_",
+            "use_mark_p_",
+            "setbit_",
+            "gentle_",
+            "drop_tail_",
+            "drop_front_",
+            "drop_rand_",
+            "ns1_compat_",
+            "summarystats_",
+        ],
+        "bool",
+    ),
     **dict.fromkeys(
         [
             "packetSize_",
@@ -241,10 +302,37 @@ BOUND_KIND: dict[str, str] = {
             "maxSackBlocks_",
             "singledup_",
             "ecn_",
+            "limit_",
+            "mean_pktsize_",
+            "idle_pktsize_",
+            "adaptive_",
+            "cautious_",
+            "feng_adaptive_",
         ],
         "int",
     ),
-    **dict.fromkeys(["maxcwnd_", "v_alpha_", "v_beta_", "v_gamma_", "shape_"], "double"),
+    **dict.fromkeys(
+        [
+            "maxcwnd_",
+            "v_alpha_",
+            "v_beta_",
+            "v_gamma_",
+            "shape_",
+            "thresh_",
+            "maxthresh_",
+            "thresh_queue_",
+            "maxthresh_queue_",
+            "q_weight_",
+            "linterm_",
+            "mark_p_",
+            "alpha_",
+            "beta_",
+            "targetdelay_",
+            "top_",
+            "bottom_",
+        ],
+        "double",
+    ),
 }
 
 

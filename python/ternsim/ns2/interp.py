@@ -208,10 +208,9 @@ class _Session:
 
     def _refuse_unavailable_reads(self, callbacks: list, available: tuple[str, ...]) -> None:
         """Refuses, before the run, a script whose procs or callbacks read TCP state that the
-        run does not keep (``$tcp set nackpack_``), naming the first such line of the script."""
-        missing = [v for v in classes.TCP_STATE if v not in available]
-        if not missing:
-            return
+        run does not keep (``$tcp set nackpack_``, a RED queue's ``ave_``), naming the first
+        such line of the script."""
+        missing = [v for v in classes.TCP_STATE if v not in available] + classes.RED_STATE
         pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
         tcl = self.tcl
         texts = [ev.script for ev in callbacks]
@@ -221,12 +220,15 @@ class _Session:
         if found is None:
             return
         var = found.group(1)
+        what = f"available: {', '.join(available)}"
+        if var in classes.RED_STATE:
+            what = "a RED queue's state is not reported"
         where = str(self.path)
         for i, line in enumerate(self.path.read_text(errors="replace").splitlines(), 1):
             if pattern.search(line):
                 where = f"{self.path}:{i}: {line.strip()}"
                 break
-        raise Refusal(f"{var}: not available; available: {', '.join(available)}", where=where)
+        raise Refusal(f"{var}: not available; {what}", where=where)
 
     def execute(self) -> int:
         import tkinter

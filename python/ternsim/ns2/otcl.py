@@ -70,6 +70,8 @@ class ObjectSystem:
         #: (object, class whose instproc runs) while an instproc runs, for `next`.
         self._running: list[tuple[Obj, str, str]] = []
         self.on_create: Callable[[Obj, tuple], None] = lambda obj, args: None
+        #: Called on `Class set var value` before it is recorded; may raise a Refusal.
+        self.on_class_set: Callable[[str, str, str], None] = lambda cls, var, value: None
         tcl.createcommand("new", guard(self._cmd_new))
         tcl.createcommand("delete", guard(lambda *a: ""))
         tcl.createcommand("Class", guard(self._cmd_class))
@@ -110,6 +112,7 @@ class ObjectSystem:
                 why = check_class_set(cls, rest[0], rest[1])
                 if why is not None:
                     raise Refusal(why)
+                self.on_class_set(cls, rest[0], rest[1])
                 self.class_sets.setdefault(cls, {})[rest[0]] = rest[1]
                 return rest[1]
             for c in self.lineage(cls):
@@ -157,6 +160,11 @@ class ObjectSystem:
                 f"new {self.builtin_base(cls)}: not supported (ns-2's old mobile node API); "
                 "configure the class with `Class set` and make mobile nodes with "
                 "`$ns node-config ...` and `$ns node`"
+            )
+        if self.builtin_base(cls) in _MADE_BY_LINKS:
+            raise Refusal(
+                f"{cls} on its own: not supported; queues and links come from "
+                "`$ns duplex-link` (`[$ns link $a $b] queue` returns a link's queue)"
             )
         return self.create(cls, rest).name
 
@@ -264,4 +272,16 @@ def supported_classes() -> str:
     )
 
 
-_ABSTRACT = {"Agent", "Application", "Application/Traffic", "Queue", "Queue/DropTail", "Timer"}
+#: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
+_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink"}
+
+_ABSTRACT = {
+    "Agent",
+    "Application",
+    "Application/Traffic",
+    "Queue",
+    "Queue/DropTail",
+    "Queue/RED",
+    "SimpleLink",
+    "Timer",
+}

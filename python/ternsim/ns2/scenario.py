@@ -73,8 +73,127 @@ _APP_VARS = {
 }
 
 
+#: Queue/RED variables a script may set: those ternsim models, and those that change nothing
+#: in ns-2 with the supported values (adaptive RED's, ECN's and `cautious_`'s parameters,
+#: `thresh_queue_`/`maxthresh_queue_`, which `reset()` overwrites, the victim choice
+#: `drop_tail_`, `summarystats_`, the unbound `doubleq_`/`dqthresh_`). The state variables
+#: (`ave_`, `curq_`, ...) are not settable.
+RED_SETTABLE = {v for v in classes.DEFAULTS["Queue/RED"] if v not in classes.RED_STATE} | {"limit_"}
+
+#: Queue/RED variables whose other values ternsim does not model: var -> (what the value
+#: does, the supported values, test of a bound value).
+_RED_UNSUPPORTED: dict[str, tuple[str, str, Any]] = {
+    "setbit_": ("ECN marking", "setbit_ false", lambda v: v == "0"),
+    "adaptive_": ("adaptive RED", "adaptive_ 0", lambda v: v == "0"),
+    "cautious_": ("cautious marking", "cautious_ 0", lambda v: v == "0"),
+    "drop_front_": ("dropping from the front", "drop_front_ false", lambda v: v == "0"),
+    "drop_rand_": ("dropping a random packet", "drop_rand_ false", lambda v: v == "0"),
+    "ns1_compat_": ("ns-1's count after a forced drop", "ns1_compat_ false", lambda v: v == "0"),
+    "q_weight_": (
+        "a weight below 0 other than ns-2's automatic -1 and -2",
+        "q_weight_ > 0, or 0, -1, -2 (chosen from the link)",
+        lambda v: float(v) >= 0 or float(v) in (-1.0, -2.0),
+    ),
+}
+
+
+def red_refusal(var: str, value: str) -> str | None:
+    """Why ternsim cannot run a Queue/RED with ``var`` at the bound ``value``, or None."""
+    entry = _RED_UNSUPPORTED.get(var)
+    if entry is None:
+        return None
+    what, supported, ok = entry
+    try:
+        fine = ok(value)
+    except ValueError:
+        fine = False
+    if fine:
+        return None
+    return f"Queue/RED {var} {value} ({what}): not supported; supported: {supported}"
+
+
+def red_automatic(o: Any, queue: Obj, link: Any) -> None:
+    """ns-2.35 `REDQueue::initialize_params`, run when a link gets its RED queue (`$q link`)
+    and again when `$ns run` resets it: the values left at 0 (thresholds, weight) or at -1 /
+    -2 (weight) are chosen from the link, and the queue keeps the chosen numbers (as ns-2,
+    where `$q set q_weight_` then reads them). With ptc = bandwidth / (8 mean_pktsize_)
+    packets per second: q_weight_ 0 -> 1 - exp(-1/ptc); -1 -> 1 - exp(-1/(10 rtt ptc)) with
+    rtt = max(3 (delay + 1/ptc), 0.1 s); -2 -> 1 - exp(-10/ptc); thresh_ 0 -> max(5,
+    targetdelay_ ptc / 2) packets; maxthresh_ 0 -> 3 thresh_."""
+    import math
+
+    def get(var: str) -> float:
+        return float(o.getvar(queue, var))
+
+    ptc = link.rate_bps / (8.0 * get("mean_pktsize_"))
+    q_w = get("q_weight_")
+    if q_w == 0.0:
+        q_w = 1.0 - math.exp(-1.0 / ptc)
+    elif q_w == -1.0:
+        rtt = max(3.0 * (link.delay_s + 1.0 / ptc), 0.1)
+        q_w = 1.0 - math.exp(-1.0 / (10.0 * rtt * ptc))
+    elif q_w == -2.0:
+        q_w = 1.0 - math.exp(-10.0 / ptc)
+    th_min, th_max = get("thresh_"), get("maxthresh_")
+    if th_min == 0.0:
+        th_min = max(5.0, get("targetdelay_") * ptc / 2.0)
+    if th_max == 0.0:
+        th_max = 3.0 * th_min
+    for var, value in (("q_weight_", q_w), ("thresh_", th_min), ("maxthresh_", th_max)):
+        o.setvar(queue, var, format(value, ".17g"))
+
+
+def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
+    """The scenario's queue table for a Queue/RED at `$ns run` (after ns-2's reset)."""
+    for var in _RED_UNSUPPORTED:
+        message = red_refusal(var, o.getvar(queue, var))
+        if message is not None:
+            raise Refusal(message, where=link.where)
+    red_automatic(o, queue, link)
+
+    def num(var: str) -> float:
+        return float(o.getvar(queue, var))
+
+    def flag(var: str) -> bool:
+        return classes.boolean(o.getvar(queue, var))
+
+    th_min, th_max, q_w, linterm = (
+        num("thresh_"),
+        num("maxthresh_"),
+        num("q_weight_"),
+        num("linterm_"),
+    )
+    mean = int(num("mean_pktsize_"))
+    for bad, message in (
+        (not th_max > th_min, f"maxthresh_ {th_max:g} not above thresh_ {th_min:g}"),
+        (not 0.0 < q_w <= 1.0, f"q_weight_ {q_w:g} outside (0, 1]"),
+        (not linterm >= 1.0, f"linterm_ {linterm:g} below 1 (max_p = 1/linterm_)"),
+        (not 1 <= mean <= 65535, f"mean_pktsize_ {mean} outside 1 to 65535 bytes"),
+    ):
+        if bad:
+            raise Refusal(f"Queue/RED {message}: not supported", where=link.where)
+    return {
+        "kind": "red",
+        "limit": int(num("limit_")),
+        "min_thresh": th_min,
+        "max_thresh": th_max,
+        "q_weight": q_w,
+        "linterm": linterm,
+        "gentle": flag("gentle_"),
+        "wait": flag("wait_"),
+        "bytes": flag("bytes_"),
+        "queue_in_bytes": flag("queue_in_bytes_"),
+        "mean_packet_size": f"{mean}B",
+        "use_mark_p": flag("use_mark_p_"),
+    }
+
+
 def settable(base: str) -> set[str]:
     """The variables a script may set on an object of ns-2 class ``base``."""
+    if base == "Queue/RED":
+        return set(RED_SETTABLE)
+    if classes.is_a(base, "Queue"):
+        return {"limit_"}
     out = {"fid_", "class_"} if classes.is_a(base, "Agent") else set()
     if classes.is_a(base, "Agent/TCP"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_") or base == "Agent/TCP/Vegas"}
@@ -132,6 +251,49 @@ def _variable_names(tcl: Any, handles: set[str]) -> dict[str, str]:
     return names
 
 
+def boot_times(model: Model) -> dict[str, float]:
+    """Each attached TCP agent's ``boot_time_`` as ns-2.35 draws it, in seconds.
+
+    ``boot_time_`` (the agent's phase against the ``tcpTick_`` clock, which sets how each RTT
+    sample is rounded to ticks) is ``Random::uniform(tcpTick_)`` from ns-2's default RNG, drawn
+    whenever the agent is reset: once when it is created (Vegas twice; counted in
+    ``model.rng_draws``), then again by ``$ns run``, which resets every node's agents, nodes
+    in the order Tcl's ``array names Node_`` lists them and each node's agents in the order
+    they were attached. The last draw is the one the run uses. Tcl 8.6 lists an array in the
+    order of its hash table, which this interpreter (Tcl 8.6, as ns-2.35 links) reproduces.
+    """
+    from .._native import core
+
+    if model.default_rng_seed is None or any(n.info.get("mobile") for n in model.nodes):
+        # ns-2 seeded from the clock, or a wireless script, whose set-up draws more numbers
+        # than agents do: the phase stays ternsim's own draw.
+        return {}
+    tcl = model.o.tcl
+    tcl.eval("array unset ::ns2::Node_")
+    for n in model.nodes:
+        tcl.eval(f"set ::ns2::Node_({n.info['id']}) {{}}")
+    order = [int(i) for i in tcl.splitlist(tcl.eval("array names ::ns2::Node_"))]
+    tcl.eval("array unset ::ns2::Node_")
+    attached: dict[int, list[Obj]] = {}
+    for agent in model.agents:
+        if agent.info["node"] is not None:
+            attached.setdefault(agent.info["node"].info["id"], []).append(agent)
+    draw = model.rng_draws
+    index: dict[str, int] = {}
+    for node_id in order:
+        for agent in sorted(attached.get(node_id, []), key=lambda a: a.info["port"]):
+            if classes.is_a(model.o.builtin_base(agent.cls), "Agent/TCP"):
+                index[agent.name] = draw
+                draw += 1
+    uniforms = core().ns2_uniforms(model.default_rng_seed, draw) if index else []
+    out = {}
+    for name, i in index.items():
+        tick = classes.seconds(model.o.getvar(model.o.objects[name], "tcpTick_"))
+        # The phase is kept in whole nanoseconds below the tick.
+        out[name] = min(tick * uniforms[i], tick - 1e-9)
+    return out
+
+
 class Translation:
     """The scenario built from a model, and how its flows map back to the script's agents."""
 
@@ -146,7 +308,7 @@ class Translation:
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
         self.wireless = any(n.info["mobile"] for n in model.nodes)
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
-        self.boot_times = model.boot_times()
+        self.boot_times = boot_times(model)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what, _ in actions:
@@ -173,8 +335,8 @@ class Translation:
                     "b": str(link.b.info["id"]),
                     "rate": f"{link.rate_bps!r}bps",
                     "delay": _secs(link.delay_s),
-                    "queue_a_to_b": link.limits[0],
-                    "queue_b_to_a": link.limits[1],
+                    "queue_a_to_b": self._queue(link, 0),
+                    "queue_b_to_a": self._queue(link, 1),
                 }
                 for link in model.links
             ],
@@ -208,6 +370,12 @@ class Translation:
         self.scenario["nodes"] = nodes
         self.scenario["wireless"] = dict(model.radio["wireless"])
         self.scenario["routing"] = dict(model.radio["routing"])
+
+    def _queue(self, link: Any, d: int) -> int | dict[str, Any]:
+        queue = link.queues[d]
+        if self.model.o.builtin_base(queue.cls) == "Queue/RED":
+            return red_queue(self.model.o, queue, link)
+        return int(self._var(queue, "limit_"))
 
     def _var(self, obj: Obj, var: str) -> str:
         return self.model.o.getvar(obj, var)
@@ -269,7 +437,7 @@ class Translation:
                     options[key] = conv(value)
             options["delayed_ack"] = peer_base.endswith("DelAck")
             if agent.name in self.boot_times:
-                options["boot_time"] = _secs(self.boot_times[agent.name])
+                options["tick_phase"] = _secs(self.boot_times[agent.name])
             sink_defaults = classes.class_defaults(peer_base, {})
             for var, (key, conv) in SINK_OPTIONS.items():
                 default = classes.bound_value(var, sink_defaults.get(var, ""))

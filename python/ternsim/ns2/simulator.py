@@ -22,14 +22,21 @@ from .otcl import Obj, ObjectSystem, Refusal
 # Link and Event are plain classes, not dataclasses: ``dataclasses`` imports ``inspect``,
 # 5-10 ms at the start of every ``ternsim ns2``. Neither is ever compared.
 class Link:
-    def __init__(self, a: Obj, b: Obj, rate_bps: float, delay_s: float, traced: bool) -> None:
+    def __init__(
+        self, a: Obj, b: Obj, rate_bps: float, delay_s: float, traced: bool, where: str
+    ) -> None:
         self.a = a
         self.b = b
         self.rate_bps = rate_bps
         self.delay_s = delay_s
         self.traced = traced
-        #: Drop-tail limit per direction, (a -> b, b -> a).
-        self.limits = [50, 50]
+        #: The script line that made the link (`$ns duplex-link ...`).
+        self.where = where
+        #: The queue objects per direction, (a -> b, b -> a): Queue/DropTail or Queue/RED,
+        #: their `limit_` the queue limit.
+        self.queues: list[Obj] = []
+        #: The link objects `$ns link` returns, per direction.
+        self.handles: list[Obj] = []
 
 
 class Event:
@@ -68,11 +75,12 @@ class Model:
         self.now = 0.0
         #: The run seed the script gave (`ns-random N`, `$defaultRNG seed N`, N > 0).
         self.seed: int | None = None
-        #: ns-2's default generator: its seed (1 unless the script seeds it; None for ns-2's
-        #: seed from the clock) and the TCP agents made since it was seeded, each of which drew
-        #: one number (ternsim.ns2.rng).
+        #: ns-2's default RNG as the script left it before `$ns run`: its seed (1 unless the
+        #: script seeds it; None for 0, ns-2's seed from the clock) and how many numbers ns-2
+        #: has drawn from it since (each TCP agent draws its `boot_time_` when created, Vegas
+        #: twice; ternsim.ns2.scenario.boot_times).
         self.default_rng_seed: int | None = 1
-        self.tcp_made_since_seed = 0
+        self.rng_draws = 0
         #: `$ns node-config` so far; mobile nodes are made while it names -adhocRouting.
         self.config = wireless.Config()
         #: The [wireless] and [routing] settings the first mobile node copied.
@@ -106,6 +114,7 @@ class Model:
             "at": self.at,
             "now": lambda o, a: _num(self.now),
             "run": self.run,
+            "link": self.link,
             "halt": self.halt,
             "flush-trace": self.flush_trace,
             "rtproto": self.rtproto,
@@ -160,6 +169,8 @@ class Model:
             "stop": lambda o, a: self._app_now(o, "stop"),
         }
         b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
+        b["SimpleLink"] = {"queue": lambda o, a: o.info["queue"].name}
+        objects.on_class_set = self._on_class_set
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -176,7 +187,9 @@ class Model:
             obj.info.update(node=None, port=None, peer=None, app=None)
             self.agents.append(obj)
             if classes.is_a(base, "Agent/TCP"):
-                self.tcp_made_since_seed += 1
+                # TcpAgent::reset() draws boot_time_ = Random::uniform(tcpTick_); ns-2 resets a
+                # new agent once (Vegas twice) when it creates it.
+                self.rng_draws += 2 if base == "Agent/TCP/Vegas" else 1
         elif classes.is_a(base, "Application"):
             obj.info.update(agent=None)
             self.apps.append(obj)
@@ -383,38 +396,12 @@ class Model:
         n = int(float(text))
         if n < 0:
             raise Refusal(f"seed {n}: give 0 or more")
+        if n > 2**31 - 1:
+            raise Refusal(f"seed {n}: not supported; supported: 0 to 2147483647")
         if n > 0:
             self.seed = n
         self.default_rng_seed = n if n > 0 else None
-        self.tcp_made_since_seed = 0
-
-    def boot_times(self) -> dict[str, float]:
-        """ns-2's `boot_time_` of each TCP agent on a node (by handle), in seconds: the draw
-        its reset at `$ns run` takes from the default generator (ternsim.ns2.rng). `$ns run`
-        resets the nodes in the order Tcl lists the `Node_` array (hash order, reproduced by
-        building the same array here) and each node its agents in attach order. Empty when the
-        seed comes from the clock or the script has mobile nodes, whose set-up draws more."""
-        from .rng import uniforms
-
-        if self.default_rng_seed is None or any(n.info.get("mobile") for n in self.nodes):
-            return {}
-        tcl = self.o.tcl
-        tcl.eval("array unset ::ns2::node_order")
-        for n in self.nodes:
-            tcl.eval(f"set ::ns2::node_order({n.info['id']}) 1")
-        order = [int(x) for x in tcl.splitlist(tcl.eval("array names ::ns2::node_order"))]
-        tcp = [
-            a
-            for a in self.agents
-            if a.info["node"] is not None and classes.is_a(self.o.builtin_base(a.cls), "Agent/TCP")
-        ]
-        reset = sorted(tcp, key=lambda a: (order.index(a.info["node"].info["id"]), a.info["port"]))
-        draws = uniforms(self.default_rng_seed, self.tcp_made_since_seed + len(reset))
-        return {
-            a.name: draws[self.tcp_made_since_seed + i]
-            * classes.seconds(self.o.getvar(a, "tcpTick_"))
-            for i, a in enumerate(reset)
-        }
+        self.rng_draws = 0
 
     # --- mobile nodes ----------------------------------------------------------------------
 
@@ -490,8 +477,8 @@ class Model:
             raise Refusal("duplex-link: give NODE NODE BANDWIDTH DELAY QUEUE")
         a, b = self.node_obj(args[0]), self.node_obj(args[1])
         qtype = args[4]
-        if qtype != "DropTail" or len(args) > 5:
-            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail")
+        if qtype not in ("DropTail", "RED") or len(args) > 5:
+            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
         if a is b:
             raise Refusal("duplex-link from a node to itself")
         for link in self.links:
@@ -503,12 +490,37 @@ class Model:
             classes.bandwidth(args[2]),
             classes.seconds(args[3]),
             traced=self.trace_channel is not None,
+            where=self.where(),
         )
-        limit = self.o.class_sets.get("Queue", {}).get("limit_", "50")
-        limit = self.o.class_sets.get("Queue/DropTail", {}).get("limit_", limit)
-        link.limits = [int(limit), int(limit)]
+        # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
+        for d in range(2):
+            queue = self.o.create(f"Queue/{qtype}")
+            queue.info.update(link=link, direction=d)
+            if qtype == "RED":
+                # `$q link` at creation: RED chooses its automatic parameters from the link.
+                from .scenario import red_automatic
+
+                red_automatic(self.o, queue, link)
+            handle = self.o.create("SimpleLink")
+            handle.info.update(link=link, queue=queue)
+            link.queues.append(queue)
+            link.handles.append(handle)
         self.links.append(link)
         return ""
+
+    def link(self, sim: Obj, args: tuple) -> str:
+        if len(args) != 2:
+            raise Refusal("link: give NODE NODE")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        return link.handles[d].name
+
+    def _on_class_set(self, cls: str, var: str, value: str) -> None:
+        if classes.is_a(self.o.builtin_base(cls), "Queue/RED"):
+            from .scenario import red_refusal
+
+            message = red_refusal(var, classes.bound_value(var, value))
+            if message is not None:
+                raise Refusal(message)
 
     def _refuse_simplex(self, sim: Obj, args: tuple) -> str:
         raise Refusal(
@@ -528,11 +540,19 @@ class Model:
         if len(args) != 3:
             raise Refusal("queue-limit: give NODE NODE LIMIT")
         link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
-        limit = int(float(args[2]))
-        if limit < 2:
-            raise Refusal(f"queue-limit {limit}: limits below 2 are not supported")
-        link.limits[d] = limit
+        self._set_limit(link.queues[d], args[2])
         return ""
+
+    def _set_limit(self, queue: Obj, value: str) -> str:
+        limit = int(float(value))
+        red = self.o.builtin_base(queue.cls) == "Queue/RED"
+        if limit < (1 if red else 2):
+            raise Refusal(
+                f"queue limit {limit}: limits below {1 if red else 2} are not supported"
+                + ("" if red else " (DropTail counts the packet on the wire)")
+            )
+        self.o.setvar(queue, "limit_", str(limit))
+        return str(limit)
 
     def trace_all(self, sim: Obj, args: tuple) -> str:
         self._before_run("$ns trace-all")
@@ -646,12 +666,18 @@ class Model:
                 "supported: window_ of a TCP agent, bytes_ of a TCPSink, bytes_, npkts_ and "
                 "nlost_ of a LossMonitor"
             )
-        from .scenario import settable
+        from .scenario import red_refusal, settable
 
         base = self.o.builtin_base(o.cls)
         ok = settable(base)
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
+        if var == "limit_" and classes.is_a(base, "Queue"):
+            return self._set_limit(o, value)
+        if base == "Queue/RED":
+            message = red_refusal(var, classes.bound_value(var, value))
+            if message is not None:
+                raise Refusal(message)
         if base.startswith("Application/Traffic/CBR") and var == "interval_":
             # ns-2's CBR turns interval_ into rate_ with the packet size set at that moment.
             size = float(self.o.getvar(o, "packetSize_"))
@@ -682,6 +708,8 @@ class Model:
                     + ", ".join(LIVE_TCP)
                 )
         base = self.o.builtin_base(o.cls)
+        if self.started and var in classes.RED_STATE and base == "Queue/RED":
+            raise Refusal(f"{var} of a RED queue after the run: not available")
         if base == "Application/Traffic/CBR" and var == "interval_" and not self.o.hasvar(o, var):
             # Unset, ns-2's CBR reports the interval its rate_ and packetSize_ give.
             size = float(self.o.getvar(o, "packetSize_"))

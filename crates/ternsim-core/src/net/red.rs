@@ -14,7 +14,10 @@
 //! mode (`bytes_`) uses count_bytes / mean_pktsize as the count and scales p_a by
 //! size / mean_pktsize; `queue_in_bytes_` measures the queue, the thresholds (× mean_pktsize)
 //! and the limit in bytes. Above max_th (2·max_th with `gentle_`) an arrival is a forced drop,
-//! as in RED93 and ns-2 before `use_mark_p_` (ns-2.29); ternsim models no ECN marking.
+//! as in RED93 and ns-2 before `use_mark_p_` (ns-2.29); with `use_mark_p` (ns-2.35's default)
+//! that test is skipped and such an arrival goes through the early test, where p_b is 1 and
+//! the packet is dropped as an early ("unforced") drop. ternsim models no ECN marking, the
+//! only other thing `use_mark_p_` changes in ns-2.
 
 use crate::sim::SimTime;
 
@@ -38,6 +41,9 @@ pub struct RedConfig {
     pub queue_in_bytes: bool,
     /// `mean_pktsize_` in bytes.
     pub mean_pktsize: u32,
+    /// `use_mark_p_` (ns-2.35 default true): no forced drop on the average alone; above
+    /// max_th (2·max_th when gentle) the early test drops with probability 1.
+    pub use_mark_p: bool,
 }
 
 impl Default for RedConfig {
@@ -54,6 +60,7 @@ impl Default for RedConfig {
             bytes: false,
             queue_in_bytes: false,
             mean_pktsize: 500,
+            use_mark_p: false,
         }
     }
 }
@@ -64,8 +71,8 @@ pub enum RedVerdict {
     Enqueue,
     /// Dropped by the random early test (ns-2 "unforced").
     EarlyDrop,
-    /// Dropped because the average was above the maximum threshold (2·max_th when gentle)
-    /// or the queue was at its physical limit.
+    /// Dropped because the average was above the maximum threshold (2·max_th when gentle;
+    /// not with `use_mark_p`) or the queue was at its physical limit.
     ForcedDrop,
 }
 
@@ -164,7 +171,7 @@ impl Red {
             } else {
                 self.max_th
             };
-            if self.ave >= forced_above {
+            if !self.cfg.use_mark_p && self.ave >= forced_above {
                 verdict = RedVerdict::ForcedDrop;
             } else if !self.old {
                 self.count = 1;
@@ -267,6 +274,7 @@ mod tests {
             bytes: false,
             queue_in_bytes: false,
             mean_pktsize: 500,
+            use_mark_p: false,
         };
         let mut red = Red::new(cfg, 1e6);
         // (qlen before arrival, u if drop_early runs, ave after, count after, p_b, p_a, verdict)
@@ -415,6 +423,63 @@ mod tests {
             assert!(close(red.last_p_b, 0.05));
             assert!(close(red.last_p_a, want), "{size}: {}", red.last_p_a);
         }
+    }
+
+    /// ns-2.35's `use_mark_p_`: the §5.4 sequence with `wait` off and not gentle, whose
+    /// arrival 10 (ave 6.12890625 ≥ max_th) is a forced drop without it. With it the early
+    /// test runs instead: p_b = 1 (not gentle, ave ≥ max_th), count 3 after the early drop at
+    /// arrival 7, 3·1 ≥ 1 so p_a = 1 and any u drops it, as an early drop; a drop by the
+    /// early test resets count as a forced one does. Gentle, between max_th and 2·max_th
+    /// nothing changes; above 2·max_th p_b = min(1, c·ave + d) = 1 likewise. The physical
+    /// limit still forces.
+    #[test]
+    fn use_mark_p_turns_drops_on_the_average_into_early_drops() {
+        let cfg = RedConfig {
+            min_thresh: 2.0,
+            max_thresh: 6.0,
+            q_weight: 0.5,
+            gentle: false,
+            wait: false,
+            use_mark_p: true,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 1e6);
+        let qlens = [0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 5.0, 6.0, 7.0];
+        let draws = [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.05, 0.9, 0.9, 0.999];
+        let mut verdicts = Vec::new();
+        for (k, (&q, &u)) in qlens.iter().zip(&draws).enumerate() {
+            let now = SimTime::from_micros(100 * k as u64);
+            verdicts.push(red.arrival(now, q, 10.0, 1000, &mut || u));
+        }
+        use RedVerdict::*;
+        assert_eq!(verdicts[6], EarlyDrop);
+        assert_eq!(verdicts[9], EarlyDrop);
+        assert_eq!(red.ave, 6.12890625);
+        assert_eq!((red.last_p_b, red.last_p_a), (1.0, 1.0));
+        assert_eq!(red.count, 0);
+        // Gentle, far above 2·max_th: still an early drop with p_b = 1.
+        let mut red = Red::new(
+            RedConfig {
+                gentle: true,
+                ..cfg
+            },
+            1e6,
+        );
+        red.ave = 20.0;
+        red.old = true;
+        red.idle = false;
+        red.cfg.q_weight = 0.0;
+        red.count = 5;
+        assert_eq!(
+            red.arrival(SimTime::ZERO, 8.0, 10.0, 1000, &mut || 0.999),
+            EarlyDrop
+        );
+        assert_eq!(red.last_p_b, 1.0);
+        // The physical limit forces a drop whatever use_mark_p says.
+        assert_eq!(
+            red.arrival(SimTime::ZERO, 10.0, 10.0, 1000, &mut || 1.0),
+            ForcedDrop
+        );
     }
 
     /// The physical limit forces a drop whatever the average (step 5), and resets count.

@@ -439,7 +439,7 @@ impl<'de> Deserialize<'de> for QueueSpec {
 /// `kind = "red"`: Random Early Detection with ns-2's parameters (`Queue/RED`): thresholds in
 /// packets, `q_weight`, `linterm` (max_p = 1/linterm), `gentle`, `wait`, `bytes` (byte-mode
 /// drop probability), `queue_in_bytes` (average, thresholds and limit in bytes, thresholds ×
-/// `mean_packet_size`), and the physical `limit`/`limit_bytes`.
+/// `mean_packet_size`), `use_mark_p`, and the physical `limit`/`limit_bytes`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueueTable {
@@ -466,6 +466,10 @@ pub struct QueueTable {
     pub queue_in_bytes: Option<bool>,
     #[serde(default)]
     pub mean_packet_size: Option<Bytes>,
+    /// ns-2 `use_mark_p_` (default false here; true in ns-2.35): no forced drop on the
+    /// average alone, the early test drops with probability 1 there instead.
+    #[serde(default)]
+    pub use_mark_p: Option<bool>,
 }
 
 /// A UMTS radio bearer on a dedicated channel: PDCP and RLC entities in the UE and the RNC,
@@ -740,8 +744,9 @@ pub struct TcpOptions {
     pub min_rto: Option<Duration>,
     pub max_rto: Option<Duration>,
     pub initial_rto: Option<Duration>,
-    /// ns-2 `boot_time_`: the agent's phase against the tick clock, in [0, tick).
-    pub boot_time: Option<Duration>,
+    /// The sender's phase against the tick clock, in [0, tick) (ns-2 `boot_time_`); default:
+    /// drawn from the flow's random stream. `ternsim ns2` sets it to ns-2's own draw.
+    pub tick_phase: Option<Duration>,
     pub delayed_ack: Option<bool>,
     pub delack_interval: Option<Duration>,
     pub sack_blocks: Option<u32>,

@@ -1,7 +1,8 @@
 //! L'Ecuyer's MRG32k3a combined multiple recursive generator (Operations Research 47(1),
 //! 1999), seeded as ns-2's `RNG` class seeds it (`tools/rng.cc`: all six state words set to
 //! the seed). Only ns-2 compatibility needs it: `ternsim cbrgen -seed S` writes the file
-//! ns-2's `cbrgen.tcl -seed S` writes (manet-spec §3.2).
+//! ns-2's `cbrgen.tcl -seed S` writes (manet-spec §3.2), and `ternsim ns2` replays the draws
+//! ns-2 makes from its default RNG before a run (each TCP agent's `boot_time_`).
 
 const M1: i64 = 4_294_967_087;
 const M2: i64 = 4_294_944_443;
@@ -42,7 +43,22 @@ impl Mrg32k3a {
             (p1 - p2 + M1) as f64 * NORM
         }
     }
+
+    /// ns-2's `RNG::next()` (`$rng next-random`): the next uniform scaled to an integer in
+    /// [0, 2^31 − 1), truncated.
+    pub fn ns2_next(&mut self) -> u32 {
+        (self.uniform() * NS2_MAXINT) as u32
+    }
+
+    /// ns-2's `RNG::uniform_double()` (`Random::uniform()`, `$rng uniform 0 1`):
+    /// `next() / (2^31 − 1)`, so it carries 31 bits of the underlying uniform.
+    pub fn ns2_uniform_double(&mut self) -> f64 {
+        f64::from(self.ns2_next()) / NS2_MAXINT
+    }
 }
+
+/// ns-2's `MAXINT` (2^31 − 1), the scale of `RNG::next()`.
+const NS2_MAXINT: f64 = 2_147_483_647.0;
 
 #[cfg(test)]
 mod tests {
@@ -60,6 +76,23 @@ mod tests {
             0.441_173_382_0,
         ] {
             assert!((g.uniform() - want).abs() < 1e-10);
+        }
+    }
+
+    #[test]
+    fn seed_1_gives_ns2s_next_random_and_uniform_double() {
+        // ns-2.35 `ns`: `$defaultRNG next-random` twice after `$defaultRNG seed 1`, and
+        // `puts [$defaultRNG uniform 0 1]` (tcl_precision 17) for the first four draws.
+        let mut g = Mrg32k3a::ns2_seeded(1);
+        assert_eq!((g.ns2_next(), g.ns2_next()), (729_236, 1_193_744_747));
+        let mut g = Mrg32k3a::ns2_seeded(1);
+        for want in [
+            0.000_339_576_974_669_274_4,
+            0.555_880_715_863_723_7,
+            0.014_204_660_437_165_137,
+            0.088_122_671_045_420_07,
+        ] {
+            assert_eq!(g.ns2_uniform_double(), want);
         }
     }
 }

@@ -47,9 +47,11 @@ pub struct RtoConfig {
     pub max_rto: SimTime,
     /// RTO before the first RTT sample (ns-2 `rtxcur_init_`).
     pub initial_rto: SimTime,
-    /// The agent's phase against the free-running tick clock (ns-2 `boot_time_`, in
-    /// [0, tick)); `None`: drawn from the flow's random stream, as ns-2 draws it from its own.
-    pub boot_time: Option<SimTime>,
+    /// The sender's phase against the tick clock (ns-2 `boot_time_`, in [0, tick)). `None`:
+    /// drawn from the flow's random stream when the sender is created. ns-2 draws it from its
+    /// default RNG each time the agent is reset, so a front end that replays ns-2's draws
+    /// sets it to reproduce ns-2's RTT quantisation exactly.
+    pub tick_phase: Option<SimTime>,
 }
 
 /// Vegas parameters (Brakmo and Peterson; ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`), in packets.
@@ -186,7 +188,7 @@ impl TcpConfig {
                 min_rto: SimTime::from_millis(200),
                 max_rto: SimTime::from_millis(60_000),
                 initial_rto: SimTime::from_millis(3_000),
-                boot_time: None,
+                tick_phase: None,
             },
             newreno: NewRenoConfig {
                 partial_window_deflation: true,
@@ -207,7 +209,6 @@ impl TcpConfig {
                 precision_reduce: false,
                 rto: RtoConfig {
                     initial_rto: SimTime::from_millis(6_000),
-                    boot_time: None,
                     max_rto: SimTime::from_millis(100_000_000),
                     ..ns2_35.rto
                 },
@@ -221,7 +222,6 @@ impl TcpConfig {
                 rto: RtoConfig {
                     min_rto: SimTime::from_millis(1_000),
                     initial_rto: SimTime::from_millis(6_000),
-                    boot_time: None,
                     max_rto: SimTime::from_millis(100_000_000),
                     ..ns2_35.rto
                 },
@@ -240,7 +240,7 @@ impl TcpConfig {
                     min_rto: SimTime::from_millis(1_000),
                     max_rto: SimTime::from_millis(60_000),
                     initial_rto: SimTime::from_millis(1_000),
-                    boot_time: None,
+                    tick_phase: None,
                 },
                 ..ns2_35
             },

@@ -321,6 +321,63 @@ mod tests {
         assert!(close(e.srtt_s(), 0.01));
     }
 
+    /// ns-2.35's own samples with its own phase: the first ten RTT samples of NewReno over
+    /// the three-node chain (`tests/ns2_scripts/chain.tcl`, DelAck sink), with the send and
+    /// ACK times of the timed packets from ns-2's trace (microseconds) and `boot_time_` =
+    /// 0.01 · 0.55588071586 s, the second draw of ns-2's default RNG (seed 1; the agent is
+    /// reset once when created and again by `$ns run`). Each sample is
+    /// floor((τ + (sent + boot_time) mod tick) / tick) ticks; the expected `rtt_`, `srtt_`
+    /// (8·srtt >> 3) and `rttvar_` (4·rttvar) are what ns-2 traces for `$tcp trace`:
+    /// 6 7 8 6 7 8 6 7 10 15 ticks, and an RTO of 0.23 s after the last. With another phase
+    /// the last sample (sent at 0.648885 s, τ = 155.307 ms) counts 16 ticks, giving 0.24 s:
+    /// the 10 ms later timeout that made ternsim's DelAck traces part from ns-2's at 1.28 s.
+    #[test]
+    fn ns2_phase_reproduces_ns2_samples_and_rto() {
+        let cfg = TcpConfig::from_profile(TcpVariant::NewReno, DefaultsProfile::Ns2_35).rto;
+        let boot_time = SimTime::from_nanos(5_558_807);
+        let us = SimTime::from_micros;
+        // (sent, acked, ticks, srtt ticks (8·srtt >> 3), 4·rttvar)
+        let samples: [(u64, u64, i64, i64, i64); 10] = [
+            (0, 60_491, 6, 6, 12),
+            (60_491, 132_661, 7, 6, 10),
+            (132_661, 204_832, 8, 6, 10),
+            (204_832, 271_456, 6, 6, 8),
+            (271_456, 343_627, 7, 6, 7),
+            (343_627, 415_797, 8, 6, 8),
+            (415_797, 482_421, 6, 6, 6),
+            (482_421, 549_045, 7, 6, 6),
+            (549_045, 648_885, 10, 7, 9),
+            (648_885, 804_192, 15, 8, 15),
+        ];
+        let mut e = RtoEstimator::new(cfg, boot_time);
+        let mut srtt8_before_last = 0;
+        let mut rttvar4_before_last = 0;
+        for (i, &(sent, acked, ticks, srtt, rttvar4)) in samples.iter().enumerate() {
+            if i == 9 {
+                (srtt8_before_last, rttvar4_before_last) = (e.srtt8, e.rttvar4);
+            }
+            let before = e.srtt8;
+            e.sample(us(sent), us(acked - sent));
+            let m = if before == 0 {
+                e.srtt8 >> SRTT_BITS
+            } else {
+                // d = m - (srtt8 >> 3) and srtt8 += d, so m = srtt8_new - srtt8_old + old >> 3
+                e.srtt8 - before + (before >> SRTT_BITS)
+            };
+            assert_eq!(m, ticks, "sample {} ticks", i + 1);
+            assert_eq!(e.srtt8 >> SRTT_BITS, srtt, "sample {} srtt", i + 1);
+            assert_eq!(e.rttvar4, rttvar4, "sample {} rttvar", i + 1);
+        }
+        assert_eq!(e.timeout(), ms(230));
+        // The same estimator state with phase 0: the last sample counts 16 ticks.
+        let mut other = RtoEstimator::new(cfg, SimTime::ZERO);
+        other.srtt8 = srtt8_before_last;
+        other.rttvar4 = rttvar4_before_last;
+        other.sample(us(648_885), us(804_192 - 648_885));
+        assert_eq!((other.srtt8, other.rttvar4), (68, 16));
+        assert_eq!(other.timeout(), ms(240));
+    }
+
     /// tcp-spec §12 T1 (ns-3 rtt-test): 1.0, 1.2, 0.9 s → SRTT/RTTVAR 1.0/0.5, 1.025/0.425,
     /// 1.009375/0.35; RTO 3.0, 2.725, 2.409375 s (G = 1 ms, min 1 s).
     #[test]

@@ -663,6 +663,81 @@ mod tests {
         assert_eq!(recv(&mut s, 1, 40), vec![(2, vec![])]);
     }
 
+    /// ns-2 `DelAckSink` (interval_ 100 ms) worked by hand through one sequence of arrivals,
+    /// with the delayed-ACK timer fired whenever it is due. Each line: when something
+    /// happens, what, and the ACK that leaves at that instant (cumulative ACK, the packet
+    /// it echoes), or none:
+    /// - 0 ms packet 0: ACK 0 at once (`SYN_immediate_ack_`).
+    /// - 10 ms packet 1: held, timer at 110 ms.
+    /// - 20 ms packet 2: a timer is pending, so ACK 2 now (every second packet); timer off.
+    /// - 30 ms packet 3: held, timer at 130 ms; 129 ms: nothing; 130 ms: timer, ACK 3
+    ///   echoing packet 3.
+    /// - 140 ms packet 4: held (timer 240 ms); 150 ms packet 6 (5 lost): out of order, ACK 4
+    ///   at once, covering the held 4; 160 ms packet 7: ACK 4 again.
+    /// - 170 ms packet 5 fills the hole: the cumulative ACK jumps to 7 ≠ 5, so ACK 7 at once.
+    /// - 180 ms packet 8: held (timer 280 ms); 190 ms packet 8 again: timer pending, ACK 8 now.
+    /// - 200 ms packet 8 a third time: no timer and 8 = the cumulative ACK, so ns-2 holds it
+    ///   (timer 300 ms); 300 ms: timer, ACK 8.
+    /// - 350 ms packet 10 (9 lost): ACK 8 at once; 360 ms packet 9: ACK 10 at once.
+    /// - 400 ms packet 11: held; 500 ms: timer, ACK 11.
+    #[test]
+    fn delack_hand_worked_sequence_matches_ns2_delacksink() {
+        let mut s = delack();
+        // (time ms, Some(packet) arrives | None: the timer is called, expected (ack, echo))
+        type Step = (u64, Option<Seq>, Option<(Seq, Seq)>);
+        let steps: [Step; 21] = [
+            (0, Some(0), Some((0, 0))),
+            (10, Some(1), None),
+            (20, Some(2), Some((2, 2))),
+            (30, Some(3), None),
+            (129, None, None),
+            (130, None, Some((3, 3))),
+            (140, Some(4), None),
+            (150, Some(6), Some((4, 6))),
+            (160, Some(7), Some((4, 7))),
+            (170, Some(5), Some((7, 5))),
+            (180, Some(8), None),
+            (190, Some(8), Some((8, 8))),
+            (200, Some(8), None),
+            (299, None, None),
+            (300, None, Some((8, 8))),
+            (350, Some(10), Some((8, 10))),
+            (360, Some(9), Some((10, 9))),
+            (400, Some(11), None),
+            (450, None, None),
+            (500, None, Some((11, 11))),
+            (600, None, None),
+        ];
+        let timers = [
+            (10, Some(110)),
+            (20, None),
+            (30, Some(130)),
+            (130, None),
+            (140, Some(240)),
+            (150, None),
+            (180, Some(280)),
+            (190, None),
+            (200, Some(300)),
+            (300, None),
+            (400, Some(500)),
+            (500, None),
+        ];
+        for (now, arrival, want) in steps {
+            let mut out = SinkOutput::default();
+            match arrival {
+                Some(seq) => s.on_segment(t(now), &seg(seq, now), &mut out),
+                None => s.on_timer(t(now), &mut out),
+            }
+            let got: Vec<(Seq, Seq)> = out.acks.iter().map(|a| (a.ack, a.echo_seq)).collect();
+            assert_eq!(got, want.into_iter().collect::<Vec<_>>(), "at {now} ms");
+            if let Some(&(_, timer)) = timers.iter().find(|(at, _)| *at == now) {
+                assert_eq!(s.next_timer(), timer.map(t), "timer after {now} ms");
+            }
+        }
+        assert_eq!(s.stats().acks_sent, 11);
+        assert_eq!(s.stats().delayed_acks_by_timer, 3);
+    }
+
     #[test]
     fn sack_delack_holds_in_order_and_sacks_out_of_order() {
         let mut s = TcpSink::new(SinkConfig {

@@ -420,12 +420,13 @@ impl World {
                     app_trace,
                 } => {
                     let mut rng = RandomStream::named(seed, &format!("flow/{}/tcp", f.name));
-                    // ns-2 draws a per-agent "boot time" in [0, tick) that phases its RTT clock;
-                    // a scenario may give it (the ns-2 front end computes ns-2's own draw).
+                    // ns-2 draws a per-agent "boot time" in [0, tick) that phases its RTT clock.
+                    // The draw is made even when the scenario gives the phase, so the flow's
+                    // stream is the same either way.
                     let tick = tcp.rto.tick.as_nanos();
                     let drawn = SimTime(rng.below(tick.max(1)));
-                    let phase = tcp.rto.boot_time.unwrap_or(drawn);
-                    let mut sender = TcpSender::new(*tcp, phase);
+                    let phase = tcp.rto.tick_phase.unwrap_or(drawn);
+                    let mut sender = TcpSender::new(**tcp, phase);
                     sender.set_app_packets(match app_trace {
                         Some(_) => Some(0),
                         None => FtpBulk { bytes: *app_bytes }.packets(tcp.packet_size),

@@ -2,7 +2,7 @@
 # 20 ms- receiver with a drop-tail queue-limit of 20 on the bottleneck.
 # usage: ns wired.tcl AGENT SINK DURATION TRACEFILE (TRACEFILE - : no trace, for timing)
 #   AGENT: TCP | TCP/Reno | TCP/Newreno | TCP/Sack1 | TCP/Vegas; SINK: TCPSink | TCPSink/Sack1
-#   (and their /DelAck forms)
+#   (or TCPSink/DelAck, TCPSink/Sack1/DelAck)
 # Twin: wired.toml (ternsim), same topology and TCP parameters.
 set agent [lindex $argv 0]
 set sinkclass [lindex $argv 1]

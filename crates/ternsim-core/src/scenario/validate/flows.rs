@@ -170,7 +170,7 @@ fn tcp_transport(
         }
     };
     Ok(FlowTransport::Tcp {
-        tcp,
+        tcp: Box::new(tcp),
         sink,
         app_bytes: f.bytes.map(|b| b.0),
         app_trace,

@@ -129,13 +129,10 @@ pub enum TrafficSpec {
 }
 
 /// What carries a flow's data.
-// One value per flow, built once before the run: the size of the TCP variant costs nothing,
-// and boxing it would only add an indirection to every reader.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum FlowTransport {
     Tcp {
-        tcp: TcpConfig,
+        tcp: Box<TcpConfig>,
         sink: SinkConfig,
         /// Application bytes to send; `None` = unlimited (FTP) or trace-driven.
         app_bytes: Option<u64>,
@@ -161,7 +158,7 @@ impl ResolvedFlow {
     /// The TCP configuration, for TCP flows.
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match &self.transport {
-            FlowTransport::Tcp { tcp, .. } => Some(tcp),
+            FlowTransport::Tcp { tcp, .. } => Some(tcp.as_ref()),
             FlowTransport::Udp { .. } => None,
         }
     }

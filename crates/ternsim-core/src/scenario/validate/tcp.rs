@@ -129,20 +129,14 @@ pub(super) fn apply_tcp_options(
         }
         cfg.rto.initial_rto = d.0;
     }
-    if let Some(d) = opts.boot_time {
-        cfg.rto.boot_time = Some(d.0);
+    if let Some(d) = opts.tick_phase {
+        cfg.rto.tick_phase = Some(d.0);
     }
-    // Checked against the tick the options end with (a later `tick` may change it).
-    if let Some(b) = cfg.rto.boot_time {
-        if b >= cfg.rto.tick {
-            return Err(ScenarioError::at(
-                at("boot_time"),
-                format!(
-                    "allowed: a duration in [0, tick); tick is {} s",
-                    cfg.rto.tick.as_secs_f64()
-                ),
-            ));
-        }
+    if cfg.rto.tick_phase.is_some_and(|p| p >= cfg.rto.tick) {
+        return Err(ScenarioError::at(
+            at("tick_phase"),
+            "allowed: a duration from 0 up to (not including) the tick",
+        ));
     }
     if cfg.rto.min_rto > cfg.rto.max_rto {
         return Err(ScenarioError::at(at("min_rto"), "must not exceed max_rto"));

@@ -410,6 +410,7 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 ("bytes", t.bytes.is_some()),
                 ("queue_in_bytes", t.queue_in_bytes.is_some()),
                 ("mean_packet_size", t.mean_packet_size.is_some()),
+                ("use_mark_p", t.use_mark_p.is_some()),
             ];
             if let Some((key, _)) = red_keys.iter().find(|(_, set)| *set) {
                 return Err(ScenarioError::at(at(key), "only for kind = \"red\""));
@@ -441,6 +442,7 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 bytes: t.bytes.unwrap_or(d.bytes),
                 queue_in_bytes: t.queue_in_bytes.unwrap_or(d.queue_in_bytes),
                 mean_pktsize: mean_packet_size(path, t, d)?,
+                use_mark_p: t.use_mark_p.unwrap_or(d.use_mark_p),
             };
             if !(cfg.min_thresh >= 0.0 && cfg.min_thresh.is_finite()) {
                 return Err(ScenarioError::at(
