@@ -183,3 +183,71 @@ def test_ns_binary_missing(monkeypatch) -> None:
     monkeypatch.setenv("PATH", os.devnull)
     with pytest.raises(ns2.NsMissing, match="apt-get install ns2"):
         ns2.ns_binary()
+
+
+# --- arunakumari-manet -------------------------------------------------------------------------
+
+
+def test_arunakumari_trace_metrics_hand_worked() -> None:
+    from ternsim.experiments import arunakumari_manet as am
+
+    trace = [
+        # Two data packets sent (ids 0 and 5), the second one delivered 0.25 s later; one
+        # retransmission (id 9) delivered 0.05 s later; ACKs and routing-layer copies of data
+        # packets do not count.
+        "s 1.000000000 _1_ AGT  --- 0 tcp 512 [0 0 0 0] ------- [1:0 2:0 32 0] [0 0] 0 0",
+        "r 1.000000000 _1_ RTR  --- 0 tcp 512 [0 0 0 0] ------- [1:0 2:0 32 0] [0 0] 0 0",
+        "s 2.000000000 _1_ AGT  --- 5 tcp 512 [0 0 0 0] ------- [1:0 2:0 32 0] [1 0] 0 0",
+        "r 2.250000000 _2_ AGT  --- 5 tcp 532 [13a 2 1 800] ------- [1:0 2:0 31 2] [1 0] 1 0",
+        "s 2.250000000 _2_ AGT  --- 6 ack 40 [0 0 0 0] ------- [2:0 1:0 32 0] [1 0] 0 0",
+        "r 2.300000000 _1_ AGT  --- 6 ack 60 [13a 1 2 800] ------- [2:0 1:0 31 1] [1 0] 1 0",
+        "s 3.000000000 _1_ AGT  --- 9 tcp 512 [0 0 0 0] ------- [1:0 2:0 32 0] [0 0] 0 0",
+        "r 3.050000000 _2_ AGT  --- 9 tcp 532 [13a 2 1 800] ------- [1:0 2:0 31 2] [0 0] 1 0",
+        # Routing: one request sent, forwarded twice (three transmissions), one received.
+        "s 0.900000000 _1_ RTR  --- 1 AODV 48 [0 0 0 0] ------- [1:255 -1:255 30 0] (REQUEST)",
+        "f 0.910000000 _3_ RTR  --- 1 AODV 48 [0 0 0 0] ------- [1:255 -1:255 29 0] (REQUEST)",
+        "f 0.920000000 _4_ RTR  --- 1 AODV 48 [0 0 0 0] ------- [1:255 -1:255 28 0] (REQUEST)",
+        "r 0.930000000 _2_ RTR  --- 1 AODV 48 [0 0 0 0] ------- [1:255 -1:255 28 0] (REQUEST)",
+        "M 0.0 0 (5.00, 2.00, 0.00), (20.00, 18.00), 1.00",
+    ]
+    m = am.ns2_trace_metrics(trace)
+    assert (m["data_sent"], m["data_received"], m["routing_transmissions"]) == (3, 2, 3)
+    assert m["pdr"] == pytest.approx(2 / 3) and m["loss_rate"] == pytest.approx(1 / 3)
+    assert m["delay_s"] == pytest.approx((0.25 + 0.05) / 2)
+    assert m["nro"] == pytest.approx(1.5)
+
+
+def test_arunakumari_ns2_configs_cover_every_table_point() -> None:
+    from ternsim.experiments import arunakumari_manet as am
+
+    configs = am.ns2_configs(10)
+    points = {(c.values[am.PAUSE_KEY], c.values[am.SPEED_KEY], c.values[am.RATE_KEY])
+              for c in configs}  # fmt: skip
+    # 7 pause times + 3 more speeds + 3 more rates (pause 100 s, 10 m/s, 1 Mb/s is shared).
+    assert len(points) == 13 and len(configs) == 39
+    assert all(c.seeds == am.NS2_MAX_SEEDS for c in configs)
+    assert (100.0, 10.0, 5.5) in points and (0.0, 10.0, 1.0) in points
+    vegas = next(c for c in configs if c.values[am.TCP_KEY] == "sack")
+    assert vegas.args[:2] == ("Sack1", "TCPSink/Sack1")
+
+
+def test_arunakumari_stored_results_and_metadata() -> None:
+    from ternsim.experiments import arunakumari_manet as am
+
+    stored = ns2.load(am)
+    assert stored is not None, "scenarios/arunakumari-manet/ns2_results.{csv,json} are missing"
+    script = SCENARIOS / am.NS2_SCRIPT
+    assert stored.meta["script_sha256"] == hashlib.sha256(script.read_bytes()).hexdigest()
+    assert stored.meta["ns_version"] == "ns-2 2.35" and stored.meta["date"]
+    assert "ternsim setdest" in stored.meta["inputs"] and "cbrgen" in stored.meta["inputs"]
+    configs = am.ns2_configs(10)
+    assert [c["key"] for c in stored.meta["configurations"]] == [c.values for c in configs]
+    for c, m in zip(configs, stored.meta["configurations"]):
+        rows = ns2.rows_for(stored, c.values)
+        assert sorted(rows["seed"]) == m["seeds"] and len(m["seeds"]) >= 3, c.values
+    assert ((stored.runs["pdr"] > 0.5) & (stored.runs["pdr"] <= 1)).all()
+    # Every table claim gets ns-2's values; the figure claims say why they have none.
+    table = am.ns2_per_run(stored, am.FULL_SWEEPS)
+    claims = am.table_claims(table, am.FULL_SWEEPS) + am.ordering_claims(table)
+    am.attach_ns2(claims, stored, am.FULL_SWEEPS)
+    assert all(c.ns2 and c.ns2_judged is not None for c in claims)

@@ -17,7 +17,10 @@ shows paper | ns-2.35 | ternsim without needing ``ns``:
 * ``NS2_SCRIPT``: its script, relative to the shipped scenarios (``"ding-vegasw/chain.tcl"``);
 * ``ns2_configs(seeds) -> list[NsConfig]``: the ns-2 runs to make;
 * ``ns2_parse(config, seed, stdout, workdir) -> list[dict]``: the rows of one run (one per
-  flow), from the script's output and the files it wrote in ``workdir``.
+  flow, or one for the run), from the script's output and the files it wrote in ``workdir``;
+* optionally ``ns2_prepare(config, seed, workdir)``, which writes the input files a run reads
+  (movement, connections) into its working directory first, and ``NS2_INPUTS``, how (stored
+  in the metadata).
 
 This module knows nothing about a particular paper.
 """
@@ -173,6 +176,8 @@ def _run_one(
     args = [a.format(seed=seed) for a in config.args]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ternsim-ns2-") as tmp:
+        if hasattr(module, "ns2_prepare"):
+            module.ns2_prepare(config, seed, Path(tmp))
         done = subprocess.run(
             [ns_binary(), str(script), *args],
             cwd=tmp,
@@ -233,6 +238,7 @@ def regenerate(
         "ns_package": _ns_package(),
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": command or f"ternsim reproduce {module.ID} --regenerate-ns2 --ns2-seeds {seeds}",
+        "inputs": str(getattr(module, "NS2_INPUTS", "")),
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
         f"{n_jobs} ns processes",
         "wall_seconds": round(wall, 1),

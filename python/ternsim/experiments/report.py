@@ -86,6 +86,10 @@ class Claim:
     #: in ``ns2_missing``.
     ns2: Sequence[float] | None = None
     ns2_missing: str = ""
+    #: The paper-against-ns-2 verdict where the criterion depends on the side judged (the
+    #: paper's value inside that side's own 95 % interval); None: the claim's criterion on
+    #: ns-2's mean.
+    ns2_judged: bool | None = None
 
     @property
     def stats(self) -> tuple[float, float, int, float]:
@@ -121,6 +125,8 @@ class Claim:
         """The claim's criterion applied to ns-2's mean (None: no criterion or no ns-2)."""
         if self.ns2_stats[2] == 0:
             return None
+        if self.ns2_judged is not None:
+            return self.ns2_judged
         return self._judge(self.ns2_stats[0])
 
     def _judge(self, mean: float) -> bool | None:
