@@ -265,33 +265,44 @@ def ns2_findings(claims: Sequence[Claim]) -> str:
     """Markdown: for every claim where the paper and ternsim disagree, what ns-2 shows (its
     value, and whether the claim's criterion holds for it and it agrees with ternsim)."""
     lines = []
+    counts = {"ternsim off": 0, "paper off": 0, "neither": 0, "within spread": 0, "no ns-2": 0}
     for c in claims:
         if c.agrees is not False or not c.has_ns2_column:
             continue
         head = f"* **{c.quantity}**: paper {c.paper}, ternsim {c.value_text()}"
-        if c.ns2 is None:
-            lines.append(f"{head}; ns-2 cannot run it ({c.ns2_missing})")
-            continue
-        if c.ns2_stats[2] == 0:
-            lines.append(f"{head}; no ns-2 value")
+        if c.ns2 is None or c.ns2_stats[2] == 0:
+            counts["no ns-2"] += 1
+            lines.append(f"{head}; ns-2 cannot run it ({c.ns2_missing or 'no ns-2 value'}).")
             continue
         with_paper = c.ns2_agrees
         with_ternsim = c.ns2_vs_ternsim() == "agrees"
         if with_paper and not with_ternsim:
+            counts["ternsim off"] += 1
             what = "ns-2 meets the paper's criterion and ternsim does not: ternsim is off"
         elif with_paper:
+            counts["within spread"] += 1
             what = "ns-2 meets the paper's criterion, and ternsim is within ns-2's spread"
         elif with_ternsim:
+            counts["paper off"] += 1
             what = (
                 "ns-2 agrees with ternsim, not with the paper: stock ns-2.35 with this "
                 "setup does not give the paper's value either"
             )
         else:
+            counts["neither"] += 1
             what = "ns-2 agrees with neither"
         lines.append(f"{head}; ns-2.35 {c.ns2_text()}: {what}.")
     if not lines:
         return "Paper and ternsim agree on every claim with a verdict."
-    return "\n".join(lines)
+    total = sum(counts.values())
+    summary = (
+        f"{total} claim(s) where paper and ternsim disagree. ns-2 sides with ternsim "
+        f"against the paper on {counts['paper off']}, meets the paper where ternsim does "
+        f"not on {counts['ternsim off']}, meets the paper with ternsim inside its spread on "
+        f"{counts['within spread']}, agrees with neither on {counts['neither']}, and cannot "
+        f"run {counts['no ns-2']}."
+    )
+    return summary + "\n\n" + "\n".join(lines)
 
 
 def rich_claims_table(claims: Sequence[Claim], title: str):
