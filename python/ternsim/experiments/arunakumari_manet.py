@@ -767,4 +767,15 @@ NOTES = """
 * **Jitter over time** (Figs. 10-18): Vegas has the lowest jitter at every point here, so
   the paper's "Vegas highest" (Figs. 10, 13) fails and "Vegas lowest" (Figs. 14, 16) holds;
   Reno and SACK tie within the intervals.
+* **What ns-2.35 shows** (3 seeds, the same node paths and connections as ternsim's seeds
+  1-3). Measured with ternsim at 3 seeds: of the 198 table claims, the paper and ternsim
+  agree on 92, the paper and ns-2 on 92, and ns-2 and ternsim on 162. Where the paper and
+  ternsim disagree, ns-2 mostly sides with ternsim (the paper's numbers are single runs,
+  outside the interval of either simulator). Of the 18 orderings ternsim keeps 11 and ns-2
+  13: ns-2 also finds SACK's delay highest over the pause times and SACK's loss rate highest
+  over the data rates, which ternsim's margins put just below zero, within their intervals.
+  Neither simulator gives the paper's routing-overhead orderings (SACK lowest over pause
+  time, Reno lowest and Vegas highest over speed, Reno highest over data rate); ns-2's
+  margins there are further below zero than ternsim's. The figures' points were not run in
+  ns-2.
 """
