@@ -149,3 +149,11 @@ def test_arunakumari_manet_quick(cli, tmp_path: Path, every_run_listed) -> None:
     claims = pd.read_csv(out / "claims.csv")
     assert claims["quantity"].str.startswith("Table 1:").any()
     assert claims["quantity"].str.startswith("Fig. 10:").any()
+    # The ns-2.35 column from the stored ns-2 results: values for the tables, "—" and the
+    # reason for the figures.
+    tables = claims["quantity"].str.startswith("Table")
+    assert (claims.loc[tables, "ns2_n"] >= 3).all()
+    assert claims.loc[tables, "ns2_vs_ternsim"].isin(["agrees", "differs"]).all()
+    assert (claims.loc[~tables, "ns2"] == "—").all()
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "ns-2.35 (mean ± 95 % CI, n seeds)" in report and "ternsim setdest" in report

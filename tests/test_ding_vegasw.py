@@ -189,3 +189,20 @@ def test_ding_vegasw_quick(cli, tmp_path: Path, every_run_listed) -> None:
     assert (per_run["aggregate_kbps"] < 600).all()
     claims = pd.read_csv(out / "claims.csv")
     assert {"quantity", "paper", "ternsim", "ci95", "agrees"} <= set(claims.columns)
+    # The ns-2.35 column, from the stored ns-2 results (no `ns` needed): a value for what
+    # ns-2 runs, "—" and a reason for Vegas-W and the minimum-window Vegas.
+    assert {"ns2", "ns2_n", "ns2_agrees", "ns2_vs_ternsim", "ns2_note"} <= set(claims.columns)
+    vegasw = claims["quantity"].str.contains("Vegas-W")
+    assert (claims.loc[vegasw, "ns2"] == "—").all()
+    assert claims.loc[vegasw, "ns2_note"].str.contains("no Vegas-W").all()
+    table1 = claims["quantity"].str.startswith("Table I: Vegas aggregate throughput")
+    assert (claims.loc[table1, "ns2_n"] >= 5).all()
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert (
+        "| quantity | paper | ns-2.35 (mean ± 95 % CI, n seeds) | ternsim (mean ± 95 % CI) |"
+        in report
+    )
+    assert "## Where paper and ternsim disagree: what ns-2 shows" in report
+    assert "--regenerate-ns2" in report and "ns2_results.json" in report
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "ns-2.35 (mean ± 95 % CI, n seeds)" in html and "paper vs ns-2" in html

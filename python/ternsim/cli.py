@@ -609,15 +609,40 @@ def reproduce(
     cache_dir: CacheDirOpt = None,
     no_cache: NoCacheOpt = False,
     quiet: QuietOpt = False,
+    regenerate_ns2: Annotated[
+        bool,
+        typer.Option(
+            "--regenerate-ns2",
+            help="First run ns-2 itself (`ns` on the PATH) and rewrite the stored results of "
+            "the report's ns-2.35 column (ding-vegasw, arunakumari-manet).",
+        ),
+    ] = False,
+    ns2_seeds: Annotated[
+        int,
+        typer.Option("--ns2-seeds", min=1, help="Seeds per ns-2 configuration.", metavar="N"),
+    ] = 10,
 ) -> None:
-    """Reproduce a seed paper: sweeps, traced runs, figures and a report folder."""
+    """Reproduce a seed paper: sweeps, traced runs, figures and a report folder. The report
+    sets the paper beside ternsim and, where ns-2.35 can run a claim, beside stored ns-2
+    results (--regenerate-ns2 makes them again)."""
     from . import experiments
+    from .experiments import ns2
     from .experiments.report import rich_claims_table
 
     if experiment not in experiments.EXPERIMENTS:
         raise _fail(
             f"error: unknown experiment `{experiment}`; known: {', '.join(experiments.names())}"
         )
+    if regenerate_ns2:
+        module = experiments.get(experiment)
+        if not ns2.supports(module):
+            raise _fail(
+                f"error: {experiment} has no ns-2 column: {experiments.ns2_absence(module)}"
+            )
+        try:
+            ns2.ns_binary()
+        except ns2.NsMissing as exc:
+            raise _fail(f"error: --regenerate-ns2: {exc}") from None
     with _reported():
         report = experiments.reproduce(
             experiment,
@@ -628,6 +653,8 @@ def reproduce(
             progress=not quiet,
             cache_dir=cache_dir,
             cache=not no_cache,
+            regenerate_ns2=regenerate_ns2,
+            ns2_seeds=ns2_seeds,
         )
     _out.print(rich_claims_table(report.claims, f"{report.title}: paper against ternsim"))
     # Name only the files that are there (not every experiment writes sweep files).

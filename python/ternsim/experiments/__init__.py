@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -35,6 +36,11 @@ class UnknownExperiment(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+def ns2_absence(module: ModuleType) -> str:
+    """Why an experiment has no ns-2 column (its ``NS2_ABSENT``), or a generic reason."""
+    return str(getattr(module, "NS2_ABSENT", "no ns-2 script has been written for it"))
 
 
 def names() -> list[str]:
@@ -61,6 +67,8 @@ def reproduce(
     progress: bool = True,
     cache_dir: Any = None,
     cache: bool = True,
+    regenerate_ns2: bool = False,
+    ns2_seeds: int = 10,
 ) -> Report:
     """Runs experiment ``experiment_id`` and writes its report folder ``out`` (default
     ``reproduce/<id>`` in the working directory): ``report.md``, ``claims.csv``, ``runs.csv``
@@ -72,10 +80,25 @@ def reproduce(
 
     ``quick`` runs fewer seeds and shorter runs (for tests); ``seeds`` overrides the number
     of seeds; ``jobs``, ``cache_dir`` and ``cache`` are passed to the sweeps.
+    ``regenerate_ns2`` first runs ns-2 itself for the experiment's ns-2 column (seeds
+    1..``ns2_seeds``) and rewrites its stored results (:mod:`ternsim.experiments.ns2`); it
+    raises :class:`ns2.NsMissing` without ``ns`` and ValueError for an experiment without an
+    ns-2 column.
     """
     from ..sweep import counting_runs
+    from . import ns2
 
     module = get(experiment_id)
+    if regenerate_ns2:
+        if not ns2.supports(module):
+            raise ValueError(f"{experiment_id} has no ns-2 column: {ns2_absence(module)}")
+        ns2.regenerate(
+            module,
+            seeds=ns2_seeds,
+            jobs=jobs,
+            command=f"ternsim reproduce {experiment_id} --regenerate-ns2 --ns2-seeds {ns2_seeds}",
+            progress=(lambda text: print(text, file=sys.stderr, flush=True)) if progress else None,
+        )
     folder = out if out is not None else os.path.join("reproduce", experiment_id)
 
     def fill(tmp: Path) -> Report:

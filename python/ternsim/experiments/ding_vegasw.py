@@ -35,6 +35,8 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ..sweep import SweepResult, ci95, summarize, sweep
+from . import ns2
 from . import report as rep
 
 ID = "ding-vegasw"
@@ -272,15 +275,158 @@ def gain_band(paper_ratio: float, lo: float = 0.5, hi: float = 1.5):
     return (lambda m: low <= m <= high), f"{low:.2f} … {high:.2f} (gain ½×…1½× paper's)"
 
 
+# --- the ns-2.35 column --------------------------------------------------------------------
+
+#: The ns-2 twin of chain.toml (usage in its header); ``ternsim reproduce ding-vegasw
+#: --regenerate-ns2`` runs it for :func:`ns2_configs` and stores the results beside it.
+NS2_SCRIPT = "ding-vegasw/chain.tcl"
+#: The cases stock ns-2.35 can run, as the script's TCP argument. FeW is what ternsim's
+#: ``few`` is, ns-2's Agent/TCP/Newreno with ``increase_num_`` 0.01; Vegas-W (the paper's own
+#: code) and the minimum-window-1 Vegas (ns-2's Vegas hard-codes the floor 2) are not there.
+NS2_TCP = {"vegas": "Vegas", "few": "FeW"}
+#: The paper's run length; the stored ns-2 runs are full length in every mode.
+NS2_DURATION = 500.0
+#: Why ns-2 has no value for a claim, by a word of its quantity (first match).
+NS2_MISSING = [
+    ("Vegas-W", "ns-2.35 has no Vegas-W: it is the paper's own modification of ns-2's Vegas"),
+    ("min window", "ns-2.35's Vegas hard-codes the minimum window 2 and ssthresh 2 "
+     "(tcp-vegas.cc); the paper changed that code"),
+]  # fmt: skip
+_NS2_LINE = re.compile(
+    r"^flow (\d+) acked (-?\d+) rexmit (\d+) timeouts (\d+) kbps ([0-9.eE+-]+)", re.M
+)
+#: The top bin of the window distributions (stored as columns w0 … w6).
+MAX_W = 6
+
+
+def ns2_configs(seeds: int) -> list[ns2.NsConfig]:
+    """The ns-2 runs behind the ns-2 column: Table I (7 hops, Vegas, 1-8 flows, flow 0's cwnd
+    traced for Fig. 2), Fig. 4 (Vegas and FeW, every chain length of full mode, 1-8 flows)
+    and the 16-hop chain (Vegas, 1 flow), all 500 s."""
+    configs: list[ns2.NsConfig] = []
+
+    def add(hops: int, case: str, n: int, trace: bool) -> None:
+        key = ((HOPS_KEY, hops), (CASE, case), (N_FLOWS, n), ("duration_s", NS2_DURATION))
+        args = (NS2_TCP[case], str(n), "{seed}", str(hops), f"{NS2_DURATION:g}", str(int(trace)))
+        configs.append(ns2.NsConfig(key, args))
+
+    for n in FLOW_COUNTS:
+        add(TABLE1_HOPS, "vegas", n, True)
+    for hops in FULL_HOPS:
+        for case in NS2_TCP:
+            for n in FLOW_COUNTS:
+                add(hops, case, n, False)
+    add(LIMIT_HOPS, "vegas", 1, False)
+    return configs
+
+
+def ns2_window_distribution(text: str, end_s: float) -> pd.Series:
+    """Flow 0's window distribution from the script's ``cwnd.tr`` (ns-2 traced-variable lines:
+    time, addresses and ports, ``cwnd_``, the value with three decimals). The record made at
+    0 s, the initial window before the first ACK, is left out, as ternsim's trace has none."""
+    rows = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 7 and parts[5] == "cwnd_":
+            rows.append((float(parts[0]), "f0", float(parts[6])))
+    frame = pd.DataFrame(rows, columns=["time_s", "flow", "cwnd"])
+    frame = frame[frame["time_s"] > 0]
+    return window_distribution(frame, end_s, "f0", MAX_W)
+
+
+def ns2_parse(config: ns2.NsConfig, seed: int, stdout: str, workdir: Path) -> list[dict]:
+    """One row per flow of one ns-2 run: ``acked`` (the sender's ``ack_``), ``rexmit``
+    (``nrexmitpack_``), ``timeouts`` (``nrexmit_``), ``goodput_kbps`` ((ack_ + 1) × 1024 B
+    over the run) and, for flow 0 of a traced run, ``w0`` … ``w6``: the fraction of time at
+    each window (Fig. 2)."""
+    rows = [
+        {"flow": f"f{m[1]}", "acked": int(m[2]), "rexmit": int(m[3]), "timeouts": int(m[4]),
+         "goodput_kbps": float(m[5])}
+        for m in _NS2_LINE.finditer(stdout)
+    ]  # fmt: skip
+    if len(rows) != config.values[N_FLOWS]:
+        raise RuntimeError(f"ns-2 printed {len(rows)} flow lines, not {config.values[N_FLOWS]}")
+    trace = workdir / "cwnd.tr"
+    if trace.is_file():
+        dist = ns2_window_distribution(trace.read_text(), float(config.values["duration_s"]))
+        for w in range(MAX_W + 1):
+            rows[0][f"w{w}"] = float(dist.get(w, 0.0))
+    return rows
+
+
+def ns2_table(results: ns2.Ns2Results) -> pd.DataFrame:
+    """The stored ns-2 runs as :func:`per_run` makes ternsim's: one row per run, aggregate and
+    flow-0 goodput (kb/s), timeouts and retransmissions of all flows, Jain's fairness."""
+    runs = results.runs
+    group = runs.groupby([*KEYS, "seed"], sort=False)
+
+    def jain(x: pd.Series) -> float:
+        x = x.to_numpy(dtype=float)
+        return float(x.sum() ** 2 / (len(x) * (x**2).sum())) if (x**2).sum() > 0 else math.nan
+
+    out = pd.DataFrame(
+        {
+            "aggregate_kbps": group["goodput_kbps"].sum(),
+            "timeouts": group["timeouts"].sum(),
+            "retransmissions": group["rexmit"].sum(),
+            "fairness": group["goodput_kbps"].apply(jain),
+        }
+    )
+    flow0 = runs[runs["flow"] == "f0"].set_index([*KEYS, "seed"])
+    out["flow0_kbps"] = flow0["goodput_kbps"].astype(float)
+    return out.reset_index()
+
+
+def ns2_dists(results: ns2.Ns2Results) -> dict[tuple[str, int, int], pd.Series]:
+    """Flow 0's stored window distributions by (case, flows, seed), for :func:`_dists`."""
+    cols = [f"w{w}" for w in range(MAX_W + 1)]
+    runs = results.runs
+    if not set(cols) <= set(runs.columns):
+        return {}
+    traced = runs[(runs["flow"] == "f0") & runs["w0"].notna()]
+    return {
+        (str(r[CASE]), int(r[N_FLOWS]), int(r["seed"])): pd.Series(
+            [float(r[c]) for c in cols], index=pd.RangeIndex(MAX_W + 1, name="w")
+        )
+        for _, r in traced.iterrows()
+        if int(r[HOPS_KEY]) == TABLE1_HOPS
+    }
+
+
+def attach_ns2(claims: Sequence[rep.Claim], results: ns2.Ns2Results, hops: Sequence[int]) -> None:
+    """Gives every claim ns-2's per-seed values of the same quantity (the same claim
+    computed from the stored ns-2 runs over the chain lengths ``hops``), or the reason ns-2
+    cannot run it."""
+    ns_claims = _claims(ns2_table(results), ns2_dists(results), hops, MAX_W)
+    for c, nc in zip(claims, ns_claims):
+        assert c.quantity == nc.quantity
+        values = [float(v) for v in nc.samples if not math.isnan(float(v))]
+        if values:
+            c.ns2 = values
+            continue
+        c.ns2 = None
+        c.ns2_missing = next(
+            (why for word, why in NS2_MISSING if word.lower() in c.quantity.lower()),
+            "not in the stored ns-2 runs",
+        )
+
+
 # --- report pieces -------------------------------------------------------------------------
 
 
 def _dists(traced: dict, case: str, n: int, max_w: int) -> list[pd.Series]:
-    return [
-        window_distribution(r.trace("cwnd"), float(r.summary.get("sim_seconds", 0.0)), "f0", max_w)
-        for (c, k, _), r in sorted(traced.items(), key=lambda kv: kv[0][2])
-        if c == case and k == n
-    ]
+    """Flow 0's window distributions of the traced runs of ``case`` with ``n`` flows, in seed
+    order: computed from a traced run's cwnd trace, or as stored (ns-2's, a Series)."""
+    out = []
+    for (c, k, _), r in sorted(traced.items(), key=lambda kv: kv[0][2]):
+        if c != case or k != n:
+            continue
+        if isinstance(r, pd.Series):
+            out.append(r)
+        else:
+            end = float(r.summary.get("sim_seconds", 0.0))
+            out.append(window_distribution(r.trace("cwnd"), end, "f0", max_w))
+    return out
 
 
 def _figures(tmp: Path, table: pd.DataFrame, traced: dict, hops: Sequence[int], max_w: int):
@@ -413,6 +559,18 @@ def _claims(table: pd.DataFrame, traced: dict, hops: Sequence[int], max_w: int) 
         claims.append(C(f"Fig. 4: {LABELS[num]} / {LABELS[den]}, {n} flows, mean over hops",
                         f"{paper:.2f} ({text})", mean_ratio_over_hops(table, num, den, n, hops),
                         check=check, criterion=crit))  # fmt: skip
+    # FeW against Vegas is not stated, but follows from the two ratios above (Vegas-W / Vegas
+    # over Vegas-W / FeW); it is the one comparison of FeW that ns-2 (which has no Vegas-W)
+    # can make.
+    implied = [(2, 1.27, 1.0), (4, 1.87, 1.0), (8, 1.62, 1.22)]
+    for n, over_vegas, over_few in implied:
+        paper = over_vegas / over_few
+        check, crit = gain_band(paper)
+        claims.append(C(f"Fig. 4 (implied): FeW / Vegas, {n} flows, mean over hops",
+                        f"{paper:.2f} (= {over_vegas:.2f} / {over_few:.2f}, implied)",
+                        mean_ratio_over_hops(table, "few", "vegas", n, hops),
+                        check=check, criterion=crit,
+                        note="Vegas-W / Vegas over Vegas-W / FeW"))  # fmt: skip
     for n in (2, 4):
         claims.append(C(f"Fig. 4: Vegas-W / FeW, {n} flows, mean over hops", "≈ 1 ('similar')",
                         mean_ratio_over_hops(table, "vegasw", "few", n, hops),
@@ -581,10 +739,15 @@ def reproduce(
         case, n = label.rsplit("-", 1)
         traced[(case, int(n.removesuffix("flows")), seed)] = r
     rep.write_traced([r for r in done if r.seed == 1], tmp / "traces")
-    max_w = 6
+    max_w = MAX_W
 
     figures = _figures(tmp, table, traced, hops, max_w)
     claims = _claims(table, traced, hops, max_w)
+    stored = ns2.load(sys.modules[__name__])
+    ns2_facts = ""
+    if stored is not None:
+        attach_ns2(claims, stored, hops)
+        ns2_facts = _ns2_text(stored, quick)
     summary = _summary_table(table)
     mode = "quick" if quick else "full"
     intro = f"""
@@ -610,13 +773,68 @@ over the flows), in kb/s. "agrees" applies the stated criterion to the mean over
         "overhead of re-establishing routes (III-B). Normalized routing overhead: routing "
         "transmissions per TCP data packet delivered.\n\n"
         + rep.markdown_table(_counters_table(traced)),
-        NOTES,
     ]
+    if stored is not None:
+        extra.append(
+            "## Aggregate goodput, ns-2.35 beside ternsim (every point both ran)\n\n"
+            "Mean ± 95 % CI over seeds; ns-2's runs are 500 s in every mode. Where a Fig. 4 "
+            "ratio differs from ns-2's, this shows which variant's throughput does.\n\n"
+            + rep.markdown_table(_ns2_grid_table(table, stored))
+        )
+    extra.append(NOTES)
     text = rep.render_markdown(
-        TITLE, intro, claims, rep.markdown_table(summary), figures, extra=extra
-    )
+        TITLE, intro, claims, rep.markdown_table(summary), figures, extra=extra,
+        ns2_facts=ns2_facts,
+    )  # fmt: skip
     (tmp / rep.REPORT_FILE).write_text(text, encoding="utf-8")
-    return rep.Report(ID, TITLE, tmp, claims, summary, [f for f, _ in figures], 0.0, quick)
+    report = rep.Report(ID, TITLE, tmp, claims, summary, [f for f, _ in figures], 0.0, quick)
+    report.ns2_facts = stored.facts() if stored is not None else ""
+    return report
+
+
+def _ns2_grid_table(table: pd.DataFrame, stored: ns2.Ns2Results) -> pd.DataFrame:
+    """Aggregate goodput of every grid point both simulators ran (Vegas and FeW), ns-2.35
+    beside ternsim, with the ns-2 vs ternsim verdict: where a ratio of Fig. 4 differs, it
+    shows which variant's throughput does."""
+    ns_table = ns2_table(stored)
+    rows = []
+    for (hops, case, n), g in table.groupby(KEYS, sort=True):
+        ns_values = _series(ns_table, hops, case, n).tolist()
+        if not ns_values:
+            continue
+        ts_values = g["aggregate_kbps"].tolist()
+        rows.append({
+            "hops": hops, "TCP": LABELS[case], "flows": n,
+            "ns-2.35 (kb/s)": f"{_cell(ns_values)} (n = {len(ns_values)})",
+            "ternsim (kb/s)": f"{_cell(ts_values)} (n = {len(ts_values)})",
+            "ternsim / ns-2": f"{np.mean(ts_values) / np.mean(ns_values):.2f}"
+            if np.mean(ns_values) > 0 else "",
+            "ns-2 vs ternsim": ns2.verdict(ns_values, ts_values),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _ns2_text(stored: ns2.Ns2Results, quick: bool) -> str:
+    seeds = sorted({len(c["seeds"]) for c in stored.meta.get("configurations", [])})
+    seed_text = " or ".join(map(str, seeds)) if seeds else "?"
+    text = f"""
+**The {stored.label()} column** comes from running ns-2 itself: `scenarios/{NS2_SCRIPT}`, the
+ns-2 twin of `chain.toml` (same chain, radio, DSR with CMUPriQueue of 50, `packetSize_ 1024`,
+`window_ 20`, flows started together; ns-2.35's 58-byte 802.11 header where `chain.toml` has
+ns-2.32's 52), {NS2_DURATION:g} s runs, {seed_text} seeds per configuration. Goodput is the
+script's own: (`ack_` + 1) × 1024 B over the run, per flow. Stock ns-2.35 has Vegas and, as
+ternsim models it, FeW (Agent/TCP/Newreno with `increase_num_` 0.01), but not Vegas-W or a
+Vegas with minimum window 1: those cells are "—" (footnotes). "paper vs ns-2" applies the
+claim's criterion to ns-2's mean; "ns-2 vs ternsim" agrees when each mean lies in the other's
+95 % interval or the two are within 5 % (as `ternsim conformance`). Stored results:
+{stored.facts()}. Regenerate with `ternsim reproduce ding-vegasw --regenerate-ns2` (needs `ns`).
+"""
+    if quick:
+        text += (
+            "In quick mode ternsim's runs are short and few while the stored ns-2 runs are "
+            f"{NS2_DURATION:g} s: the ns-2 vs ternsim verdicts mean something in full mode only.\n"
+        )
+    return text
 
 
 NOTES = """
@@ -640,30 +858,42 @@ NOTES = """
   `v_newcwnd_`, which the timeout set to 0 (tcp-spec §9.2, quirk ii); the timer then restarts
   it at 2. The paper's Fig. 2 does not show w = 0.
 
-## Where ternsim and the paper differ (full mode, 5 seeds)
+## Where ternsim and the paper differ (full mode, 5 seeds), and what ns-2.35 shows (10 seeds)
 
-* **Fig. 2, 8 flows.** Flow 0 of Vegas sits mostly at its minimum window 2 and about a
-  seventh of the time at 3, where the paper has "about half the time" at 3. With 8 flows every
-  flow times out often (the summary table) and restarts at cwnd 2 with ssthresh 2, i.e. in
-  congestion avoidance at 2, where Vegas adds a packet only when Δ < α; with eight flows'
-  packets queued along the chain Δ is rarely that small. Table I's throughputs, which the
-  window distribution is meant to explain, still agree (aggregate and flow 0 within ±11 %).
+* **16 hops.** No route in ternsim, and none in ns-2.35 either (all ten seeds: `ack_` stays
+  -1): a DSR source route holds at most 16 addresses (`MAX_SR_LEN`), see
+  `scenarios/ding-vegasw/README.md`. The paper's 16-hop points need a DSR built with a larger
+  limit, or it counted nodes. Fig. 4 here ends at 15 hops.
+* **FeW.** With 4 and 8 flows ternsim's FeW is no better than Vegas, so Vegas-W beats it by
+  about a third (4 flows) and two thirds (8 flows) instead of "similar" and +22 %, and the
+  largest Vegas-W / FeW ratio is far above the abstract's "up to 27 %". ns-2 cannot run
+  Vegas-W, but it can run FeW as ternsim models it (NewReno with `increase_num_` 0.01, in
+  congestion avoidance only) against Vegas: FeW / Vegas over the chain lengths is 1.03 (2
+  flows), 1.13 (4) and 1.02 (8) in ns-2.35 against 0.96, 1.05 and 1.03 in ternsim, while the
+  paper's two ratios imply 1.27, 1.87 and 1.33. So stock ns-2.35 does not give this FeW the
+  advantage over Vegas that the paper's FeW had either: the difference is in what FeW is (the
+  paper's code is not described beyond its reference), not in ternsim.
+* **2 and 4 flows: ternsim carries more than ns-2.35.** The table of aggregate goodputs above
+  shows it: with 1 and 8 flows the two simulators agree within about 5 % at most chain lengths
+  (Vegas with 1 flow on 12 and 15 hops: 11-12 % less in ternsim, with wide intervals), but
+  with 4 flows ternsim's Vegas carries 8-36 % more than ns-2's (Table I, 7 hops:
+  100.6 against 84.7 kb/s; the paper has 102.4) and its FeW 4-20 % more, and with 2 flows
+  its Vegas 7-15 % more on chains up to 10 hops (7 hops: 171.4 against 160.8; the paper
+  165.3). Flow 0's Table I share follows (4 flows: 25.5 against 21.1). Both stay within the
+  paper's ±25 %, so it decides no claim, but it is a difference between the simulators that
+  is not yet explained. If ns-2's lower Vegas throughput is the right one, ternsim's Vegas-W /
+  Vegas ratios with 2 and 4 flows are understated (the 2-flow one is the ratio that misses the
+  paper); ns-2 cannot say how Vegas-W itself would fare.
+* **Fig. 2, 8 flows.** Flow 0's time at w = 3 varies widely between seeds (ternsim 0.43 ±
+  0.19, ns-2.35 0.44 ± 0.08, the paper "about half"); both agree with the paper, as does the
+  time at w = 3 or 4 (0.52 and 0.55).
 * **Minimum window 1 only.** Its window distribution is not "similar" to plain Vegas's: a
   timeout now restarts at 1, so with 4-8 flows the window spends 40-50 % of the time at 1.
   Its throughput, though, is within a few per cent of plain Vegas's, which is the paper's
-  point (only the two floors together help).
-* **Vegas-W against Vegas with 2 flows**: +6 %, not +27 %. With 2 flows plain Vegas here loses
-  less to the chain (its aggregate is 4 % above Table I's at 7 hops) and Vegas-W's gain comes
-  mostly with 4 and 8 flows.
-* **FeW with 4 and 8 flows** is no better than Vegas here, so Vegas-W beats it by about a third
-  (4 flows) and two thirds (8 flows) instead of "similar" and +22 %, and the largest Vegas-W /
-  FeW ratio is far above the abstract's "up to 27 %". ternsim's FeW is ns-2 NewReno with
-  α = 0.01 as `increase_num_` (congestion avoidance only): after each of its hundreds of
-  timeouts it slow-starts to ssthresh ≥ 2, so it overloads the chain the way the paper says
-  Vegas does (mean cwnd ≈ 1.8 per flow). The paper's FeW code is not described beyond its
-  reference; nothing was changed to bring the two closer.
-* **16 hops.** No route: see `scenarios/ding-vegasw/README.md` (DSR's 16-address source
-  route). Fig. 4 here ends at 15 hops.
+  point (only the two floors together help). ns-2.35's Vegas hard-codes the floor 2, so it
+  cannot check either.
+* **Vegas-W against Vegas with 2 flows**: +5 %, not +27 %; ns-2 has no Vegas-W. Plain Vegas
+  with 2 flows is where ternsim carries more than ns-2 (above), which shrinks this ratio.
 * Not a claim of the paper, but visible in the summary table: Vegas-W's gains with 8 flows
   come with unfairness (Jain's index 0.6-0.9), one flow holding a whole window while the
   others are paced at 0.5 packets.

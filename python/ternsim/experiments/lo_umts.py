@@ -29,6 +29,12 @@ from . import report as rep
 
 ID = "lo-umts"
 TITLE = "Lo, Heijenk, Niemegeers: TCP Vegas over UMTS/WCDMA channels"
+#: Why the report has no ns-2.35 column (stated in its intro).
+NS2_ABSENT = (
+    "the paper's UMTS DCH path (RLC acknowledged mode, MAC-d, TTIs, transport-block errors) "
+    "needs a UMTS extension to ns-2 such as EURANE, which Debian's ns-2.35 lacks, so ns-2 "
+    "cannot run any of its claims here"
+)
 SCENARIO = "lo-umts/reno.toml"
 #: The swept key (its path contains `bler`) and the paper's TBLER grid (Fig. 5a).
 BLER_KEY = "bearers.0.bler"
@@ -397,6 +403,7 @@ Sweep files: `runs.csv`, `runs.parquet`, `summary.csv`; the side-by-side table: 
 the seed-1 traced runs behind the figures: `traces/`. Throughput is ternsim's
 `throughput_bps` (bits of 552-byte IP packets received by the UE, duplicates included) over
 384 kb/s, as in Fig. 5(a). "agrees" applies the stated criterion to the mean.
+No ns-2.35 column: {NS2_ABSENT}.
 """
     text = rep.render_markdown(
         TITLE, intro, claims, rep.markdown_table(summary), figures, extra=[NOTES]

@@ -81,10 +81,28 @@ class Claim:
     criterion: str = ""
     note: str = ""
     text: str | None = None
+    #: ns-2's per-seed values of the same quantity (stored results of running ns-2 itself,
+    #: :mod:`ternsim.experiments.ns2`); None where ns-2 cannot run the claim, with the reason
+    #: in ``ns2_missing``.
+    ns2: Sequence[float] | None = None
+    ns2_missing: str = ""
+    #: The paper-against-ns-2 verdict where the criterion depends on the side judged (the
+    #: paper's value inside that side's own 95 % interval); None: the claim's criterion on
+    #: ns-2's mean.
+    ns2_judged: bool | None = None
 
     @property
     def stats(self) -> tuple[float, float, int, float]:
         return ci95([float(v) for v in self.samples])
+
+    @property
+    def ns2_stats(self) -> tuple[float, float, int, float]:
+        return ci95([float(v) for v in (self.ns2 or [])])
+
+    @property
+    def has_ns2_column(self) -> bool:
+        """Whether this claim is part of a table with an ns-2 column."""
+        return self.ns2 is not None or bool(self.ns2_missing)
 
     @property
     def mean(self) -> float:
@@ -100,7 +118,18 @@ class Claim:
 
     @property
     def agrees(self) -> bool | None:
-        mean = self.mean
+        return self._judge(self.mean)
+
+    @property
+    def ns2_agrees(self) -> bool | None:
+        """The claim's criterion applied to ns-2's mean (None: no criterion or no ns-2)."""
+        if self.ns2_stats[2] == 0:
+            return None
+        if self.ns2_judged is not None:
+            return self.ns2_judged
+        return self._judge(self.ns2_stats[0])
+
+    def _judge(self, mean: float) -> bool | None:
         if self.check is not None:
             return bool(self.check(mean))
         if self.paper_value is None or self.tolerance is None:
@@ -124,49 +153,188 @@ class Claim:
         agrees = self.agrees
         return "" if agrees is None else ("yes" if agrees else "NO")
 
+    def ns2_text(self) -> str:
+        """ns-2's value: ``mean ± ci (n)``, ``—`` where ns-2 cannot run the claim."""
+        if self.ns2 is None:
+            return "—"
+        mean, ci, n, _ = self.ns2_stats
+        if n == 0:
+            return "n/a"
+        if math.isnan(ci) or n < 2:
+            return f"{mean:{self.fmt}} (n = {n})"
+        return f"{mean:{self.fmt}} ± {ci:{self.fmt}} (n = {n})"
+
+    def ns2_verdict(self) -> str:
+        """Paper against ns-2: the claim's criterion on ns-2's mean."""
+        agrees = self.ns2_agrees
+        return "" if agrees is None else ("yes" if agrees else "NO")
+
+    def ns2_vs_ternsim(self) -> str:
+        """ns-2 against ternsim: ``agrees`` or ``differs`` (see ns2.verdict)."""
+        if self.ns2 is None or self.text is not None:
+            return ""
+        from .ns2 import verdict
+
+        return verdict(self.ns2, self.samples)
+
 
 def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
-    """The side-by-side table as a DataFrame (what ``claims.csv`` holds)."""
+    """The side-by-side table as a DataFrame (what ``claims.csv`` holds). Where the claims
+    have an ns-2 column it adds ``ns2`` (text), ``ns2_mean``, ``ns2_ci95``, ``ns2_n``,
+    ``ns2_agrees`` (the claim's criterion on ns-2's mean: paper against ns-2),
+    ``ns2_vs_ternsim`` and ``ns2_note`` (why ns-2 cannot run a claim); ``agrees`` stays
+    paper against ternsim."""
+    claims = list(claims)
+    with_ns2 = any(c.has_ns2_column for c in claims)
     rows = []
     for c in claims:
         mean, ci, n, _ = c.stats
-        rows.append(
-            {
-                "quantity": c.quantity,
-                "paper": c.paper,
-                "ternsim": c.value_text(),
-                "mean": mean,
-                "ci95": ci,
-                "n": n,
-                "criterion": c.criterion,
-                "agrees": c.verdict(),
-                "note": c.note,
-            }
-        )
+        row = {
+            "quantity": c.quantity,
+            "paper": c.paper,
+            "ternsim": c.value_text(),
+            "mean": mean,
+            "ci95": ci,
+            "n": n,
+            "criterion": c.criterion,
+            "agrees": c.verdict(),
+            "note": c.note,
+        }
+        if with_ns2:
+            ns_mean, ns_ci, ns_n, _ = c.ns2_stats
+            row.update(
+                {
+                    "ns2": c.ns2_text(),
+                    "ns2_mean": ns_mean,
+                    "ns2_ci95": ns_ci,
+                    "ns2_n": ns_n,
+                    "ns2_agrees": c.ns2_verdict(),
+                    "ns2_vs_ternsim": c.ns2_vs_ternsim(),
+                    "ns2_note": c.ns2_missing,
+                }
+            )
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
+#: Column headings of the side-by-side table (Markdown, HTML) by claims-frame column.
+HEADINGS = {
+    "ternsim": "ternsim (mean ± 95 % CI)",
+    "n": "n",
+    "agrees": "paper vs ternsim",
+    "ns2": "ns-2.35 (mean ± 95 % CI, n seeds)",
+    "ns2_agrees": "paper vs ns-2",
+    "ns2_vs_ternsim": "ns-2 vs ternsim",
+}
+
+
+def claims_display(claims: Sequence[Claim]) -> tuple[pd.DataFrame, list[str], list[str]]:
+    """The side-by-side table ready to show: the frame with headings as column names, the
+    columns to show, and the footnotes (why ns-2 cannot run a claim: its ``—`` cells carry
+    a superscript number)."""
+    frame = claims_frame(claims)
+    notes: list[str] = []
+    if "ns2" not in frame:
+        frame = frame.rename(columns={"ternsim": HEADINGS["ternsim"]})
+        cols = [HEADINGS["ternsim"] if c == "ternsim" else c for c in _PLAIN]
+        return frame, cols, notes
+    marks = []
+    for text, reason in zip(frame["ns2"], frame["ns2_note"]):
+        if text == "—" and reason:
+            if reason not in notes:
+                notes.append(reason)
+            marks.append(f"—{_superscript(notes.index(reason) + 1)}")
+        else:
+            marks.append(text)
+    frame["ns2"] = marks
+    cols = ["quantity", "paper", "ns2", "ternsim", "n", "criterion", "agrees", "ns2_agrees",
+            "ns2_vs_ternsim", "note"]  # fmt: skip
+    frame = frame.rename(columns=HEADINGS)
+    footnotes = [f"{_superscript(i)} {text}" for i, text in enumerate(notes, start=1)]
+    return frame, [HEADINGS.get(c, c) for c in cols], footnotes
+
+
+_PLAIN = ["quantity", "paper", "ternsim", "n", "criterion", "agrees", "note"]
+
+
+def _superscript(i: int) -> str:
+    return str(i).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def ns2_findings(claims: Sequence[Claim]) -> str:
+    """Markdown: for every claim where the paper and ternsim disagree, what ns-2 shows (its
+    value, and whether the claim's criterion holds for it and it agrees with ternsim)."""
+    lines = []
+    counts = {"ternsim off": 0, "paper off": 0, "neither": 0, "within spread": 0, "no ns-2": 0}
+    for c in claims:
+        if c.agrees is not False or not c.has_ns2_column:
+            continue
+        head = f"* **{c.quantity}**: paper {c.paper}, ternsim {c.value_text()}"
+        if c.ns2 is None or c.ns2_stats[2] == 0:
+            counts["no ns-2"] += 1
+            lines.append(f"{head}; ns-2 cannot run it ({c.ns2_missing or 'no ns-2 value'}).")
+            continue
+        with_paper = c.ns2_agrees
+        with_ternsim = c.ns2_vs_ternsim() == "agrees"
+        if with_paper and not with_ternsim:
+            counts["ternsim off"] += 1
+            what = "ns-2 meets the paper's criterion and ternsim does not: ternsim is off"
+        elif with_paper:
+            counts["within spread"] += 1
+            what = "ns-2 meets the paper's criterion, and ternsim is within ns-2's spread"
+        elif with_ternsim:
+            counts["paper off"] += 1
+            what = (
+                "ns-2 agrees with ternsim, not with the paper: stock ns-2.35 with this "
+                "setup does not give the paper's value either"
+            )
+        else:
+            counts["neither"] += 1
+            what = "ns-2 agrees with neither"
+        lines.append(f"{head}; ns-2.35 {c.ns2_text()}: {what}.")
+    if not lines:
+        return "Paper and ternsim agree on every claim with a verdict."
+    total = sum(counts.values())
+    summary = (
+        f"{total} claim(s) where paper and ternsim disagree. ns-2 sides with ternsim "
+        f"against the paper on {counts['paper off']}, meets the paper where ternsim does "
+        f"not on {counts['ternsim off']}, meets the paper with ternsim inside its spread on "
+        f"{counts['within spread']}, agrees with neither on {counts['neither']}, and cannot "
+        f"run {counts['no ns-2']}."
+    )
+    return summary + "\n\n" + "\n".join(lines)
+
+
 def rich_claims_table(claims: Sequence[Claim], title: str):
-    """The side-by-side table as a rich Table (for the terminal)."""
+    """The side-by-side table as a rich Table (for the terminal); with an ns-2 column where
+    the claims have one."""
     from rich import box
     from rich.table import Table
 
+    with_ns2 = any(c.has_ns2_column for c in claims)
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_lines=False)
     table.add_column("quantity", overflow="fold", ratio=4)
     table.add_column("paper", overflow="fold", ratio=2)
+    if with_ns2:
+        table.add_column("ns-2.35", justify="right", overflow="fold", ratio=2)
     table.add_column("ternsim (mean ± 95 % CI)", justify="right", overflow="fold", ratio=2)
     table.add_column("n", justify="right")
     table.add_column("agrees", justify="center")
+    if with_ns2:
+        table.add_column("ns-2 vs ternsim", justify="center")
+
+    def styled(verdict: str) -> str:
+        style = {"yes": "green", "agrees": "green", "NO": "red", "differs": "red"}.get(verdict)
+        return f"[{style}]{verdict}[/]" if style else verdict
+
     for c in claims:
-        verdict = c.verdict()
-        style = {"yes": "green", "NO": "red"}.get(verdict, "")
-        table.add_row(
-            c.quantity,
-            c.paper,
-            c.value_text(),
-            str(c.n),
-            f"[{style}]{verdict}[/]" if style else verdict,
-        )
+        cells = [c.quantity, c.paper]
+        if with_ns2:
+            cells.append(c.ns2_text())
+        cells += [c.value_text(), str(c.n), styled(c.verdict())]
+        if with_ns2:
+            cells.append(styled(c.ns2_vs_ternsim()))
+        table.add_row(*cells)
     return table
 
 
@@ -192,10 +360,11 @@ def markdown_table(frame: pd.DataFrame, columns: Sequence[str] | None = None) ->
 
 
 def claims_markdown(claims: Sequence[Claim]) -> str:
-    frame = claims_frame(claims)
-    frame = frame.rename(columns={"ternsim": "ternsim (mean ± 95 % CI)"})
-    cols = ["quantity", "paper", "ternsim (mean ± 95 % CI)", "n", "criterion", "agrees", "note"]
-    return markdown_table(frame, cols)
+    frame, cols, footnotes = claims_display(claims)
+    text = markdown_table(frame, cols)
+    if footnotes:
+        text += "\n\n" + "\n".join(f"{f}  " for f in footnotes)
+    return text
 
 
 def mean_ci_text(samples: Sequence[float], fmt: str = ".3f") -> str:
@@ -331,6 +500,8 @@ class Report:
     cached: int = 0
     #: Traced single runs (behind the figures; never cached).
     traced: int = 0
+    #: Where the ns-2 column comes from (one line), or why there is none.
+    ns2_facts: str = ""
 
     def claims_frame(self) -> pd.DataFrame:
         return claims_frame(self.claims)
@@ -363,6 +534,7 @@ def write_report_folder(out: str | os.PathLike[str], fill: Callable[[Path], Repo
 def report_html(report: Report, folder: Path, wall_seconds: float) -> str:
     """``report.html``: the report in one offline file (figures embedded), with the
     side-by-side table, the sweep summary, the scenario files, versions, seeds and wall time."""
+    import html
     import re
 
     from .. import html_report as h
@@ -381,8 +553,12 @@ def report_html(report: Report, folder: Path, wall_seconds: float) -> str:
         ("wall time", f"{wall_seconds:.1f} s"),
         ("command", f"ternsim reproduce {report.id}{' --quick' if report.quick else ''}"),
     ]
-    claims = report.claims_frame().rename(columns={"ternsim": "ternsim (mean ± 95 % CI)"})
-    cols = ["quantity", "paper", "ternsim (mean ± 95 % CI)", "n", "criterion", "agrees", "note"]
+    if report.ns2_facts:
+        facts.append(("ns-2 column", report.ns2_facts.replace("`", "")))
+    claims, cols, footnotes = claims_display(report.claims)
+    claims_html = h.frame_table(claims, [c for c in cols if c in claims])
+    if footnotes:
+        claims_html += "".join(f"<p>{html.escape(f)}</p>" for f in footnotes)
     figures = "".join(
         h.figure_tag(folder / f, captions.get(f, f))
         for f in report.figures
@@ -394,7 +570,7 @@ def report_html(report: Report, folder: Path, wall_seconds: float) -> str:
         for p in scenario_files
     )
     sections = [
-        ("Paper against ternsim", h.frame_table(claims, [c for c in cols if c in claims])),
+        ("Paper against ternsim", claims_html),
         ("Summary of the sweep (mean ± 95 % CI over seeds)", h.frame_table(report.summary)),
         ("Figures", figures or "<p>(none)</p>"),
         ("Scenarios", scenarios or "<p>(none)</p>"),
@@ -409,11 +585,20 @@ def render_markdown(
     summary_md: str,
     figures: Sequence[tuple[str, str]],
     extra: Sequence[str] = (),
+    ns2_facts: str = "",
 ) -> str:
-    """The text of ``report.md``: title, intro, the side-by-side table, the summary table,
-    the figures (``(file, caption)``) and extra sections (Markdown)."""
+    """The text of ``report.md``: title, intro, the side-by-side table (with the ns-2 column
+    where the claims have one, ``ns2_facts`` saying where it comes from, and what ns-2 shows
+    where paper and ternsim disagree), the summary table, the figures (``(file, caption)``)
+    and extra sections (Markdown)."""
     parts = [f"# {title}", "", intro.strip(), ""]
-    parts += ["## Paper against ternsim", "", claims_markdown(claims), ""]
+    parts += ["## Paper against ternsim", ""]
+    if ns2_facts:
+        parts += [ns2_facts.strip(), ""]
+    parts += [claims_markdown(claims), ""]
+    if any(c.has_ns2_column for c in claims):
+        parts += ["## Where paper and ternsim disagree: what ns-2 shows", ""]
+        parts += [ns2_findings(claims), ""]
     parts += ["## Summary of the sweep (mean ± 95 % CI over seeds)", "", summary_md, ""]
     parts += ["## Figures", ""]
     for file, caption in figures:
