@@ -429,10 +429,39 @@ def bench(
             metavar="SIM",
         ),
     ] = None,
+    scaling: Annotated[
+        bool,
+        typer.Option(
+            "--scaling",
+            help="Time scenarios/bench/manet_scale.tcl (a MANET at 50 nodes per 500 m x 500 m) "
+            "in ns-2 and ternsim at several node counts; time and memory against nodes.",
+        ),
+    ] = False,
+    nodes: Annotated[
+        str, typer.Option("--nodes", help="--scaling: node counts.", metavar="N,N,...")
+    ] = "200,500,1000",
+    duration: Annotated[
+        float, typer.Option("--duration", help="--scaling: simulated seconds.", metavar="S")
+    ] = 100.0,
+    repeat: Annotated[
+        int, typer.Option("--repeat", min=1, help="--scaling: runs of each case.", metavar="N")
+    ] = 2,
+    ns2_timeout: Annotated[
+        float,
+        typer.Option(
+            "--ns2-timeout", help="--scaling: stop an ns-2 run after S seconds.", metavar="S"
+        ),
+    ] = 900.0,
+    ternsim_only: Annotated[
+        bool, typer.Option("--ternsim-only", help="--scaling: do not run ns-2.")
+    ] = False,
 ) -> None:
-    """Time the core on the scenarios in scenarios/bench/ (or against ns-2)."""
+    """Time the core on the scenarios in scenarios/bench/ (or against ns-2, or --scaling)."""
     from . import bench as bench_mod
 
+    if scaling:
+        _bench_scaling(nodes, duration, repeat, ns2_timeout, not ternsim_only, as_json)
+        return
     if against is not None:
         if against != "ns2":
             raise _fail(f"error: --against {against}: allowed: ns2")
@@ -494,6 +523,83 @@ def bench(
             f"{r['sim_seconds_per_wall_second']:,.1f}",
         )
     _out.print(table)
+
+
+def _bench_scaling(
+    nodes: str, duration: float, repeat: int, ns2_timeout: float, ns2: bool, as_json: bool
+) -> None:
+    """``ternsim bench --scaling``: the table of :func:`ternsim.bench.run_scaling`."""
+    from . import bench as bench_mod
+
+    try:
+        counts = [int(x) for x in nodes.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 2:
+        raise _fail(f"error: --nodes {nodes}: give node counts of at least 2, e.g. 200,500,1000")
+    if duration <= 0:
+        raise _fail(f"error: --duration {duration:g}: must be > 0")
+    with _reported():
+        result = bench_mod.run_scaling(
+            counts,
+            duration=duration,
+            repeat=repeat,
+            ns2_timeout=ns2_timeout,
+            ns2=ns2,
+            progress=lambda text: _err.print(text, highlight=False),
+        )
+    if result["ns2_note"]:
+        _err.print(f"note: {result['ns2_note']}", highlight=False)
+    if as_json:
+        sys.stdout.write(json.dumps(result) + "\n")
+        return
+
+    def num(value: Any, fmt: str, scale: float | None = None) -> str:
+        if value is None:
+            return "-"
+        return format(value / scale if scale else value, fmt)
+
+    title = f"manet_scale.tcl, {duration:g} s, fastest of {result['repeat']} (MB: the highest)"
+    table = Table(title=title, title_justify="left", box=box.SIMPLE, padding=(0, 1))
+    columns = ("nodes", "events", "ns-2 s", "ns2 s", "run s", "x", "Mev/s")
+    for column in (*columns, "MB ns-2", "ns2", "run"):
+        table.add_column(column, justify="right")
+    for r in result["rows"]:
+        ns2_s = num(r["ns2_seconds"], ".2f")
+        if r["ns2_timed_out"]:
+            ns2_s = f">{ns2_timeout:g}"
+        table.add_row(
+            str(r["nodes"]),
+            num(r["events"], ",d"),
+            ns2_s,
+            num(r["ternsim_ns2_seconds"], ".2f"),
+            num(r["ternsim_run_seconds"], ".2f"),
+            num(r["ns2_over_ternsim_ns2"], ".1f"),
+            num(r["events_per_second"], ".2f", 1e6),
+            *(num(r[f"{k}_peak_kb"], ".0f", 1024) for k in ("ns2", "ternsim_ns2", "ternsim_run")),
+        )
+    _out.print(table)
+    exps = result["exponents"]
+    _out.print(
+        "time ~ N^b: "
+        + ", ".join(
+            f"{label} b = {num(exps[key], '.2f')}"
+            for label, key in (
+                ("ns-2", "ns2_seconds"),
+                ("ternsim ns2", "ternsim_ns2_seconds"),
+                ("ternsim run", "ternsim_run_seconds"),
+                ("events", "events"),
+            )
+        ),
+        highlight=False,
+    )
+    _err.print(
+        "ns-2 s: `ns manet_scale.tcl`; ns2 s: `ternsim ns2 manet_scale.tcl` (the same script and "
+        "files); run s: `ternsim run` of its --to-toml translation; x: ns-2 s / ns2 s; "
+        "Mev/s: events per second of the core; MB: peak memory (max RSS) of each process. "
+        "The nodes move in a square of side 500 sqrt(nodes / 50) m; one CBR connection per 5.",
+        highlight=False,
+    )
 
 
 @app.command(cls=_Command)
