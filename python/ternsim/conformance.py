@@ -128,10 +128,12 @@ def _ns() -> str:
     return ns
 
 
-def _run_ns(case: Case, args: list[str], cwd: Path) -> str:
+def _run_script(who: str, command: list[str], case: Case, args: list[str], cwd: Path) -> str:
+    """The case's script run by ``command`` (``ns`` or ``ternsim ns2``, each a process of its
+    own, as a user runs it) in ``cwd``; its stdout, or RuntimeError with the end of stderr."""
     script = scenario_path(f"conformance/{case.script}")
     done = subprocess.run(
-        [_ns(), str(script), *args],
+        [*command, str(script), *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -139,26 +141,16 @@ def _run_ns(case: Case, args: list[str], cwd: Path) -> str:
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"ns {case.script} {' '.join(args)} failed: {done.stderr[-500:]}")
+        raise RuntimeError(f"{who} {case.script} {' '.join(args)} failed: {done.stderr[-500:]}")
     return done.stdout
+
+
+def _run_ns(case: Case, args: list[str], cwd: Path) -> str:
+    return _run_script("ns", [_ns()], case, args, cwd)
 
 
 def _run_ternsim(case: Case, args: list[str], cwd: Path) -> str:
-    """The same script under ``ternsim ns2`` (a process of its own, as a user runs it)."""
-    script = scenario_path(f"conformance/{case.script}")
-    done = subprocess.run(
-        [sys.executable, "-m", "ternsim", "ns2", str(script), *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"ternsim ns2 {case.script} {' '.join(args)} failed: {done.stderr[-500:]}"
-        )
-    return done.stdout
+    return _run_script("ternsim ns2", [sys.executable, "-m", "ternsim", "ns2"], case, args, cwd)
 
 
 def compare_traces(ns_text: str, ternsim_text: str) -> dict[str, Any]:
