@@ -402,7 +402,8 @@ def test_chain_tcl_prints_the_numbers_of_its_toml_twin(tmp_path):
     # ack_ is the last packet delivered in order (the SYN is packet 0).
     assert acked == flow["delivered_bytes"] // 1024
     assert (rexmit, timeouts) == (flow["retransmitted_segments"], flow["timeouts"])
-    assert float(m.group(4)) == pytest.approx((acked + 1) * 1024 * 8 / 100 / 1000)
+    # chain.tcl's `expr ($acked+1)*1024*8/$dur/1000.0` divides integers first (Tcl, as ns).
+    assert float(m.group(4)) == pytest.approx((acked + 1) * 1024 * 8 // 100 / 1000)
 
 
 @pytest.mark.parametrize(

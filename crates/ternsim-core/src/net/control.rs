@@ -18,12 +18,16 @@ pub enum ControlMessage {
     /// the initiator's 16-bit request identification; `route` is the accumulated route,
     /// the initiator first and every node that re-broadcast it after; `hop_limit` is how
     /// many hops the request may travel (1 for a ring-zero, non-propagating request).
+    /// `route_error` is a broken link (from, to) riding on the request as a gratuitous
+    /// route error (RFC 4728 §8.3.5; ns-2 `dsragent_propagate_last_error`): every node the
+    /// request reaches removes that link from its cache.
     DsrRouteRequest {
         initiator: Addr,
         target: Addr,
         id: u16,
         route: Vec<Addr>,
         hop_limit: u8,
+        route_error: Option<(Addr, Addr)>,
     },
     /// DSR Route Reply (RFC 4728 §6.3): the full route from the request's initiator to its
     /// target. Travels source-routed (a [`crate::net::packet::SourceRoute`] header).
@@ -197,9 +201,11 @@ impl ControlMessage {
         match self {
             // RFC 3561 §6.9: a HELLO is a RREP (20 octets, §5.2) with TTL 1.
             ControlMessage::Hello { .. } => 20,
-            ControlMessage::DsrRouteRequest { route, .. } => {
-                round4(4 + 4 * (route.len().max(1) as u32 - 1) + 8)
-            }
+            ControlMessage::DsrRouteRequest {
+                route, route_error, ..
+            } => round4(
+                4 + 4 * (route.len().max(1) as u32 - 1) + 8 + 16 * u32::from(route_error.is_some()),
+            ),
             ControlMessage::DsrRouteReply { route } => round4(5 + 4 * route.len() as u32),
             ControlMessage::DsrRouteError { .. } => 16,
             // ns-2's own sizes (link-spec §5.2): RREQ 28, RREP 24, RERR 4 + 8·N, no UDP.
@@ -250,7 +256,9 @@ mod tests {
 
     /// link-spec §4.2 sizes after the 20-octet IP header: a fresh request (address list
     /// = the initiator) 4 + 8 = 12; after two re-broadcasts 12 + 8 = 20. A reply listing
-    /// 5 addresses: 5 + 20 = 25 → 28. An error: 16.
+    /// 5 addresses: 5 + 20 = 25 → 28. An error: 16. A fresh request carrying a gratuitous
+    /// route error: 12 + 16 = 28 (ns-2 traces it as a 48-octet DSR packet with the IP
+    /// header).
     #[test]
     fn dsr_message_sizes_follow_hdr_sr() {
         let a = Addr::nth;
@@ -260,9 +268,19 @@ mod tests {
             id: 1,
             route: (0..n).map(a).collect(),
             hop_limit: 16,
+            route_error: None,
         };
         assert_eq!(rreq(1).body_bytes(), 12);
         assert_eq!(rreq(3).body_bytes(), 20);
+        let with_error = ControlMessage::DsrRouteRequest {
+            initiator: a(0),
+            target: a(4),
+            id: 1,
+            route: vec![a(0)],
+            hop_limit: 1,
+            route_error: Some((a(2), a(3))),
+        };
+        assert_eq!(with_error.body_bytes(), 28);
         let rrep = ControlMessage::DsrRouteReply {
             route: (0..5).map(a).collect(),
         };

@@ -77,6 +77,13 @@ pub struct DsrAgent {
     next_request_id: u16,
     /// When the send buffer is checked next (armed while it holds packets).
     buffer_check_at: Option<SimTime>,
+    /// The node's send buffer timer as ns-2 runs it, a periodic timer from t = 0: the
+    /// latest tick computed. Only the ticks while the buffer holds packets become events;
+    /// the others are drawn when the buffer fills again ([`DsrAgent::arm_buffer_check`]).
+    last_check_tick: Option<SimTime>,
+    /// The last route error addressed to this node (when it came, the broken link), to ride
+    /// on its next route requests (`propagate_last_error`).
+    held_error: Option<(SimTime, Addr, Addr)>,
     /// Sends waiting for their time, ordered by (time, insertion).
     pending: Vec<(SimTime, u64, Delayed)>,
     pending_seq: u64,
@@ -102,6 +109,8 @@ impl DsrAgent {
             cache: RouteCache::new(cfg.primary_cache_size, cfg.secondary_cache_size),
             next_request_id: 0,
             buffer_check_at: None,
+            last_check_tick: None,
+            held_error: None,
             pending: Vec::new(),
             pending_seq: 0,
             grat_sent: Vec::new(),
@@ -241,12 +250,45 @@ impl DsrAgent {
             self.stats.send_buffer_overflows += 1;
             self.later(now, Delayed::Drop(old, DropReason::SendBufferOverflow));
         }
-        if self.buffer_check_at.is_none() {
-            self.buffer_check_at = Some(now + self.cfg.buffer_check_interval);
-        }
+        self.arm_buffer_check(now);
+        // ns-2 `getRouteForPacket` for a packet of this node: a new cycle if the back-off
+        // allows, else the propagating request if the ring-zero one went unanswered.
         if let Some(c) = self.maybe_start_cycle(now, dst) {
             self.later(now, Delayed::Control(c));
+        } else if self.propagating_due(now, dst) {
+            let c = self.propagating_request(now, dst);
+            self.later(now, Delayed::Control(c));
         }
+    }
+
+    /// One period of the send buffer timer: 30 ms, or 30-60 ms with jitter (ns-2
+    /// `BUFFER_CHECK + BUFFER_CHECK · uniform(1)`).
+    fn check_period(&mut self) -> SimTime {
+        let base = self.cfg.buffer_check_interval.as_nanos();
+        if self.cfg.buffer_check_jitter && base > 0 {
+            SimTime::from_nanos(base + self.rng.below(base))
+        } else {
+            SimTime::from_nanos(base)
+        }
+    }
+
+    /// Makes the first tick of the send buffer timer after `now` an event, unless one is
+    /// armed. The timer ticks from t = 0 whether or not packets wait (ns-2 starts it with
+    /// the agent); the ticks that passed while the buffer was empty are drawn here, which
+    /// gives the same tick times as running it all along.
+    fn arm_buffer_check(&mut self, now: SimTime) {
+        if self.buffer_check_at.is_some() {
+            return;
+        }
+        let mut tick = match self.last_check_tick {
+            Some(t) => t,
+            None => self.check_period(),
+        };
+        while tick <= now && self.cfg.buffer_check_interval > SimTime::ZERO {
+            tick += self.check_period();
+        }
+        self.last_check_tick = Some(tick);
+        self.buffer_check_at = Some(tick);
     }
 
     /// Buffers a data packet of another node that could not be salvaged from the cache
@@ -257,9 +299,7 @@ impl DsrAgent {
             self.stats.send_buffer_overflows += 1;
             self.later(now, Delayed::Drop(old, DropReason::SendBufferOverflow));
         }
-        if self.buffer_check_at.is_none() {
-            self.buffer_check_at = Some(now + self.cfg.buffer_check_interval);
-        }
+        self.arm_buffer_check(now);
     }
 
     /// The periodic send buffer check (ns-2 `sendBufferCheck`, every 30 ms): drop expired
@@ -288,26 +328,39 @@ impl DsrAgent {
                     continue;
                 }
                 d.ring_zero_at = Some(now);
-                out.control.push(self.new_request(target, 1));
+                out.control.push(self.new_request(now, target, 1));
                 continue;
             }
-            let propagating_due = self
-                .discoveries
-                .get(target)
-                .and_then(|d| d.ring_zero_at)
-                .is_some_and(|t| t + self.cfg.nonprop_request_timeout <= now);
             let may_propagate = self.cfg.salvage_allow_propagating
                 || self.send_buffer.has_packet_to(target, |p| p.ip.src == me);
-            if propagating_due && may_propagate {
-                if let Some(d) = self.discoveries.get_mut(target) {
-                    d.ring_zero_at = None;
-                }
-                let hop_limit = self.cfg.max_sr_len.min(u8::MAX as usize) as u8;
-                out.control.push(self.new_request(target, hop_limit));
+            if may_propagate && self.propagating_due(now, target) {
+                out.control.push(self.propagating_request(now, target));
             }
         }
-        self.buffer_check_at =
-            (!self.send_buffer.is_empty()).then(|| now + self.cfg.buffer_check_interval);
+        // The timer goes on ticking; the next tick is an event only while packets wait.
+        self.buffer_check_at = None;
+        self.last_check_tick = Some(now);
+        if !self.send_buffer.is_empty() {
+            self.arm_buffer_check(now);
+        }
+    }
+
+    /// Whether `target`'s ring-zero request is more than `nonprop_request_timeout` old
+    /// with no reply (ns-2: last request LIMIT0 and `time - last_arp > arp_timeout`).
+    fn propagating_due(&self, now: SimTime, target: Addr) -> bool {
+        self.discoveries
+            .get(target)
+            .and_then(|d| d.ring_zero_at)
+            .is_some_and(|t| now > t + self.cfg.nonprop_request_timeout)
+    }
+
+    /// The propagating request of `target`'s current cycle.
+    fn propagating_request(&mut self, now: SimTime, target: Addr) -> ControlSend {
+        if let Some(d) = self.discoveries.get_mut(target) {
+            d.ring_zero_at = None;
+        }
+        let hop_limit = self.cfg.max_sr_len.min(u8::MAX as usize) as u8;
+        self.new_request(now, target, hop_limit)
     }
 
     /// Whether the back-off lets a new discovery cycle for `target` start now (ns-2
@@ -349,15 +402,27 @@ impl DsrAgent {
         d.cycles += 1;
         d.last_cycle = now;
         d.ring_zero_at = Some(now);
-        Some(self.new_request(target, 1))
+        Some(self.new_request(now, target, 1))
     }
 
-    /// A route request from this node (RFC 4728 §8.2.1), broadcast on its interface.
-    fn new_request(&mut self, target: Addr, hop_limit: u8) -> ControlSend {
+    /// A route request from this node (RFC 4728 §8.2.1), broadcast on its interface. The
+    /// last route error this node was told of rides on it if younger than
+    /// `max_error_hold`; it stays held for the next request until a propagating one
+    /// carried it (ns-2 `sendOutRtReq`).
+    fn new_request(&mut self, now: SimTime, target: Addr, hop_limit: u8) -> ControlSend {
         self.next_request_id = self.next_request_id.wrapping_add(1);
         self.stats.rreq_originated += 1;
         let me = self.me;
         self.requests.insert(me, self.next_request_id);
+        let mut route_error = None;
+        if let Some((at, from, to)) = self.held_error {
+            if self.cfg.propagate_last_error && now < at + self.cfg.max_error_hold {
+                route_error = Some((from, to));
+                if hop_limit > 1 {
+                    self.held_error = None;
+                }
+            }
+        }
         ControlSend {
             msg: ControlMessage::DsrRouteRequest {
                 initiator: me,
@@ -365,6 +430,7 @@ impl DsrAgent {
                 id: self.next_request_id,
                 route: vec![me],
                 hop_limit,
+                route_error,
             },
             src: me,
             dst: Addr::BROADCAST,
@@ -397,11 +463,18 @@ impl DsrAgent {
             id,
             route,
             hop_limit,
+            route_error,
         }) = &packet.payload
         else {
             return;
         };
         let (initiator, target, id, hop_limit) = (*initiator, *target, *id, *hop_limit);
+        let route_error = *route_error;
+        if let Some((from, to)) = route_error {
+            // A gratuitous route error on the request: forget the link before anything
+            // else, duplicates included (ns-2 `recv` snoops it before the request).
+            self.cache.remove_link(from, to);
+        }
         let me = self.me;
         if ctx.is_local(initiator) || route.iter().any(|a| ctx.is_local(*a)) {
             // Our own request, or one that already went through us: a loop.
@@ -464,6 +537,7 @@ impl DsrAgent {
                 id,
                 route: grown,
                 hop_limit,
+                route_error,
             },
             src: initiator,
             dst: Addr::BROADCAST,
@@ -476,6 +550,7 @@ impl DsrAgent {
 
     /// A route reply reached its initiator (RFC 4728 §8.2.4): cache the route, restart the
     /// target's back-off and send what the buffer holds for destinations now reachable.
+    /// The packets leave `reply_release_spacing` apart (ns-2 `acceptRouteReply`).
     fn on_reply_at_initiator(&mut self, now: SimTime, route: &[Addr]) {
         self.cache.add_primary(route.to_vec());
         if let Some(&target) = route.last() {
@@ -483,8 +558,10 @@ impl DsrAgent {
         }
         let mut out = RoutingOutput::default();
         self.release_routable(now, &mut out);
+        let mut at = now;
         for (p, i, nh) in out.send {
-            self.later(now, Delayed::Send(p, i, nh));
+            self.later(at, Delayed::Send(p, i, nh));
+            at += self.cfg.reply_release_spacing;
         }
     }
 
@@ -524,9 +601,16 @@ impl DsrAgent {
         if self.cfg.tap && me_at + 1 < sr.path.len() {
             self.cache.add_secondary(sr.path[me_at..].to_vec());
         }
-        if let Payload::Control(ControlMessage::DsrRouteError { from, to, .. }) = packet.payload {
-            // Every node a route error passes removes the link (RFC 4728 §8.3.5).
+        if let Payload::Control(ControlMessage::DsrRouteError {
+            from,
+            to,
+            originator,
+        }) = packet.payload
+        {
+            // Every node a route error passes removes the link (RFC 4728 §8.3.5); the node
+            // it is for holds it for its next route requests.
             self.cache.remove_link(from, to);
+            self.note_error_for_me(now, ctx, from, to, originator);
         }
         if me_at + 1 >= sr.path.len() {
             // Last hop: strip the source route (RFC 4728 §8.1.4).
@@ -587,8 +671,14 @@ impl DsrAgent {
         if !self.cfg.tap {
             return;
         }
-        if let Payload::Control(ControlMessage::DsrRouteError { from, to, .. }) = packet.payload {
+        if let Payload::Control(ControlMessage::DsrRouteError {
+            from,
+            to,
+            originator,
+        }) = packet.payload
+        {
             self.cache.remove_link(from, to);
+            self.note_error_for_me(now, ctx, from, to, originator);
         }
         let Some(sr) = packet.source_route() else {
             return;
@@ -638,6 +728,21 @@ impl DsrAgent {
         back.extend(path[..=sender].iter().rev());
         self.stats.rrep_gratuitous += 1;
         out.control.push(self.reply(short, back, iface));
+    }
+
+    /// A route error for this node: hold it for the next route requests (ns-2
+    /// `processBrokenRouteError`, `route_error_held`).
+    fn note_error_for_me(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        from: Addr,
+        to: Addr,
+        originator: Addr,
+    ) {
+        if ctx.is_local(originator) {
+            self.held_error = Some((now, from, to));
+        }
     }
 
     /// Interfaces going down or up: DSR learns of broken links only from transmit

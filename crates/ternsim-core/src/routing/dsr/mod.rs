@@ -14,9 +14,10 @@
 //!
 //! What it does not do (ns-2 DSR does not either, link-spec §4.2): piggy-backing data or
 //! replies on requests, DSR-level acknowledgements (the 802.11 MAC's retry limit is the
-//! only link feedback), route expiry. Not done here although ns-2 does it: piggy-backing
-//! the last route error on the next propagating request. Pulling the other packets for a broken next hop out of the interface queue is
-//! the MAC's part: it hands them back one by one. The agent is sans-IO: it is
+//! only link feedback), route expiry. Not done here although ns-2.35 does it: DSR flow
+//! state (ns-2's `dsragent_enable_flowstate`, which lets established flows travel without
+//! a source route). Pulling the other packets for a broken next hop out of the interface
+//! queue is the MAC's part: it hands them back one by one. The agent is sans-IO: it is
 //! handed `now`, the node's context and packets, and answers through [`super::Routed`] and
 //! [`super::RoutingOutput`]; it has one random stream (jitter) of its own.
 
@@ -45,10 +46,15 @@ pub struct DsrConfig {
     /// SendBufferTimeout 30 s); then it is dropped with `send_buffer_timeout`.
     pub send_buffer_timeout: SimTime,
     /// Period of the send buffer check that expires packets, sends those that have a route
-    /// and launches requests (ns-2 `BUFFER_CHECK` 30 ms).
+    /// and launches requests (ns-2 `BUFFER_CHECK` 30 ms). The checks are a periodic timer
+    /// of the node that runs from t = 0, whether or not the buffer holds packets.
     pub buffer_check_interval: SimTime,
-    /// Time after a ring-zero request before the propagating request may go (ns-2
-    /// `arp_timeout` 30 ms; RFC 4728 §9 NonpropRequestTimeout 30 ms).
+    /// Each check period is `buffer_check_interval · (1 + U(0, 1))`, 30-60 ms, as ns-2's
+    /// `SendBufferTimer` reschedules itself; off, exactly `buffer_check_interval`.
+    pub buffer_check_jitter: bool,
+    /// Time after a ring-zero request that must have passed (strictly) before the
+    /// propagating request may go (ns-2 `arp_timeout` 30 ms; RFC 4728 §9
+    /// NonpropRequestTimeout 30 ms).
     pub nonprop_request_timeout: SimTime,
     /// Addresses a source route holds at most (ns-2 `MAX_SR_LEN` 16); also the hop limit of
     /// propagating requests.
@@ -82,6 +88,17 @@ pub struct DsrConfig {
     /// A gratuitous reply for one route is sent at most once per this time (RFC 4728 §9
     /// GratReplyHoldoff 1 s).
     pub grat_reply_holdoff: SimTime,
+    /// When a route reply lets several buffered packets go, the k-th leaves k times this
+    /// after the first (ns-2 `acceptRouteReply`: `delay += arp_timeout`, 30 ms, to give ARP
+    /// time to complete).
+    pub reply_release_spacing: SimTime,
+    /// The last route error addressed to this node rides on its next route requests
+    /// (ring-zero ones and the first propagating one) if it is younger than
+    /// `max_error_hold`, so that every node the request reaches forgets the broken link
+    /// before it answers from its cache (RFC 4728 §8.3.5 gratuitous route errors; ns-2
+    /// `dsragent_propagate_last_error` on, `max_err_hold` 1 s).
+    pub propagate_last_error: bool,
+    pub max_error_hold: SimTime,
     /// Promiscuous tap: learn routes from overheard source routes and errors, and send
     /// gratuitous replies (ns-2 `dsragent_use_tap` on).
     pub tap: bool,
@@ -96,6 +113,7 @@ impl Default for DsrConfig {
             send_buffer_size: 64,
             send_buffer_timeout: SimTime::from_millis(30_000),
             buffer_check_interval: SimTime::from_millis(30),
+            buffer_check_jitter: true,
             nonprop_request_timeout: SimTime::from_millis(30),
             max_sr_len: 16,
             request_period: SimTime::from_millis(500),
@@ -108,6 +126,9 @@ impl Default for DsrConfig {
             salvage_max_requests: 1,
             salvage_allow_propagating: false,
             grat_reply_holdoff: SimTime::from_millis(1_000),
+            reply_release_spacing: SimTime::from_millis(30),
+            propagate_last_error: true,
+            max_error_hold: SimTime::from_millis(1_000),
             tap: true,
             reply_from_cache: true,
         }
