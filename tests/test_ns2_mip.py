@@ -159,3 +159,24 @@ def test_against_ns2(tmp_path):
     assert mean(ts, "timeouts") <= mean(ns, "timeouts")
     for h in ts:
         assert ENTER_FA < h.handoff_time < ENTER_FA + 8.0  # RTO backoff after registering
+
+
+def test_shipped_handoff_script_and_stored_ns2_results(tmp_path):
+    """The ho-mobileip reproduction ships the script and ns-2.35's results on it (issue 16):
+    the stored results are of this very script, and ternsim's goodput before and after the
+    handoff is within 5 % of ns-2's stored means (no `ns` needed)."""
+    import csv
+    import hashlib
+    import json
+
+    folder = Path(__file__).parents[1] / "scenarios" / "ho-mobileip"
+    shipped = folder / "handoff.tcl"
+    assert shipped.read_bytes() == SCRIPT.read_bytes()
+    meta = json.loads((folder / "handoff_ns2_results.json").read_text())
+    assert meta["script_sha256"] == hashlib.sha256(shipped.read_bytes()).hexdigest()
+    rows = list(csv.DictReader((folder / "handoff_ns2_results.csv").read_text().splitlines()))
+    assert [int(r["seed"]) for r in rows] == meta["seeds"]
+    h = _ternsim(1, tmp_path)
+    for ours, col in ((h.before_kbps, "goodput_before_kbps"), (h.after_kbps, "goodput_after_kbps")):
+        ns_mean = statistics.mean(float(r[col]) for r in rows)
+        assert abs(ours / ns_mean - 1) < 0.05, col
