@@ -25,6 +25,10 @@ PARENT: dict[str, str | None] = {
     "Agent/UDP": "Agent",
     "Agent/Null": "Agent",
     "Agent/LossMonitor": "Agent",
+    # Mobile IP's registration agents: ns-2 makes one per node made with -mobileIP ON
+    # (`$node set regagent_` returns it); scripts set their variables.
+    "Agent/MIPBS": "Agent",
+    "Agent/MIPMH": "Agent",
     "Application": None,
     "Application/FTP": "Application",
     "Application/Traffic": "Application",
@@ -73,6 +77,8 @@ CONFIG_ONLY = {
     "Agent/DSRAgent",
     "Agent/CBR",
     "Node/MobileNode",
+    "Agent/MIPBS",
+    "Agent/MIPMH",
 }
 
 #: The variables of the wireless classes and their ns-2.35 defaults (ns-default.tcl, as
@@ -178,6 +184,14 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "Agent/UDP": {"packetSize_": "1000"},
     "Agent/Null": {},
     "Agent/LossMonitor": {"nlost_": "0", "npkts_": "0", "bytes_": "0", "lastPktTime_": "0"},
+    # ns-default.tcl; `home_agent_` is bound in C++ (MIPMHAgent: ha_(-1)).
+    "Agent/MIPBS": {"adSize_": "48", "ad_lifetime_": "2"},
+    "Agent/MIPMH": {
+        "rreqSize_": "52",
+        "reg_rtx_": "0.5",
+        "reg_lifetime_": "2",
+        "home_agent_": "-1",
+    },
     "Application/FTP": {},
     "Application/Traffic/CBR": {
         "rate_": "448Kb",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import classes, wireless
+from . import classes, mobileip, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
 
@@ -204,6 +204,10 @@ def settable(base: str) -> set[str]:
             out.add("maxSackBlocks_")
     elif base == "Agent/UDP":
         out.add("packetSize_")
+    elif base == "Agent/MIPMH":
+        out |= {"home_agent_", "reg_rtx_", "reg_lifetime_"}
+    elif base == "Agent/MIPBS":
+        out.add("ad_lifetime_")
     out |= set(_APP_VARS.get(base, ()))
     return out
 
@@ -331,8 +335,8 @@ class Translation:
             "links": [
                 {
                     "name": f"{link.a.info['id']}-{link.b.info['id']}",
-                    "a": str(link.a.info["id"]),
-                    "b": str(link.b.info["id"]),
+                    "a": self.node_name(link.a),
+                    "b": self.node_name(link.b),
                     "rate": f"{link.rate_bps!r}bps",
                     "delay": _secs(link.delay_s),
                     "queue_a_to_b": self._queue(link, 0),
@@ -355,10 +359,11 @@ class Translation:
         assert model.radio is not None
         nodes = []
         for n in model.nodes:
-            spec: dict[str, Any] = {
-                "name": self.node_name(n),
-                "position": [n.info["x"], n.info["y"]],
-            }
+            spec: dict[str, Any] = {"name": self.node_name(n)}
+            if not n.info["mobile"]:
+                nodes.append(spec)  # a wired node of a wired-cum-wireless script
+                continue
+            spec["position"] = [n.info["x"], n.info["y"]]
             moves = sorted(n.info["moves"], key=lambda m: (m.time, m.seq))
             n.info["moves"] = moves
             if moves:
@@ -369,7 +374,13 @@ class Translation:
             nodes.append(spec)
         self.scenario["nodes"] = nodes
         self.scenario["wireless"] = dict(model.radio["wireless"])
-        self.scenario["routing"] = dict(model.radio["routing"])
+        if model.hierarchical:
+            # Mobile IP over the 802.11 last hop; the wired side routes statically (ns-2's
+            # hierarchical routing) and ns-2's DSDV on the wireless side is not modelled
+            # (ternsim.ns2.mobileip's module doc).
+            self.scenario["mobile_ip"] = mobileip.section(model, self.node_name)
+        else:
+            self.scenario["routing"] = dict(model.radio["routing"])
 
     def _queue(self, link: Any, d: int) -> int | dict[str, Any]:
         queue = link.queues[d]
@@ -531,15 +542,25 @@ class Translation:
             if da is not None:
                 dport = da.info["port"]
             a, b = m.span("ip")
+            src, dst = self._address(src), self._address(dst)
             line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{line[b:]}"
             out.append((float(m.group("time")), k + 1, line))
         for n in nodes:
             if n.info.get("traced"):
                 start = (n.info["x"], n.info["y"])
-                for line in wireless.movement_lines(n.info["id"], start, n.info["moves"]):
+                who = self._address(n.info["id"])
+                for line in wireless.movement_lines(who, start, n.info["moves"]):
                     out.append((float(line.split(" ", 2)[1]), 0, line))
         out.sort(key=lambda e: (e[0], e[1]))
         return [line for _, _, line in out]
+
+    def _address(self, node: int) -> int:
+        """How ns-2 prints node ``node``'s address in a wireless trace: its id, or in a
+        hierarchical script the packed address (`AddrParams addr2id`)."""
+        nodes = self.model.nodes
+        if 0 <= node < len(nodes):
+            return nodes[node].info.get("hier_id", node)
+        return node
 
     def rewrite_trace(self, text: str) -> str:
         """ternsim's wired trace as ns-2 numbers it (see the module doc)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import classes, wireless
+from . import classes, mobileip, wireless
 from .otcl import Obj, ObjectSystem, Refusal
 
 
@@ -86,6 +86,8 @@ class Model:
         #: The [wireless] and [routing] settings the first mobile node copied.
         self.radio: dict | None = None
         self.god: Obj | None = None
+        #: `AddrParams`: hierarchical addresses (wired-cum-wireless Mobile IP scripts).
+        self.hier = mobileip.Hierarchy()
         self.started = False  # `$ns run` has been called
         self.halted = False
         #: Set by the driver: returns "script.tcl:LINE: command" for the command running now.
@@ -124,12 +126,13 @@ class Model:
             "node-config": self.node_config,
             "namtrace-all-wireless": self.namtrace_all_wireless,
             "use-newtrace": self._refuse_newtrace,
+            "set-address-format": self.set_address_format,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
         b["Simulator"] = sim
         b["Node"] = {
             "id": lambda o, a: str(o.info["id"]),
-            "node-addr": lambda o, a: str(o.info["id"]),
+            "node-addr": lambda o, a: str(o.info.get("addr", o.info["id"])),
             "attach": lambda o, a: self.attach_agent(None, (o.name, *a)),
             "set": self.node_set,
             "setdest": self.node_setdest,
@@ -149,6 +152,9 @@ class Model:
         tcl.createcommand("create-god", objects._guard(self.create_god))
         tcl.createcommand("God", objects._guard(self._god_class))
         tcl.createcommand("ns-random", objects._guard(self.ns_random))
+        tcl.createcommand(
+            "AddrParams", objects._guard(lambda *a: self.hier.command(objects.tcl, a))
+        )
         # ns-2 makes the default random number generator when it starts (ns-random.tcl).
         rng = Obj("_o0", "RNG")
         objects.objects[rng.name] = rng
@@ -218,17 +224,39 @@ class Model:
 
     # --- Simulator -------------------------------------------------------------------------
 
+    @property
+    def hierarchical(self) -> bool:
+        return self.config.values.get("addressType") == "hierarchical"
+
+    def set_address_format(self, sim: Obj, args: tuple) -> str:
+        if args != ("hierarchical",):
+            raise Refusal(
+                f"set-address-format {' '.join(args)}: not supported; supported: hierarchical"
+            )
+        self.config.values["addressType"] = "hierarchical"
+        return ""
+
     def node(self, sim: Obj, args: tuple) -> str:
-        if args:
-            raise Refusal("$ns node with arguments (hierarchical addresses): not supported")
         self._before_run("$ns node")
+        if len(args) > 1 or (args and not self.hierarchical):
+            raise Refusal(
+                "$ns node with arguments: supported only as `$ns node D.C.N` after `$ns "
+                "node-config -addressType hierarchical`"
+            )
+        if self.hierarchical and not args:
+            raise Refusal("$ns node without an address in a hierarchical script: give D.C.N")
         n = Obj(f"_o{self.o._count + 1}", "Node")
         self.o._count += 1
         self.o.objects[n.name] = n
-        n.info.update(id=len(self.nodes), ports=0, mobile=False)
+        n.info.update(id=len(self.nodes), ports=0, mobile=False, where=self.where())
+        if args:
+            self.hier.check(args[0])
+            n.info.update(addr=args[0], hier_id=self.hier.addr2id(args[0]))
+            if any(m.info.get("addr") == args[0] for m in self.nodes):
+                raise Refusal(f"$ns node {args[0]}: the address is taken")
         if self.config.wireless:
             self._make_mobile(n)
-        elif any(m.info["mobile"] for m in self.nodes):
+        elif any(m.info["mobile"] for m in self.nodes) and not self.hierarchical:
             raise Refusal(
                 "a wired node among mobile nodes (wired-cum-wireless): not supported; "
                 "supported: all nodes wired, or all mobile (after `$ns node-config "
@@ -241,7 +269,7 @@ class Model:
     def _make_mobile(self, n: Obj) -> None:
         """A mobile node: it copies the node-config and the wireless classes' variables now,
         which must be those of every other mobile node (ternsim has one [wireless] channel)."""
-        if self.links:
+        if self.links and not self.hierarchical:
             raise Refusal(
                 "a mobile node in a script with wired links (wired-cum-wireless): not supported"
             )
@@ -292,6 +320,21 @@ class Model:
             rtr_trace=traced and config.get("routerTrace") == "ON",
             mac_trace=traced and config.get("macTrace") == "ON",
         )
+        wired_routing = config.get("wiredRouting") == "ON"
+        mip = config.get("mobileIP") == "ON"
+        if (wired_routing or mip) and not self.hierarchical:
+            raise Refusal(
+                "-wiredRouting ON or -mobileIP ON without hierarchical addresses: not "
+                "supported (ns-2 needs `$ns node-config -addressType hierarchical`)"
+            )
+        n.info.update(base_station=wired_routing, mip=mip)
+        if mip:
+            # ns-2 (ns-mobilenode.tcl makemip-NewMIPBS / -NewMIPMH): the registration agent
+            # on port 0, the decapsulator on port 1.
+            cls = "Agent/MIPBS" if wired_routing else "Agent/MIPMH"
+            reg = self.o.create(cls)
+            reg.info.update(node=n, port=0, mip_node=n)
+            n.info.update(regagent=reg, ports=mobileip.RESERVED_PORTS)
 
     def _mobile(self, node: Obj, what: str) -> Obj:
         if not node.info.get("mobile"):
@@ -407,8 +450,13 @@ class Model:
 
     def node_set(self, node: Obj, args: tuple) -> str:
         var = args[0] if args else ""
+        if args == ("regagent_",) and "regagent" in node.info:
+            return node.info["regagent"].name
         if var not in ("X_", "Y_", "Z_") or len(args) not in (1, 2):
-            raise Refusal(f"$node set {var}: not supported; supported: X_, Y_, Z_ (mobile nodes)")
+            raise Refusal(
+                f"$node set {var}: not supported; supported: X_, Y_, Z_ (mobile nodes), "
+                "regagent_ (read, nodes made with -mobileIP ON)"
+            )
         self._mobile(node, f"set {var}")
         if len(args) == 1:
             if var == "Z_":
@@ -481,6 +529,12 @@ class Model:
             raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
         if a is b:
             raise Refusal("duplex-link from a node to itself")
+        for n in (a, b):
+            if n.info["mobile"] and not n.info.get("base_station"):
+                raise Refusal(
+                    "duplex-link to a mobile node: not supported; supported: links between "
+                    "wired nodes and base stations (-wiredRouting ON)"
+                )
         for link in self.links:
             if {link.a.name, link.b.name} == {a.name, b.name}:
                 raise Refusal("a second duplex-link between the same nodes: not supported")

@@ -43,8 +43,6 @@ TRACE_KEYS = ("agentTrace", "routerTrace", "macTrace", "movementTrace")
 OFF_ONLY = {
     "phyTrace": "ternsim writes no PHY lines",
     "eotTrace": "ternsim writes no end-of-transmission lines",
-    "wiredRouting": "wired-cum-wireless scenarios need base stations and hierarchical addresses",
-    "mobileIP": "use a ternsim scenario's [mobile_ip] instead",
     "toraDebug": "TORA is not modelled",
 }
 #: Every node-config key accepted, for the messages.
@@ -60,6 +58,8 @@ KEYS = (
     *TRACE_KEYS,
     *OFF_ONLY,
     "addressType",
+    "wiredRouting",
+    "mobileIP",
 )
 #: Keys ns-2 needs before `$ns node` can build a mobile node.
 REQUIRED = ("llType", "macType", "ifqType", "ifqLen", "antType", "phyType", "topoInstance")
@@ -173,8 +173,13 @@ def check_key(key: str, value: str) -> str | None:
         if value not in ("OFF", ""):
             return f"-{key} {value}: not supported ({OFF_ONLY[key]}); supported: OFF"
     elif key == "addressType":
-        if value not in ("flat", "def"):
-            return f"-addressType {value}: not supported; supported: flat"
+        if value not in ("flat", "def", "hierarchical"):
+            return f"-addressType {value}: not supported; supported: flat, hierarchical"
+    elif key in ("wiredRouting", "mobileIP"):
+        # Base stations (-wiredRouting ON) and Mobile IP (-mobileIP ON): the wired-cum-wireless
+        # Mobile IP pattern; what else a script does with them is checked at `$ns run`.
+        if value not in ("ON", "OFF", ""):
+            return f"-{key} {value}: give ON or OFF"
     elif key not in ("propInstance", "channel", "topoInstance"):
         what = (
             " (no energy model in ternsim)"

@@ -1,0 +1,182 @@
+"""Wired-cum-wireless Mobile IP scripts under ``ternsim ns2`` (tests/ns2_scripts/mip_handoff.tcl,
+written in the pattern of ns-2's tutorial wireless3.tcl), against hand-worked expectations and
+against ns-2.35 itself.
+
+The script: W(0) - W(1) - HA and W(1) - FA, 5 Mb/s and 2 ms each; HA at (100, 300) and FA at
+(650, 300) with ns-2's default radio (two-ray ground, RXThresh_ 3.652e-10 W: a 250 m cell);
+MH starts at (110, 300) and walks at 10 m/s from 20 s to (640, 300): it leaves HA's cell at
+x = 350 (t = 20 + 240/10 = 44 s) and enters FA's at x = 400 (t = 20 + 290/10 = 49 s). TCP
+Reno from W(0) to MH from 5 s to 150 s.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ternsim.experiments.handoff_trace import handoff
+from ternsim.ns2 import ScriptRefused, translate_script
+
+SCRIPT = Path(__file__).parent / "ns2_scripts" / "mip_handoff.tcl"
+WINDOWS = (5.0, 40.0, 75.0, 150.0)  # before | around the handoff | after (both resumed)
+LEAVE_HA, ENTER_FA = 44.0, 49.0  # hand-worked above
+MH = 4  # ns-2 node id: W(0) 0, W(1) 1, HA 2, FA 3, MH 4
+
+
+def _run(cmd: list[str], seed: int, workdir: Path):
+    workdir.mkdir(parents=True, exist_ok=True)
+    p = subprocess.run(
+        [*cmd, str(SCRIPT), str(seed)], cwd=workdir, capture_output=True, text=True, timeout=300
+    )
+    assert p.returncode == 0, p.stderr
+    return handoff(workdir / "mip_handoff.tr", p.stdout, node=MH, moving_from=20.0, windows=WINDOWS)
+
+
+def _ternsim(seed: int, workdir: Path):
+    return _run([sys.executable, "-m", "ternsim", "ns2"], seed, workdir)
+
+
+def test_translation_maps_the_pattern_onto_mobile_ip():
+    sc = translate_script(SCRIPT, ["1"])
+    # Wired nodes have no position; base stations and the host are on the channel.
+    assert [n.get("position") for n in sc["nodes"]] == [
+        None,
+        None,
+        [100.0, 300.0],
+        [650.0, 300.0],
+        [110.0, 300.0],
+    ]
+    assert sc["mobile_ip"]["agents"] == ["n2", "n3"]
+    assert sc["mobile_ip"]["mobiles"] == [{"node": "n4", "home_agent": "n2"}]
+    # ns-default.tcl: ad_lifetime_ 2, reg_lifetime_ 2, reg_rtx_ 0.5.
+    assert sc["mobile_ip"]["registration_retransmit"] == "0.5s"
+    assert "routing" not in sc  # ns-2's DSDV is replaced by the one 802.11 hop
+    assert [(lk["a"], lk["b"]) for lk in sc["links"]] == [("n0", "n1"), ("n1", "n2"), ("n1", "n3")]
+
+
+def test_handoff_hand_worked(tmp_path):
+    """Registration on the first FA advertisement heard after entering its cell; after it,
+    every segment reaches MH through the HA-FA tunnel (IP in IP, 1040 + 20 bytes)."""
+    import ternsim
+
+    sc = translate_script(SCRIPT, ["1"])
+    sc["traces"] = {"topology": True}
+    r = ternsim.run(sc, seed=1)
+    topo = r.trace("topology")
+    coa = topo[topo["event"] == "care_of_change"]["time_s"].tolist()
+    # One care-of change, within one advertisement period (1 s) of entering FA's cell, plus
+    # the advertisement's air time (48 + 20 bytes at 1 Mb/s with the MAC header: < 2 ms).
+    assert len(coa) == 1 and ENTER_FA < coa[0] <= ENTER_FA + 1.0 + 0.002
+
+    h = _ternsim(1, tmp_path)
+    # The last segment via HA when MH crosses 250 m (a frame or two of slack), the first
+    # via FA after the registration.
+    assert abs(h.outage_start - LEAVE_HA) < 0.05
+    assert h.handoff_time > coa[0]
+
+    # W(1) -> FA carries the tunnelled segments (1060 bytes) and the registration replies.
+    from ternsim.experiments.handoff_trace import arrivals
+
+    after = sum(1 for t, _ in arrivals(tmp_path / "mip_handoff.tr", MH) if t > coa[0])
+    links = r.links.set_index(["name", "direction"])
+    w1_fa = links.loc[("1-3", "a_to_b")]
+    other = w1_fa["packets_sent"] - after
+    # The rest: at least one registration reply per FA advertisement from the handoff to
+    # 150 s (ns-2 re-registers on every advertisement of its agent, mip-reg.cc), and no
+    # packet is larger than a tunnelled segment.
+    assert other >= int(150 - coa[0])
+    assert 1060 * after <= w1_fa["bytes_sent"] <= 1060 * w1_fa["packets_sent"]
+    # ... and HA -> W(1) carries the same tunnelled segments on their way to FA, besides
+    # MH's 40-byte ACKs from before the move.
+    ha_w1 = links.loc[("1-2", "b_to_a")]
+    assert ha_w1["bytes_sent"] >= 1060 * after
+
+
+def test_refusals(tmp_path):
+    text = SCRIPT.read_text()
+    cases = {
+        # DSR: ns-2.35 itself cannot build the base station.
+        "set opt(rp)      DSDV": ("set opt(rp)      DSR", "DSR"),
+        # No home agent for the host.
+        "[$MH set regagent_] set home_agent_ $HAaddress": ("", "home_agent_"),
+    }
+    # A mobile node without Mobile IP among them (wireless2.tcl's pattern).
+    no_mip = text.replace("[$MH set regagent_] set home_agent_ $HAaddress", "").replace(
+        "set MH [$ns node 1.0.1]", "$ns node-config -mobileIP OFF\nset MH [$ns node 1.0.1]"
+    )
+    bad = tmp_path / "bad.tcl"
+    for old, (new, word) in cases.items():
+        assert old in text
+        bad.write_text(text.replace(old, new))
+        with pytest.raises(ScriptRefused, match=word) as e:
+            translate_script(bad, ["1"])
+        assert "bad.tcl:" in str(e.value)
+    bad.write_text(no_mip)
+    with pytest.raises(ScriptRefused, match="a mobile node without -mobileIP ON") as e:
+        translate_script(bad, ["1"])
+    assert "bad.tcl:" in str(e.value)
+
+
+NS = shutil.which("ns")
+SEEDS = range(1, 7)
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed: apt-get install ns2")
+def test_against_ns2(tmp_path):
+    """Six seeds on each side (802.11 backoffs, Mobile IP phases). Measured (ns-2.35 |
+    ternsim, means over seeds 1-6): goodput before the move 650.4 | 666.2 kb/s, after both
+    resumed (75-150 s) within 5 %, retransmissions 17.5 | 16.8; the outage starts at 44.0 s in
+    both. ns-2 registers later (DSDV, see below) so its outage, timeouts and goodput around
+    the handoff differ, in the direction asserted."""
+    ns = [_run([NS], s, tmp_path / f"ns{s}") for s in SEEDS]
+    ts = [_ternsim(s, tmp_path / f"t{s}") for s in SEEDS]
+
+    def mean(hs, f):
+        return statistics.mean(getattr(h, f) for h in hs)
+
+    # Before the move: one 802.11 hop, 1 Mb/s, RTS/CTS; within 5 % (ns-2's ACKs are 20
+    # bytes longer on the air, its DSDV adding an IP header: about 1.3 % of each cycle).
+    for f in ("before_kbps", "after_kbps"):
+        assert abs(mean(ts, f) / mean(ns, f) - 1) < 0.05, f
+    # Both lose HA at the cell edge, by geometry.
+    for h in ns + ts:
+        assert abs(h.outage_start - LEAVE_HA) < 0.05
+    # Retransmissions: what was in flight when the link broke, resent after the handoff;
+    # the means within each other's spread (stdev over seeds: ns-2 6.2, ternsim 5.0).
+    r_ns, r_ts = mean(ns, "retransmissions"), mean(ts, "retransmissions")
+    spread = statistics.stdev(h.retransmissions for h in ns)
+    assert abs(r_ns - r_ts) < spread
+    # The known difference: ns-2's host can send its registration only when its DSDV has a
+    # route to FA (from FA's next DSDV update, every 15 s x U(0.75, 1)); ternsim registers
+    # on the first advertisement. Every ternsim handoff comes before the mean ns-2 one, and
+    # the longer ns-2 outage costs it at least as many timeouts.
+    assert max(h.handoff_time for h in ts) < mean(ns, "handoff_time")
+    assert mean(ts, "timeouts") <= mean(ns, "timeouts")
+    for h in ts:
+        assert ENTER_FA < h.handoff_time < ENTER_FA + 8.0  # RTO backoff after registering
+
+
+def test_shipped_handoff_script_and_stored_ns2_results(tmp_path):
+    """The ho-mobileip reproduction ships the script and ns-2.35's results on it (issue 16):
+    the stored results are of this very script, and ternsim's goodput before and after the
+    handoff is within 5 % of ns-2's stored means (no `ns` needed)."""
+    import csv
+    import hashlib
+    import json
+
+    folder = Path(__file__).parents[1] / "scenarios" / "ho-mobileip"
+    shipped = folder / "handoff.tcl"
+    assert shipped.read_bytes() == SCRIPT.read_bytes()
+    meta = json.loads((folder / "handoff_ns2_results.json").read_text())
+    assert meta["script_sha256"] == hashlib.sha256(shipped.read_bytes()).hexdigest()
+    rows = list(csv.DictReader((folder / "handoff_ns2_results.csv").read_text().splitlines()))
+    assert [int(r["seed"]) for r in rows] == meta["seeds"]
+    h = _ternsim(1, tmp_path)
+    for ours, col in ((h.before_kbps, "goodput_before_kbps"), (h.after_kbps, "goodput_after_kbps")):
+        ns_mean = statistics.mean(float(r[col]) for r in rows)
+        assert abs(ours / ns_mean - 1) < 0.05, col
