@@ -38,7 +38,7 @@ pub struct Ports {
 
 /// A DSR source route (RFC 4728 §6.7 as ns-2's `hdr_sr` sizes it): the full path from the
 /// originator to the target, and the index of the next hop to visit.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceRoute {
     pub path: Vec<Addr>,
     /// Index in `path` of the node the packet is travelling to.
@@ -46,13 +46,55 @@ pub struct SourceRoute {
     /// Times the packet has been salvaged onto another route (RFC 4728 §6.7 "Salvage"
     /// field, §8.4.1); carried in the fixed 4 octets, so it does not change the size.
     pub salvaged: u8,
+    /// How the packet travels under DSR flow state (ns-2.35's `dsragent_enable_flowstate`).
+    pub flow: FlowHeader,
+    /// Octets the DSR agent adds to a packet it carries for a transport agent: ns-2.35
+    /// counts a second IP header (`IP_HDR_LEN`, 20) on them, on top of the agent's own
+    /// size; they go with the source route at the destination.
+    pub ip_overhead: u8,
+}
+
+/// DSR flow state as a packet carries it (ns-2.35 `dsr/flowstruct.h`, the DSR flow state
+/// draft): the source sends the first packets of a flow, and one every few seconds, with
+/// the full source route and a flow id ("establishing"), which every node on the route
+/// records; the others carry only the flow id, and on the default flow not even that.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FlowHeader {
+    /// A plain source route (no flow state: control packets, salvaged packets of other
+    /// nodes, or flow state off).
+    #[default]
+    None,
+    /// The source route plus the flow id and flow timeout options (+8 octets).
+    Establishing,
+    /// A packet of an established default flow: no DSR header on the wire (0 octets) and
+    /// nothing to snoop. Its path stays in the packet because every node on it recorded
+    /// that path for the flow from the establishing packets (ns-2 forwards it from its
+    /// flow table, to the same next hop).
+    Established,
+    /// A packet of an established flow that is not the default one: only the flow id
+    /// option (4 fixed + 4 octets), nothing to snoop.
+    EstablishedFlowId,
 }
 
 impl SourceRoute {
-    /// ns-2 `hdr_sr::size()` for a plain source route: 4 octets fixed plus 4 per address
-    /// after the first (link-spec §4.2).
+    /// ns-2 `hdr_sr::size()`: 4 octets fixed plus 4 per address after the first for a
+    /// source route (link-spec §4.2), +4 for the flow id and +4 for the flow timeout of an
+    /// establishing packet, nothing for a packet of an established default flow; plus the
+    /// IP header ns-2's DSR adds to the packets it carries for agents (`ip_overhead`).
     pub fn size(&self) -> u32 {
-        4 + 4 * (self.path.len().max(1) as u32 - 1)
+        let route = 4 + 4 * (self.path.len().max(1) as u32 - 1);
+        let dsr = match self.flow {
+            FlowHeader::None => route,
+            FlowHeader::Establishing => route + 8,
+            FlowHeader::Established => 0,
+            FlowHeader::EstablishedFlowId => 8,
+        };
+        dsr + u32::from(self.ip_overhead)
+    }
+
+    /// Whether the path is visible on the wire, for nodes that snoop routes.
+    pub fn carries_path(&self) -> bool {
+        matches!(self.flow, FlowHeader::None | FlowHeader::Establishing)
     }
 }
 
@@ -463,12 +505,14 @@ pub(crate) mod tests {
             path,
             next: 1,
             salvaged: 0,
+            ..SourceRoute::default()
         });
         assert_eq!(p.size, 1020);
         p.set_source_route(SourceRoute {
             path: vec![Addr::nth(0), Addr::nth(2), Addr::nth(4)],
             next: 1,
             salvaged: 0,
+            ..SourceRoute::default()
         });
         assert_eq!(p.size, 1012);
         assert_eq!(p.source_route().unwrap().path.len(), 3);
@@ -481,6 +525,22 @@ pub(crate) mod tests {
         let sr = p.remove_source_route().unwrap();
         assert_eq!((sr.path.len(), p.size), (3, 1000));
         assert_eq!(p.remove_source_route(), None);
+        // ns-2.35 flow state: an establishing packet on 3 addresses carries 12 + 8 octets
+        // and the extra IP header of DSR-carried data (20); an established one only the 20.
+        let flow = |flow| SourceRoute {
+            path: vec![Addr::nth(0), Addr::nth(2), Addr::nth(4)],
+            next: 1,
+            flow,
+            ip_overhead: 20,
+            ..SourceRoute::default()
+        };
+        p.set_source_route(flow(FlowHeader::Establishing));
+        assert_eq!(p.size, 1040);
+        p.set_source_route(flow(FlowHeader::Established));
+        assert_eq!(p.size, 1020);
+        assert!(!p.source_route().unwrap().carries_path());
+        p.remove_source_route();
+        assert_eq!(p.size, 1000);
     }
 }
 /// The packet is moved through every queue and interface: keep it small. A regression

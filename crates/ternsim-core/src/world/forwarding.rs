@@ -492,6 +492,7 @@ delay = "1ms"
                 path: vec![b, a],
                 next: 1,
                 salvaged: 0,
+                ..SourceRoute::default()
             }),
         };
         let (p, via) = w.control_packet(SimTime::ZERO, send);

@@ -8,13 +8,14 @@
 //! wait in a small queue ordered by (time, insertion) and leave through `on_timer`; those
 //! due at `now` make [`DsrAgent::next_timer`] return `now`.
 
+use super::flow_state::SourceFlows;
 use super::request_table::{cycle_gap, Discoveries, RequestTable};
 use super::route_cache::RouteCache;
 use super::send_buffer::SendBuffer;
 use super::DsrConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
-use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
+use crate::net::packet::{DropReason, FlowHeader, Packet, Payload, SourceRoute};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
@@ -74,6 +75,8 @@ pub struct DsrAgent {
     pub(super) requests: RequestTable,
     pub(super) discoveries: Discoveries,
     pub(super) cache: RouteCache,
+    /// The flows this node sources (flow state on).
+    flows: SourceFlows,
     next_request_id: u16,
     /// When the send buffer is checked next (armed while it holds packets).
     buffer_check_at: Option<SimTime>,
@@ -107,6 +110,7 @@ impl DsrAgent {
             requests: RequestTable::new(cfg.request_table_size),
             discoveries: Discoveries::new(cfg.request_table_size),
             cache: RouteCache::new(cfg.primary_cache_size, cfg.secondary_cache_size),
+            flows: SourceFlows::default(),
             next_request_id: 0,
             buffer_check_at: None,
             last_check_tick: None,
@@ -198,16 +202,53 @@ impl DsrAgent {
 
     // ---- Sending data ------------------------------------------------------------------
 
-    /// Puts `route` (this node first) on `packet` as its source route and says where it
-    /// goes: RFC 4728 §8.1.1.
+    /// Puts `route` (this node first) on `packet` as a plain source route and says where
+    /// it goes: RFC 4728 §8.1.1. For a packet of another node (salvaged); its extra IP
+    /// header stays with it.
     pub(super) fn source_routed(packet: &mut Packet, route: Vec<Addr>, salvaged: u8) -> Addr {
         let next_hop = route[1];
+        let ip_overhead = packet.source_route().map_or(0, |sr| sr.ip_overhead);
         packet.set_source_route(SourceRoute {
             path: route,
             next: 1,
             salvaged,
+            flow: FlowHeader::None,
+            ip_overhead,
         });
         next_hop
+    }
+
+    /// Sends this node's own data `packet` on `route` (from the cache, this node first):
+    /// under flow state the route may be the default flow's instead and the packet carries
+    /// the flow's header (ns-2 `sendOutPacketWithRoute` for `p.src == net_id`). Returns the
+    /// next hop.
+    pub(super) fn route_own(
+        &mut self,
+        now: SimTime,
+        packet: &mut Packet,
+        route: Vec<Addr>,
+    ) -> Addr {
+        let (path, flow) = match &self.cfg.flow_state {
+            Some(cfg) => self.flows.stamp(cfg, now, packet.ip.dst, route),
+            None => (route, FlowHeader::None),
+        };
+        let next_hop = path[1];
+        packet.set_source_route(SourceRoute {
+            path,
+            next: 1,
+            salvaged: 0,
+            flow,
+            ip_overhead: self.cfg.data_ip_overhead,
+        });
+        next_hop
+    }
+
+    /// A link reported broken (a route error, or this node's transmit failure): no cached
+    /// route and no flow of this node uses it any more (ns-2 `noticeDeadLink` on the route
+    /// cache and the flow table).
+    pub(super) fn forget_link(&mut self, now: SimTime, from: Addr, to: Addr) {
+        self.cache.remove_link(from, to);
+        self.flows.notice_dead_link(now, from, to);
     }
 
     /// A packet this node originates (RFC 4728 §8.1.1, §8.2.1): source-routed from the
@@ -230,7 +271,7 @@ impl DsrAgent {
         }
         if let Some(route) = self.cache.find(dst) {
             self.stats.cache_hits += 1;
-            let next_hop = Self::source_routed(&mut packet, route, 0);
+            let next_hop = self.route_own(now, &mut packet, route);
             return Routed::Forward {
                 packet,
                 iface,
@@ -377,17 +418,21 @@ impl DsrAgent {
         let Some(iface) = self.iface else { return };
         let cache = &mut self.cache;
         let released = self.send_buffer.take_routable(|dst| cache.find(dst));
+        let me = self.me;
         for (mut p, route) in released {
             self.stats.cache_hits += 1;
-            // A salvaged packet of another node keeps its salvage count.
-            let salvaged = p.source_route().map_or(0, |sr| sr.salvaged);
-            let nh = Self::source_routed(&mut p, route, salvaged);
+            let nh = if p.ip.src == me {
+                self.route_own(now, &mut p, route)
+            } else {
+                // A salvaged packet of another node keeps its salvage count.
+                let salvaged = p.source_route().map_or(0, |sr| sr.salvaged);
+                Self::source_routed(&mut p, route, salvaged)
+            };
             out.send.push((p, iface, nh));
         }
         if self.send_buffer.is_empty() {
             self.buffer_check_at = None;
         }
-        let _ = now;
     }
 
     // ---- Route discovery (RFC 4728 §8.2) -----------------------------------------------
@@ -451,6 +496,7 @@ impl DsrAgent {
                 path: back,
                 next: 1,
                 salvaged: 0,
+                ..SourceRoute::default()
             }),
         }
     }
@@ -473,7 +519,7 @@ impl DsrAgent {
         if let Some((from, to)) = route_error {
             // A gratuitous route error on the request: forget the link before anything
             // else, duplicates included (ns-2 `recv` snoops it before the request).
-            self.cache.remove_link(from, to);
+            self.forget_link(now, from, to);
         }
         let me = self.me;
         if ctx.is_local(initiator) || route.iter().any(|a| ctx.is_local(*a)) {
@@ -598,7 +644,8 @@ impl DsrAgent {
             .iter()
             .position(|a| ctx.is_local(*a))
             .unwrap_or(sr.next.min(sr.path.len() - 1));
-        if self.cfg.tap && me_at + 1 < sr.path.len() {
+        // A packet of an established flow shows no route (ns-2 forwards it by flow id).
+        if self.cfg.tap && sr.carries_path() && me_at + 1 < sr.path.len() {
             self.cache.add_secondary(sr.path[me_at..].to_vec());
         }
         if let Payload::Control(ControlMessage::DsrRouteError {
@@ -609,7 +656,7 @@ impl DsrAgent {
         {
             // Every node a route error passes removes the link (RFC 4728 §8.3.5); the node
             // it is for holds it for its next route requests.
-            self.cache.remove_link(from, to);
+            self.forget_link(now, from, to);
             self.note_error_for_me(now, ctx, from, to, originator);
         }
         if me_at + 1 >= sr.path.len() {
@@ -677,12 +724,17 @@ impl DsrAgent {
             originator,
         }) = packet.payload
         {
-            self.cache.remove_link(from, to);
+            self.forget_link(now, from, to);
             self.note_error_for_me(now, ctx, from, to, originator);
         }
         let Some(sr) = packet.source_route() else {
             return;
         };
+        if !sr.carries_path() {
+            // An established flow's packet: nothing to learn (ns-2 `tap` only looks for
+            // flow route shortening, which ternsim does not model).
+            return;
+        }
         if sr.next == 0 || sr.next >= sr.path.len() {
             return;
         }

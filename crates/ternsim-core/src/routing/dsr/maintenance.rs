@@ -35,7 +35,7 @@ impl DsrAgent {
     ) {
         self.note_ctx(ctx, Some(iface));
         let me = self.me;
-        self.cache.remove_link(me, next_hop);
+        self.forget_link(now, me, next_hop);
         let Some(sr) = packet.source_route().cloned() else {
             out.drops.push((packet, DropReason::LinkFailure));
             self.flush(now, out);
@@ -71,6 +71,7 @@ impl DsrAgent {
                     path: back,
                     next: 1,
                     salvaged: 0,
+                    ..SourceRoute::default()
                 }),
             });
         }
@@ -98,7 +99,7 @@ impl DsrAgent {
             // (ns-2 puts it back in the send buffer).
             if let Some(route) = self.cache.find(dst) {
                 self.stats.cache_hits += 1;
-                let nh = Self::source_routed(&mut packet, route, salvaged);
+                let nh = self.route_own(now, &mut packet, route);
                 out.send.push((packet, iface, nh));
             } else {
                 self.stats.cache_misses += 1;

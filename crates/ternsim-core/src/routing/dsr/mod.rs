@@ -14,14 +14,18 @@
 //!
 //! What it does not do (ns-2 DSR does not either, link-spec §4.2): piggy-backing data or
 //! replies on requests, DSR-level acknowledgements (the 802.11 MAC's retry limit is the
-//! only link feedback), route expiry. Not done here although ns-2.35 does it: DSR flow
-//! state (ns-2's `dsragent_enable_flowstate`, which lets established flows travel without
-//! a source route). Pulling the other packets for a broken next hop out of the interface
-//! queue is the MAC's part: it hands them back one by one. The agent is sans-IO: it is
+//! only link feedback), route expiry. ns-2.35 runs DSR with flow state on, and so does
+//! this agent by default ([`flow_state`]): established flows travel without a source
+//! route, so their packets are smaller and teach the nodes they pass no routes. Not done
+//! here although ns-2 does it: unknown-flow errors (ternsim's packets keep their path, so
+//! a node never meets a flow it does not know) and automatic route shortening of flows.
+//! Pulling the other packets for a broken next hop out of the interface queue is the MAC's
+//! part: it hands them back one by one. The agent is sans-IO: it is
 //! handed `now`, the node's context and packets, and answers through [`super::Routed`] and
 //! [`super::RoutingOutput`]; it has one random stream (jitter) of its own.
 
 pub mod agent;
+pub mod flow_state;
 pub mod maintenance;
 pub mod request_table;
 pub mod route_cache;
@@ -31,6 +35,7 @@ pub mod send_buffer;
 mod tests;
 
 pub use agent::{DsrAgent, DsrStats};
+pub use flow_state::FlowStateConfig;
 
 use crate::sim::SimTime;
 
@@ -99,6 +104,13 @@ pub struct DsrConfig {
     /// `dsragent_propagate_last_error` on, `max_err_hold` 1 s).
     pub propagate_last_error: bool,
     pub max_error_hold: SimTime,
+    /// DSR flow state for the packets this node sources (ns-2.35
+    /// `dsragent_enable_flowstate` on); `None` sends every packet with its source route.
+    pub flow_state: Option<FlowStateConfig>,
+    /// Octets added to each packet the agent carries for a transport agent: ns-2.35's DSR
+    /// adds `IP_HDR_LEN` (20) to them although the agent's size already counts its IP
+    /// header, so they cross the air 20 octets longer than under AODV or DSDV.
+    pub data_ip_overhead: u8,
     /// Promiscuous tap: learn routes from overheard source routes and errors, and send
     /// gratuitous replies (ns-2 `dsragent_use_tap` on).
     pub tap: bool,
@@ -129,6 +141,8 @@ impl Default for DsrConfig {
             reply_release_spacing: SimTime::from_millis(30),
             propagate_last_error: true,
             max_error_hold: SimTime::from_millis(1_000),
+            flow_state: Some(FlowStateConfig::default()),
+            data_ip_overhead: 20,
             tap: true,
             reply_from_cache: true,
         }

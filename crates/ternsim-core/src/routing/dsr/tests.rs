@@ -30,11 +30,15 @@ fn list(v: &[Addr]) -> String {
 }
 
 /// ns-2 defaults without jitter (requests and replies, send buffer timer), so that the
-/// hand-worked times are exact: the send buffer is checked at 30, 60, 90 ... ms.
+/// hand-worked times are exact: the send buffer is checked at 30, 60, 90 ... ms. Data
+/// packets carry plain source routes (no flow state, no extra IP header); the flow state
+/// tests turn those on.
 fn cfg() -> DsrConfig {
     DsrConfig {
         rreq_jitter: SimTime::ZERO,
         buffer_check_jitter: false,
+        flow_state: None,
+        data_ip_overhead: 0,
         ..DsrConfig::default()
     }
 }
@@ -442,6 +446,7 @@ fn route_error_and_salvage_when_a_link_breaks() {
             path: paths(&[&[0, 1, 2, 3]]).remove(0),
             next: 2,
             salvaged: 0,
+            ..SourceRoute::default()
         });
         let (addrs, ifaces) = (net.addrs[1], net.ifaces[1]);
         let ctx = RouteCtx {
@@ -494,6 +499,7 @@ fn salvage_drops_and_the_source_rebuffers() {
             path: path.iter().map(|&i| a(i)).collect(),
             next,
             salvaged,
+            ..SourceRoute::default()
         });
         p
     };
@@ -730,6 +736,7 @@ fn gratuitous_reply_hold_down() {
         path: paths(&[&[0, 1, 2, 3]]).remove(0),
         next: 1,
         salvaged: 0,
+        ..SourceRoute::default()
     });
     let mut sent = |t: u64| {
         let mut out = RoutingOutput::default();
@@ -803,6 +810,7 @@ fn an_unsalvageable_packet_waits_for_one_ring_zero_discovery_then_is_dropped() {
         path: vec![a(0), a(1), a(2), a(3)],
         next: 2,
         salvaged: 0,
+        ..SourceRoute::default()
     });
     let mut out = RoutingOutput::default();
     d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), p, &mut out);
@@ -869,6 +877,7 @@ fn a_buffered_salvaged_packet_leaves_with_its_salvage_count() {
         path: vec![a(0), a(1), a(2), a(3)],
         next: 2,
         salvaged: 2,
+        ..SourceRoute::default()
     });
     let mut out = RoutingOutput::default();
     d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), p, &mut out);
@@ -900,6 +909,7 @@ fn route_error_for_0(from: usize, to: usize) -> Packet {
         path: vec![a(from), a(0)],
         next: 1,
         salvaged: 0,
+        ..SourceRoute::default()
     });
     p
 }
@@ -1034,6 +1044,7 @@ fn packets_released_by_a_reply_leave_30_ms_apart() {
         path: vec![a(2), a(1), a(0)],
         next: 2,
         salvaged: 0,
+        ..SourceRoute::default()
     });
     d.route_input(ms(500), &ctx, ifaces[0], reply);
     let mut sent = Vec::new();
