@@ -57,16 +57,33 @@ def test_stats_verdict_uses_both_intervals_or_five_percent():
     assert conf.stats_verdict([99.0, 100.0, 101.0], [109.0, 110.0, 111.0]) == "differs"
 
 
+def test_stats_lines_are_summed_over_flows_and_cbr_lines_read():
+    two = (
+        "flow 0 acked 99 rexmit 3 timeouts 1 kbps 81.92\n"
+        "flow 1 acked 49 rexmit 5 timeouts 2 kbps 40.96\n"
+    )
+    assert conf._tcp_metrics(two) == pytest.approx(
+        {"goodput kb/s": 122.88, "rexmits": 8.0, "timeouts": 3.0}
+    )
+    assert conf._tcp_metrics("nothing printed") is None
+    assert conf._cbr_metrics("first 74.800000000000026 npkts 1224 nlost 729") == {
+        "first arrival s": pytest.approx(74.8),
+        "received": 1224.0,
+        "LossMonitor nlost": 729.0,
+    }
+
+
 def test_every_case_has_its_script_and_a_valid_twin():
     import ternsim
     from ternsim.ns2 import translate_script
 
     for case in conf.CASES:
-        script = scenario_path(f"conformance/{case.script}")
+        script = conf.script_path(case)
         assert script.is_file()
         if case.twin is None:  # the script itself, as `ternsim ns2` translates it
             args = [a.format(seed=1) for a in case.ns_args]
-            args[2:4] = ["-", "0"]
+            if case.kind == "red":
+                args[2:4] = ["-", "0"]  # no trace file
             ternsim.validate(translate_script(script, args))
         else:
             ternsim.validate(str(scenario_path(f"conformance/{case.twin}")), case.overrides)

@@ -34,7 +34,15 @@ from typing import Any
 
 from .paths import scenario_path
 
-__all__ = ["CASES", "Case", "NsMissing", "compare_traces", "run_cases", "write_html"]
+__all__ = [
+    "CASES",
+    "Case",
+    "NsMissing",
+    "compare_traces",
+    "run_cases",
+    "script_path",
+    "write_html",
+]
 
 #: What the "at least as good as 5 % apart" rule of the stochastic verdict allows.
 RELATIVE_TOLERANCE = 0.05
@@ -56,6 +64,9 @@ class Case:
     overrides: dict[str, Any] = field(default_factory=dict)
     fast: bool = True
     seeds: int = 10
+    #: What a stats case's script prints: "tcp" (a line "acked A rexmit R timeouts T kbps
+    #: K" per flow, summed over flows) or "cbr" ("first F npkts N nlost L").
+    metrics: str = "tcp"
 
 
 def _wired(name: str, agent: str, sink: str, tcp: str, fast: bool) -> Case:
@@ -91,6 +102,44 @@ def _chain(tcp: str, routing: str, hops: int, fast: bool) -> Case:
     )
 
 
+def _dsdv_chain() -> Case:
+    # DSDV spreads a 7-hop route in about 75-110 s (both simulators, chain7-cbr-dsdv): the
+    # flow starts at 150 s, when every seed has its route, and runs 100 s.
+    return Case(
+        name="chain7-newreno-dsdv",
+        kind="stats",
+        script="chain.tcl",
+        twin="chain",
+        ns_args=("Newreno", "DSDV", "{seed}", "7", "250", "0", "150"),
+        fast=False,
+    )
+
+
+def _cbr_chain(routing: str) -> Case:
+    return Case(
+        name=f"chain7-cbr-{routing}",
+        kind="stats",
+        script="chain_cbr.tcl",
+        twin=None,
+        ns_args=(routing.upper(), "{seed}", "7", "200", "40Kb"),
+        fast=False,
+        metrics="cbr",
+    )
+
+
+def _multi_flow(tcp: str, flows: int) -> Case:
+    # ding-vegasw's own script: FLOWS FTP flows from n0 to n7 over DSR, 100 s.
+    ns_tcp = {"newreno": "Newreno", "vegas": "Vegas"}[tcp]
+    return Case(
+        name=f"chain7-{tcp}-{flows}flows-dsr",
+        kind="stats",
+        script="ding-vegasw/chain.tcl",
+        twin=None,
+        ns_args=(ns_tcp, str(flows), "{seed}", "7", "100", "0"),
+        fast=False,
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -117,6 +166,10 @@ CASES: list[Case] = [
     _chain("reno", "dsr", 7, False),
     _chain("newreno", "dsr", 4, False),
     _chain("vegas", "dsr", 4, False),
+    _dsdv_chain(),
+    _cbr_chain("dsdv"),
+    _multi_flow("vegas", 4),
+    _multi_flow("newreno", 2),
     _red(30, True),
 ]
 
@@ -128,10 +181,16 @@ def _ns() -> str:
     return ns
 
 
+def script_path(case: Case) -> Path:
+    """The case's ns-2 script: a bare name is a file of scenarios/conformance/, a path is
+    under scenarios/ (ding-vegasw's own script)."""
+    return scenario_path(case.script if "/" in case.script else f"conformance/{case.script}")
+
+
 def _run_script(who: str, command: list[str], case: Case, args: list[str], cwd: Path) -> str:
     """The case's script run by ``command`` (``ns`` or ``ternsim ns2``, each a process of its
     own, as a user runs it) in ``cwd``; its stdout, or RuntimeError with the end of stderr."""
-    script = scenario_path(f"conformance/{case.script}")
+    script = script_path(case)
     done = subprocess.run(
         [*command, str(script), *args],
         cwd=cwd,
@@ -233,20 +292,49 @@ def stats_verdict(ns_values: list[float], ternsim_values: list[float]) -> str:
     return "agrees" if inside or close else "differs"
 
 
+_NS_CBR = re.compile(r"first (-?[0-9.eE+-]+) npkts (\d+) nlost (\d+)")
+
+
+def _tcp_metrics(out: str) -> dict[str, float] | None:
+    """The scripts' own lines, summed over flows: goodput from each sender's ack_ at the end,
+    retransmitted packets, timeouts."""
+    found = _NS_STATS.findall(out)
+    if not found:
+        return None
+    return {
+        "goodput kb/s": sum(float(f[3]) for f in found),
+        "rexmits": sum(float(f[1]) for f in found),
+        "timeouts": sum(float(f[2]) for f in found),
+    }
+
+
+def _cbr_metrics(out: str) -> dict[str, float] | None:
+    m = _NS_CBR.search(out)
+    if m is None:
+        return None
+    return {
+        "first arrival s": float(m.group(1)),
+        "received": float(m.group(2)),
+        "LossMonitor nlost": float(m.group(3)),
+    }
+
+
+_METRICS = {"tcp": _tcp_metrics, "cbr": _cbr_metrics}
+
+
 def _run_stats_case(case: Case, seeds: int) -> list[dict[str, Any]]:
-    ns: dict[str, list[float]] = {"goodput kb/s": [], "rexmits": [], "timeouts": []}
-    ts: dict[str, list[float]] = {k: [] for k in ns}
+    ns: dict[str, list[float]] = {}
+    ts: dict[str, list[float]] = {}
+    parse = _METRICS[case.metrics]
     with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
         for seed in range(1, seeds + 1):
             args = [a.format(seed=seed) for a in case.ns_args]
             for who, run, values in (("ns", _run_ns, ns), ("ternsim ns2", _run_ternsim, ts)):
-                m = _NS_STATS.search(run(case, args, Path(tmp)))
-                if m is None:
+                got = parse(run(case, args, Path(tmp)))
+                if got is None:
                     raise RuntimeError(f"{who} {case.script}: no statistics line in its output")
-                # The script's own line: goodput from the sender's ack_ at the end.
-                values["goodput kb/s"].append(float(m.group(4)))
-                values["rexmits"].append(float(m.group(2)))
-                values["timeouts"].append(float(m.group(3)))
+                for k, v in got.items():
+                    values.setdefault(k, []).append(v)
     return _stats_rows(case, seeds, ns, ts)
 
 

@@ -121,8 +121,10 @@ pub struct DatagramStats {
     last_delay_ns: Option<i64>,
     /// When the latest datagram reached the receiver (ns-2 LossMonitor `lastPktTime_`).
     pub last_arrival: Option<SimTime>,
-    /// LossMonitor `expected_`; `None` is its -1, before the first arrival.
-    expected_seqno: Option<u64>,
+    /// LossMonitor `expected_`: the sequence number the next arrival should carry. It starts
+    /// at 0: ns-default.tcl sets `Agent/LossMonitor set expected_ 0`, which overrides the
+    /// C++ constructor's -1, so datagrams lost before the first arrival count too.
+    expected_seqno: u64,
     loss_monitor_nlost: u64,
 }
 
@@ -152,12 +154,10 @@ impl DatagramStats {
             self.rfc3550_jitter_ns += (d_abs - self.rfc3550_jitter_ns) / 16.0;
         }
         self.last_delay_ns = Some(delay);
-        // loss-monitor.cc: a gap above the expected number counts as lost; the first arrival
-        // only sets the expectation, and a late (reordered) one moves it back.
-        if let Some(expected) = self.expected_seqno {
-            self.loss_monitor_nlost += d.seqno.saturating_sub(expected);
-        }
-        self.expected_seqno = Some(d.seqno + 1);
+        // loss-monitor.cc: a gap above the expected number counts as lost, and a late
+        // (reordered) arrival moves the expectation back.
+        self.loss_monitor_nlost += d.seqno.saturating_sub(self.expected_seqno);
+        self.expected_seqno = d.seqno + 1;
     }
 
     /// Sent, neither received nor reported dropped: still in the network.
@@ -315,12 +315,13 @@ mod tests {
     }
 
     #[test]
-    fn loss_monitor_ignores_losses_before_the_first_arrival_and_follows_reordering() {
-        // loss-monitor.cc: expected_ starts at -1, so seq 3 first counts nothing; then 5 adds
-        // 1 (seq 4), the late 4 resets expected_ to 5, and 7 adds 2 (5 and 6). nlost_ = 3
-        // counts 4 and 5, which arrived, and 6; it misses 0-2, which never did.
+    fn loss_monitor_counts_losses_before_the_first_arrival_and_follows_reordering() {
+        // loss-monitor.cc with ns-default.tcl's `expected_ 0` (measured with ns-2.35: a CBR
+        // flow whose first 729 datagrams found no DSDV route printed nlost_ 729): seq 3
+        // first counts 0-2; then 5 adds 1 (seq 4), the late 4 resets expected_ to 5, and 7
+        // adds 2 (5 and 6). nlost_ = 6 counts 4 and 5, which arrived.
         let mut s = DatagramStats::default();
-        for (seq, n) in [(3, 0), (5, 1), (4, 1), (7, 3)] {
+        for (seq, n) in [(3, 3), (5, 4), (4, 4), (7, 6)] {
             s.on_received(&dg(seq, 1), ms(seq), ms(seq + 1));
             assert_eq!(s.loss_monitor_nlost(), n, "after seq {seq}");
         }

@@ -104,12 +104,16 @@ pub enum Header {
     /// An outer IP header (IP-in-IP tunnel, RFC 2003).
     Ip(IpHeader),
     SourceRoute(SourceRoute),
+    /// The second IP header ns-2.35's DSDV counts on the packets it carries for agents
+    /// (`cmh->size() += IP_HDR_LEN` when it originates one; the agent's size already
+    /// counts an IP header): octets on the air only, taken off at the destination.
+    RoutingIpCopy,
 }
 
 impl Header {
     pub fn size(&self) -> u32 {
         match self {
-            Header::Ip(_) => IP_HEADER_BYTES,
+            Header::Ip(_) | Header::RoutingIpCopy => IP_HEADER_BYTES,
             Header::SourceRoute(sr) => sr.size(),
         }
     }
@@ -221,7 +225,7 @@ impl PacketFields {
             .rev()
             .find_map(|h| match h {
                 Header::Ip(ip) => Some(ip),
-                Header::SourceRoute(_) => None,
+                Header::SourceRoute(_) | Header::RoutingIpCopy => None,
             })
             .unwrap_or(&self.ip)
     }
@@ -230,7 +234,7 @@ impl PacketFields {
     pub fn routing_ttl_mut(&mut self) -> &mut u8 {
         let outer = self.headers.iter_mut().rev().find_map(|h| match h {
             Header::Ip(ip) => Some(ip),
-            Header::SourceRoute(_) => None,
+            Header::SourceRoute(_) | Header::RoutingIpCopy => None,
         });
         match outer {
             Some(ip) => &mut ip.ttl,
@@ -276,7 +280,7 @@ impl PacketFields {
     pub fn source_route(&self) -> Option<&SourceRoute> {
         self.headers.iter().rev().find_map(|h| match h {
             Header::SourceRoute(sr) => Some(sr),
-            Header::Ip(_) => None,
+            Header::Ip(_) | Header::RoutingIpCopy => None,
         })
     }
 
@@ -284,7 +288,7 @@ impl PacketFields {
     pub fn source_route_mut(&mut self) -> Option<&mut SourceRoute> {
         self.headers.iter_mut().rev().find_map(|h| match h {
             Header::SourceRoute(sr) => Some(sr),
-            Header::Ip(_) => None,
+            Header::Ip(_) | Header::RoutingIpCopy => None,
         })
     }
 
@@ -298,7 +302,20 @@ impl PacketFields {
         self.size -= h.size();
         match h {
             Header::SourceRoute(sr) => Some(sr),
-            Header::Ip(_) => None,
+            Header::Ip(_) | Header::RoutingIpCopy => None,
+        }
+    }
+
+    /// Removes ns-2's extra routing IP header ([`Header::RoutingIpCopy`]) if the packet has
+    /// one, shrinking `size`.
+    pub fn remove_routing_ip_copy(&mut self) {
+        if let Some(i) = self
+            .headers
+            .iter()
+            .rposition(|h| matches!(h, Header::RoutingIpCopy))
+        {
+            let h = self.headers.remove(i);
+            self.size -= h.size();
         }
     }
 

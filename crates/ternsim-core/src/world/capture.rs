@@ -224,8 +224,9 @@ impl Capture {
                 ident: p.uid as u16,
                 transport: Transport::Tunnel(Box::new(pkt)),
             },
-            // A DSR source route has no IPv4 encoding here; its bytes are left out.
-            Header::SourceRoute(_) => pkt,
+            // A DSR source route has no IPv4 encoding here, and ns-2's extra IP header
+            // exists in its size only; their bytes are left out.
+            Header::SourceRoute(_) | Header::RoutingIpCopy => pkt,
         })
     }
 

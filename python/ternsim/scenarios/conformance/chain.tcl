@@ -1,7 +1,8 @@
 # Conformance case "chain": one FTP/TCP flow along HOPS 802.11 hops (nodes 200 m apart,
-# 2 Mb/s data and basic rate, RTS/CTS, two-ray ground, ifq 50), DSR or AODV.
-# usage: ns chain.tcl TCP ROUTING SEED HOPS DURATION TRACE(0/1)
-#   TCP: Reno | Newreno | Vegas | Sack1 (Agent/TCP/...); ROUTING: DSR | AODV
+# 2 Mb/s data and basic rate, RTS/CTS, two-ray ground, ifq 50), DSR, AODV or DSDV.
+# usage: ns chain.tcl TCP ROUTING SEED HOPS DURATION TRACE(0/1) [START]
+#   TCP: Reno | Newreno | Vegas | Sack1 (Agent/TCP/...); ROUTING: DSR | AODV | DSDV;
+#   START: when FTP starts (default 0 s; DSDV needs tens of seconds to spread its routes).
 # Twin: chain.toml (ternsim).
 set tcpv [lindex $argv 0]
 set rp [lindex $argv 1]
@@ -9,6 +10,8 @@ set seed [lindex $argv 2]
 set hops [lindex $argv 3]
 set dur [lindex $argv 4]
 set dotrace [lindex $argv 5]
+set start 0.0
+if {[llength $argv] > 6} { set start [lindex $argv 6] }
 set nn [expr $hops + 1]
 ns-random $seed
 $defaultRNG seed $seed
@@ -41,7 +44,7 @@ $ns attach-agent $n($hops) $sink
 $ns connect $tcp $sink
 set ftp [new Application/FTP]
 $ftp attach-agent $tcp
-$ns at 0.0 "$ftp start"
+$ns at $start "$ftp start"
 proc finish {} {
   global ns tcp sink tf dur
   $ns flush-trace

@@ -11,7 +11,7 @@ use super::route_table::{judge, RouteEntry, RouteTable, Timer, Verdict, BIG};
 use super::DsdvConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::{ControlMessage, DsdvAdvert};
-use crate::net::packet::{DropReason, Packet, Payload};
+use crate::net::packet::{DropReason, Header, Packet, Payload};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
@@ -619,11 +619,14 @@ impl DsdvAgent {
     }
 
     /// A packet this node originates.
-    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
+    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, mut packet: Packet) -> Routed {
         self.note_ctx(ctx, None);
         let dst = packet.ip.dst;
         if ctx.is_local(dst) {
             return Routed::Deliver(packet);
+        }
+        if self.cfg.originated_ip_copy {
+            packet.push_header(Header::RoutingIpCopy);
         }
         if dst.is_broadcast() {
             return Routed::broadcast(packet, self.iface);
@@ -638,7 +641,7 @@ impl DsdvAgent {
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
-        packet: Packet,
+        mut packet: Packet,
     ) -> Routed {
         self.note_ctx(ctx, Some(iface));
         if let Payload::Control(ControlMessage::DsdvUpdate { entries, .. }) = &packet.payload {
@@ -650,6 +653,7 @@ impl DsdvAgent {
         }
         let dst = packet.ip.dst;
         if ctx.is_local(dst) || dst.is_broadcast() {
+            packet.remove_routing_ip_copy();
             return Routed::Deliver(packet);
         }
         self.forward(now, packet)

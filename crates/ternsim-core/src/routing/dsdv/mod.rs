@@ -65,6 +65,11 @@ pub struct DsdvConfig {
     /// Packets kept per destination without a usable route; beyond it the oldest is dropped
     /// (ns-2 `MAX_QUEUE_LENGTH` 5).
     pub queue_per_destination: usize,
+    /// Count a second IP header (20 octets) on the packets this node originates for its
+    /// agents, as ns-2.35's `DSDV_Agent::recv` does (`cmh->size() += IP_HDR_LEN`; the
+    /// agent's size already holds one): they cross the air 20 octets longer, and lose them
+    /// at the destination.
+    pub originated_ip_copy: bool,
 }
 
 impl Default for DsdvConfig {
@@ -81,6 +86,7 @@ impl Default for DsdvConfig {
             use_mac: false,
             trigger_on_fresh_seqnum: false,
             queue_per_destination: 5,
+            originated_ip_copy: true,
         }
     }
 }

@@ -54,6 +54,9 @@ struct Net {
     drops: Vec<(u64, DropReason)>,
     /// Unicasts handed to the link: (sender, next hop, uid).
     unicasts: Vec<(usize, usize, u64)>,
+    /// Sizes of the unicast data packets put on the air and of those delivered.
+    unicast_sizes: Vec<u32>,
+    delivered_sizes: Vec<u32>,
 }
 
 fn with_ctx<R>(i: usize, f: impl FnOnce(&RouteCtx) -> R) -> R {
@@ -96,6 +99,8 @@ impl Net {
             delivered: Vec::new(),
             drops: Vec::new(),
             unicasts: Vec::new(),
+            unicast_sizes: Vec::new(),
+            delivered_sizes: Vec::new(),
         };
         for i in 0..n {
             with_ctx(i, |ctx| net.agents[i].start(SimTime::ZERO, ctx));
@@ -133,6 +138,7 @@ impl Net {
         }
         let j = next_hop.index();
         self.unicasts.push((i, j, p.uid));
+        self.unicast_sizes.push(p.size);
         if !self.linked(i, j) {
             let mut out = RoutingOutput::default();
             let now = self.now;
@@ -182,7 +188,10 @@ impl Net {
             Routed::Forward {
                 packet, next_hop, ..
             } => self.transmit(i, packet, next_hop),
-            Routed::Deliver(p) => self.delivered.push((i, p.uid)),
+            Routed::Deliver(p) => {
+                self.delivered_sizes.push(p.size);
+                self.delivered.push((i, p.uid));
+            }
             Routed::Drop(p, why) => self.drops.push((p.uid, why)),
             Routed::Held | Routed::Consumed(_) => {}
         }
@@ -669,4 +678,24 @@ fn packets_without_a_route_queue_five_per_destination() {
     assert_eq!(net.sent_between(11_250, 11_250)[0].3, vec![(0, 0, 6)]);
     let s = net.agents[0].stats();
     assert_eq!((s.queued, s.queue_overflows), (7, 2));
+}
+
+/// ns-2.35's DSDV adds `IP_HDR_LEN` to the packets it originates for agents: a 1000-byte
+/// packet from 0 to 2 over 0-1-2 crosses both hops as 1020 bytes and reaches node 2's agent
+/// as 1000 again; with `originated_ip_copy` off it stays 1000 throughout.
+#[test]
+fn originated_packets_carry_ns2s_second_ip_header_on_the_air() {
+    for (on, air) in [(true, 1020), (false, 1000)] {
+        let c = DsdvConfig {
+            originated_ip_copy: on,
+            ..cfg()
+        };
+        let mut net = Net::new(3, &[(0, 1), (1, 2)], c);
+        net.run_to(50_000);
+        let uid = net.send_data(0, 2);
+        net.run_to(50_010);
+        assert_eq!(net.delivered.last(), Some(&(2, uid)));
+        assert_eq!(net.unicast_sizes, vec![air, air]);
+        assert_eq!(net.delivered_sizes, vec![1000]);
+    }
 }
