@@ -102,6 +102,18 @@ def _chain(tcp: str, routing: str, hops: int, fast: bool) -> Case:
     )
 
 
+def _no_rts_chain() -> Case:
+    # RTSThreshold_ 3000: DATA frames go without RTS/CTS (basic access).
+    return Case(
+        name="chain7-newreno-dsr-norts",
+        kind="stats",
+        script="chain.tcl",
+        twin="chain",
+        ns_args=("Newreno", "DSR", "{seed}", "7", "100", "0", "0", "3000"),
+        fast=False,
+    )
+
+
 def _dsdv_chain() -> Case:
     # DSDV spreads a 7-hop route in about 75-110 s (both simulators, chain7-cbr-dsdv): the
     # flow starts at 150 s, when every seed has its route, and runs 100 s.
@@ -166,6 +178,7 @@ CASES: list[Case] = [
     _chain("reno", "dsr", 7, False),
     _chain("newreno", "dsr", 4, False),
     _chain("vegas", "dsr", 4, False),
+    _no_rts_chain(),
     _dsdv_chain(),
     _cbr_chain("dsdv"),
     _multi_flow("vegas", 4),

@@ -1,8 +1,10 @@
 # Conformance case "chain": one FTP/TCP flow along HOPS 802.11 hops (nodes 200 m apart,
 # 2 Mb/s data and basic rate, RTS/CTS, two-ray ground, ifq 50), DSR, AODV or DSDV.
-# usage: ns chain.tcl TCP ROUTING SEED HOPS DURATION TRACE(0/1) [START]
+# usage: ns chain.tcl TCP ROUTING SEED HOPS DURATION TRACE(0/1) [START [RTS]]
 #   TCP: Reno | Newreno | Vegas | Sack1 (Agent/TCP/...); ROUTING: DSR | AODV | DSDV;
-#   START: when FTP starts (default 0 s; DSDV needs tens of seconds to spread its routes).
+#   START: when FTP starts (default 0 s; DSDV needs tens of seconds to spread its routes);
+#   RTS: Mac/802_11 RTSThreshold_ in bytes (default 0: RTS/CTS before every unicast frame;
+#   3000: never).
 # Twin: chain.toml (ternsim).
 set tcpv [lindex $argv 0]
 set rp [lindex $argv 1]
@@ -12,6 +14,7 @@ set dur [lindex $argv 4]
 set dotrace [lindex $argv 5]
 set start 0.0
 if {[llength $argv] > 6} { set start [lindex $argv 6] }
+if {[llength $argv] > 7} { Mac/802_11 set RTSThreshold_ [lindex $argv 7] }
 set nn [expr $hops + 1]
 ns-random $seed
 $defaultRNG seed $seed
