@@ -15,4 +15,4 @@ fi
 # --workspace (not -p ternsim-core): see crates/ternsim-py/Cargo.toml, [lib] test = false.
 cargo test --workspace --release
 # One pytest worker per core (pytest-xdist); `scripts/test.sh -n 0` runs them in one process.
-"$venv/bin/python" -m pytest -q -n auto "$@"
+"$venv/bin/python" -m pytest -q -n auto --durations=15 "$@"
