@@ -218,6 +218,15 @@ _WIRELESS = re.compile(
     r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
 )
 
+#: Whole lines of one layer that the wireless filter drops when nobody traces that layer:
+#: s/r/f lines (drops, ``D``, are always traced) of AGT and RTR, every MAC line. The prefix
+#: is that of :data:`_WIRELESS`, so the layer named is the one that pattern would read.
+_LAYER_LINES = {
+    "AGT": re.compile(r"^[srf] \S+ _-?\d+_ AGT[^\S\n].*\n?", re.M),
+    "RTR": re.compile(r"^[srf] \S+ _-?\d+_ RTR[^\S\n].*\n?", re.M),
+    "MAC": re.compile(r"^[srfD] \S+ _-?\d+_ MAC[^\S\n].*\n?", re.M),
+}
+
 #: Packet types of the flows' agents (the others are routing messages).
 _FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
 _RT_PORT = 255
@@ -487,11 +496,20 @@ class Translation:
         return self.rewrite_trace(text).splitlines()
 
     def _wireless_trace(self, text: str) -> list[str]:
-        """The old CMU wireless trace as ns-2 writes it for this script: agents numbered by
-        their ports on their nodes; AGT lines only for agents attached while -agentTrace was
-        ON, s/f/r RTR lines only for nodes made while -routerTrace was ON, MAC lines only for
-        nodes made while -macTrace was ON, the RTR and IFQ drops (which ns-2 always traces)
-        and the M line of every setdest for every node made after trace-all."""
+        """The old CMU wireless trace as ns-2 writes it for this script (see
+        :meth:`wireless_entries`), the setdest ``M`` lines merged in, in time order."""
+        out = self.wireless_entries(text, 0) + self.movement_entries()
+        out.sort(key=lambda e: e[0])
+        return [line for _, line in out]
+
+    def wireless_entries(self, text: str, first: int) -> list[tuple[tuple[float, int, int], str]]:
+        """The lines of a piece of ternsim's wireless trace that ns-2 writes for this script,
+        as (sort key, line): agents numbered by their ports on their nodes; AGT lines only for
+        agents attached while -agentTrace was ON, s/f/r RTR lines only for nodes made while
+        -routerTrace was ON, MAC lines only for nodes made while -macTrace was ON, and the RTR
+        and IFQ drops (which ns-2 always traces). The key is (time, ``first`` + the line's
+        rank among the kept lines of ``text``, 0): pieces given in the order the core wrote
+        them, each ``first`` past the ranks of the one before, sort as their concatenation."""
         nodes = self.model.nodes
         # The core numbers a node's agents in flow order (the sender, then the receiver).
         agents: dict[tuple[int, int], Obj] = {}
@@ -501,7 +519,12 @@ class Translation:
                 node = agent.info["node"].info["id"]
                 agents[(node, count[node])] = agent
                 count[node] += 1
-        out: list[tuple[float, int, str]] = []
+        for layer, pattern in self._untraced_layers(agents).items():
+            # Every line of this layer would be dropped below: drop them all in one pass of
+            # the regular expression engine rather than one line at a time.
+            if layer in text:
+                text = pattern.sub("", text)
+        out: list[tuple[tuple[float, int, int], str]] = []
         for k, line in enumerate(text.splitlines()):
             m = _WIRELESS.match(line)
             if m is None:
@@ -532,14 +555,35 @@ class Translation:
                 dport = da.info["port"]
             a, b = m.span("ip")
             line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{line[b:]}"
-            out.append((float(m.group("time")), k + 1, line))
-        for n in nodes:
+            out.append(((float(m.group("time")), first + k + 1, 0), line))
+        return out
+
+    def _untraced_layers(self, agents: dict[tuple[int, int], Obj]) -> dict[str, re.Pattern]:
+        """The layers none of whose lines :meth:`wireless_entries` keeps, with the pattern of
+        those lines: s/r/f AGT lines when no agent has its AGT trace on, s/r/f RTR lines when
+        no traced node has its router trace on, every MAC line when none has its MAC trace
+        on."""
+        traced = [n.info for n in self.model.nodes if n.info.get("traced")]
+        out = {}
+        if not any(a.info.get("agt_trace") for a in agents.values()):
+            out["AGT"] = _LAYER_LINES["AGT"]
+        if not any(i.get("rtr_trace") for i in traced):
+            out["RTR"] = _LAYER_LINES["RTR"]
+        if not any(i.get("mac_trace") for i in traced):
+            out["MAC"] = _LAYER_LINES["MAC"]
+        return out
+
+    def movement_entries(self) -> list[tuple[tuple[float, int, int], str]]:
+        """ns-2's ``M`` line of every setdest of every node made after trace-all, as (sort
+        key, line): the key (time, 0, rank) puts them before the core's lines of the same
+        instant and in node order, then setdest order, among themselves."""
+        out = []
+        for n in self.model.nodes:
             if n.info.get("traced"):
                 start = (n.info["x"], n.info["y"])
                 for line in wireless.movement_lines(n.info["id"], start, n.info["moves"]):
-                    out.append((float(line.split(" ", 2)[1]), 0, line))
-        out.sort(key=lambda e: (e[0], e[1]))
-        return [line for _, _, line in out]
+                    out.append(((float(line.split(" ", 2)[1]), 0, len(out)), line))
+        return out
 
     def rewrite_trace(self, text: str) -> str:
         """ternsim's wired trace as ns-2 numbers it (see the module doc)."""
