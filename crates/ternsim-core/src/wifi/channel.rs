@@ -24,7 +24,7 @@
 //! earlier frame ending within the same window is not counted as overlapping it.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
@@ -226,8 +226,10 @@ pub struct WifiChannel {
     /// Every armed deadline: (time, insertion order, index << 3 | kind). Lazily cleaned.
     agenda: BinaryHeap<Reverse<(u64, u64, u32)>>,
     agenda_seq: u64,
-    /// Times the world has been asked to wake the channel at and has not yet.
-    requested: BTreeSet<u64>,
+    /// Times the world has been asked to wake the channel at and has not yet, latest
+    /// first: a handful at most, and the one removed is nearly always the earliest, so a
+    /// sorted vector beats a tree here.
+    requested: Vec<u64>,
     /// Wake-ups handed to the world (for events-per-frame measurements).
     pub wakes_requested: u64,
     pub frames_sent: u64,
@@ -312,7 +314,7 @@ impl WifiChannel {
             scratch: Vec::new(),
             agenda: BinaryHeap::new(),
             agenda_seq: 0,
-            requested: BTreeSet::new(),
+            requested: Vec::new(),
             wakes_requested: 0,
             frames_sent: 0,
             trace_queues: false,
@@ -411,7 +413,9 @@ impl WifiChannel {
     /// they were armed, then ask for the next one. The tag carries nothing.
     pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {
         let now = now.as_nanos();
-        self.requested.remove(&now);
+        if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {
+            self.requested.remove(i);
+        }
         while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
             if at > now {
                 break;
@@ -454,7 +458,8 @@ impl WifiChannel {
     fn request_wake(&mut self, out: &mut IfaceOutput) {
         while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
             if self.is_live(at, tag) {
-                if self.requested.insert(at) {
+                if let Err(i) = self.requested.binary_search_by(|t| at.cmp(t)) {
+                    self.requested.insert(i, at);
                     out.wakes.push((SimTime(at), 0));
                     self.wakes_requested += 1;
                 }
