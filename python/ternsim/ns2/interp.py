@@ -160,7 +160,12 @@ class _Session:
             raise ScriptExit(0)
         seed = model.seed if model.seed is not None else self.seed
         try:
-            sim = api.Simulation(self.translation.scenario, seed=seed, ns2_trace=True)
+            # Lines of layers the script traces nowhere would be filtered out: the core
+            # leaves them out instead.
+            omit = self.translation.untraced_layers()
+            sim = api.Simulation(
+                self.translation.scenario, seed=seed, ns2_trace=True, ns2_omit=omit
+            )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
         self.stream = TraceStream(self.translation)

@@ -218,15 +218,6 @@ _WIRELESS = re.compile(
     r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
 )
 
-#: Whole lines of one layer that the wireless filter drops when nobody traces that layer:
-#: s/r/f lines (drops, ``D``, are always traced) of AGT and RTR, every MAC line. The prefix
-#: is that of :data:`_WIRELESS`, so the layer named is the one that pattern would read.
-_LAYER_LINES = {
-    "AGT": re.compile(r"^[srf] \S+ _-?\d+_ AGT[^\S\n].*\n?", re.M),
-    "RTR": re.compile(r"^[srf] \S+ _-?\d+_ RTR[^\S\n].*\n?", re.M),
-    "MAC": re.compile(r"^[srfD] \S+ _-?\d+_ MAC[^\S\n].*\n?", re.M),
-}
-
 #: Packet types of the flows' agents (the others are routing messages).
 _FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
 _RT_PORT = 255
@@ -511,19 +502,7 @@ class Translation:
         rank among the kept lines of ``text``, 0): pieces given in the order the core wrote
         them, each ``first`` past the ranks of the one before, sort as their concatenation."""
         nodes = self.model.nodes
-        # The core numbers a node's agents in flow order (the sender, then the receiver).
-        agents: dict[tuple[int, int], Obj] = {}
-        count = [0] * len(nodes)
-        for sender, receiver in self.ends:
-            for agent in (sender, receiver):
-                node = agent.info["node"].info["id"]
-                agents[(node, count[node])] = agent
-                count[node] += 1
-        for layer, pattern in self._untraced_layers(agents).items():
-            # Every line of this layer would be dropped below: drop them all in one pass of
-            # the regular expression engine rather than one line at a time.
-            if layer in text:
-                text = pattern.sub("", text)
+        agents = self._agents_by_port()
         out: list[tuple[tuple[float, int, int], str]] = []
         for k, line in enumerate(text.splitlines()):
             m = _WIRELESS.match(line)
@@ -558,19 +537,29 @@ class Translation:
             out.append(((float(m.group("time")), first + k + 1, 0), line))
         return out
 
-    def _untraced_layers(self, agents: dict[tuple[int, int], Obj]) -> dict[str, re.Pattern]:
-        """The layers none of whose lines :meth:`wireless_entries` keeps, with the pattern of
-        those lines: s/r/f AGT lines when no agent has its AGT trace on, s/r/f RTR lines when
-        no traced node has its router trace on, every MAC line when none has its MAC trace
-        on."""
-        traced = [n.info for n in self.model.nodes if n.info.get("traced")]
-        out = {}
-        if not any(a.info.get("agt_trace") for a in agents.values()):
-            out["AGT"] = _LAYER_LINES["AGT"]
-        if not any(i.get("rtr_trace") for i in traced):
-            out["RTR"] = _LAYER_LINES["RTR"]
-        if not any(i.get("mac_trace") for i in traced):
-            out["MAC"] = _LAYER_LINES["MAC"]
+    def _agents_by_port(self) -> dict[tuple[int, int], Obj]:
+        """The flows' agents by (node, the core's port): the core numbers a node's agents in
+        flow order (the sender, then the receiver)."""
+        agents: dict[tuple[int, int], Obj] = {}
+        count = [0] * len(self.model.nodes)
+        for sender, receiver in self.ends:
+            for agent in (sender, receiver):
+                node = agent.info["node"].info["id"]
+                agents[(node, count[node])] = agent
+                count[node] += 1
+        return agents
+
+    def untraced_layers(self) -> list[str]:
+        """The wireless layers none of whose s/r/f lines :meth:`wireless_entries` keeps: AGT
+        when no agent has its AGT trace on, RTR when no traced node has its router trace on
+        (the core need not write them; drops are always kept)."""
+        if not self.wireless:
+            return []
+        out = []
+        if not any(a.info.get("agt_trace") for a in self._agents_by_port().values()):
+            out.append("AGT")
+        if not any(n.info.get("traced") and n.info.get("rtr_trace") for n in self.model.nodes):
+            out.append("RTR")
         return out
 
     def movement_entries(self) -> list[tuple[tuple[float, int, int], str]]:
