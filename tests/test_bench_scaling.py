@@ -72,6 +72,16 @@ def test_a_child_reports_its_own_peak_memory_not_ours(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_timed_process_reports_its_own_peak_memory_not_ours(tmp_path):
+    """``bench --against ns2`` times each simulator with the same launcher."""
+    import resource
+
+    ours = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    seconds, peak_kb, status = bench._timed_process(["true"], str(tmp_path))
+    assert status == 0 and seconds > 0
+    assert 0 < peak_kb < 15_000 < ours
+
+
 def test_a_child_is_killed_at_the_timeout(tmp_path):
     r = bench._child(["sleep", "30"], str(tmp_path), timeout=0.3)
     assert r["timed_out"] and r["status"] != 0 and r["seconds"] < 10

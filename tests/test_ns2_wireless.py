@@ -494,3 +494,40 @@ def test_nam_and_channel_forms_are_accepted(tmp_path):
     assert sc["wireless"]["propagation"] == "free_space"
     assert len(sc["nodes"]) == 3
     assert not (tmp_path / "out.nam").exists()  # translate_script writes no file
+
+
+def _run_in(monkeypatch, folder: Path, script: Path, args: list[str]) -> bytes:
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    assert run_script(script, args) == 0
+    return (folder / "out.tr").read_bytes()
+
+
+@pytest.mark.parametrize("case", ["chain", "callbacks"])
+def test_the_trace_is_the_same_in_small_steps_and_spilled_runs(tmp_path, monkeypatch, case):
+    """The run goes in steps and the wireless trace through sorted runs on file when large;
+    with tiny steps and runs (many of each) the file is byte for byte the one-piece file,
+    also when callbacks flush and close the trace mid-run."""
+    from ternsim.ns2 import trace_stream
+
+    if case == "chain":
+        script, args = CHAIN_TCL, ["Newreno", "AODV", "1", "7", "20", "1"]
+    else:
+        stop = (
+            'proc stop {} { global ns tf; $ns flush-trace; close $tf; puts "stop [$ns now]" }\n'
+            '$ns at 4.0 "$ns flush-trace"\n$ns at 8.0 "stop"\n'
+        )
+        moves = '$ns at 3.0 "$node_(2) setdest 600.0 100.0 10.0"\n'
+        finish = FINISH.replace("  $ns flush-trace\n  close $tf\n", "")
+        script, args = write(tmp_path, HEAD + CONFIG + NODES + moves + UDP + stop + finish), []
+    whole = _run_in(monkeypatch, tmp_path / "whole", script, args)
+    spills = []
+    spill = trace_stream.TraceStream._spill
+    monkeypatch.setattr(trace_stream, "SPILL_LINES", 10)
+    monkeypatch.setattr(trace_stream, "STEP_BYTES", 2_000)
+    monkeypatch.setattr(trace_stream, "FIRST_STEP", 0.01)
+    monkeypatch.setattr(
+        trace_stream.TraceStream, "_spill", lambda self: spills.append(1) or spill(self)
+    )
+    assert _run_in(monkeypatch, tmp_path / "pieces", script, args) == whole
+    assert whole.count(b"\n") > 100 and len(spills) > 3

@@ -61,7 +61,15 @@ def cbrgen(
 class Simulation:
     """A run its caller steps: built paused at 0; every method raises once it has ended."""
 
-    def __init__(self, scenario_json: str, seed: int, ns2_trace: bool = False) -> None: ...
+    def __init__(
+        self,
+        scenario_json: str,
+        seed: int,
+        ns2_trace: bool = False,
+        ns2_omit: list[str] = ...,
+    ) -> None:
+        """``ns2_omit``: wireless trace layers (``AGT``, ``RTR``) whose s/r/f lines are left
+        out; their drop lines are still written."""
     @property
     def now(self) -> float:
         """Where the run is paused, in seconds."""

@@ -90,11 +90,15 @@ def output(out: Any) -> dict[str, Any]:
     return result
 
 
-def simulation(scenario_json: str, seed: int, ns2_trace: bool = False) -> Any:
+def simulation(
+    scenario_json: str, seed: int, ns2_trace: bool = False, ns2_omit: tuple[str, ...] = ()
+) -> Any:
     """The core's steppable run (``ternsim._core.Simulation``), built and paused at 0."""
     mod = core()
     try:
-        return mod.Simulation(scenario_json, int(seed), ns2_trace=ns2_trace)
+        return mod.Simulation(
+            scenario_json, int(seed), ns2_trace=ns2_trace, ns2_omit=list(ns2_omit)
+        )
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None
 

@@ -364,7 +364,9 @@ class Simulation:
     ``sent_bytes``, ``received_packets``, ``received_bytes``, ``lost_packets``,
     ``last_arrival_s``); ``set_window`` changes a TCP flow's receiver window from now on.
     ``finish()`` runs to the scenario's duration, ``stop()`` ends at the pause (the summary
-    then covers ``[0, now]``); either returns a :class:`RunResult`.
+    then covers ``[0, now]``); either returns a :class:`RunResult`. With ``ns2_trace=True``
+    the run records an ns-2 trace (read with ``take_ns2_trace``); ``ns2_omit`` names wireless
+    layers (``"AGT"``, ``"RTR"``) whose send, receive and forward lines it leaves out.
     """
 
     def __init__(
@@ -374,10 +376,13 @@ class Simulation:
         overrides: Overrides = None,
         *,
         ns2_trace: bool = False,
+        ns2_omit: tuple[str, ...] = (),
     ) -> None:
         self.seed = _check_seed(seed)
         self.scenario = prepare(scenario_or_path, overrides)
-        self._sim = _native.simulation(scenario_json(self.scenario), self.seed, ns2_trace)
+        self._sim = _native.simulation(
+            scenario_json(self.scenario), self.seed, ns2_trace, tuple(ns2_omit)
+        )
         flows = self.scenario.get("flows", [])
         self._flow_index = {
             str(f.get("name", f"flow{i}")): i for i, f in enumerate(flows) if isinstance(f, dict)

@@ -112,17 +112,13 @@ NS2_CASES: list[tuple[str, list[str], str, dict[str, Any]]] = [
 ]
 
 
-def _timed_process(argv: list[str], cwd: str | None = None) -> tuple[float, int, int]:
-    """Runs ``argv``; returns (wall seconds, peak resident memory in kB, exit status)."""
-    import os
-    import subprocess
-    import time
-
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - start, int(usage.ru_maxrss), proc.returncode
+def _timed_process(argv: list[str], cwd: str) -> tuple[float, int, int]:
+    """Runs ``argv`` in ``cwd``; returns (wall seconds, peak resident memory in kB, exit
+    status). The peak is the process's own: it is forked from the small launcher of
+    :func:`_child`, not from this process, whose memory a forked child's max RSS would
+    include."""
+    r = _child(argv, cwd)
+    return float(r["seconds"]), int(r["peak_kb"]), int(r["status"])
 
 
 def run_against_ns2(repeat: int = 3) -> dict[str, dict[str, Any]]:

@@ -74,7 +74,11 @@ fn run<'py>(
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sc = resolve(scenario_json)?;
-    let spec = ternsim_core::world::CaptureSpec { pcap, ns2_trace };
+    let spec = ternsim_core::world::CaptureSpec {
+        pcap,
+        ns2_trace,
+        ns2_omit: Vec::new(),
+    };
     let out = py
         .allow_threads(|| match &progress {
             None => ternsim_core::world::run_with(&sc, seed, &spec, &mut |_, _| {}),
@@ -306,12 +310,18 @@ fn sim_time(seconds: f64) -> PyResult<SimTime> {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (scenario_json, seed, ns2_trace=false))]
-    fn new(scenario_json: &str, seed: u64, ns2_trace: bool) -> PyResult<Self> {
+    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new()))]
+    fn new(
+        scenario_json: &str,
+        seed: u64,
+        ns2_trace: bool,
+        ns2_omit: Vec<String>,
+    ) -> PyResult<Self> {
         let sc = resolve(scenario_json)?;
         let spec = ternsim_core::world::CaptureSpec {
             pcap: None,
             ns2_trace,
+            ns2_omit,
         };
         let inner = ternsim_core::world::Simulation::new(sc, seed, &spec)
             .map_err(ScenarioError::new_err)?;

@@ -7,7 +7,8 @@ it, writes the ns-2 trace the script asked for, then runs the script's end-of-ru
 
 Modules: :mod:`.classes` (ns-2 classes and defaults), :mod:`.otcl` (the object model),
 :mod:`.simulator` (Simulator, node, link, agent and application commands), :mod:`.scenario`
-(the name table, translation and trace numbering), :mod:`.interp` (the interpreter and the run).
+(the name table, translation and trace numbering), :mod:`.interp` (the interpreter and the run),
+:mod:`.trace_stream` (the trace from the core to the script's file in bounded pieces).
 """
 
 from __future__ import annotations

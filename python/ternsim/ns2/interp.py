@@ -8,7 +8,8 @@ is refused), and ``$ns run``: split the ``$ns at`` schedule into what the scenar
 that read TCP state (they would need the simulation paused), run ternsim once to the time of the
 last callback (with the seed the script gave, if any), then run the callbacks in time order
 with ``$ns now`` at their time, writing the ns-2 trace into the channel the script gave
-``trace-all`` up to each callback's time.
+``trace-all`` up to each callback's time (the run goes in steps so that the trace is filtered
+as it comes, :mod:`.trace_stream`).
 
 Exit statuses: the script's own ``exit`` status; 2 when the script uses something this front end
 does not support (one ``FILE:LINE: command: message`` line on stderr, nothing written); 1 for a
@@ -28,6 +29,7 @@ from . import classes
 from .otcl import ObjectSystem, Refusal, ScriptExit
 from .scenario import Translation
 from .simulator import Model, parse_events
+from .trace_stream import TraceStream
 
 
 class _Session:
@@ -158,9 +160,15 @@ class _Session:
             raise ScriptExit(0)
         seed = model.seed if model.seed is not None else self.seed
         try:
-            sim = api.Simulation(self.translation.scenario, seed=seed, ns2_trace=True)
+            # Lines of layers the script traces nowhere would be filtered out: the core
+            # leaves them out instead.
+            omit = self.translation.untraced_layers()
+            sim = api.Simulation(
+                self.translation.scenario, seed=seed, ns2_trace=True, ns2_omit=omit
+            )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
+        self.stream = TraceStream(self.translation)
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
         due = [(ev.time, ev.seq, ev) for ev in callbacks]
         heapq.heapify(due)
@@ -173,7 +181,7 @@ class _Session:
                     break
                 # The callback sees the state before the packet events of its own instant,
                 # as in ns-2, where it was queued before them.
-                sim.run_until(t)
+                self.stream.run_to(sim, sim.now, t, self._trace_writer())
                 model.now = t
                 self._pull_trace(sim)
                 self.tcl.call("uplevel", "#0", ev.script)
@@ -185,11 +193,16 @@ class _Session:
         """Writes the trace lines recorded since the last call into the script's trace file."""
         if self.model.live is None or self.model.live.final is not None:
             return
-        text = sim.take_ns2_trace()
+        write = self._trace_writer()
+        self.stream.add(sim.take_ns2_trace(), write)
+        self.stream.flush(write)
+
+    def _trace_writer(self) -> Callable[[str], None] | None:
+        """Writes text into the script's trace-all channel; None when it has none open."""
         ch = self.model.trace_channel
-        if text and ch is not None and ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
-            lines = self.translation.trace_lines(text)
-            self.tcl.call("puts", "-nonewline", ch, "".join(x + "\n" for x in lines))
+        if ch is None or ch not in self.tcl.splitlist(self.tcl.call("file", "channels")):
+            return None
+        return lambda text: self.tcl.call("puts", "-nonewline", ch, text)
 
     def _end_run(self, sim: Any) -> None:
         """The script exited or ran out of callbacks: end the simulation where it is paused,

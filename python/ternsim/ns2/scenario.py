@@ -498,21 +498,23 @@ class Translation:
         return self.rewrite_trace(text).splitlines()
 
     def _wireless_trace(self, text: str) -> list[str]:
-        """The old CMU wireless trace as ns-2 writes it for this script: agents numbered by
-        their ports on their nodes; AGT lines only for agents attached while -agentTrace was
-        ON, s/f/r RTR lines only for nodes made while -routerTrace was ON, MAC lines only for
-        nodes made while -macTrace was ON, the RTR and IFQ drops (which ns-2 always traces)
-        and the M line of every setdest for every node made after trace-all."""
+        """The old CMU wireless trace as ns-2 writes it for this script (see
+        :meth:`wireless_entries`), the setdest ``M`` lines merged in, in time order."""
+        out = self.wireless_entries(text, 0) + self.movement_entries()
+        out.sort(key=lambda e: e[0])
+        return [line for _, line in out]
+
+    def wireless_entries(self, text: str, first: int) -> list[tuple[tuple[float, int, int], str]]:
+        """The lines of a piece of ternsim's wireless trace that ns-2 writes for this script,
+        as (sort key, line): agents numbered by their ports on their nodes; AGT lines only for
+        agents attached while -agentTrace was ON, s/f/r RTR lines only for nodes made while
+        -routerTrace was ON, MAC lines only for nodes made while -macTrace was ON, and the RTR
+        and IFQ drops (which ns-2 always traces). The key is (time, ``first`` + the line's
+        rank among the kept lines of ``text``, 0): pieces given in the order the core wrote
+        them, each ``first`` past the ranks of the one before, sort as their concatenation."""
         nodes = self.model.nodes
-        # The core numbers a node's agents in flow order (the sender, then the receiver).
-        agents: dict[tuple[int, int], Obj] = {}
-        count = [0] * len(nodes)
-        for sender, receiver in self.ends:
-            for agent in (sender, receiver):
-                node = agent.info["node"].info["id"]
-                agents[(node, count[node])] = agent
-                count[node] += 1
-        out: list[tuple[float, int, str]] = []
+        agents = self._agents_by_port()
+        out: list[tuple[tuple[float, int, int], str]] = []
         for k, line in enumerate(text.splitlines()):
             m = _WIRELESS.match(line)
             if m is None:
@@ -544,15 +546,46 @@ class Translation:
             a, b = m.span("ip")
             src, dst = self._address(src), self._address(dst)
             line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{line[b:]}"
-            out.append((float(m.group("time")), k + 1, line))
-        for n in nodes:
+            out.append(((float(m.group("time")), first + k + 1, 0), line))
+        return out
+
+    def _agents_by_port(self) -> dict[tuple[int, int], Obj]:
+        """The flows' agents by (node, the core's port): the core numbers a node's agents in
+        flow order (the sender, then the receiver)."""
+        agents: dict[tuple[int, int], Obj] = {}
+        count = [0] * len(self.model.nodes)
+        for sender, receiver in self.ends:
+            for agent in (sender, receiver):
+                node = agent.info["node"].info["id"]
+                agents[(node, count[node])] = agent
+                count[node] += 1
+        return agents
+
+    def untraced_layers(self) -> list[str]:
+        """The wireless layers none of whose s/r/f lines :meth:`wireless_entries` keeps: AGT
+        when no agent has its AGT trace on, RTR when no traced node has its router trace on
+        (the core need not write them; drops are always kept)."""
+        if not self.wireless:
+            return []
+        out = []
+        if not any(a.info.get("agt_trace") for a in self._agents_by_port().values()):
+            out.append("AGT")
+        if not any(n.info.get("traced") and n.info.get("rtr_trace") for n in self.model.nodes):
+            out.append("RTR")
+        return out
+
+    def movement_entries(self) -> list[tuple[tuple[float, int, int], str]]:
+        """ns-2's ``M`` line of every setdest of every node made after trace-all, as (sort
+        key, line): the key (time, 0, rank) puts them before the core's lines of the same
+        instant and in node order, then setdest order, among themselves."""
+        out = []
+        for n in self.model.nodes:
             if n.info.get("traced"):
                 start = (n.info["x"], n.info["y"])
                 who = self._address(n.info["id"])
                 for line in wireless.movement_lines(who, start, n.info["moves"]):
-                    out.append((float(line.split(" ", 2)[1]), 0, line))
-        out.sort(key=lambda e: (e[0], e[1]))
-        return [line for _, _, line in out]
+                    out.append(((float(line.split(" ", 2)[1]), 0, len(out)), line))
+        return out
 
     def _address(self, node: int) -> int:
         """How ns-2 prints node ``node``'s address in a wireless trace: its id, or in a

@@ -18,6 +18,9 @@ pub struct Leg {
     pub from: Position,
     pub to: Position,
     pub speed_mps: f64,
+    /// `from.distance(to)`, computed once when the leg is made: the radio channel asks for
+    /// positions on every frame, and this is the same number each time.
+    pub length: f64,
 }
 
 impl Leg {
@@ -26,12 +29,12 @@ impl Leg {
         if self.speed_mps <= 0.0 {
             return self.start;
         }
-        let secs = self.from.distance(self.to) / self.speed_mps;
+        let secs = self.length / self.speed_mps;
         SimTime(self.start.0 + (secs * 1e9).round() as u64)
     }
 
     fn position_at(&self, t: SimTime) -> Position {
-        let d = self.from.distance(self.to);
+        let d = self.length;
         if d == 0.0 || self.speed_mps <= 0.0 {
             return self.from;
         }
@@ -43,6 +46,31 @@ impl Leg {
         Position {
             x: self.from.x + f * (self.to.x - self.from.x),
             y: self.from.y + f * (self.to.y - self.from.y),
+        }
+    }
+}
+
+/// One leg of a [`Trajectory`] (or its start position, before the first leg) and the times
+/// `from <= t < until` (ns) during which it is the leg the node is on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    pub from: u64,
+    pub until: u64,
+    leg: Option<Leg>,
+    start: Position,
+}
+
+impl Piece {
+    pub fn covers(&self, t: u64) -> bool {
+        self.from <= t && t < self.until
+    }
+
+    /// The position at `t`, for `t` this piece covers.
+    pub fn position_at(&self, t: u64) -> Position {
+        debug_assert!(self.covers(t));
+        match &self.leg {
+            None => self.start,
+            Some(leg) => leg.position_at(SimTime(t)),
         }
     }
 }
@@ -93,6 +121,7 @@ impl Trajectory {
             from,
             to,
             speed_mps,
+            length: from.distance(to),
         });
         Ok(())
     }
@@ -116,6 +145,19 @@ impl Trajectory {
         match k {
             0 => self.start,
             k => self.legs[k - 1].position_at(t),
+        }
+    }
+
+    /// The part of the path in effect at `t`, with the interval of times it covers: its
+    /// [`Piece::position_at`] answers exactly as [`Trajectory::position_at`] for every time in
+    /// that interval, without searching the legs (the radio channel keeps one per station).
+    pub fn piece_at(&self, t: SimTime) -> Piece {
+        let k = self.legs.partition_point(|l| l.start <= t);
+        Piece {
+            from: if k == 0 { 0 } else { self.legs[k - 1].start.0 },
+            until: self.legs.get(k).map_or(u64::MAX, |l| l.start.0),
+            leg: if k == 0 { None } else { Some(self.legs[k - 1]) },
+            start: self.start,
         }
     }
 
@@ -175,6 +217,24 @@ mod tests {
         let q = tr.position_at(s(4.0));
         assert!((q.x - 30.0).abs() < 1e-9 && (q.y - 20.0).abs() < 1e-9);
         assert_eq!(tr.max_speed_mps(), 20.0);
+    }
+
+    #[test]
+    fn a_piece_answers_as_the_trajectory_over_the_times_it_covers() {
+        let mut tr = Trajectory::new(p(0.0, 0.0));
+        tr.setdest(s(2.0), p(100.0, 0.0), 10.0).unwrap();
+        tr.setdest(s(5.0), p(30.0, 100.0), 20.0).unwrap();
+        let before = tr.piece_at(s(1.0));
+        assert_eq!((before.from, before.until), (0, s(2.0).0));
+        let first = tr.piece_at(s(3.0));
+        assert_eq!((first.from, first.until), (s(2.0).0, s(5.0).0));
+        let last = tr.piece_at(s(5.0));
+        assert_eq!((last.from, last.until), (s(5.0).0, u64::MAX));
+        for t in [0.0, 1.5, 2.0, 2.7, 4.999, 5.0, 6.3, 40.0] {
+            let piece = tr.piece_at(s(t));
+            assert!(piece.covers(s(t).0));
+            assert_eq!(piece.position_at(s(t).0), tr.position_at(s(t)), "t = {t}");
+        }
     }
 
     #[test]

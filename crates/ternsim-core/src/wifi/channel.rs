@@ -24,8 +24,9 @@
 //! earlier frame ending within the same window is not counted as overlapping it.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
+use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
 use crate::net::addr::Addr;
 use crate::net::iface::IfaceOutput;
@@ -166,6 +167,9 @@ pub(super) struct Station {
     pub addr: Addr,
     pub mobility: Mobility,
     pub pos: Position,
+    /// For a station on a trajectory: the leg it was last found on, so that the positions
+    /// of the next frames on the same leg need no search of the path.
+    pub piece: Option<Piece>,
     pub cell: (i64, i64),
     pub rng: RandomStream,
     pub ifq: Ifq,
@@ -212,12 +216,20 @@ pub struct WifiChannel {
     grid: Grid,
     any_mobile: bool,
     last_regrid: u64,
+    /// Farther than this (m) a frame is certainly below CSThresh: the carrier-sense range
+    /// with a margin that no rounding in the exact power computation can cross.
+    sense_reach_m: f64,
+    /// The fastest any mobile station moves (m/s): how far a station can be from the
+    /// position recorded at the last re-bucket.
+    speed_bound_mps: f64,
     scratch: Vec<u16>,
     /// Every armed deadline: (time, insertion order, index << 3 | kind). Lazily cleaned.
     agenda: BinaryHeap<Reverse<(u64, u64, u32)>>,
     agenda_seq: u64,
-    /// Times the world has been asked to wake the channel at and has not yet.
-    requested: BTreeSet<u64>,
+    /// Times the world has been asked to wake the channel at and has not yet, latest
+    /// first: a handful at most, and the one removed is nearly always the earliest, so a
+    /// sorted vector beats a tree here.
+    requested: Vec<u64>,
     /// Wake-ups handed to the world (for events-per-frame measurements).
     pub wakes_requested: u64,
     pub frames_sent: u64,
@@ -242,6 +254,11 @@ impl WifiChannel {
         let reach = cfg.cs_range_m() + 2.0 * cfg.max_speed_mps * cfg.regrid_period.as_secs_f64();
         let mut grid = Grid::new(reach);
         let mut any_mobile = false;
+        let sense_reach_m = sense_reach(&cfg);
+        let speed_bound_mps = stations
+            .iter()
+            .map(|s| s.mobility.max_speed_mps())
+            .fold(cfg.max_speed_mps, f64::max);
         let st: Vec<Station> = stations
             .into_iter()
             .enumerate()
@@ -254,6 +271,7 @@ impl WifiChannel {
                     addr: s.addr,
                     mobility: s.mobility,
                     pos,
+                    piece: None,
                     cell,
                     rng: s.rng,
                     ifq: Ifq::new(cfg.ifq, cfg.ifq_limit),
@@ -291,10 +309,12 @@ impl WifiChannel {
             grid,
             any_mobile,
             last_regrid: 0,
+            sense_reach_m,
+            speed_bound_mps,
             scratch: Vec::new(),
             agenda: BinaryHeap::new(),
             agenda_seq: 0,
-            requested: BTreeSet::new(),
+            requested: Vec::new(),
             wakes_requested: 0,
             frames_sent: 0,
             trace_queues: false,
@@ -352,7 +372,9 @@ impl WifiChannel {
     pub fn set_mobility(&mut self, port: u16, mobility: Mobility) {
         let s = &mut self.st[usize::from(port)];
         self.any_mobile |= !matches!(mobility, Mobility::Static(_));
+        self.speed_bound_mps = self.speed_bound_mps.max(mobility.max_speed_mps());
         s.mobility = mobility;
+        s.piece = None;
         let pos = position(&s.mobility, self.last_regrid);
         let cell = self.grid.cell_of(pos);
         if cell != s.cell {
@@ -391,7 +413,9 @@ impl WifiChannel {
     /// they were armed, then ask for the next one. The tag carries nothing.
     pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {
         let now = now.as_nanos();
-        self.requested.remove(&now);
+        if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {
+            self.requested.remove(i);
+        }
         while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
             if at > now {
                 break;
@@ -434,7 +458,8 @@ impl WifiChannel {
     fn request_wake(&mut self, out: &mut IfaceOutput) {
         while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
             if self.is_live(at, tag) {
-                if self.requested.insert(at) {
+                if let Err(i) = self.requested.binary_search_by(|t| at.cmp(t)) {
+                    self.requested.insert(i, at);
                     out.wakes.push((SimTime(at), 0));
                     self.wakes_requested += 1;
                 }
@@ -613,10 +638,19 @@ impl WifiChannel {
         }
     }
 
-    fn pos_at(&self, s: usize, t: u64) -> Position {
-        match self.st[s].mobility {
-            Mobility::Static(_) => self.st[s].pos,
-            Mobility::Trajectory(_) => position(&self.st[s].mobility, t),
+    /// Station `s`'s exact position at `t` (the same numbers as its mobility model gives).
+    fn pos_at(&mut self, s: usize, t: u64) -> Position {
+        let st = &mut self.st[s];
+        match &st.mobility {
+            Mobility::Static(_) => st.pos,
+            Mobility::Trajectory(tr) => match st.piece {
+                Some(piece) if piece.covers(t) => piece.position_at(t),
+                _ => {
+                    let piece = tr.piece_at(SimTime(t));
+                    st.piece = Some(piece);
+                    piece.position_at(t)
+                }
+            },
         }
     }
 
@@ -654,9 +688,22 @@ impl WifiChannel {
         });
         let mut receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
         let mut last_end = now + air;
+        // A station is at most `drift` from the position recorded at the last re-bucket
+        // (exact for static stations), so one recorded farther than `sense_reach_m + drift`
+        // cannot sense the frame: it is skipped on squared distances, without computing its
+        // exact position and distance. Every other station goes through the exact
+        // computation, so the stations that hear the frame, and their order, are unchanged.
+        let drift = self.speed_bound_mps * now.saturating_sub(self.last_regrid) as f64 * 1e-9;
+        let skip_beyond = self.sense_reach_m + drift;
+        let skip_beyond_sq = skip_beyond * skip_beyond;
         for &r in &cands {
             let r = usize::from(r);
             if r == s {
+                continue;
+            }
+            let recorded = self.st[r].pos;
+            let (dx, dy) = (recorded.x - from.x, recorded.y - from.y);
+            if dx * dx + dy * dy > skip_beyond_sq {
                 continue;
             }
             let d = from.distance(self.pos_at(r, now));
@@ -846,6 +893,15 @@ impl WifiChannel {
             }
         }
     }
+}
+
+/// The distance beyond which a frame is certainly below CSThresh. The received power falls
+/// with distance, so beyond the carrier-sense range it is below the threshold; the range is
+/// widened by one part in a million and one metre, far more than the rounding of the power
+/// and distance computations (about 1e-15 relative), so a station this far away would be
+/// refused by the exact test too.
+fn sense_reach(cfg: &WifiConfig) -> f64 {
+    cfg.cs_range_m() * (1.0 + 1e-6) + 1.0
 }
 
 /// An empty frame used while moving a frame into the table.

@@ -5,22 +5,55 @@
 //! two re-buckets (twice: sender and receiver may both move), so every station within
 //! carrier-sense range of a point lies in the point's cell or one of its eight neighbours.
 //! Exact powers are then computed from exact positions.
+//!
+//! Cells are looked up on every frame (nine per transmission), so the map hashes a cell
+//! with a multiply-and-rotate of its two coordinates rather than the standard library's
+//! SipHash, which is built for untrusted keys and cost more than the rest of the lookup. The
+//! map is never iterated, so the hash does not affect the order of the candidates.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::mobility::Position;
+
+/// Hashes the `i64` words of a cell key: each word is mixed in by a rotate, xor and
+/// multiply by an odd constant (the FxHash scheme of rustc), enough to spread grid cells.
+#[derive(Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 #[derive(Debug)]
 pub struct Grid {
     cell: f64,
-    cells: HashMap<(i64, i64), Vec<u16>>,
+    cells: HashMap<(i64, i64), Vec<u16>, BuildHasherDefault<CellHasher>>,
 }
 
 impl Grid {
     pub fn new(cell: f64) -> Grid {
         Grid {
             cell: cell.max(1.0),
-            cells: HashMap::new(),
+            cells: HashMap::default(),
         }
     }
 

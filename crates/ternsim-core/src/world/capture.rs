@@ -44,6 +44,12 @@ pub struct CaptureSpec {
     pub pcap: Option<String>,
     /// An ns-2 trace: the wired format, or the old wireless format for 802.11 scenarios.
     pub ns2_trace: bool,
+    /// Layers of the wireless trace (`AGT`, `RTR`) whose send, receive and forward lines are
+    /// left out; their drop lines are still written. The ns-2 front end asks for this when
+    /// a script traces neither layer (ns-2 then writes only drops), so that the lines it
+    /// would discard are never formatted: at a few hundred nodes nearly every line is an
+    /// `r RTR` line of a broadcast.
+    pub ns2_omit: Vec<String>,
 }
 
 /// What the capture points produced.
@@ -118,6 +124,9 @@ pub(super) struct Capture {
     pcap: Option<PcapTap>,
     /// The ns-2 trace text and whether it is the wireless format.
     ns2: Option<(String, bool)>,
+    /// Wireless layers whose s/r/f lines are left out (see [`CaptureSpec::ns2_omit`]).
+    omit_agt: bool,
+    omit_rtr: bool,
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
@@ -128,6 +137,14 @@ impl Capture {
     pub(super) fn new(sc: &ResolvedScenario, spec: &CaptureSpec) -> Result<Option<Self>, String> {
         if spec.pcap.is_none() && !spec.ns2_trace {
             return Ok(None);
+        }
+        let (mut omit_agt, mut omit_rtr) = (false, false);
+        for layer in &spec.ns2_omit {
+            match layer.as_str() {
+                "AGT" => omit_agt = true,
+                "RTR" => omit_rtr = true,
+                other => return Err(format!("ns2_omit: unknown layer {other:?}; AGT or RTR")),
+            }
         }
         let pcap = match &spec.pcap {
             None => None,
@@ -151,6 +168,8 @@ impl Capture {
             ns2: spec
                 .ns2_trace
                 .then(|| (String::new(), sc.wireless.is_some())),
+            omit_agt,
+            omit_rtr,
             submitter: None,
         }))
     }
@@ -435,6 +454,16 @@ impl World {
         next_hop: i64,
         p: &Packet,
     ) {
+        if event != 'D' {
+            let omitted = |c: &Capture| match layer {
+                "AGT" => c.omit_agt,
+                "RTR" => c.omit_rtr,
+                _ => false,
+            };
+            if self.capture.as_deref().is_some_and(omitted) {
+                return;
+            }
+        }
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
         let (sport, dport) = self.ns2_ports(p);
@@ -621,6 +650,8 @@ mod tests {
             flows: vec![w],
             pcap: None,
             ns2: None,
+            omit_agt: false,
+            omit_rtr: false,
             submitter: None,
         }
     }

@@ -83,6 +83,7 @@ fn check_against_tshark(variant: &str, duration: &str) {
         CaptureSpec {
             pcap: Some("bulk".into()),
             ns2_trace: false,
+            ns2_omit: Vec::new(),
         },
     );
     let flow = &out.summary.flows[0];
@@ -163,6 +164,7 @@ fn the_wired_ns2_trace_gives_ternsims_counts_to_awk_scripts() {
         CaptureSpec {
             pcap: None,
             ns2_trace: true,
+            ns2_omit: Vec::new(),
         },
     );
     let text = out.capture.ns2_trace.as_ref().unwrap();
@@ -243,6 +245,7 @@ fn the_wireless_ns2_trace_gives_pdr_and_delay_to_awk_scripts() {
         CaptureSpec {
             pcap: None,
             ns2_trace: true,
+            ns2_omit: Vec::new(),
         },
     );
     let text = out.capture.ns2_trace.as_ref().unwrap();
@@ -281,4 +284,28 @@ fn the_wireless_ns2_trace_gives_pdr_and_delay_to_awk_scripts() {
         .filter(|r| (r[0] == "s" || r[0] == "f") && r[3] == "RTR" && r[6] == "AODV")
         .count() as u64;
     assert_eq!(rtr, out.summary.routing.as_ref().unwrap().transmissions);
+}
+
+#[test]
+fn omitted_wireless_layers_keep_only_their_drops() {
+    let json = scenario("examples/wifi_chain.toml", |doc| {
+        doc["duration"] = Value::String("20s".into());
+        doc["routing"]["protocol"] = Value::String("aodv".into());
+    });
+    let spec = |omit: &[&str]| CaptureSpec {
+        pcap: None,
+        ns2_trace: true,
+        ns2_omit: omit.iter().map(|s| s.to_string()).collect(),
+    };
+    let whole = run(&json, spec(&[]));
+    let part = run(&json, spec(&["RTR"]));
+    let whole = whole.capture.ns2_trace.unwrap();
+    let part = part.capture.ns2_trace.unwrap();
+    let kept: Vec<&str> = whole
+        .lines()
+        .filter(|l| l.starts_with('D') || l.split_whitespace().nth(3) != Some("RTR"))
+        .collect();
+    assert!(kept.len() < whole.lines().count());
+    assert!(kept.iter().any(|l| l.contains(" AGT ")));
+    assert_eq!(part.lines().collect::<Vec<_>>(), kept);
 }

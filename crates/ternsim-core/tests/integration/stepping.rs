@@ -81,6 +81,7 @@ fn ns2_trace_spec() -> CaptureSpec {
     CaptureSpec {
         pcap: None,
         ns2_trace: true,
+        ns2_omit: Vec::new(),
     }
 }
 

@@ -16,6 +16,7 @@ use crate::net::packet::{DropReason, Packet, Payload};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
+use std::collections::{HashSet, VecDeque};
 
 /// Per-node AODV counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -68,8 +69,10 @@ pub struct AodvAgent {
     next_rreq_id: u32,
     table: RouteTable,
     queue: RouteQueue,
-    /// RREQs seen: (originator, id, forgotten at).
-    seen: Vec<(Addr, u32, SimTime)>,
+    /// RREQs seen: (originator, id), looked up on every RREQ heard.
+    seen: HashSet<(Addr, u32)>,
+    /// The same RREQs with the time each is forgotten, in that order.
+    seen_order: VecDeque<(Addr, u32, SimTime)>,
     pending: Vec<(SimTime, u64, Delayed)>,
     pending_seq: u64,
     /// Next purge timer tick (armed while the route queue holds packets).
@@ -96,7 +99,8 @@ impl AodvAgent {
             next_rreq_id: 1,
             table: RouteTable::default(),
             queue: RouteQueue::new(cfg.queue_size, cfg.queue_timeout),
-            seen: Vec::new(),
+            seen: HashSet::new(),
+            seen_order: VecDeque::new(),
             pending: Vec::new(),
             pending_seq: 0,
             purge_at: None,
@@ -262,15 +266,18 @@ impl AodvAgent {
     }
 
     /// Invalidates expired routes (ns-2's purge does it every 0.5 s; here at every call)
-    /// and forgets expired RREQ IDs.
+    /// and forgets expired RREQ IDs. Both are cheap when nothing is due: the table keeps the
+    /// earliest expiry, and RREQ IDs are remembered in the order they are forgotten (each
+    /// for the same `bcast_id_save`), so the expired ones are a prefix.
     fn sweep(&mut self, now: SimTime) {
-        for e in self.table.iter_mut() {
-            if e.is_valid() && e.expire <= now {
-                e.seq = e.seq.wrapping_add(1);
-                e.down();
+        self.table.expire_routes(now);
+        while let Some(&(o, i, t)) = self.seen_order.front() {
+            if t > now {
+                break;
             }
+            self.seen_order.pop_front();
+            self.seen.remove(&(o, i));
         }
-        self.seen.retain(|(_, _, t)| *t > now);
     }
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
@@ -547,18 +554,23 @@ impl AodvAgent {
         else {
             return;
         };
-        if orig == self.me || self.seen.iter().any(|&(o, i, _)| (o, i) == (orig, id)) {
+        if orig == self.me || self.seen.contains(&(orig, id)) {
             self.stats.rreq_suppressed += 1;
             return;
         }
-        self.seen.push((orig, id, now + self.cfg.bcast_id_save));
+        let forget = now + self.cfg.bcast_id_save;
+        debug_assert!(self.seen_order.back().is_none_or(|&(_, _, t)| t <= forget));
+        self.seen.insert((orig, id));
+        self.seen_order.push_back((orig, id, forget));
         // Reverse route to the originator.
         let hops = hop_count.saturating_add(1);
         let rev_life = self.cfg.rev_route_life;
         let rev = self.table.entry(orig);
         if rev.replaced_by(orig_seq, hops) {
             let expire = rev.expire.max(now + rev_life);
-            rev.set(orig_seq, hops, from, Some(iface), expire);
+            let rev = self
+                .table
+                .set_route(orig, orig_seq, hops, from, Some(iface), expire);
             rev.req_timeout = SimTime::ZERO;
             rev.req_count = 0;
             self.release(now, orig);
@@ -647,11 +659,12 @@ impl AodvAgent {
         };
         let hops = hop_count.saturating_add(1);
         let me = self.me;
-        let e = self.table.entry(dst);
-        if !e.replaced_by(dst_seq, hops) {
+        if !self.table.entry(dst).replaced_by(dst_seq, hops) {
             return true; // suppressed (ns-2 frees it)
         }
-        e.set(dst_seq, hops, from, Some(iface), now + lifetime);
+        let e = self
+            .table
+            .set_route(dst, dst_seq, hops, from, Some(iface), now + lifetime);
         e.req_timeout = SimTime::ZERO;
         e.req_last_ttl = 0;
         e.req_count = 0;

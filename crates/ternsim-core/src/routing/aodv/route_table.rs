@@ -84,15 +84,9 @@ impl RouteEntry {
         self.expire = SimTime::ZERO;
     }
 
-    /// Installs a valid route (ns-2 `rt_update`).
-    pub fn set(
-        &mut self,
-        seq: u32,
-        hops: u8,
-        next_hop: Addr,
-        iface: Option<IfaceId>,
-        expire: SimTime,
-    ) {
+    /// Installs a valid route (ns-2 `rt_update`). Only through [`RouteTable::set_route`],
+    /// which keeps the table's expiry floor.
+    fn set(&mut self, seq: u32, hops: u8, next_hop: Addr, iface: Option<IfaceId>, expire: SimTime) {
         self.seq = seq;
         self.hops = hops;
         self.next_hop = next_hop;
@@ -111,12 +105,67 @@ impl RouteEntry {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+/// The routes by destination.
+///
+/// Invariant: no valid entry expires before `floor`. An entry becomes valid only through
+/// [`RouteTable::set_route`], which lowers the floor to the new expiry when needed; the
+/// other changes to a valid entry's expiry only extend it (`forward`), and an entry taken out
+/// of service (`down`, in repair) no longer counts. So [`RouteTable::expire_routes`], called
+/// on every packet, need not scan the table before `floor`.
+#[derive(Clone, Debug)]
 pub struct RouteTable {
     entries: BTreeMap<Addr, RouteEntry>,
+    floor: SimTime,
+}
+
+impl Default for RouteTable {
+    fn default() -> Self {
+        RouteTable {
+            entries: BTreeMap::new(),
+            floor: SimTime::MAX,
+        }
+    }
 }
 
 impl RouteTable {
+    /// Installs a valid route to `dst` (ns-2 `rt_update`) and returns its entry.
+    pub fn set_route(
+        &mut self,
+        dst: Addr,
+        seq: u32,
+        hops: u8,
+        next_hop: Addr,
+        iface: Option<IfaceId>,
+        expire: SimTime,
+    ) -> &mut RouteEntry {
+        self.floor = self.floor.min(expire);
+        let e = self.entry(dst);
+        e.set(seq, hops, next_hop, iface, expire);
+        e
+    }
+
+    /// Invalidates every valid route expired by `now`, its sequence number incremented (ns-2
+    /// `rt_purge`). Nothing can have expired before the floor, so the table is scanned only
+    /// from then on, and the floor is raised to the earliest expiry still valid.
+    pub fn expire_routes(&mut self, now: SimTime) {
+        if now < self.floor {
+            return;
+        }
+        let mut floor = SimTime::MAX;
+        for e in self.entries.values_mut() {
+            if !e.is_valid() {
+                continue;
+            }
+            if e.expire <= now {
+                e.seq = e.seq.wrapping_add(1);
+                e.down();
+            } else {
+                floor = floor.min(e.expire);
+            }
+        }
+        self.floor = floor;
+    }
+
     pub fn get(&self, dst: Addr) -> Option<&RouteEntry> {
         self.entries.get(&dst)
     }

@@ -1,0 +1,127 @@
+"""The ns-2 trace on its way from the core to the script's trace file, in bounded pieces.
+
+This module owns what happens to the trace the core records between two moments the script
+can see the file (a callback, ``flush-trace``, closing the channel, the end of the run): the
+run is advanced in steps (:func:`run_to`) and after each step the core's text is taken and
+filtered at once, so the unfiltered text (which for a large MANET is mostly ``r RTR`` lines
+that ns-2 writes only with routerTrace ON) never accumulates.
+
+A wired trace is in time order as the core writes it: each step's lines go to the channel at
+once. A wireless trace is not (a reception's outcome is written when it is settled, with the
+time it ended), and ns-2's file is the lines of the whole interval sorted by time, with the
+setdest ``M`` lines merged in. So its filtered lines are kept, sorted runs of them spilled to a
+temporary file once there are :data:`SPILL_LINES`, and at the moment the script can see the file
+the runs are merged into it: the same bytes as sorting the interval's text in one piece.
+
+It knows nothing of Tcl: the caller gives a ``write(text)`` for the script's channel.
+"""
+
+from __future__ import annotations
+
+import heapq
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any, Callable
+
+#: Filtered wireless lines kept in memory before a sorted run of them goes to a file.
+SPILL_LINES = 200_000
+#: Lines written to the channel per call.
+WRITE_LINES = 20_000
+#: Bytes of core trace text one step aims at: steps are lengthened or shortened towards it.
+STEP_BYTES = 4_000_000
+#: Simulated seconds of the first step, and the bounds of every step.
+FIRST_STEP, MIN_STEP, MAX_STEP = 0.5, 1e-3, 50.0
+
+_Key = tuple[float, int, int]
+
+
+class TraceStream:
+    """The trace of one interval between two moments the script can see the file."""
+
+    def __init__(self, translation: Any) -> None:
+        self.translation = translation
+        self.wireless = bool(translation.wireless)
+        #: Filtered wireless lines not yet spilled, and the sorted runs on file.
+        self._lines: list[tuple[_Key, str]] = []
+        self._runs: list[IO[str]] = []
+        #: Lines of the interval taken from the core so far (the next piece's first rank).
+        self._taken = 0
+        #: Whether the interval had any trace text while the channel was open: ns-2's M
+        #: lines are written with it even when every core line is filtered out.
+        self._any = False
+        #: Simulated seconds of the next step of :meth:`run_to`.
+        self._step = FIRST_STEP
+
+    def run_to(
+        self, sim: Any, start: float, until: float, write: Callable[[str], None] | None
+    ) -> None:
+        """Runs ``sim`` from where it is paused (``start`` seconds) to ``until`` in steps,
+        handing the trace of each step to :meth:`add`. Pausing the core changes nothing in
+        the run (the events between pauses are those of one run), so the steps only bound
+        the text held at once: each is sized from the last one's text towards
+        :data:`STEP_BYTES`."""
+        t = start
+        while True:
+            target = min(until, t + self._step)
+            sim.run_until(target)
+            text = sim.take_ns2_trace()
+            self.add(text, write)
+            if target >= until:
+                return
+            # Towards the target text size, at most halving or doubling per step.
+            scale = min(2.0, max(0.5, STEP_BYTES / max(len(text), 1)))
+            self._step = min(MAX_STEP, max(MIN_STEP, (target - t) * scale))
+            t = target
+
+    def add(self, text: str, write: Callable[[str], None] | None) -> None:
+        """A piece of the core's trace, the pieces in the order the core wrote them; ``write``
+        is None when the script has no open trace channel (the piece is then dropped, as
+        ns-2 would never have written it)."""
+        if not text or write is None:
+            return
+        self._any = True
+        if not self.wireless:
+            write(self.translation.rewrite_trace(text))
+            return
+        entries = self.translation.wireless_entries(text, self._taken)
+        self._taken += text.count("\n") + 1
+        self._lines.extend(entries)
+        if len(self._lines) >= SPILL_LINES:
+            self._spill()
+
+    def flush(self, write: Callable[[str], None] | None) -> None:
+        """The script can see the file now: writes the interval's wireless lines, merged in
+        time order with the ``M`` lines, and starts a new interval."""
+        if self.wireless and write is not None and self._any:
+            self._lines.sort(key=lambda e: e[0])
+            moves = sorted(self.translation.movement_entries(), key=lambda e: e[0])
+            merged = heapq.merge(
+                moves, self._lines, *map(_read_run, self._runs), key=lambda e: e[0]
+            )
+            batch: list[str] = []
+            for _, line in merged:
+                batch.append(line)
+                if len(batch) == WRITE_LINES:
+                    write("".join(x + "\n" for x in batch))
+                    batch.clear()
+            if batch:
+                write("".join(x + "\n" for x in batch))
+        for run in self._runs:
+            run.close()
+        self._lines, self._runs, self._taken, self._any = [], [], 0, False
+
+    def _spill(self) -> None:
+        self._lines.sort(key=lambda e: e[0])
+        run = tempfile.TemporaryFile("w+", encoding="utf-8", prefix="ternsim-trace-")
+        for (t, k, r), line in self._lines:
+            # repr of a float reads back as the same float: the merge compares exact keys.
+            run.write(f"{t!r} {k} {r} {line}\n")
+        run.seek(0)
+        self._runs.append(run)
+        self._lines = []
+
+
+def _read_run(run: IO[str]) -> Iterator[tuple[_Key, str]]:
+    for row in run:
+        t, k, r, line = row.rstrip("\n").split(" ", 3)
+        yield (float(t), int(k), int(r)), line
