@@ -323,6 +323,24 @@ def test_a_refused_translation_raises(tmp_path):
 # --- running -------------------------------------------------------------------------------------
 
 
+def test_each_setdest_line_is_written_once_when_its_time_comes(tmp_path):
+    # ns-2 writes an M line when the setdest runs. Setdests at 3 s and 7 s, the trace
+    # flushed at 5 s and at the end (10 s), one at 12 s after the end: the 3 s line once,
+    # the 7 s line once (after the 5 s flush), the 12 s line never.
+    moves = (
+        '$ns at 3.0 "$node_(2) setdest 600.0 100.0 10.0"\n'
+        '$ns at 7.0 "$node_(1) setdest 300.0 100.0 5.0"\n'
+        '$ns at 12.0 "$node_(0) setdest 50.0 100.0 5.0"\n'
+        '$ns at 5.0 "$ns flush-trace"\n'
+    )
+    proc = ternsim_ns2(tmp_path, HEAD + CONFIG + NODES + moves + UDP + FINISH)
+    assert proc.returncode == 0, proc.stderr
+    lines = (tmp_path / "out.tr").read_text().splitlines()
+    assert [line.split()[1] for line in lines if line.startswith("M ")] == ["3.00000", "7.00000"]
+    times = [float(line.split()[1]) for line in lines]
+    assert times == sorted(times)
+
+
 def test_a_three_node_script_runs_and_writes_the_wireless_trace(tmp_path):
     moves = '$ns at 3.0 "$node_(2) setdest 600.0 100.0 10.0"\n'
     stop = (

@@ -189,13 +189,14 @@ class _Session:
             if self.refusal is None and model.live.final is None:
                 self._end_run(sim)
 
-    def _pull_trace(self, sim: Any) -> None:
-        """Writes the trace lines recorded since the last call into the script's trace file."""
+    def _pull_trace(self, sim: Any, final: bool = False) -> None:
+        """Writes the trace lines recorded since the last call into the script's trace file
+        (``final``: the run ends where it is paused)."""
         if self.model.live is None or self.model.live.final is not None:
             return
         write = self._trace_writer()
         self.stream.add(sim.take_ns2_trace(), write)
-        self.stream.flush(write)
+        self.stream.flush(write, float(sim.now), final)
 
     def _trace_writer(self) -> Callable[[str], None] | None:
         """Writes text into the script's trace-all channel; None when it has none open."""
@@ -207,7 +208,7 @@ class _Session:
     def _end_run(self, sim: Any) -> None:
         """The script exited or ran out of callbacks: end the simulation where it is paused,
         keep the agents' final state for later reads, write the result folder."""
-        self._pull_trace(sim)
+        self._pull_trace(sim, final=True)
         self.model.live.end()
         result = sim.stop()
         self.result = result

@@ -51,6 +51,10 @@ class TraceStream:
         self._any = False
         #: Simulated seconds of the next step of :meth:`run_to`.
         self._step = FIRST_STEP
+        #: The setdest ``M`` lines in time order, and how many are written (or passed by
+        #: with no channel open): ns-2 writes each once, when its setdest runs.
+        self._moves: list[tuple[_Key, str]] | None = None
+        self._moves_done = 0
 
     def run_to(
         self, sim: Any, start: float, until: float, write: Callable[[str], None] | None
@@ -89,12 +93,29 @@ class TraceStream:
         if len(self._lines) >= SPILL_LINES:
             self._spill()
 
-    def flush(self, write: Callable[[str], None] | None) -> None:
-        """The script can see the file now: writes the interval's wireless lines, merged in
-        time order with the ``M`` lines, and starts a new interval."""
+    def _moves_until(self, now: float, final: bool) -> list[tuple[_Key, str]]:
+        """The ``M`` lines not yet taken whose setdest ran before ``now`` (at or before it
+        when the run ends there), taken."""
+        if self._moves is None:
+            self._moves = sorted(self.translation.movement_entries(), key=lambda e: e[0])
+        start = self._moves_done
+        end = start
+        while end < len(self._moves) and (
+            self._moves[end][0][0] < now or (final and self._moves[end][0][0] <= now)
+        ):
+            end += 1
+        self._moves_done = end
+        return self._moves[start:end]
+
+    def flush(self, write: Callable[[str], None] | None, now: float, final: bool = False) -> None:
+        """The script can see the file now (``now`` seconds; the run's events before it
+        have run, or all of them up to it if the run ends there): writes the interval's
+        wireless lines, merged in time order with the ``M`` lines of the setdests that ran
+        in it, and starts a new interval."""
+        if self.wireless and (write is None or self._any):
+            moves = self._moves_until(now, final)
         if self.wireless and write is not None and self._any:
             self._lines.sort(key=lambda e: e[0])
-            moves = sorted(self.translation.movement_entries(), key=lambda e: e[0])
             merged = heapq.merge(
                 moves, self._lines, *map(_read_run, self._runs), key=lambda e: e[0]
             )
