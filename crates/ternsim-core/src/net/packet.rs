@@ -104,9 +104,10 @@ pub enum Header {
     /// An outer IP header (IP-in-IP tunnel, RFC 2003).
     Ip(IpHeader),
     SourceRoute(SourceRoute),
-    /// The second IP header ns-2.35's DSDV counts on the packets it carries for agents
-    /// (`cmh->size() += IP_HDR_LEN` when it originates one; the agent's size already
-    /// counts an IP header): octets on the air only, taken off at the destination.
+    /// The IP header ns-2.35's routing agents count on the packets they originate for
+    /// agents (`IP_HDR_LEN`): DSDV on every packet (a second one on TCP, whose agent size
+    /// already holds one), AODV on all but TCP's. Octets on the air only, taken off at the
+    /// destination.
     RoutingIpCopy,
 }
 

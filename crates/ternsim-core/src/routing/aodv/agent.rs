@@ -12,7 +12,7 @@ use super::route_table::{seq_newer, RouteState, RouteTable};
 use super::AodvConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
-use crate::net::packet::{DropReason, Packet, Payload};
+use crate::net::packet::{DropReason, Header, Packet, Payload};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
@@ -451,12 +451,16 @@ impl AodvAgent {
 
     /// A packet this node originates: forwarded on a valid route, or queued while a route
     /// is discovered.
-    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
+    pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, mut packet: Packet) -> Routed {
         self.note_ctx(ctx, None);
         self.sweep(now);
         let dst = packet.ip.dst;
         if ctx.is_local(dst) {
             return Routed::Deliver(packet);
+        }
+        let tcp = matches!(packet.payload, Payload::TcpData(_) | Payload::TcpAck(_));
+        if self.cfg.originated_ip_header && !tcp {
+            packet.push_header(Header::RoutingIpCopy);
         }
         if dst.is_broadcast() {
             return Routed::broadcast(packet, self.iface);
@@ -477,7 +481,7 @@ impl AodvAgent {
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
-        packet: Packet,
+        mut packet: Packet,
     ) -> Routed {
         self.note_ctx(ctx, Some(iface));
         self.sweep(now);
@@ -509,6 +513,7 @@ impl AodvAgent {
         }
         let dst = packet.ip.dst;
         if ctx.is_local(dst) || dst.is_broadcast() {
+            packet.remove_routing_ip_copy();
             return Routed::Deliver(packet);
         }
         match self.forward(now, packet) {

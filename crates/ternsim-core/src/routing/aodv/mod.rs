@@ -85,6 +85,11 @@ pub struct AodvConfig {
     pub release_spacing: SimTime,
     /// Broadcast control messages wait U(0, jitter) (ns-2 10 ms); unicast ones do not.
     pub broadcast_jitter: SimTime,
+    /// Count an IP header (20 octets) on the packets this node originates for agents other
+    /// than TCP, as ns-2.35's `AODV::recv` does (`ch->size() += IP_HDR_LEN` unless the
+    /// packet is TCP data or an ACK, whose agent size already holds one): a 512-octet CBR
+    /// packet crosses the air as 532 + the MAC header; the destination takes them off.
+    pub originated_ip_header: bool,
     /// Route queue capacity (ns-2 `AODV_RTQ_MAX_LEN` 64); when full the oldest is dropped
     /// with `hold_overflow`.
     pub queue_size: usize,
@@ -126,6 +131,7 @@ impl Default for AodvConfig {
             purge_interval: SimTime::from_millis(500),
             release_spacing: SimTime::from_millis(10),
             broadcast_jitter: SimTime::from_millis(10),
+            originated_ip_header: true,
             queue_size: 64,
             queue_timeout: SimTime::from_millis(30_000),
             hello: false,

@@ -23,9 +23,13 @@ fn ms(v: u64) -> SimTime {
 }
 
 /// ns-2 defaults without jitter, so that the hand-worked times are exact.
+/// ns-2's defaults without broadcast jitter, and without the IP header ns-2 counts on
+/// originated non-TCP packets, so that data keeps the size it was sent with (the test of
+/// that header turns it on).
 fn cfg() -> AodvConfig {
     AodvConfig {
         broadcast_jitter: SimTime::ZERO,
+        originated_ip_header: false,
         ..AodvConfig::default()
     }
 }
@@ -747,4 +751,50 @@ fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
         (net.agents[3].held(), net.agents[3].next_timer()),
         (0, None)
     );
+}
+
+/// ns-2.35's `AODV::recv` adds `IP_HDR_LEN` to the packets a node originates unless they
+/// are TCP: a 1000-byte UDP packet from 0 to 2 over 0-1-2 crosses both hops as 1020 bytes
+/// and is delivered as 1000; the same flow as TCP data stays 1000 bytes throughout.
+#[test]
+fn originated_non_tcp_packets_carry_ns2s_ip_header_on_the_air() {
+    let on = AodvConfig {
+        originated_ip_header: true,
+        ..cfg()
+    };
+    let mut net = Net::new(3, &[(0, 1), (1, 2)], on);
+    let uid = net.send_data(0, 2);
+    net.run_until(SimTime::ZERO);
+    let log = net.take_log();
+    for hop in ["n0>n1", "n1>n2"] {
+        assert!(
+            log.contains(&format!("0.000 {hop} data uid={uid} 1020B")),
+            "{log:?}"
+        );
+    }
+    assert!(
+        log.contains(&format!("0.000 n2 deliver uid={uid} 1000B")),
+        "{log:?}"
+    );
+    // TCP data: the route is known now, the packet leaves at once with its own size.
+    let mut p = udp_packet(77, 2, 1000);
+    p.ip.src = a(0);
+    p.payload = Payload::TcpData(crate::tcp::segment::DataSegment {
+        seq: 1,
+        wire_bytes: 1000,
+        payload_bytes: 960,
+        retransmission: false,
+        cong_action: false,
+        sent_at: SimTime::ZERO,
+    });
+    let (addrs, ifaces) = net.ctx_of(0);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    match net.agents[0].route_output(SimTime::ZERO, &ctx, p) {
+        Routed::Forward { packet, .. } => assert_eq!(packet.size, 1000),
+        other => panic!("not forwarded: {other:?}"),
+    }
 }
