@@ -1,4 +1,4 @@
-"""Wired-cum-wireless Mobile IP scripts under ``ternsim ns2`` (tests/ns2_scripts/mip_handoff.tcl,
+"""Wired-cum-wireless Mobile IP scripts under ``ternsim ns2`` (scenarios/ho-mobileip/handoff.tcl,
 written in the pattern of ns-2's tutorial wireless3.tcl), against hand-worked expectations and
 against ns-2.35 itself.
 
@@ -21,8 +21,9 @@ import pytest
 
 from ternsim.experiments.handoff_trace import handoff
 from ternsim.ns2 import ScriptRefused, translate_script
+from ternsim.paths import scenario_path
 
-SCRIPT = Path(__file__).parent / "ns2_scripts" / "mip_handoff.tcl"
+SCRIPT = scenario_path("ho-mobileip/handoff.tcl")
 WINDOWS = (5.0, 40.0, 75.0, 150.0)  # before | around the handoff | after (both resumed)
 LEAVE_HA, ENTER_FA = 44.0, 49.0  # hand-worked above
 MH = 4  # ns-2 node id: W(0) 0, W(1) 1, HA 2, FA 3, MH 4

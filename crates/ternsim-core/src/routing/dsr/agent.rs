@@ -648,17 +648,7 @@ impl DsrAgent {
         if self.cfg.tap && sr.carries_path() && me_at + 1 < sr.path.len() {
             self.cache.add_secondary(sr.path[me_at..].to_vec());
         }
-        if let Payload::Control(ControlMessage::DsrRouteError {
-            from,
-            to,
-            originator,
-        }) = packet.payload
-        {
-            // Every node a route error passes removes the link (RFC 4728 §8.3.5); the node
-            // it is for holds it for its next route requests.
-            self.forget_link(now, from, to);
-            self.note_error_for_me(now, ctx, from, to, originator);
-        }
+        self.process_route_error(now, ctx, &packet);
         if me_at + 1 >= sr.path.len() {
             // Last hop: strip the source route (RFC 4728 §8.1.4).
             packet.remove_source_route();
@@ -718,15 +708,7 @@ impl DsrAgent {
         if !self.cfg.tap {
             return;
         }
-        if let Payload::Control(ControlMessage::DsrRouteError {
-            from,
-            to,
-            originator,
-        }) = packet.payload
-        {
-            self.forget_link(now, from, to);
-            self.note_error_for_me(now, ctx, from, to, originator);
-        }
+        self.process_route_error(now, ctx, packet);
         let Some(sr) = packet.source_route() else {
             return;
         };
@@ -782,18 +764,20 @@ impl DsrAgent {
         out.control.push(self.reply(short, back, iface));
     }
 
-    /// A route error for this node: hold it for the next route requests (ns-2
-    /// `processBrokenRouteError`, `route_error_held`).
-    fn note_error_for_me(
-        &mut self,
-        now: SimTime,
-        ctx: &RouteCtx,
-        from: Addr,
-        to: Addr,
-        originator: Addr,
-    ) {
-        if ctx.is_local(originator) {
-            self.held_error = Some((now, from, to));
+    /// A route error received, forwarded or overheard (ns-2 `processBrokenRouteError`):
+    /// every node it passes removes the link (RFC 4728 §8.3.5); the node it is for holds it
+    /// for its next route requests (`route_error_held`).
+    fn process_route_error(&mut self, now: SimTime, ctx: &RouteCtx, packet: &Packet) {
+        if let Payload::Control(ControlMessage::DsrRouteError {
+            from,
+            to,
+            originator,
+        }) = packet.payload
+        {
+            self.forget_link(now, from, to);
+            if ctx.is_local(originator) {
+                self.held_error = Some((now, from, to));
+            }
         }
     }
 

@@ -83,9 +83,12 @@ impl SourceFlows {
         cached: Vec<Addr>,
     ) -> (Vec<Addr>, FlowHeader) {
         let flows = self.flows.entry(dst).or_default();
-        // Prefer the default flow's route while it lives and is no longer.
+        // Prefer the default flow's route while it lives and is no longer (the cache's own
+        // route, usually the same one, is kept without a copy).
         let route = match flows.last() {
-            Some(d) if d.alive(now) && d.route.len() <= cached.len() => d.route.clone(),
+            Some(d) if d.alive(now) && d.route.len() <= cached.len() && d.route != cached => {
+                d.route.clone()
+            }
             _ => cached,
         };
         let found = flows
