@@ -9,10 +9,16 @@ python="${PYTHON:-python3}"
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
+# One build serves every test: the extension and the Rust tests use the cargo profile
+# fast-build (Cargo.toml: release without LTO, which compiles in about half the time), so
+# `cargo test` reuses the dependencies and the core library the extension was built with, and
+# tests/test_wheel.py packages that same build instead of compiling again.
+export TERNSIM_CARGO_PROFILE="${TERNSIM_CARGO_PROFILE:-fast-build}"
+export MATURIN_PEP517_ARGS="--profile $TERNSIM_CARGO_PROFILE"
 # Editable inside this environment only, so that the tests see the repository's own files
 # (the scenarios folder included) and a rerun after an edit rebuilds just the extension.
 "$venv/bin/python" -m pip install -q -e ".[test]"
 # --workspace (not -p ternsim-core): see crates/ternsim-py/Cargo.toml, [lib] test = false.
-cargo test --workspace --release
+cargo test --workspace --profile "$TERNSIM_CARGO_PROFILE"
 # One pytest worker per core (pytest-xdist); `scripts/test.sh -n 0` runs them in one process.
 "$venv/bin/python" -m pytest -q -n auto --durations=15 "$@"

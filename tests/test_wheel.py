@@ -1,7 +1,10 @@
 """Distribution: the Linux wheel installs and runs where there is no Rust toolchain.
 
-Builds the abi3 wheel with maturin (release profile, sharing the repository's cargo target
-folder, so after `scripts/test.sh`'s own build this mostly relinks), installs it into a fresh
+Builds the abi3 wheel with maturin, with the cargo profile and the interpreter that built the
+test environment's editable install (`$TERNSIM_CARGO_PROFILE`, set by `scripts/test.sh`, else
+`release`; the test's own Python): the same cargo invocation, so after `scripts/test.sh`'s build
+it only packages what is built. (Another interpreter would change pyo3's build configuration and
+rebuild the extension.) It installs the wheel into a fresh
 virtual environment whose PATH has no cargo or rustc, and runs a shipped scenario by name from
 a folder outside the repository. Skipped, saying why, when maturin or cargo is missing (the
 build needs them; the install must not)."""
@@ -32,6 +35,7 @@ def _maturin() -> list[str] | None:
 
 
 MATURIN = _maturin()
+PROFILE = os.environ.get("TERNSIM_CARGO_PROFILE", "release")
 
 pytestmark = [
     pytest.mark.slow,
@@ -53,7 +57,7 @@ def _path_without_toolchain(venv_bin: Path) -> str:
 def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     build = subprocess.run(
-        [*MATURIN, "build", "--release", "--out", str(dist)],
+        [*MATURIN, "build", "--profile", PROFILE, "-i", sys.executable, "--out", str(dist)],
         cwd=REPO,
         capture_output=True,
         text=True,
