@@ -4,9 +4,10 @@ Builds the abi3 wheel with maturin, with the cargo profile and the interpreter t
 test environment's editable install (`$TERNSIM_CARGO_PROFILE`, set by `scripts/test.sh`, else
 `release`; the test's own Python): the same cargo invocation, so after `scripts/test.sh`'s build
 it only packages what is built. (Another interpreter would change pyo3's build configuration and
-rebuild the extension.) It installs the wheel into a fresh
-virtual environment whose PATH has no cargo or rustc, and runs a shipped scenario by name from
-a folder outside the repository. Skipped, saying why, when maturin or cargo is missing (the
+rebuild the extension.) It installs the wheel into a fresh virtual environment whose PATH has
+no cargo or rustc (the third-party dependencies come from the test environment; the wheel's
+declared ones are checked against pyproject.toml), and runs a shipped scenario by name from a
+folder outside the repository. Skipped, saying why, when maturin or cargo is missing (the
 build needs them; the install must not)."""
 
 from __future__ import annotations
@@ -17,9 +18,15 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.9 and 3.10
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLCHAIN = ("cargo", "rustc", "rustup")
@@ -71,9 +78,38 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     assert "-cp39-abi3-" in wheel, wheel
     assert "linux" in wheel, wheel
 
+    # The wheel declares the project's dependencies (pip installs them from PyPI).
+    with zipfile.ZipFile(wheels[0]) as zf:
+        meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        requires = [
+            line.split(":", 1)[1].strip()
+            for line in zf.read(meta).decode().splitlines()
+            if line.startswith("Requires-Dist:")
+        ]
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    for dep in declared:
+        name = dep.split(">")[0].split("=")[0].split(";")[0].strip()
+        assert any(r.startswith(name) for r in requires), (name, requires)
+
+    # A fresh environment that sees the test environment's third-party packages (a path
+    # line, not a site folder, so its editable ternsim stays invisible) and gets only the
+    # wheel installed: what is tested is the wheel, not downloading numpy and pandas again.
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_dir = venv / "bin"
+    site = Path(
+        subprocess.run(
+            [
+                str(bin_dir / "python"),
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    (site / "test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     env = {
         k: v
         for k, v in os.environ.items()
@@ -84,7 +120,7 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
         assert shutil.which(tool, path=env["PATH"]) is None, f"{tool} still on PATH"
 
     install = subprocess.run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheels[0])],
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheels[0])],
         env=env,
         capture_output=True,
         text=True,
