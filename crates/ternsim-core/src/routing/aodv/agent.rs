@@ -134,7 +134,7 @@ impl AodvAgent {
 
     /// Sends a HELLO and draws the next one in U(0.75, 1.25) × `hello_interval`.
     fn send_hello(&mut self, now: SimTime) {
-        self.broadcast(now, ControlMessage::AodvHello { dst_seq: self.seq });
+        self.broadcast(now, ControlMessage::AodvHello { dst_seq: self.seq }, true);
         let base = self.cfg.hello_interval.as_nanos();
         let spread = base / 2;
         let next = base - base / 4
@@ -224,8 +224,11 @@ impl AodvAgent {
         }
     }
 
-    fn broadcast(&mut self, now: SimTime, msg: ControlMessage) {
-        let at = now + self.jitter();
+    /// Broadcasts `msg` (TTL 1 for RERR and HELLO). `jittered` as ns-2.35 does it: a
+    /// forwarded RREQ and a RERR passed on from `recvError` wait U(0, 10 ms); an originated
+    /// RREQ (`sendRequest`) and the RERRs of a link failure or a missing route do not.
+    fn broadcast(&mut self, now: SimTime, msg: ControlMessage, jittered: bool) {
+        let at = if jittered { now + self.jitter() } else { now };
         let c = ControlSend {
             msg,
             src: self.me,
@@ -423,7 +426,7 @@ impl AodvAgent {
             ttl,
             sent: now,
         };
-        self.broadcast(now, msg);
+        self.broadcast(now, msg, false);
     }
 
     /// Forwards `packet` on the valid route to its destination, refreshing the route's
@@ -536,6 +539,7 @@ impl AodvAgent {
                     ControlMessage::AodvRerr {
                         unreachable: vec![(dst, seq)],
                     },
+                    false,
                 );
                 self.stats.no_route_drops += 1;
                 Routed::Drop(packet, DropReason::NoRoute)
@@ -568,16 +572,28 @@ impl AodvAgent {
         self.seen.insert((orig, id));
         self.seen_order.push_back((orig, id, forget));
         // Reverse route to the originator.
+        // ns-2 `recvRequest`: the entry's lifetime is extended to at least REV_ROUTE_LIFE
+        // whether or not the offer replaces it (a valid route only gains time).
         let hops = hop_count.saturating_add(1);
         let rev_life = self.cfg.rev_route_life;
         let rev = self.table.entry(orig);
+        rev.expire = rev.expire.max(now + rev_life);
         if rev.replaced_by(orig_seq, hops) {
-            let expire = rev.expire.max(now + rev_life);
+            let waiting = rev.req_timeout > SimTime::ZERO;
+            let expire = rev.expire;
             let rev = self
                 .table
                 .set_route(orig, orig_seq, hops, from, Some(iface), expire);
-            rev.req_timeout = SimTime::ZERO;
-            rev.req_count = 0;
+            if waiting {
+                // This node was itself searching for the originator: the search is over,
+                // and the route is in use forward, so it lives ACTIVE_ROUTE_TIMEOUT.
+                rev.req_count = 0;
+                rev.req_timeout = SimTime::ZERO;
+                rev.req_last_ttl = hops;
+                let active = now + self.cfg.active_route_timeout;
+                self.table
+                    .set_route(orig, orig_seq, hops, from, Some(iface), active);
+            }
             self.release(now, orig);
         }
         // A reply needs a valid route back; without one the request can only be forwarded.
@@ -645,7 +661,7 @@ impl AodvAgent {
             ttl,
             sent,
         };
-        self.broadcast(now, msg);
+        self.broadcast(now, msg, true);
     }
 
     /// Returns false when the reply should be forwarded but there is no route to its
@@ -670,8 +686,10 @@ impl AodvAgent {
         let e = self
             .table
             .set_route(dst, dst_seq, hops, from, Some(iface), now + lifetime);
+        // ns-2 `recvReply` resets the request state and remembers the route's length as the
+        // last ring, so a later search starts from it.
         e.req_timeout = SimTime::ZERO;
-        e.req_last_ttl = 0;
+        e.req_last_ttl = hops;
         e.req_count = 0;
         if orig == me {
             let per_hop = SimTime::from_nanos(now.saturating_sub(sent).as_nanos() / hops as u64);
@@ -704,7 +722,6 @@ impl AodvAgent {
 
     fn on_rerr(&mut self, now: SimTime, from: Addr, unreachable: &[(Addr, u32)]) {
         let mut report = Vec::new();
-        let mut to = Vec::new();
         for &(d, s) in unreachable {
             let Some(e) = self.table.get_mut(d) else {
                 continue;
@@ -712,32 +729,26 @@ impl AodvAgent {
             if e.is_valid() && e.next_hop == from && !seq_newer(e.seq, s) {
                 e.seq = s;
                 e.down();
+                // ns-2 `recvError`: passed on for the routes someone used through here.
                 if !e.precursors.is_empty() {
                     report.push((d, s));
-                    for p in e.precursors.drain(..) {
-                        if !to.contains(&p) {
-                            to.push(p);
-                        }
-                    }
+                    e.precursors.clear();
                 }
             }
         }
-        self.send_error(now, report, &to);
+        self.send_error(now, report, true);
     }
 
-    /// Sends a RERR for `unreachable` to the precursors `to`: unicast to a single one,
-    /// broadcast (TTL 1) to several (RFC 3561 §6.11).
-    fn send_error(&mut self, now: SimTime, unreachable: Vec<(Addr, u32)>, to: &[Addr]) {
-        if unreachable.is_empty() || to.is_empty() {
+    /// Sends a RERR for `unreachable`, as ns-2.35's `sendError` does: always to the IP
+    /// broadcast address with TTL 1 (every neighbour hears it; RFC 3561 §6.11's unicast to
+    /// a single precursor is not in ns-2), jittered or not as the caller says.
+    fn send_error(&mut self, now: SimTime, unreachable: Vec<(Addr, u32)>, jittered: bool) {
+        if unreachable.is_empty() {
             return;
         }
         self.stats.rerr_sent += 1;
         let msg = ControlMessage::AodvRerr { unreachable };
-        if let [one] = to {
-            self.unicast(now, msg, *one, *one);
-        } else {
-            self.broadcast(now, msg);
-        }
+        self.broadcast(now, msg, jittered);
     }
 
     // ---- Link breaks --------------------------------------------------------------------
@@ -803,24 +814,19 @@ impl AodvAgent {
     /// invalidated with its sequence number incremented, and reported to its precursors.
     fn link_broken(&mut self, now: SimTime, nbr: Addr) {
         self.seq = self.seq.wrapping_add(2);
+        // ns-2 `handle_link_failure`: every route through the lost neighbour is reported,
+        // whether or not anyone used it through here (precursors only lose the neighbour),
+        // in one RERR sent at once.
         let mut report = Vec::new();
-        let mut to = Vec::new();
         for e in self.table.iter_mut() {
-            e.precursors.retain(|&p| p != nbr);
             if e.is_valid() && e.next_hop == nbr {
                 e.seq = e.seq.wrapping_add(1);
                 e.down();
-                if !e.precursors.is_empty() {
-                    report.push((e.dst, e.seq));
-                    for p in e.precursors.drain(..) {
-                        if !to.contains(&p) {
-                            to.push(p);
-                        }
-                    }
-                }
+                report.push((e.dst, e.seq));
             }
+            e.precursors.retain(|&p| p != nbr);
         }
-        self.send_error(now, report, &to);
+        self.send_error(now, report, false);
     }
 
     /// A local repair for `dst` did not find a route in time: the route is invalidated and
@@ -841,8 +847,11 @@ impl AodvAgent {
         e.seq = e.seq.wrapping_add(1);
         e.down();
         let report = vec![(dst, e.seq)];
-        let to: Vec<Addr> = e.precursors.drain(..).collect();
-        self.send_error(now, report, &to);
+        if e.precursors.is_empty() {
+            return;
+        }
+        e.precursors.clear();
+        self.send_error(now, report, false);
     }
 
     /// Not used by AODV (ns-2 AODV does not snoop).

@@ -18,6 +18,10 @@ pub enum RouteState {
     InRepair,
 }
 
+/// ns-2 AODV's infinite hop count (`INFINITY2`, 0xff): the hop count of an entry that has
+/// no route and never had one.
+pub const INFINITY2: u8 = 0xff;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct RouteEntry {
     pub dst: Addr,
@@ -45,17 +49,22 @@ pub struct RouteEntry {
 }
 
 impl RouteEntry {
+    /// A fresh entry, as ns-2's `aodv_rt_entry` constructor makes it: no route, and both
+    /// hop counts infinite (`INFINITY2`). The infinite `rt_last_hop_count` is what makes
+    /// ns-2.35's first request for a destination network-wide: `sendRequest` takes
+    /// max(last TTL 0, last hop count 255) as the ring to grow, which is past
+    /// `TTL_THRESHOLD`, so the expanding ring search only starts after a route was known.
     pub fn new(dst: Addr) -> Self {
         RouteEntry {
             dst,
             seq: 0,
             state: RouteState::Invalid,
-            hops: 0,
+            hops: INFINITY2,
             next_hop: Addr::BROADCAST,
             iface: None,
             expire: SimTime::ZERO,
             precursors: Vec::new(),
-            last_hops: 0,
+            last_hops: INFINITY2,
             req_last_ttl: 0,
             req_count: 0,
             req_timeout: SimTime::ZERO,

@@ -266,7 +266,10 @@ use RouteState::{Invalid, Valid};
 
 /// Chain 0-1-2-3, node 0 sends 1000 bytes to node 3 at t = 0.
 /// - Node 0 queues the packet, raises its sequence number 2 → 4 and broadcasts RREQ id 1
-///   (dst 3, seq unknown 0, TTL_START 5, 20 + 28 = 48 B). Nodes 1 and 2 set reverse routes
+///   (dst 3, seq unknown 0, 20 + 28 = 48 B) network-wide, TTL 30: ns-2.35's new route entry
+///   has an infinite last hop count (`INFINITY2`), so `sendRequest` skips TTL_START and the
+///   expanding ring (ns-2's own trace of a 7-hop chain shows TTL 30 on the first request,
+///   answered from 7 hops in under 0.1 s). Nodes 1 and 2 set reverse routes
 ///   to 0 (hops 1, 2; seq 4) and re-broadcast (hop count +1, TTL −1); node 0 drops its own
 ///   request and node 1 the duplicate from node 2.
 /// - Node 3, the destination, sets its sequence number to max(2, 0) + 1 = 3 → even 4 and
@@ -284,9 +287,9 @@ fn discovery_over_a_chain() {
     assert_eq!(
         net.take_log(),
         vec![
-            "0.000 n0>* rreq id=1 d=3:0 o=4 hc=0 ttl=5 48B".to_string(),
-            "0.000 n1>* rreq id=1 d=3:0 o=4 hc=1 ttl=4 48B".into(),
-            "0.000 n2>* rreq id=1 d=3:0 o=4 hc=2 ttl=3 48B".into(),
+            "0.000 n0>* rreq id=1 d=3:0 o=4 hc=0 ttl=30 48B".to_string(),
+            "0.000 n1>* rreq id=1 d=3:0 o=4 hc=1 ttl=29 48B".into(),
+            "0.000 n2>* rreq id=1 d=3:0 o=4 hc=2 ttl=28 48B".into(),
             "0.000 n3>n2 rrep d=3:4 hc=0 44B".into(),
             "0.000 n2>n1 rrep d=3:4 hc=1 44B".into(),
             "0.000 n1>n0 rrep d=3:4 hc=2 44B".into(),
@@ -404,9 +407,13 @@ fn sequence_number_freshness() {
 
 /// No destination answers: node 0 (neighbour 1 only) looks for address 9. RREQs go out on
 /// the first packet and then on the 0.5 s purge ticks once the previous wait is over.
-/// ns-2 `sendRequest`: TTL 5, then +2 up to 7, then 30 counting network-wide attempts c;
-/// wait = min(2·TTL·30 ms·max(c, 1), 10 s); when c > RREQ_RETRIES (3) the queued packets
-/// are dropped (`no_route`) and discovery pauses 10 s.
+/// ns-2 `sendRequest`: the ring grows from max(last TTL, last hop count): TTL 5 from 0, +2
+/// below 7, else 30 counting network-wide attempts c; wait = min(2·TTL·30 ms·max(c, 1),
+/// 10 s); when c > RREQ_RETRIES (3) the queued packets are dropped (`no_route`) and
+/// discovery pauses 10 s. A destination never routed to has an infinite last hop count
+/// (255), so every request for it is network-wide: at 0 s (c = 1, wait 1.8 s), 2.0 s (c =
+/// 2, 3.6 s), 6.0 s (c = 3, 5.4 s), 11.5 s (c = 4, 7.2 s), and at 19.0 s the packet is
+/// dropped.
 #[test]
 fn expanding_ring_ttls_and_waits() {
     let mut net = Net::new(2, &[(0, 1)], cfg());
@@ -426,7 +433,7 @@ fn expanding_ring_ttls_and_waits() {
         .collect();
     // The same rules, worked through on the 0.5 s ticks.
     let mut expect = Vec::new();
-    let (mut last, mut count, mut not_before, mut dropped_at) = (0u8, 0u64, 0u64, None);
+    let (mut last, mut count, mut not_before, mut dropped_at) = (255u8, 0u64, 0u64, None);
     for tick in 0..50u64 {
         let t = tick * 500;
         if t < not_before {
@@ -450,31 +457,28 @@ fn expanding_ring_ttls_and_waits() {
     }
     assert_eq!(
         expect,
-        [
-            ("0.000", 5),
-            ("0.500", 7),
-            ("1.000", 30),
-            ("3.000", 30),
-            ("7.000", 30),
-            ("12.500", 30)
-        ]
-        .map(|(t, l)| (t.to_string(), l))
+        [("0.000", 30), ("2.000", 30), ("6.000", 30), ("11.500", 30)]
+            .map(|(t, l)| (t.to_string(), l))
     );
     assert_eq!(sent, expect);
-    assert_eq!(dropped_at, Some(20_000));
-    assert!(log.contains(&format!("20.000 n0 drop uid={uid} no_route")));
+    assert_eq!(dropped_at, Some(19_000));
+    assert!(log.contains(&format!("19.000 n0 drop uid={uid} no_route")));
     let e = net.agents[0].route_table().get(a(9)).unwrap();
-    assert_eq!((e.req_count, e.req_timeout), (0, ms(30_000)));
-    assert_eq!(net.agents[0].stats().rreq_originated, 6);
+    assert_eq!((e.req_count, e.req_timeout), (0, ms(29_000)));
+    assert_eq!(net.agents[0].stats().rreq_originated, 4);
     // Node 1 re-broadcast each with TTL − 1.
-    assert_eq!(net.agents[1].stats().rreq_forwarded, 6);
+    assert_eq!(net.agents[1].stats().rreq_forwarded, 4);
 }
 
 /// After discovery on 0-1-2-3, the link 1→2 breaks under a packet from 0. At node 1 the
 /// packet has come 1 hop and the route has 2 more: no local repair. Node 1 drops it
 /// (`link_failure`), invalidates its route to 3 (seq 4 → 5) and sends RERR (3:5,
-/// 20 + 4 + 8 = 32 B) to its only precursor, node 0, unicast; node 2 hears nothing.
-/// Node 0 invalidates its route (seq 5) and, with no precursors, sends nothing further.
+/// 20 + 4 + 8 = 32 B) at once to the IP broadcast address, TTL 1, as ns-2.35's
+/// `handle_link_failure` does (not RFC 3561's unicast to a lone precursor): node 2 hears it
+/// too and keeps its route, whose next hop is 3, not 1. Node 0 invalidates its route (seq 5)
+/// and, with no precursors, sends nothing further.
+/// Its next search for 3 grows the ring from the route it had (ns-2 `sendRequest`:
+/// max(last TTL = the reply's hop count 3, last hop count 3) + 2 = TTL 5), not network-wide.
 #[test]
 fn rerr_to_precursors_when_a_link_breaks() {
     let mut net = Net::new(4, &[(0, 1), (1, 2), (2, 3)], cfg());
@@ -492,22 +496,32 @@ fn rerr_to_precursors_when_a_link_breaks() {
             format!("1.000 n0>n1 {d}"),
             format!("1.000 n1>n2 FAIL {d}"),
             format!("1.000 n1 drop uid={uid} link_failure"),
-            "1.000 n1>n0 rerr 3:5 32B".into(),
+            "1.000 n1>* rerr 3:5 32B".into(),
         ]
     );
-    assert_eq!(net.route(1, 3), (Invalid, 5, 2, usize::MAX, vec![]));
+    // Node 1 keeps node 0 as a precursor: ns-2 only strikes the lost neighbour off.
+    assert_eq!(net.route(1, 3), (Invalid, 5, 2, usize::MAX, vec![0]));
     assert_eq!(net.route(0, 3), (Invalid, 5, 3, usize::MAX, vec![]));
     assert_eq!(net.route(2, 3), (Valid, 4, 1, 3, vec![1]));
     assert_eq!(net.agents[1].stats().rerr_sent, 1);
     assert_eq!(net.agents[1].stats().link_breaks, 1);
     assert_eq!(net.agents[0].stats().rerr_sent, 0);
+    let e = net.agents[0].route_table().get(a(3)).unwrap();
+    assert_eq!((e.req_last_ttl, e.last_hops), (3, 3));
+    net.send_data(0, 3);
+    net.run_until(ms(1_000));
+    let log = net.take_log();
+    assert_eq!(
+        log[0], "1.000 n0>* rreq id=2 d=3:5 o=6 hc=0 ttl=5 48B",
+        "{log:?}"
+    );
 }
 
 /// 0-1-2-3-4 with a detour 3-5-4, with RFC 3561 §6.12's local repair
 /// (`local_repair_fresh_seq`, a 150 ms repair wait). After discovery (route 3→4 direct),
 /// the link 3-4 disappears. At node 3 the packet has come 3 hops and the route has 1:
 /// local repair. Node 3 queues it, asks for 4 with its sequence number raised (4 → 5) and
-/// TTL max(0, last hops 1) + 2 = 3; node 2's route (seq 4) is not fresh enough to answer;
+/// TTL max(last TTL 1 (its reply's hop count), last hops 1) + 2 = 3; node 2's route (seq 4) is not fresh enough to answer;
 /// node 4 answers via 5 with seq max(4, 5) + 1 → 6; the packet goes 3-5-4. No RERR.
 #[test]
 fn local_repair_near_the_destination() {
@@ -797,4 +811,46 @@ fn originated_non_tcp_packets_carry_ns2s_ip_header_on_the_air() {
         Routed::Forward { packet, .. } => assert_eq!(packet.size, 1000),
         other => panic!("not forwarded: {other:?}"),
     }
+}
+
+/// ns-2 `recvRequest`: a node that is itself searching for a request's originator takes the
+/// reverse route as the end of its search. On 0-1-2 node 0 looks for 3 (no one answers; its
+/// next request is not due before 1.8 s). At 0.1 s node 3 appears beside 2 and looks for an
+/// address no one has, so its request floods to 0. Node 0 learns the reverse route to 3 (3
+/// hops): its search state is reset (count 0, no
+/// wait, last TTL 3, where the old search had left 30) and the route lives
+/// ACTIVE_ROUTE_TIMEOUT (10 s, to 10.1 s) as a route in use; node 1, not searching, keeps its
+/// request state. The packet node 0 held for 3 goes out at once and is delivered.
+#[test]
+fn a_request_from_the_sought_node_ends_the_search() {
+    let mut net = Net::new(4, &[(0, 1), (1, 2)], cfg());
+    let uid = net.send_data(0, 3);
+    net.run_until(ms(100));
+    let e = net.agents[0].route_table().get(a(3)).unwrap();
+    assert_eq!(
+        (e.req_count, e.req_timeout, e.req_last_ttl),
+        (1, ms(1_800), 30)
+    );
+    net.links.push((2, 3));
+    net.take_log();
+    net.send_data(3, 9);
+    net.run_until(ms(100));
+    let e = net.agents[0].route_table().get(a(3)).unwrap();
+    assert_eq!(
+        (
+            e.state,
+            e.hops,
+            e.req_count,
+            e.req_timeout,
+            e.req_last_ttl,
+            e.expire
+        ),
+        (Valid, 3, 0, SimTime::ZERO, 3, ms(10_100))
+    );
+    // Node 1 was not searching: its request state is untouched.
+    let e1 = net.agents[1].route_table().get(a(3)).unwrap();
+    assert_eq!((e1.hops, e1.req_last_ttl), (2, 0));
+    assert!(net
+        .take_log()
+        .contains(&format!("0.100 n3 deliver uid={uid} 1000B")));
 }
