@@ -113,6 +113,24 @@ def test_wired_cases_give_ns2s_trace_up_to_same_time_ties():
 
 
 @needs_ns
+def test_lossy_cases_give_ns2s_trace_up_to_same_time_ties():
+    """Error models on the bottleneck (ErrorModel/List before the queue, ErrorModel/Periodic
+    after the delay, an ErrorModule Fid with a periodic model bound to the flow) and an
+    outage (rtmodel-at down 5 s, up 6 s), Tahoe to Sack1, 20 s: ns-2.35's trace."""
+    cases = [c for c in conf.CASES if c.name.startswith("lossy-") and c.kind == "trace"]
+    rows = [r for c in cases for r in conf._run_trace_case(c)]
+    assert {r["case"] for r in rows} == {
+        "lossy-list-tahoe",
+        "lossy-list-reno",
+        "lossy-periodic-newreno",
+        "lossy-module-sack",
+        "lossy-down-reno",
+    }
+    for r in rows:
+        assert r["verdict"] in ("identical", "equal up to ties"), r
+
+
+@needs_ns
 def test_vegas_over_a_7_hop_dsr_chain_agrees_with_ns2():
     rows = conf.run_cases(only="chain7-vegas-dsr", seeds=4)
     goodput = next(r for r in rows if r["metric"] == "goodput kb/s")

@@ -216,3 +216,21 @@ def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
     assert len(ts_tr) == len(ns_tr)
     assert_same_packets(ns_tr, ts_tr, until=1.29)
     assert "+ 1.0352 0 1 tcp 1040 ---A--- 0 0.0 1.0 62 439" in ts_tr
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["lossmodel_list.tcl", "link_lossmodel_list.tcl", "rtmodel_down_up.tcl"],
+)
+def test_error_models_and_link_outages_match_ns(tmp_path, script):
+    """A Reno flow over a bottleneck with ErrorModel/List {3 7} before the queue
+    (`lossmodel`: the drops are traced `d` without `+`), the same after the delay
+    (`link-lossmodel`: `d` at the arrival time), and the bottleneck down at 1 s, up at 1.5 s,
+    down at 2 s (rtmodel-at: ns-2 drops the queue then the packets in flight, writes one `v`
+    line per rtmodel-at call, keeps its static routes): ns-2's trace and stdout."""
+    runs = run_both(tmp_path, script, [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out)
+    assert len(ts_tr) == len(ns_tr) > 1000
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference

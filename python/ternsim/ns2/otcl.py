@@ -276,6 +276,7 @@ def supported_classes() -> str:
 _MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink"}
 
 _ABSTRACT = {
+    "RandomVariable",
     "Agent",
     "Application",
     "Application/Traffic",

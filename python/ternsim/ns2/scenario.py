@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import classes, mobileip, wireless
+from . import classes, errmodel, mobileip, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
 
@@ -192,6 +192,8 @@ def settable(base: str) -> set[str]:
     """The variables a script may set on an object of ns-2 class ``base``."""
     if base == "Queue/RED":
         return set(RED_SETTABLE)
+    if classes.is_a(base, "ErrorModel") or classes.is_a(base, "RandomVariable"):
+        return set(classes.class_defaults(base, {}))
     if classes.is_a(base, "Queue"):
         return {"limit_"}
     out = {"fid_", "class_"} if classes.is_a(base, "Agent") else set()
@@ -346,6 +348,31 @@ class Translation:
             ],
             "flows": self.flows,
         }
+        fids = [o.getvar(sender, "fid_") for sender, _ in self.ends]
+        for spec, link in zip(self.scenario["links"], model.links):
+            for d, key in enumerate(("drop_stages_a_to_b", "drop_stages_b_to_a")):
+                stages = errmodel.stages(o, link, d, self.flows, fids)
+                if stages:
+                    spec[key] = stages
+        #: The `rtmodel-at` events inside the run, in time order, not yet written to the
+        #: trace: (time, op, link).
+        self.link_events = [
+            (t, op, link) for t, _, op, link in sorted(model.link_events, key=lambda e: e[:2])
+        ]
+        self.link_events = [e for e in self.link_events if e[0] < end]
+        if self.link_events:
+            # ns-2.35's static routes stay as computed; a node whose route leaves through a
+            # downed link drops (no detour).
+            self.scenario["routing"] = {"reroute": False}
+            self.scenario["events"] = [
+                {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
+                for t, op, link in self.link_events
+            ]
+        #: Per traced direction of a link with events: the packets on its wire or in its
+        #: pipe, uid -> the order their transmissions started (ns-2 drops a downed link's
+        #: queue first, then these in that order).
+        self._inflight: dict[tuple[str, str], dict[str, int]] = {}
+        self._started = 0
         if self.wireless:
             self._wireless_parts()
 
@@ -595,14 +622,15 @@ class Translation:
             return nodes[node].info.get("hier_id", node)
         return node
 
-    def rewrite_trace(self, text: str) -> str:
-        """ternsim's wired trace as ns-2 numbers it (see the module doc)."""
+    def rewrite_trace(self, text: str, until: float = float("inf")) -> str:
+        """ternsim's wired trace as ns-2 numbers it (see the module doc), with the link
+        events before ``until`` (the core ran every event before it) written as ns-2 writes
+        them (:meth:`_link_events`)."""
         o = self.model.o
         traced = set()
         for link in self.model.links:
-            if link.traced:
-                a, b = str(link.a.info["id"]), str(link.b.info["id"])
-                traced |= {(a, b), (b, a)}
+            a, b = str(link.a.info["id"]), str(link.b.info["id"])
+            traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
         flow_fid = []
         ports: list[dict[str, str]] = []
         for sender, receiver in self.ends:
@@ -623,4 +651,101 @@ class Translation:
                     node = f[k].split(".")[0]
                     f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
             out.append(" ".join(f))
+        if self.link_events:
+            out = self._link_events(out, until)
         return "".join(x + "\n" for x in out)
+
+    def skip_link_events(self, until: float) -> None:
+        """The link events before ``until`` happened while no trace channel was open."""
+        self.link_events = [e for e in self.link_events if e[0] >= until]
+
+    def _link_events(self, lines: list[str], until: float) -> list[str]:
+        """Writes the link events before ``until`` into ``lines`` (a piece of the rewritten
+        trace, in order) as ns-2.35 does. At a link's down event ns-2 takes the b -> a
+        direction down, then a -> b; each drops what its queue holds, then the packets on its
+        wire and in flight in the order they were sent, then writes one `v TIME link-down
+        FROM TO` line per `rtmodel-at` call naming the link. The core drops a downed
+        direction's packets on the wire first, then the queue, then the pipe: the drop lines
+        of the instant are reordered here. An up event writes the `link-up` lines."""
+        ends = {
+            (str(link.a.info["id"]), str(link.b.info["id"]))
+            for _, _, link in self.link_events
+            if any(link.traced_dirs)
+        }
+        watched = ends | {(b, a) for a, b in ends}
+
+        def follow(part: list[str]) -> None:
+            for line in part:
+                f = line.split(" ", 12)
+                if len(f) < 12 or (f[2], f[3]) not in watched:
+                    continue
+                flying = self._inflight.setdefault((f[2], f[3]), {})
+                if f[0] == "-":
+                    flying[f[11]] = self._started
+                    self._started += 1
+                elif f[0] in "rd":
+                    flying.pop(f[11], None)
+
+        done = 0
+        while self.link_events and self.link_events[0][0] < until:
+            t, op, link = self.link_events.pop(0)
+            a, b = str(link.a.info["id"]), str(link.b.info["id"])
+            lines, done = self._one_link_event(lines, done, follow, t, op, link, (b, a), (a, b))
+        follow(lines[done:])
+        return lines
+
+    def _one_link_event(
+        self,
+        lines: list[str],
+        done: int,
+        follow: Any,
+        t: float,
+        op: str,
+        link: Any,
+        *dirs: tuple[str, str],
+    ) -> tuple[list[str], int]:
+        """One event at ``t`` written into ``lines``, whose first ``done`` lines ``follow``
+        has seen (the packets in flight): the new lines and how many of them it has seen."""
+
+        def time_of(line: str) -> float:
+            try:
+                return float(line.split(" ", 2)[1])
+            except (IndexError, ValueError):
+                return float("-inf")
+
+        start = next((i for i in range(done, len(lines)) if time_of(lines[i]) >= t), len(lines))
+        end = start
+        # The drops of the down event: the 'd' lines of the instant on this link.
+        block: list[list[str]] = []
+        while end < len(lines) and time_of(lines[end]) == t:
+            f = lines[end].split(" ")
+            if op == "down" and f[0] == "d" and (f[2], f[3]) in dirs:
+                block.append(f)
+                end += 1
+            elif not block:
+                start += 1
+                end += 1
+            else:
+                break
+        follow(lines[done:start])
+        stamp = format(t, "g") if t == float(format(t, "g")) else repr(t)
+        new: list[str] = []
+        for who in dirs:
+            if who not in self._traced_pairs():
+                continue
+            mine = [f for f in block if (f[2], f[3]) == who]
+            flying = self._inflight.get(who, {})
+            queued = [f for f in mine if f[11] not in flying]
+            sent = sorted((f for f in mine if f[11] in flying), key=lambda f: flying[f[11]])
+            for f in sent:
+                flying.pop(f[11], None)
+            new += [" ".join(f) for f in queued + sent]
+            new += [f"v {stamp} link-{op} {who[0]} {who[1]}"] * link.rtmodels
+        return lines[:start] + new + lines[end:], start + len(new)
+
+    def _traced_pairs(self) -> set[tuple[str, str]]:
+        out = set()
+        for link in self.model.links:
+            a, b = str(link.a.info["id"]), str(link.b.info["id"])
+            out |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
+        return out
