@@ -726,3 +726,61 @@ puts "[$u value] [$e value] [$c value] [$rng uniform 0 1]"
     assert outs[0] == outs[1]
     u, e, c, x = (float(v) for v in outs[0].splitlines()[0].split())
     assert 2 <= u < 3 and e > 0 and c == 4.0 and 0 <= x < 1
+
+
+def _lossy_scenario(stage: dict) -> dict:
+    return {
+        "name": "t",
+        "duration": "1s",
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [
+            {"a": "a", "b": "b", "rate": "1Mbps", "delay": "1ms", "drop_stages_a_to_b": [stage]}
+        ],
+        "flows": [{"name": "f", "src": "a", "dst": "b", "tcp": "reno"}],
+    }
+
+
+@pytest.mark.parametrize(
+    "stage,path,message",
+    [
+        ({"at": "queue", "rules": [{"model": "pass"}]}, "drop_stages_a_to_b.0.at", "enqueue"),
+        ({"at": "enqueue", "rules": []}, "drop_stages_a_to_b.0.rules", "at least one rule"),
+        (
+            {"at": "enqueue", "rules": [{"model": "coin"}]},
+            "drop_stages_a_to_b.0.rules.0.model",
+            "allowed: list, periodic, iid",
+        ),
+        (
+            {"at": "enqueue", "rules": [{"model": "list", "drop": [3, 3]}]},
+            "drop_stages_a_to_b.0.rules.0.drop",
+            "3 is listed twice",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "iid", "rate": 0.1, "flows": ["g"]}]},
+            "drop_stages_a_to_b.0.rules.0.flows",
+            "no flow named `g`",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "list", "drop": [1], "rate": 0.1}]},
+            "drop_stages_a_to_b.0.rules.0.rate",
+            "not a key of model `list`",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "iid", "rate": 1.5}]},
+            "drop_stages_a_to_b.0.rules.0.rate",
+            "not a probability",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "pass", "unit": "bit"}]},
+            "drop_stages_a_to_b.0.rules.0.unit",
+            "allowed: packet, byte",
+        ),
+    ],
+)
+def test_drop_stage_errors_name_their_key(stage, path, message):
+    import ternsim
+
+    with pytest.raises(ternsim.ScenarioError) as err:
+        ternsim.validate(_lossy_scenario(stage))
+    assert err.value.path == f"links.0.{path}", err.value.message
+    assert message in err.value.message

@@ -220,14 +220,21 @@ def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
 
 @pytest.mark.parametrize(
     "script",
-    ["lossmodel_list.tcl", "link_lossmodel_list.tcl", "rtmodel_down_up.tcl"],
+    [
+        "lossmodel_list.tcl",
+        "link_lossmodel_list.tcl",
+        "rtmodel_down_up.tcl",
+        "rtmodel_reversed.tcl",
+    ],
 )
 def test_error_models_and_link_outages_match_ns(tmp_path, script):
     """A Reno flow over a bottleneck with ErrorModel/List {3 7} before the queue
     (`lossmodel`: the drops are traced `d` without `+`), the same after the delay
     (`link-lossmodel`: `d` at the arrival time), and the bottleneck down at 1 s, up at 1.5 s,
-    down at 2 s (rtmodel-at: ns-2 drops the queue then the packets in flight, writes one `v`
-    line per rtmodel-at call, keeps its static routes): ns-2's trace and stdout."""
+    down at 2 s, and with the nodes named the other way round and a time of 1.2345678 s
+    (rtmodel-at: ns-2 takes B -> A down first, drops the queue then the packets in flight,
+    writes one `v` line per rtmodel-at call, keeps its static routes): ns-2's trace and
+    stdout."""
     runs = run_both(tmp_path, script, [])
     (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
     assert (ts_rc, ts_out) == (ns_rc, ns_out)

@@ -357,7 +357,8 @@ class Translation:
         #: The `rtmodel-at` events inside the run, in time order, not yet written to the
         #: trace: (time, op, link).
         self.link_events = [
-            (t, op, link) for t, _, op, link in sorted(model.link_events, key=lambda e: e[:2])
+            (t, op, link, ends)
+            for t, _, op, link, ends in sorted(model.link_events, key=lambda e: e[:2])
         ]
         self.link_events = [e for e in self.link_events if e[0] < end]
         if self.link_events:
@@ -366,7 +367,7 @@ class Translation:
             self.scenario["routing"] = {"reroute": False}
             self.scenario["events"] = [
                 {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
-                for t, op, link in self.link_events
+                for t, op, link, _ in self.link_events
             ]
         #: Per traced direction of a link with events: the packets on its wire or in its
         #: pipe, uid -> the order their transmissions started (ns-2 drops a downed link's
@@ -661,15 +662,15 @@ class Translation:
 
     def _link_events(self, lines: list[str], until: float) -> list[str]:
         """Writes the link events before ``until`` into ``lines`` (a piece of the rewritten
-        trace, in order) as ns-2.35 does. At a link's down event ns-2 takes the b -> a
-        direction down, then a -> b; each drops what its queue holds, then the packets on its
+        trace, in order) as ns-2.35 does. At `rtmodel-at T down A B` ns-2 takes the
+        B -> A direction down, then A -> B; each drops what its queue holds, then the packets on its
         wire and in flight in the order they were sent, then writes one `v TIME link-down
         FROM TO` line per `rtmodel-at` call naming the link. The core drops a downed
         direction's packets on the wire first, then the queue, then the pipe: the drop lines
         of the instant are reordered here. An up event writes the `link-up` lines."""
         ends = {
             (str(link.a.info["id"]), str(link.b.info["id"]))
-            for _, _, link in self.link_events
+            for _, _, link, _ in self.link_events
             if any(link.traced_dirs)
         }
         watched = ends | {(b, a) for a, b in ends}
@@ -688,8 +689,7 @@ class Translation:
 
         done = 0
         while self.link_events and self.link_events[0][0] < until:
-            t, op, link = self.link_events.pop(0)
-            a, b = str(link.a.info["id"]), str(link.b.info["id"])
+            t, op, link, (a, b) = self.link_events.pop(0)
             lines, done = self._one_link_event(lines, done, follow, t, op, link, (b, a), (a, b))
         follow(lines[done:])
         return lines

@@ -110,8 +110,9 @@ class Model:
         self.schedule_hook: Any = None
         #: Set by the driver: writes the trace lines recorded so far into the trace channel.
         self.pull_trace = lambda: None
-        #: `$ns rtmodel-at T down|up A B`: (time, order, op, link) in script order.
-        self.link_events: list[tuple[float, int, str, Link]] = []
+        #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, (A's id, B's id)) in
+        #: script order.
+        self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
         objects.on_create = self._on_create
         b = objects.builtins
         sim = {
@@ -614,9 +615,11 @@ class Model:
                 "down|up NODE NODE (a link going down or up)"
             )
         t = _at_time(args[0])
-        link, _ = self.find_link(self.node_obj(args[2]), self.node_obj(args[3]))
+        a, b = self.node_obj(args[2]), self.node_obj(args[3])
+        link, _ = self.find_link(a, b)
         link.rtmodels += 1
-        self.link_events.append((t, len(self.link_events), args[1], link))
+        ends = (str(a.info["id"]), str(b.info["id"]))
+        self.link_events.append((t, len(self.link_events), args[1], link, ends))
         return ""
 
     def _refuse_rtmodel(self, sim: Obj, args: tuple) -> str:
