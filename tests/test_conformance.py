@@ -131,6 +131,17 @@ def test_lossy_cases_give_ns2s_trace_up_to_same_time_ties():
 
 
 @needs_ns
+def test_random_loss_replays_ns2s_draws():
+    """ErrorModel rate_ 0.01 with a uniform ranvar, the only thing drawing from ns-2's
+    default RNG: ternsim replays ns-2's MRG32k3a draws, so each seed's printed line (goodput,
+    retransmissions, timeouts) is ns-2's."""
+    case = next(c for c in conf.CASES if c.name == "lossy-rate-reno")
+    rows = conf._run_stats_case(case, 3)
+    for r in rows:
+        assert r["ns2_values"] == r["ternsim_values"], r
+
+
+@needs_ns
 def test_vegas_over_a_7_hop_dsr_chain_agrees_with_ns2():
     rows = conf.run_cases(only="chain7-vegas-dsr", seeds=4)
     goodput = next(r for r in rows if r["metric"] == "goodput kb/s")

@@ -784,3 +784,35 @@ def test_drop_stage_errors_name_their_key(stage, path, message):
         ternsim.validate(_lossy_scenario(stage))
     assert err.value.path == f"links.0.{path}", err.value.message
     assert message in err.value.message
+
+
+RATE = """set em [new ErrorModel]
+$em set rate_ 0.05
+$em ranvar [new RandomVariable/Uniform]
+$ns lossmodel $em $n1 $n2
+"""
+
+
+def test_a_lone_rate_model_replays_ns2s_default_rng(tmp_path):
+    """One rate model is the only thing drawing from ns-2's default RNG: its i-th packet meets
+    draw k0 + i of MRG32k3a seeded 1, k0 = 2 (the Newreno agent's boot_time_ at creation
+    and at `$ns run`); the model becomes the list of packets whose draw is below 0.05."""
+    from ternsim._native import core
+
+    script = tmp_path / "s.tcl"
+    script.write_text(HEAD + RATE + TCP + FINISH)
+    rule = translate_script(script)["links"][1]["drop_stages_a_to_b"][0]["rules"][0]
+    assert rule["model"] == "list"
+    u = core().ns2_uniforms(1, 2 + 5000)
+    want = [i for i in range(5000) if u[2 + i] < 0.05]
+    assert rule["drop"][: len(want)] == want
+    assert 150 < len(want) < 350
+
+
+def test_two_rate_models_draw_from_ternsims_stream(tmp_path):
+    script = tmp_path / "s.tcl"
+    second = RATE.replace("em", "em2").replace("$n1 $n2", "$n2 $n1")
+    script.write_text(HEAD + RATE + second + TCP + FINISH)
+    links = translate_script(script)["links"]
+    for key in ("drop_stages_a_to_b", "drop_stages_b_to_a"):
+        assert links[1][key][0]["rules"] == [{"model": "iid", "unit": "packet", "rate": 0.05}]

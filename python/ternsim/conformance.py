@@ -152,11 +152,14 @@ def _multi_flow(tcp: str, flows: int) -> Case:
     )
 
 
-def _lossy(name: str, agent: str, sink: str, loss: str, fast: bool) -> Case:
+def _lossy(name: str, agent: str, sink: str, loss: str, fast: bool, seeds: int = 10) -> Case:
     """lossy.tcl: one TCP flow, 20 s, through an error model (or an outage) on the
-    bottleneck; deterministic except ``rate``, which runs 10 seeds on each side."""
-    random_loss = loss == "rate"
+    bottleneck; deterministic except ``rate`` and ``rate2``, which run several seeds on each
+    side (``rate``: ternsim replays ns-2's own draws, the runs are the same; ``rate2``: two
+    models draw, ternsim uses its own stream)."""
+    random_loss = loss.startswith("rate")
     return Case(
+        seeds=seeds,
         name=f"lossy-{loss}-{name}",
         kind="stats" if random_loss else "trace",
         script="lossy.tcl",
@@ -205,6 +208,7 @@ CASES: list[Case] = [
     _lossy("reno", "TCP/Reno", "TCPSink", "down", False),
     _lossy("reno", "TCP/Reno", "TCPSink", "rate", False),
     _lossy("newreno", "TCP/Newreno", "TCPSink", "rate", False),
+    _lossy("reno", "TCP/Reno", "TCPSink", "rate2", False, seeds=40),
 ]
 
 

@@ -71,6 +71,9 @@ class ErrorModels:
         )
         rng["integer"] = lambda o, a: str(self._stream(o).randrange(max(1, _int(a[0], "integer"))))
         rng["normal"] = lambda o, a: _num(self._stream(o).gauss(float(a[0]), float(a[1])))
+        #: Whether the script drew from ns-2's default RNG itself (a number ternsim's stream
+        #: answered): ns-2's later draws are then out of ternsim's reach.
+        self.default_rng_used = False
         b["SimpleLink"]["errormodule"] = self.link_errormodule
         b["SimpleLink"]["insert-linkloss"] = self.link_insert_linkloss
         self.rv_count = 0
@@ -234,6 +237,8 @@ class ErrorModels:
     def _stream(self, o: Obj) -> random.Random:
         """A generator's stream: ternsim's own (Python's Mersenne Twister), seeded from the
         RNG's seed, so a seed gives the same numbers run after run (not ns-2's numbers)."""
+        if o is self.m.default_rng:
+            self.default_rng_used = True
         if "stream" not in o.info:
             seed = o.info.get("seed", 1)
             if o is self.m.default_rng:
@@ -252,6 +257,7 @@ class ErrorModels:
         if rng is None:
             # Without use-rng ns-2 draws from its default RNG; each variable gets its own
             # stream here, named by the order the script made it.
+            self.default_rng_used = True
             if "stream" not in rv.info:
                 seed = self.m.default_rng_seed or 1
                 rv.info["stream"] = random.Random(f"ns2-rv/{seed}/{rv.info['serial']}")
@@ -350,16 +356,54 @@ def _rule(o: Any, em: Obj) -> dict[str, Any]:
     return {"model": "iid", "unit": unit, "rate": loss_probability(o, em, rate)}
 
 
+def draws_default_rng(o: Any, em: Obj) -> bool:
+    """Whether ns-2's ``em`` draws a number from ns-2's default RNG for each packet it judges
+    (a rate model, enabled, with no ranvar or one without its own RNG that draws)."""
+    if o.builtin_base(em.cls) != "ErrorModel" or _int(o.getvar(em, "enable_"), "enable_") == 0:
+        return False
+    rv = em.info["ranvar"]
+    return rv is None or (
+        rv.info.get("rng") is None and o.builtin_base(rv.cls) != "RandomVariable/Constant"
+    )
+
+
+def replayed_drops(o: Any, em: Obj, uniforms: list[float]) -> list[int]:
+    """The packets (numbered from 0 at the model) ns-2's ``em`` drops when its i-th packet
+    meets ``uniforms[i]``, its draw from the default RNG (``u < rate_``; with a uniform
+    ranvar ``min_ + (max_ - min_) u < rate_``)."""
+    rate = float(o.getvar(em, "rate_"))
+    rv = em.info["ranvar"]
+    lo, hi = 0.0, 1.0
+    if rv is not None:
+        lo, hi = float(o.getvar(rv, "min_")), float(o.getvar(rv, "max_"))
+    return [i for i, u in enumerate(uniforms) if lo + (hi - lo) * u < rate]
+
+
 def stages(
-    o: Any, link: Any, d: int, flows: list[dict[str, Any]], fids: list[str]
+    o: Any,
+    link: Any,
+    d: int,
+    flows: list[dict[str, Any]],
+    fids: list[str],
+    replay: Any = None,
 ) -> list[dict[str, Any]]:
     """The scenario's drop stages of direction ``d`` of ``link``. ``flows`` are the scenario's
-    flows and ``fids`` their senders' ``fid_``, in the same order."""
+    flows and ``fids`` their senders' ``fid_``, in the same order. ``replay(em, point)``, if
+    given, returns the packets a rate model drops under ns-2's own default RNG stream (a list
+    rule), or None to leave it to ternsim's stream."""
     out: list[dict[str, Any]] = []
     for point, em in link.stages[d]:
         base = o.builtin_base(em.cls)
         if base != "ErrorModule":
-            out.append({"at": point, "traced": em.info["drop"] == "link", "rules": [_rule(o, em)]})
+            rule = _rule(o, em)
+            drops = replay(em, point) if replay is not None else None
+            if drops is not None:
+                rule = (
+                    {"model": "list", "unit": "packet", "drop": drops}
+                    if drops
+                    else {"model": "pass"}
+                )
+            out.append({"at": point, "traced": em.info["drop"] == "link", "rules": [rule]})
             continue
         for m in em.info["models"]:
             if m.info["drop"] != "module":

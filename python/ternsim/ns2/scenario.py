@@ -351,7 +351,7 @@ class Translation:
         fids = [o.getvar(sender, "fid_") for sender, _ in self.ends]
         for spec, link in zip(self.scenario["links"], model.links):
             for d, key in enumerate(("drop_stages_a_to_b", "drop_stages_b_to_a")):
-                stages = errmodel.stages(o, link, d, self.flows, fids)
+                stages = errmodel.stages(o, link, d, self.flows, fids, self._replay(end))
                 if stages:
                     spec[key] = stages
         #: The `rtmodel-at` events inside the run, in time order, not yet written to the
@@ -376,6 +376,73 @@ class Translation:
         self._started = 0
         if self.wireless:
             self._wireless_parts()
+
+    def _replay(self, end: float) -> Any:
+        """How a rate error model's losses follow ns-2's own numbers, when they can: ns-2
+        draws one number per packet from its default RNG (MRG32k3a, the script's seed), after
+        the draws of the TCP agents' `boot_time_`. When that model is the only thing drawing
+        from it during the run (one such model, unit pkt, uniform or no ranvar; no RED queue,
+        no random CBR, Exponential or Pareto source, no draw by the script itself), its i-th
+        packet meets draw k0 + i, and the packets it drops are known before the run: the model
+        becomes a list of them. Otherwise None (ternsim's own stream; statistical agreement)."""
+        model = self.model
+        o = model.o
+        drawing = [
+            em
+            for link in model.links
+            for side in link.stages
+            for _, obj in side
+            for em in ([obj] if o.builtin_base(obj.cls) != "ErrorModule" else obj.info["models"])
+            if errmodel.draws_default_rng(o, em)
+        ]
+        if (
+            self.wireless
+            or len(drawing) != 1
+            or model.default_rng_seed is None
+            or model.errors.default_rng_used
+            or any(
+                o.builtin_base(q.cls) == "Queue/RED" for link in model.links for q in link.queues
+            )
+            or any(
+                f.get("app", {}).get("kind") in ("exponential", "pareto")
+                or f.get("app", {}).get("random")
+                for f in self.flows
+            )
+        ):
+            return None
+        em = drawing[0]
+        rv = em.info["ranvar"]
+        if em.info["unit"] == "byte" or (
+            rv is not None and o.builtin_base(rv.cls) != "RandomVariable/Uniform"
+        ):
+            return None
+        from .._native import core
+
+        # Draws before the run: each TCP agent's at creation (rng_draws) and at `$ns run`.
+        k0 = model.rng_draws + sum(
+            1
+            for a in model.agents
+            if a.info["node"] is not None and classes.is_a(o.builtin_base(a.cls), "Agent/TCP")
+        )
+
+        def replay(obj: Obj, point: str) -> list[int] | None:
+            if obj is not em:
+                return None
+            # At most one packet per 20 octets of the links into the model's node (or of the
+            # link itself after the delay) fits in the run: a bound on the model's draws.
+            link, d = em.info["placed"][1], em.info["placed"][2]
+            node = link.a if d == 0 else link.b
+            if point == "arrival":
+                bps = link.rate_bps
+            else:
+                bps = sum(x.rate_bps for x in model.links if node in (x.a, x.b))
+            count = int(end * bps / 160.0) + 1000
+            if count > 5_000_000:
+                return None
+            uniforms = core().ns2_uniforms(model.default_rng_seed, k0 + count)[k0:]
+            return errmodel.replayed_drops(o, em, uniforms)
+
+        return replay
 
     def node_name(self, node: Obj) -> str:
         """ns-2 node i is scenario node ``n<i>`` in a wireless script (the names a ternsim

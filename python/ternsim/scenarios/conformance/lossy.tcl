@@ -7,8 +7,10 @@
 #         periodic ErrorModel/Periodic via `$ns link-lossmodel` (after the delay)
 #         module   ErrorModule Fid with an ErrorModel/Periodic bound to the flow's fid
 #         rate     ErrorModel rate_ 0.01 with a uniform ranvar, drops to a null agent
+#         rate2    two such models, rate_ 0.005: on the data (lossmodel) and on the ACKs
+#                  (link-lossmodel, 2 -> 1)
 #         down     the bottleneck goes down at 5 s and up at 6 s (rtmodel-at)
-#   SEED: the default RNG's seed (the rate case's losses; the TCP clock phase)
+#   SEED: the default RNG's seed (the rate cases' losses, SEED * 1000003; the TCP clock phase)
 # Prints "acked A rexmit R timeouts T kbps K" at the end.
 set agent [lindex $argv 0]
 set sinkclass [lindex $argv 1]
@@ -16,6 +18,12 @@ set duration [lindex $argv 2]
 set loss [lindex $argv 3]
 set seed [lindex $argv 4]
 set tracefile [lindex $argv 5]
+if {[string match rate* $loss]} {
+    # ns-2 seeds MRG32k3a's six words with the seed itself, so seeds 1, 2, 3, ... start
+    # with nearly proportional numbers (the first losses fall on the same packets for most
+    # seeds): spread them.
+    set seed [expr {$seed * 1000003}]
+}
 $defaultRNG seed $seed
 set ns [new Simulator]
 if {$tracefile != ""} {
@@ -54,6 +62,15 @@ if {$loss == "list"} {
     $em ranvar [new RandomVariable/Uniform]
     $ns lossmodel $em $n1 $n2
     $em drop-target [new Agent/Null]
+} elseif {$loss == "rate2"} {
+    set em [new ErrorModel]
+    $em set rate_ 0.005
+    $em ranvar [new RandomVariable/Uniform]
+    $ns lossmodel $em $n1 $n2
+    $em drop-target [new Agent/Null]
+    set em2 [new ErrorModel]
+    $em2 set rate_ 0.005
+    $ns link-lossmodel $em2 $n2 $n1
 } elseif {$loss == "down"} {
     $ns rtmodel-at 5.0 down $n1 $n2
     $ns rtmodel-at 6.0 up $n1 $n2
