@@ -306,7 +306,12 @@ REFUSED = [
     ("set m [new ErrorModule Dest]\n", 10, "new ErrorModule Dest: not supported"),
     ("$ns rtmodel-at 1.0 down $n1\n", 10, "supported: rtmodel-at TIME down|up NODE NODE"),
     ("$ns cost $n0 $n1 3\n", 10, "cost 3: not supported; supported: cost 1"),
-    ("$ns monitor-queue $n0 $n1 stdout 0.1\n", 10, "queue monitors (monitor-queue"),
+    ("$ns queue-monitor $n0 $n1\n", 10, "queue-monitor: not supported; supported: monitor-queue"),
+    (
+        "set qm [$ns monitor-queue $n0 $n1 stdout]\nputs [$qm set maxRTT_]\n",
+        11,
+        "QueueMonitor maxRTT_: not supported; supported: size_",
+    ),
     (
         "set em [new ErrorModel]\n$ns lossmodel $em $n0 $n1\n$ns lossmodel $em $n1 $n2\n",
         12,

@@ -241,3 +241,19 @@ def test_error_models_and_link_outages_match_ns(tmp_path, script):
     assert len(ts_tr) == len(ns_tr) > 1000
     difference = first_difference(ns_tr, ts_tr)
     assert difference is None, difference
+
+
+@pytest.mark.parametrize("script", ["monitor_queue_outage.tcl", "monitor_queue_losses.tcl"])
+def test_queue_monitor_reads_match_ns(tmp_path, script):
+    """`$ns monitor-queue` on a bottleneck, read every 0.25 s (size_, pkts_, parrivals_,
+    barrivals_, pdepartures_, bdepartures_, pdrops_, bdrops_): with an ErrorModel/List put on
+    the link before the monitor (its drops are arrivals, then drops) and an outage at 1.1 s
+    (ns-2 resets the monitor as the link goes down: its size goes below zero as the packets in
+    flight are dropped); and with a List after the delay plus one placed after the monitor
+    (drops, never arrivals). The same lines as ns-2 prints, and ns-2's trace."""
+    runs = run_both(tmp_path, script, [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out)
+    assert len(ns_out.splitlines()) == 8
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference

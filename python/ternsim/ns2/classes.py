@@ -70,6 +70,7 @@ PARENT: dict[str, str | None] = {
     "RandomVariable/Exponential": "RandomVariable",
     "RandomVariable/Pareto": "RandomVariable",
     "RandomVariable/Constant": "RandomVariable",
+    "QueueMonitor": None,
 }
 
 #: Classes that a script configures with `Class set` but never instantiates itself (ns-2 makes

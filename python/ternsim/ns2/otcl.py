@@ -164,7 +164,8 @@ class ObjectSystem:
         if self.builtin_base(cls) in _MADE_BY_LINKS:
             raise Refusal(
                 f"{cls} on its own: not supported; queues and links come from "
-                "`$ns duplex-link` (`[$ns link $a $b] queue` returns a link's queue)"
+                "`$ns duplex-link` (`[$ns link $a $b] queue` returns a link's queue; "
+                "`$ns monitor-queue A B FILE` makes a QueueMonitor)"
             )
         return self.create(cls, rest).name
 
@@ -273,10 +274,11 @@ def supported_classes() -> str:
 
 
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
-_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink"}
+_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink", "QueueMonitor"}
 
 _ABSTRACT = {
     "RandomVariable",
+    "QueueMonitor",
     "Agent",
     "Application",
     "Application/Traffic",

@@ -348,6 +348,7 @@ class Translation:
             ],
             "flows": self.flows,
         }
+        model.queue_monitors.check()
         fids = [o.getvar(sender, "fid_") for sender, _ in self.ends]
         for spec, link in zip(self.scenario["links"], model.links):
             for d, key in enumerate(("drop_stages_a_to_b", "drop_stages_b_to_a")):
@@ -756,8 +757,8 @@ class Translation:
 
         done = 0
         while self.link_events and self.link_events[0][0] < until:
-            t, op, link, (a, b) = self.link_events.pop(0)
-            lines, done = self._one_link_event(lines, done, follow, t, op, link, (b, a), (a, b))
+            t, op, link, dirs = self.link_events.pop(0)
+            lines, done = self._one_link_event(lines, done, follow, t, op, link, *dirs)
         follow(lines[done:])
         return lines
 
@@ -795,7 +796,8 @@ class Translation:
             else:
                 break
         follow(lines[done:start])
-        stamp = format(t, "g") if t == float(format(t, "g")) else repr(t)
+        # ns-2 writes `[$ns now]`, which prints the clock with %.17g.
+        stamp = format(t, ".17g")
         new: list[str] = []
         for who in dirs:
             if who not in self._traced_pairs():

@@ -110,8 +110,10 @@ class Model:
         self.schedule_hook: Any = None
         #: Set by the driver: writes the trace lines recorded so far into the trace channel.
         self.pull_trace = lambda: None
-        #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, (A's id, B's id)) in
-        #: script order.
+        #: `$ns monitor-queue`'s QueueMonitor objects.
+        self.monitors: list[Obj] = []
+        #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, the directions as ns-2
+        #: takes them down or up, (from, to) ids) in script order.
         self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
         objects.on_create = self._on_create
         b = objects.builtins
@@ -146,7 +148,7 @@ class Model:
             "cost": self.cost,
             "detach-agent": self.detach_agent,
             "trace-queue": self.trace_queue,
-            "monitor-queue": self._refuse_monitor,
+            "monitor-queue": self.monitor_queue,
             "queue-monitor": self._refuse_monitor,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
@@ -202,8 +204,10 @@ class Model:
         }
         objects.on_class_set = self._on_class_set
         from .errmodel import ErrorModels
+        from .monitor import QueueMonitors
 
         self.errors = ErrorModels(self)
+        self.queue_monitors = QueueMonitors(self)
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -618,8 +622,15 @@ class Model:
         a, b = self.node_obj(args[2]), self.node_obj(args[3])
         link, _ = self.find_link(a, b)
         link.rtmodels += 1
-        ends = (str(a.info["id"]), str(b.info["id"]))
-        self.link_events.append((t, len(self.link_events), args[1], link, ends))
+        # ns-2's rtModel takes the link's directions down in the order Tcl lists its array
+        # links_, keyed "A:B" then "B:A" (Tcl 8.6's hash order: B -> A first here).
+        x, y = str(a.info["id"]), str(b.info["id"])
+        tcl = self.o.tcl
+        tcl.eval("array unset ::ns2::links_")
+        tcl.eval(f"set ::ns2::links_({x}:{y}) {{}}; set ::ns2::links_({y}:{x}) {{}}")
+        order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
+        tcl.eval("array unset ::ns2::links_")
+        self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
         return ""
 
     def _refuse_rtmodel(self, sim: Obj, args: tuple) -> str:
@@ -696,10 +707,29 @@ class Model:
         link.traced_dirs[d] = True
         return ""
 
+    def monitor_queue(self, sim: Obj, args: tuple) -> str:
+        """`$ns monitor-queue A B QTRACE [INTERVAL]`: a QueueMonitor on the A -> B queue
+        (ternsim.ns2.monitor). ns-2 writes into QTRACE only after `start-tracing`, which is
+        not supported, so the file stays empty as it does in ns-2 without it."""
+        self._before_run("$ns monitor-queue")
+        if len(args) not in (3, 4):
+            raise Refusal("monitor-queue: give NODE NODE QTRACE [SAMPLEINTERVAL]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        qm = self.o.create("QueueMonitor")
+        qm.info.update(
+            link=link,
+            direction=d,
+            ends=(str(self.node_obj(args[0]).info["id"]), str(self.node_obj(args[1]).info["id"])),
+            behind={id(em) for p, em in link.stages[d] if p == "enqueue"},
+        )
+        self.monitors.append(qm)
+        return qm.name
+
     def _refuse_monitor(self, sim: Obj, args: tuple) -> str:
         raise Refusal(
-            "queue monitors (monitor-queue, queue-monitor): not supported; supported: the "
-            "trace-all file's + - r d lines of each link"
+            "queue-monitor: not supported; supported: monitor-queue A B QTRACE [INTERVAL] "
+            "(a QueueMonitor's size_, pkts_, parrivals_, barrivals_, pdepartures_, "
+            "bdepartures_, pdrops_, bdrops_)"
         )
 
     def _refuse_simplex(self, sim: Obj, args: tuple) -> str:

@@ -83,6 +83,9 @@ class TraceStream:
         """A piece of the core's trace, the pieces in the order the core wrote them; ``write``
         is None when the script has no open trace channel (the piece is then dropped, as
         ns-2 would never have written it)."""
+        model = self.translation.model
+        if model.monitors and text:
+            model.queue_monitors.count(text, until)
         if not self.wireless and write is None:
             self.translation.skip_link_events(until)
         if not text or write is None:
