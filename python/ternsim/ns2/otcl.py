@@ -77,6 +77,8 @@ class ObjectSystem:
         tcl.createcommand("Class", guard(self._cmd_class))
         for cls in classes.PARENT:
             self._class_command(cls)
+        # OTcl's root class: scripts add instprocs to every object with `Object instproc`.
+        self._class_command("Object")
 
     # --- classes ---------------------------------------------------------------------------
 
@@ -86,10 +88,12 @@ class ObjectSystem:
         while c is not None and c not in out:
             out.append(c)
             c = self.user_classes[c] if c in self.user_classes else classes.PARENT.get(c)
+        if cls != "Object":
+            out.append("Object")
         return out
 
     def known(self, cls: str) -> bool:
-        return cls in classes.PARENT or cls in self.user_classes or cls == "Simulator"
+        return cls in classes.PARENT or cls in self.user_classes or cls in ("Simulator", "Object")
 
     def builtin_base(self, cls: str) -> str:
         """The nearest ns-2 class of a (possibly user) class."""
