@@ -246,7 +246,7 @@ class ObjectSystem:
         if after is not None:
             return self._run_instproc(obj, after, method, rest)
         chain = self.lineage(obj.cls)
-        parents = chain[chain.index(owner) + 1 :]
+        parents = [c for c in chain[chain.index(owner) + 1 :] if c != "Object"]
         if method == "init" or not parents:
             return ""
         return self.builtin_call(obj, parents[0], method, rest)
