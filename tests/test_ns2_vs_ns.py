@@ -225,6 +225,7 @@ def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
         "link_lossmodel_list.tcl",
         "rtmodel_down_up.tcl",
         "rtmodel_reversed.tcl",
+        "rtmodel_untraced_link.tcl",
     ],
 )
 def test_error_models_and_link_outages_match_ns(tmp_path, script):

@@ -800,8 +800,6 @@ class Translation:
         stamp = format(t, ".17g")
         new: list[str] = []
         for who in dirs:
-            if who not in self._traced_pairs():
-                continue
             mine = [f for f in block if (f[2], f[3]) == who]
             flying = self._inflight.get(who, {})
             queued = [f for f in mine if f[11] not in flying]
@@ -811,10 +809,3 @@ class Translation:
             new += [" ".join(f) for f in queued + sent]
             new += [f"v {stamp} link-{op} {who[0]} {who[1]}"] * link.rtmodels
         return lines[:start] + new + lines[end:], start + len(new)
-
-    def _traced_pairs(self) -> set[tuple[str, str]]:
-        out = set()
-        for link in self.model.links:
-            a, b = str(link.a.info["id"]), str(link.b.info["id"])
-            out |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
-        return out

@@ -43,8 +43,9 @@ class Link:
         #: The loss modules per direction, in the order packets meet them: (point, object)
         #: with point `enqueue` (ahead of the queue) or `arrival` (after the delay).
         self.stages: list[list[tuple[str, Obj]]] = [[], []]
-        #: `$ns rtmodel-at` calls naming this link (ns-2 writes one `v` line per call for
-        #: each direction at each of its down/up events).
+        #: `$ns rtmodel-at` calls naming this link made after `trace-all` (ns-2 writes one `v`
+        #: line per such call for each direction at each of its down/up events, traced link
+        #: or not: each call hooks a trace of the link's dynamics into the trace-all file).
         self.rtmodels = 0
 
 
@@ -621,7 +622,8 @@ class Model:
         t = _at_time(args[0])
         a, b = self.node_obj(args[2]), self.node_obj(args[3])
         link, _ = self.find_link(a, b)
-        link.rtmodels += 1
+        if self.trace_channel is not None:
+            link.rtmodels += 1
         # ns-2's rtModel takes the link's directions down in the order Tcl lists its array
         # links_, keyed "A:B" then "B:A" (Tcl 8.6's hash order: B -> A first here).
         x, y = str(a.info["id"]), str(b.info["id"])
