@@ -301,7 +301,22 @@ REFUSED = [
         12,
         "Queue/RED maxthresh_ 4 not above thresh_ 4: not supported",
     ),
-    ("$defaultRNG uniform 0 1\n", 10, "not supported; supported RNG methods: seed"),
+    ("$defaultRNG wibble 0 1\n", 10, "not supported; supported RNG methods: exponential,"),
+    ("set em [new ErrorModel]\n$em unit time\n", 11, "unit time: not supported; supported: pkt"),
+    ("set m [new ErrorModule Dest]\n", 10, "new ErrorModule Dest: not supported"),
+    ("$ns rtmodel-at 1.0 down $n1\n", 10, "supported: rtmodel-at TIME down|up NODE NODE"),
+    ("$ns cost $n0 $n1 3\n", 10, "cost 3: not supported; supported: cost 1"),
+    ("$ns queue-monitor $n0 $n1\n", 10, "queue-monitor: not supported; supported: monitor-queue"),
+    (
+        "set qm [$ns monitor-queue $n0 $n1 stdout]\nputs [$qm set maxRTT_]\n",
+        11,
+        "QueueMonitor maxRTT_: not supported; supported: size_",
+    ),
+    (
+        "set em [new ErrorModel]\n$ns lossmodel $em $n0 $n1\n$ns lossmodel $em $n1 $n2\n",
+        12,
+        "an error model placed twice: not supported",
+    ),
     ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
     (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),
@@ -603,3 +618,206 @@ def test_ns2s_default_generator_and_the_boot_time_of_each_tcp_agent(tmp_path):
     seeded.write_text("$defaultRNG seed 5\n" + HEAD + TCP + FINISH)
     [flow] = translate_script(seeded)["flows"]
     assert flow["options"]["tick_phase"] == f"{0.01 * uniforms(5, 2)[1]!r}s"
+
+
+LIST_LOSS = """set em [new ErrorModel/List]
+$em droplist {7 3}
+$ns lossmodel $em $n1 $n2
+"""
+
+
+def _lines(path: Path) -> list[list[str]]:
+    return [line.split() for line in path.read_text().splitlines()]
+
+
+def test_a_list_error_model_drops_exactly_the_listed_packets_before_the_queue(tmp_path):
+    """droplist {7 3} on n1 -> n2 counts every packet handed to that direction from 0: the
+    SYN-less TCP's packets 0, 1, 2, ... are its segments 0, 1, 2, ... until the first loss, so
+    segments 3 and 7 are lost, each at the instant it reaches the link, traced `d` with no `+`
+    (ns-2 puts the loss module ahead of the enqueue trace)."""
+    proc = ternsim_ns2(tmp_path, HEAD + LIST_LOSS + TCP + FINISH)
+    assert proc.returncode == 3, proc.stderr
+    tr = _lines(tmp_path / "out.tr")
+    drops = [f for f in tr if f[0] == "d" and f[2:4] == ["1", "2"]]
+    assert [int(f[10]) for f in drops] == [3, 7]
+    for d in drops:
+        uid = d[11]
+        assert not any(f[0] == "+" and f[11] == uid and f[2:4] == ["1", "2"] for f in tr)
+        # It arrived at n1 at the drop's instant.
+        arrived = next(f for f in tr if f[0] == "r" and f[11] == uid)
+        assert arrived[1] == d[1] and arrived[2:4] == ["0", "1"]
+    # Both losses are repaired by retransmissions (fresh uids, same segments).
+    resent = [f for f in tr if f[0] == "+" and f[2:4] == ["0", "1"] and f[10] in ("3", "7")]
+    assert len(resent) == 4
+
+
+def test_a_loss_module_pointed_at_a_null_agent_drops_untraced(tmp_path):
+    body = LIST_LOSS + "$em drop-target [new Agent/Null]\n"
+    proc = ternsim_ns2(tmp_path, HEAD + body + TCP + FINISH)
+    assert proc.returncode == 3, proc.stderr
+    tr = _lines(tmp_path / "out.tr")
+    assert not [f for f in tr if f[0] == "d"]
+    assert proc.stdout != "rexmit 0\n"  # the losses happened: the segments were resent
+
+
+def test_error_models_and_rtmodel_become_drop_stages_and_events(tmp_path):
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD
+        + """set m [new ErrorModule Fid]
+[$ns link $n1 $n2] errormodule $m
+set p [new ErrorModel/Periodic]
+$p set period_ 10
+$p set burstlen_ 2
+$m insert $p
+$m bind $p 1
+set r [new ErrorModel]
+$r unit byte
+$r set rate_ 0.001
+$ns link-lossmodel $r $n2 $n1
+$ns rtmodel-at 1.0 down $n0 $n1
+$ns rtmodel-at 1.5 up $n0 $n1
+"""
+        + TCP.replace("set sink", "$tcp set fid_ 1\nset sink")
+        + FINISH
+    )
+    sc = translate_script(script)
+    l01, l12 = sc["links"]
+    assert l12["drop_stages_a_to_b"] == [
+        {
+            "at": "enqueue",
+            "traced": True,
+            "rules": [
+                {
+                    "model": "periodic",
+                    "unit": "packet",
+                    "period": 10.0,
+                    "offset": 0.0,
+                    "burst": 2.0,
+                    "default_drop": False,
+                    "flows": [sc["flows"][0]["name"]],
+                }
+            ],
+        }
+    ]
+    assert l12["drop_stages_b_to_a"] == [
+        {
+            "at": "arrival",
+            "traced": True,
+            "rules": [{"model": "iid", "unit": "byte", "rate": 0.001}],
+        }
+    ]
+    assert "drop_stages_a_to_b" not in l01
+    assert sc["events"] == [
+        {"at": "1.0s", "action": "down", "link": "0-1"},
+        {"at": "1.5s", "action": "up", "link": "0-1"},
+    ]
+    assert sc["routing"] == {"reroute": False}
+
+
+def test_random_variables_give_a_reproducible_stream(tmp_path):
+    body = """set u [new RandomVariable/Uniform]
+$u set min_ 2
+$u set max_ 3
+set e [new RandomVariable/Exponential]
+set rng [new RNG]
+$rng seed 7
+$e use-rng $rng
+set c [new RandomVariable/Constant]
+$c set val_ 4
+puts "[$u value] [$e value] [$c value] [$rng uniform 0 1]"
+"""
+    outs = [ternsim_ns2(tmp_path, HEAD + body + TCP + FINISH).stdout for _ in range(2)]
+    assert outs[0] == outs[1]
+    u, e, c, x = (float(v) for v in outs[0].splitlines()[0].split())
+    assert 2 <= u < 3 and e > 0 and c == 4.0 and 0 <= x < 1
+
+
+def _lossy_scenario(stage: dict) -> dict:
+    return {
+        "name": "t",
+        "duration": "1s",
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [
+            {"a": "a", "b": "b", "rate": "1Mbps", "delay": "1ms", "drop_stages_a_to_b": [stage]}
+        ],
+        "flows": [{"name": "f", "src": "a", "dst": "b", "tcp": "reno"}],
+    }
+
+
+@pytest.mark.parametrize(
+    "stage,path,message",
+    [
+        ({"at": "queue", "rules": [{"model": "pass"}]}, "drop_stages_a_to_b.0.at", "enqueue"),
+        ({"at": "enqueue", "rules": []}, "drop_stages_a_to_b.0.rules", "at least one rule"),
+        (
+            {"at": "enqueue", "rules": [{"model": "coin"}]},
+            "drop_stages_a_to_b.0.rules.0.model",
+            "allowed: list, periodic, iid",
+        ),
+        (
+            {"at": "enqueue", "rules": [{"model": "list", "drop": [3, 3]}]},
+            "drop_stages_a_to_b.0.rules.0.drop",
+            "3 is listed twice",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "iid", "rate": 0.1, "flows": ["g"]}]},
+            "drop_stages_a_to_b.0.rules.0.flows",
+            "no flow named `g`",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "list", "drop": [1], "rate": 0.1}]},
+            "drop_stages_a_to_b.0.rules.0.rate",
+            "not a key of model `list`",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "iid", "rate": 1.5}]},
+            "drop_stages_a_to_b.0.rules.0.rate",
+            "not a probability",
+        ),
+        (
+            {"at": "arrival", "rules": [{"model": "pass", "unit": "bit"}]},
+            "drop_stages_a_to_b.0.rules.0.unit",
+            "allowed: packet, byte",
+        ),
+    ],
+)
+def test_drop_stage_errors_name_their_key(stage, path, message):
+    import ternsim
+
+    with pytest.raises(ternsim.ScenarioError) as err:
+        ternsim.validate(_lossy_scenario(stage))
+    assert err.value.path == f"links.0.{path}", err.value.message
+    assert message in err.value.message
+
+
+RATE = """set em [new ErrorModel]
+$em set rate_ 0.05
+$em ranvar [new RandomVariable/Uniform]
+$ns lossmodel $em $n1 $n2
+"""
+
+
+def test_a_lone_rate_model_replays_ns2s_default_rng(tmp_path):
+    """One rate model is the only thing drawing from ns-2's default RNG: its i-th packet meets
+    draw k0 + i of MRG32k3a seeded 1, k0 = 2 (the Newreno agent's boot_time_ at creation
+    and at `$ns run`); the model becomes the list of packets whose draw is below 0.05."""
+    from ternsim._native import core
+
+    script = tmp_path / "s.tcl"
+    script.write_text(HEAD + RATE + TCP + FINISH)
+    rule = translate_script(script)["links"][1]["drop_stages_a_to_b"][0]["rules"][0]
+    assert rule["model"] == "list"
+    u = core().ns2_uniforms(1, 2 + 5000)
+    want = [i for i in range(5000) if u[2 + i] < 0.05]
+    assert rule["drop"][: len(want)] == want
+    assert 150 < len(want) < 350
+
+
+def test_two_rate_models_draw_from_ternsims_stream(tmp_path):
+    script = tmp_path / "s.tcl"
+    second = RATE.replace("em", "em2").replace("$n1 $n2", "$n2 $n1")
+    script.write_text(HEAD + RATE + second + TCP + FINISH)
+    links = translate_script(script)["links"]
+    for key in ("drop_stages_a_to_b", "drop_stages_b_to_a"):
+        assert links[1][key][0]["rules"] == [{"model": "iid", "unit": "packet", "rate": 0.05}]

@@ -216,3 +216,45 @@ def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
     assert len(ts_tr) == len(ns_tr)
     assert_same_packets(ns_tr, ts_tr, until=1.29)
     assert "+ 1.0352 0 1 tcp 1040 ---A--- 0 0.0 1.0 62 439" in ts_tr
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "lossmodel_list.tcl",
+        "link_lossmodel_list.tcl",
+        "rtmodel_down_up.tcl",
+        "rtmodel_reversed.tcl",
+        "rtmodel_untraced_link.tcl",
+    ],
+)
+def test_error_models_and_link_outages_match_ns(tmp_path, script):
+    """A Reno flow over a bottleneck with ErrorModel/List {3 7} before the queue
+    (`lossmodel`: the drops are traced `d` without `+`), the same after the delay
+    (`link-lossmodel`: `d` at the arrival time), and the bottleneck down at 1 s, up at 1.5 s,
+    down at 2 s, and with the nodes named the other way round and a time of 1.2345678 s
+    (rtmodel-at: ns-2 takes B -> A down first, drops the queue then the packets in flight,
+    writes one `v` line per rtmodel-at call, keeps its static routes): ns-2's trace and
+    stdout."""
+    runs = run_both(tmp_path, script, [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out)
+    assert len(ts_tr) == len(ns_tr) > 1000
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference
+
+
+@pytest.mark.parametrize("script", ["monitor_queue_outage.tcl", "monitor_queue_losses.tcl"])
+def test_queue_monitor_reads_match_ns(tmp_path, script):
+    """`$ns monitor-queue` on a bottleneck, read every 0.25 s (size_, pkts_, parrivals_,
+    barrivals_, pdepartures_, bdepartures_, pdrops_, bdrops_): with an ErrorModel/List put on
+    the link before the monitor (its drops are arrivals, then drops) and an outage at 1.1 s
+    (ns-2 resets the monitor as the link goes down: its size goes below zero as the packets in
+    flight are dropped); and with a List after the delay plus one placed after the monitor
+    (drops, never arrivals). The same lines as ns-2 prints, and ns-2's trace."""
+    runs = run_both(tmp_path, script, [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out)
+    assert len(ns_out.splitlines()) == 8
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference

@@ -622,10 +622,20 @@ def conformance(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the rows as one JSON object.")
     ] = False,
+    validation: Annotated[
+        bool,
+        typer.Option(
+            "--validation",
+            help="Run ns-2.35's own TCP validation suites (tcl/test/test-suite-*.tcl) instead.",
+        ),
+    ] = False,
 ) -> None:
     """Run cases in ns-2 (`ns`) and in ternsim and compare them (scenarios/conformance/)."""
     from . import conformance as conf
 
+    if validation:
+        _validation(only, as_json)
+        return
     try:
         rows = conf.run_cases(
             full=full, seeds=seeds, only=only, progress=lambda n: _err.print(f"case {n} ...")
@@ -650,6 +660,28 @@ def conformance(
         _out.print(table)
     if any(r["verdict"] == "differs" for r in rows):
         raise typer.Exit(1)
+
+
+def _validation(only: str | None, as_json: bool) -> None:
+    """`conformance --validation`: each test of ns-2's TCP validation suites in both."""
+    from . import conformance as conf
+    from . import validation as val
+
+    try:
+        rows = val.run_validation(only=only, progress=lambda n: _err.print(f"test {n} ..."))
+    except (conf.NsMissing, FileNotFoundError) as exc:
+        raise _fail(f"error: {exc}") from None
+    if as_json:
+        sys.stdout.write(json.dumps({"ns2": conf.ns_version(), "rows": rows}) + "\n")
+    else:
+        table = Table(title="ns-2.35 validation suites", title_justify="left", box=box.SIMPLE)
+        for column in ("suite", "test", "verdict", "reason"):
+            table.add_column(column, no_wrap=column != "reason")
+        for r in rows:
+            table.add_row(r["suite"], r["test"], r["verdict"], r["reason"])
+        _out.print(table)
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in ("pass", "differs", "out of scope")}
+    _err.print(", ".join(f"{n} {v}" for v, n in counts.items()))
 
 
 @app.command("fit-hmm", cls=_Command)

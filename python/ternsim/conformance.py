@@ -152,6 +152,23 @@ def _multi_flow(tcp: str, flows: int) -> Case:
     )
 
 
+def _lossy(name: str, agent: str, sink: str, loss: str, fast: bool, seeds: int = 10) -> Case:
+    """lossy.tcl: one TCP flow, 20 s, through an error model (or an outage) on the
+    bottleneck; deterministic except ``rate`` and ``rate2``, which run several seeds on each
+    side (``rate``: ternsim replays ns-2's own draws, the runs are the same; ``rate2``: two
+    models draw, ternsim uses its own stream)."""
+    random_loss = loss.startswith("rate")
+    return Case(
+        seeds=seeds,
+        name=f"lossy-{loss}-{name}",
+        kind="stats" if random_loss else "trace",
+        script="lossy.tcl",
+        twin=None,
+        ns_args=(agent, sink, "20", loss, "{seed}" if random_loss else "1"),
+        fast=fast,
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -184,6 +201,14 @@ CASES: list[Case] = [
     _multi_flow("vegas", 4),
     _multi_flow("newreno", 2),
     _red(30, True),
+    _lossy("tahoe", "TCP", "TCPSink", "list", True),
+    _lossy("reno", "TCP/Reno", "TCPSink", "list", False),
+    _lossy("newreno", "TCP/Newreno", "TCPSink", "periodic", False),
+    _lossy("sack", "TCP/Sack1", "TCPSink/Sack1", "module", False),
+    _lossy("reno", "TCP/Reno", "TCPSink", "down", False),
+    _lossy("reno", "TCP/Reno", "TCPSink", "rate", False),
+    _lossy("newreno", "TCP/Newreno", "TCPSink", "rate", False),
+    _lossy("reno", "TCP/Reno", "TCPSink", "rate2", False, seeds=40),
 ]
 
 

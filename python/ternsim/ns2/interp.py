@@ -195,7 +195,9 @@ class _Session:
         if self.model.live is None or self.model.live.final is not None:
             return
         write = self._trace_writer()
-        self.stream.add(sim.take_ns2_trace(), write)
+        # The core ran every event before now (at the end: every event of the run).
+        until = float("inf") if final else float(sim.now)
+        self.stream.add(sim.take_ns2_trace(), write, until)
         self.stream.flush(write, float(sim.now), final)
 
     def _trace_writer(self) -> Callable[[str], None] | None:

@@ -77,6 +77,8 @@ class ObjectSystem:
         tcl.createcommand("Class", guard(self._cmd_class))
         for cls in classes.PARENT:
             self._class_command(cls)
+        # OTcl's root class: scripts add instprocs to every object with `Object instproc`.
+        self._class_command("Object")
 
     # --- classes ---------------------------------------------------------------------------
 
@@ -86,10 +88,12 @@ class ObjectSystem:
         while c is not None and c not in out:
             out.append(c)
             c = self.user_classes[c] if c in self.user_classes else classes.PARENT.get(c)
+        if cls != "Object":
+            out.append("Object")
         return out
 
     def known(self, cls: str) -> bool:
-        return cls in classes.PARENT or cls in self.user_classes or cls == "Simulator"
+        return cls in classes.PARENT or cls in self.user_classes or cls in ("Simulator", "Object")
 
     def builtin_base(self, cls: str) -> str:
         """The nearest ns-2 class of a (possibly user) class."""
@@ -164,7 +168,8 @@ class ObjectSystem:
         if self.builtin_base(cls) in _MADE_BY_LINKS:
             raise Refusal(
                 f"{cls} on its own: not supported; queues and links come from "
-                "`$ns duplex-link` (`[$ns link $a $b] queue` returns a link's queue)"
+                "`$ns duplex-link` (`[$ns link $a $b] queue` returns a link's queue; "
+                "`$ns monitor-queue A B FILE` makes a QueueMonitor)"
             )
         return self.create(cls, rest).name
 
@@ -241,7 +246,7 @@ class ObjectSystem:
         if after is not None:
             return self._run_instproc(obj, after, method, rest)
         chain = self.lineage(obj.cls)
-        parents = chain[chain.index(owner) + 1 :]
+        parents = [c for c in chain[chain.index(owner) + 1 :] if c != "Object"]
         if method == "init" or not parents:
             return ""
         return self.builtin_call(obj, parents[0], method, rest)
@@ -273,9 +278,11 @@ def supported_classes() -> str:
 
 
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
-_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink"}
+_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink", "QueueMonitor"}
 
 _ABSTRACT = {
+    "RandomVariable",
+    "QueueMonitor",
     "Agent",
     "Application",
     "Application/Traffic",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import classes, mobileip, wireless
+from . import classes, errmodel, mobileip, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
 
@@ -192,6 +192,8 @@ def settable(base: str) -> set[str]:
     """The variables a script may set on an object of ns-2 class ``base``."""
     if base == "Queue/RED":
         return set(RED_SETTABLE)
+    if classes.is_a(base, "ErrorModel") or classes.is_a(base, "RandomVariable"):
+        return set(classes.class_defaults(base, {}))
     if classes.is_a(base, "Queue"):
         return {"limit_"}
     out = {"fid_", "class_"} if classes.is_a(base, "Agent") else set()
@@ -346,8 +348,102 @@ class Translation:
             ],
             "flows": self.flows,
         }
+        model.queue_monitors.check()
+        fids = [o.getvar(sender, "fid_") for sender, _ in self.ends]
+        for spec, link in zip(self.scenario["links"], model.links):
+            for d, key in enumerate(("drop_stages_a_to_b", "drop_stages_b_to_a")):
+                stages = errmodel.stages(o, link, d, self.flows, fids, self._replay(end))
+                if stages:
+                    spec[key] = stages
+        #: The `rtmodel-at` events inside the run, in time order, not yet written to the
+        #: trace: (time, op, link).
+        self.link_events = [
+            (t, op, link, ends)
+            for t, _, op, link, ends in sorted(model.link_events, key=lambda e: e[:2])
+        ]
+        self.link_events = [e for e in self.link_events if e[0] < end]
+        if self.link_events:
+            # ns-2.35's static routes stay as computed; a node whose route leaves through a
+            # downed link drops (no detour).
+            self.scenario["routing"] = {"reroute": False}
+            self.scenario["events"] = [
+                {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
+                for t, op, link, _ in self.link_events
+            ]
+        #: Per traced direction of a link with events: the packets on its wire or in its
+        #: pipe, uid -> the order their transmissions started (ns-2 drops a downed link's
+        #: queue first, then these in that order).
+        self._inflight: dict[tuple[str, str], dict[str, int]] = {}
+        self._started = 0
         if self.wireless:
             self._wireless_parts()
+
+    def _replay(self, end: float) -> Any:
+        """How a rate error model's losses follow ns-2's own numbers, when they can: ns-2
+        draws one number per packet from its default RNG (MRG32k3a, the script's seed), after
+        the draws of the TCP agents' `boot_time_`. When that model is the only thing drawing
+        from it during the run (one such model, unit pkt, uniform or no ranvar; no RED queue,
+        no random CBR, Exponential or Pareto source, no draw by the script itself), its i-th
+        packet meets draw k0 + i, and the packets it drops are known before the run: the model
+        becomes a list of them. Otherwise None (ternsim's own stream; statistical agreement)."""
+        model = self.model
+        o = model.o
+        drawing = [
+            em
+            for link in model.links
+            for side in link.stages
+            for _, obj in side
+            for em in ([obj] if o.builtin_base(obj.cls) != "ErrorModule" else obj.info["models"])
+            if errmodel.draws_default_rng(o, em)
+        ]
+        if (
+            self.wireless
+            or len(drawing) != 1
+            or model.default_rng_seed is None
+            or model.errors.default_rng_used
+            or any(
+                o.builtin_base(q.cls) == "Queue/RED" for link in model.links for q in link.queues
+            )
+            or any(
+                f.get("app", {}).get("kind") in ("exponential", "pareto")
+                or f.get("app", {}).get("random")
+                for f in self.flows
+            )
+        ):
+            return None
+        em = drawing[0]
+        rv = em.info["ranvar"]
+        if em.info["unit"] == "byte" or (
+            rv is not None and o.builtin_base(rv.cls) != "RandomVariable/Uniform"
+        ):
+            return None
+        from .._native import core
+
+        # Draws before the run: each TCP agent's at creation (rng_draws) and at `$ns run`.
+        k0 = model.rng_draws + sum(
+            1
+            for a in model.agents
+            if a.info["node"] is not None and classes.is_a(o.builtin_base(a.cls), "Agent/TCP")
+        )
+
+        def replay(obj: Obj, point: str) -> list[int] | None:
+            if obj is not em:
+                return None
+            # At most one packet per 20 octets of the links into the model's node (or of the
+            # link itself after the delay) fits in the run: a bound on the model's draws.
+            link, d = em.info["placed"][1], em.info["placed"][2]
+            node = link.a if d == 0 else link.b
+            if point == "arrival":
+                bps = link.rate_bps
+            else:
+                bps = sum(x.rate_bps for x in model.links if node in (x.a, x.b))
+            count = int(end * bps / 160.0) + 1000
+            if count > 5_000_000:
+                return None
+            uniforms = core().ns2_uniforms(model.default_rng_seed, k0 + count)[k0:]
+            return errmodel.replayed_drops(o, em, uniforms)
+
+        return replay
 
     def node_name(self, node: Obj) -> str:
         """ns-2 node i is scenario node ``n<i>`` in a wireless script (the names a ternsim
@@ -595,14 +691,15 @@ class Translation:
             return nodes[node].info.get("hier_id", node)
         return node
 
-    def rewrite_trace(self, text: str) -> str:
-        """ternsim's wired trace as ns-2 numbers it (see the module doc)."""
+    def rewrite_trace(self, text: str, until: float = float("inf")) -> str:
+        """ternsim's wired trace as ns-2 numbers it (see the module doc), with the link
+        events before ``until`` (the core ran every event before it) written as ns-2 writes
+        them (:meth:`_link_events`)."""
         o = self.model.o
         traced = set()
         for link in self.model.links:
-            if link.traced:
-                a, b = str(link.a.info["id"]), str(link.b.info["id"])
-                traced |= {(a, b), (b, a)}
+            a, b = str(link.a.info["id"]), str(link.b.info["id"])
+            traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
         flow_fid = []
         ports: list[dict[str, str]] = []
         for sender, receiver in self.ends:
@@ -623,4 +720,92 @@ class Translation:
                     node = f[k].split(".")[0]
                     f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
             out.append(" ".join(f))
+        if self.link_events:
+            out = self._link_events(out, until)
         return "".join(x + "\n" for x in out)
+
+    def skip_link_events(self, until: float) -> None:
+        """The link events before ``until`` happened while no trace channel was open."""
+        self.link_events = [e for e in self.link_events if e[0] >= until]
+
+    def _link_events(self, lines: list[str], until: float) -> list[str]:
+        """Writes the link events before ``until`` into ``lines`` (a piece of the rewritten
+        trace, in order) as ns-2.35 does. At `rtmodel-at T down A B` ns-2 takes the
+        B -> A direction down, then A -> B; each drops what its queue holds, then the packets on its
+        wire and in flight in the order they were sent, then writes one `v TIME link-down
+        FROM TO` line per `rtmodel-at` call naming the link. The core drops a downed
+        direction's packets on the wire first, then the queue, then the pipe: the drop lines
+        of the instant are reordered here. An up event writes the `link-up` lines."""
+        ends = {
+            (str(link.a.info["id"]), str(link.b.info["id"]))
+            for _, _, link, _ in self.link_events
+            if any(link.traced_dirs)
+        }
+        watched = ends | {(b, a) for a, b in ends}
+
+        def follow(part: list[str]) -> None:
+            for line in part:
+                f = line.split(" ", 12)
+                if len(f) < 12 or (f[2], f[3]) not in watched:
+                    continue
+                flying = self._inflight.setdefault((f[2], f[3]), {})
+                if f[0] == "-":
+                    flying[f[11]] = self._started
+                    self._started += 1
+                elif f[0] in "rd":
+                    flying.pop(f[11], None)
+
+        done = 0
+        while self.link_events and self.link_events[0][0] < until:
+            t, op, link, dirs = self.link_events.pop(0)
+            lines, done = self._one_link_event(lines, done, follow, t, op, link, *dirs)
+        follow(lines[done:])
+        return lines
+
+    def _one_link_event(
+        self,
+        lines: list[str],
+        done: int,
+        follow: Any,
+        t: float,
+        op: str,
+        link: Any,
+        *dirs: tuple[str, str],
+    ) -> tuple[list[str], int]:
+        """One event at ``t`` written into ``lines``, whose first ``done`` lines ``follow``
+        has seen (the packets in flight): the new lines and how many of them it has seen."""
+
+        def time_of(line: str) -> float:
+            try:
+                return float(line.split(" ", 2)[1])
+            except (IndexError, ValueError):
+                return float("-inf")
+
+        start = next((i for i in range(done, len(lines)) if time_of(lines[i]) >= t), len(lines))
+        end = start
+        # The drops of the down event: the 'd' lines of the instant on this link.
+        block: list[list[str]] = []
+        while end < len(lines) and time_of(lines[end]) == t:
+            f = lines[end].split(" ")
+            if op == "down" and f[0] == "d" and (f[2], f[3]) in dirs:
+                block.append(f)
+                end += 1
+            elif not block:
+                start += 1
+                end += 1
+            else:
+                break
+        follow(lines[done:start])
+        # ns-2 writes `[$ns now]`, which prints the clock with %.17g.
+        stamp = format(t, ".17g")
+        new: list[str] = []
+        for who in dirs:
+            mine = [f for f in block if (f[2], f[3]) == who]
+            flying = self._inflight.get(who, {})
+            queued = [f for f in mine if f[11] not in flying]
+            sent = sorted((f for f in mine if f[11] in flying), key=lambda f: flying[f[11]])
+            for f in sent:
+                flying.pop(f[11], None)
+            new += [" ".join(f) for f in queued + sent]
+            new += [f"v {stamp} link-{op} {who[0]} {who[1]}"] * link.rtmodels
+        return lines[:start] + new + lines[end:], start + len(new)

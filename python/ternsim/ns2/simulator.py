@@ -30,6 +30,9 @@ class Link:
         self.rate_bps = rate_bps
         self.delay_s = delay_s
         self.traced = traced
+        #: Whether each direction is traced (trace-all when the link was made, or a later
+        #: `$ns trace-queue`), (a -> b, b -> a).
+        self.traced_dirs = [traced, traced]
         #: The script line that made the link (`$ns duplex-link ...`).
         self.where = where
         #: The queue objects per direction, (a -> b, b -> a): Queue/DropTail or Queue/RED,
@@ -37,6 +40,13 @@ class Link:
         self.queues: list[Obj] = []
         #: The link objects `$ns link` returns, per direction.
         self.handles: list[Obj] = []
+        #: The loss modules per direction, in the order packets meet them: (point, object)
+        #: with point `enqueue` (ahead of the queue) or `arrival` (after the delay).
+        self.stages: list[list[tuple[str, Obj]]] = [[], []]
+        #: `$ns rtmodel-at` calls naming this link made after `trace-all` (ns-2 writes one `v`
+        #: line per such call for each direction at each of its down/up events, traced link
+        #: or not: each call hooks a trace of the link's dynamics into the trace-all file).
+        self.rtmodels = 0
 
 
 class Event:
@@ -101,6 +111,11 @@ class Model:
         self.schedule_hook: Any = None
         #: Set by the driver: writes the trace lines recorded so far into the trace channel.
         self.pull_trace = lambda: None
+        #: `$ns monitor-queue`'s QueueMonitor objects.
+        self.monitors: list[Obj] = []
+        #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, the directions as ns-2
+        #: takes them down or up, (from, to) ids) in script order.
+        self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
         objects.on_create = self._on_create
         b = objects.builtins
         sim = {
@@ -127,6 +142,15 @@ class Model:
             "namtrace-all-wireless": self.namtrace_all_wireless,
             "use-newtrace": self._refuse_newtrace,
             "set-address-format": self.set_address_format,
+            "lossmodel": lambda o, a: self.errors.lossmodel(o, a, "enqueue"),
+            "link-lossmodel": lambda o, a: self.errors.lossmodel(o, a, "arrival"),
+            "rtmodel-at": self.rtmodel_at,
+            "rtmodel": self._refuse_rtmodel,
+            "cost": self.cost,
+            "detach-agent": self.detach_agent,
+            "trace-queue": self.trace_queue,
+            "monitor-queue": self.monitor_queue,
+            "queue-monitor": self._refuse_monitor,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
         b["Simulator"] = sim
@@ -175,8 +199,16 @@ class Model:
             "stop": lambda o, a: self._app_now(o, "stop"),
         }
         b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
-        b["SimpleLink"] = {"queue": lambda o, a: o.info["queue"].name}
+        b["SimpleLink"] = {
+            "queue": lambda o, a: o.info["queue"].name,
+            "cost": lambda o, a: self._link_cost(o, a),
+        }
         objects.on_class_set = self._on_class_set
+        from .errmodel import ErrorModels
+        from .monitor import QueueMonitors
+
+        self.errors = ErrorModels(self)
+        self.queue_monitors = QueueMonitors(self)
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -199,6 +231,8 @@ class Model:
         elif classes.is_a(base, "Application"):
             obj.info.update(agent=None)
             self.apps.append(obj)
+        else:
+            self.errors.on_create(obj, base, args)
 
     def obj(self, handle: str, kind: str) -> Obj:
         o = self.o.objects.get(handle)
@@ -556,7 +590,7 @@ class Model:
 
                 red_automatic(self.o, queue, link)
             handle = self.o.create("SimpleLink")
-            handle.info.update(link=link, queue=queue)
+            handle.info.update(link=link, queue=queue, direction=d)
             link.queues.append(queue)
             link.handles.append(handle)
         self.links.append(link)
@@ -575,6 +609,130 @@ class Model:
             message = red_refusal(var, classes.bound_value(var, value))
             if message is not None:
                 raise Refusal(message)
+
+    def rtmodel_at(self, sim: Obj, args: tuple) -> str:
+        """`$ns rtmodel-at T down|up A B`: both directions of the A-B link go down or up at
+        T (ns-2 recomputes its static routes then; so does ternsim)."""
+        self._before_run("$ns rtmodel-at")
+        if len(args) != 4 or args[1] not in ("down", "up"):
+            raise Refusal(
+                f"rtmodel-at {' '.join(args)}: not supported; supported: rtmodel-at TIME "
+                "down|up NODE NODE (a link going down or up)"
+            )
+        t = _at_time(args[0])
+        a, b = self.node_obj(args[2]), self.node_obj(args[3])
+        link, _ = self.find_link(a, b)
+        if self.trace_channel is not None:
+            link.rtmodels += 1
+        # ns-2's rtModel takes the link's directions down in the order Tcl lists its array
+        # links_, keyed "A:B" then "B:A" (Tcl 8.6's hash order: B -> A first here).
+        x, y = str(a.info["id"]), str(b.info["id"])
+        tcl = self.o.tcl
+        tcl.eval("array unset ::ns2::links_")
+        tcl.eval(f"set ::ns2::links_({x}:{y}) {{}}; set ::ns2::links_({y}:{x}) {{}}")
+        order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
+        tcl.eval("array unset ::ns2::links_")
+        self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
+        return ""
+
+    def _refuse_rtmodel(self, sim: Obj, args: tuple) -> str:
+        raise Refusal(
+            f"rtmodel {' '.join(args)}: not supported; supported: rtmodel-at TIME down|up NODE NODE"
+        )
+
+    def cost(self, sim: Obj, args: tuple) -> str:
+        if len(args) != 3:
+            raise Refusal("cost: give NODE NODE COST")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        return self._link_cost(link.handles[d], args[2:])
+
+    def _link_cost(self, handle: Obj, args: tuple) -> str:
+        """ternsim routes by hop count, which is ns-2's static routing with every cost 1:
+        only cost 1 is accepted."""
+        self._before_run("$ns cost")
+        if len(args) != 1:
+            raise Refusal("cost: give a cost")
+        try:
+            cost = float(args[0])
+        except ValueError:
+            raise Refusal(f"cost {args[0]}: not a number") from None
+        if cost != 1.0:
+            raise Refusal(
+                f"cost {args[0]}: not supported; supported: cost 1 (ternsim's static routes "
+                "count hops, ns-2's default cost)"
+            )
+        return ""
+
+    def detach_agent(self, sim: Obj, args: tuple) -> str:
+        """`$ns detach-agent NODE AGENT` before the run: the agent is as if never attached
+        (ns-2 points its node's port at the null agent; the port number stays used)."""
+        self._before_run("$ns detach-agent")
+        if len(args) != 2:
+            raise Refusal("detach-agent: give NODE AGENT")
+        node, agent = self.node_obj(args[0]), self.obj(args[1], "Agent")
+        if agent.info["node"] is not node:
+            raise Refusal("detach-agent: the agent is not attached to that node")
+        if agent.info["peer"] is not None:
+            raise Refusal(
+                "detach-agent of a connected agent: not supported; supported: detaching an "
+                "agent that is not connected"
+            )
+        agent.info["node"] = None
+        agent.info["detached"] = True
+        return ""
+
+    def trace_queue(self, sim: Obj, args: tuple) -> str:
+        """`$ns trace-queue A B [FILE]`: traces the A -> B direction into the trace-all
+        channel (the only file ternsim writes a wired trace into)."""
+        self._before_run("$ns trace-queue")
+        if len(args) not in (2, 3):
+            raise Refusal("trace-queue: give NODE NODE [FILE]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        channel = args[2] if len(args) == 3 else self.trace_channel
+        if channel is None:
+            return ""
+        if channel != self.trace_channel:
+            raise Refusal(
+                "trace-queue into a file other than trace-all's: not supported; supported: "
+                "trace-queue A B (or with the trace-all channel)"
+            )
+        if link.traced_dirs[d]:
+            raise Refusal(
+                "trace-queue on a traced link direction: not supported (ns-2 would write "
+                "each of its lines twice)"
+            )
+        if link.stages[d]:
+            raise Refusal(
+                "trace-queue on a link direction that has a loss module: not supported "
+                "(ns-2 would put the new trace ahead of it)"
+            )
+        link.traced_dirs[d] = True
+        return ""
+
+    def monitor_queue(self, sim: Obj, args: tuple) -> str:
+        """`$ns monitor-queue A B QTRACE [INTERVAL]`: a QueueMonitor on the A -> B queue
+        (ternsim.ns2.monitor). ns-2 writes into QTRACE only after `start-tracing`, which is
+        not supported, so the file stays empty as it does in ns-2 without it."""
+        self._before_run("$ns monitor-queue")
+        if len(args) not in (3, 4):
+            raise Refusal("monitor-queue: give NODE NODE QTRACE [SAMPLEINTERVAL]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        qm = self.o.create("QueueMonitor")
+        qm.info.update(
+            link=link,
+            direction=d,
+            ends=(str(self.node_obj(args[0]).info["id"]), str(self.node_obj(args[1]).info["id"])),
+            behind={id(em) for p, em in link.stages[d] if p == "enqueue"},
+        )
+        self.monitors.append(qm)
+        return qm.name
+
+    def _refuse_monitor(self, sim: Obj, args: tuple) -> str:
+        raise Refusal(
+            "queue-monitor: not supported; supported: monitor-queue A B QTRACE [INTERVAL] "
+            "(a QueueMonitor's size_, pkts_, parrivals_, barrivals_, pdepartures_, "
+            "bdepartures_, pdrops_, bdrops_)"
+        )
 
     def _refuse_simplex(self, sim: Obj, args: tuple) -> str:
         raise Refusal(

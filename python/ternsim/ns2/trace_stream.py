@@ -69,7 +69,7 @@ class TraceStream:
             target = min(until, t + self._step)
             sim.run_until(target)
             text = sim.take_ns2_trace()
-            self.add(text, write)
+            self.add(text, write, target)
             if target >= until:
                 return
             # Towards the target text size, at most halving or doubling per step.
@@ -77,15 +77,22 @@ class TraceStream:
             self._step = min(MAX_STEP, max(MIN_STEP, (target - t) * scale))
             t = target
 
-    def add(self, text: str, write: Callable[[str], None] | None) -> None:
+    def add(
+        self, text: str, write: Callable[[str], None] | None, until: float = float("inf")
+    ) -> None:
         """A piece of the core's trace, the pieces in the order the core wrote them; ``write``
         is None when the script has no open trace channel (the piece is then dropped, as
         ns-2 would never have written it)."""
+        model = self.translation.model
+        if model.monitors and text:
+            model.queue_monitors.count(text, until)
+        if not self.wireless and write is None:
+            self.translation.skip_link_events(until)
         if not text or write is None:
             return
         self._any = True
         if not self.wireless:
-            write(self.translation.rewrite_trace(text))
+            write(self.translation.rewrite_trace(text, until))
             return
         entries = self.translation.wireless_entries(text, self._taken)
         self._taken += text.count("\n") + 1

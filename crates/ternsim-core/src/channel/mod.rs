@@ -15,6 +15,8 @@
 //! - [`hmm`]: an N-state hidden Markov model with a binary emission per state
 //!   (link-spec §2.4), also the target of fitting; [`markov`] holds the chain arithmetic.
 //! - [`trace_driven`]: a recorded sequence of outcomes replayed unit by unit.
+//! - [`drop_stage`]: ns-2's wired loss modules (a list of packets, a periodic pattern, a
+//!   rate), placed before a link's queue or at its far end, optionally per flow.
 //! - [`fit`]: Baum-Welch (Rabiner 1989) fitting of an HMM to a recorded error trace.
 //!
 //! Invariants: every model is valid by construction (the constructors return
@@ -26,6 +28,7 @@
 //! error probability), TTI-level correlation between the blocks of one TTI (the radio layer
 //! decides which unit it asks about), and time-based sojourns.
 
+pub mod drop_stage;
 pub mod fit;
 pub mod gilbert_elliott;
 pub mod hmm;

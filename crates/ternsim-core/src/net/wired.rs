@@ -17,6 +17,7 @@
 use std::cell::Cell;
 use std::collections::VecDeque;
 
+use crate::channel::drop_stage::{DropPoint, DropStage};
 use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
@@ -113,6 +114,9 @@ pub struct WiredDirection {
     /// Packets propagating, with their arrival times, in arrival order.
     pipe: VecDeque<(SimTime, Packet)>,
     pub error: ErrorModel,
+    /// Drop stages in the order packets meet them ([`crate::channel::drop_stage`]); the
+    /// world asks [`Self::stage_loss`] before it hands a packet over and as one arrives.
+    pub stages: Vec<DropStage>,
     rng: RandomStream,
     pub stats: LinkStats,
     up: bool,
@@ -154,6 +158,7 @@ impl WiredDirection {
             on_wire_exact_end: 0.0,
             pipe: VecDeque::new(),
             error,
+            stages: Vec::new(),
             rng,
             stats: LinkStats::default(),
             up: true,
@@ -241,6 +246,23 @@ impl WiredDirection {
         };
         self.on_wire_exact_end = end;
         SimTime(end.round() as u64)
+    }
+
+    /// Whether the drop stages at `point` lose `packet`: `Some(traced)` (the stage that lost
+    /// it traces its drops or not), counted as an error drop; `None` if it goes on.
+    pub fn stage_loss(&mut self, point: DropPoint, packet: &Packet) -> Option<bool> {
+        for stage in self.stages.iter_mut().filter(|s| s.point == point) {
+            if stage.judge(packet.flow, packet.size) {
+                self.stats.drops_error += 1;
+                return Some(stage.traced);
+            }
+        }
+        None
+    }
+
+    /// Whether any drop stage sits at `point`.
+    pub fn has_stage(&self, point: DropPoint) -> bool {
+        self.stages.iter().any(|s| s.point == point)
     }
 
     /// Packets waiting (not counting the one being transmitted).

@@ -90,6 +90,12 @@ pub struct RoutingSpec {
     /// as ns-2, which relies on link-layer feedback).
     #[serde(default)]
     pub hello: Option<bool>,
+    /// Static routing: after a link goes down or up, recompute the routes over the links
+    /// that are up (default true). False keeps the routes computed over every link and
+    /// withdraws only those leaving through an interface that is down, as ns-2.35's static
+    /// routing does with `rtmodel` (a node past the break drops; no detour).
+    #[serde(default)]
+    pub reroute: Option<bool>,
 }
 
 /// `[[events]]`: at time `at`, `action` on a `link` (`down`, `up`, `set` with `rate`, `delay`,
@@ -387,11 +393,63 @@ pub struct LinkSpec {
     /// Error model on the b→a direction (overrides `loss` for that direction).
     #[serde(default)]
     pub error_b_to_a: Option<ErrorSpec>,
+    /// Drop stages on the a→b direction, in the order packets meet them ([`DropStageSpec`]:
+    /// ns-2's loss modules, before the queue or at the far end).
+    #[serde(default)]
+    pub drop_stages_a_to_b: Vec<DropStageSpec>,
+    /// Drop stages on the b→a direction.
+    #[serde(default)]
+    pub drop_stages_b_to_a: Vec<DropStageSpec>,
     /// Every frame occupies the link for this fixed air time whatever its size (a radio
     /// last hop whose per-frame delay, transmission included, is fixed: the `ho-mobileip`
     /// seed's 8 ms); `rate` is then nominal. Default: size / rate.
     #[serde(default)]
     pub frame_time: Option<Duration>,
+}
+
+/// A drop stage on one direction of a wired link (`crate::channel::drop_stage`): where it
+/// judges packets, whether its drops are traced, and its rules (the first rule whose
+/// `flows` include a packet's flow judges it; a packet no rule matches passes).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropStageSpec {
+    /// `enqueue` (before the queue, every packet handed to the direction; ns-2
+    /// `$ns lossmodel`) or `arrival` (after the propagation delay; `$ns link-lossmodel`).
+    pub at: String,
+    /// Whether its drops are written to the packet trace (default true).
+    #[serde(default = "yes")]
+    pub traced: bool,
+    pub rules: Vec<DropRuleSpec>,
+}
+
+/// One rule of a drop stage.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropRuleSpec {
+    /// The flows (by name) the rule judges; absent: every packet.
+    #[serde(default)]
+    pub flows: Option<Vec<String>>,
+    /// `packet` (default) or `byte`: what the rule counts.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// `list`, `periodic`, `iid`, `discard` or `pass`.
+    pub model: String,
+    /// `list`: the unit numbers to lose, counted from 0.
+    #[serde(default)]
+    pub drop: Option<Vec<u64>>,
+    /// `periodic`: the period in units (default 1), the offset of the first loss (default
+    /// 0), the burst length (default 0), and `default_drop` (lose all but one per period).
+    #[serde(default)]
+    pub period: Option<f64>,
+    #[serde(default)]
+    pub offset: Option<f64>,
+    #[serde(default)]
+    pub burst: Option<f64>,
+    #[serde(default)]
+    pub default_drop: Option<bool>,
+    /// `iid`: the loss probability per unit.
+    #[serde(default)]
+    pub rate: Option<f64>,
 }
 
 fn default_queue() -> QueueSpec {

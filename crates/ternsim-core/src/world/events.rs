@@ -85,6 +85,9 @@ impl World {
         if !self.radio_links[link] && self.edges[link].up != both_up {
             self.edges[link].up = both_up;
             self.recompute_static_routes(now);
+        } else if !self.reroute {
+            // One direction changed: the routes through it are withdrawn or restored.
+            self.recompute_static_routes(now);
         }
     }
 }

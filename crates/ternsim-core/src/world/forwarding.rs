@@ -4,6 +4,7 @@
 //! the `drops` trace see each one, with the node and interface where it happened.
 
 use super::{Agent, Event, World, DEFAULT_TTL};
+use crate::channel::drop_stage::DropPoint;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{
@@ -159,6 +160,15 @@ impl World {
         if let Payload::Control(msg) = &packet.payload {
             *self.control_tx.entry(msg.kind()).or_insert(0) += 1;
         }
+        // A drop stage before the queue (ns-2's loss module at the link's head) judges the
+        // packet before the enqueue trace sees it.
+        if let Some(wire) = self.devices[device as usize].wired_mut() {
+            if let Some(traced) = wire.stage_loss(DropPoint::Enqueue, &packet) {
+                let node = self.ifaces[iface.ix()].node;
+                self.stage_drop(now, node, iface, packet, traced);
+                return;
+            }
+        }
         self.tap_transmit(now, iface, next_hop, &packet);
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
@@ -207,6 +217,16 @@ impl World {
         }
         if !out.arrivals.is_empty() {
             for (port, packet) in out.arrivals.drain(..) {
+                // A drop stage at the far end (ns-2's `link-lossmodel`, after the delay)
+                // judges the packet before the receive trace sees it.
+                if let Some(wire) = self.devices[d].wired_mut() {
+                    if let Some(traced) = wire.stage_loss(DropPoint::Arrival, &packet) {
+                        let sender = IfaceId(device);
+                        let node = self.ifaces[sender.ix()].node;
+                        self.stage_drop(now, node, sender, packet, traced);
+                        continue;
+                    }
+                }
                 let iface = self.arrival_iface[d][port as usize];
                 self.tap_arrival(now, d, iface, &packet);
                 self.receive(now, iface, packet);
@@ -382,7 +402,17 @@ impl World {
     /// held packets that now have a route leave at once.
     pub(super) fn recompute_static_routes(&mut self, now: SimTime) {
         let n = self.nodes.len();
-        let table = shortest_paths(n, &self.edges, &self.explicit_routes);
+        let table = if self.reroute {
+            shortest_paths(n, &self.edges, &self.explicit_routes)
+        } else {
+            // ns-2.35: the routes over every link; those through a downed interface go below.
+            let all_up: Vec<_> = self
+                .edges
+                .iter()
+                .map(|e| crate::routing::static_routes::Edge { up: true, ..*e })
+                .collect();
+            shortest_paths(n, &all_up, &self.explicit_routes)
+        };
         for (node, row) in table.iter().enumerate() {
             let RoutingProtocol::Static(_) = self.nodes[node].routing else {
                 continue;
@@ -400,6 +430,9 @@ impl World {
                     } else {
                         e.b_iface
                     };
+                    if !self.reroute && !self.ifaces[iface.ix()].up {
+                        return None;
+                    }
                     Some(Route {
                         iface,
                         next_hop: self.nodes[next.ix()].primary(),
@@ -417,6 +450,16 @@ impl World {
         }
     }
 
+    /// A packet a drop stage of wired interface `iface` lost: a traced drop, or one the
+    /// packet trace does not see (the stage's drops go elsewhere) but the counts do.
+    fn stage_drop(&mut self, now: SimTime, node: NodeId, iface: IfaceId, p: Packet, traced: bool) {
+        if traced {
+            self.drop_packet(now, Some(node), Some(iface), p, DropReason::ChannelError);
+        } else {
+            self.account_drop(now, Some(node), Some(iface), p, DropReason::ChannelError);
+        }
+    }
+
     pub(super) fn drop_packet(
         &mut self,
         now: SimTime,
@@ -426,6 +469,18 @@ impl World {
         why: DropReason,
     ) {
         self.tap_drop(now, node, iface, &packet, why);
+        self.account_drop(now, node, iface, packet, why);
+    }
+
+    /// The counts and the `drops` trace of a drop, without the packet trace.
+    fn account_drop(
+        &mut self,
+        now: SimTime,
+        node: Option<NodeId>,
+        iface: Option<IfaceId>,
+        packet: Packet,
+        why: DropReason,
+    ) {
         self.accounting.dropped[why.index()] += 1;
         self.accounting.dropped_by_kind[packet.kind().index()] += 1;
         if let Some(flow) = packet.flow.and_then(|f| self.flows.get_mut(f as usize)) {

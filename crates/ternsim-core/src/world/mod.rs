@@ -209,6 +209,8 @@ struct World {
     /// Routing graph edges (links then bearers) with their up/down state.
     edges: Vec<Edge>,
     explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
+    /// `[routing] reroute` (see `ResolvedScenario::reroute`).
+    reroute: bool,
     /// The node holding each address, indexed by `Addr::index`.
     addr_owner: Vec<Option<NodeId>>,
     /// Per node: where routers route its addresses, if not to itself (a mobile node's home
@@ -295,6 +297,20 @@ impl World {
                 }
                 wire.trace = sc.traces.queues;
                 wire.frame_time = l.frame_time;
+                wire.stages = l.drop_stages[d]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, st)| {
+                        let rng =
+                            RandomStream::named(seed, &format!("link/{}/{dir}/stage{k}", l.name));
+                        crate::channel::drop_stage::DropStage::new(
+                            st.point,
+                            st.traced,
+                            st.rules.clone(),
+                            rng,
+                        )
+                    })
+                    .collect();
                 let device = devices.len();
                 devices.push(Device::Wired {
                     wire,
@@ -495,6 +511,7 @@ impl World {
             arrival_iface,
             edges,
             explicit_routes: sc.explicit_routes.clone(),
+            reroute: sc.reroute,
             addr_owner,
             home_network: vec![None; sc.nodes.len()],
             radio_links: vec![false; sc.links.len()],

@@ -90,6 +90,17 @@ pub struct ResolvedLink {
     pub error_b_to_a: ErrorModel,
     /// A fixed per-frame air time replacing size / rate.
     pub frame_time: Option<SimTime>,
+    /// The drop stages of each direction, `[a→b, b→a]`, in the order packets meet them:
+    /// (point, traced, rules).
+    pub drop_stages: [Vec<ResolvedDropStage>; 2],
+}
+
+/// A drop stage with its flows resolved to flow indices.
+#[derive(Clone, Debug)]
+pub struct ResolvedDropStage {
+    pub point: crate::channel::drop_stage::DropPoint,
+    pub traced: bool,
+    pub rules: Vec<crate::channel::drop_stage::DropRule>,
 }
 
 /// A UMTS radio bearer with its configuration and per-direction block error models.
@@ -213,6 +224,10 @@ pub struct ResolvedScenario {
     pub mobile_ip: Option<mobileip::ResolvedMobileIp>,
     /// Explicit static routes `(node, destination, via)`.
     pub explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
+    /// Static routing recomputes its routes over the links that are up after a link event
+    /// (`[routing] reroute`, default true); false: ns-2.35's fixed routes, the ones through a
+    /// downed interface withdrawn.
+    pub reroute: bool,
     pub flows: Vec<ResolvedFlow>,
     pub events: Vec<ResolvedEvent>,
     pub traces: TraceSpec,
@@ -467,6 +482,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
         wireless,
         mobile_ip,
         explicit_routes,
+        reroute: spec.routing.reroute.unwrap_or(true),
         flows,
         events,
         traces: spec.traces,

@@ -3,11 +3,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::super::schema::{MoveSpec, NodeKind, QueueSpec, QueueTable, ScenarioSpec};
+use super::super::schema::{
+    DropStageSpec, MoveSpec, NodeKind, QueueSpec, QueueTable, ScenarioSpec,
+};
 use super::super::ScenarioError;
 use super::common::{error_model, probability, NodeNames};
 use super::umts::bearer_config;
-use super::{NodeMobility, ResolvedBearer, ResolvedLink, ResolvedNode};
+use super::{NodeMobility, ResolvedBearer, ResolvedDropStage, ResolvedLink, ResolvedNode};
 use crate::channel::ErrorModel;
 use crate::mobility::{pairs_within, Mobility, Position, RandomPlacement, Trajectory};
 use crate::net::addr::{IfaceId, NodeId};
@@ -169,6 +171,124 @@ fn node_mobility(
     Ok(Mobility::Trajectory(Arc::new(tr)))
 }
 
+/// A direction's drop stages, checked, their flows named by the scenario's `[[flows]]`.
+fn drop_stages(
+    path: &str,
+    specs: &[DropStageSpec],
+    spec: &ScenarioSpec,
+) -> Result<Vec<ResolvedDropStage>, ScenarioError> {
+    use crate::channel::drop_stage::{DropPoint, DropRule, DropUnit, RuleModel};
+    let flow_index = |name: &str| {
+        spec.flows.iter().enumerate().position(|(k, f)| {
+            f.name
+                .as_deref()
+                .map_or(format!("flow{k}") == name, |n| n == name)
+        })
+    };
+    let mut out = Vec::with_capacity(specs.len());
+    for (s, st) in specs.iter().enumerate() {
+        let at = |key: &str| format!("{path}.{s}.{key}");
+        let point = match st.at.as_str() {
+            "enqueue" => DropPoint::Enqueue,
+            "arrival" => DropPoint::Arrival,
+            other => {
+                return Err(ScenarioError::at(
+                    at("at"),
+                    format!("`{other}`; allowed: enqueue, arrival"),
+                ))
+            }
+        };
+        if st.rules.is_empty() {
+            return Err(ScenarioError::at(at("rules"), "give at least one rule"));
+        }
+        let mut rules = Vec::with_capacity(st.rules.len());
+        for (r, rule) in st.rules.iter().enumerate() {
+            let key = |k: &str| format!("{path}.{s}.rules.{r}.{k}");
+            let flows = match &rule.flows {
+                None => None,
+                Some(names) => Some(
+                    names
+                        .iter()
+                        .map(|n| {
+                            flow_index(n).map(|k| k as u32).ok_or_else(|| {
+                                ScenarioError::at(key("flows"), format!("no flow named `{n}`"))
+                            })
+                        })
+                        .collect::<Result<Vec<u32>, _>>()?,
+                ),
+            };
+            let unit = match rule.unit.as_deref() {
+                None | Some("packet") => DropUnit::Packet,
+                Some("byte") => DropUnit::Byte,
+                Some(other) => {
+                    return Err(ScenarioError::at(
+                        key("unit"),
+                        format!("`{other}`; allowed: packet, byte"),
+                    ))
+                }
+            };
+            let given = [
+                ("drop", rule.drop.is_some()),
+                ("period", rule.period.is_some()),
+                ("offset", rule.offset.is_some()),
+                ("burst", rule.burst.is_some()),
+                ("default_drop", rule.default_drop.is_some()),
+                ("rate", rule.rate.is_some()),
+            ];
+            let allowed: &[&str] = match rule.model.as_str() {
+                "list" => &["drop"],
+                "periodic" => &["period", "offset", "burst", "default_drop"],
+                "iid" => &["rate"],
+                "discard" | "pass" => &[],
+                other => {
+                    return Err(ScenarioError::at(
+                        key("model"),
+                        format!("`{other}`; allowed: list, periodic, iid, discard, pass"),
+                    ))
+                }
+            };
+            if let Some((k, _)) = given.iter().find(|(k, g)| *g && !allowed.contains(k)) {
+                return Err(ScenarioError::at(
+                    key(k),
+                    format!("not a key of model `{}`", rule.model),
+                ));
+            }
+            let model = match rule.model.as_str() {
+                "list" => {
+                    let Some(drop) = &rule.drop else {
+                        return Err(ScenarioError::at(key("drop"), "model `list` needs `drop`"));
+                    };
+                    RuleModel::list(drop.clone()).map_err(|m| ScenarioError::at(key("drop"), m))?
+                }
+                "periodic" => RuleModel::periodic(
+                    rule.period.unwrap_or(1.0),
+                    rule.offset.unwrap_or(0.0),
+                    rule.burst.unwrap_or(0.0),
+                    rule.default_drop.unwrap_or(false),
+                )
+                .map_err(|m| ScenarioError::at(key("period"), m))?,
+                "iid" => {
+                    let Some(rate) = rule.rate else {
+                        return Err(ScenarioError::at(key("rate"), "model `iid` needs `rate`"));
+                    };
+                    RuleModel::Iid {
+                        rate: probability(&key("rate"), rate)?,
+                    }
+                }
+                "discard" => RuleModel::Discard,
+                _ => RuleModel::Pass,
+            };
+            rules.push(DropRule::new(flows, unit, model));
+        }
+        out.push(ResolvedDropStage {
+            point,
+            traced: st.traced,
+            rules,
+        });
+    }
+    Ok(out)
+}
+
 /// Links and bearers, whose names share one namespace (events name them).
 pub(super) fn links_and_bearers(
     spec: &ScenarioSpec,
@@ -231,6 +351,18 @@ pub(super) fn links_and_bearers(
             queue,
             error_a_to_b,
             error_b_to_a,
+            drop_stages: [
+                drop_stages(
+                    &format!("links.{i}.drop_stages_a_to_b"),
+                    &l.drop_stages_a_to_b,
+                    spec,
+                )?,
+                drop_stages(
+                    &format!("links.{i}.drop_stages_b_to_a"),
+                    &l.drop_stages_b_to_a,
+                    spec,
+                )?,
+            ],
             frame_time: match l.frame_time {
                 Some(d) if d.0 == SimTime::ZERO => {
                     return Err(ScenarioError::at(

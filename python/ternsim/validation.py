@@ -1,0 +1,120 @@
+"""ns-2.35's own validation suites (``tcl/test/test-suite-*.tcl``) run by ``ns`` and by
+``ternsim ns2``, test by test: ``ternsim conformance --validation``.
+
+Each test runs as ns-2's ``validate`` script runs it, ``ns test-suite-X.tcl TEST QUIET``, in a
+copy of the test folder (Debian's ``ns2-examples`` package installs it under
+``/usr/share/doc/ns2/examples/tcl/test``; ``TERNSIM_NS2_TESTS`` names another). A test writes
+its packet trace into ``all.tr`` and then fails in its ``finish`` proc on ``exec $PERL
+../../bin/getrc``, which the package lacks: the trace is what is compared. Verdicts:
+
+- ``pass``: the two ``all.tr`` are identical, or equal up to lines ordered differently within
+  one timestamp (ternsim.conformance.compare_traces);
+- ``differs``: both ran, the traces differ (where first);
+- ``out of scope``: ``ternsim ns2`` refused the script before running it (its one-line
+  reason), or ns-2 itself wrote no trace.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: The suites of the TCP validation, in ns-2's test folder.
+SUITES = ("newreno", "testReno", "tcp", "sack", "rfc2581", "LimTransmit", "tcpVariants")
+
+DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")
+
+_TEST = re.compile(r"^Class Test/(\S+)\s+-superclass", re.M)
+
+
+def test_folder() -> Path:
+    return Path(os.environ.get("TERNSIM_NS2_TESTS", DEFAULT_FOLDER))
+
+
+def tests_of(suite: str, folder: Path | None = None) -> list[str]:
+    """The tests a suite defines (its ``Class Test/NAME`` lines), in file order."""
+    text = ((folder or test_folder()) / f"test-suite-{suite}.tcl").read_text(errors="replace")
+    return _TEST.findall(text)
+
+
+def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int, str, str | None]:
+    """(exit status, stderr, all.tr or None) of one run in ``cwd``."""
+    trace = cwd / "all.tr"
+    if trace.exists():
+        trace.unlink()
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+        )
+        code, err = done.returncode, done.stderr
+    except subprocess.TimeoutExpired:
+        code, err = -1, f"timed out after {timeout:g} s"
+    return code, err, trace.read_text(errors="replace") if trace.exists() else None
+
+
+def _refusal(stderr: str) -> str:
+    lines = [x for x in stderr.splitlines() if x.strip()]
+    return lines[0][:300] if lines else "no message"
+
+
+def run_test(suite: str, test: str, work: Path, timeout: float = 300.0) -> dict[str, Any]:
+    """One test in both simulators, in ``work`` (a copy of the test folder)."""
+    from .conformance import _ns, compare_traces
+
+    script = f"test-suite-{suite}.tcl"
+    row: dict[str, Any] = {"suite": suite, "test": test}
+    _, ns_err, ns_tr = _run([_ns(), script, test, "QUIET"], work, timeout)
+    ts_code, ts_err, ts_tr = _run(
+        [sys.executable, "-m", "ternsim", "ns2", script, test, "QUIET"], work, timeout
+    )
+    if ns_tr is None:
+        row.update(verdict="out of scope", reason=f"ns-2 wrote no all.tr: {_refusal(ns_err)}")
+    elif ts_code == 2 or ts_tr is None:
+        row.update(verdict="out of scope", reason=_refusal(ts_err))
+    else:
+        cmp = compare_traces(ns_tr, ts_tr)
+        lines = f"{len(ns_tr.splitlines())} / {len(ts_tr.splitlines())} lines"
+        if cmp["verdict"] in ("identical", "equal up to ties"):
+            row.update(verdict="pass", reason=f"{cmp['verdict']}, {lines}")
+        else:
+            row.update(
+                verdict="differs",
+                reason=f"{lines}; first difference at line {cmp['first_difference']}",
+            )
+    return row
+
+
+def run_validation(
+    suites: tuple[str, ...] = SUITES,
+    only: str | None = None,
+    progress: Callable[[str], object] | None = None,
+) -> list[dict[str, Any]]:
+    """Every test of ``suites`` (those whose ``suite/test`` name contains ``only``)."""
+    folder = test_folder()
+    if not folder.is_dir():
+        raise FileNotFoundError(
+            f"{folder}: no ns-2 test folder (Debian: apt-get install ns2-examples; or set "
+            "TERNSIM_NS2_TESTS)"
+        )
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="ternsim-validation-") as tmp:
+        work = Path(tmp)
+        for f in folder.iterdir():
+            if f.suffix == ".tcl" and f.is_file():
+                shutil.copy(f, work / f.name)
+        for suite in suites:
+            for test in tests_of(suite, folder):
+                name = f"{suite}/{test}"
+                if only and only not in name:
+                    continue
+                if progress:
+                    progress(name)
+                rows.append(run_test(suite, test, work))
+    return rows
