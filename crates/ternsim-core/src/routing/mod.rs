@@ -114,11 +114,18 @@ pub struct RoutingOutput {
     pub send: Vec<(Packet, IfaceId, Addr)>,
     pub control: Vec<ControlSend>,
     pub drops: Vec<(Packet, DropReason)>,
+    /// Next hops whose packets waiting in the interface queue are to be dropped
+    /// (`link_failure`): ns-2.35's AODV does it when a neighbour reports a route through it
+    /// broken (`recvError`: `ifqueue->filter`).
+    pub purge_queued: Vec<(IfaceId, Addr)>,
 }
 
 impl RoutingOutput {
     pub fn is_empty(&self) -> bool {
-        self.send.is_empty() && self.control.is_empty() && self.drops.is_empty()
+        self.send.is_empty()
+            && self.control.is_empty()
+            && self.drops.is_empty()
+            && self.purge_queued.is_empty()
     }
 }
 

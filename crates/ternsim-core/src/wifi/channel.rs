@@ -411,6 +411,19 @@ impl WifiChannel {
 
     /// A wake-up the channel asked for fired: run every deadline due by `now`, in the order
     /// they were armed, then ask for the next one. The tag carries nothing.
+    /// Drops every packet waiting in `port`'s interface queue for `next_hop`, in queue order,
+    /// as transmit failures that routing gave up on (`link_failure`, ns-2 `CBK`). The packet
+    /// the MAC holds and those still in the LL's delay are not in the queue, as in ns-2.
+    pub fn purge_queued(&mut self, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
+        let mut taken = Vec::new();
+        self.st[usize::from(port)]
+            .ifq
+            .remove_for(next_hop, &mut taken);
+        for q in taken {
+            out.drops.push((q.packet, DropReason::LinkFailure));
+        }
+    }
+
     pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {
         let now = now.as_nanos();
         if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {

@@ -407,6 +407,33 @@ fn a_failure_can_hand_back_the_queue_for_that_hop() {
     assert_eq!(d.ch.stats(0).drops_retry_limit, 1);
 }
 
+/// Routing may drop what waits in the interface queue for one next hop (ns-2 AODV's
+/// `recvError` filters its ifq): A has a packet for B in the MAC and, queued behind it, one
+/// for C, one for B, one for C. Purging C drops the two for C, in queue order, as
+/// `link_failure`; the packet in the MAC and the one queued for B are untouched and arrive.
+#[test]
+fn purging_a_next_hop_drops_only_its_queued_packets() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    let (b, c) = (Addr::nth(1), Addr::nth(50));
+    d.submit(0, udp_packet(1, 1, 1040), b);
+    d.submit(0, udp_packet(2, 50, 1040), c);
+    d.submit(0, udp_packet(3, 1, 1040), b);
+    d.submit(0, udp_packet(4, 50, 1040), c);
+    d.run_until(100 * US);
+    assert_eq!(d.ch.queue_len(0), 3);
+    let mut out = IfaceOutput::default();
+    d.ch.purge_queued(0, c, &mut out);
+    let dropped: Vec<(u64, DropReason)> = out.drops.iter().map(|(p, r)| (p.uid, *r)).collect();
+    assert_eq!(
+        dropped,
+        vec![(2, DropReason::LinkFailure), (4, DropReason::LinkFailure)]
+    );
+    assert_eq!(d.ch.queue_len(0), 1);
+    d.run_until(2_000_000 * US);
+    let got: Vec<u64> = d.arrivals.iter().map(|(_, _, p)| p.uid).collect();
+    assert_eq!(got, vec![1, 3]);
+}
+
 /// Long retry limit 4 (RTS/CTS succeeds, DATA is corrupted at B every time: a fault
 /// injector marks B's reception in error while A's DATA is on the air): 4 RTS, 4 DATA,
 /// 4 ACK timeouts, then the packet comes back.

@@ -249,6 +249,14 @@ impl Device {
         }
     }
 
+    /// Drops the packets waiting in `port`'s interface queue for `next_hop` (a shared
+    /// medium's queue; point-to-point devices have no next hops to tell apart).
+    pub fn purge_queued(&mut self, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
+        if let Device::Wifi(w) = self {
+            w.purge_queued(port, next_hop, out);
+        }
+    }
+
     pub fn on_wake(&mut self, now: SimTime, tag: u32, out: &mut IfaceOutput) {
         match self {
             Device::Wired { wire, .. } => wire.on_wake(now, tag, out),

@@ -325,6 +325,15 @@ impl World {
         for (packet, why) in out.drops {
             self.drop_packet(now, Some(node), None, packet, why);
         }
+        for (iface, next_hop) in out.purge_queued {
+            let (device, port) = {
+                let i = &self.ifaces[iface.ix()];
+                (i.device, i.port)
+            };
+            let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
+            self.devices[device as usize].purge_queued(port, next_hop, &mut dev_out);
+            self.drain_device(now, device, dev_out);
+        }
         for (packet, iface, next_hop) in out.send {
             self.transmit(now, iface, next_hop, packet);
         }

@@ -55,6 +55,8 @@ enum Delayed {
     Control(ControlSend),
     Send(Packet, IfaceId, Addr),
     Drop(Packet, DropReason),
+    /// Drop what waits in the interface queue for this next hop.
+    PurgeQueued(IfaceId, Addr),
 }
 
 /// One node's AODV instance.
@@ -197,7 +199,7 @@ impl AodvAgent {
             + self
                 .pending
                 .iter()
-                .filter(|(_, _, d)| !matches!(d, Delayed::Control(_)))
+                .filter(|(_, _, d)| matches!(d, Delayed::Send(..) | Delayed::Drop(..)))
                 .count()
     }
 
@@ -318,6 +320,7 @@ impl AodvAgent {
                 Delayed::Control(c) => out.control.push(c),
                 Delayed::Send(p, i, nh) => out.send.push((p, i, nh)),
                 Delayed::Drop(p, why) => out.drops.push((p, why)),
+                Delayed::PurgeQueued(i, nh) => out.purge_queued.push((i, nh)),
             }
         }
     }
@@ -722,6 +725,7 @@ impl AodvAgent {
 
     fn on_rerr(&mut self, now: SimTime, from: Addr, unreachable: &[(Addr, u32)]) {
         let mut report = Vec::new();
+        let mut purge = false;
         for &(d, s) in unreachable {
             let Some(e) = self.table.get_mut(d) else {
                 continue;
@@ -729,11 +733,19 @@ impl AodvAgent {
             if e.is_valid() && e.next_hop == from && !seq_newer(e.seq, s) {
                 e.seq = s;
                 e.down();
+                // ns-2 `recvError` then drops every packet in the interface queue bound for
+                // the neighbour that sent the error, whatever its destination.
+                purge = true;
                 // ns-2 `recvError`: passed on for the routes someone used through here.
                 if !e.precursors.is_empty() {
                     report.push((d, s));
                     e.precursors.clear();
                 }
+            }
+        }
+        if purge {
+            if let Some(iface) = self.iface {
+                self.later(now, Delayed::PurgeQueued(iface, from));
             }
         }
         self.send_error(now, report, true);
@@ -803,7 +815,10 @@ impl AodvAgent {
                 self.repairs.push((dst, deadline));
             }
             _ => {
+                // ns-2 `rt_ll_failed` without a local repair: drop the packet and every one
+                // queued for the same next hop, then report the neighbour lost.
                 out.drops.push((packet, DropReason::LinkFailure));
+                self.later(now, Delayed::PurgeQueued(iface, next_hop));
                 self.link_broken(now, next_hop);
             }
         }

@@ -140,6 +140,9 @@ impl Net {
         for (p, why) in out.drops {
             self.log(format!("n{i} drop uid={} {}", p.uid, why.name()));
         }
+        for (_, nh) in out.purge_queued {
+            self.log(format!("n{i} purge queued for n{}", nh.index()));
+        }
         for (p, _, nh) in out.send {
             self.transmit(i, p, nh);
         }
@@ -472,10 +475,12 @@ fn expanding_ring_ttls_and_waits() {
 
 /// After discovery on 0-1-2-3, the link 1→2 breaks under a packet from 0. At node 1 the
 /// packet has come 1 hop and the route has 2 more: no local repair. Node 1 drops it
-/// (`link_failure`), invalidates its route to 3 (seq 4 → 5) and sends RERR (3:5,
+/// (`link_failure`) and whatever its interface queue holds for node 2 (ns-2 `rt_ll_failed`),
+/// invalidates its route to 3 (seq 4 → 5) and sends RERR (3:5,
 /// 20 + 4 + 8 = 32 B) at once to the IP broadcast address, TTL 1, as ns-2.35's
 /// `handle_link_failure` does (not RFC 3561's unicast to a lone precursor): node 2 hears it
-/// too and keeps its route, whose next hop is 3, not 1. Node 0 invalidates its route (seq 5)
+/// too and keeps its route, whose next hop is 3, not 1. Node 0 invalidates its route (seq 5),
+/// drops what its interface queue holds for node 1 (ns-2 `recvError`'s `ifqueue->filter`)
 /// and, with no precursors, sends nothing further.
 /// Its next search for 3 grows the ring from the route it had (ns-2 `sendRequest`:
 /// max(last TTL = the reply's hop count 3, last hop count 3) + 2 = TTL 5), not network-wide.
@@ -496,7 +501,9 @@ fn rerr_to_precursors_when_a_link_breaks() {
             format!("1.000 n0>n1 {d}"),
             format!("1.000 n1>n2 FAIL {d}"),
             format!("1.000 n1 drop uid={uid} link_failure"),
+            "1.000 n1 purge queued for n2".into(),
             "1.000 n1>* rerr 3:5 32B".into(),
+            "1.000 n0 purge queued for n1".into(),
         ]
     );
     // Node 1 keeps node 0 as a precursor: ns-2 only strikes the lost neighbour off.

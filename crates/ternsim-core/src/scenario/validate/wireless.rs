@@ -186,9 +186,11 @@ pub(super) fn wireless(
             cfg.promiscuous = d.tap;
             cfg.hand_back_queued_on_failure = true;
         }
-        // ns-2 AODV's MAC-failure callback (`aodv.cc`, `rt_ll_failed`) also pulls the other
-        // packets for the broken next hop out of the interface queue; it never taps.
-        RoutingConfig::Aodv(_) => cfg.hand_back_queued_on_failure = true,
+        // ns-2 AODV's MAC-failure callback (`aodv.cc`, `rt_ll_failed`) leaves the interface
+        // queue alone when it repairs the route locally (the packets queued for the broken
+        // next hop are tried, and fail, one by one) and drops them when it gives the route
+        // up: the agent asks for that itself (`RoutingOutput::purge_queued`). It never taps.
+        RoutingConfig::Aodv(_) => {}
         // ns-2 DSDV's MAC callback pulls nothing out of the interface queue (its `filter`
         // loop is compiled out, `dsdv.cc` `lost_link`), and it does not tap.
         RoutingConfig::Dsdv(_) | RoutingConfig::Static { .. } => {}
