@@ -152,6 +152,21 @@ def _multi_flow(tcp: str, flows: int) -> Case:
     )
 
 
+def _pairs(layout: str, routing: str, rts: bool) -> Case:
+    # pairs.tcl: two NewReno flows in one neighbourhood, 50 s. "hidden": n0 -> n1 <- n2 with
+    # carrier sense cut to the reception range (a hidden-terminal pair); "cross": two 2-hop
+    # flows crossing at the centre node.
+    args = (layout, "Newreno", routing.upper(), "{seed}", "50") + (() if rts else ("3000",))
+    return Case(
+        name=f"{layout}-newreno-{routing}" + ("" if rts else "-norts"),
+        kind="stats",
+        script="pairs.tcl",
+        twin=None,
+        ns_args=args,
+        fast=False,
+    )
+
+
 def _lossy(name: str, agent: str, sink: str, loss: str, fast: bool, seeds: int = 10) -> Case:
     """lossy.tcl: one TCP flow, 20 s, through an error model (or an outage) on the
     bottleneck; deterministic except ``rate`` and ``rate2``, which run several seeds on each
@@ -200,6 +215,10 @@ CASES: list[Case] = [
     _cbr_chain("dsdv"),
     _multi_flow("vegas", 4),
     _multi_flow("newreno", 2),
+    _pairs("hidden", "aodv", True),
+    _pairs("hidden", "aodv", False),
+    _pairs("cross", "dsr", True),
+    _pairs("cross", "aodv", False),
     _red(30, True),
     _lossy("tahoe", "TCP", "TCPSink", "list", True),
     _lossy("reno", "TCP/Reno", "TCPSink", "list", False),

@@ -269,6 +269,35 @@ fn nav_from_overheard_rts_cts_defers_a_station() {
     assert_eq!(at_d, vec![c_to_d_arrival(c_rts, &pos)]);
 }
 
+/// Two stations that resume from the same frame's end with the same slot count collide, as
+/// in ns-2. Basic access, A at 0 m and B at 100 m. A sends DATA to B at once (0 slots) with a
+/// second packet queued behind it; B's own packet for A reaches its MAC while A's DATA is on
+/// the air (its backoff, 5 slots, starts frozen). B's ACK ends at B at T and at A at T + d/c;
+/// B resumes at T, A (its post-ACK backoff, also 5 slots) at T + d/c, both after DIFS. B's
+/// DATA starts at T + 50 + 100 µs and its first bit reaches A exactly when A's backoff ends:
+/// in ns-2 that arrival is an event scheduled later than A's backoff expiry, so A sends too.
+/// Both DATA frames are lost (each station was transmitting when the other's arrived), both
+/// time out and retry (A after 1 slot, B after 300): all three packets arrive, A's first.
+#[test]
+fn equal_backoffs_from_one_frame_end_collide_across_the_propagation_delay() {
+    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let mut d = Driver::new(basic_access(), &pos);
+    d.force(0, &[0, 5, 1, 0]);
+    d.force(1, &[5, 300, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
+    // A's DATA is on the air from 75 µs (LL 25 + DIFS 50) to 4539 µs.
+    d.run_until(1_000 * US);
+    d.submit(1, udp_packet(3, 0, 1040), Addr::nth(0));
+    d.run_until(200_000 * US);
+    assert_eq!(d.ch.stats(0).ack_timeouts, 1);
+    assert_eq!(d.ch.stats(1).ack_timeouts, 1);
+    assert_eq!(d.ch.stats(0).data_retransmitted, 1);
+    assert_eq!(d.ch.stats(1).data_retransmitted, 1);
+    let got: Vec<(u16, u64)> = d.arrivals.iter().map(|a| (a.1, a.2.uid)).collect();
+    assert_eq!(got, vec![(1, 1), (1, 2), (0, 3)]);
+}
+
 /// Hidden terminals: A and C, 400 m apart, cannot sense each other (carrier sense = 250 m)
 /// and both send to B in the middle with the same backoff: the two DATA frames overlap at B
 /// with equal power, both are lost, neither is ACKed; both packets get through on retry.
