@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import classes
-from .otcl import ObjectSystem, Refusal, ScriptExit
+from .otcl import ObjectSystem, Refusal, ScriptError, ScriptExit
 from .scenario import Translation
 from .simulator import Model, parse_events
 from .trace_stream import TraceStream
@@ -53,12 +53,15 @@ class _Session:
         self.out = out
         self.seed = seed
         self.refusal: str | None = None
+        self.script_error = ""
         self.exit_code: int | None = None
         self.written: list[tuple[str, bytes | None]] = []
         self.result: Any = None
         tcl = tkinter.Tcl()
         self.tcl = tcl
         tcl.eval("set tcl_precision 17")
+        # ns-2 defines PERL (its validation suites' `finish` procs run `exec $PERL ...`).
+        tcl.setvar("PERL", "/usr/bin/perl")
         tcl.setvar("argv0", str(path))
         tcl.call("set", "argv", tuple(args))
         tcl.setvar("argc", str(len(args)))
@@ -86,6 +89,10 @@ class _Session:
             except ValueError as exc:
                 if self.refusal is None and self.exit_code is None:
                     self.refusal = f"{self.where()}: {exc}"
+                raise
+            except ScriptError as exc:
+                # A Tcl error the script may catch; its message, should it not.
+                self.script_error = str(exc)
                 raise
 
         return call
@@ -230,7 +237,9 @@ class _Session:
         pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
         tcl = self.tcl
         texts = [ev.script for ev in callbacks]
-        for proc in tcl.splitlist(tcl.eval("info procs")):
+        procs = list(tcl.splitlist(tcl.call("info", "procs", "::*")))
+        procs += [*self.objects.instprocs.values(), *self.objects.class_procs.values()]
+        for proc in procs:
             texts.append(str(tcl.call("info", "body", proc)))
         found = next((m for m in map(pattern.search, texts) if m), None)
         if found is None:
@@ -253,7 +262,9 @@ class _Session:
             self.tcl.call("source", str(self.path))
         except tkinter.TclError:
             if self.refusal is None and self.exit_code is None:
-                info = self.tcl.getvar("errorInfo")
+                info = str(self.tcl.getvar("errorInfo"))
+                if self.script_error and not info.split("\n", 1)[0].strip():
+                    info = self.script_error + info
                 self._finish_channels()
                 sys.stderr.write(f"{info}\n")
                 return 1

@@ -50,7 +50,86 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "v_alpha_": ("vegas_alpha", float),
     "v_beta_": ("vegas_beta", float),
     "v_gamma_": ("vegas_gamma", float),
+    "singledup_": ("limited_transmit", classes.boolean),
+    "precisionReduce_": ("precision_reduce", classes.boolean),
+    "bugFix_": ("bug_fix", classes.boolean),
+    "rfc2988_": ("rfc2988", classes.boolean),
+    "partial_window_deflation_": ("partial_window_deflation", classes.boolean),
+    "newreno_changes1_": ("first_partial_timer_only", classes.boolean),
+    "exit_recovery_fix_": ("exit_recovery_fix", classes.boolean),
 }
+
+#: TCP sender and sink variables whose ns-2.35 default is the only behaviour ternsim
+#: models: var -> (the default, what another value changes). A flow whose agent holds
+#: another value is refused (`useHeaders_ false` is modelled: no header bytes;
+#: `updated_rttvar_` is bound in ns-2.35 but read nowhere, so any value is accepted).
+TCP_UNMODELLED: dict[str, tuple[str, str]] = {
+    "delay_growth_": ("true", "window growth from the SYN's ACK"),
+    "noFastRetrans_": ("false", "no fast retransmit"),
+    "timestamps_": ("false", "the timestamp option"),
+    "ecn_": ("0", "ECN"),
+    "old_ecn_": ("0", "ECN"),
+    "lessCareful_": ("false", "NewReno's less careful variant"),
+    "bugFix_ack_": ("false", "the ACK heuristic of bugFix_"),
+    "bugFix_ts_": ("false", "the timestamp heuristic of bugFix_"),
+    "QOption_": ("0", "the Q option"),
+    "control_increase_": ("0", "increase limited by the sending rate"),
+    "timerfix_": ("true", "the old timer handling"),
+    "EnblRTTCtr_": ("0", "the RTT counter"),
+    "partial_ack_": ("false", "partial-ACK retransmission"),
+    "windowInitOption_": ("1", "an initial window chosen from the segment size"),
+    "rttvar_exp_": ("2", "another rttvar weight"),
+    "T_SRTT_BITS": ("3", "another srtt gain"),
+    "T_RTTVAR_BITS": ("2", "another rttvar gain"),
+    "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
+    "exitFastRetrans_": ("true", "staying in fast retransmit"),
+    "restart_bugfix_": ("true", "the old idle restart"),
+    "ts_resetRTO_": ("false", "RTO reset on timestamps"),
+    "aggressive_maxburst_": ("1", "maxburst on invalid ACKs"),
+    "slow_start_restart_": ("true", "no slow start after idle"),
+    "overhead_": ("0", "random send overhead"),
+    "frto_enabled_": ("0", "F-RTO"),
+    "sfrto_enabled_": ("0", "SACK F-RTO"),
+    "decrease_num_": ("0.5", "another decrease factor"),
+    "max_ssthresh_": ("0", "limited slow start"),
+    "newreno_changes_": ("0", "NewReno's ssthresh estimate"),
+    "srtt_init_": ("0", "another initial srtt"),
+    "rttvar_init_": ("12", "another initial rttvar"),
+    "SYN_immediate_ack_": ("true", "a delayed ACK of the SYN"),
+    "RFC2581_immediate_ack_": ("true", "delayed ACKs of out-of-order data"),
+    "ts_echo_bugfix_": ("true", "the old timestamp echo"),
+    "ts_echo_rfc1323_": ("false", "RFC 1323 timestamp echo"),
+    "generateDSacks_": ("false", "D-SACK blocks"),
+}
+
+
+def _same_value(a: str, b: str) -> bool:
+    """Whether two values of a bound variable are the same (numbers and booleans as ns-2
+    reads them)."""
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        pass
+    try:
+        return classes.boolean(a) == classes.boolean(b)
+    except ValueError:
+        return a == b
+
+
+def unmodelled_setting(o: Any, agent: Obj) -> str | None:
+    """The first variable of ``agent`` (a TCP sender or sink) holding a value ternsim does
+    not model, as a refusal message, or None."""
+    for var, (default, what) in TCP_UNMODELLED.items():
+        if o.hasvar(agent, var):
+            value = o.getvar(agent, var)
+            if not _same_value(value, default):
+                return (
+                    f"{o.builtin_base(agent.cls)} {var} {value} ({what}): not supported; "
+                    f"supported: {var} {default} (ns-2.35's default)"
+                )
+    return None
+
+
 #: Written into every flow's options, whatever their value, so the scenario says them.
 TCP_ALWAYS = ("packetSize_", "tcpip_base_hdr_size_", "window_")
 
@@ -300,6 +379,23 @@ def boot_times(model: Model) -> dict[str, float]:
     return out
 
 
+def show_tcphdr(model: Model) -> bool:
+    """Whether the script set ``Trace set show_tcphdr_`` (to a non-zero integer, as ns-2's
+    bound int reads it). Refuses it with a SACK sink: ns-2 then writes the number of SACK
+    blocks of each ACK, which ternsim's trace does not carry."""
+    value = model.o.class_sets.get("Trace", {}).get("show_tcphdr_", "0")
+    try:
+        on = int(float(value)) != 0
+    except ValueError:
+        raise Refusal(f"Trace set show_tcphdr_ {value}: give an integer") from None
+    if on and any("Sack1" in a.cls for a in model.agents if "TCPSink" in a.cls):
+        raise Refusal(
+            "Trace set show_tcphdr_ 1 with a TCPSink/Sack1: not supported (ns-2 then writes "
+            "each ACK's number of SACK blocks, which ternsim's trace does not carry)"
+        )
+    return on
+
+
 class Translation:
     """The scenario built from a model, and how its flows map back to the script's agents."""
 
@@ -315,6 +411,8 @@ class Translation:
         self.wireless = any(n.info["mobile"] for n in model.nodes)
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
         self.boot_times = boot_times(model)
+        #: `Trace set show_tcphdr_ 1`: the wired trace shows the TCP header's fields.
+        self.show_tcphdr = show_tcphdr(model)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what, _ in actions:
@@ -534,6 +632,10 @@ class Translation:
                     "Agent/TCPSink/Sack1 (or /Sack1/DelAck), the other TCPs with "
                     "Agent/TCPSink (or /DelAck)"
                 )
+            for end in (agent, peer):
+                why = unmodelled_setting(o, end)
+                if why is not None:
+                    raise Refusal(why)
             options: dict[str, Any] = {"profile": "ns2.35"}
             defaults = classes.class_defaults(base, {})
             for var, (key, conv) in TCP_OPTIONS.items():
@@ -542,6 +644,11 @@ class Translation:
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
+            if o.hasvar(agent, "useHeaders_") and not classes.boolean(
+                self._var(agent, "useHeaders_")
+            ):
+                # ns-2 adds no TCP/IP header to the data packets' size (its SYN stays 40).
+                options["header_size"] = "0B"
             options["delayed_ack"] = peer_base.endswith("DelAck")
             if agent.name in self.boot_times:
                 options["tick_phase"] = _secs(self.boot_times[agent.name])
@@ -708,11 +815,17 @@ class Translation:
             for agent in (sender, receiver):
                 m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
             ports.append(m)
+        # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
+        # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
+        # the first three 0 and its SACK sinks alone set sa_length (refused before the run).
+        tcphdr = " 0 0x0 0 0" if self.show_tcphdr else ""
         out = []
         for line in text.splitlines():
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 continue
+            if tcphdr:
+                f[11] += tcphdr
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
             if 0 <= i < len(flow_fid):
                 f[7] = flow_fid[i]

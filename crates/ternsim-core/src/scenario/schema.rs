@@ -785,6 +785,19 @@ pub struct TcpOptions {
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,
+    /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
+    pub rfc2988: Option<bool>,
+    /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.
+    pub bug_fix: Option<bool>,
+    /// NewReno: deflate the window by the data a partial ACK acknowledges (ns-2
+    /// `partial_window_deflation_`, default true in the ns2.35 profile).
+    pub partial_window_deflation: Option<bool>,
+    /// NewReno: restart the retransmission timer on the first partial ACK only (ns-2
+    /// `newreno_changes1_`, default true in the ns2.35 profile).
+    pub first_partial_timer_only: Option<bool>,
+    /// NewReno: leave recovery with cwnd = min(ssthresh, flight size + 1) (ns-2
+    /// `exit_recovery_fix_`, default false).
+    pub exit_recovery_fix: Option<bool>,
     /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`, default 1; also
     /// FeW's alpha, default 0.01 for `few`).
     pub increase_num: Option<f64>,

@@ -52,6 +52,10 @@ pub struct RtoConfig {
     /// default RNG each time the agent is reset, so a front end that replays ns-2's draws
     /// sets it to reproduce ns-2's RTT quantisation exactly.
     pub tick_phase: Option<SimTime>,
+    /// ns-2 `rfc2988_` (default true): the min RTO clamps the RTO before the backoff
+    /// multiplier, and the multiplier keeps doubling past 64 while the RTO is below the max.
+    /// false: the min RTO clamps the backed-off value, and the multiplier stops at 64.
+    pub rfc2988: bool,
 }
 
 /// Vegas parameters (Brakmo and Peterson; ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`), in packets.
@@ -135,6 +139,9 @@ pub struct TcpConfig {
     pub precision_reduce: bool,
     /// Duplicate-ACK threshold (ns-2 `numdupacks_`).
     pub dupack_threshold: u32,
+    /// No second fast retransmit before the window sent at the last one is acknowledged
+    /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
+    pub bug_fix: bool,
     /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
     pub exit_fast_retrans: bool,
     /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
@@ -177,6 +184,7 @@ impl TcpConfig {
             limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,
+            bug_fix: true,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,
             min_cwnd: spec.min_cwnd,
@@ -189,6 +197,7 @@ impl TcpConfig {
                 max_rto: SimTime::from_millis(60_000),
                 initial_rto: SimTime::from_millis(3_000),
                 tick_phase: None,
+                rfc2988: true,
             },
             newreno: NewRenoConfig {
                 partial_window_deflation: true,
@@ -241,6 +250,7 @@ impl TcpConfig {
                     max_rto: SimTime::from_millis(60_000),
                     initial_rto: SimTime::from_millis(1_000),
                     tick_phase: None,
+                    rfc2988: true,
                 },
                 ..ns2_35
             },

@@ -71,6 +71,21 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.precision_reduce {
         cfg.precision_reduce = v;
     }
+    if let Some(v) = opts.rfc2988 {
+        cfg.rto.rfc2988 = v;
+    }
+    if let Some(v) = opts.bug_fix {
+        cfg.bug_fix = v;
+    }
+    if let Some(v) = opts.partial_window_deflation {
+        cfg.newreno.partial_window_deflation = v;
+    }
+    if let Some(v) = opts.first_partial_timer_only {
+        cfg.newreno.first_partial_timer_only = v;
+    }
+    if let Some(v) = opts.exit_recovery_fix {
+        cfg.newreno.exit_recovery_fix = v;
+    }
     if let Some(v) = opts.dupack_threshold {
         if v == 0 {
             return Err(ScenarioError::at(
