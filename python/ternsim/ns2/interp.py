@@ -208,11 +208,28 @@ class _Session:
         self.stream.flush(write, float(sim.now), final)
 
     def _trace_writer(self) -> Callable[[str], None] | None:
-        """Writes text into the script's trace-all channel; None when it has none open."""
+        """Writes text into the script's trace-all channel, and the lines of the link
+        directions given to `trace-queue` with another file into that file too; None when
+        none of these channels is open."""
         ch = self.model.trace_channel
-        if ch is None or ch not in self.tcl.splitlist(self.tcl.call("file", "channels")):
+        open_channels = set(self.tcl.splitlist(self.tcl.call("file", "channels")))
+        main = ch if ch is not None and ch in open_channels else None
+        extra = [(c, p) for c, p in self.model.queue_traces.items() if c in open_channels]
+        if main is None and not extra:
             return None
-        return lambda text: self.tcl.call("puts", "-nonewline", ch, text)
+        if not extra:
+            return lambda text: self.tcl.call("puts", "-nonewline", main, text)
+
+        def write(text: str) -> None:
+            if main is not None:
+                self.tcl.call("puts", "-nonewline", main, text)
+            lines = text.splitlines(keepends=True)
+            for channel, pairs in extra:
+                mine = [x for x in lines if tuple(x.split(" ", 4)[2:4]) in pairs]
+                if mine:
+                    self.tcl.call("puts", "-nonewline", channel, "".join(mine))
+
+        return write
 
     def _end_run(self, sim: Any) -> None:
         """The script exited or ran out of callbacks: end the simulation where it is paused,
@@ -225,7 +242,7 @@ class _Session:
             result.write(self.out)
 
     def _close(self, *args: str) -> str:
-        if args and args[0] == self.model.trace_channel:
+        if args and (args[0] == self.model.trace_channel or args[0] in self.model.queue_traces):
             self.model.pull_trace()
         return str(self.tcl.call("::ns2::_close", *args))
 
@@ -237,9 +254,9 @@ class _Session:
         pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
         tcl = self.tcl
         texts = [ev.script for ev in callbacks]
-        procs = list(tcl.splitlist(tcl.call("info", "procs", "::*")))
-        procs += [*self.objects.instprocs.values(), *self.objects.class_procs.values()]
-        for proc in procs:
+        # The global procs (`$ns run` may be called inside a method: name them fully). A
+        # method (instproc) reading such state is refused when the read happens.
+        for proc in tcl.splitlist(tcl.call("info", "procs", "::*")):
             texts.append(str(tcl.call("info", "body", proc)))
         found = next((m for m in map(pattern.search, texts) if m), None)
         if found is None:

@@ -142,17 +142,18 @@ class ObjectSystem:
         if what == "instproc" and len(rest) == 3:
             proc = f"::ns2::ip::{cls}::{rest[0]}"
             self.tcl.eval(f"namespace eval {{::ns2::ip::{cls}}} {{}}")
-            self.tcl.call("proc", proc, ["self", *self.tcl.splitlist(rest[1])], rest[2])
+            self.tcl.call("proc", proc, [*_OTCL_ARGS, *self.tcl.splitlist(rest[1])], rest[2])
             self.instprocs[(cls, rest[0])] = proc
             return ""
         if what == "proc" and len(rest) == 3:
             proc = f"::ns2::cp::{cls}::{rest[0]}"
             self.tcl.eval(f"namespace eval {{::ns2::cp::{cls}}} {{}}")
-            self.tcl.call("proc", proc, ["self", *self.tcl.splitlist(rest[1])], rest[2])
+            self.tcl.call("proc", proc, [*_OTCL_ARGS, *self.tcl.splitlist(rest[1])], rest[2])
             self.class_procs[(cls, rest[0])] = proc
             return ""
         if (cls, what) in self.class_procs:
-            return str(self.tcl.call(self.class_procs[(cls, what)], cls, *rest))
+            proc = self.class_procs[(cls, what)]
+            return str(self.tcl.call(proc, cls, "Class", what, *rest))
         if what == "instance" and cls == "Simulator":
             return self.builtin_call(None, "Simulator", "instance", ())
         if what == "info" and rest:
@@ -178,20 +179,37 @@ class ObjectSystem:
         if what == "subclass" and len(rest) == 1:
             if not self.known(rest[0]):
                 raise ScriptError(f"expected a class but got {rest[0]}")
-            return "1" if rest[0] != cls and cls in self.lineage(rest[0]) else "0"
+            # OTcl counts a class among its own subclasses.
+            return "1" if cls in self.lineage(rest[0]) else "0"
         if what == "superclass" and not rest:
             return self.superclass(cls) or ""
         if what == "heritage" and not rest:
             return " ".join(self.lineage(cls)[1:])
         if what == "instances" and not rest:
             return " ".join(o.name for o in self.objects.values() if o.cls == cls)
-        if what == "instprocs" and not rest:
-            return " ".join(m for (c, m) in self.instprocs if c == cls)
-        if what == "procs" and not rest:
-            return " ".join(m for (c, m) in self.class_procs if c == cls)
+        if what in ("instprocs", "procs") and len(rest) <= 1:
+            # Optionally only the names matching a glob pattern.
+            import fnmatch
+
+            table = self.instprocs if what == "instprocs" else self.class_procs
+            names = [m for (c, m) in table if c == cls]
+            if rest:
+                names = [m for m in names if fnmatch.fnmatchcase(m, rest[0])]
+            return " ".join(names)
+        table = {"instbody": self.instprocs, "body": self.class_procs}
+        table |= {"instargs": self.instprocs, "args": self.class_procs}
+        if what in table and len(rest) == 1:
+            proc = table[what].get((cls, rest[0]))
+            if proc is None:
+                raise ScriptError(f"{cls} info {what}: no such method {rest[0]}")
+            if what.endswith("body"):
+                return str(self.tcl.call("info", "body", proc))
+            # The proc's arguments after those the object system passes.
+            args = self.tcl.splitlist(self.tcl.call("info", "args", proc))[len(_OTCL_ARGS) :]
+            return " ".join(str(a) for a in args)
         raise Refusal(
             f"{cls} info {what}: not supported; supported: info subclass [CLASS], superclass, "
-            "heritage, instances, instprocs, procs"
+            "heritage, instances, instprocs, procs, instbody, instargs, body, args"
         )
 
     def _cmd_class(self, *args: str) -> str:
@@ -308,7 +326,8 @@ class ObjectSystem:
     def _run_instproc(self, obj: Obj, owner: str, method: str, rest: tuple) -> str:
         self._running.append((obj, owner, method))
         try:
-            return str(self.tcl.call(self.instprocs[(owner, method)], obj.name, *rest))
+            proc = self.instprocs[(owner, method)]
+            return str(self.tcl.call(proc, obj.name, owner, method, *rest))
         finally:
             self._running.pop()
 
@@ -344,7 +363,8 @@ class ObjectSystem:
             return str(self.tcl.eval(" ".join("{" + w + "}" for w in words)))
         if obj is not None and method == "info" and rest:
             return self._object_info(obj, rest)
-        if obj is not None and self.builtin_base(cls) not in (*classes.PARENT, "Simulator"):
+        base = self.builtin_base(cls)
+        if obj is not None and base not in (*classes.PARENT, *self.builtins, "Simulator"):
             # An object of the script's own classes only: OTcl's error, which scripts catch
             # (`catch "$self get-simulator" ns_`).
             raise ScriptError(f"{obj.name}: unable to dispatch method {method}")
@@ -361,6 +381,10 @@ def supported_classes() -> str:
         ]
     )
 
+
+#: What OTcl gives every method besides its arguments: the object (`self`), the class whose
+#: method runs (`class`) and the method's name (`proc`).
+_OTCL_ARGS = ("self", "class", "proc")
 
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
 _MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink", "QueueMonitor", "Trace"}

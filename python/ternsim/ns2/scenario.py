@@ -54,6 +54,9 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "precisionReduce_": ("precision_reduce", classes.boolean),
     "bugFix_": ("bug_fix", classes.boolean),
     "rfc2988_": ("rfc2988", classes.boolean),
+    "delay_growth_": ("delay_growth", classes.boolean),
+    # Read by ns-2's NewReno only (as by ternsim's).
+    "lessCareful_": ("less_careful", classes.boolean),
     "partial_window_deflation_": ("partial_window_deflation", classes.boolean),
     "newreno_changes1_": ("first_partial_timer_only", classes.boolean),
     "exit_recovery_fix_": ("exit_recovery_fix", classes.boolean),
@@ -64,12 +67,10 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 #: another value is refused (`useHeaders_ false` is modelled: no header bytes;
 #: `updated_rttvar_` is bound in ns-2.35 but read nowhere, so any value is accepted).
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
-    "delay_growth_": ("true", "window growth from the SYN's ACK"),
     "noFastRetrans_": ("false", "no fast retransmit"),
     "timestamps_": ("false", "the timestamp option"),
     "ecn_": ("0", "ECN"),
     "old_ecn_": ("0", "ECN"),
-    "lessCareful_": ("false", "NewReno's less careful variant"),
     "bugFix_ack_": ("false", "the ACK heuristic of bugFix_"),
     "bugFix_ts_": ("false", "the timestamp heuristic of bugFix_"),
     "QOption_": ("0", "the Q option"),

@@ -81,6 +81,9 @@ class Model:
         self.apps: list[Obj] = []
         self.events: list[Event] = []
         self.trace_channel: str | None = None
+        #: `$ns trace-queue A B FILE` into another channel than trace-all's: channel -> the
+        #: (from, to) node ids of the link directions whose lines it gets too.
+        self.queue_traces: dict[str, set[tuple[str, str]]] = {}
         self.nam_channel: str | None = None
         self.now = 0.0
         #: The run seed the script gave (`ns-random N`, `$defaultRNG seed N`, N > 0).
@@ -116,6 +119,8 @@ class Model:
         #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, the directions as ns-2
         #: takes them down or up, (from, to) ids) in script order.
         self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
+        #: A link's `trace-dynamics` was asked for (its up/down lines are not written).
+        self.dynamics_traced = False
         objects.on_create = self._on_create
         b = objects.builtins
         sim = {
@@ -158,6 +163,7 @@ class Model:
             "id": lambda o, a: str(o.info["id"]),
             "node-addr": lambda o, a: str(o.info.get("addr", o.info["id"])),
             "attach": lambda o, a: self.attach_agent(None, (o.name, *a)),
+            "neighbors": self.node_neighbors,
             "set": self.node_set,
             "setdest": self.node_setdest,
             "random-motion": self.node_random_motion,
@@ -202,6 +208,7 @@ class Model:
         b["SimpleLink"] = {
             "queue": lambda o, a: o.info["queue"].name,
             "cost": lambda o, a: self._link_cost(o, a),
+            "trace-dynamics": self._trace_dynamics,
         }
         objects.on_class_set = self._on_class_set
         from .errmodel import ErrorModels
@@ -620,6 +627,10 @@ class Model:
                 "down|up NODE NODE (a link going down or up)"
             )
         t = _at_time(args[0])
+        if self.dynamics_traced:
+            raise Refusal(
+                "rtmodel-at with trace-dynamics: not supported (the link's up/down lines)"
+            )
         a, b = self.node_obj(args[2]), self.node_obj(args[3])
         link, _ = self.find_link(a, b)
         if self.trace_channel is not None:
@@ -633,6 +644,27 @@ class Model:
         order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
         tcl.eval("array unset ::ns2::links_")
         self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
+        return ""
+
+    def node_neighbors(self, node: Obj, args: tuple) -> str:
+        """`$node neighbors`: the nodes it has a link to, in the order the links were made
+        (ns-2's add-neighbor as each simplex link is made)."""
+        out = []
+        for link in self.links:
+            if link.a is node:
+                out.append(link.b.name)
+            elif link.b is node:
+                out.append(link.a.name)
+        return " ".join(out)
+
+    def _trace_dynamics(self, handle: Obj, args: tuple) -> str:
+        """`$link trace-dynamics $ns CHANNEL`: ns-2 writes the link's ups and downs there. A
+        script whose links never go up or down gets nothing written: accepted as such."""
+        if self.link_events:
+            raise Refusal(
+                "trace-dynamics with rtmodel-at: not supported (the link's up/down lines)"
+            )
+        self.dynamics_traced = True
         return ""
 
     def _refuse_rtmodel(self, sim: Obj, args: tuple) -> str:
@@ -692,10 +724,18 @@ class Model:
         if channel is None:
             return ""
         if channel != self.trace_channel:
-            raise Refusal(
-                "trace-queue into a file other than trace-all's: not supported; supported: "
-                "trace-queue A B (or with the trace-all channel)"
-            )
+            if not link.traced_dirs[d]:
+                raise Refusal(
+                    "trace-queue into a file other than trace-all's, of a link direction "
+                    "trace-all does not trace: not supported; supported: trace-queue A B (or "
+                    "with the trace-all channel, or of a direction trace-all traces)"
+                )
+            # ns-2 adds a second set of trace objects writing into FILE; the trace-all
+            # lines stay as they were (each line once in each file).
+            ids = (str(link.a.info["id"]), str(link.b.info["id"]))
+            pair = ids if d == 0 else (ids[1], ids[0])
+            self.queue_traces.setdefault(channel, set()).add(pair)
+            return ""
         if link.traced_dirs[d]:
             raise Refusal(
                 "trace-queue on a traced link direction: not supported (ns-2 would write "

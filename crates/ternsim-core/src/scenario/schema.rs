@@ -782,6 +782,8 @@ pub struct TcpOptions {
     pub max_burst: Option<u32>,
     pub max_cwnd: Option<f64>,
     pub syn: Option<bool>,
+    /// ns-2 `delay_growth_` (default true): the ACK of packet 0 sets cwnd to `window_init`.
+    pub delay_growth: Option<bool>,
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,
@@ -798,6 +800,8 @@ pub struct TcpOptions {
     /// NewReno: leave recovery with cwnd = min(ssthresh, flight size + 1) (ns-2
     /// `exit_recovery_fix_`, default false).
     pub exit_recovery_fix: Option<bool>,
+    /// NewReno: RFC 2582's less careful variant (ns-2 `lessCareful_`, default false).
+    pub less_careful: Option<bool>,
     /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`, default 1; also
     /// FeW's alpha, default 0.01 for `few`).
     pub increase_num: Option<f64>,

@@ -110,6 +110,9 @@ pub struct NewRenoConfig {
     /// Restart the timer on the first partial ACK only ("impatient", RFC 6582).
     pub first_partial_timer_only: bool,
     pub exit_recovery_fix: bool,
+    /// With `bug_fix`, also allow a fast retransmit when the highest ACK equals `recover`
+    /// (ns-2 `lessCareful_`, RFC 2582's less careful variant; default false).
+    pub less_careful: bool,
 }
 
 /// Sender parameters. Build one with [`TcpConfig::from_profile`] and then change fields.
@@ -133,6 +136,10 @@ pub struct TcpConfig {
     pub max_cwnd: f64,
     /// Emulate the SYN: packet 0 is 40 bytes and cwnd is 1 until it is acknowledged.
     pub syn: bool,
+    /// ns-2 `delay_growth_` (default true): the ACK of packet 0 sets cwnd to `window_init`
+    /// (and with `syn`, cwnd starts at 1). false: cwnd starts at `window_init` and the ACK of
+    /// packet 0 opens it as any other.
+    pub delay_growth: bool,
     /// RFC 3042 Limited Transmit (ns-2 `singledup_`; default from the variant table).
     pub limited_transmit: bool,
     /// Halve to a real window (true, ns-2.30+) or to floor(floor(W)/2) (ns-2.29 and earlier).
@@ -181,6 +188,7 @@ impl TcpConfig {
             max_burst: 0,
             max_cwnd: 0.0,
             syn: true,
+            delay_growth: true,
             limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,
@@ -203,6 +211,7 @@ impl TcpConfig {
                 partial_window_deflation: true,
                 first_partial_timer_only: true,
                 exit_recovery_fix: false,
+                less_careful: false,
             },
             vegas: VegasConfig {
                 alpha: 1.0,
@@ -238,6 +247,7 @@ impl TcpConfig {
                     partial_window_deflation: false,
                     first_partial_timer_only: false,
                     exit_recovery_fix: false,
+                    less_careful: false,
                 },
                 ..ns2_35
             },

@@ -62,6 +62,9 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.syn {
         cfg.syn = v;
     }
+    if let Some(v) = opts.delay_growth {
+        cfg.delay_growth = v;
+    }
     if let Some(v) = opts.limited_transmit {
         cfg.limited_transmit = v;
     }
@@ -82,6 +85,9 @@ pub(super) fn apply_tcp_options(
     }
     if let Some(v) = opts.first_partial_timer_only {
         cfg.newreno.first_partial_timer_only = v;
+    }
+    if let Some(v) = opts.less_careful {
+        cfg.newreno.less_careful = v;
     }
     if let Some(v) = opts.exit_recovery_fix {
         cfg.newreno.exit_recovery_fix = v;
