@@ -96,8 +96,6 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "newreno_changes_": ("0", "NewReno's ssthresh estimate"),
     "srtt_init_": ("0", "another initial srtt"),
     "rttvar_init_": ("12", "another initial rttvar"),
-    "SYN_immediate_ack_": ("true", "a delayed ACK of the SYN"),
-    "RFC2581_immediate_ack_": ("true", "delayed ACKs of out-of-order data"),
     "ts_echo_bugfix_": ("true", "the old timestamp echo"),
     "ts_echo_rfc1323_": ("false", "RFC 1323 timestamp echo"),
     "generateDSacks_": ("false", "D-SACK blocks"),
@@ -138,6 +136,8 @@ TCP_ALWAYS = ("packetSize_", "tcpip_base_hdr_size_", "window_")
 SINK_OPTIONS: dict[str, tuple[str, Any]] = {
     "interval_": ("delack_interval", lambda v: f"{classes.seconds(v)!r}s"),
     "maxSackBlocks_": ("sack_blocks", lambda v: int(float(v))),
+    "SYN_immediate_ack_": ("syn_immediate_ack", classes.boolean),
+    "RFC2581_immediate_ack_": ("gap_immediate_ack", classes.boolean),
 }
 
 _APP_VARS = {
@@ -650,6 +650,10 @@ class Translation:
             ):
                 # ns-2 adds no TCP/IP header to the data packets' size (its SYN stays 40).
                 options["header_size"] = "0B"
+            if app.info.get("produce") is not None:
+                # `$ftp produce N` (ns-2 curseq_ = N): N packets of packetSize_ bytes.
+                size = int(float(self._var(agent, "packetSize_")))
+                flow["bytes"] = f"{app.info['produce'] * size}B"
             options["delayed_ack"] = peer_base.endswith("DelAck")
             if agent.name in self.boot_times:
                 options["tick_phase"] = _secs(self.boot_times[agent.name])

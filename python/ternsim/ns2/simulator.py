@@ -139,6 +139,7 @@ class Model:
             "link": self.link,
             "halt": self.halt,
             "flush-trace": self.flush_trace,
+            "eventtrace-all": self._refuse_eventtrace,
             "rtproto": self.rtproto,
             "instance": lambda o, a: self._simulator().name,
             "bw_parse": lambda o, a: repr(classes.bandwidth(a[0])),
@@ -657,6 +658,13 @@ class Model:
                 out.append(link.a.name)
         return " ".join(out)
 
+    def _refuse_eventtrace(self, sim: Obj, args: tuple) -> str:
+        raise Refusal(
+            "eventtrace-all: not supported (ns-2's TCP event trace: E lines for each fast "
+            "retransmit, timeout and slow start with the sender's seqno and cwnd then, which "
+            "ternsim's core does not report)"
+        )
+
     def _trace_dynamics(self, handle: Obj, args: tuple) -> str:
         """`$link trace-dynamics $ns CHANNEL`: ns-2 writes the link's ups and downs there. A
         script whose links never go up or down gets nothing written: accepted as such."""
@@ -1039,6 +1047,11 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 model.move(obj, ev.time, args, ev.where)
             elif what in ("start", "stop"):
                 actions.append((ev.time, obj, what, args))
+            elif what == "produce":
+                # ns-2's FTP `produce N`: the agent's curseq_ becomes N (`advance`), N packets
+                # from then on: a start with a finite transfer.
+                obj.info["produce"] = int(args[0])
+                actions.append((ev.time, obj, "start", ()))
     return actions, callbacks
 
 
@@ -1056,6 +1069,8 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
         what, args = words[1], tuple(words[2:])
         if classes.is_a(model.o.builtin_base(o.cls), "Application"):
             ok = what in ("start", "stop") and not args
+            if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
+                ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
         elif o.cls == "Node" and o.info.get("mobile"):
             ok = (what == "setdest") or (what == "reset" and not args)
         elif o.cls == "God":

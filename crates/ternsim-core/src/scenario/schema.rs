@@ -825,6 +825,11 @@ pub struct TcpOptions {
     pub delayed_ack: Option<bool>,
     pub delack_interval: Option<Duration>,
     pub sack_blocks: Option<u32>,
+    /// Delayed ACKs: ACK packet 0 at once (ns-2 `SYN_immediate_ack_`, default true).
+    pub syn_immediate_ack: Option<bool>,
+    /// Delayed ACKs: ACK a gap-filling packet at once (ns-2 `RFC2581_immediate_ack_`, default
+    /// true).
+    pub gap_immediate_ack: Option<bool>,
     pub vegas_alpha: Option<f64>,
     pub vegas_beta: Option<f64>,
     pub vegas_gamma: Option<f64>,

@@ -294,6 +294,11 @@ pub struct SinkConfig {
     pub max_sack_blocks: u32,
     /// ACK size on the wire in bytes, before SACK blocks (ns-2 `TCPSink packetSize_` = 40).
     pub ack_size: u32,
+    /// Delayed ACKs: ACK packet 0 at once (ns-2 `SYN_immediate_ack_`, default true).
+    pub syn_immediate_ack: bool,
+    /// Delayed ACKs: ACK a packet that fills a gap at once (ns-2 `RFC2581_immediate_ack_`,
+    /// default true).
+    pub gap_immediate_ack: bool,
 }
 
 impl Default for SinkConfig {
@@ -304,6 +309,8 @@ impl Default for SinkConfig {
             sack: false,
             max_sack_blocks: 3,
             ack_size: 40,
+            syn_immediate_ack: true,
+            gap_immediate_ack: true,
         }
     }
 }

@@ -174,6 +174,12 @@ pub(super) fn apply_tcp_options(
         }
         sink.delack_interval = d.0;
     }
+    if let Some(v) = opts.syn_immediate_ack {
+        sink.syn_immediate_ack = v;
+    }
+    if let Some(v) = opts.gap_immediate_ack {
+        sink.gap_immediate_ack = v;
+    }
     if let Some(n) = opts.sack_blocks {
         if !(1..=4).contains(&n) {
             return Err(ScenarioError::at(at("sack_blocks"), "allowed: 1 to 4"));
