@@ -55,6 +55,7 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "bugFix_": ("bug_fix", classes.boolean),
     "rfc2988_": ("rfc2988", classes.boolean),
     "delay_growth_": ("delay_growth", classes.boolean),
+    "useHeaders_": ("use_headers", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's).
     "lessCareful_": ("less_careful", classes.boolean),
     "partial_window_deflation_": ("partial_window_deflation", classes.boolean),
@@ -64,8 +65,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 
 #: TCP sender and sink variables whose ns-2.35 default is the only behaviour ternsim
 #: models: var -> (the default, what another value changes). A flow whose agent holds
-#: another value is refused (`useHeaders_ false` is modelled: no header bytes;
-#: `updated_rttvar_` is bound in ns-2.35 but read nowhere, so any value is accepted).
+#: another value is refused (`updated_rttvar_` is bound in ns-2.35 but read nowhere, so any
+#: value is accepted).
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "noFastRetrans_": ("false", "no fast retransmit"),
     "timestamps_": ("false", "the timestamp option"),
@@ -380,21 +381,18 @@ def boot_times(model: Model) -> dict[str, float]:
     return out
 
 
+#: The bytes of an ACK without SACK blocks (ternsim's sinks, as ns-2's TCPSink packetSize_).
+_ACK_BYTES = 40
+
+
 def show_tcphdr(model: Model) -> bool:
     """Whether the script set ``Trace set show_tcphdr_`` (to a non-zero integer, as ns-2's
-    bound int reads it). Refuses it with a SACK sink: ns-2 then writes the number of SACK
-    blocks of each ACK, which ternsim's trace does not carry."""
+    bound int reads it)."""
     value = model.o.class_sets.get("Trace", {}).get("show_tcphdr_", "0")
     try:
-        on = int(float(value)) != 0
+        return int(float(value)) != 0
     except ValueError:
         raise Refusal(f"Trace set show_tcphdr_ {value}: give an integer") from None
-    if on and any("Sack1" in a.cls for a in model.agents if "TCPSink" in a.cls):
-        raise Refusal(
-            "Trace set show_tcphdr_ 1 with a TCPSink/Sack1: not supported (ns-2 then writes "
-            "each ACK's number of SACK blocks, which ternsim's trace does not carry)"
-        )
-    return on
 
 
 class Translation:
@@ -645,11 +643,6 @@ class Translation:
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
-            if o.hasvar(agent, "useHeaders_") and not classes.boolean(
-                self._var(agent, "useHeaders_")
-            ):
-                # ns-2 adds no TCP/IP header to the data packets' size (its SYN stays 40).
-                options["header_size"] = "0B"
             if app.info.get("produce") is not None:
                 # `$ftp produce N` (ns-2 curseq_ = N): N packets of packetSize_ bytes.
                 size = int(float(self._var(agent, "packetSize_")))
@@ -822,16 +815,21 @@ class Translation:
             ports.append(m)
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
-        # the first three 0 and its SACK sinks alone set sa_length (refused before the run).
-        tcphdr = " 0 0x0 0 0" if self.show_tcphdr else ""
+        # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
+        # blocks, each of which makes the ACK 8 bytes longer than its 40.
+        tcphdr = " 0 0x0 0" if self.show_tcphdr else ""
+        sack_sink = ["Sack1" in o.builtin_base(receiver.cls) for _, receiver in self.ends]
         out = []
         for line in text.splitlines():
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 continue
-            if tcphdr:
-                f[11] += tcphdr
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
+            if tcphdr:
+                blocks = 0
+                if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
+                    blocks = (int(f[5]) - _ACK_BYTES) // 8
+                f[11] += f"{tcphdr} {blocks}"
             if 0 <= i < len(flow_fid):
                 f[7] = flow_fid[i]
                 for k in (8, 9):

@@ -776,6 +776,8 @@ pub struct TcpOptions {
     pub packet_size: Option<Bytes>,
     /// TCP/IP header bytes on the wire.
     pub header_size: Option<Bytes>,
+    /// Data packets carry the header bytes (ns-2 `useHeaders_`, default true).
+    pub use_headers: Option<bool>,
     /// Advertised (receiver) window in packets (ns-2 `window_`).
     pub window: Option<u32>,
     pub window_init: Option<u32>,

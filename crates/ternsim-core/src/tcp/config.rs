@@ -123,6 +123,9 @@ pub struct TcpConfig {
     pub packet_size: u32,
     /// TCP/IP header bytes added on the wire (ns-2 adds 40 when `useHeaders_`).
     pub header_size: u32,
+    /// Data packets carry the header bytes (ns-2 `useHeaders_`, default true); the SYN is
+    /// `header_size` bytes either way.
+    pub use_headers: bool,
     /// ns-2 Vegas's `output()` does not add the header: its packets are `packet_size` bytes
     /// (only for variants whose table row has `output_omits_header`).
     pub vegas_omits_header: bool,
@@ -182,6 +185,7 @@ impl TcpConfig {
             variant,
             packet_size: 1000,
             header_size: 40,
+            use_headers: true,
             vegas_omits_header: true,
             window: 20,
             window_init: 2,
@@ -275,7 +279,8 @@ impl TcpConfig {
 
     /// Bytes on the wire for one full data segment of this sender.
     pub fn data_wire_bytes(&self) -> u32 {
-        if self.variant.spec().output_omits_header && self.vegas_omits_header {
+        if (self.variant.spec().output_omits_header && self.vegas_omits_header) || !self.use_headers
+        {
             self.packet_size
         } else {
             self.packet_size + self.header_size

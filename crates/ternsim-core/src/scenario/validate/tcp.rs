@@ -59,6 +59,9 @@ pub(super) fn apply_tcp_options(
         }
         cfg.max_cwnd = v;
     }
+    if let Some(v) = opts.use_headers {
+        cfg.use_headers = v;
+    }
     if let Some(v) = opts.syn {
         cfg.syn = v;
     }
