@@ -122,3 +122,35 @@ def test_a_tcp_setting_ternsim_does_not_model_is_refused(tmp_path):
     assert proc.returncode == 2
     assert "timestamps_ 1 (the timestamp option): not supported" in proc.stderr
     assert not (tmp_path / "ternsim" / "all.tr").exists()
+
+
+def _late_tcphdr_script(tmp_path: Path) -> Path:
+    """tcphdr_queue_trace.tcl with `Trace set show_tcphdr_ 1` moved after the traced links."""
+    lines = (SCRIPTS / "tcphdr_queue_trace.tcl").read_text().splitlines()
+    lines.remove("Trace set show_tcphdr_ 1")
+    at = lines.index("$ns queue-limit $r $k 6") + 1
+    lines[at:at] = ["Trace set show_tcphdr_ 1"]
+    script = tmp_path / "late.tcl"
+    script.write_text("\n".join(lines) + "\n")
+    return script
+
+
+def test_show_tcphdr_is_read_when_a_links_trace_is_made(tmp_path):
+    """ns-2's trace objects take `show_tcphdr_` when they are made: set after the links,
+    it adds nothing to their lines."""
+    proc = _run(TERNSIM, _late_tcphdr_script(tmp_path), ["Reno"], tmp_path / "ternsim")
+    assert proc.returncode == 0, proc.stderr
+    lines = (tmp_path / "ternsim" / "all.tr").read_text().splitlines()
+    assert lines and all(len(x.split(" ")) == 12 for x in lines)
+
+
+@needs_ns
+def test_show_tcphdr_is_read_when_a_links_trace_is_made_as_ns(tmp_path):
+    script = _late_tcphdr_script(tmp_path)
+    ours = _run(TERNSIM, script, ["Reno"], tmp_path / "ternsim")
+    theirs = _run([NS], script, ["Reno"], tmp_path / "ns")  # type: ignore[list-item]
+    assert ours.returncode == theirs.returncode == 0, (ours.stderr, theirs.stderr)
+    cmp = compare_traces(
+        (tmp_path / "ns" / "all.tr").read_text(), (tmp_path / "ternsim" / "all.tr").read_text()
+    )
+    assert cmp["verdict"] in ("identical", "equal up to ties"), cmp

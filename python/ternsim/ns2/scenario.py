@@ -385,16 +385,6 @@ def boot_times(model: Model) -> dict[str, float]:
 _ACK_BYTES = 40
 
 
-def show_tcphdr(model: Model) -> bool:
-    """Whether the script set ``Trace set show_tcphdr_`` (to a non-zero integer, as ns-2's
-    bound int reads it)."""
-    value = model.o.class_sets.get("Trace", {}).get("show_tcphdr_", "0")
-    try:
-        return int(float(value)) != 0
-    except ValueError:
-        raise Refusal(f"Trace set show_tcphdr_ {value}: give an integer") from None
-
-
 class Translation:
     """The scenario built from a model, and how its flows map back to the script's agents."""
 
@@ -410,8 +400,6 @@ class Translation:
         self.wireless = any(n.info["mobile"] for n in model.nodes)
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
         self.boot_times = boot_times(model)
-        #: `Trace set show_tcphdr_ 1`: the wired trace shows the TCP header's fields.
-        self.show_tcphdr = show_tcphdr(model)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what, _ in actions:
@@ -802,9 +790,11 @@ class Translation:
         them (:meth:`_link_events`)."""
         o = self.model.o
         traced = set()
+        tcphdr_dirs = set()
         for link in self.model.links:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
+            tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
         flow_fid = []
         ports: list[dict[str, str]] = []
         for sender, receiver in self.ends:
@@ -817,7 +807,7 @@ class Translation:
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
         # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
         # blocks, each of which makes the ACK 8 bytes longer than its 40.
-        tcphdr = " 0 0x0 0" if self.show_tcphdr else ""
+        tcphdr = " 0 0x0 0"
         sack_sink = ["Sack1" in o.builtin_base(receiver.cls) for _, receiver in self.ends]
         out = []
         for line in text.splitlines():
@@ -825,7 +815,7 @@ class Translation:
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 continue
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
-            if tcphdr:
+            if (f[2], f[3]) in tcphdr_dirs:
                 blocks = 0
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
                     blocks = (int(f[5]) - _ACK_BYTES) // 8

@@ -33,6 +33,8 @@ class Link:
         #: Whether each direction is traced (trace-all when the link was made, or a later
         #: `$ns trace-queue`), (a -> b, b -> a).
         self.traced_dirs = [traced, traced]
+        #: Whether each direction's trace shows the TCP header fields (show_tcphdr_).
+        self.tcphdr = [False, False]
         #: The script line that made the link (`$ns duplex-link ...`).
         self.where = where
         #: The queue objects per direction, (a -> b, b -> a): Queue/DropTail or Queue/RED,
@@ -588,6 +590,8 @@ class Model:
             traced=self.trace_channel is not None,
             where=self.where(),
         )
+        # ns-2's trace objects read `Trace set show_tcphdr_` when they are made.
+        link.tcphdr = [self.show_tcphdr()] * 2
         # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
         for d in range(2):
             queue = self.o.create(f"Queue/{qtype}")
@@ -646,6 +650,15 @@ class Model:
         tcl.eval("array unset ::ns2::links_")
         self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
         return ""
+
+    def show_tcphdr(self) -> bool:
+        """Whether trace objects made now show the TCP header's fields (`Trace set
+        show_tcphdr_`, a non-zero integer as ns-2's bound int reads it)."""
+        value = self.o.class_sets.get("Trace", {}).get("show_tcphdr_", "0")
+        try:
+            return int(float(value)) != 0
+        except ValueError:
+            raise Refusal(f"Trace set show_tcphdr_ {value}: give an integer") from None
 
     def node_neighbors(self, node: Obj, args: tuple) -> str:
         """`$node neighbors`: the nodes it has a link to, in the order the links were made
@@ -755,6 +768,7 @@ class Model:
                 "(ns-2 would put the new trace ahead of it)"
             )
         link.traced_dirs[d] = True
+        link.tcphdr[d] = self.show_tcphdr()
         return ""
 
     def monitor_queue(self, sim: Obj, args: tuple) -> str:
