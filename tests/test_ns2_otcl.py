@@ -154,3 +154,24 @@ def test_show_tcphdr_is_read_when_a_links_trace_is_made_as_ns(tmp_path):
         (tmp_path / "ns" / "all.tr").read_text(), (tmp_path / "ternsim" / "all.tr").read_text()
     )
     assert cmp["verdict"] in ("identical", "equal up to ties"), cmp
+
+
+def test_a_refusal_in_a_callback_names_its_at_line(tmp_path):
+    """A callback's own command refused mid-run is blamed on the `$ns at` line that scheduled
+    it (the validation suites' callbacks all run under one `$ns run` inside a method)."""
+    script = tmp_path / "cb.tcl"
+    script.write_text(
+        "set ns [new Simulator]\n"
+        "set n0 [$ns node]\n"
+        "set n1 [$ns node]\n"
+        "$ns duplex-link $n0 $n1 1Mb 10ms DropTail\n"
+        "set tcp [$ns create-connection TCP $n0 TCPSink $n1 1]\n"
+        "set ftp [$tcp attach-app FTP]\n"
+        '$ns at 0.1 "$ftp start"\n'
+        '$ns at 0.5 "$ftp producemore 5"\n'
+        '$ns at 1.0 "exit 0"\n'
+        "$ns run\n"
+    )
+    proc = _run(TERNSIM, script, [], tmp_path / "ternsim")
+    assert proc.returncode == 2
+    assert 'cb.tcl:8: $ns at 0.5 "$ftp producemore 5": not supported' in proc.stderr

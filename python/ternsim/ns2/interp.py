@@ -54,6 +54,8 @@ class _Session:
         self.seed = seed
         self.refusal: str | None = None
         self.script_error = ""
+        #: The `$ns at` callback running now and the Tcl frame depth below it, if any.
+        self.callback: tuple[Any, int] | None = None
         self.exit_code: int | None = None
         self.written: list[tuple[str, bytes | None]] = []
         self.result: Any = None
@@ -103,6 +105,10 @@ class _Session:
         tcl = self.tcl
         depth = int(tcl.eval("info frame"))
         for k in range(depth, 0, -1):
+            if self.callback is not None and k <= self.callback[1] and self.callback[0].where:
+                # In a callback's own script (not in a proc of a file it calls): the `$ns at`
+                # line that scheduled it, rather than the `$ns run` that runs it.
+                return str(self.callback[0].where)
             frame = tcl.splitlist(tcl.eval(f"info frame {k}"))
             d = dict(zip(frame[::2], frame[1::2]))
             if d.get("type") != "source" or not d.get("file"):
@@ -191,7 +197,11 @@ class _Session:
                 self.stream.run_to(sim, sim.now, t, self._trace_writer())
                 model.now = t
                 self._pull_trace(sim)
-                self.tcl.call("uplevel", "#0", ev.script)
+                self.callback = (ev, int(self.tcl.eval("info frame")))
+                try:
+                    self.tcl.call("uplevel", "#0", ev.script)
+                finally:
+                    self.callback = None
         finally:
             if self.refusal is None and model.live.final is None:
                 self._end_run(sim)

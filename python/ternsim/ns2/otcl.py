@@ -370,7 +370,7 @@ class ObjectSystem:
             raise ScriptError(f"{obj.name}: unable to dispatch method {method}")
         names = sorted({m for c in self.lineage(cls) for m in self.builtins.get(c, {})})
         base = self.builtin_base(cls)
-        raise Refusal(f"{method}: not supported; supported {base} methods: {', '.join(names)}")
+        raise Refusal(f"not supported; supported {base} methods: {', '.join(names)}")
 
 
 def supported_classes() -> str:
