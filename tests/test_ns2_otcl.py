@@ -175,3 +175,43 @@ def test_a_refusal_in_a_callback_names_its_at_line(tmp_path):
     proc = _run(TERNSIM, script, [], tmp_path / "ternsim")
     assert proc.returncode == 2
     assert 'cb.tcl:8: $ns at 0.5 "$ftp producemore 5": not supported' in proc.stderr
+
+
+def _delayed_script(tmp_path: Path, lines_after_links: list[str]) -> Path:
+    lines = (SCRIPTS / "tcphdr_queue_trace.tcl").read_text().splitlines()
+    at = lines.index("$ns queue-limit $r $k 6") + 1
+    lines[at:at] = lines_after_links
+    script = tmp_path / "delay.tcl"
+    script.write_text("\n".join(lines) + "\n")
+    return script
+
+
+def test_ns_delay_sets_a_links_delay(tmp_path):
+    """`$ns delay A B D` in both directions (test-suite-sack.tcl's sack5): the first data
+    packet, 1000 bytes on 7 Mb/s, reaches the router 1.142857 ms + 10 ms after 0.1 s."""
+    script = _delayed_script(tmp_path, ["$ns delay $s $r 10ms", "$ns delay $r $s 10ms"])
+    proc = _run(TERNSIM, script, ["Reno"], tmp_path / "ternsim")
+    assert proc.returncode == 0, proc.stderr
+    first = next(
+        x for x in (tmp_path / "ternsim" / "all.tr").read_text().splitlines() if x[0] == "r"
+    )
+    assert first.split(" ")[1:4] == ["0.111143", "0", "1"]
+
+
+def test_ns_delay_of_one_direction_only_is_refused(tmp_path):
+    script = _delayed_script(tmp_path, ["$ns delay $s $r 10ms"])
+    proc = _run(TERNSIM, script, ["Reno"], tmp_path / "ternsim")
+    assert proc.returncode == 2
+    assert "a different delay in each direction: not supported" in proc.stderr
+
+
+@needs_ns
+def test_ns_delay_sets_a_links_delay_as_ns(tmp_path):
+    script = _delayed_script(tmp_path, ["$ns delay $s $r 10ms", "$ns delay $r $s 10ms duplex"])
+    ours = _run(TERNSIM, script, ["Reno"], tmp_path / "ternsim")
+    theirs = _run([NS], script, ["Reno"], tmp_path / "ns")  # type: ignore[list-item]
+    assert ours.returncode == theirs.returncode == 0, (ours.stderr, theirs.stderr)
+    cmp = compare_traces(
+        (tmp_path / "ns" / "all.tr").read_text(), (tmp_path / "ternsim" / "all.tr").read_text()
+    )
+    assert cmp["verdict"] in ("identical", "equal up to ties"), cmp

@@ -415,6 +415,13 @@ class Translation:
             flow = self._flow(agent, app, times[app.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
+        for link in model.links:
+            if link.dir_delays[0] != link.dir_delays[1]:
+                raise Refusal(
+                    f"$ns delay: link {link.a.info['id']}-{link.b.info['id']} with a different "
+                    "delay in each direction: not supported (ternsim's links have one delay)",
+                    where=link.where,
+                )
         self.scenario = {
             "name": "ns2-script",
             "duration": _secs(end),

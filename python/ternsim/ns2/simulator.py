@@ -29,6 +29,8 @@ class Link:
         self.b = b
         self.rate_bps = rate_bps
         self.delay_s = delay_s
+        #: Each direction's delay (a -> b, b -> a): `$ns delay` may set one.
+        self.dir_delays = [delay_s, delay_s]
         self.traced = traced
         #: Whether each direction is traced (trace-all when the link was made, or a later
         #: `$ns trace-queue`), (a -> b, b -> a).
@@ -146,6 +148,7 @@ class Model:
             "instance": lambda o, a: self._simulator().name,
             "bw_parse": lambda o, a: repr(classes.bandwidth(a[0])),
             "delay_parse": lambda o, a: repr(classes.seconds(a[0])),
+            "delay": self.link_delay,
             "node-config": self.node_config,
             "namtrace-all-wireless": self.namtrace_all_wireless,
             "use-newtrace": self._refuse_newtrace,
@@ -649,6 +652,21 @@ class Model:
         order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
         tcl.eval("array unset ::ns2::links_")
         self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
+        return ""
+
+    def link_delay(self, sim: Obj, args: tuple) -> str:
+        """`$ns delay A B DELAY [simplex|duplex]` before the run: the A -> B (or both)
+        direction's delay. ternsim's links have one delay: the two directions must end up
+        equal (the validation suites set both)."""
+        self._before_run("$ns delay")
+        if len(args) not in (3, 4) or (len(args) == 4 and args[3] not in ("simplex", "duplex")):
+            raise Refusal("delay: give NODE NODE DELAY [simplex|duplex]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        value = classes.seconds(args[2])
+        for x in (0, 1) if len(args) == 4 and args[3] == "duplex" else (d,):
+            link.dir_delays[x] = value
+        if link.dir_delays[0] == link.dir_delays[1]:
+            link.delay_s = value
         return ""
 
     def show_tcphdr(self) -> bool:
