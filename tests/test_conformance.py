@@ -6,6 +6,7 @@ with the reason shown, where `ns` is absent.
 """
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -248,3 +249,36 @@ def test_the_validation_harness_reports_pass_and_out_of_scope(tmp_path, monkeypa
     assert by_test["lossy"]["verdict"] == "pass", by_test["lossy"]
     assert by_test["cbq"]["verdict"] == "out of scope"
     assert "queue CBQ not supported" in by_test["cbq"]["reason"]
+
+
+#: Tests of ns-2's own validation suites that `ternsim ns2` runs with ns-2's all.tr (equal up
+#: to lines within one timestamp): a few seconds each, one per feature they rest on.
+VALIDATION_PASSES = [
+    # OTcl framework (misc_simple.tcl), show_tcphdr_, bugFix_ false, partial-ACK switches.
+    ("newreno", "newreno"),
+    # `info instbody` methods, Limited Transmit off (singledup_ 0).
+    ("newreno", "reno_noLT"),
+    # misc.tcl/topologies.tcl framework, rfc2988_/syn_/delay_growth_ false, out.tr queues.
+    ("tcp", "timers"),
+    # FTP produce, SYN_immediate_ack_ false, useHeaders_ false.
+    ("rfc2581", "noImmediateAck"),
+    # SACK sinks' sa_length in the show_tcphdr_ fields.
+    ("tcpVariants", "onedrop_sack"),
+]
+
+
+@needs_ns
+@pytest.mark.skipif(
+    not Path("/usr/share/doc/ns2/examples/tcl/test/test-suite-newreno.tcl").exists(),
+    reason="ns-2's validation suites (Debian's ns2-examples) are not installed",
+)
+@pytest.mark.parametrize("suite,test", VALIDATION_PASSES, ids=lambda s: s)
+def test_ns2_validation_tests_keep_passing(tmp_path, suite, test):
+    from ternsim import validation
+
+    folder = validation.test_folder()
+    for f in folder.iterdir():
+        if f.suffix == ".tcl" and f.is_file():
+            shutil.copy(f, tmp_path / f.name)
+    row = validation.run_test(suite, test, tmp_path)
+    assert row["verdict"] == "pass", row

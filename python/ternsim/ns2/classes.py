@@ -71,6 +71,8 @@ PARENT: dict[str, str | None] = {
     "RandomVariable/Pareto": "RandomVariable",
     "RandomVariable/Constant": "RandomVariable",
     "QueueMonitor": None,
+    # The wired trace objects trace-all puts on each link; scripts set `Trace set show_tcphdr_`.
+    "Trace": None,
 }
 
 #: Classes that a script configures with `Class set` but never instantiates itself (ns-2 makes
@@ -151,6 +153,13 @@ WIRELESS_VARS: dict[str, dict[str, str]] = {
 
 #: Class defaults (ns-default.tcl); values are Tcl strings, as ns-2 prints them.
 DEFAULTS: dict[str, dict[str, str]] = {
+    "Trace": {
+        "src_": "-1",
+        "dst_": "-1",
+        "callback_": "0",
+        "show_tcphdr_": "0",
+        "debug_": "false",
+    },
     "ErrorModel": {
         "enable_": "1",
         "rate_": "0",
@@ -185,6 +194,12 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "numdupacks_": "3",
         "tcpip_base_hdr_size_": "40",
         "singledup_": "1",
+        "precisionReduce_": "true",
+        "bugFix_": "true",
+        "rfc2988_": "true",
+        "delay_growth_": "true",
+        "lessCareful_": "false",
+        "useHeaders_": "true",
         "timestamps_": "false",
         "ecn_": "0",
         # State and statistics: 0 before the run; read after it from the summary.
@@ -207,7 +222,18 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "backoff_": "0",
     },
     "Agent/TCP/Vegas": {"v_alpha_": "1", "v_beta_": "3", "v_gamma_": "1"},
-    "Agent/TCPSink": {"packetSize_": "40", "maxSackBlocks_": "3", "bytes_": "0"},
+    "Agent/TCP/Newreno": {
+        "newreno_changes1_": "1",
+        "partial_window_deflation_": "1",
+        "exit_recovery_fix_": "0",
+    },
+    "Agent/TCPSink": {
+        "packetSize_": "40",
+        "maxSackBlocks_": "3",
+        "bytes_": "0",
+        "SYN_immediate_ack_": "true",
+        "RFC2581_immediate_ack_": "true",
+    },
     "Agent/TCPSink/DelAck": {"interval_": "100ms"},
     "Agent/TCPSink/Sack1/DelAck": {"interval_": "100ms"},
     "Agent/UDP": {"packetSize_": "1000"},
@@ -327,6 +353,14 @@ BOUND_KIND: dict[str, str] = {
             "summarystats_",
             "markecn_",
             "delay_pkt_",
+            "precisionReduce_",
+            "bugFix_",
+            "rfc2988_",
+            "delay_growth_",
+            "SYN_immediate_ack_",
+            "RFC2581_immediate_ack_",
+            "lessCareful_",
+            "useHeaders_",
             "debug_",
         ],
         "bool",

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import classes
-from .otcl import ObjectSystem, Refusal, ScriptExit
+from .otcl import ObjectSystem, Refusal, ScriptError, ScriptExit
 from .scenario import Translation
 from .simulator import Model, parse_events
 from .trace_stream import TraceStream
@@ -53,12 +53,17 @@ class _Session:
         self.out = out
         self.seed = seed
         self.refusal: str | None = None
+        self.script_error = ""
+        #: The `$ns at` callback running now and the Tcl frame depth below it, if any.
+        self.callback: tuple[Any, int] | None = None
         self.exit_code: int | None = None
         self.written: list[tuple[str, bytes | None]] = []
         self.result: Any = None
         tcl = tkinter.Tcl()
         self.tcl = tcl
         tcl.eval("set tcl_precision 17")
+        # ns-2 defines PERL (its validation suites' `finish` procs run `exec $PERL ...`).
+        tcl.setvar("PERL", "/usr/bin/perl")
         tcl.setvar("argv0", str(path))
         tcl.call("set", "argv", tuple(args))
         tcl.setvar("argc", str(len(args)))
@@ -87,6 +92,10 @@ class _Session:
                 if self.refusal is None and self.exit_code is None:
                     self.refusal = f"{self.where()}: {exc}"
                 raise
+            except ScriptError as exc:
+                # A Tcl error the script may catch; its message, should it not.
+                self.script_error = str(exc)
+                raise
 
         return call
 
@@ -96,6 +105,10 @@ class _Session:
         tcl = self.tcl
         depth = int(tcl.eval("info frame"))
         for k in range(depth, 0, -1):
+            if self.callback is not None and k <= self.callback[1] and self.callback[0].where:
+                # In a callback's own script (not in a proc of a file it calls): the `$ns at`
+                # line that scheduled it, rather than the `$ns run` that runs it.
+                return str(self.callback[0].where)
             frame = tcl.splitlist(tcl.eval(f"info frame {k}"))
             d = dict(zip(frame[::2], frame[1::2]))
             if d.get("type") != "source" or not d.get("file"):
@@ -184,7 +197,11 @@ class _Session:
                 self.stream.run_to(sim, sim.now, t, self._trace_writer())
                 model.now = t
                 self._pull_trace(sim)
-                self.tcl.call("uplevel", "#0", ev.script)
+                self.callback = (ev, int(self.tcl.eval("info frame")))
+                try:
+                    self.tcl.call("uplevel", "#0", ev.script)
+                finally:
+                    self.callback = None
         finally:
             if self.refusal is None and model.live.final is None:
                 self._end_run(sim)
@@ -201,11 +218,28 @@ class _Session:
         self.stream.flush(write, float(sim.now), final)
 
     def _trace_writer(self) -> Callable[[str], None] | None:
-        """Writes text into the script's trace-all channel; None when it has none open."""
+        """Writes text into the script's trace-all channel, and the lines of the link
+        directions given to `trace-queue` with another file into that file too; None when
+        none of these channels is open."""
         ch = self.model.trace_channel
-        if ch is None or ch not in self.tcl.splitlist(self.tcl.call("file", "channels")):
+        open_channels = set(self.tcl.splitlist(self.tcl.call("file", "channels")))
+        main = ch if ch is not None and ch in open_channels else None
+        extra = [(c, p) for c, p in self.model.queue_traces.items() if c in open_channels]
+        if main is None and not extra:
             return None
-        return lambda text: self.tcl.call("puts", "-nonewline", ch, text)
+        if not extra:
+            return lambda text: self.tcl.call("puts", "-nonewline", main, text)
+
+        def write(text: str) -> None:
+            if main is not None:
+                self.tcl.call("puts", "-nonewline", main, text)
+            lines = text.splitlines(keepends=True)
+            for channel, pairs in extra:
+                mine = [x for x in lines if tuple(x.split(" ", 4)[2:4]) in pairs]
+                if mine:
+                    self.tcl.call("puts", "-nonewline", channel, "".join(mine))
+
+        return write
 
     def _end_run(self, sim: Any) -> None:
         """The script exited or ran out of callbacks: end the simulation where it is paused,
@@ -218,7 +252,7 @@ class _Session:
             result.write(self.out)
 
     def _close(self, *args: str) -> str:
-        if args and args[0] == self.model.trace_channel:
+        if args and (args[0] == self.model.trace_channel or args[0] in self.model.queue_traces):
             self.model.pull_trace()
         return str(self.tcl.call("::ns2::_close", *args))
 
@@ -230,7 +264,9 @@ class _Session:
         pattern = re.compile(r"\bset\s+(" + "|".join(missing) + r")(?=\s*(\]|;|$|\"))", re.M)
         tcl = self.tcl
         texts = [ev.script for ev in callbacks]
-        for proc in tcl.splitlist(tcl.eval("info procs")):
+        # The global procs (`$ns run` may be called inside a method: name them fully). A
+        # method (instproc) reading such state is refused when the read happens.
+        for proc in tcl.splitlist(tcl.call("info", "procs", "::*")):
             texts.append(str(tcl.call("info", "body", proc)))
         found = next((m for m in map(pattern.search, texts) if m), None)
         if found is None:
@@ -253,7 +289,9 @@ class _Session:
             self.tcl.call("source", str(self.path))
         except tkinter.TclError:
             if self.refusal is None and self.exit_code is None:
-                info = self.tcl.getvar("errorInfo")
+                info = str(self.tcl.getvar("errorInfo"))
+                if self.script_error and not info.split("\n", 1)[0].strip():
+                    info = self.script_error + info
                 self._finish_channels()
                 sys.stderr.write(f"{info}\n")
                 return 1

@@ -5,10 +5,14 @@ This module owns what ns-2 scripts expect of OTcl: ``new Class args`` returning 
 (``Agent/TCP set window_ 40``, ``X instproc m {args} {body}``); and the minimal user classes
 (``Class X -superclass Y``, ``$self instvar``, ``$self next``) that short scripts define.
 
-An object's variables live in a global Tcl array ``ns2v_<handle>``, so ``instvar`` is an
-``upvar`` and Python reads the same storage. Behaviour of the ns-2 classes themselves (what
-``$ns node`` or ``$ftp start`` does) is not here: :mod:`ternsim.ns2.simulator` registers it as
-each class's built-in methods.
+An object's variables live in a Tcl namespace ``::ns2o::<handle>``, one namespace variable
+each, so ``instvar`` is an ``upvar`` (of a scalar or of a whole array: ``$self instvar node_``
+then ``set node_(s1) ...``) and Python reads the same storage. Classes are objects too: a
+class's procs (``TestSuite proc runTest {} {...}``, called as ``TestSuite runTest``) and the
+``info`` introspection the ns-2 test framework uses (``Object info subclass X``,
+``$cls info subclass``, ``$obj info class``) follow OTcl. Behaviour of the ns-2 classes
+themselves (what ``$ns node`` or ``$ftp start`` does) is not here:
+:mod:`ternsim.ns2.simulator` registers it as each class's built-in methods.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ class Refusal(Exception):
     def __init__(self, message: str, where: str | None = None) -> None:
         super().__init__(message)
         self.where = where
+
+
+class ScriptError(Exception):
+    """A Tcl error of the script's own making, as OTcl raises it (a method no class of the
+    object defines, a class that does not exist): the script may ``catch`` it."""
 
 
 class ScriptExit(Exception):
@@ -65,6 +74,8 @@ class ObjectSystem:
         self.user_classes: dict[str, str | None] = {}
         #: Instprocs: (class, method) -> the Tcl proc that implements it.
         self.instprocs: dict[tuple[str, str], str] = {}
+        #: Class procs (`Class proc m {args} {body}`): (class, method) -> the Tcl proc.
+        self.class_procs: dict[tuple[str, str], str] = {}
         #: Built-in methods per ns-2 class (looked up along the lineage).
         self.builtins: dict[str, dict[str, Method]] = {}
         #: (object, class whose instproc runs) while an instproc runs, for `next`.
@@ -75,6 +86,10 @@ class ObjectSystem:
         tcl.createcommand("new", guard(self._cmd_new))
         tcl.createcommand("delete", guard(lambda *a: ""))
         tcl.createcommand("Class", guard(self._cmd_class))
+        # ns-2's packet-header selection only saves memory there: nothing to do here.
+        tcl.createcommand("remove-all-packet-headers", lambda *a: "")
+        tcl.createcommand("add-packet-header", lambda *a: "")
+        tcl.createcommand("remove-packet-header", lambda *a: "")
         for cls in classes.PARENT:
             self._class_command(cls)
         # OTcl's root class: scripts add instprocs to every object with `Object instproc`.
@@ -127,14 +142,75 @@ class ObjectSystem:
         if what == "instproc" and len(rest) == 3:
             proc = f"::ns2::ip::{cls}::{rest[0]}"
             self.tcl.eval(f"namespace eval {{::ns2::ip::{cls}}} {{}}")
-            self.tcl.call("proc", proc, ["self", *self.tcl.splitlist(rest[1])], rest[2])
+            self.tcl.call("proc", proc, [*_OTCL_ARGS, *self.tcl.splitlist(rest[1])], rest[2])
             self.instprocs[(cls, rest[0])] = proc
             return ""
+        if what == "proc" and len(rest) == 3:
+            proc = f"::ns2::cp::{cls}::{rest[0]}"
+            self.tcl.eval(f"namespace eval {{::ns2::cp::{cls}}} {{}}")
+            self.tcl.call("proc", proc, [*_OTCL_ARGS, *self.tcl.splitlist(rest[1])], rest[2])
+            self.class_procs[(cls, rest[0])] = proc
+            return ""
+        if (cls, what) in self.class_procs:
+            proc = self.class_procs[(cls, what)]
+            return str(self.tcl.call(proc, cls, "Class", what, *rest))
         if what == "instance" and cls == "Simulator":
             return self.builtin_call(None, "Simulator", "instance", ())
-        if what == "info" and rest[:1] == ("instances",):
-            return " ".join(o.name for o in self.objects.values() if o.cls == cls)
+        if what == "info" and rest:
+            return self._class_info(cls, rest[0], rest[1:])
         raise Refusal(f"{cls} {what}: not supported; supported: {cls} set, {cls} instproc")
+
+    def superclass(self, cls: str) -> str | None:
+        """A class's superclass (OTcl's root, Object, has none)."""
+        if cls == "Object":
+            return None
+        sup = self.user_classes[cls] if cls in self.user_classes else classes.PARENT.get(cls)
+        return sup or "Object"
+
+    def all_classes(self) -> list[str]:
+        return ["Object", "Simulator", *classes.PARENT, *self.user_classes]
+
+    def _class_info(self, cls: str, what: str, rest: tuple) -> str:
+        """OTcl's ``CLASS info ...``: the class tree and the class's instances and methods."""
+        if what == "subclass" and not rest:
+            # Newest first, as OTcl lists them.
+            subs = [c for c in self.all_classes() if c != cls and self.superclass(c) == cls]
+            return " ".join(reversed(subs))
+        if what == "subclass" and len(rest) == 1:
+            if not self.known(rest[0]):
+                raise ScriptError(f"expected a class but got {rest[0]}")
+            # OTcl counts a class among its own subclasses.
+            return "1" if cls in self.lineage(rest[0]) else "0"
+        if what == "superclass" and not rest:
+            return self.superclass(cls) or ""
+        if what == "heritage" and not rest:
+            return " ".join(self.lineage(cls)[1:])
+        if what == "instances" and not rest:
+            return " ".join(o.name for o in self.objects.values() if o.cls == cls)
+        if what in ("instprocs", "procs") and len(rest) <= 1:
+            # Optionally only the names matching a glob pattern.
+            import fnmatch
+
+            table = self.instprocs if what == "instprocs" else self.class_procs
+            names = [m for (c, m) in table if c == cls]
+            if rest:
+                names = [m for m in names if fnmatch.fnmatchcase(m, rest[0])]
+            return " ".join(names)
+        table = {"instbody": self.instprocs, "body": self.class_procs}
+        table |= {"instargs": self.instprocs, "args": self.class_procs}
+        if what in table and len(rest) == 1:
+            proc = table[what].get((cls, rest[0]))
+            if proc is None:
+                raise ScriptError(f"{cls} info {what}: no such method {rest[0]}")
+            if what.endswith("body"):
+                return str(self.tcl.call("info", "body", proc))
+            # The proc's arguments after those the object system passes.
+            args = self.tcl.splitlist(self.tcl.call("info", "args", proc))[len(_OTCL_ARGS) :]
+            return " ".join(str(a) for a in args)
+        raise Refusal(
+            f"{cls} info {what}: not supported; supported: info subclass [CLASS], superclass, "
+            "heritage, instances, instprocs, procs, instbody, instargs, body, args"
+        )
 
     def _cmd_class(self, *args: str) -> str:
         if not args:
@@ -181,6 +257,7 @@ class ObjectSystem:
         self._count += 1
         obj = Obj(f"_o{self._count}", cls)
         self.objects[obj.name] = obj
+        self.tcl.eval(f"namespace eval {self._ns(obj)} {{}}")
         base = self.builtin_base(cls)
         values = classes.class_defaults(base, self.class_sets)
         for c in reversed(self.lineage(cls)):
@@ -194,17 +271,29 @@ class ObjectSystem:
             self.dispatch(obj, ("init", *args))
         return obj
 
-    def _array(self, obj: Obj) -> str:
-        return f"ns2v_{obj.name}"
+    def _ns(self, obj: Obj) -> str:
+        """The namespace of an object's variables."""
+        return f"::ns2o::{obj.name}"
 
     def setvar(self, obj: Obj, var: str, value: str) -> None:
-        self.tcl.globalsetvar(f"{self._array(obj)}({var})", value)
+        self.tcl.globalsetvar(f"{self._ns(obj)}::{var}", value)
 
     def getvar(self, obj: Obj, var: str) -> str:
-        return str(self.tcl.globalgetvar(f"{self._array(obj)}({var})"))
+        return str(self.tcl.globalgetvar(f"{self._ns(obj)}::{var}"))
 
     def hasvar(self, obj: Obj, var: str) -> bool:
-        return str(self.tcl.call("info", "exists", f"::{self._array(obj)}({var})")) == "1"
+        return str(self.tcl.call("info", "exists", f"{self._ns(obj)}::{var}")) == "1"
+
+    def _object_info(self, obj: Obj, rest: tuple) -> str:
+        """OTcl's ``$obj info class [CLASS]`` and ``$obj info vars``."""
+        if rest[:1] == ("class",) and len(rest) == 1:
+            return obj.cls
+        if rest[:1] == ("class",) and len(rest) == 2:
+            return "1" if rest[1] in self.lineage(obj.cls) else "0"
+        if rest == ("vars",):
+            names = self.tcl.call("info", "vars", f"{self._ns(obj)}::*")
+            return " ".join(str(n).rsplit("::", 1)[-1] for n in self.tcl.splitlist(names))
+        raise Refusal("info: not supported; supported: $obj info class [CLASS], $obj info vars")
 
     def _find_instproc(self, cls: str, method: str, after: str | None = None) -> str | None:
         chain = self.lineage(cls)
@@ -223,7 +312,11 @@ class ObjectSystem:
             return self._next(obj, rest)
         if method == "instvar":
             for var in rest:
-                self.tcl.eval(f"upvar #0 {{{self._array(obj)}({var})}} {{{var}}}")
+                words = self.tcl.splitlist(var)
+                # `$self instvar {name alias}` binds the variable under another name.
+                name, alias = (words[0], words[1]) if len(words) == 2 else (var, var)
+                # (eval, not call: tkinter's call runs at the global level.)
+                self.tcl.eval(f"upvar #0 {{{self._ns(obj)}::{name}}} {{{alias}}}")
             return ""
         owner = self._find_instproc(obj.cls, method)
         if owner is not None:
@@ -233,7 +326,8 @@ class ObjectSystem:
     def _run_instproc(self, obj: Obj, owner: str, method: str, rest: tuple) -> str:
         self._running.append((obj, owner, method))
         try:
-            return str(self.tcl.call(self.instprocs[(owner, method)], obj.name, *rest))
+            proc = self.instprocs[(owner, method)]
+            return str(self.tcl.call(proc, obj.name, owner, method, *rest))
         finally:
             self._running.pop()
 
@@ -263,6 +357,17 @@ class ObjectSystem:
             elif not self.hasvar(obj, rest[0]):
                 raise Refusal(f'can\'t read "{rest[0]}": no such variable')
             return self.getvar(obj, rest[0])
+        if obj is not None and method == "array" and len(rest) >= 2:
+            # OTcl's Object array: Tcl's `array` on an instance variable.
+            words = ["array", rest[0], f"{self._ns(obj)}::{rest[1]}", *rest[2:]]
+            return str(self.tcl.eval(" ".join("{" + w + "}" for w in words)))
+        if obj is not None and method == "info" and rest:
+            return self._object_info(obj, rest)
+        base = self.builtin_base(cls)
+        if obj is not None and base not in (*classes.PARENT, *self.builtins, "Simulator"):
+            # An object of the script's own classes only: OTcl's error, which scripts catch
+            # (`catch "$self get-simulator" ns_`).
+            raise ScriptError(f"{obj.name}: unable to dispatch method {method}")
         names = sorted({m for c in self.lineage(cls) for m in self.builtins.get(c, {})})
         base = self.builtin_base(cls)
         raise Refusal(f"not supported; supported {base} methods: {', '.join(names)}")
@@ -277,8 +382,12 @@ def supported_classes() -> str:
     )
 
 
+#: What OTcl gives every method besides its arguments: the object (`self`), the class whose
+#: method runs (`class`) and the method's name (`proc`).
+_OTCL_ARGS = ("self", "class", "proc")
+
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
-_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink", "QueueMonitor"}
+_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink", "QueueMonitor", "Trace"}
 
 _ABSTRACT = {
     "RandomVariable",
@@ -291,4 +400,5 @@ _ABSTRACT = {
     "Queue/RED",
     "SimpleLink",
     "Timer",
+    "Trace",
 }

@@ -50,7 +50,86 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "v_alpha_": ("vegas_alpha", float),
     "v_beta_": ("vegas_beta", float),
     "v_gamma_": ("vegas_gamma", float),
+    "singledup_": ("limited_transmit", classes.boolean),
+    "precisionReduce_": ("precision_reduce", classes.boolean),
+    "bugFix_": ("bug_fix", classes.boolean),
+    "rfc2988_": ("rfc2988", classes.boolean),
+    "delay_growth_": ("delay_growth", classes.boolean),
+    "useHeaders_": ("use_headers", classes.boolean),
+    # Read by ns-2's NewReno only (as by ternsim's).
+    "lessCareful_": ("less_careful", classes.boolean),
+    "partial_window_deflation_": ("partial_window_deflation", classes.boolean),
+    "newreno_changes1_": ("first_partial_timer_only", classes.boolean),
+    "exit_recovery_fix_": ("exit_recovery_fix", classes.boolean),
 }
+
+#: TCP sender and sink variables whose ns-2.35 default is the only behaviour ternsim
+#: models: var -> (the default, what another value changes). A flow whose agent holds
+#: another value is refused (`updated_rttvar_` is bound in ns-2.35 but read nowhere, so any
+#: value is accepted).
+TCP_UNMODELLED: dict[str, tuple[str, str]] = {
+    "noFastRetrans_": ("false", "no fast retransmit"),
+    "timestamps_": ("false", "the timestamp option"),
+    "ecn_": ("0", "ECN"),
+    "old_ecn_": ("0", "ECN"),
+    "bugFix_ack_": ("false", "the ACK heuristic of bugFix_"),
+    "bugFix_ts_": ("false", "the timestamp heuristic of bugFix_"),
+    "QOption_": ("0", "the Q option"),
+    "control_increase_": ("0", "increase limited by the sending rate"),
+    "timerfix_": ("true", "the old timer handling"),
+    "EnblRTTCtr_": ("0", "the RTT counter"),
+    "partial_ack_": ("false", "partial-ACK retransmission"),
+    "windowInitOption_": ("1", "an initial window chosen from the segment size"),
+    "rttvar_exp_": ("2", "another rttvar weight"),
+    "T_SRTT_BITS": ("3", "another srtt gain"),
+    "T_RTTVAR_BITS": ("2", "another rttvar gain"),
+    "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
+    "exitFastRetrans_": ("true", "staying in fast retransmit"),
+    "restart_bugfix_": ("true", "the old idle restart"),
+    "ts_resetRTO_": ("false", "RTO reset on timestamps"),
+    "aggressive_maxburst_": ("1", "maxburst on invalid ACKs"),
+    "slow_start_restart_": ("true", "no slow start after idle"),
+    "overhead_": ("0", "random send overhead"),
+    "frto_enabled_": ("0", "F-RTO"),
+    "sfrto_enabled_": ("0", "SACK F-RTO"),
+    "decrease_num_": ("0.5", "another decrease factor"),
+    "max_ssthresh_": ("0", "limited slow start"),
+    "newreno_changes_": ("0", "NewReno's ssthresh estimate"),
+    "srtt_init_": ("0", "another initial srtt"),
+    "rttvar_init_": ("12", "another initial rttvar"),
+    "ts_echo_bugfix_": ("true", "the old timestamp echo"),
+    "ts_echo_rfc1323_": ("false", "RFC 1323 timestamp echo"),
+    "generateDSacks_": ("false", "D-SACK blocks"),
+}
+
+
+def _same_value(a: str, b: str) -> bool:
+    """Whether two values of a bound variable are the same (numbers and booleans as ns-2
+    reads them)."""
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        pass
+    try:
+        return classes.boolean(a) == classes.boolean(b)
+    except ValueError:
+        return a == b
+
+
+def unmodelled_setting(o: Any, agent: Obj) -> str | None:
+    """The first variable of ``agent`` (a TCP sender or sink) holding a value ternsim does
+    not model, as a refusal message, or None."""
+    for var, (default, what) in TCP_UNMODELLED.items():
+        if o.hasvar(agent, var):
+            value = o.getvar(agent, var)
+            if not _same_value(value, default):
+                return (
+                    f"{o.builtin_base(agent.cls)} {var} {value} ({what}): not supported; "
+                    f"supported: {var} {default} (ns-2.35's default)"
+                )
+    return None
+
+
 #: Written into every flow's options, whatever their value, so the scenario says them.
 TCP_ALWAYS = ("packetSize_", "tcpip_base_hdr_size_", "window_")
 
@@ -58,6 +137,8 @@ TCP_ALWAYS = ("packetSize_", "tcpip_base_hdr_size_", "window_")
 SINK_OPTIONS: dict[str, tuple[str, Any]] = {
     "interval_": ("delack_interval", lambda v: f"{classes.seconds(v)!r}s"),
     "maxSackBlocks_": ("sack_blocks", lambda v: int(float(v))),
+    "SYN_immediate_ack_": ("syn_immediate_ack", classes.boolean),
+    "RFC2581_immediate_ack_": ("gap_immediate_ack", classes.boolean),
 }
 
 _APP_VARS = {
@@ -300,6 +381,10 @@ def boot_times(model: Model) -> dict[str, float]:
     return out
 
 
+#: The bytes of an ACK without SACK blocks (ternsim's sinks, as ns-2's TCPSink packetSize_).
+_ACK_BYTES = 40
+
+
 class Translation:
     """The scenario built from a model, and how its flows map back to the script's agents."""
 
@@ -330,6 +415,13 @@ class Translation:
             flow = self._flow(agent, app, times[app.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
+        for link in model.links:
+            if link.dir_delays[0] != link.dir_delays[1]:
+                raise Refusal(
+                    f"$ns delay: link {link.a.info['id']}-{link.b.info['id']} with a different "
+                    "delay in each direction: not supported (ternsim's links have one delay)",
+                    where=link.where,
+                )
         self.scenario = {
             "name": "ns2-script",
             "duration": _secs(end),
@@ -534,6 +626,10 @@ class Translation:
                     "Agent/TCPSink/Sack1 (or /Sack1/DelAck), the other TCPs with "
                     "Agent/TCPSink (or /DelAck)"
                 )
+            for end in (agent, peer):
+                why = unmodelled_setting(o, end)
+                if why is not None:
+                    raise Refusal(why)
             options: dict[str, Any] = {"profile": "ns2.35"}
             defaults = classes.class_defaults(base, {})
             for var, (key, conv) in TCP_OPTIONS.items():
@@ -542,6 +638,10 @@ class Translation:
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
+            if app.info.get("produce") is not None:
+                # `$ftp produce N` (ns-2 curseq_ = N): N packets of packetSize_ bytes.
+                size = int(float(self._var(agent, "packetSize_")))
+                flow["bytes"] = f"{app.info['produce'] * size}B"
             options["delayed_ack"] = peer_base.endswith("DelAck")
             if agent.name in self.boot_times:
                 options["tick_phase"] = _secs(self.boot_times[agent.name])
@@ -697,9 +797,11 @@ class Translation:
         them (:meth:`_link_events`)."""
         o = self.model.o
         traced = set()
+        tcphdr_dirs = set()
         for link in self.model.links:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
+            tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
         flow_fid = []
         ports: list[dict[str, str]] = []
         for sender, receiver in self.ends:
@@ -708,12 +810,23 @@ class Translation:
             for agent in (sender, receiver):
                 m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
             ports.append(m)
+        # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
+        # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
+        # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
+        # blocks, each of which makes the ACK 8 bytes longer than its 40.
+        tcphdr = " 0 0x0 0"
+        sack_sink = ["Sack1" in o.builtin_base(receiver.cls) for _, receiver in self.ends]
         out = []
         for line in text.splitlines():
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 continue
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
+            if (f[2], f[3]) in tcphdr_dirs:
+                blocks = 0
+                if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
+                    blocks = (int(f[5]) - _ACK_BYTES) // 8
+                f[11] += f"{tcphdr} {blocks}"
             if 0 <= i < len(flow_fid):
                 f[7] = flow_fid[i]
                 for k in (8, 9):

@@ -29,10 +29,14 @@ class Link:
         self.b = b
         self.rate_bps = rate_bps
         self.delay_s = delay_s
+        #: Each direction's delay (a -> b, b -> a): `$ns delay` may set one.
+        self.dir_delays = [delay_s, delay_s]
         self.traced = traced
         #: Whether each direction is traced (trace-all when the link was made, or a later
         #: `$ns trace-queue`), (a -> b, b -> a).
         self.traced_dirs = [traced, traced]
+        #: Whether each direction's trace shows the TCP header fields (show_tcphdr_).
+        self.tcphdr = [False, False]
         #: The script line that made the link (`$ns duplex-link ...`).
         self.where = where
         #: The queue objects per direction, (a -> b, b -> a): Queue/DropTail or Queue/RED,
@@ -81,6 +85,9 @@ class Model:
         self.apps: list[Obj] = []
         self.events: list[Event] = []
         self.trace_channel: str | None = None
+        #: `$ns trace-queue A B FILE` into another channel than trace-all's: channel -> the
+        #: (from, to) node ids of the link directions whose lines it gets too.
+        self.queue_traces: dict[str, set[tuple[str, str]]] = {}
         self.nam_channel: str | None = None
         self.now = 0.0
         #: The run seed the script gave (`ns-random N`, `$defaultRNG seed N`, N > 0).
@@ -116,6 +123,8 @@ class Model:
         #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, the directions as ns-2
         #: takes them down or up, (from, to) ids) in script order.
         self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
+        #: A link's `trace-dynamics` was asked for (its up/down lines are not written).
+        self.dynamics_traced = False
         objects.on_create = self._on_create
         b = objects.builtins
         sim = {
@@ -134,10 +143,12 @@ class Model:
             "link": self.link,
             "halt": self.halt,
             "flush-trace": self.flush_trace,
+            "eventtrace-all": self._refuse_eventtrace,
             "rtproto": self.rtproto,
             "instance": lambda o, a: self._simulator().name,
             "bw_parse": lambda o, a: repr(classes.bandwidth(a[0])),
             "delay_parse": lambda o, a: repr(classes.seconds(a[0])),
+            "delay": self.link_delay,
             "node-config": self.node_config,
             "namtrace-all-wireless": self.namtrace_all_wireless,
             "use-newtrace": self._refuse_newtrace,
@@ -158,6 +169,7 @@ class Model:
             "id": lambda o, a: str(o.info["id"]),
             "node-addr": lambda o, a: str(o.info.get("addr", o.info["id"])),
             "attach": lambda o, a: self.attach_agent(None, (o.name, *a)),
+            "neighbors": self.node_neighbors,
             "set": self.node_set,
             "setdest": self.node_setdest,
             "random-motion": self.node_random_motion,
@@ -202,6 +214,7 @@ class Model:
         b["SimpleLink"] = {
             "queue": lambda o, a: o.info["queue"].name,
             "cost": lambda o, a: self._link_cost(o, a),
+            "trace-dynamics": self._trace_dynamics,
         }
         objects.on_class_set = self._on_class_set
         from .errmodel import ErrorModels
@@ -580,6 +593,8 @@ class Model:
             traced=self.trace_channel is not None,
             where=self.where(),
         )
+        # ns-2's trace objects read `Trace set show_tcphdr_` when they are made.
+        link.tcphdr = [self.show_tcphdr()] * 2
         # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
         for d in range(2):
             queue = self.o.create(f"Queue/{qtype}")
@@ -620,6 +635,10 @@ class Model:
                 "down|up NODE NODE (a link going down or up)"
             )
         t = _at_time(args[0])
+        if self.dynamics_traced:
+            raise Refusal(
+                "rtmodel-at with trace-dynamics: not supported (the link's up/down lines)"
+            )
         a, b = self.node_obj(args[2]), self.node_obj(args[3])
         link, _ = self.find_link(a, b)
         if self.trace_channel is not None:
@@ -633,6 +652,58 @@ class Model:
         order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
         tcl.eval("array unset ::ns2::links_")
         self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
+        return ""
+
+    def link_delay(self, sim: Obj, args: tuple) -> str:
+        """`$ns delay A B DELAY [simplex|duplex]` before the run: the A -> B (or both)
+        direction's delay. ternsim's links have one delay: the two directions must end up
+        equal (the validation suites set both)."""
+        self._before_run("$ns delay")
+        if len(args) not in (3, 4) or (len(args) == 4 and args[3] not in ("simplex", "duplex")):
+            raise Refusal("delay: give NODE NODE DELAY [simplex|duplex]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        value = classes.seconds(args[2])
+        for x in (0, 1) if len(args) == 4 and args[3] == "duplex" else (d,):
+            link.dir_delays[x] = value
+        if link.dir_delays[0] == link.dir_delays[1]:
+            link.delay_s = value
+        return ""
+
+    def show_tcphdr(self) -> bool:
+        """Whether trace objects made now show the TCP header's fields (`Trace set
+        show_tcphdr_`, a non-zero integer as ns-2's bound int reads it)."""
+        value = self.o.class_sets.get("Trace", {}).get("show_tcphdr_", "0")
+        try:
+            return int(float(value)) != 0
+        except ValueError:
+            raise Refusal(f"Trace set show_tcphdr_ {value}: give an integer") from None
+
+    def node_neighbors(self, node: Obj, args: tuple) -> str:
+        """`$node neighbors`: the nodes it has a link to, in the order the links were made
+        (ns-2's add-neighbor as each simplex link is made)."""
+        out = []
+        for link in self.links:
+            if link.a is node:
+                out.append(link.b.name)
+            elif link.b is node:
+                out.append(link.a.name)
+        return " ".join(out)
+
+    def _refuse_eventtrace(self, sim: Obj, args: tuple) -> str:
+        raise Refusal(
+            "eventtrace-all: not supported (ns-2's TCP event trace: E lines for each fast "
+            "retransmit, timeout and slow start with the sender's seqno and cwnd then, which "
+            "ternsim's core does not report)"
+        )
+
+    def _trace_dynamics(self, handle: Obj, args: tuple) -> str:
+        """`$link trace-dynamics $ns CHANNEL`: ns-2 writes the link's ups and downs there. A
+        script whose links never go up or down gets nothing written: accepted as such."""
+        if self.link_events:
+            raise Refusal(
+                "trace-dynamics with rtmodel-at: not supported (the link's up/down lines)"
+            )
+        self.dynamics_traced = True
         return ""
 
     def _refuse_rtmodel(self, sim: Obj, args: tuple) -> str:
@@ -692,10 +763,18 @@ class Model:
         if channel is None:
             return ""
         if channel != self.trace_channel:
-            raise Refusal(
-                "trace-queue into a file other than trace-all's: not supported; supported: "
-                "trace-queue A B (or with the trace-all channel)"
-            )
+            if not link.traced_dirs[d]:
+                raise Refusal(
+                    "trace-queue into a file other than trace-all's, of a link direction "
+                    "trace-all does not trace: not supported; supported: trace-queue A B (or "
+                    "with the trace-all channel, or of a direction trace-all traces)"
+                )
+            # ns-2 adds a second set of trace objects writing into FILE; the trace-all
+            # lines stay as they were (each line once in each file).
+            ids = (str(link.a.info["id"]), str(link.b.info["id"]))
+            pair = ids if d == 0 else (ids[1], ids[0])
+            self.queue_traces.setdefault(channel, set()).add(pair)
+            return ""
         if link.traced_dirs[d]:
             raise Refusal(
                 "trace-queue on a traced link direction: not supported (ns-2 would write "
@@ -707,6 +786,7 @@ class Model:
                 "(ns-2 would put the new trace ahead of it)"
             )
         link.traced_dirs[d] = True
+        link.tcphdr[d] = self.show_tcphdr()
         return ""
 
     def monitor_queue(self, sim: Obj, args: tuple) -> str:
@@ -999,6 +1079,11 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 model.move(obj, ev.time, args, ev.where)
             elif what in ("start", "stop"):
                 actions.append((ev.time, obj, what, args))
+            elif what == "produce":
+                # ns-2's FTP `produce N`: the agent's curseq_ becomes N (`advance`), N packets
+                # from then on: a start with a finite transfer.
+                obj.info["produce"] = int(args[0])
+                actions.append((ev.time, obj, "start", ()))
     return actions, callbacks
 
 
@@ -1016,6 +1101,8 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
         what, args = words[1], tuple(words[2:])
         if classes.is_a(model.o.builtin_base(o.cls), "Application"):
             ok = what in ("start", "stop") and not args
+            if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
+                ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
         elif o.cls == "Node" and o.info.get("mobile"):
             ok = (what == "setdest") or (what == "reset" and not args)
         elif o.cls == "God":

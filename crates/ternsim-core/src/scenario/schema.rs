@@ -776,15 +776,34 @@ pub struct TcpOptions {
     pub packet_size: Option<Bytes>,
     /// TCP/IP header bytes on the wire.
     pub header_size: Option<Bytes>,
+    /// Data packets carry the header bytes (ns-2 `useHeaders_`, default true).
+    pub use_headers: Option<bool>,
     /// Advertised (receiver) window in packets (ns-2 `window_`).
     pub window: Option<u32>,
     pub window_init: Option<u32>,
     pub max_burst: Option<u32>,
     pub max_cwnd: Option<f64>,
     pub syn: Option<bool>,
+    /// ns-2 `delay_growth_` (default true): the ACK of packet 0 sets cwnd to `window_init`.
+    pub delay_growth: Option<bool>,
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,
+    /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
+    pub rfc2988: Option<bool>,
+    /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.
+    pub bug_fix: Option<bool>,
+    /// NewReno: deflate the window by the data a partial ACK acknowledges (ns-2
+    /// `partial_window_deflation_`, default true in the ns2.35 profile).
+    pub partial_window_deflation: Option<bool>,
+    /// NewReno: restart the retransmission timer on the first partial ACK only (ns-2
+    /// `newreno_changes1_`, default true in the ns2.35 profile).
+    pub first_partial_timer_only: Option<bool>,
+    /// NewReno: leave recovery with cwnd = min(ssthresh, flight size + 1) (ns-2
+    /// `exit_recovery_fix_`, default false).
+    pub exit_recovery_fix: Option<bool>,
+    /// NewReno: RFC 2582's less careful variant (ns-2 `lessCareful_`, default false).
+    pub less_careful: Option<bool>,
     /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`, default 1; also
     /// FeW's alpha, default 0.01 for `few`).
     pub increase_num: Option<f64>,
@@ -808,6 +827,11 @@ pub struct TcpOptions {
     pub delayed_ack: Option<bool>,
     pub delack_interval: Option<Duration>,
     pub sack_blocks: Option<u32>,
+    /// Delayed ACKs: ACK packet 0 at once (ns-2 `SYN_immediate_ack_`, default true).
+    pub syn_immediate_ack: Option<bool>,
+    /// Delayed ACKs: ACK a gap-filling packet at once (ns-2 `RFC2581_immediate_ack_`, default
+    /// true).
+    pub gap_immediate_ack: Option<bool>,
     pub vegas_alpha: Option<f64>,
     pub vegas_beta: Option<f64>,
     pub vegas_gamma: Option<f64>,

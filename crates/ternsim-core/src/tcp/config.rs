@@ -52,6 +52,10 @@ pub struct RtoConfig {
     /// default RNG each time the agent is reset, so a front end that replays ns-2's draws
     /// sets it to reproduce ns-2's RTT quantisation exactly.
     pub tick_phase: Option<SimTime>,
+    /// ns-2 `rfc2988_` (default true): the min RTO clamps the RTO before the backoff
+    /// multiplier, and the multiplier keeps doubling past 64 while the RTO is below the max.
+    /// false: the min RTO clamps the backed-off value, and the multiplier stops at 64.
+    pub rfc2988: bool,
 }
 
 /// Vegas parameters (Brakmo and Peterson; ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`), in packets.
@@ -106,6 +110,9 @@ pub struct NewRenoConfig {
     /// Restart the timer on the first partial ACK only ("impatient", RFC 6582).
     pub first_partial_timer_only: bool,
     pub exit_recovery_fix: bool,
+    /// With `bug_fix`, also allow a fast retransmit when the highest ACK equals `recover`
+    /// (ns-2 `lessCareful_`, RFC 2582's less careful variant; default false).
+    pub less_careful: bool,
 }
 
 /// Sender parameters. Build one with [`TcpConfig::from_profile`] and then change fields.
@@ -116,6 +123,9 @@ pub struct TcpConfig {
     pub packet_size: u32,
     /// TCP/IP header bytes added on the wire (ns-2 adds 40 when `useHeaders_`).
     pub header_size: u32,
+    /// Data packets carry the header bytes (ns-2 `useHeaders_`, default true); the SYN is
+    /// `header_size` bytes either way.
+    pub use_headers: bool,
     /// ns-2 Vegas's `output()` does not add the header: its packets are `packet_size` bytes
     /// (only for variants whose table row has `output_omits_header`).
     pub vegas_omits_header: bool,
@@ -129,12 +139,19 @@ pub struct TcpConfig {
     pub max_cwnd: f64,
     /// Emulate the SYN: packet 0 is 40 bytes and cwnd is 1 until it is acknowledged.
     pub syn: bool,
+    /// ns-2 `delay_growth_` (default true): the ACK of packet 0 sets cwnd to `window_init`
+    /// (and with `syn`, cwnd starts at 1). false: cwnd starts at `window_init` and the ACK of
+    /// packet 0 opens it as any other.
+    pub delay_growth: bool,
     /// RFC 3042 Limited Transmit (ns-2 `singledup_`; default from the variant table).
     pub limited_transmit: bool,
     /// Halve to a real window (true, ns-2.30+) or to floor(floor(W)/2) (ns-2.29 and earlier).
     pub precision_reduce: bool,
     /// Duplicate-ACK threshold (ns-2 `numdupacks_`).
     pub dupack_threshold: u32,
+    /// No second fast retransmit before the window sent at the last one is acknowledged
+    /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
+    pub bug_fix: bool,
     /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
     pub exit_fast_retrans: bool,
     /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
@@ -168,15 +185,18 @@ impl TcpConfig {
             variant,
             packet_size: 1000,
             header_size: 40,
+            use_headers: true,
             vegas_omits_header: true,
             window: 20,
             window_init: 2,
             max_burst: 0,
             max_cwnd: 0.0,
             syn: true,
+            delay_growth: true,
             limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,
+            bug_fix: true,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,
             min_cwnd: spec.min_cwnd,
@@ -189,11 +209,13 @@ impl TcpConfig {
                 max_rto: SimTime::from_millis(60_000),
                 initial_rto: SimTime::from_millis(3_000),
                 tick_phase: None,
+                rfc2988: true,
             },
             newreno: NewRenoConfig {
                 partial_window_deflation: true,
                 first_partial_timer_only: true,
                 exit_recovery_fix: false,
+                less_careful: false,
             },
             vegas: VegasConfig {
                 alpha: 1.0,
@@ -229,6 +251,7 @@ impl TcpConfig {
                     partial_window_deflation: false,
                     first_partial_timer_only: false,
                     exit_recovery_fix: false,
+                    less_careful: false,
                 },
                 ..ns2_35
             },
@@ -241,6 +264,7 @@ impl TcpConfig {
                     max_rto: SimTime::from_millis(60_000),
                     initial_rto: SimTime::from_millis(1_000),
                     tick_phase: None,
+                    rfc2988: true,
                 },
                 ..ns2_35
             },
@@ -255,7 +279,8 @@ impl TcpConfig {
 
     /// Bytes on the wire for one full data segment of this sender.
     pub fn data_wire_bytes(&self) -> u32 {
-        if self.variant.spec().output_omits_header && self.vegas_omits_header {
+        if (self.variant.spec().output_omits_header && self.vegas_omits_header) || !self.use_headers
+        {
             self.packet_size
         } else {
             self.packet_size + self.header_size
@@ -274,6 +299,11 @@ pub struct SinkConfig {
     pub max_sack_blocks: u32,
     /// ACK size on the wire in bytes, before SACK blocks (ns-2 `TCPSink packetSize_` = 40).
     pub ack_size: u32,
+    /// Delayed ACKs: ACK packet 0 at once (ns-2 `SYN_immediate_ack_`, default true).
+    pub syn_immediate_ack: bool,
+    /// Delayed ACKs: ACK a packet that fills a gap at once (ns-2 `RFC2581_immediate_ack_`,
+    /// default true).
+    pub gap_immediate_ack: bool,
 }
 
 impl Default for SinkConfig {
@@ -284,6 +314,8 @@ impl Default for SinkConfig {
             sack: false,
             max_sack_blocks: 3,
             ack_size: 40,
+            syn_immediate_ack: true,
+            gap_immediate_ack: true,
         }
     }
 }

@@ -94,7 +94,11 @@ impl CongestionState {
         CongestionState {
             // ns-2 `set_initial_window`: cwnd 1 until the SYN is acknowledged when `syn_`
             // (with `delay_growth_`, also for Vegas), else `windowInit_`.
-            cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
+            cwnd: if cfg.syn && cfg.delay_growth {
+                1.0
+            } else {
+                cfg.window_init as f64
+            },
             // tcp-spec §0: initial ssthresh = window_.
             ssthresh: cfg.window as f64,
             dupwnd: 0,

@@ -110,7 +110,7 @@ impl RtoEstimator {
     /// One timer expiry (or a Vegas fine-grained retransmission): double the multiplier.
     /// ns-2 `rtt_backoff` (tcp-spec §3.2 "Backoff"); RFC 6298 §5.5.
     pub fn backoff(&mut self) {
-        if self.backoff < 64 || self.timeout() < self.cfg.max_rto {
+        if self.backoff < 64 || (self.cfg.rfc2988 && self.timeout() < self.cfg.max_rto) {
             self.backoff <<= 1;
         }
         // ns-2: once the multiplier exceeds 8, fold srtt into rttvar and clear srtt so the
@@ -130,8 +130,14 @@ impl RtoEstimator {
     /// the min RTO is applied before the backoff multiplier, then the max, then (ns-2) a floor
     /// of two ticks.
     pub fn timeout(&self) -> SimTime {
-        let base = self.rtxcur.max(self.cfg.min_rto).as_nanos();
-        let mut t = SimTime::from_nanos(base.saturating_mul(self.backoff));
+        let mut t = if self.cfg.rfc2988 {
+            let base = self.rtxcur.max(self.cfg.min_rto).as_nanos();
+            SimTime::from_nanos(base.saturating_mul(self.backoff))
+        } else {
+            // ns-2 without `rfc2988_`: back off, then clamp to the min RTO.
+            let t = SimTime::from_nanos(self.rtxcur.as_nanos().saturating_mul(self.backoff));
+            t.max(self.cfg.min_rto)
+        };
         t = t.min(self.cfg.max_rto);
         if self.cfg.mode == RtoMode::Ns2 {
             t = t.max(SimTime::from_nanos(2 * self.cfg.tick.as_nanos()));

@@ -191,8 +191,9 @@ impl TcpSink {
     /// 2. after this packet the cumulative ACK equals its number (ns-2 `seqno == Seqno()`;
     ///    like ns-2, this includes a duplicate of the last in-order packet),
     /// 3. nothing above it has been received (ns-2 `RFC2581_immediate_ack_`, on by default:
-    ///    a packet that fills a gap is ACKed at once, RFC 5681 §4.2), and
-    /// 4. it is not packet 0 (ns-2 `SYN_immediate_ack_`, on by default).
+    ///    a packet that fills a gap is ACKed at once, RFC 5681 §4.2; `gap_immediate_ack`),
+    ///    and
+    /// 4. it is not packet 0 (ns-2 `SYN_immediate_ack_`, on by default; `syn_immediate_ack`).
     ///
     /// Otherwise any held ACK is cancelled and one ACK goes out now; it covers the held packet
     /// because the cumulative ACK already does. Out-of-order packets thus get an immediate
@@ -203,8 +204,8 @@ impl TcpSink {
         if self.cfg.delayed_ack
             && self.held.is_none()
             && seq == self.cumulative_ack()
-            && seq >= self.max_seen
-            && seq != 0
+            && (seq >= self.max_seen || !self.cfg.gap_immediate_ack)
+            && (seq != 0 || !self.cfg.syn_immediate_ack)
         {
             self.held = Some(Echo::of(seg));
             self.delack_at = Some(now + self.cfg.delack_interval);

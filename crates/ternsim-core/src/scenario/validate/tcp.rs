@@ -59,8 +59,14 @@ pub(super) fn apply_tcp_options(
         }
         cfg.max_cwnd = v;
     }
+    if let Some(v) = opts.use_headers {
+        cfg.use_headers = v;
+    }
     if let Some(v) = opts.syn {
         cfg.syn = v;
+    }
+    if let Some(v) = opts.delay_growth {
+        cfg.delay_growth = v;
     }
     if let Some(v) = opts.limited_transmit {
         cfg.limited_transmit = v;
@@ -70,6 +76,24 @@ pub(super) fn apply_tcp_options(
     }
     if let Some(v) = opts.precision_reduce {
         cfg.precision_reduce = v;
+    }
+    if let Some(v) = opts.rfc2988 {
+        cfg.rto.rfc2988 = v;
+    }
+    if let Some(v) = opts.bug_fix {
+        cfg.bug_fix = v;
+    }
+    if let Some(v) = opts.partial_window_deflation {
+        cfg.newreno.partial_window_deflation = v;
+    }
+    if let Some(v) = opts.first_partial_timer_only {
+        cfg.newreno.first_partial_timer_only = v;
+    }
+    if let Some(v) = opts.less_careful {
+        cfg.newreno.less_careful = v;
+    }
+    if let Some(v) = opts.exit_recovery_fix {
+        cfg.newreno.exit_recovery_fix = v;
     }
     if let Some(v) = opts.dupack_threshold {
         if v == 0 {
@@ -152,6 +176,12 @@ pub(super) fn apply_tcp_options(
             ));
         }
         sink.delack_interval = d.0;
+    }
+    if let Some(v) = opts.syn_immediate_ack {
+        sink.syn_immediate_ack = v;
+    }
+    if let Some(v) = opts.gap_immediate_ack {
+        sink.gap_immediate_ack = v;
     }
     if let Some(n) = opts.sack_blocks {
         if !(1..=4).contains(&n) {

@@ -89,7 +89,7 @@ pub fn loss_window(
 
 /// ns-2 `dupack_action` permission shared by all variants: a new window of data since the
 /// last reaction (`highest_ack > recover`, bugFix_), or the first data packet was lost
-/// (`bugfix_ss_`: `highest_ack == 0`).
+/// (`bugfix_ss_`: `highest_ack == 0`); always without `bugFix_` (`!bug_fix_ && !ecn_`).
 pub fn new_window(c: &Conn) -> bool {
-    c.highest_ack() > c.recover() || c.highest_ack() == 0
+    !c.cfg().bug_fix || c.highest_ack() > c.recover() || c.highest_ack() == 0
 }

@@ -39,7 +39,10 @@ impl NewReno {
             c.count_dup_ack();
             if dup_ack_passed(c, w, now, out) {
                 // §6 "Dup ACKs": as Reno, but allowed only in a new window (careful variant).
-                let allowed = new_window(c);
+                // lessCareful_: also when the highest ACK is `recover` itself.
+                let cfg = c.cfg();
+                let allowed = new_window(c)
+                    || (cfg.bug_fix && cfg.newreno.less_careful && c.highest_ack() == c.recover());
                 reno::on_dup_ack(c, w, now, out, allowed);
             }
         }

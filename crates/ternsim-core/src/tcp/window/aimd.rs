@@ -31,7 +31,7 @@ impl Aimd {
         d.cwnd = self.opencwnd(c);
         // tcp-spec §0/§4 step 1: the ACK of packet 0 sets cwnd = windowInit_
         // (ns-2 `delay_growth_`; the SYN's ACK when `syn_`).
-        if a.ack == 0 {
+        if a.ack == 0 && c.cfg().delay_growth {
             d.cwnd = c.window_init();
         }
         d

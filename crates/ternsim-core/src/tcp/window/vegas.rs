@@ -210,7 +210,7 @@ impl Vegas {
         let mut d = WindowDecision::hold(c.congestion());
         // Step 1: ns-2 tests `last_ack_ == 0` before processing, so cwnd = windowInit_ on the
         // first new ACK after ack 0.
-        if a.prev_last_ack == 0 {
+        if a.prev_last_ack == 0 && c.cfg().delay_growth {
             d.cwnd = c.window_init();
         }
         // Step 2: deflate an inflated window only after more than dupthresh duplicates.
