@@ -132,8 +132,8 @@ def test_against_ns2(tmp_path):
     """Six seeds on each side (802.11 backoffs, Mobile IP phases). Measured (ns-2.35 |
     ternsim, means over seeds 1-6): goodput before the move 650.4 | 666.2 kb/s, after both
     resumed (75-150 s) within 5 %, retransmissions 17.5 | 16.8; the outage starts at 44.0 s in
-    both. ns-2 registers later (DSDV, see below) so its outage, timeouts and goodput around
-    the handoff differ, in the direction asserted."""
+    both. ns-2 registers later (DSDV, see below) so its outage and goodput around the
+    handoff differ, in the direction asserted; the timeouts agree within ns-2's spread."""
     ns = [_run([NS], s, tmp_path / f"ns{s}") for s in SEEDS]
     ts = [_ternsim(s, tmp_path / f"t{s}") for s in SEEDS]
 
@@ -154,10 +154,12 @@ def test_against_ns2(tmp_path):
     assert abs(r_ns - r_ts) < spread
     # The known difference: ns-2's host can send its registration only when its DSDV has a
     # route to FA (from FA's next DSDV update, every 15 s x U(0.75, 1)); ternsim registers
-    # on the first advertisement. Every ternsim handoff comes before the mean ns-2 one, and
-    # the longer ns-2 outage costs it at least as many timeouts.
+    # on the first advertisement. Every ternsim handoff comes before the mean ns-2 one. The
+    # timeouts (the RTO backoffs across the outage) are as many on both sides, within the
+    # spread of ns-2's seeds: the longer ns-2 outage is spent in one longer backoff.
     assert max(h.handoff_time for h in ts) < mean(ns, "handoff_time")
-    assert mean(ts, "timeouts") <= mean(ns, "timeouts")
+    t_spread = statistics.stdev(h.timeouts for h in ns)
+    assert abs(mean(ts, "timeouts") - mean(ns, "timeouts")) <= t_spread
     for h in ts:
         assert ENTER_FA < h.handoff_time < ENTER_FA + 8.0  # RTO backoff after registering
 
