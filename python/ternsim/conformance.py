@@ -210,6 +210,9 @@ CASES: list[Case] = [
     _chain("reno", "dsr", 7, False),
     _chain("newreno", "dsr", 4, False),
     _chain("vegas", "dsr", 4, False),
+    # 16 hops: ns-2's DSR finds no route (as the ding-vegasw paper's 16-hop point); AODV does.
+    _chain("newreno", "dsr", 16, False),
+    _chain("newreno", "aodv", 16, False),
     _no_rts_chain(),
     _dsdv_chain(),
     _cbr_chain("dsdv"),
