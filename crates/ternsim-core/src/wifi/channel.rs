@@ -206,6 +206,22 @@ pub(super) struct Station {
     pub forced_backoff: VecDeque<u64>,
 }
 
+impl Station {
+    /// Whether the station is receiving at `t`: handling a decoded frame, or inside a
+    /// reception that began before `t`. A frame whose first bit arrives at `t` itself is
+    /// not yet being received: in ns-2 its arrival is an event scheduled one propagation
+    /// delay earlier, by the sender's transmission, after this station's own timers for
+    /// `t` (a backoff armed at least a DIFS before, a defer a SIFS before, the link layer's
+    /// hand-down), and events due at one time run in the order they were scheduled. So a
+    /// station whose backoff ends in the very slot another's frame reaches it transmits
+    /// too, and the two collide: two stations that resume from the same frame's end pick
+    /// the same slot count 1 time in CW and then tie exactly, the later by the propagation
+    /// delay between them.
+    pub fn receiving(&self, t: u64) -> bool {
+        self.in_recv || self.rx.is_some_and(|rx| rx.start < t && t < rx.end)
+    }
+}
+
 /// The shared channel and all its stations.
 pub struct WifiChannel {
     pub(super) cfg: WifiConfig,

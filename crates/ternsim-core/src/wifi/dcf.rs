@@ -19,20 +19,11 @@ use crate::wifi::config::ARP_BYTES;
 use crate::wifi::ifq::Queued;
 
 impl WifiChannel {
-    /// Medium idle ⇔ not receiving, not in a frame exchange, NAV expired (ns-2 `is_idle`).
-    ///
-    /// A frame whose first bit arrives at `t` itself is not yet being received: in ns-2 its
-    /// arrival is an event scheduled one propagation delay earlier, by the sender's
-    /// transmission, after this station's own timers for `t` (a backoff armed at least a
-    /// DIFS before, a defer a SIFS before, the link layer's hand-down), and events due at
-    /// one time run in the order they were scheduled. So a station whose backoff ends in
-    /// the very slot another's frame reaches it transmits too, and the two collide: two
-    /// stations that resume from the same frame's end pick the same slot count 1 time in
-    /// CW and then tie exactly, the later by the propagation delay between them.
+    /// Medium idle ⇔ not receiving (see `Station::receiving`: a frame arriving at `t` itself
+    /// is not yet sensed), not in a frame exchange, NAV expired (ns-2 `is_idle`).
     pub(super) fn is_idle(&self, s: usize, t: u64) -> bool {
         let st = &self.st[s];
-        let receiving = st.in_recv || st.rx.is_some_and(|rx| rx.start < t && t < rx.end);
-        !receiving && st.tx_state == TxState::Idle && st.nav <= t
+        !st.receiving(t) && st.tx_state == TxState::Idle && st.nav <= t
     }
 
     fn needs_rts(&self, d: &PendingData) -> bool {
@@ -77,8 +68,7 @@ impl WifiChannel {
     pub(super) fn check_backoff(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         let (slot, difs) = (self.t.slot, self.t.difs);
         let st = &mut self.st[s];
-        let receiving = st.in_recv || st.rx.is_some_and(|rx| rx.start < t && t < rx.end);
-        let busy = receiving || st.tx_state != TxState::Idle;
+        let busy = st.receiving(t) || st.tx_state != TxState::Idle;
         if busy {
             if st.backoff.deadline().is_some_and(|d| d > t) {
                 st.backoff.pause(t, slot);

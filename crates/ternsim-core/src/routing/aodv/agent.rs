@@ -582,20 +582,21 @@ impl AodvAgent {
         let rev = self.table.entry(orig);
         rev.expire = rev.expire.max(now + rev_life);
         if rev.replaced_by(orig_seq, hops) {
+            // A node that was itself searching for the originator ends its search, and the
+            // route, in use forward, lives ACTIVE_ROUTE_TIMEOUT.
             let waiting = rev.req_timeout > SimTime::ZERO;
-            let expire = rev.expire;
+            let expire = if waiting {
+                now + self.cfg.active_route_timeout
+            } else {
+                rev.expire
+            };
             let rev = self
                 .table
                 .set_route(orig, orig_seq, hops, from, Some(iface), expire);
             if waiting {
-                // This node was itself searching for the originator: the search is over,
-                // and the route is in use forward, so it lives ACTIVE_ROUTE_TIMEOUT.
                 rev.req_count = 0;
                 rev.req_timeout = SimTime::ZERO;
                 rev.req_last_ttl = hops;
-                let active = now + self.cfg.active_route_timeout;
-                self.table
-                    .set_route(orig, orig_seq, hops, from, Some(iface), active);
             }
             self.release(now, orig);
         }
