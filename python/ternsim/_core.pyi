@@ -67,9 +67,10 @@ class Simulation:
         seed: int,
         ns2_trace: bool = False,
         ns2_omit: list[str] = ...,
+        ns2_mac: bool = False,
     ) -> None:
         """``ns2_omit``: wireless trace layers (``AGT``, ``RTR``) whose s/r/f lines are left
-        out; their drop lines are still written."""
+        out; their drop lines are still written. ``ns2_mac``: write the MAC lines too."""
     @property
     def now(self) -> float:
         """Where the run is paused, in seconds."""

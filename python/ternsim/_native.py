@@ -91,13 +91,21 @@ def output(out: Any) -> dict[str, Any]:
 
 
 def simulation(
-    scenario_json: str, seed: int, ns2_trace: bool = False, ns2_omit: tuple[str, ...] = ()
+    scenario_json: str,
+    seed: int,
+    ns2_trace: bool = False,
+    ns2_omit: tuple[str, ...] = (),
+    ns2_mac: bool = False,
 ) -> Any:
     """The core's steppable run (``ternsim._core.Simulation``), built and paused at 0."""
     mod = core()
     try:
         return mod.Simulation(
-            scenario_json, int(seed), ns2_trace=ns2_trace, ns2_omit=list(ns2_omit)
+            scenario_json,
+            int(seed),
+            ns2_trace=ns2_trace,
+            ns2_omit=list(ns2_omit),
+            ns2_mac=ns2_mac,
         )
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None

@@ -78,6 +78,7 @@ fn run<'py>(
         pcap,
         ns2_trace,
         ns2_omit: Vec::new(),
+        ns2_mac: false,
     };
     let out = py
         .allow_threads(|| match &progress {
@@ -310,18 +311,20 @@ fn sim_time(seconds: f64) -> PyResult<SimTime> {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new()))]
+    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false))]
     fn new(
         scenario_json: &str,
         seed: u64,
         ns2_trace: bool,
         ns2_omit: Vec<String>,
+        ns2_mac: bool,
     ) -> PyResult<Self> {
         let sc = resolve(scenario_json)?;
         let spec = ternsim_core::world::CaptureSpec {
             pcap: None,
             ns2_trace,
             ns2_omit,
+            ns2_mac,
         };
         let inner = ternsim_core::world::Simulation::new(sc, seed, &spec)
             .map_err(ScenarioError::new_err)?;

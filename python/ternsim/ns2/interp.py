@@ -177,7 +177,11 @@ class _Session:
             # leaves them out instead.
             omit = self.translation.untraced_layers()
             sim = api.Simulation(
-                self.translation.scenario, seed=seed, ns2_trace=True, ns2_omit=omit
+                self.translation.scenario,
+                seed=seed,
+                ns2_trace=True,
+                ns2_omit=omit,
+                ns2_mac=self.translation.mac_traced(),
             )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None

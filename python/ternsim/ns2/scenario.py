@@ -305,6 +305,9 @@ _WIRELESS = re.compile(
     r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
 )
 
+#: A MAC line without an IP part: an RTS, CTS or ACK, or an ARP frame.
+_WIRELESS_MAC = re.compile(r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ MAC ")
+
 #: Packet types of the flows' agents (the others are routing messages).
 _FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
 _RT_PORT = 255
@@ -714,6 +717,12 @@ class Translation:
         for k, line in enumerate(text.splitlines()):
             m = _WIRELESS.match(line)
             if m is None:
+                c = _WIRELESS_MAC.match(line)
+                if c is not None:
+                    node = int(c.group("node"))
+                    info = nodes[node].info if 0 <= node < len(nodes) else {}
+                    if info.get("traced") and info.get("mac_trace"):
+                        out.append(((float(c.group("time")), first + k + 1, 0), line))
                 continue
             event, layer, node = line[0], m.group("layer"), int(m.group("node"))
             info = nodes[node].info if 0 <= node < len(nodes) else {}
@@ -769,6 +778,13 @@ class Translation:
         if not any(n.info.get("traced") and n.info.get("rtr_trace") for n in self.model.nodes):
             out.append("RTR")
         return out
+
+    def mac_traced(self) -> bool:
+        """Whether some node made after trace-all has its MAC trace on (-macTrace ON): the
+        core then writes MAC lines, which :meth:`wireless_entries` keeps for those nodes."""
+        return self.wireless and any(
+            n.info.get("traced") and n.info.get("mac_trace") for n in self.model.nodes
+        )
 
     def movement_entries(self) -> list[tuple[tuple[float, int, int], str]]:
         """ns-2's ``M`` line of every setdest of every node made after trace-all, as (sort

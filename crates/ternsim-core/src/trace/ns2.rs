@@ -94,6 +94,92 @@ pub enum WirelessProto {
     Rtp { seq: i64 },
     /// No protocol part (exp, pareto, udp and routing messages).
     None,
+    /// An AODV message (ns-2 `CMUTrace::format_aodv`).
+    Aodv(AodvPart),
+    /// An RTS, CTS or ACK: the line ends after the MAC part (no IP part).
+    MacControl,
+    /// An ARP frame: `------- [REQUEST|REPLY sha/spa tha/tpa]` instead of the IP part
+    /// (ns-2 `CMUTrace::format_arp`; hardware and protocol addresses are node ids).
+    Arp {
+        request: bool,
+        sender: i64,
+        target_hw: i64,
+        target: i64,
+    },
+}
+
+/// The AODV part of a trace line as ns-2.35 prints it (`format_aodv`, old format), with
+/// ns-2's hop counts (the originator of a request or reply counts 1) and node ids.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AodvPart {
+    /// `[0x2 hops id [dst dst_seq] [src src_seq]] (REQUEST)`.
+    Request {
+        hops: u32,
+        id: u32,
+        dst: i64,
+        dst_seq: u32,
+        src: i64,
+        src_seq: u32,
+    },
+    /// `[0x4 hops [dst dst_seq] lifetime] (REPLY)`, or type 0x1 `(HELLO)`.
+    Reply {
+        hello: bool,
+        hops: u32,
+        dst: i64,
+        dst_seq: u32,
+        lifetime_s: f64,
+    },
+    /// `[0x8 count [d0 d1] 0.000000] (ERROR)`: ns-2 prints a route error through the reply
+    /// layout, so the two numbers in brackets are the first two unreachable destinations
+    /// (0 when there is one) and the lifetime reads as 0.
+    Error { count: u32, first: i64, second: i64 },
+}
+
+impl AodvPart {
+    fn write(&self, out: &mut String) {
+        let _ = match *self {
+            AodvPart::Request {
+                hops,
+                id,
+                dst,
+                dst_seq,
+                src,
+                src_seq,
+            } => write!(
+                out,
+                "[0x2 {hops} {id} [{dst} {dst_seq}] [{src} {src_seq}]] (REQUEST)"
+            ),
+            AodvPart::Reply {
+                hello,
+                hops,
+                dst,
+                dst_seq,
+                lifetime_s,
+            } => {
+                let (ty, name) = if hello { (1, "HELLO") } else { (4, "REPLY") };
+                write!(
+                    out,
+                    "[0x{ty} {hops} [{dst} {dst_seq}] {lifetime_s:.6}] ({name})"
+                )
+            }
+            AodvPart::Error {
+                count,
+                first,
+                second,
+            } => write!(out, "[0x8 {count} [{first} {second}] 0.000000] (ERROR)"),
+        };
+    }
+}
+
+/// The MAC part `[duration ra ta type]` of a wireless trace line, printed in hex as ns-2's
+/// `format_mac` prints it (a broadcast address as `ffffffff`); all zero above the MAC.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacFields {
+    pub duration_us: u64,
+    pub ra: i64,
+    pub ta: i64,
+    /// The ether type: 0x800 IP, 0x806 ARP, 0 for control frames.
+    pub ether_type: u32,
 }
 
 /// One old-format wireless trace line's fields.
@@ -117,16 +203,18 @@ pub struct WirelessRecord<'a> {
     pub ttl: u8,
     pub next_hop: i64,
     pub proto: WirelessProto,
+    pub mac: MacFields,
 }
 
 impl WirelessRecord<'_> {
-    /// Appends the line to `out`. The MAC part is `[0 0 0 0]`: ternsim traces the agent and
-    /// routing layers only (ns-2 `macTrace OFF`), where ns-2 has not built a MAC header yet.
-    /// `nf` (hops taken) and `onf` (God's shortest path) print as 0 (no God table).
+    /// Appends the line to `out`. Above the MAC the MAC part is `[0 0 0 0]` (ns-2 has not
+    /// built a MAC header yet). `nf` (hops taken) and `onf` (God's shortest path) print as 0
+    /// (no God table).
     pub fn write(&self, out: &mut String) {
+        let hex = |a: i64| format!("{:x}", a as u32);
         let _ = write!(
             out,
-            "{} {:.9} _{}_ {:<3} {:>4} {} {} {} [0 0 0 0] ------- [{}:{} {}:{} {} {}] ",
+            "{} {:.9} _{}_ {:<3} {:>4} {} {} {} [{:x} {} {} {:x}] ",
             self.event,
             self.time.as_nanos() as f64 * 1e-9,
             self.node,
@@ -135,6 +223,31 @@ impl WirelessRecord<'_> {
             self.uid,
             self.kind,
             self.size,
+            self.mac.duration_us,
+            hex(self.mac.ra),
+            hex(self.mac.ta),
+            self.mac.ether_type,
+        );
+        match self.proto {
+            WirelessProto::MacControl => {
+                out.push('\n');
+                return;
+            }
+            WirelessProto::Arp {
+                request,
+                sender,
+                target_hw,
+                target,
+            } => {
+                let op = if request { "REQUEST" } else { "REPLY" };
+                let _ = writeln!(out, "------- [{op} {sender}/{sender} {target_hw}/{target}]");
+                return;
+            }
+            _ => {}
+        }
+        let _ = write!(
+            out,
+            "------- [{}:{} {}:{} {} {}] ",
             self.src.0,
             self.src.1,
             self.dst.0,
@@ -149,7 +262,8 @@ impl WirelessRecord<'_> {
             WirelessProto::Rtp { seq } => {
                 let _ = write!(out, "[{seq}] 0 0");
             }
-            WirelessProto::None => {}
+            WirelessProto::Aodv(part) => part.write(out),
+            WirelessProto::None | WirelessProto::MacControl | WirelessProto::Arp { .. } => {}
         }
         out.push('\n');
     }
@@ -239,6 +353,7 @@ mod tests {
             ttl: 32,
             next_hop: -2,
             proto: WirelessProto::Rtp { seq: 0 },
+            mac: MacFields::default(),
         }
         .write(&mut s);
         assert_eq!(
@@ -269,6 +384,7 @@ mod tests {
                 ttl: 30,
                 next_hop: 2,
                 proto: WirelessProto::None,
+                mac: MacFields::default(),
             }
         }
         .write(&mut t);

@@ -34,9 +34,10 @@ use crate::net::packet::{DropReason, Packet};
 use crate::net::wired::QueueEvent;
 use crate::sim::{RandomStream, SimTime};
 use crate::wifi::backoff::Backoff;
-use crate::wifi::config::{Timing, WifiConfig};
+use crate::wifi::config::{Timing, WifiConfig, ACK_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES};
 use crate::wifi::grid::Grid;
 use crate::wifi::ifq::{Enqueued, Ifq, Queued};
+use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
 use crate::wifi::propagation::propagation_delay_ns;
 use crate::wifi::stats::WifiStats;
 
@@ -101,6 +102,9 @@ pub(super) struct PendingData {
     pub retry: bool,
     /// An ARP message instead of a packet (`packet` is then `None`, `ip_bytes` 28).
     pub arp: Option<Arp>,
+    /// With the MAC trace on, a copy of the packet once the addressee has taken it: a
+    /// retransmission after a lost ACK is traced with the packet's IP part, as in ns-2.
+    pub trace_copy: Option<Packet>,
 }
 
 /// An ARP message (link-spec §3.5). ARP frames are link-layer only, not `Packet`s: they
@@ -255,6 +259,11 @@ pub struct WifiChannel {
     pub queue_events: Vec<(u64, u16, usize, QueueEvent)>,
     /// Station names for traces (node names; empty unless the owner sets them).
     pub station_names: Vec<String>,
+    /// Record MAC events for ns-2's MAC trace lines (`mac_log.rs`): off unless the run
+    /// writes an ns-2 trace with MAC lines.
+    pub trace_mac: bool,
+    /// The MAC events since the world last drained them, in the order they happened.
+    pub mac_log: Vec<MacLogEntry>,
 }
 
 fn position(m: &Mobility, t: u64) -> Position {
@@ -336,6 +345,8 @@ impl WifiChannel {
             trace_queues: false,
             queue_events: Vec::new(),
             station_names: Vec::new(),
+            trace_mac: false,
+            mac_log: Vec::new(),
         }
     }
 
@@ -715,6 +726,7 @@ impl WifiChannel {
             receivers: Vec::new(),
             ..std::mem::replace(&mut frame, placeholder())
         });
+        self.log_frame(now, s, 's', "---", fid, false);
         let mut receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
         let mut last_end = now + air;
         // A station is at most `drift` from the position recorded at the last re-bucket
@@ -789,9 +801,12 @@ impl WifiChannel {
                     st.nav = st.nav.max(until);
                 } else {
                     // Collision: both lost; the receiver stays busy until the later end.
+                    // ns-2 `collision` drops the frame that ends first now (`D COL`) and
+                    // the other when it ends (`recv_end`).
                     st.stats.collisions += 1;
                     cur.coll = true;
-                    if end > cur.end {
+                    let lost = if end > cur.end {
+                        let lost = (cur.frame, cur.error);
                         *cur = Reception {
                             frame: fid,
                             start: cur.start,
@@ -800,6 +815,12 @@ impl WifiChannel {
                             error,
                             coll: true,
                         };
+                        lost
+                    } else {
+                        (fid, error)
+                    };
+                    if self.trace_mac && self.drop_is_traced(r, lost.0, lost.1) {
+                        self.log_frame(t0, r, 'D', "COL", lost.0, false);
                     }
                 }
             }
@@ -824,6 +845,9 @@ impl WifiChannel {
         if self.st[r].tx_until > t {
             // Transmitting when it ends: never seen, no NAV (ns-2 `tx_active_`).
         } else if rx.coll {
+            if self.trace_mac && self.drop_is_traced(r, rx.frame, rx.error) {
+                self.log_frame(t, r, 'D', "COL", rx.frame, false);
+            }
             self.set_nav(r, t + eifs);
         } else if rx.error {
             self.st[r].stats.rx_errors += 1;
@@ -845,10 +869,10 @@ impl WifiChannel {
             } else {
                 self.st[r].in_recv = true;
                 match kind {
-                    FrameKind::Rts => self.recv_rts(r, usize::from(src), dur, t, out),
-                    FrameKind::Cts => self.recv_cts(r, t, out),
+                    FrameKind::Rts => self.recv_rts(r, usize::from(src), dur, rx.frame, t, out),
+                    FrameKind::Cts => self.recv_cts(r, rx.frame, t, out),
                     FrameKind::Data => self.recv_data(r, rx.frame, t, out),
-                    FrameKind::Ack => self.recv_ack(r, t, out),
+                    FrameKind::Ack => self.recv_ack(r, rx.frame, t, out),
                 }
                 self.st[r].in_recv = false;
                 // An ARP frame taken (not a duplicate) goes to the ARP table at once (ns-2
@@ -869,6 +893,80 @@ impl WifiChannel {
     pub(super) fn set_nav(&mut self, r: usize, until: u64) {
         let st = &mut self.st[r];
         st.nav = st.nav.max(until);
+    }
+
+    /// Records a MAC trace event about frame `fid` at station `port` (`mac_log.rs`), when
+    /// the MAC trace is on. `ip_size`: trace a DATA frame at its IP size (passed up, or
+    /// given up after the retry limit: ns-2 has taken the MAC header off by then).
+    pub(super) fn log_frame(
+        &mut self,
+        t: u64,
+        port: usize,
+        event: char,
+        reason: &'static str,
+        fid: usize,
+        ip_size: bool,
+    ) {
+        if !self.trace_mac {
+            return;
+        }
+        let f = self.frames[fid].as_ref().expect("frame on air");
+        let kind = match (f.kind, f.arp) {
+            (FrameKind::Rts, _) => MacFrameKind::Rts,
+            (FrameKind::Cts, _) => MacFrameKind::Cts,
+            (FrameKind::Ack, _) => MacFrameKind::Ack,
+            (FrameKind::Data, None) => MacFrameKind::Data,
+            (FrameKind::Data, Some(Arp::Request { target })) => MacFrameKind::Arp {
+                request: true,
+                target,
+            },
+            (FrameKind::Data, Some(Arp::Reply)) => MacFrameKind::Arp {
+                request: false,
+                target: f.ra,
+            },
+        };
+        let src = usize::from(f.src);
+        let packet = match kind {
+            MacFrameKind::Data if f.ra.is_broadcast() => f.payload.clone(),
+            MacFrameKind::Data => self.st[src]
+                .pkt_tx
+                .as_ref()
+                .filter(|d| d.seq == f.seq)
+                .and_then(|d| d.packet.clone().or_else(|| d.trace_copy.clone())),
+            _ => None,
+        };
+        let entry = MacLogEntry {
+            time: t,
+            port: port as u16,
+            event,
+            reason,
+            kind,
+            bytes: self.frame_trace_bytes(f.kind, f.ip_bytes, ip_size),
+            duration_us: f.duration_us,
+            ra: f.ra,
+            ta: matches!(f.kind, FrameKind::Rts | FrameKind::Data).then_some(self.st[src].addr),
+            packet,
+        };
+        self.mac_log.push(entry);
+    }
+
+    /// The size ns-2's MAC trace prints for a frame (`mac_log.rs`).
+    pub(super) fn frame_trace_bytes(&self, kind: FrameKind, ip_bytes: u32, ip_size: bool) -> u32 {
+        match kind {
+            FrameKind::Rts => RTS_BYTES + PLCP_BYTES,
+            FrameKind::Cts => CTS_BYTES + PLCP_BYTES,
+            FrameKind::Ack => ACK_BYTES + PLCP_BYTES,
+            FrameKind::Data if ip_size => ip_bytes,
+            FrameKind::Data => self.t.data_frame_bytes(ip_bytes),
+        }
+    }
+
+    /// Whether ns-2 traces the drop of frame `fid` at station `r` (`mac-802_11.cc`
+    /// `discard`): only a frame addressed to `r` or broadcast (the frames `r` sent never
+    /// reach its own receiver), and never one received in error.
+    pub(super) fn drop_is_traced(&self, r: usize, fid: usize, error: bool) -> bool {
+        let f = self.frames[fid].as_ref().expect("frame on air");
+        !error && (f.ra == self.st[r].addr || f.ra.is_broadcast())
     }
 
     /// The frame-end wake: settle every receiver, then hand packets to the stations that
@@ -918,6 +1016,9 @@ impl WifiChannel {
         }
         if let Some(&(r, end)) = f.deliver.first() {
             if let Some(p) = pending.packet.take() {
+                if self.trace_mac {
+                    pending.trace_copy = Some(p.clone());
+                }
                 self.ll_up_push(usize::from(r), end + ll, p, out);
             }
         }

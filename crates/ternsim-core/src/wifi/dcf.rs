@@ -17,6 +17,7 @@ use crate::wifi::channel::{
 };
 use crate::wifi::config::ARP_BYTES;
 use crate::wifi::ifq::Queued;
+use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
 
 impl WifiChannel {
     /// Medium idle ⇔ not receiving (see `Station::receiving`: a frame arriving at `t` itself
@@ -105,6 +106,7 @@ impl WifiChannel {
             seq: 0,
             retry: false,
             arp: None,
+            trace_copy: None,
         };
         self.mac_send_pending(s, t, d, out);
     }
@@ -127,6 +129,7 @@ impl WifiChannel {
             seq: 0,
             retry: false,
             arp: Some(msg),
+            trace_copy: None,
         };
         self.mac_send_pending(s, t, d, out);
     }
@@ -361,6 +364,8 @@ impl WifiChannel {
         self.st[s].ssrc += 1;
         if self.st[s].ssrc >= self.cfg.short_retry_limit {
             self.st[s].pkt_rts = false;
+            // ns-2 `RetransmitRTS` drops the RTS, then the DATA (`fail`).
+            self.log_given_up(s, t, true);
             self.fail(s, t, out);
             self.st[s].ssrc = 0;
             self.st[s].cw = self.cfg.cw_min;
@@ -410,6 +415,7 @@ impl WifiChannel {
     /// transmit failure; with `hand_back_queued_on_failure`, so does every queued packet for
     /// the same next hop.
     fn fail(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
+        self.log_given_up(s, t, false);
         let d = self.st[s].pkt_tx.take().expect("DATA outstanding");
         if d.arp.is_some() {
             return; // an ARP reply: nothing to hand back (ns-2 drops it)
@@ -437,6 +443,55 @@ impl WifiChannel {
         }
     }
 
+    /// The MAC trace's `D RET` line of the outstanding RTS (`rts`) or DATA frame at station
+    /// `s`, when the retry limit gives it up. The frame is no longer on the air, so the line
+    /// is built from the outstanding DATA; ns-2 traces the DATA after taking its MAC header
+    /// off (the IP size) and the RTS whole.
+    fn log_given_up(&mut self, s: usize, t: u64, rts: bool) {
+        if !self.trace_mac {
+            return;
+        }
+        let d = self.st[s].pkt_tx.as_ref().expect("DATA outstanding");
+        let kind = match (rts, d.arp) {
+            (true, _) => MacFrameKind::Rts,
+            (false, None) => MacFrameKind::Data,
+            (false, Some(Arp::Request { target })) => MacFrameKind::Arp {
+                request: true,
+                target,
+            },
+            (false, Some(Arp::Reply)) => MacFrameKind::Arp {
+                request: false,
+                target: d.next_hop,
+            },
+        };
+        let data_air = self.t.data(d.ip_bytes, false);
+        let (bytes, duration_us) = if rts {
+            (
+                self.frame_trace_bytes(FrameKind::Rts, 0, false),
+                self.t.rts_duration_us(data_air),
+            )
+        } else {
+            (d.ip_bytes, self.t.data_duration_us())
+        };
+        let entry = MacLogEntry {
+            time: t,
+            port: s as u16,
+            event: 'D',
+            reason: "RET",
+            kind,
+            bytes,
+            duration_us,
+            ra: d.next_hop,
+            ta: Some(self.st[s].addr),
+            packet: if rts {
+                None
+            } else {
+                d.packet.clone().or_else(|| d.trace_copy.clone())
+            },
+        };
+        self.mac_log.push(entry);
+    }
+
     // ------------------------------------------------------------------------------------
     // Frames addressed to this station (link-spec §3.3 rule 8).
 
@@ -446,10 +501,12 @@ impl WifiChannel {
         r: usize,
         src: usize,
         rts_dur: u64,
+        fid: usize,
         t: u64,
         out: &mut IfaceOutput,
     ) {
         if self.st[r].tx_state != TxState::Idle || self.st[r].pkt_ctrl.is_some() {
+            self.log_frame(t, r, 'D', "BSY", fid, false);
             return;
         }
         self.st[r].pkt_ctrl = Some(Ctrl::Cts {
@@ -458,17 +515,20 @@ impl WifiChannel {
         });
         self.disarm(r, DEFER);
         self.tx_resume(r, t, out);
+        self.log_frame(t, r, 'r', "---", fid, false);
     }
 
     /// ns-2 `recvCTS`: reset the short retry count (not CW), DATA after SIFS.
-    pub(super) fn recv_cts(&mut self, r: usize, t: u64, out: &mut IfaceOutput) {
+    pub(super) fn recv_cts(&mut self, r: usize, fid: usize, t: u64, out: &mut IfaceOutput) {
         if self.st[r].tx_state != TxState::Rts {
+            self.log_frame(t, r, 'D', "STA", fid, false);
             return;
         }
         self.st[r].pkt_rts = false;
         self.disarm(r, SEND);
         self.st[r].ssrc = 0;
         self.tx_resume(r, t, out);
+        self.log_frame(t, r, 'r', "---", fid, false);
     }
 
     /// ns-2 `recvDATA`: ACK after SIFS (unicast), duplicate filter by per-source sequence
@@ -482,12 +542,14 @@ impl WifiChannel {
                     self.st[r].pkt_ctrl = None;
                     self.disarm(r, SEND);
                 } else {
-                    return; // DATA without our CTS
+                    self.log_frame(t, r, 'D', "BSY", fid, false); // DATA without our CTS
+                    return;
                 }
                 self.st[r].pkt_ctrl = Some(Ctrl::Ack { dst: src });
                 self.tx_resume(r, t, out);
             } else {
                 if self.st[r].pkt_ctrl.is_some() {
+                    self.log_frame(t, r, 'D', "BSY", fid, false);
                     return;
                 }
                 self.st[r].pkt_ctrl = Some(Ctrl::Ack { dst: src });
@@ -499,9 +561,11 @@ impl WifiChannel {
             let last = self.st[r].last_seq.insert(src, seq);
             if seq != 0 && last == Some(seq) {
                 self.st[r].stats.duplicates += 1;
+                self.log_frame(t, r, 'D', "DUP", fid, false);
                 return;
             }
         }
+        self.log_frame(t, r, 'r', "---", fid, true);
         self.frames[fid]
             .as_mut()
             .expect("frame on air")
@@ -510,10 +574,12 @@ impl WifiChannel {
     }
 
     /// ns-2 `recvACK`: success. Reset the retry count and CW, post-backoff, next packet.
-    pub(super) fn recv_ack(&mut self, r: usize, t: u64, out: &mut IfaceOutput) {
+    pub(super) fn recv_ack(&mut self, r: usize, fid: usize, t: u64, out: &mut IfaceOutput) {
         if self.st[r].tx_state != TxState::Send {
+            self.log_frame(t, r, 'D', "STA", fid, false);
             return;
         }
+        self.log_frame(t, r, 'r', "---", fid, false);
         self.disarm(r, SEND);
         let d = self.st[r].pkt_tx.take().expect("DATA outstanding");
         if self.t.data_frame_bytes(d.ip_bytes) <= self.cfg.rts_threshold {

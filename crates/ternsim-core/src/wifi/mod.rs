@@ -39,6 +39,7 @@ pub mod config;
 mod dcf;
 pub mod grid;
 pub mod ifq;
+pub mod mac_log;
 pub mod propagation;
 pub mod stats;
 #[cfg(test)]
@@ -46,5 +47,6 @@ mod tests;
 
 pub use channel::{StationSpec, WifiChannel};
 pub use config::{IfqKind, MacHeader, Timing, WifiConfig};
+pub use mac_log::{MacFrameKind, MacLogEntry};
 pub use propagation::{PropagationModel, Radio};
 pub use stats::WifiStats;

@@ -819,3 +819,138 @@ fn an_overheard_request_installs_the_requester() {
     assert_eq!(d.ch.stats(2).arp_requests, 0);
     assert_eq!(d.ch.stats(2).arp_replies, 0);
 }
+
+// ----------------------------------------------------------------------------------------
+// The MAC trace (`mac_log.rs`): which frames ns-2's `-macTrace ON` lines report, when, with
+// which size, duration and reason.
+
+/// (time, station, event, reason, kind, bytes, duration µs) of every logged MAC event.
+fn mac_events(ch: &WifiChannel) -> Vec<(u64, u16, char, &'static str, MacFrameKind, u32, u64)> {
+    ch.mac_log
+        .iter()
+        .map(|e| {
+            (
+                e.time,
+                e.port,
+                e.event,
+                e.reason,
+                e.kind,
+                e.bytes,
+                e.duration_us,
+            )
+        })
+        .collect()
+}
+
+/// One RTS/CTS/DATA/ACK exchange, A (0) to B (1) 100 m apart, backoff 0: RTS at LL 25 + DIFS
+/// 50 = 75 µs. Air times at 1 Mb/s control, 2 Mb/s data (link-spec §3.2): RTS 352, CTS and
+/// ACK 304, DATA of 1040 + 52 octets 4464 µs; SIFS 10; p = 100 m / c. Sizes as ns-2 prints
+/// them: RTS 20 + 24 PLCP, CTS/ACK 14 + 24, DATA 1092 on the air and 1040 passed up.
+/// Durations: RTS 3·SIFS + CTS + DATA + ACK = 5102, CTS 5102 − SIFS − CTS = 4788, DATA
+/// SIFS + ACK = 314, ACK 0.
+#[test]
+fn the_mac_trace_reports_an_rts_cts_data_ack_exchange() {
+    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let mut d = Driver::new(legacy(), &pos);
+    d.ch.trace_mac = true;
+    d.force(0, &[0, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(20_000 * US);
+    let p = prop(pos[0], pos[1]);
+    use MacFrameKind::{Ack, Cts, Data, Rts};
+    assert_eq!(
+        mac_events(&d.ch),
+        vec![
+            (75 * US, 0, 's', "---", Rts, 44, 5102),
+            (427 * US + p, 1, 'r', "---", Rts, 44, 5102),
+            (437 * US + p, 1, 's', "---", Cts, 38, 4788),
+            (741 * US + 2 * p, 0, 'r', "---", Cts, 38, 4788),
+            (751 * US + 2 * p, 0, 's', "---", Data, 1092, 314),
+            (5215 * US + 3 * p, 1, 'r', "---", Data, 1040, 314),
+            (5225 * US + 3 * p, 1, 's', "---", Ack, 38, 0),
+            (5529 * US + 4 * p, 0, 'r', "---", Ack, 38, 0),
+        ]
+    );
+    // The DATA lines carry the packet (its IP part is traced); the control frames do not.
+    let with_packet: Vec<bool> = d.ch.mac_log.iter().map(|e| e.packet.is_some()).collect();
+    assert_eq!(
+        with_packet,
+        vec![false, false, false, false, true, true, false, false]
+    );
+    assert_eq!(d.ch.mac_log[0].ta, Some(Addr::nth(0)));
+    assert_eq!(d.ch.mac_log[2].ta, None); // a CTS carries no transmitter address
+}
+
+/// Nothing is logged unless the MAC trace is on.
+#[test]
+fn the_mac_trace_is_off_by_default() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(20_000 * US);
+    assert_eq!(d.arrivals.len(), 1);
+    assert!(d.ch.mac_log.is_empty());
+}
+
+/// The short retry limit (7) with nobody at the next hop: 7 RTS sent, then at the seventh
+/// CTS timeout ns-2 drops the RTS and then the DATA with `RET`, at the same instant, the
+/// DATA at its IP size (ns-2 has taken the MAC header off to hand it back).
+#[test]
+fn the_mac_trace_reports_the_retry_limit_as_ret_drops() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    d.ch.trace_mac = true;
+    d.submit(0, udp_packet(1, 50, 1040), Addr::nth(50));
+    d.run_until(2_000_000 * US);
+    let ev = mac_events(&d.ch);
+    let sent = ev.iter().filter(|e| e.2 == 's').count();
+    assert_eq!(sent, 7);
+    let drops: Vec<_> = ev.iter().filter(|e| e.2 == 'D').collect();
+    assert_eq!(drops.len(), 2);
+    assert_eq!(
+        (drops[0].3, drops[0].4, drops[0].5),
+        ("RET", MacFrameKind::Rts, 44)
+    );
+    assert_eq!(
+        (drops[1].3, drops[1].4, drops[1].5),
+        ("RET", MacFrameKind::Data, 1040)
+    );
+    assert_eq!(drops[0].0, drops[1].0);
+    assert_eq!(drops[0].0, d.failures[0].0);
+}
+
+/// Hidden terminals A and C (200 m either side of B) send DATA to B with the same backoff
+/// (4 slots): both frames start at 75 + 80 µs and reach B at the same instant with equal
+/// power, a collision. ns-2 `collision` drops the frame that does not outlast the other at
+/// once (C's, second at B in event order and ending no later) and the survivor (A's) when it
+/// ends: two `D COL` lines at B for DATA of 1092 octets, at the arrival and at the end of
+/// the frames; A and C log no drop.
+#[test]
+fn the_mac_trace_reports_both_frames_of_a_collision() {
+    let pos = [(0.0, 0.0), (200.0, 0.0), (400.0, 0.0)];
+    let mut d = Driver::new(hidden(basic_access()), &pos);
+    d.ch.trace_mac = true;
+    d.force(0, &[4, 1, 0]);
+    d.force(2, &[4, 300, 0]);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.submit(2, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.run_until(200_000 * US);
+    let cols: Vec<_> = mac_events(&d.ch)
+        .into_iter()
+        .filter(|e| e.2 == 'D')
+        .collect();
+    let start = 155 * US + prop(pos[0], pos[1]);
+    assert_eq!(
+        cols,
+        vec![
+            (start, 1, 'D', "COL", MacFrameKind::Data, 1092, 314),
+            (
+                start + 4464 * US,
+                1,
+                'D',
+                "COL",
+                MacFrameKind::Data,
+                1092,
+                314
+            ),
+        ]
+    );
+}

@@ -27,14 +27,19 @@
 //! unchanged window. Lengths are true lengths: payload = the segment's payload bytes, headers
 //! with their real options (a SACK option is 4 + 8n bytes, ns-2 counts 8n).
 
+use std::collections::HashMap;
+
 use super::{Device, World};
 use crate::net::addr::{Addr, IfaceId, NodeId};
+use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, Header, Packet, Payload, IP_HEADER_BYTES};
+use crate::routing::RoutingProtocol;
 use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
 use crate::sim::SimTime;
 use crate::tcp::Seq;
-use crate::trace::ns2::{WiredRecord, WirelessProto, WirelessRecord};
+use crate::trace::ns2::{AodvPart, MacFields, WiredRecord, WirelessProto, WirelessRecord};
 use crate::trace::pcap::{self, IpPacket, PcapWriter, Transport};
+use crate::wifi::{MacFrameKind, MacLogEntry};
 
 /// What a run should capture besides its summary and traces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,6 +55,10 @@ pub struct CaptureSpec {
     /// would discard are never formatted: at a few hundred nodes nearly every line is an
     /// `r RTR` line of a broadcast.
     pub ns2_omit: Vec<String>,
+    /// Write the MAC lines of the wireless trace (ns-2 `-macTrace ON`): every frame sent,
+    /// received and dropped by the 802.11 MAC. Off by default: they outnumber the others
+    /// several times over.
+    pub ns2_mac: bool,
 }
 
 /// What the capture points produced.
@@ -127,6 +136,12 @@ pub(super) struct Capture {
     /// Wireless layers whose s/r/f lines are left out (see [`CaptureSpec::ns2_omit`]).
     omit_agt: bool,
     omit_rtr: bool,
+    /// Write MAC lines (see [`CaptureSpec::ns2_mac`]).
+    pub(super) mac: bool,
+    /// The MAC part of the last 802.11 frame that carried each packet (by uid): ns-2's
+    /// packet keeps its MAC header after reception, so every later line about it (`r`, `f`,
+    /// `D` at the routing and agent layers) prints that header.
+    last_mac: HashMap<u64, MacFields>,
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
@@ -170,6 +185,8 @@ impl Capture {
                 .then(|| (String::new(), sc.wireless.is_some())),
             omit_agt,
             omit_rtr,
+            mac: spec.ns2_trace && spec.ns2_mac && sc.wireless.is_some(),
+            last_mac: HashMap::new(),
             submitter: None,
         }))
     }
@@ -194,6 +211,12 @@ impl Capture {
             Some((t, false)) => Some(t),
             _ => None,
         }
+    }
+
+    /// Whether the 802.11 channels must log their MAC events: a wireless ns-2 trace prints
+    /// the MAC lines (with `mac`) and the last MAC header of every packet received.
+    pub(super) fn wants_mac_log(&self) -> bool {
+        matches!(self.ns2, Some((_, true)))
     }
 
     fn wireless_trace(&mut self) -> Option<&mut String> {
@@ -454,6 +477,33 @@ impl World {
         next_hop: i64,
         p: &Packet,
     ) {
+        self.wireless_packet_line(
+            event,
+            now,
+            node,
+            layer,
+            reason,
+            next_hop,
+            p,
+            MacFields::default(),
+            p.size,
+        );
+    }
+
+    /// A wireless trace line about packet `p`, with its MAC part and the size to print.
+    #[allow(clippy::too_many_arguments)]
+    fn wireless_packet_line(
+        &mut self,
+        event: char,
+        now: SimTime,
+        node: i64,
+        layer: &str,
+        reason: &str,
+        next_hop: i64,
+        p: &Packet,
+        mac: MacFields,
+        size: u32,
+    ) {
         if event != 'D' {
             let omitted = |c: &Capture| match layer {
                 "AGT" => c.omit_agt,
@@ -467,8 +517,16 @@ impl World {
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
         let (sport, dport) = self.ns2_ports(p);
+        let aodv = self.aodv_part(p);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
+        };
+        // Above the MAC: the header of the frame that brought the packet here, if any (a
+        // packet its node originated has none yet: `[0 0 0 0]`).
+        let mac = if layer == "MAC" || (event == 's' && layer == "AGT") {
+            mac
+        } else {
+            cap.last_mac.get(&p.uid).copied().unwrap_or(mac)
         };
         let kind = cap.type_name(p);
         let Some(out) = cap.wireless_trace() else {
@@ -478,6 +536,7 @@ impl World {
             Payload::TcpData(s) => WirelessProto::Tcp { seq: s.seq, ack: 0 },
             Payload::TcpAck(a) => WirelessProto::Tcp { seq: a.ack, ack: 0 },
             Payload::Udp(d) if kind == "cbr" => WirelessProto::Rtp { seq: d.seq as i64 },
+            Payload::Control(_) => aodv.map_or(WirelessProto::None, WirelessProto::Aodv),
             _ => WirelessProto::None,
         };
         WirelessRecord {
@@ -488,12 +547,164 @@ impl World {
             reason,
             uid: p.uid,
             kind,
-            size: p.size,
+            size,
             src: (src, sport),
             dst: (dst, dport),
             ttl: p.routing_header().ttl,
             next_hop,
             proto,
+            mac,
+        }
+        .write(out);
+    }
+
+    /// The AODV part of an AODV message's trace lines (`trace::ns2::AodvPart`): ternsim
+    /// counts a message's hops from 0 at its originator (RFC 3561), ns-2 from 1.
+    fn aodv_part(&self, p: &Packet) -> Option<AodvPart> {
+        let Payload::Control(m) = &p.payload else {
+            return None;
+        };
+        Some(match m {
+            ControlMessage::AodvRreq {
+                id,
+                dst,
+                dst_seq,
+                orig,
+                orig_seq,
+                hop_count,
+                ..
+            } => AodvPart::Request {
+                hops: u32::from(*hop_count) + 1,
+                id: *id,
+                dst: self.ns2_node(*dst),
+                dst_seq: *dst_seq,
+                src: self.ns2_node(*orig),
+                src_seq: *orig_seq,
+            },
+            ControlMessage::AodvRrep {
+                dst,
+                dst_seq,
+                hop_count,
+                lifetime,
+                ..
+            } => AodvPart::Reply {
+                hello: false,
+                hops: u32::from(*hop_count) + 1,
+                dst: self.ns2_node(*dst),
+                dst_seq: *dst_seq,
+                lifetime_s: lifetime.as_secs_f64(),
+            },
+            // ns-2 `sendHello`: a reply about the sender, 1 hop, lifetime (1 +
+            // ALLOWED_HELLO_LOSS) · HELLO_INTERVAL = 3 s.
+            ControlMessage::AodvHello { dst_seq } => AodvPart::Reply {
+                hello: true,
+                hops: 1,
+                dst: self.ns2_node(p.ip.src),
+                dst_seq: *dst_seq,
+                lifetime_s: 3.0,
+            },
+            ControlMessage::AodvRerr { unreachable } => AodvPart::Error {
+                count: unreachable.len() as u32,
+                first: unreachable.first().map_or(0, |u| self.ns2_node(u.0)),
+                second: unreachable.get(1).map_or(0, |u| self.ns2_node(u.0)),
+            },
+            _ => return None,
+        })
+    }
+
+    /// Writes the MAC events 802.11 channel `device` logged since the last call as the MAC
+    /// lines of the wireless trace (`wifi/mac_log.rs`): MAC addresses are node ids, as in
+    /// ns-2, where a node's MAC index is its id.
+    pub(super) fn drain_mac_log(&mut self, device: usize) {
+        let log = match &mut self.devices[device] {
+            super::Device::Wifi(w) if !w.mac_log.is_empty() => std::mem::take(&mut w.mac_log),
+            _ => return,
+        };
+        for e in &log {
+            if let (MacFrameKind::Data, 'r', Some(p)) = (e.kind, e.event, &e.packet) {
+                let mac = self.mac_fields(e);
+                if let Some(cap) = self.capture.as_deref_mut() {
+                    cap.last_mac.insert(p.uid, mac);
+                }
+            }
+            if self.capture.as_deref().is_some_and(|c| c.mac) {
+                self.mac_line(device, e);
+            }
+        }
+        if let super::Device::Wifi(w) = &mut self.devices[device] {
+            let mut log = log;
+            log.clear();
+            w.mac_log = log; // keep the allocation
+        }
+    }
+
+    /// The MAC part of a MAC event's frame.
+    fn mac_fields(&self, e: &MacLogEntry) -> MacFields {
+        MacFields {
+            duration_us: e.duration_us,
+            ra: self.ns2_node(e.ra),
+            ta: e.ta.map_or(0, |a| self.ns2_node(a).max(0)),
+            ether_type: match e.kind {
+                MacFrameKind::Data => 0x800,
+                MacFrameKind::Arp { .. } => 0x806,
+                _ => 0,
+            },
+        }
+    }
+
+    fn mac_line(&mut self, device: usize, e: &MacLogEntry) {
+        let node = self.ifaces[self.arrival_iface[device][usize::from(e.port)].ix()].node;
+        let mac = self.mac_fields(e);
+        let ra = mac.ra;
+        let now = SimTime(e.time);
+        let n = i64::from(node.0);
+        if let (MacFrameKind::Data, Some(p)) = (e.kind, &e.packet) {
+            let next_hop = if e.ra.is_broadcast() { 0 } else { ra };
+            self.wireless_packet_line(e.event, now, n, "MAC", e.reason, next_hop, p, mac, e.bytes);
+            return;
+        }
+        let (kind, proto) = match e.kind {
+            MacFrameKind::Rts => ("RTS", WirelessProto::MacControl),
+            MacFrameKind::Cts => ("CTS", WirelessProto::MacControl),
+            MacFrameKind::Ack => ("ACK", WirelessProto::MacControl),
+            MacFrameKind::Arp { request, target } => {
+                // A request goes from the asker (TA) to everyone for `target`; a reply
+                // from the answerer (TA) to the asker (RA).
+                let sender = mac.ta;
+                let (target_hw, target) = if request {
+                    (0, self.ns2_node(target))
+                } else {
+                    (ra, ra)
+                };
+                let proto = WirelessProto::Arp {
+                    request,
+                    sender,
+                    target_hw,
+                    target,
+                };
+                ("ARP", proto)
+            }
+            // A DATA frame whose packet the channel no longer holds: nothing to trace.
+            MacFrameKind::Data => return,
+        };
+        let Some(out) = self.capture.as_deref_mut().and_then(|c| c.wireless_trace()) else {
+            return;
+        };
+        WirelessRecord {
+            event: e.event,
+            time: now,
+            node: node.0,
+            layer: "MAC",
+            reason: e.reason,
+            uid: 0,
+            kind,
+            size: e.bytes,
+            src: (0, 0),
+            dst: (0, 0),
+            ttl: 0,
+            next_hop: 0,
+            proto,
+            mac,
         }
         .write(out);
     }
@@ -528,6 +739,11 @@ impl World {
             return;
         }
         self.wireless_line('s', now, i64::from(node.0), "AGT", "---", -2, p);
+        // The agent's packet then enters the routing agent through the node's receive trace
+        // point (ns-2 `add-target-rtagent`, and a DSR node's entry point): `r RTR`.
+        if !self.nodes[node.ix()].addrs.contains(&p.ip.dst) {
+            self.wireless_line('r', now, i64::from(node.0), "RTR", "---", -2, p);
+        }
     }
 
     /// `p` reaches the agent bound to its port at `node`.
@@ -586,7 +802,11 @@ impl World {
         let for_me = self.nodes[node.ix()]
             .addrs
             .contains(&p.routing_header().dst);
-        if !for_me || matches!(p.payload, Payload::Control(_)) {
+        // A DSR node's entry point is the routing agent's receive trace: every packet
+        // arriving is traced there (ns-2 `SRNodeNew`); other nodes hand packets for their
+        // own agents straight to the port demultiplexer.
+        let dsr = matches!(self.nodes[node.ix()].routing, RoutingProtocol::Dsr(_));
+        if !for_me || dsr || matches!(p.payload, Payload::Control(_)) {
             self.wireless_line('r', now, i64::from(node.0), "RTR", "---", -2, p);
         }
     }
@@ -608,6 +828,10 @@ impl World {
         if let Some(i) = iface {
             let device = self.ifaces[i.ix()].device as usize;
             self.wired_line('d', now, device, p);
+        }
+        if why == DropReason::NoReceiver {
+            // ternsim's own accounting of a broadcast nobody decoded: no ns-2 event.
+            return;
         }
         let (layer, reason) = wireless_drop_code(why);
         let n = node.map_or(-1, |n| i64::from(n.0));
@@ -652,6 +876,8 @@ mod tests {
             ns2: None,
             omit_agt: false,
             omit_rtr: false,
+            mac: false,
+            last_mac: HashMap::new(),
             submitter: None,
         }
     }

@@ -191,6 +191,11 @@ impl World {
     /// the world handles each item; the rare kinds are skipped when empty.
     fn drain_device(&mut self, now: SimTime, device: u32, mut out: Box<IfaceOutput>) {
         let d = device as usize;
+        // The MAC lines of this call first: its frames went on the air before any packet it
+        // hands over is handled.
+        if self.capture.as_deref().is_some_and(|c| c.wants_mac_log()) {
+            self.drain_mac_log(d);
+        }
         // Most calls produce one wake or one arrival and nothing else: each rare kind is
         // tested for emptiness before a drain is set up (a `Drain` costs even when empty).
         if !out.drops.is_empty() {

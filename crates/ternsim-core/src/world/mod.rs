@@ -542,10 +542,14 @@ impl World {
     /// Installs the capture points a run asked for (none: nothing changes).
     fn attach_capture(&mut self, cap: Option<capture::Capture>) {
         let Some(c) = cap else { return };
+        let mac = c.wants_mac_log();
         self.capture = Some(Box::new(c));
         for d in &mut self.devices {
             if let Some(w) = d.wired_mut() {
                 w.log_tx_starts = true;
+            }
+            if let Device::Wifi(w) = d {
+                w.trace_mac = mac;
             }
         }
     }

@@ -84,6 +84,7 @@ fn check_against_tshark(variant: &str, duration: &str) {
             pcap: Some("bulk".into()),
             ns2_trace: false,
             ns2_omit: Vec::new(),
+            ns2_mac: false,
         },
     );
     let flow = &out.summary.flows[0];
@@ -165,6 +166,7 @@ fn the_wired_ns2_trace_gives_ternsims_counts_to_awk_scripts() {
             pcap: None,
             ns2_trace: true,
             ns2_omit: Vec::new(),
+            ns2_mac: false,
         },
     );
     let text = out.capture.ns2_trace.as_ref().unwrap();
@@ -246,6 +248,7 @@ fn the_wireless_ns2_trace_gives_pdr_and_delay_to_awk_scripts() {
             pcap: None,
             ns2_trace: true,
             ns2_omit: Vec::new(),
+            ns2_mac: false,
         },
     );
     let text = out.capture.ns2_trace.as_ref().unwrap();
@@ -260,11 +263,19 @@ fn the_wireless_ns2_trace_gives_pdr_and_delay_to_awk_scripts() {
     assert_eq!(sent.len() as u64, flow.packets_sent.unwrap());
     assert_eq!(recv.len() as u64, flow.packets_received.unwrap());
     assert!(flow.packets_received.unwrap() > 100);
-    // The layout: `_node_` in $3, the `[src:port dst:port ttl nexthop]` block in $14-$17,
-    // `[seq]` in $18.
+    // The layout: `_node_` in $3, the MAC block in $9-$12 (zero on the sending agent's
+    // line; on a received packet the header of the frame that brought it, as ns-2 keeps it:
+    // the NAV duration, receiver n3, transmitter n2, IP), the `[src:port dst:port ttl
+    // nexthop]` block in $14-$17, `[seq]` in $18.
+    for r in &sent {
+        assert_eq!(&r[8..13], ["[0", "0", "0", "0]", "-------"]);
+    }
+    for r in &recv {
+        assert!(u64::from_str_radix(&r[8][1..], 16).unwrap() > 0);
+        assert_eq!(&r[9..13], ["3", "2", "800]", "-------"]);
+    }
     for r in sent.iter().chain(&recv) {
         assert!(r[2].starts_with('_') && r[2].ends_with('_'));
-        assert_eq!((r[8], r[12]), ("[0", "-------"));
         assert!(r[13].starts_with("[0:") && r[14].starts_with("3:") && r[16].ends_with(']'));
         assert!(r[17].starts_with('[') && r[17].ends_with(']'));
     }
@@ -296,6 +307,7 @@ fn omitted_wireless_layers_keep_only_their_drops() {
         pcap: None,
         ns2_trace: true,
         ns2_omit: omit.iter().map(|s| s.to_string()).collect(),
+        ns2_mac: false,
     };
     let whole = run(&json, spec(&[]));
     let part = run(&json, spec(&["RTR"]));
@@ -308,4 +320,56 @@ fn omitted_wireless_layers_keep_only_their_drops() {
     assert!(kept.len() < whole.lines().count());
     assert!(kept.iter().any(|l| l.contains(" AGT ")));
     assert_eq!(part.lines().collect::<Vec<_>>(), kept);
+}
+
+/// The MAC lines (`ns2_mac`, ns-2 `-macTrace ON`) are added to the trace without changing the
+/// run or any other line: every `s` DATA frame at the MAC follows its `s`/`f` RTR line, each
+/// RTS is 44 octets, and the lines of the other layers are the same with and without them.
+#[test]
+fn mac_lines_are_added_without_changing_the_other_lines() {
+    let json = scenario("examples/wifi_chain.toml", |doc| {
+        doc["duration"] = Value::String("10s".into());
+        doc["routing"]["protocol"] = Value::String("aodv".into());
+    });
+    let spec = |mac: bool| CaptureSpec {
+        pcap: None,
+        ns2_trace: true,
+        ns2_omit: Vec::new(),
+        ns2_mac: mac,
+    };
+    let with = run(&json, spec(true));
+    let without = run(&json, spec(false));
+    assert_eq!(
+        serde_json::to_value(&with.summary).unwrap()["flows"],
+        serde_json::to_value(&without.summary).unwrap()["flows"]
+    );
+    let with = with.capture.ns2_trace.unwrap();
+    let without = without.capture.ns2_trace.unwrap();
+    let is_mac = |l: &&str| l.split_whitespace().nth(3) == Some("MAC");
+    let others: Vec<&str> = with.lines().filter(|l| !is_mac(l)).collect();
+    assert_eq!(others, without.lines().collect::<Vec<_>>());
+    let mac: Vec<Vec<&str>> = with
+        .lines()
+        .filter(is_mac)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(mac.len() > 1000);
+    assert!(without.lines().all(|l| !is_mac(&l)));
+    for f in mac.iter().filter(|f| f[6] == "RTS") {
+        assert_eq!(f[7], "44");
+        assert_eq!(f.len(), 12);
+    }
+    let sent_tcp = mac.iter().filter(|f| f[0] == "s" && f[6] == "tcp").count();
+    let routed_tcp = others
+        .iter()
+        .filter(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0] == "s" || f[0] == "f") && f[3] == "RTR" && f[6] == "tcp"
+        })
+        .count();
+    // Every packet routing hands down goes on the air at least once (retries add more).
+    assert!(
+        sent_tcp >= routed_tcp && routed_tcp > 100,
+        "{sent_tcp} {routed_tcp}"
+    );
 }

@@ -82,6 +82,7 @@ fn ns2_trace_spec() -> CaptureSpec {
         pcap: None,
         ns2_trace: true,
         ns2_omit: Vec::new(),
+        ns2_mac: false,
     }
 }
 
