@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import classes, errmodel, mobileip, wireless
+from . import classes, errmodel, mobileip, nam, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
 
@@ -802,14 +802,7 @@ class Translation:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
-        flow_fid = []
-        ports: list[dict[str, str]] = []
-        for sender, receiver in self.ends:
-            flow_fid.append(o.getvar(sender, "fid_"))
-            m = {}
-            for agent in (sender, receiver):
-                m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
-            ports.append(m)
+        numbers = self._flow_numbers()
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
         # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
@@ -827,14 +820,44 @@ class Translation:
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
                     blocks = (int(f[5]) - _ACK_BYTES) // 8
                 f[11] += f"{tcphdr} {blocks}"
-            if 0 <= i < len(flow_fid):
-                f[7] = flow_fid[i]
-                for k in (8, 9):
-                    node = f[k].split(".")[0]
-                    f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
+            _renumber(f, i, numbers)
             out.append(" ".join(f))
         if self.link_events:
             out = self._link_events(out, until)
+        return "".join(x + "\n" for x in out)
+
+    def _flow_numbers(self) -> tuple[list[str], list[dict[str, str]]]:
+        """Per ternsim flow: ns-2's flow id, and the port of its agent on each end node."""
+        o = self.model.o
+        flow_fid = []
+        ports: list[dict[str, str]] = []
+        for sender, receiver in self.ends:
+            flow_fid.append(o.getvar(sender, "fid_"))
+            m = {}
+            for agent in (sender, receiver):
+                m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
+            ports.append(m)
+        return flow_fid, ports
+
+    def nam_packets(self, text: str) -> str:
+        """The nam lines of a piece of ternsim's wired trace: the events on the link
+        directions made after `namtrace-all`, numbered as ns-2 numbers them
+        (:func:`ternsim.ns2.nam.packet_lines`)."""
+        dirs = set()
+        for link in self.model.links:
+            if link.nam_traced:
+                a, b = str(link.a.info["id"]), str(link.b.info["id"])
+                dirs |= {(a, b), (b, a)}
+        if not dirs:
+            return ""
+        numbers = self._flow_numbers()
+        out = []
+        for line in text.splitlines():
+            f = line.split(" ")
+            if len(f) != 12 or (f[2], f[3]) not in dirs:
+                continue
+            _renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1, numbers)
+            out += nam.packet_lines(f)
         return "".join(x + "\n" for x in out)
 
     def skip_link_events(self, until: float) -> None:
@@ -922,3 +945,14 @@ class Translation:
             new += [" ".join(f) for f in queued + sent]
             new += [f"v {stamp} link-{op} {who[0]} {who[1]}"] * link.rtmodels
         return lines[:start] + new + lines[end:], start + len(new)
+
+
+def _renumber(f: list[str], i: int, numbers: tuple[list[str], list[dict[str, str]]]) -> None:
+    """A wired trace line's fields (split), ternsim flow ``i``'s, numbered as ns-2 numbers
+    them in place: the flow id (field 7) and the agents' ports (fields 8 and 9)."""
+    flow_fid, ports = numbers
+    if 0 <= i < len(flow_fid):
+        f[7] = flow_fid[i]
+        for k in (8, 9):
+            node = f[k].split(".")[0]
+            f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"

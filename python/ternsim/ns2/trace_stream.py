@@ -57,7 +57,12 @@ class TraceStream:
         self._moves_done = 0
 
     def run_to(
-        self, sim: Any, start: float, until: float, write: Callable[[str], None] | None
+        self,
+        sim: Any,
+        start: float,
+        until: float,
+        write: Callable[[str], None] | None,
+        nam: Callable[[str], None] | None = None,
     ) -> None:
         """Runs ``sim`` from where it is paused (``start`` seconds) to ``until`` in steps,
         handing the trace of each step to :meth:`add`. Pausing the core changes nothing in
@@ -69,7 +74,7 @@ class TraceStream:
             target = min(until, t + self._step)
             sim.run_until(target)
             text = sim.take_ns2_trace()
-            self.add(text, write, target)
+            self.add(text, write, target, nam)
             if target >= until:
                 return
             # Towards the target text size, at most halving or doubling per step.
@@ -78,12 +83,19 @@ class TraceStream:
             t = target
 
     def add(
-        self, text: str, write: Callable[[str], None] | None, until: float = float("inf")
+        self,
+        text: str,
+        write: Callable[[str], None] | None,
+        until: float = float("inf"),
+        nam: Callable[[str], None] | None = None,
     ) -> None:
         """A piece of the core's trace, the pieces in the order the core wrote them; ``write``
         is None when the script has no open trace channel (the piece is then dropped, as
-        ns-2 would never have written it)."""
+        ns-2 would never have written it). ``nam`` writes into the open nam channel: a wired
+        piece's nam lines go there at once, in the same order."""
         model = self.translation.model
+        if nam is not None and text and not self.wireless:
+            nam(self.translation.nam_packets(text))
         if model.monitors and text:
             model.queue_monitors.count(text, until)
         if not self.wireless and write is None:
