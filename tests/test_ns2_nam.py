@@ -8,6 +8,7 @@ Debian's ``nam`` reading ternsim's file (skipped without ``nam`` and ``xvfb-run`
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -187,3 +188,72 @@ def test_nam_opens_ternsims_file(tmp_path):
     proc = _nam(tmp_path, "nam_dumbbell.nam")
     assert proc.returncode == 0, proc.stderr
     assert "error" not in proc.stderr.lower(), proc.stderr
+
+
+#: ns-2's wireless nam packet line (CMUTrace::nam_format): a send's `+` ends with a space.
+WIRELESS_PACKET = re.compile(
+    r"^(\+ -t \d+\.\d{9} -s \d+ -d -?\d+ -p \S+ -e \d+ -c 2 -a 0 -i \d+ -k [A-Z]{3} "
+    r"|[-hrdf] -t \d+\.\d{9} -s \d+ -d -?\d+ -p \S+ -e \d+ -c 2 -a 0 -i \d+ -k [A-Z]{3})$"
+)
+
+#: What ns-2.35 writes for nam_wireless.tcl besides packet lines (checked against `ns`):
+#: initial_node_pos's lines (written at once, before the header), the header with the area
+#: of namtrace-all-wireless, each setdest's position, velocity and time to go, and the end
+#: from nam-end-wireless.
+WIRELESS_OTHER = [
+    "n -t * -s 0  -x 5 -y 2 -Z 0 -z 30  -v circle -c black",
+    "n -t * -s 1  -x 390 -y 385 -Z 0 -z 30  -v circle -c black",
+    "V -t * -v 1.0a5 -a 0",
+    "W -t * -x 500 -y 500",
+    "A -t * -n 1 -p 0 -o 0x7fffffff -c 30 -a 1",
+    "A -t * -h 1 -m 1073741823 -s 0",
+    "n -t 2.000000 -s 0 -x 5.000000 -y 2.000000 -U 0.683941 -V 0.729537 -T 21.931712",
+    "n -t 5.000000 -s 1 -x 390.000000 -y 385.000000 -U -10.606602 -V -10.606602 -T 34.412530",
+    "n -t 45.000000 -s 1 -x 25.000000 -y 20.000000 -U 10.663779 -V 10.549115 -T 43.605555",
+    "W -t 80",
+]
+
+
+def _split_wireless(text: str) -> tuple[list[str], list[str]]:
+    lines = text.splitlines()
+    packets = [x for x in lines if x[:1] in "+-hrdf" and x[1:4] == " -t"]
+    return packets, [x for x in lines if x not in packets]
+
+
+def test_wireless_nam_has_ns2s_lines(tmp_path):
+    """namtrace-all-wireless on nam_wireless.tcl: the lines that are not packet events are
+    ns-2's, and each packet event has ns-2's format (a send as `+ - h`, an agent's
+    reception `r` to itself, the TCP flow's packets from node 0 at first, broadcasts to -1).
+    The 802.11 run is random: the packet lines themselves are not compared."""
+    ternsim_ns2(tmp_path, SCRIPTS / "nam_wireless.tcl")
+    packets, other = _split_wireless((tmp_path / "nam_wireless.nam").read_text())
+    assert other == WIRELESS_OTHER
+    assert len(packets) > 10_000
+    bad = [x for x in packets if not WIRELESS_PACKET.match(x)]
+    assert bad == []
+    assert packets[:3] == [
+        "+ -t 3.000000000 -s 0 -d -1 -p tcp -e 40 -c 2 -a 0 -i 0 -k AGT ",
+        "- -t 3.000000000 -s 0 -d -1 -p tcp -e 40 -c 2 -a 0 -i 0 -k AGT",
+        "h -t 3.000000000 -s 0 -d -1 -p tcp -e 40 -c 2 -a 0 -i 0 -k AGT",
+    ]
+    received = next(x for x in packets if x.startswith("r ") and x.endswith("AGT"))
+    assert " -s 1 -d 1 -p tcp " in received
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_wireless_nam_matches_ns2s_format(tmp_path):
+    """The same script under ``ns``: the same non-packet lines, and every packet line of
+    both files in ns-2's format."""
+    folder = tmp_path / "ns"
+    folder.mkdir()
+    proc = subprocess.run(
+        [NS, str(SCRIPTS / "nam_wireless.tcl")],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    packets, other = _split_wireless((folder / "nam_wireless.nam").read_text())
+    assert other == WIRELESS_OTHER
+    assert [x for x in packets if not WIRELESS_PACKET.match(x)] == []

@@ -214,8 +214,9 @@ class _Session:
         write = self._trace_writer()
         # The core ran every event before now (at the end: every event of the run).
         until = float("inf") if final else float(sim.now)
-        self.stream.add(sim.take_ns2_trace(), write, until, self.model.nam.writer())
-        self.stream.flush(write, float(sim.now), final)
+        nam = self.model.nam.writer()
+        self.stream.add(sim.take_ns2_trace(), write, until, nam)
+        self.stream.flush(write, float(sim.now), final, nam)
 
     def _trace_writer(self) -> Callable[[str], None] | None:
         """Writes text into the script's trace-all channel, and the lines of the link

@@ -14,6 +14,8 @@ Tcl's `array names` gives for the same keys set in the same order, asked of this
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 from .otcl import Obj, Refusal
@@ -251,3 +253,57 @@ def packet_lines(f: list[str]) -> list[str]:
     if ev == "-":
         out.append(f"h {common} -x {{{src} {dst} -1 {flags} null}}")
     return out
+
+
+# --- wireless -------------------------------------------------------------------------------
+
+#: A line of the old CMU wireless trace with an IP header: event, time, node, layer, uid,
+#: packet type, size, and the IP header's destination and next hop
+#: (`[SRC:PORT DST:PORT TTL NEXTHOP]`, ns-2 prints a negative next hop as 0).
+_CMU = re.compile(
+    r"^(?P<ev>[srfD]) (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+\S+ (?P<uid>\d+) "
+    r"(?P<kind>\S+) (?P<size>\d+) .*?------- \[-?\d+:\d+ (?P<dst>-?\d+):\d+ \d+ "
+    r"(?P<hop>-?\d+)\]"
+)
+
+
+def wireless_packet_lines(line: str) -> list[str]:
+    """The nam lines ns-2's CMUTrace::nam_format (trace/cmu-trace.cc) writes for one line of
+    the old wireless trace: a send becomes `+` (with a trailing space), `-` and `h`; a drop
+    `d`; a router's reception only when the packet is broadcast. `-d` is the packet's next
+    hop: -1 for an agent's send and for broadcasts, the receiving node for an agent's
+    reception, otherwise the trace line's next hop (which prints "none" as 0, so a packet
+    with no next hop yet shows node 0 where ns-2's nam line shows -1)."""
+    m = _CMU.match(line)
+    if m is None:
+        return []
+    ev, node, layer = m["ev"], int(m["node"]), m["layer"]
+    dst, hop = int(m["dst"]), int(m["hop"])
+    if ev == "r" and layer == "RTR" and dst != -1:
+        return []
+    if ev == "r" and layer == "AGT":
+        hop = node
+    elif (ev == "s" and layer == "AGT") or dst == -1 or (hop == 0 and node == 0):
+        hop = -1
+    common = (
+        f"-t {m['time']} -s {node} -d {hop} -p {m['kind']} -e {m['size']} -c 2 -a 0 "
+        f"-i {m['uid']} -k {layer:>3}"
+    )
+    if ev == "s":
+        return [f"+ {common} ", f"- {common}", f"h {common}"]
+    return [f"{'d' if ev == 'D' else ev} {common}"]
+
+
+def movement_line(node_id: int, time: float, x: float, y: float, move: Any) -> str:
+    """ns-2's nam line of a setdest (MobileNode::set_destination, mobile/mobilenode.cc): the
+    position now, the velocity's components and the time to the destination."""
+    dx, dy = move.x - x, move.y - y
+    length = math.hypot(dx, dy)
+    if length > 0:
+        dx, dy = dx / length, dy / length
+    v = move.speed * math.hypot(dx, dy)
+    t = length / v if v != 0 else 0.0
+    return (
+        f"n -t {time:f} -s {node_id} -x {x:f} -y {y:f} -U {move.speed * dx:f} "
+        f"-V {move.speed * dy:f} -T {t:f}"
+    )

@@ -770,17 +770,21 @@ class Translation:
             out.append("RTR")
         return out
 
-    def movement_entries(self) -> list[tuple[tuple[float, int, int], str]]:
+    def movement_entries(self, nam: bool = False) -> list[tuple[tuple[float, int, int], str]]:
         """ns-2's ``M`` line of every setdest of every node made after trace-all, as (sort
         key, line): the key (time, 0, rank) puts them before the core's lines of the same
-        instant and in node order, then setdest order, among themselves."""
+        instant and in node order, then setdest order, among themselves. With ``nam``, the
+        nam `n` lines of the same setdests, with the same keys."""
         out = []
         for n in self.model.nodes:
             if n.info.get("traced"):
                 start = (n.info["x"], n.info["y"])
                 who = self._address(n.info["id"])
-                for line in wireless.movement_lines(who, start, n.info["moves"]):
-                    out.append(((float(line.split(" ", 2)[1]), 0, len(out)), line))
+                moves = n.info["moves"]
+                lines = wireless.movement_lines(who, start, moves)
+                texts = wireless.movement_lines(who, start, moves, nam=True) if nam else lines
+                for line, text in zip(lines, texts):
+                    out.append(((float(line.split(" ", 2)[1]), 0, len(out)), text))
         return out
 
     def _address(self, node: int) -> int:

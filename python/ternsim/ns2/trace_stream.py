@@ -23,6 +23,8 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any, Callable
 
+from .nam import wireless_packet_lines
+
 #: Filtered wireless lines kept in memory before a sorted run of them goes to a file.
 SPILL_LINES = 200_000
 #: Lines written to the channel per call.
@@ -55,6 +57,8 @@ class TraceStream:
         #: with no channel open): ns-2 writes each once, when its setdest runs.
         self._moves: list[tuple[_Key, str]] | None = None
         self._moves_done = 0
+        #: The nam `n` line of each setdest, by its `M` line's key.
+        self._nam_moves: dict[_Key, str] | None = None
 
     def run_to(
         self,
@@ -126,11 +130,18 @@ class TraceStream:
         self._moves_done = end
         return self._moves[start:end]
 
-    def flush(self, write: Callable[[str], None] | None, now: float, final: bool = False) -> None:
+    def flush(
+        self,
+        write: Callable[[str], None] | None,
+        now: float,
+        final: bool = False,
+        nam: Callable[[str], None] | None = None,
+    ) -> None:
         """The script can see the file now (``now`` seconds; the run's events before it
         have run, or all of them up to it if the run ends there): writes the interval's
         wireless lines, merged in time order with the ``M`` lines of the setdests that ran
-        in it, and starts a new interval."""
+        in it, and starts a new interval. ``nam`` writes into the open nam channel: the
+        same lines' nam lines, in the same order (ternsim.ns2.nam)."""
         if self.wireless and (write is None or self._any):
             moves = self._moves_until(now, final)
         if self.wireless and write is not None and self._any:
@@ -138,17 +149,37 @@ class TraceStream:
             merged = heapq.merge(
                 moves, self._lines, *map(_read_run, self._runs), key=lambda e: e[0]
             )
+            if nam is not None and self._nam_moves is None:
+                self._nam_moves = dict(self.translation.movement_entries(nam=True))
             batch: list[str] = []
-            for _, line in merged:
+            nam_batch: list[str] = []
+            for key, line in merged:
                 batch.append(line)
+                if nam is not None:
+                    if line.startswith("M "):
+                        nam_batch.append(self._nam_moves[key])  # type: ignore[index]
+                    else:
+                        nam_batch += wireless_packet_lines(line)
                 if len(batch) == WRITE_LINES:
-                    write("".join(x + "\n" for x in batch))
-                    batch.clear()
-            if batch:
-                write("".join(x + "\n" for x in batch))
+                    self._write(write, nam, batch, nam_batch)
+            self._write(write, nam, batch, nam_batch)
         for run in self._runs:
             run.close()
         self._lines, self._runs, self._taken, self._any = [], [], 0, False
+
+    @staticmethod
+    def _write(
+        write: Callable[[str], None],
+        nam: Callable[[str], None] | None,
+        batch: list[str],
+        nam_batch: list[str],
+    ) -> None:
+        if batch:
+            write("".join(x + "\n" for x in batch))
+        if nam is not None and nam_batch:
+            nam("".join(x + "\n" for x in nam_batch))
+        batch.clear()
+        nam_batch.clear()
 
     def _spill(self) -> None:
         self._lines.sort(key=lambda e: e[0])
