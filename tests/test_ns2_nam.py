@@ -215,9 +215,12 @@ WIRELESS_OTHER = [
 
 
 def _split_wireless(text: str) -> tuple[list[str], list[str]]:
-    lines = text.splitlines()
-    packets = [x for x in lines if x[:1] in "+-hrdf" and x[1:4] == " -t"]
-    return packets, [x for x in lines if x not in packets]
+    """(packet event lines, the others), each in file order."""
+    packets: list[str] = []
+    other: list[str] = []
+    for x in text.splitlines():
+        (packets if x[:1] in "+-hrdf" and x[1:4] == " -t" else other).append(x)
+    return packets, other
 
 
 def test_wireless_nam_has_ns2s_lines(tmp_path):
