@@ -155,6 +155,46 @@ def test_dumbbell_nam_equals_ns2s_up_to_ties(tmp_path):
     assert cmp["lines"] > 30_000
 
 
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+@pytest.mark.parametrize(
+    "script",
+    [
+        "lossmodel_list.tcl",
+        "link_lossmodel_list.tcl",
+        "rtmodel_down_up.tcl",
+        "rtmodel_reversed.tcl",
+        "rtmodel_untraced_link.tcl",
+        "monitor_queue_outage.tcl",
+    ],
+)
+def test_wired_scripts_with_a_nam_trace_equal_ns2s(tmp_path, script):
+    """Scripts whose trace-all file is ns-2's (error models, link outages, queue monitors)
+    with `namtrace-all` added before their `trace-all`: the nam file is ns-2's up to ties,
+    with the `l ... -S DOWN|UP` and `v ... link-down|up` lines of each `rtmodel-at` call."""
+    text = (SCRIPTS / script).read_text()
+    assert "\n$ns trace-all " in text
+    text = text.replace(
+        "\n$ns trace-all ", "\nset nf [open out.nam w]\n$ns namtrace-all $nf\n$ns trace-all ", 1
+    )
+    out = {}
+    for who in ("ns", "ternsim"):
+        folder = tmp_path / who
+        folder.mkdir()
+        if who == "ns":
+            (folder / script).write_text(text)
+            proc = subprocess.run(
+                [NS, script], cwd=folder, capture_output=True, text=True, timeout=300
+            )
+            assert proc.returncode == 0, proc.stderr
+        else:
+            ternsim_ns2(folder, script, text)
+        out[who] = (folder / "out.nam").read_text()
+    cmp = compare_nam(out["ns"], out["ternsim"])
+    assert cmp["verdict"] in ("identical", "equal up to ties"), cmp
+    if script.startswith("rtmodel_down"):
+        assert "l -t 1 -s 2 -d 1 -S DOWN" in out["ternsim"]
+
+
 NAM = shutil.which("nam")
 XVFB = shutil.which("xvfb-run")
 

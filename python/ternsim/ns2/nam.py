@@ -95,7 +95,8 @@ class NamTrace:
         out += FLAT_ADDRESS
         for k in self._tcl_order(list(self.colors)):
             out.append(f"c -t * -i {k} -n {self.colors[k]}")
-        # ns-2 walks its array Node_, keyed by node id; mobile nodes are not in it.
+        # ns-2 walks its array Node_, keyed by node id; it writes no such line for a mobile
+        # node (seen in ns-2.35's files: nam learns their places from initial_node_pos).
         wired = [n for n in model.nodes if not n.info["mobile"]]
         by_id = {str(n.info["id"]): n for n in wired}
         for k in self._tcl_order(list(by_id)):
@@ -240,6 +241,21 @@ _LABELS = {
 def _attrs(obj: Obj) -> dict[str, str]:
     """ns-2's attr_ array of a node or link direction."""
     return obj.info.setdefault("nam", {})
+
+
+def link_event_lines(t: float, op: str, ends: tuple, calls: int) -> list[str]:
+    """ns-2's nam lines when `rtmodel-at` takes a link down or up at ``t``: for each
+    direction in the order ns-2 takes them (``ends``, (from, to) ids), `l -t T -s FROM -d TO
+    -S DOWN|UP` and `v -t T link-down|up T FROM TO`, once per `rtmodel-at` call naming the
+    link (``calls``; each hooks its own trace of the link's dynamics, as in the trace-all
+    file). Times as Tcl prints `[$ns now]`."""
+    stamp = _num(t)
+    out = []
+    for a, b in ends:
+        for _ in range(calls):
+            out.append(f"l -t {stamp} -s {a} -d {b} -S {op.upper()}")
+            out.append(f"v -t {stamp} link-{op} {stamp} {a} {b}")
+    return out
 
 
 def packet_lines(f: list[str]) -> list[str]:

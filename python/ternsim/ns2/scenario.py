@@ -454,6 +454,8 @@ class Translation:
             for t, _, op, link, ends in sorted(model.link_events, key=lambda e: e[:2])
         ]
         self.link_events = [e for e in self.link_events if e[0] < end]
+        #: The same events, not yet written to the nam trace.
+        self._nam_link_events = list(self.link_events)
         if self.link_events:
             # ns-2.35's static routes stay as computed; a node whose route leaves through a
             # downed link drops (no detour).
@@ -843,26 +845,34 @@ class Translation:
             ports.append(m)
         return flow_fid, ports
 
-    def nam_packets(self, text: str) -> str:
+    def nam_packets(self, text: str, until: float = float("inf")) -> str:
         """The nam lines of a piece of ternsim's wired trace: the events on the link
         directions made after `namtrace-all`, numbered as ns-2 numbers them
-        (:func:`ternsim.ns2.nam.packet_lines`)."""
+        (:func:`ternsim.ns2.nam.packet_lines`), and the lines of the link events before
+        ``until`` (the core ran every event before it)."""
         dirs = set()
         for link in self.model.links:
             if link.nam_traced:
                 a, b = str(link.a.info["id"]), str(link.b.info["id"])
                 dirs |= {(a, b), (b, a)}
-        if not dirs:
-            return ""
         numbers = self._flow_numbers()
-        out = []
-        for line in text.splitlines():
+        out: list[tuple[float, str]] = []
+        for line in text.splitlines() if dirs else ():
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
             _renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1, numbers)
-            out += nam.packet_lines(f)
-        return "".join(x + "\n" for x in out)
+            out += [(float(f[1]), x) for x in nam.packet_lines(f)]
+        while self._nam_link_events and self._nam_link_events[0][0] < until:
+            t, op, link, ends = self._nam_link_events.pop(0)
+            # After the lines of its instant (the downed link's drops come first in ns-2).
+            at = next((i for i, (u, _) in enumerate(out) if u > t), len(out))
+            out[at:at] = [(t, x) for x in nam.link_event_lines(t, op, ends, link.nam_rtmodels)]
+        return "".join(x + "\n" for _, x in out)
+
+    def skip_nam_link_events(self, until: float) -> None:
+        """The link events before ``until`` happened while no nam channel was open."""
+        self._nam_link_events = [e for e in self._nam_link_events if e[0] >= until]
 
     def skip_link_events(self, until: float) -> None:
         """The link events before ``until`` happened while no trace channel was open."""

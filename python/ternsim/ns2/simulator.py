@@ -54,6 +54,9 @@ class Link:
         self.rtmodels = 0
         #: Made after `namtrace-all`: its packet events go into the nam trace.
         self.nam_traced = False
+        #: `$ns rtmodel-at` calls naming this link made after `namtrace-all` (each writes
+        #: its nam lines for each direction, as `rtmodels` for the trace-all file).
+        self.nam_rtmodels = 0
 
 
 class Event:
@@ -677,6 +680,8 @@ class Model:
         link, _ = self.find_link(a, b)
         if self.trace_channel is not None:
             link.rtmodels += 1
+        if self.nam.channel is not None:
+            link.nam_rtmodels += 1
         # ns-2's rtModel takes the link's directions down in the order Tcl lists its array
         # links_, keyed "A:B" then "B:A" (Tcl 8.6's hash order: B -> A first here).
         x, y = str(a.info["id"]), str(b.info["id"])
@@ -925,12 +930,16 @@ class Model:
     def trace_annotate(self, sim: Obj, args: tuple) -> str:
         if len(args) != 1:
             raise Refusal("trace-annotate: give a text")
+        # The lines of the events before now go first (ns-2 wrote them as they happened).
         self.pull_trace()
         ch = self.trace_channel
-        write = None
-        if ch is not None and ch in self.o.tcl.splitlist(self.o.tcl.call("file", "channels")):
-            write = lambda text: self.o.tcl.call("puts", "-nonewline", ch, text)  # noqa: E731
-        self.nam.annotate(args[0], write)
+        tcl = self.o.tcl
+
+        def write(text: str) -> None:
+            tcl.call("puts", "-nonewline", ch, text)
+
+        is_open = ch is not None and ch in tcl.splitlist(tcl.call("file", "channels"))
+        self.nam.annotate(args[0], write if is_open else None)
         return ""
 
     def rtproto(self, sim: Obj, args: tuple) -> str:

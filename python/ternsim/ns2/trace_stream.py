@@ -98,8 +98,11 @@ class TraceStream:
         ns-2 would never have written it). ``nam`` writes into the open nam channel: a wired
         piece's nam lines go there at once, in the same order."""
         model = self.translation.model
-        if nam is not None and text and not self.wireless:
-            nam(self.translation.nam_packets(text))
+        if not self.wireless:
+            if nam is not None:
+                nam(self.translation.nam_packets(text, until))
+            else:
+                self.translation.skip_nam_link_events(until)
         if model.monitors and text:
             model.queue_monitors.count(text, until)
         if not self.wireless and write is None:
