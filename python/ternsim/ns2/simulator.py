@@ -199,6 +199,11 @@ class Model:
         tcl.createcommand("create-god", objects._guard(self.create_god))
         tcl.createcommand("God", objects._guard(self._god_class))
         tcl.createcommand("ns-random", objects._guard(self.ns_random))
+        # ns-2's global `trace_annotate STR` (tcl/lib/ns-namsupp.tcl): `$ns trace-annotate`.
+        tcl.createcommand(
+            "trace_annotate",
+            objects._guard(lambda *a: self.trace_annotate(self._simulator(), a)),
+        )
         tcl.createcommand(
             "AddrParams", objects._guard(lambda *a: self.hier.command(objects.tcl, a))
         )
