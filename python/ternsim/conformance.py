@@ -272,8 +272,9 @@ def _run_ternsim(case: Case, args: list[str], cwd: Path) -> str:
     return _run_script("ternsim ns2", [sys.executable, "-m", "ternsim", "ns2"], case, args, cwd)
 
 
-def compare_traces(ns_text: str, ternsim_text: str) -> dict[str, Any]:
-    """Compares two ns-2 wired traces: the verdict and where they first differ."""
+def compare_traces(ns_text: str, ternsim_text: str, time_field: int = 1) -> dict[str, Any]:
+    """Compares two ns-2 wired traces (or two nam traces, whose time is word 2: see
+    :func:`compare_nam`): the verdict and where they first differ."""
     a, b = ns_text.splitlines(), ternsim_text.splitlines()
     if a == b:
         return {"verdict": "identical", "lines": len(a), "reordered": 0}
@@ -281,7 +282,9 @@ def compare_traces(ns_text: str, ternsim_text: str) -> dict[str, Any]:
     def by_time(lines: list[str]) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}
         for line in lines:
-            groups.setdefault(line.split(" ", 2)[1], []).append(line)
+            words = line.split(" ", time_field + 1)
+            time = words[time_field] if len(words) > time_field else ""
+            groups.setdefault(time, []).append(line)
         return groups
 
     ga, gb = by_time(a), by_time(b)
@@ -300,6 +303,27 @@ def compare_traces(ns_text: str, ternsim_text: str) -> dict[str, Any]:
         "ns2_line": a[first] if first < len(a) else "",
         "ternsim_line": b[first] if first < len(b) else "",
     }
+
+
+_NAM_TIME = re.compile(r"(?<= -t )(\d[0-9.e+-]*)")
+
+
+def nam_microseconds(text: str) -> str:
+    """A nam trace with each ``-t`` time rounded to the microsecond as ns-2 rounds its wired
+    trace's times (``floor(t * 1e6 + 0.5) / 1e6``, printed ``%.15g``): ns-2 writes nam times
+    with 15 digits of its double clock, ternsim's clock counts nanoseconds and its nam times
+    are those of its wired trace."""
+
+    def rounded(m: re.Match[str]) -> str:
+        return format(math.floor(float(m.group(1)) * 1e6 + 0.5) / 1e6, ".15g")
+
+    return _NAM_TIME.sub(rounded, text)
+
+
+def compare_nam(ns_text: str, ternsim_text: str) -> dict[str, Any]:
+    """Compares two nam traces as :func:`compare_traces` compares wired traces, times to the
+    microsecond (:func:`nam_microseconds`)."""
+    return compare_traces(nam_microseconds(ns_text), nam_microseconds(ternsim_text), 2)
 
 
 def _run_trace_case(case: Case) -> list[dict[str, Any]]:

@@ -198,7 +198,7 @@ class _Session:
                     break
                 # The callback sees the state before the packet events of its own instant,
                 # as in ns-2, where it was queued before them.
-                self.stream.run_to(sim, sim.now, t, self._trace_writer())
+                self.stream.run_to(sim, sim.now, t, self._trace_writer(), model.nam.writer())
                 model.now = t
                 self._pull_trace(sim)
                 self.callback = (ev, int(self.tcl.eval("info frame")))
@@ -218,8 +218,9 @@ class _Session:
         write = self._trace_writer()
         # The core ran every event before now (at the end: every event of the run).
         until = float("inf") if final else float(sim.now)
-        self.stream.add(sim.take_ns2_trace(), write, until)
-        self.stream.flush(write, float(sim.now), final)
+        nam = self.model.nam.writer()
+        self.stream.add(sim.take_ns2_trace(), write, until, nam)
+        self.stream.flush(write, float(sim.now), final, nam)
 
     def _trace_writer(self) -> Callable[[str], None] | None:
         """Writes text into the script's trace-all channel, and the lines of the link
@@ -256,7 +257,10 @@ class _Session:
             result.write(self.out)
 
     def _close(self, *args: str) -> str:
-        if args and (args[0] == self.model.trace_channel or args[0] in self.model.queue_traces):
+        model = self.model
+        if args and (
+            args[0] in (model.trace_channel, model.nam.channel) or args[0] in model.queue_traces
+        ):
             self.model.pull_trace()
         return str(self.tcl.call("::ns2::_close", *args))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import classes, errmodel, mobileip, wireless
+from . import classes, errmodel, mobileip, nam, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
 
@@ -457,6 +457,8 @@ class Translation:
             for t, _, op, link, ends in sorted(model.link_events, key=lambda e: e[:2])
         ]
         self.link_events = [e for e in self.link_events if e[0] < end]
+        #: The same events, not yet written to the nam trace.
+        self._nam_link_events = list(self.link_events)
         if self.link_events:
             # ns-2.35's static routes stay as computed; a node whose route leaves through a
             # downed link drops (no detour).
@@ -786,17 +788,21 @@ class Translation:
             n.info.get("traced") and n.info.get("mac_trace") for n in self.model.nodes
         )
 
-    def movement_entries(self) -> list[tuple[tuple[float, int, int], str]]:
+    def movement_entries(self, nam: bool = False) -> list[tuple[tuple[float, int, int], str]]:
         """ns-2's ``M`` line of every setdest of every node made after trace-all, as (sort
         key, line): the key (time, 0, rank) puts them before the core's lines of the same
-        instant and in node order, then setdest order, among themselves."""
+        instant and in node order, then setdest order, among themselves. With ``nam``, the
+        nam `n` lines of the same setdests, with the same keys."""
         out = []
         for n in self.model.nodes:
             if n.info.get("traced"):
                 start = (n.info["x"], n.info["y"])
                 who = self._address(n.info["id"])
-                for line in wireless.movement_lines(who, start, n.info["moves"]):
-                    out.append(((float(line.split(" ", 2)[1]), 0, len(out)), line))
+                moves = n.info["moves"]
+                lines = wireless.movement_lines(who, start, moves)
+                texts = wireless.movement_lines(who, start, moves, nam=True) if nam else lines
+                for line, text in zip(lines, texts):
+                    out.append(((float(line.split(" ", 2)[1]), 0, len(out)), text))
         return out
 
     def _address(self, node: int) -> int:
@@ -818,14 +824,7 @@ class Translation:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
-        flow_fid = []
-        ports: list[dict[str, str]] = []
-        for sender, receiver in self.ends:
-            flow_fid.append(o.getvar(sender, "fid_"))
-            m = {}
-            for agent in (sender, receiver):
-                m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
-            ports.append(m)
+        numbers = self._flow_numbers()
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
         # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
@@ -843,15 +842,53 @@ class Translation:
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
                     blocks = (int(f[5]) - _ACK_BYTES) // 8
                 f[11] += f"{tcphdr} {blocks}"
-            if 0 <= i < len(flow_fid):
-                f[7] = flow_fid[i]
-                for k in (8, 9):
-                    node = f[k].split(".")[0]
-                    f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
+            _renumber(f, i, numbers)
             out.append(" ".join(f))
         if self.link_events:
             out = self._link_events(out, until)
         return "".join(x + "\n" for x in out)
+
+    def _flow_numbers(self) -> tuple[list[str], list[dict[str, str]]]:
+        """Per ternsim flow: ns-2's flow id, and the port of its agent on each end node."""
+        o = self.model.o
+        flow_fid = []
+        ports: list[dict[str, str]] = []
+        for sender, receiver in self.ends:
+            flow_fid.append(o.getvar(sender, "fid_"))
+            m = {}
+            for agent in (sender, receiver):
+                m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
+            ports.append(m)
+        return flow_fid, ports
+
+    def nam_packets(self, text: str, until: float = float("inf")) -> str:
+        """The nam lines of a piece of ternsim's wired trace: the events on the link
+        directions made after `namtrace-all`, numbered as ns-2 numbers them
+        (:func:`ternsim.ns2.nam.packet_lines`), and the lines of the link events before
+        ``until`` (the core ran every event before it)."""
+        dirs = set()
+        for link in self.model.links:
+            if link.nam_traced:
+                a, b = str(link.a.info["id"]), str(link.b.info["id"])
+                dirs |= {(a, b), (b, a)}
+        numbers = self._flow_numbers()
+        out: list[tuple[float, str]] = []
+        for line in text.splitlines() if dirs else ():
+            f = line.split(" ")
+            if len(f) != 12 or (f[2], f[3]) not in dirs:
+                continue
+            _renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1, numbers)
+            out += [(float(f[1]), x) for x in nam.packet_lines(f)]
+        while self._nam_link_events and self._nam_link_events[0][0] < until:
+            t, op, link, ends = self._nam_link_events.pop(0)
+            # After the lines of its instant (the downed link's drops come first in ns-2).
+            at = next((i for i, (u, _) in enumerate(out) if u > t), len(out))
+            out[at:at] = [(t, x) for x in nam.link_event_lines(t, op, ends, link.nam_rtmodels)]
+        return "".join(x + "\n" for _, x in out)
+
+    def skip_nam_link_events(self, until: float) -> None:
+        """The link events before ``until`` happened while no nam channel was open."""
+        self._nam_link_events = [e for e in self._nam_link_events if e[0] >= until]
 
     def skip_link_events(self, until: float) -> None:
         """The link events before ``until`` happened while no trace channel was open."""
@@ -938,3 +975,14 @@ class Translation:
             new += [" ".join(f) for f in queued + sent]
             new += [f"v {stamp} link-{op} {who[0]} {who[1]}"] * link.rtmodels
         return lines[:start] + new + lines[end:], start + len(new)
+
+
+def _renumber(f: list[str], i: int, numbers: tuple[list[str], list[dict[str, str]]]) -> None:
+    """A wired trace line's fields (split), ternsim flow ``i``'s, numbered as ns-2 numbers
+    them in place: the flow id (field 7) and the agents' ports (fields 8 and 9)."""
+    flow_fid, ports = numbers
+    if 0 <= i < len(flow_fid):
+        f[7] = flow_fid[i]
+        for k in (8, 9):
+            node = f[k].split(".")[0]
+            f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"

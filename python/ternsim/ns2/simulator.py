@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import classes, mobileip, wireless
+from .nam import NamTrace
 from .otcl import Obj, ObjectSystem, Refusal
 
 
@@ -51,6 +52,11 @@ class Link:
         #: line per such call for each direction at each of its down/up events, traced link
         #: or not: each call hooks a trace of the link's dynamics into the trace-all file).
         self.rtmodels = 0
+        #: Made after `namtrace-all`: its packet events go into the nam trace.
+        self.nam_traced = False
+        #: `$ns rtmodel-at` calls naming this link made after `namtrace-all` (each writes
+        #: its nam lines for each direction, as `rtmodels` for the trace-all file).
+        self.nam_rtmodels = 0
 
 
 class Event:
@@ -61,16 +67,13 @@ class Event:
         self.where = where
 
 
-#: Simulator methods that only draw (nam) or choose an implementation detail: accepted, no-op.
-NO_OPS = {
-    "color",
-    "duplex-link-op",
-    "use-scheduler",
-    "set-animation-rate",
-    "puts-nam-config",
-    "initial_node_pos",
-}
-NODE_NO_OPS = {"color", "shape", "label", "label-color", "label-at", "add-mark", "delete-mark"}
+#: Simulator methods that only choose an implementation detail or drive nam's animation
+#: speed: accepted, no-op.
+NO_OPS = {"use-scheduler", "set-animation-rate"}
+#: Node methods that only draw: they set nam attributes or write nam lines (ternsim.ns2.nam).
+NODE_NAM_OPS = ("color", "shape", "label", "label-color", "label-at", "add-mark", "delete-mark")
+#: Link methods that only draw (`duplex-link-op` calls them on both directions).
+LINK_NAM_OPS = ("orient", "color", "queuePos", "label", "label-color", "label-at")
 
 
 class Model:
@@ -88,7 +91,8 @@ class Model:
         #: `$ns trace-queue A B FILE` into another channel than trace-all's: channel -> the
         #: (from, to) node ids of the link directions whose lines it gets too.
         self.queue_traces: dict[str, set[tuple[str, str]]] = {}
-        self.nam_channel: str | None = None
+        #: The nam trace (`namtrace-all`): its channel and the drawing commands' attributes.
+        self.nam = NamTrace(self)
         self.now = 0.0
         #: The run seed the script gave (`ns-random N`, `$defaultRNG seed N`, N > 0).
         self.seed: int | None = None
@@ -151,6 +155,13 @@ class Model:
             "delay": self.link_delay,
             "node-config": self.node_config,
             "namtrace-all-wireless": self.namtrace_all_wireless,
+            "color": self.sim_color,
+            "duplex-link-op": self.duplex_link_op,
+            "simplex-link-op": self.simplex_link_op,
+            "trace-annotate": self.trace_annotate,
+            "puts-nam-config": lambda o, a: self.nam.puts(" ".join(a)) or "",
+            "initial_node_pos": self.initial_node_pos,
+            "nam-end-wireless": self.nam_end_wireless,
             "use-newtrace": self._refuse_newtrace,
             "set-address-format": self.set_address_format,
             "lossmodel": lambda o, a: self.errors.lossmodel(o, a, "enqueue"),
@@ -174,7 +185,7 @@ class Model:
             "setdest": self.node_setdest,
             "random-motion": self.node_random_motion,
             "reset": lambda o, a: self._mobile(o, "reset") and "",
-            **{name: (lambda o, a: "") for name in NODE_NO_OPS},
+            **{name: self._node_nam_op(name) for name in NODE_NAM_OPS},
         }
         b["Topography"] = {"load_flatgrid": self.load_flatgrid}
         b["Propagation/TwoRayGround"] = {"topography": lambda o, a: ""}
@@ -188,6 +199,11 @@ class Model:
         tcl.createcommand("create-god", objects._guard(self.create_god))
         tcl.createcommand("God", objects._guard(self._god_class))
         tcl.createcommand("ns-random", objects._guard(self.ns_random))
+        # ns-2's global `trace_annotate STR` (tcl/lib/ns-namsupp.tcl): `$ns trace-annotate`.
+        tcl.createcommand(
+            "trace_annotate",
+            objects._guard(lambda *a: self.trace_annotate(self._simulator(), a)),
+        )
         tcl.createcommand(
             "AddrParams", objects._guard(lambda *a: self.hier.command(objects.tcl, a))
         )
@@ -215,6 +231,7 @@ class Model:
             "queue": lambda o, a: o.info["queue"].name,
             "cost": lambda o, a: self._link_cost(o, a),
             "trace-dynamics": self._trace_dynamics,
+            **{name: self._link_nam_op(name) for name in LINK_NAM_OPS},
         }
         objects.on_class_set = self._on_class_set
         from .errmodel import ErrorModels
@@ -429,7 +446,29 @@ class Model:
         self._before_run("$ns namtrace-all-wireless")
         if len(args) != 3:
             raise Refusal("namtrace-all-wireless: give a channel, X and Y")
-        self.nam_channel = args[0]
+        self.nam.channel = args[0]
+        self.nam.wireless_size = (args[1], args[2])
+        return ""
+
+    def initial_node_pos(self, sim: Obj, args: tuple) -> str:
+        """`$ns initial_node_pos NODE SIZE`: the node's position and size for nam, written at
+        once (ns-2's line has two double spaces, from a continued line in ns-lib.tcl)."""
+        if len(args) != 2:
+            raise Refusal("initial_node_pos: give NODE SIZE")
+        n = self.node_obj(args[0])
+        if not n.info["mobile"]:
+            raise Refusal("initial_node_pos of a wired node: not supported")
+        x, y = _num(n.info["x"]), _num(n.info["y"])
+        self.nam.puts(
+            f"n -t * -s {n.info['id']}  -x {x} -y {y} -Z 0 -z {args[1]}  -v circle -c black"
+        )
+        return ""
+
+    def nam_end_wireless(self, sim: Obj, args: tuple) -> str:
+        if len(args) != 1:
+            raise Refusal("nam-end-wireless: give a time")
+        if self.nam.channel is not None:
+            self.nam.puts(f"W -t {args[0]}")
         return ""
 
     def load_flatgrid(self, topo: Obj, args: tuple) -> str:
@@ -593,6 +632,8 @@ class Model:
             traced=self.trace_channel is not None,
             where=self.where(),
         )
+        # ns-2 puts nam trace objects on links made after `namtrace-all` (simplex-link).
+        link.nam_traced = self.nam.channel is not None
         # ns-2's trace objects read `Trace set show_tcphdr_` when they are made.
         link.tcphdr = [self.show_tcphdr()] * 2
         # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
@@ -608,6 +649,7 @@ class Model:
             handle.info.update(link=link, queue=queue, direction=d)
             link.queues.append(queue)
             link.handles.append(handle)
+            self.nam.register(handle)
         self.links.append(link)
         return ""
 
@@ -643,6 +685,8 @@ class Model:
         link, _ = self.find_link(a, b)
         if self.trace_channel is not None:
             link.rtmodels += 1
+        if self.nam.channel is not None:
+            link.nam_rtmodels += 1
         # ns-2's rtModel takes the link's directions down in the order Tcl lists its array
         # links_, keyed "A:B" then "B:A" (Tcl 8.6's hash order: B -> A first here).
         x, y = str(a.info["id"]), str(b.info["id"])
@@ -857,7 +901,50 @@ class Model:
         self._before_run("$ns namtrace-all")
         if len(args) != 1:
             raise Refusal("namtrace-all: give a channel")
-        self.nam_channel = args[0]
+        self.nam.channel = args[0]
+        return ""
+
+    def sim_color(self, sim: Obj, args: tuple) -> str:
+        """`$ns color ID NAME`: flow ID's colour in nam (written in the header)."""
+        if len(args) != 2:
+            raise Refusal("color: give ID NAME")
+        self.nam.colors[args[0]] = args[1]
+        return ""
+
+    def duplex_link_op(self, sim: Obj, args: tuple) -> str:
+        """`$ns duplex-link-op A B OP ARGS`: OP on the A -> B direction, then B -> A."""
+        if len(args) < 3:
+            raise Refusal("duplex-link-op: give NODE NODE OP [ARGS]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        for x in (d, 1 - d):
+            self.nam.link_op(link.handles[x], args[2], tuple(args[3:]))
+        return ""
+
+    def simplex_link_op(self, sim: Obj, args: tuple) -> str:
+        if len(args) < 3:
+            raise Refusal("simplex-link-op: give NODE NODE OP [ARGS]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        return self.nam.link_op(link.handles[d], args[2], tuple(args[3:]))
+
+    def _link_nam_op(self, op: str) -> Any:
+        return lambda o, a: self.nam.link_op(o, op, tuple(a))
+
+    def _node_nam_op(self, op: str) -> Any:
+        return lambda o, a: self.nam.node_op(o, op, tuple(a))
+
+    def trace_annotate(self, sim: Obj, args: tuple) -> str:
+        if len(args) != 1:
+            raise Refusal("trace-annotate: give a text")
+        # The lines of the events before now go first (ns-2 wrote them as they happened).
+        self.pull_trace()
+        ch = self.trace_channel
+        tcl = self.o.tcl
+
+        def write(text: str) -> None:
+            tcl.call("puts", "-nonewline", ch, text)
+
+        is_open = ch is not None and ch in tcl.splitlist(tcl.call("file", "channels"))
+        self.nam.annotate(args[0], write if is_open else None)
         return ""
 
     def rtproto(self, sim: Obj, args: tuple) -> str:
@@ -928,6 +1015,9 @@ class Model:
         if self.started:
             raise Refusal("$ns run called twice: not supported")
         self.started = True
+        # ns-2's `run` writes the nam header (`init-nam`) before the first event.
+        for line in self.nam.header() if self.nam.channel is not None else ():
+            self.nam.puts(line)
         self.run_hook()
         return ""
 
@@ -937,7 +1027,7 @@ class Model:
 
     def flush_trace(self, sim: Obj, args: tuple) -> str:
         self.pull_trace()
-        for ch in (self.trace_channel, self.nam_channel):
+        for ch in (self.trace_channel, self.nam.channel):
             if ch is not None and ch in self.o.tcl.call("file", "channels"):
                 self.o.tcl.call("flush", ch)
         return ""

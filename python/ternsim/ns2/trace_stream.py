@@ -23,6 +23,8 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any, Callable
 
+from .nam import wireless_packet_lines
+
 #: Filtered wireless lines kept in memory before a sorted run of them goes to a file.
 SPILL_LINES = 200_000
 #: Lines written to the channel per call.
@@ -55,9 +57,16 @@ class TraceStream:
         #: with no channel open): ns-2 writes each once, when its setdest runs.
         self._moves: list[tuple[_Key, str]] | None = None
         self._moves_done = 0
+        #: The nam `n` line of each setdest, by its `M` line's key.
+        self._nam_moves: dict[_Key, str] | None = None
 
     def run_to(
-        self, sim: Any, start: float, until: float, write: Callable[[str], None] | None
+        self,
+        sim: Any,
+        start: float,
+        until: float,
+        write: Callable[[str], None] | None,
+        nam: Callable[[str], None] | None = None,
     ) -> None:
         """Runs ``sim`` from where it is paused (``start`` seconds) to ``until`` in steps,
         handing the trace of each step to :meth:`add`. Pausing the core changes nothing in
@@ -69,7 +78,7 @@ class TraceStream:
             target = min(until, t + self._step)
             sim.run_until(target)
             text = sim.take_ns2_trace()
-            self.add(text, write, target)
+            self.add(text, write, target, nam)
             if target >= until:
                 return
             # Towards the target text size, at most halving or doubling per step.
@@ -78,12 +87,22 @@ class TraceStream:
             t = target
 
     def add(
-        self, text: str, write: Callable[[str], None] | None, until: float = float("inf")
+        self,
+        text: str,
+        write: Callable[[str], None] | None,
+        until: float = float("inf"),
+        nam: Callable[[str], None] | None = None,
     ) -> None:
         """A piece of the core's trace, the pieces in the order the core wrote them; ``write``
         is None when the script has no open trace channel (the piece is then dropped, as
-        ns-2 would never have written it)."""
+        ns-2 would never have written it). ``nam`` writes into the open nam channel: a wired
+        piece's nam lines go there at once, in the same order."""
         model = self.translation.model
+        if not self.wireless:
+            if nam is not None:
+                nam(self.translation.nam_packets(text, until))
+            else:
+                self.translation.skip_nam_link_events(until)
         if model.monitors and text:
             model.queue_monitors.count(text, until)
         if not self.wireless and write is None:
@@ -114,11 +133,18 @@ class TraceStream:
         self._moves_done = end
         return self._moves[start:end]
 
-    def flush(self, write: Callable[[str], None] | None, now: float, final: bool = False) -> None:
+    def flush(
+        self,
+        write: Callable[[str], None] | None,
+        now: float,
+        final: bool = False,
+        nam: Callable[[str], None] | None = None,
+    ) -> None:
         """The script can see the file now (``now`` seconds; the run's events before it
         have run, or all of them up to it if the run ends there): writes the interval's
         wireless lines, merged in time order with the ``M`` lines of the setdests that ran
-        in it, and starts a new interval."""
+        in it, and starts a new interval. ``nam`` writes into the open nam channel: the
+        same lines' nam lines, in the same order (ternsim.ns2.nam)."""
         if self.wireless and (write is None or self._any):
             moves = self._moves_until(now, final)
         if self.wireless and write is not None and self._any:
@@ -126,17 +152,37 @@ class TraceStream:
             merged = heapq.merge(
                 moves, self._lines, *map(_read_run, self._runs), key=lambda e: e[0]
             )
+            if nam is not None and self._nam_moves is None:
+                self._nam_moves = dict(self.translation.movement_entries(nam=True))
             batch: list[str] = []
-            for _, line in merged:
+            nam_batch: list[str] = []
+            for key, line in merged:
                 batch.append(line)
+                if nam is not None:
+                    if line.startswith("M "):
+                        nam_batch.append(self._nam_moves[key])  # type: ignore[index]
+                    else:
+                        nam_batch += wireless_packet_lines(line)
                 if len(batch) == WRITE_LINES:
-                    write("".join(x + "\n" for x in batch))
-                    batch.clear()
-            if batch:
-                write("".join(x + "\n" for x in batch))
+                    self._write(write, nam, batch, nam_batch)
+            self._write(write, nam, batch, nam_batch)
         for run in self._runs:
             run.close()
         self._lines, self._runs, self._taken, self._any = [], [], 0, False
+
+    @staticmethod
+    def _write(
+        write: Callable[[str], None],
+        nam: Callable[[str], None] | None,
+        batch: list[str],
+        nam_batch: list[str],
+    ) -> None:
+        if batch:
+            write("".join(x + "\n" for x in batch))
+        if nam is not None and nam_batch:
+            nam("".join(x + "\n" for x in nam_batch))
+        batch.clear()
+        nam_batch.clear()
 
     def _spill(self) -> None:
         self._lines.sort(key=lambda e: e[0])

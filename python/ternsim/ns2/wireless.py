@@ -240,12 +240,19 @@ def position_at(start: tuple[float, float], moves: list[Move], t: float) -> tupl
     return x, y
 
 
-def movement_lines(node_id: int, start: tuple[float, float], moves: list[Move]) -> list[str]:
+def movement_lines(
+    node_id: int, start: tuple[float, float], moves: list[Move], nam: bool = False
+) -> list[str]:
     """ns-2's `M` lines of a node (movementTrace ON): one per setdest, with the position the
-    node has then (MobileNode::log_movement)."""
+    node has then (MobileNode::log_movement); with ``nam``, its nam `n` lines instead."""
     out = []
     for i, m in enumerate(moves):
         x, y = position_at(start, moves[:i], m.time)
+        if nam:
+            from .nam import movement_line
+
+            out.append(movement_line(node_id, m.time, x, y, m))
+            continue
         out.append(
             f"M {m.time:.5f} {node_id} ({x:.2f}, {y:.2f}, 0.00), ({m.x:.2f}, {m.y:.2f}), "
             f"{m.speed:.2f}"
