@@ -74,10 +74,11 @@ def test_stats_lines_are_summed_over_flows_and_cbr_lines_read():
     }
 
 
-def test_every_case_has_its_script_and_a_valid_twin():
+def test_every_case_has_its_script_and_a_valid_twin(tmp_path, monkeypatch):
     import ternsim
     from ternsim.ns2 import translate_script
 
+    monkeypatch.chdir(tmp_path)  # MANET cases read their movement and connection files here
     for case in conf.CASES:
         script = conf.script_path(case)
         assert script.is_file()
@@ -85,9 +86,126 @@ def test_every_case_has_its_script_and_a_valid_twin():
             args = [a.format(seed=1) for a in case.ns_args]
             if case.kind == "red":
                 args[2:4] = ["-", "0"]  # no trace file
+            if case.setdest is not None:
+                conf.write_manet_inputs(case, 1, tmp_path)
             ternsim.validate(translate_script(script, args))
         else:
             ternsim.validate(str(scenario_path(f"conformance/{case.twin}")), case.overrides)
+
+
+# A wireless trace (old format) as ns-2 writes manet.tcl's: a CBR packet sent and received
+# (delay 0.25 s), one sent and lost, a forwarded one, AODV and DSDV routing packets sent
+# and forwarded, a received routing packet (not counted), an IFQ drop, a data packet dropped
+# by routing and an AODV request whose TTL ran out (not a data drop).
+MANET_TRACE = """\
+s 1.000000000 _1_ AGT  --- 5 cbr 512 [0 0 0 0] ------- [1:0 2:0 32 0] [0] 0 0
+s 1.000000000 _1_ RTR  --- 5 cbr 532 [0 0 0 0] ------- [1:0 2:0 32 3] [0] 0 0
+f 1.100000000 _3_ RTR  --- 5 cbr 532 [13a 3 1 800] ------- [1:0 2:0 31 2] [0] 1 0
+r 1.250000000 _2_ AGT  --- 5 cbr 532 [13a 2 3 800] ------- [1:0 2:0 31 2] [0] 2 0
+s 2.000000000 _1_ AGT  --- 9 cbr 512 [0 0 0 0] ------- [1:0 2:0 32 0] [1] 0 0
+s 2.500000000 _4_ RTR  --- 10 AODV 48 [0 0 0 0] ------- [4:255 -1:255 30 0] (REQUEST)
+f 2.600000000 _5_ RTR  --- 10 AODV 48 [0 0 0 0] ------- [4:255 -1:255 29 0] (REQUEST)
+r 2.600000000 _6_ RTR  --- 10 AODV 48 [0 ffffffff 4 800] ------- [4:255 -1:255 30 0] (REQUEST)
+s 3.000000000 _7_ RTR  --- 11 message 32 [0 0 0 0] ------- [7:255 -1:255 32 0]
+D 3.100000000 _7_ IFQ  --- 12 tcp 552 [0 0 0 0] ------- [7:0 8:0 32 8] [1 0] 0 0
+D 3.200000000 _7_ RTR  CBK 13 ack 40 [0 0 0 0] ------- [8:0 7:0 32 8] [1 0] 0 0
+D 3.300000000 _31_ RTR  TTL 0 AODV 48 [0 ffffffff 2e 800] ------- [31:255 -1:255 0 0]
+M 4.00000 3 (10.00, 20.00, 0.00), (30.00, 40.00), 5.00
+"""
+
+# ns-2's MAC lines: two RTS attempts (one answered), the DATA frame and its ACK, a broadcast
+# (not a unicast attempt), and a frame whose RTS retries ran out: the RTS and the DATA frame
+# are both logged as RET drops, one frame dropped.
+MANET_MAC_TRACE = """\
+s 1.0 _1_ MAC  --- 0 RTS 44 [14ee 2 1 0]
+s 1.1 _1_ MAC  --- 0 RTS 44 [14ee 2 1 0]
+r 1.2 _1_ MAC  --- 0 CTS 38 [132e 1 0 0]
+s 1.3 _1_ MAC  --- 5 cbr 584 [13a 2 1 800] ------- [1:0 2:0 32 2] [0] 0 0
+r 1.4 _1_ MAC  --- 0 ACK 38 [0 1 0 0]
+s 1.5 _4_ MAC  --- 10 AODV 106 [0 ffffffff 4 800] ------- [4:255 -1:255 30 0]
+D 2.0 _7_ MAC  RET 0 RTS 44 [14ee 1f 7 0]
+D 2.0 _7_ MAC  RET 383 cbr 532 [13a 1f 7 800] ------- [7:2 9:0 32 31] [57] 0 0
+"""
+
+
+def test_manet_metrics_are_counted_from_the_traces(tmp_path):
+    trace = tmp_path / "out.tr"
+    trace.write_text(MANET_TRACE)
+    assert conf._manet_trace_metrics(trace, "cbr") == pytest.approx(
+        {
+            "CBR sent": 2.0,
+            "CBR received": 1.0,
+            "PDR %": 50.0,
+            "delay ms": 250.0,
+            "median delay ms": 250.0,
+            "routing pkts": 3.0,  # s and f of AODV, s of DSDV's message
+            "IFQ drops": 1.0,
+            "routing drops": 1.0,  # the ACK; the AODV request's TTL drop is not data
+        }
+    )
+    assert set(conf._manet_trace_metrics(trace, "tcp")) == {
+        "routing pkts",
+        "IFQ drops",
+        "routing drops",
+    }
+    trace.write_text(MANET_MAC_TRACE)
+    assert conf._ns_mac_metrics(trace) == {
+        "MAC RTS sent": 2.0,
+        "MAC failed attempts": 1.0,  # 2 RTS - 1 CTS + 1 unicast DATA - 1 ACK
+        "MAC retry drops": 1.0,
+    }
+
+
+def test_ternsim_mac_metrics_sum_the_nodes_counters(tmp_path):
+    import json
+
+    mac = {"rts_sent": 10, "cts_timeouts": 3, "ack_timeouts": 1, "drops_retry_limit": 1}
+    summary = tmp_path / "summary.json"
+    summary.write_text(json.dumps({"nodes": [{"mac": mac}, {"mac": mac}, {"name": "wired"}]}))
+    assert conf._ternsim_mac_metrics(summary) == {
+        "MAC RTS sent": 20.0,
+        "MAC failed attempts": 8.0,
+        "MAC retry drops": 2.0,
+    }
+
+
+def test_manet_cases_cover_each_routing_traffic_and_movement_model(tmp_path):
+    manet = [c for c in conf.CASES if c.setdest is not None]
+    assert {c.ns_args[0] for c in manet} == {"AODV", "DSR", "DSDV"}
+    assert {c.metrics for c in manet} == {"manet-tcp", "manet-cbr"}
+    assert {(c.setdest["version"], c.setdest["pause"]) for c in manet} == {
+        (1, 0.0),
+        (1, 50.0),
+        (2, 0.0),
+    }
+    assert all(not c.fast and c.seeds >= 10 and c.script == "manet.tcl" for c in manet)
+    # Both simulators read the same files: 50 nodes' movements and cbrgen's connections.
+    case = next(c for c in manet if c.name == "manet-v2p0-cbr-dsdv")
+    conf.write_manet_inputs(case, 3, tmp_path)
+    scen = (tmp_path / "scen.tcl").read_text()
+    assert "$node_(49) set X_" in scen and "$node_(50)" not in scen
+    assert scen.startswith("#\n# nodes: 50, speed type: 1, min speed: 1.00, max speed: 20.00")
+    conn = (tmp_path / "conn.tcl").read_text()
+    assert "set cbr_(0) [new Application/Traffic/CBR]" in conn and "cbr_(10)" not in conn
+
+
+@needs_ns
+def test_one_short_manet_run_gives_every_metric_on_both_sides(tmp_path):
+    """One seed of the AODV/CBR case cut to 30 s: ns-2 and ternsim both run manet.tcl on the
+    same files and every metric is read on both sides (the full cases: `--full`)."""
+    import dataclasses
+
+    case = next(c for c in conf.CASES if c.name == "manet-v1p0-cbr-aodv")
+    case = dataclasses.replace(
+        case,
+        ns_args=("AODV", "cbr", "{seed}", "30", "1"),
+        setdest={**case.setdest, "time": 30.0},
+    )
+    ns, ts = conf._manet_run(case, 1, tmp_path)
+    assert set(ns) == set(ts)
+    for side in (ns, ts):
+        assert side["CBR sent"] > 0 and side["MAC RTS sent"] > 0 and side["routing pkts"] > 0
+        assert 50.0 < side["PDR %"] <= 100.0
 
 
 def test_without_ns_the_command_says_how_to_install_it(monkeypatch):

@@ -14,6 +14,11 @@ chain.tcl's translation equals its twin exactly, tested). Two kinds of compariso
   within 5 % of each other. The two simulators draw different random streams, so only
   distributions can be compared. The RED case has no twin scenario: its ternsim side is the
   same ns-2 script as ``ternsim ns2`` translates it.
+- **MANET** cases (``manet.tcl``, ``--full`` only): 50 mobile nodes, AODV, DSR or DSDV, TCP or
+  CBR connections; each seed's movement (setdest) and connection (cbrgen) files are written
+  once and read by both simulators. Besides the TCP senders' own counters, the metrics are
+  counted from the wireless trace both write (routing packets, drops, CBR delivery and delay)
+  and, for the MAC, from ns-2's MAC trace lines and ternsim's per-node MAC counters.
 
 ``run_cases`` needs ``ns`` on the PATH (Debian/Ubuntu: ``apt-get install ns2``).
 """
@@ -65,8 +70,14 @@ class Case:
     fast: bool = True
     seeds: int = 10
     #: What a stats case's script prints: "tcp" (a line "acked A rexmit R timeouts T kbps
-    #: K" per flow, summed over flows) or "cbr" ("first F npkts N nlost L").
+    #: K" per flow, summed over flows) or "cbr" ("first F npkts N nlost L"). "manet-tcp" and
+    #: "manet-cbr": manet.tcl's lines and counts from its traces (see :func:`_manet_metrics`).
     metrics: str = "tcp"
+    #: MANET cases: the setdest movement file (scen.tcl) each seed's run reads, as keyword
+    #: arguments of :func:`ternsim.generators.setdest` (its seed is the run's), and the
+    #: cbrgen connection file (conn.tcl), as those of :func:`ternsim.generators.cbrgen`.
+    setdest: dict[str, Any] | None = None
+    cbrgen: dict[str, Any] | None = None
 
 
 def _wired(name: str, agent: str, sink: str, tcp: str, fast: bool) -> Case:
@@ -184,6 +195,45 @@ def _lossy(name: str, agent: str, sink: str, loss: str, fast: bool, seeds: int =
     )
 
 
+#: MANET cases: 50 nodes in 500 m x 500 m for 100 s, random waypoint up to 20 m/s.
+MANET_SECONDS = 100
+_MANET_MOVES: dict[str, dict[str, Any]] = {
+    # setdest -v 1 -n 50 -p PAUSE -M 20 -t 100 -x 500 -y 500
+    "v1p0": {"version": 1, "pause": 0.0, "max_speed": 20.0},
+    "v1p50": {"version": 1, "pause": 50.0, "max_speed": 20.0},
+    # setdest -v 2 -n 50 -s 1 -m 1 -M 20 -t 100 -P 1 -p 0 -x 500 -y 500
+    "v2p0": {"version": 2, "pause": 0.0, "max_speed": 20.0, "min_speed": 1.0},
+}
+
+
+def _manet(moves: str, traffic: str, routing: str) -> Case:
+    """manet.tcl: the 50-node network, its movement file from setdest (MOVES) and its
+    connections from cbrgen (8 TCP Reno/FTP connections, or 10 CBR flows of 4 packets/s of
+    512 bytes), both generated with the seed of the run and read by both simulators."""
+    conns = (
+        {"kind": "tcp", "max_connections": 8}
+        if traffic == "tcp"
+        else {"kind": "cbr", "max_connections": 10, "rate": 4.0}
+    )
+    return Case(
+        name=f"manet-{moves}-{traffic}-{routing}",
+        kind="stats",
+        script="manet.tcl",
+        twin=None,
+        ns_args=(routing.upper(), traffic, "{seed}", str(MANET_SECONDS), "1"),
+        fast=False,
+        metrics=f"manet-{traffic}",
+        setdest={
+            "nodes": 50,
+            "time": float(MANET_SECONDS),
+            "width": 500.0,
+            "height": 500.0,
+            **_MANET_MOVES[moves],
+        },
+        cbrgen={"nodes": 50, **conns},
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -222,6 +272,17 @@ CASES: list[Case] = [
     _pairs("hidden", "aodv", False),
     _pairs("cross", "dsr", True),
     _pairs("cross", "aodv", False),
+    _manet("v1p0", "tcp", "aodv"),
+    _manet("v1p0", "tcp", "dsr"),
+    _manet("v1p0", "tcp", "dsdv"),
+    _manet("v1p0", "cbr", "aodv"),
+    _manet("v1p0", "cbr", "dsr"),
+    _manet("v1p0", "cbr", "dsdv"),
+    _manet("v1p50", "tcp", "aodv"),
+    _manet("v1p50", "cbr", "dsr"),
+    _manet("v2p0", "tcp", "dsr"),
+    _manet("v2p0", "cbr", "aodv"),
+    _manet("v2p0", "cbr", "dsdv"),
     _red(30, True),
     _lossy("tahoe", "TCP", "TCPSink", "list", True),
     _lossy("reno", "TCP/Reno", "TCPSink", "list", False),
@@ -406,9 +467,147 @@ def _cbr_metrics(out: str) -> dict[str, float] | None:
 _METRICS = {"tcp": _tcp_metrics, "cbr": _cbr_metrics}
 
 
+#: ns-2's packet types of routing control packets (DSDV's are "message").
+_ROUTING_TYPES = frozenset({"AODV", "DSR", "message"})
+
+
+def _manet_trace_metrics(path: Path, traffic: str) -> dict[str, float]:
+    """Counts from a wireless trace (old format, agent and routing lines): routing control
+    packets sent or forwarded (RTR ``s``/``f`` lines of AODV, DSR or DSDV's ``message``),
+    drops by the interface queue (``D ... IFQ``, any packet) and data packets dropped by
+    routing (``D ... RTR`` of TCP or CBR packets: no route, link failure callback; ns-2 also
+    logs an AODV request whose ring TTL runs out as a ``D RTR TTL`` drop, which ternsim
+    discards without a line), and for CBR the agents' sent and received packets, the delivery
+    ratio and the mean and median delay of the received ones (matched by packet id; the mean
+    is dominated by the few packets an ARP entry or a route holds for tens of seconds)."""
+    routing = ifq = rtr = 0
+    sent: dict[str, float] = {}
+    delays: list[float] = []
+    with path.open() as f:
+        for line in f:
+            x = line.split(None, 7)
+            if len(x) < 7:
+                continue
+            act, layer, kind = x[0], x[3], x[6]
+            if layer == "RTR":
+                if act in ("s", "f") and kind in _ROUTING_TYPES:
+                    routing += 1
+                elif act == "D" and kind not in _ROUTING_TYPES:
+                    rtr += 1
+            elif layer == "IFQ" and act == "D":
+                ifq += 1
+            elif layer == "AGT" and kind == "cbr":
+                if act == "s":
+                    sent[x[5]] = float(x[1])
+                elif act == "r" and x[5] in sent:
+                    delays.append(float(x[1]) - sent[x[5]])
+    got: dict[str, float] = {}
+    if traffic == "cbr":
+        got["CBR sent"] = float(len(sent))
+        got["CBR received"] = float(len(delays))
+        got["PDR %"] = 100.0 * len(delays) / len(sent) if sent else 0.0
+        got["delay ms"] = 1000.0 * statistics.fmean(delays) if delays else 0.0
+        got["median delay ms"] = 1000.0 * statistics.median(delays) if delays else 0.0
+    got["routing pkts"] = float(routing)
+    got["IFQ drops"] = float(ifq)
+    got["routing drops"] = float(rtr)
+    return got
+
+
+def _ns_mac_metrics(path: Path) -> dict[str, float]:
+    """ns-2's MAC counts from its MAC trace lines: failed attempts (RTS sent without a CTS
+    back, unicast frames sent without an ACK back) and frames dropped at the retry limit
+    (``D ... MAC RET`` lines of the frame: when the RTS retries run out, ns-2's
+    ``RetransmitRTS`` discards the RTS and the DATA frame, two lines for one frame, and only
+    the DATA frame's is counted)."""
+    rts = cts = data = acks = ret = 0
+    with path.open() as f:
+        for line in f:
+            x = line.split(None, 10)
+            if len(x) < 10 or x[3] != "MAC":
+                continue
+            if x[0] == "s":
+                if x[6] == "RTS":
+                    rts += 1
+                elif x[6] not in ("CTS", "ACK") and x[9] != "ffffffff":
+                    data += 1
+            elif x[0] == "r":
+                if x[6] == "CTS":
+                    cts += 1
+                elif x[6] == "ACK":
+                    acks += 1
+            elif x[0] == "D" and x[4] == "RET" and x[6] != "RTS":
+                ret += 1
+    return {
+        "MAC RTS sent": float(rts),
+        "MAC failed attempts": float(rts - cts + data - acks),
+        "MAC retry drops": float(ret),
+    }
+
+
+def _ternsim_mac_metrics(summary: Path) -> dict[str, float]:
+    """The same MAC counts from ternsim's summary (per-node counters, summed)."""
+    import json
+
+    nodes = json.loads(summary.read_text())["nodes"]
+
+    def total(key: str) -> float:
+        return float(sum(n["mac"][key] for n in nodes if "mac" in n))
+
+    return {
+        "MAC RTS sent": total("rts_sent"),
+        "MAC failed attempts": total("cts_timeouts") + total("ack_timeouts"),
+        "MAC retry drops": total("drops_retry_limit"),
+    }
+
+
+def write_manet_inputs(case: Case, seed: int, folder: Path) -> None:
+    """Writes a MANET case's scen.tcl (setdest) and conn.tcl (cbrgen) for ``seed`` into
+    ``folder``: ternsim's generators, deterministic per seed (ns-2's own setdest seeds itself
+    from the clock), the same files for both simulators."""
+    from . import generators
+
+    assert case.setdest is not None and case.cbrgen is not None
+    (folder / "scen.tcl").write_text(generators.setdest(**case.setdest, seed=seed))
+    (folder / "conn.tcl").write_text(generators.cbrgen(**case.cbrgen, seed=seed))
+
+
+def _manet_run(case: Case, seed: int, tmp: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """One seed of a MANET case: its movement and connection files written into ``tmp``,
+    manet.tcl run there by ns and by ternsim; each side's metrics."""
+    write_manet_inputs(case, seed, tmp)
+    traffic = case.metrics.removeprefix("manet-")
+    args = [a.format(seed=seed) for a in case.ns_args]
+    sides = []
+    for who, command in (
+        ("ns", [_ns()]),
+        ("ternsim ns2", [sys.executable, "-m", "ternsim", "ns2", "-o", "result"]),
+    ):
+        out = _run_script(who, command, case, args, tmp)
+        got = (_tcp_metrics(out) or _NO_TCP) if traffic == "tcp" else {}
+        got |= _manet_trace_metrics(tmp / "out.tr", traffic)
+        if who == "ns":
+            got |= _ns_mac_metrics(tmp / "out.tr")
+        else:
+            got |= _ternsim_mac_metrics(tmp / "result" / "summary.json")
+        sides.append(got)
+    return sides[0], sides[1]
+
+
+_NO_TCP = {"goodput kb/s": 0.0, "rexmits": 0.0, "timeouts": 0.0}
+
+
 def _run_stats_case(case: Case, seeds: int) -> list[dict[str, Any]]:
     ns: dict[str, list[float]] = {}
     ts: dict[str, list[float]] = {}
+    if case.setdest is not None:
+        for seed in range(1, seeds + 1):
+            with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
+                a, b = _manet_run(case, seed, Path(tmp))
+            for got, values in ((a, ns), (b, ts)):
+                for k, v in got.items():
+                    values.setdefault(k, []).append(v)
+        return _stats_rows(case, seeds, ns, ts)
     parse = _METRICS[case.metrics]
     with tempfile.TemporaryDirectory(prefix="ternsim-conformance-") as tmp:
         for seed in range(1, seeds + 1):
