@@ -305,6 +305,9 @@ _WIRELESS = re.compile(
     r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
 )
 
+#: The first two characters of a wired trace line (``+ 0.1 0 1 tcp ...``).
+_WIRED_EVENTS = {"+ ", "- ", "r ", "d "}
+
 #: Packet types of the flows' agents (the others are routing messages).
 _FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
 _RT_PORT = 255
@@ -795,6 +798,31 @@ class Translation:
         """ternsim's wired trace as ns-2 numbers it (see the module doc), with the link
         events before ``until`` (the core ran every event before it) written as ns-2 writes
         them (:meth:`_link_events`)."""
+        rewrite = self._wired_rewriter()
+        out = [x for x in map(rewrite, text.splitlines()) if x is not None]
+        if self.link_events:
+            out = self._link_events(out, until)
+        return "".join(x + "\n" for x in out)
+
+    def wired_entries(self, text: str, first: int) -> list[tuple[tuple[float, int, int], str]]:
+        """The wired lines of a piece of a wired-cum-wireless run's trace (its links' ``+ - r
+        d`` lines, which the core writes into the same text as the channel's lines), as ns-2
+        writes them into the one trace-all file, keyed as :meth:`wireless_entries` keys its
+        lines so that the two merge in the core's order. A node's address is its
+        hierarchical address (``1.0.1.2``: node 1.0.1, port 2), as ns-2 prints it."""
+        rewrite = self._wired_rewriter()
+        out: list[tuple[tuple[float, int, int], str]] = []
+        for k, line in enumerate(text.splitlines()):
+            if line[:2] not in _WIRED_EVENTS:
+                continue
+            new = rewrite(line)
+            if new is not None:
+                out.append(((float(new.split(" ", 2)[1]), first + k + 1, 0), new))
+        return out
+
+    def _wired_rewriter(self) -> Any:
+        """A function from one line of ternsim's wired trace to ns-2's (None: a line ns-2
+        does not write, of a link direction it does not trace)."""
         o = self.model.o
         traced = set()
         tcphdr_dirs = set()
@@ -802,6 +830,8 @@ class Translation:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
+        # A hierarchical script's nodes print as their address (`AddrParams`).
+        addr = {str(n.info["id"]): n.info["addr"] for n in self.model.nodes if "addr" in n.info}
         flow_fid = []
         ports: list[dict[str, str]] = []
         for sender, receiver in self.ends:
@@ -816,11 +846,11 @@ class Translation:
         # blocks, each of which makes the ACK 8 bytes longer than its 40.
         tcphdr = " 0 0x0 0"
         sack_sink = ["Sack1" in o.builtin_base(receiver.cls) for _, receiver in self.ends]
-        out = []
-        for line in text.splitlines():
+
+        def rewrite(line: str) -> str | None:
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in traced:
-                continue
+                return None
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
             if (f[2], f[3]) in tcphdr_dirs:
                 blocks = 0
@@ -830,12 +860,15 @@ class Translation:
             if 0 <= i < len(flow_fid):
                 f[7] = flow_fid[i]
                 for k in (8, 9):
-                    node = f[k].split(".")[0]
-                    f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
-            out.append(" ".join(f))
-        if self.link_events:
-            out = self._link_events(out, until)
-        return "".join(x + "\n" for x in out)
+                    node, port = f[k].split(".")[0], f[k].split(".")[-1]
+                    f[k] = f"{addr.get(node, node)}.{ports[i].get(node, port)}"
+            elif addr:
+                for k in (8, 9):
+                    node, _, port = f[k].partition(".")
+                    f[k] = f"{addr.get(node, node)}.{port}"
+            return " ".join(f)
+
+        return rewrite
 
     def skip_link_events(self, until: float) -> None:
         """The link events before ``until`` happened while no trace channel was open."""
