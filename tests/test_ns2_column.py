@@ -253,3 +253,94 @@ def test_arunakumari_stored_results_and_metadata() -> None:
     claims = am.table_claims(table, am.FULL_SWEEPS) + am.ordering_claims(table)
     am.attach_ns2(claims, stored, am.FULL_SWEEPS)
     assert all(c.ns2 and c.ns2_judged is not None for c in claims)
+
+
+# --- ho-mobileip ---------------------------------------------------------------------------
+
+
+class _NoTrace:
+    """A traced run with empty traces: the claims' quantities without running anything."""
+
+    summary = {"flows": [{"timeouts": 0}]}
+
+    def trace(self, name: str) -> pd.DataFrame:
+        return pd.DataFrame({"time_s": [], "rtt_s": [], "ack": []})
+
+
+def test_ho_mobileip_stored_results_and_metadata() -> None:
+    from ternsim.experiments import ho_mobileip as ho
+
+    stored = ns2.load(ho)
+    assert stored is not None, "scenarios/ho-mobileip/ns2_results.{csv,json} are missing"
+    meta = stored.meta
+    script = SCENARIOS / ho.NS2_SCRIPT
+    assert meta["script"] == ho.NS2_SCRIPT and script.is_file()
+    assert meta["script_sha256"] == hashlib.sha256(script.read_bytes()).hexdigest()
+    assert meta["ns_version"] == "ns-2 2.35" and meta["date"]
+    assert meta["command"].startswith("ternsim reproduce ho-mobileip --regenerate-ns2")
+    configs = ho.ns2_configs(10)
+    assert [c["key"] for c in meta["configurations"]] == [c.values for c in configs]
+    (m,) = meta["configurations"]
+    assert m["ns"] == "ns vegas_fig3.tcl {seed} 3 3 1 120" and len(m["seeds"]) >= 6
+    runs = ns2.rows_for(stored, configs[0].values)
+    assert sorted(runs["seed"]) == m["seeds"]
+    # Physics: ns-2.35's base RTTs over 802.11 are the hand-worked ones of mobileip_wifi.toml
+    # (28.944, 38.208, 34.208 ms) plus ns-2's longer frames (58-byte MAC header, 60-byte
+    # ACKs: about 0.3 ms) plus at most two backoffs (1.24 ms); the paths keep their order.
+    for col, base in (("rtt_home_ms", 28.944), ("rtt_fa1_ms", 38.208), ("rtt_fa2_ms", 34.208)):
+        assert ((runs[col] > base + 0.2) & (runs[col] < base + 0.4 + 1.24)).all(), col
+    # No more than the 1 Mb/s channel carries; settled in a foreign network, Vegas carries
+    # less than at home, and the handoff's outage (ns-2's late registration) costs more.
+    assert (runs["kbps_home"] < 800).all() and (runs["kbps_home"] > 650).all()
+    for net in ("fa1", "fa2"):
+        assert (runs[f"kbps_{net}_settled"] < runs["kbps_home"]).all()
+        assert (runs[f"kbps_{net}"] <= runs[f"kbps_{net}_settled"] + 1).all()
+
+
+def test_ho_mobileip_claims_get_ns2_values_or_a_reason() -> None:
+    from ternsim.experiments import ho_mobileip as ho
+
+    stored = ns2.load(ho)
+    assert stored is not None
+    traced = {(fig, tcp, 1): _NoTrace() for fig in ho.FIGURES for tcp in ho.VARIANTS}
+    claims = ho._claims(traced)
+    ho.attach_ns2(claims, stored)
+    with_ns2 = [c for c in claims if c.ns2 is not None]
+    # Fig. 3's Vegas claims over 802.11 get ns-2's per-seed values, and the paper's
+    # criterion holds for ns-2 on each of them ...
+    assert {c.quantity for c in with_ns2} == {
+        "BaseRTT at home, Fig. 3 over 802.11 (ms)",
+        "RTT in FA1's network, Fig. 3 over 802.11 (ms)",
+        "RTT in FA2's network, Fig. 3 over 802.11 (ms)",
+        "Vegas throughput in FA1's network / at home, Fig. 3 over 802.11",
+        "Vegas throughput in FA2's network / at home, Fig. 3 over 802.11",
+    }
+    n_seeds = len(stored.runs)
+    for c in with_ns2:
+        assert len(c.ns2) == n_seeds and c.ns2_verdict() == "yes", c.quantity
+    # ... and every other claim says why ns-2.35 cannot run it.
+    why = {c.quantity: c.ns2_missing for c in claims if c.ns2 is None}
+    assert all(why.values()) and len(why) == len(claims) - len(with_ns2)
+    assert all("Demo-Vegas" in w for q, w in why.items() if q.startswith("Demo-Vegas"))
+    assert "reverse tunnelling" in why["RTT in the foreign network, reverse tunnel, Fig. 5 (ms)"]
+    assert "reverse tunnelling" in why[
+        "Vegas throughput, forward tunnel / reverse tunnel, FA1 26-72 s"]  # fmt: skip
+    assert "fixed 8 ms last hop" in why["BaseRTT at home, Fig. 3 (ms)"]
+    # The report shows the three columns with footnotes.
+    text = rep.render_markdown("T", "intro", claims, "summary", [], ns2_facts="facts")
+    assert "| ns-2.35 (mean ± 95 % CI, n seeds) |" in text and "¹ " in text
+
+
+@needs_ns
+def test_ho_mobileip_regenerating_one_seed_gives_the_stored_row(tmp_path: Path) -> None:
+    """`ns` on vegas_fig3.tcl is deterministic for a seed: seed 1 again gives the stored row."""
+    from ternsim.experiments import ho_mobileip as ho
+
+    stored = ns2.load(ho)
+    assert stored is not None
+    fresh = ns2.regenerate(ho, seeds=1, folder=tmp_path, jobs=1)
+    assert [c["seeds"] for c in fresh.meta["configurations"]] == [[1]]
+    assert fresh.meta["script_sha256"] == stored.meta["script_sha256"]
+    got = fresh.runs.reset_index(drop=True)
+    want = stored.runs[stored.runs["seed"] == 1].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False, rtol=1e-6)

@@ -18,11 +18,19 @@ the README beside it); this module only says what each figure changes:
 Every figure is a traced run per variant and seed (throughput over time from the ACK trace,
 RTT samples); the claims compare the paper's RTT statements and its orderings of Vegas and
 Demo-Vegas per interval.
+
+The ns-2.35 column (:mod:`ternsim.experiments.ns2`): ``scenarios/ho-mobileip/vegas_fig3.tcl``
+is ``fig3_wifi`` with plain Vegas written for ns-2 (its base stations are 802.11 nodes); its
+stored results give Fig. 3's Vegas claims over 802.11 ns-2's values. The rest say why ns-2.35
+cannot run them (no Demo-Vegas, reverse tunnelling, route optimization or fixed last hop).
 """
 
 from __future__ import annotations
 
 import copy
+import math
+import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +38,11 @@ import numpy as np
 import pandas as pd
 
 from .. import sweep
+from . import ns2
 from . import report as rep
 
 ID = "ho-mobileip"
 TITLE = "Ho, Chan, Chen: TCP-Vegas on Mobile IP networks (Demo-Vegas)"
-#: Why the report has no ns-2.35 column (stated in its intro).
-NS2_ABSENT = (
-    "Demo-Vegas is the paper's own code, and ns-2.35's Mobile IP (wired-cum-wireless base "
-    "stations as home and foreign agents) has neither reverse tunnelling nor route "
-    "optimization, nor the paper's fixed 8 ms last hop; of its Vegas runs only Fig. 3's "
-    "triangular routing over an 802.11 last hop could be written for plain `ns` (not for "
-    "`ternsim ns2`, which refuses wired-cum-wireless scripts), and that has not been done"
-)
 SCENARIO = "ho-mobileip/mobileip.toml"
 #: The same with the last hop over 802.11 (figures with ``"wifi": True``).
 SCENARIO_WIFI = "ho-mobileip/mobileip_wifi.toml"
@@ -117,6 +118,170 @@ for _fig in [f for f in FIGURES]:
         wifi=True,
         caption=f"{_name} over 802.11: {_what}, with an 802.11 DCF last hop (75 m range)",
     )
+
+
+# --- the ns-2.35 column --------------------------------------------------------------------
+
+#: The ns-2 twin of mobileip_wifi.toml with Fig. 3's walk (usage in its header): plain Vegas,
+#: the 802.11 last hop (ns-2's base stations are 802.11 nodes); ``ternsim reproduce
+#: ho-mobileip --regenerate-ns2`` runs it for :func:`ns2_configs` and stores the results beside
+#: it. ``ternsim ns2`` runs it too.
+NS2_SCRIPT = "ho-mobileip/vegas_fig3.tcl"
+#: The figure the script is, and its run length (the walk ends at 120 s).
+NS2_FIGURE = "fig3_wifi"
+NS2_DURATION = 120.0
+#: The trace the script writes (its wired lines: CN is node 0).
+NS2_TRACE = "vegas_fig3.tr"
+#: Intervals (s) of the ns-2 rows: minimum RTT (ms) per network, Vegas's throughput (kb/s)
+#: per interval. Home for throughput starts at 10 s: ns-2 drops segment 0 at the home agent
+#: (its DSDV has no route to MN yet) and Vegas waits out the 6 s initial RTO. "settled":
+#: after the longest outage ns-2's handoffs cause (its registration waits for a DSDV update,
+#: then TCP for its backed-off timer: up to 15 s after leaving the old agent at 22.1 and
+#: 47.1 s), so that the throughput is Vegas's on the new path, not the handoff's.
+NS2_RTT = {"home": (0.0, 10.0), "FA1": (26.0, 47.0), "FA2": (51.0, 82.0)}
+NS2_KBPS = {
+    "home": (10.0, 22.0), "FA1": (26.0, 47.0), "FA1 settled": (38.0, 47.0),
+    "FA2": (51.0, 82.0), "FA2 settled": (63.0, 82.0), "FA1 (back)": (86.0, 107.0),
+    "home again": (111.0, 120.0), "whole run": (0.0, 120.0),
+}  # fmt: skip
+#: Why ns-2.35 has no value for a claim, by words of its quantity (first match).
+NS2_MISSING = [
+    ("Demo-Vegas", "ns-2.35 has no Demo-Vegas: it is the paper's own modification of Vegas"),
+    ("reverse tunnel", "ns-2.35's Mobile IP has no reverse tunnelling"),
+    ("fig5", "ns-2.35's Mobile IP has no reverse tunnelling"),
+    ("Fig. 5", "ns-2.35's Mobile IP has no reverse tunnelling"),
+    ("fig6", "ns-2.35's Mobile IP has no route optimization"),
+    ("fig7", "ns-2.35's Mobile IP has no route optimization"),
+    ("", "ns-2.35's Mobile IP agents are 802.11 base stations: it has no fixed 8 ms last hop "
+         "(the claim's twin over 802.11, where there is one, has ns-2's value)"),
+]  # fmt: skip
+
+
+def _col(kind: str, name: str) -> str:
+    return f"{kind}_{name.lower().replace(' ', '_').replace('(', '').replace(')', '')}"
+
+
+def ns2_configs(seeds: int) -> list[ns2.NsConfig]:
+    """One configuration: Fig. 3 over 802.11 (X, Y, Z = 3, 3, 1), Vegas, 120 s."""
+    x, y, z = FIGURES[NS2_FIGURE]["xyz"]
+    key = (("figure", NS2_FIGURE), ("tcp", "vegas"), ("duration_s", NS2_DURATION))
+    args = ("{seed}", str(x), str(y), str(z), f"{NS2_DURATION:g}")
+    return [ns2.NsConfig(key, args)]
+
+
+def ns2_trace_series(lines: Iterable[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The sender's RTT samples and ACK arrivals from the wired lines of CN (node 0) in an
+    ns-2 trace: a data segment's ``+`` on CN's link (sent), the ``r`` at CN of the ACK with
+    that number (its RTT: arrival minus the segment's last sending, as Vegas times it). Returns
+    (``rtt``: time_s, rtt_s; ``acks``: time_s, ack), as ternsim's traces."""
+    sent: dict[int, float] = {}
+    rtt: list[tuple[float, float]] = []
+    acks: list[tuple[float, int]] = []
+    for line in lines:
+        f = line.split()
+        if len(f) < 12 or f[2].startswith("_"):
+            continue
+        if f[0] == "+" and f[2] == "0" and f[4] == "tcp":
+            sent[int(f[10])] = float(f[1])
+        elif f[0] == "r" and f[3] == "0" and f[4] == "ack":
+            t, n = float(f[1]), int(f[10])
+            acks.append((t, n))
+            if n in sent:
+                rtt.append((t, t - sent[n]))
+    return (pd.DataFrame(rtt, columns=["time_s", "rtt_s"]),
+            pd.DataFrame(acks, columns=["time_s", "ack"]))  # fmt: skip
+
+
+def interval_metrics(rtt: pd.DataFrame, acks: pd.DataFrame) -> dict[str, float]:
+    """Minimum RTT per network and throughput per interval (:data:`NS2_RTT`,
+    :data:`NS2_KBPS`) of one run, from its RTT samples and ACK arrivals (ns-2's or
+    ternsim's)."""
+    out: dict[str, float] = {}
+    for name, (a, b) in NS2_RTT.items():
+        out[_col("rtt", name) + "_ms"] = round(min_rtt_ms(rtt, a, b), 6)
+    for name, (a, b) in NS2_KBPS.items():
+        out[_col("kbps", name)] = round(mean_kbps(acks, a, b), 3)
+    return out
+
+
+def ns2_parse(config: ns2.NsConfig, seed: int, stdout: str, workdir: Path) -> list[dict]:
+    """One row per run: the script's counters (``acked``: the sender's ``ack_``,
+    ``retransmissions``, ``timeouts``) and :func:`interval_metrics` from its trace."""
+    del config, seed
+    words = stdout.split()
+    counts = {k: int(words[words.index(k) + 1]) for k in ("acked", "retransmissions", "timeouts")}
+    with open(workdir / NS2_TRACE, encoding="utf-8") as f:
+        rtt, acks = ns2_trace_series(f)
+    return [{**counts, **interval_metrics(rtt, acks)}]
+
+
+def ns2_samples(results: ns2.Ns2Results, column: str) -> list[float]:
+    """The stored per-seed values of one column, in seed order."""
+    runs = ns2.rows_for(results, {"figure": NS2_FIGURE}).sort_values("seed")
+    return [float(v) for v in runs[column] if not math.isnan(float(v))]
+
+
+def ns2_twin(quantity: str) -> tuple[str, ...] | None:
+    """The stored columns behind a claim ns-2 can run (a ratio: two), or None."""
+    twins = {
+        "BaseRTT at home, Fig. 3 over 802.11 (ms)": ("rtt_home_ms",),
+        "RTT in FA1's network, Fig. 3 over 802.11 (ms)": ("rtt_fa1_ms",),
+        "RTT in FA2's network, Fig. 3 over 802.11 (ms)": ("rtt_fa2_ms",),
+        "Vegas throughput in FA1's network / at home, Fig. 3 over 802.11": (
+            "kbps_fa1_settled", "kbps_home"),
+        "Vegas throughput in FA2's network / at home, Fig. 3 over 802.11": (
+            "kbps_fa2_settled", "kbps_home"),
+    }  # fmt: skip
+    return twins.get(quantity)
+
+
+def attach_ns2(claims: Sequence[rep.Claim], results: ns2.Ns2Results) -> None:
+    """Gives every claim ns-2's per-seed values of the same quantity, or the reason ns-2.35
+    cannot run it."""
+    for c in claims:
+        twin = ns2_twin(c.quantity)
+        if twin is None:
+            c.ns2 = None
+            c.ns2_missing = next(why for word, why in NS2_MISSING if word in c.quantity)
+            continue
+        if len(twin) == 1:
+            c.ns2 = ns2_samples(results, twin[0])
+        else:
+            num, den = ns2_samples(results, twin[0]), ns2_samples(results, twin[1])
+            c.ns2 = [a / b for a, b in zip(num, den) if b > 0]
+
+
+def _ns2_table(traced: dict[tuple[str, str, int], Any], stored: ns2.Ns2Results) -> pd.DataFrame:
+    """Fig. 3 over 802.11, Vegas, every interval: ns-2.35 beside ternsim's own scenario."""
+    ours = [interval_metrics(r.trace("rtt"), r.trace("acks"))
+            for (g, t, _), r in sorted(traced.items(), key=lambda kv: kv[0][2])
+            if g == NS2_FIGURE and t == "vegas"]  # fmt: skip
+    rows = []
+    what = [
+        (f"minimum RTT, {n} {a:g}-{b:g} s (ms)", _col("rtt", n) + "_ms", ".3f")
+        for n, (a, b) in NS2_RTT.items()
+    ]
+    what += [(f"throughput, {n} {a:g}-{b:g} s (kb/s)", _col("kbps", n), ".0f")
+             for n, (a, b) in NS2_KBPS.items()]  # fmt: skip
+    for label, col, fmt in what:
+        ns_values = ns2_samples(stored, col)
+        ts_values = [float(m[col]) for m in ours if not math.isnan(float(m[col]))]
+        rows.append({
+            "Vegas, Fig. 3 over 802.11": label,
+            f"{stored.label()}": f"{rep.mean_ci_text(ns_values, fmt)} (n = {len(ns_values)})",
+            "ternsim": f"{rep.mean_ci_text(ts_values, fmt)} (n = {len(ts_values)})",
+            "ns-2 vs ternsim": ns2.verdict(ns_values, ts_values),
+        })  # fmt: skip
+    timeouts = [float(r.summary["flows"][0]["timeouts"]) for (g, t, _), r in traced.items()
+                if g == NS2_FIGURE and t == "vegas"]  # fmt: skip
+    ns_to = ns2_samples(stored, "timeouts")
+    rows.append({
+        "Vegas, Fig. 3 over 802.11": "timeouts in the run",
+        f"{stored.label()}": f"{rep.mean_ci_text(ns_to, '.1f')} (n = {len(ns_to)})",
+        "ternsim": f"{rep.mean_ci_text(timeouts, '.1f')} (n = {len(timeouts)})",
+        "ns-2 vs ternsim": ns2.verdict(ns_to, timeouts),
+    })  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def scenario_for(base: dict[str, Any], fig: str, tcp: str, duration: float) -> dict[str, Any]:
@@ -272,6 +437,31 @@ def _claims(traced: dict[tuple[str, str, int], Any]) -> list[rep.Claim]:
              "less (a segment meeting the agent's post-transmission backoff) to two full "
              "backoffs (2 × 31 slots) more",
     ))  # fmt: skip
+    # Fig. 3's Vegas statements over 802.11 (the runs ns-2.35 can make too): the RTT bounds
+    # per foreign network, and Vegas's throughput falling there ("it reduces the congestion
+    # window size and thus the throughput decreases"), against its own throughput at home.
+    for net, bound, (start, stop) in (("FA1", 38.0, NS2_RTT["FA1"]), ("FA2", 34.0, NS2_RTT["FA2"])):
+        claims.append(C(
+            f"RTT in {net}'s network, Fig. 3 over 802.11 (ms)",
+            f"not in the paper: its Fig. 3 claim (≥ {bound:g}), over 802.11",
+            rtt("fig3_wifi", start, stop), fmt=".3f", check=lambda m, b=bound: m >= b,
+            criterion=f"min ≥ {bound:g}",
+            note=f"{start:g}-{stop:g} s; hand-worked {38.208 if net == 'FA1' else 34.208} ms "
+                 "+ backoff (README, 'The 802.11 variant')",
+        ))  # fmt: skip
+    home = NS2_KBPS["home"]
+    for net in ("FA1", "FA2"):
+        start, stop = NS2_KBPS[f"{net} settled"]
+        claims.append(C(
+            f"Vegas throughput in {net}'s network / at home, Fig. 3 over 802.11",
+            "not in the paper: its Fig. 3 claim (< 1: Vegas 'reduces the congestion window "
+            "size and thus the throughput decreases'), over 802.11",
+            [a / b if b > 0 else float("nan") for a, b in
+             zip(thr("fig3_wifi", "vegas", start, stop), thr("fig3_wifi", "vegas", *home))],
+            fmt=".2f", check=lambda m: m < 1.0, criterion="mean ratio < 1",
+            note=f"{start:g}-{stop:g} s (after the handoff's outage in either simulator) "
+                 f"against home {home[0]:g}-{home[1]:g} s",
+        ))  # fmt: skip
     claims.append(C(
         "Vegas throughput, forward tunnel / reverse tunnel, FA1 26-72 s",
         "> 1 ('throughput of Vegas in Fig. 4 is better than that in Fig. 5')",
@@ -335,6 +525,17 @@ def reproduce(
     rep.write_traced([r for r in done if r.seed == 1], tmp / "traces")
     figures = _figures(tmp, traced)
     claims = _claims(traced)
+    stored = ns2.load(sys.modules[__name__])
+    extra = []
+    if stored is not None:
+        attach_ns2(claims, stored)
+        extra.append(
+            "## Vegas over 802.11, Fig. 3: ns-2.35 beside ternsim, every interval\n\n"
+            f"`ns {Path(NS2_SCRIPT).name}` (stored, {len(ns2_samples(stored, 'acked'))} "
+            "seeds) against ternsim's own scenario (`mobileip_wifi.toml`, Fig. 3's overrides); "
+            "mean ± 95 % CI over seeds. Why they differ: the README's \"The ns-2 script of "
+            'Fig. 3".\n\n' + rep.markdown_table(_ns2_table(traced, stored))
+        )
     summary = _summary_table(traced)
     summary.to_csv(tmp / "summary.csv", index=False)
     mode = "quick" if quick else "full"
@@ -350,13 +551,39 @@ of the sender's cumulative ACK × 1000 bytes per interval; the seed-1 traced run
 figures are in `traces/`. Seeds change the agents' advertisement phases and the TCP clock
 phase (and, over 802.11, the MAC backoffs). "agrees" applies the stated criterion to the
 mean over seeds (over 802.11: to its 95 % interval).
-No ns-2.35 column: {NS2_ABSENT}.
 """
     text = rep.render_markdown(
-        TITLE, intro, claims, rep.markdown_table(summary), figures, extra=[NOTES]
-    )
+        TITLE, intro, claims, rep.markdown_table(summary), figures, extra=[*extra, NOTES],
+        ns2_facts=_ns2_text(stored) if stored is not None else "",
+    )  # fmt: skip
     (tmp / rep.REPORT_FILE).write_text(text, encoding="utf-8")
-    return rep.Report(ID, TITLE, tmp, claims, summary, [f for f, _ in figures], 0.0, quick)
+    report = rep.Report(ID, TITLE, tmp, claims, summary, [f for f, _ in figures], 0.0, quick)
+    report.ns2_facts = stored.facts() if stored is not None else ""
+    return report
+
+
+def _ns2_text(stored: ns2.Ns2Results) -> str:
+    seeds = ns2_samples(stored, "acked")
+    return f"""
+**The {stored.label()} column** comes from running ns-2 itself: `scenarios/{NS2_SCRIPT}`, the
+ns-2 twin of `mobileip_wifi.toml` with Fig. 3's walk and delays (X, Y, Z = 3, 3, 1): CN - R -
+HA/FA1/FA2 wired at 5 Mb/s, HA, FA1 and FA2 ns-2 base stations (home and foreign agents) with
+802.11 at 1 Mb/s, no RTS/CTS and a 75 m reception range, MN walking between them, plain TCP
+Vegas (α, β, γ = 1, 3, 1, window 20, 1000-byte packets, ns-2.26's RTO defaults) from CN to
+MN, {NS2_DURATION:g} s, {len(seeds)} seeds. The RTT samples and the cumulative ACK are read
+from CN's lines of the script's trace (a segment's `+` on CN's link to its ACK's `r` at CN).
+Only the Vegas runs of Fig. 3 over 802.11 have an ns-2 value: ns-2.35 has no Demo-Vegas (the
+paper's own code), its Mobile IP has neither reverse tunnelling (Fig. 5) nor route
+optimization (Figs. 6, 7), and its agents are 802.11 base stations, so the paper's fixed 8 ms
+last hop cannot be written (footnotes). ns-2 differs from `mobileip_wifi.toml` where ns-2.35
+imposes it (DSDV on the wireless side, which delays registrations; a 58-byte 802.11 header
+where the scenario has ns-2.26's 52; 20 bytes of IP header on the ACK's air time): the
+README's "The ns-2 script of Fig. 3". "paper vs ns-2" applies the claim's criterion to ns-2's
+mean; "ns-2 vs ternsim" agrees when each mean lies in the other's 95 % interval or the two are
+within 5 %. Stored results: {stored.facts()}. Regenerate with `ternsim reproduce ho-mobileip
+--regenerate-ns2` (needs `ns`); `ternsim ns2 {Path(NS2_SCRIPT).name} SEED` runs the same script
+in ternsim.
+"""
 
 
 NOTES = """

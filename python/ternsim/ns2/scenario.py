@@ -308,6 +308,9 @@ _WIRELESS = re.compile(
 #: A MAC line without an IP part: an RTS, CTS or ACK, or an ARP frame.
 _WIRELESS_MAC = re.compile(r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ MAC ")
 
+#: The first two characters of a wired trace line (``+ 0.1 0 1 tcp ...``).
+_WIRED_EVENTS = {"+ ", "- ", "r ", "d "}
+
 #: Packet types of the flows' agents (the others are routing messages).
 _FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
 _RT_PORT = 255
@@ -817,6 +820,31 @@ class Translation:
         """ternsim's wired trace as ns-2 numbers it (see the module doc), with the link
         events before ``until`` (the core ran every event before it) written as ns-2 writes
         them (:meth:`_link_events`)."""
+        rewrite = self._wired_rewriter()
+        out = [x for x in map(rewrite, text.splitlines()) if x is not None]
+        if self.link_events:
+            out = self._link_events(out, until)
+        return "".join(x + "\n" for x in out)
+
+    def wired_entries(self, text: str, first: int) -> list[tuple[tuple[float, int, int], str]]:
+        """The wired lines of a piece of a wired-cum-wireless run's trace (its links' ``+ - r
+        d`` lines, which the core writes into the same text as the channel's lines), as ns-2
+        writes them into the one trace-all file, keyed as :meth:`wireless_entries` keys its
+        lines so that the two merge in the core's order. A node's address is its
+        hierarchical address (``1.0.1.2``: node 1.0.1, port 2), as ns-2 prints it."""
+        rewrite = self._wired_rewriter()
+        out: list[tuple[tuple[float, int, int], str]] = []
+        for k, line in enumerate(text.splitlines()):
+            if line[:2] not in _WIRED_EVENTS:
+                continue
+            new = rewrite(line)
+            if new is not None:
+                out.append(((float(new.split(" ", 2)[1]), first + k + 1, 0), new))
+        return out
+
+    def _wired_rewriter(self) -> Any:
+        """A function from one line of ternsim's wired trace to ns-2's (None: a line ns-2
+        does not write, of a link direction it does not trace)."""
         o = self.model.o
         traced = set()
         tcphdr_dirs = set()
@@ -825,28 +853,32 @@ class Translation:
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
         numbers = self._flow_numbers()
+        addr = self._addresses()
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
         # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
         # blocks, each of which makes the ACK 8 bytes longer than its 40.
         tcphdr = " 0 0x0 0"
         sack_sink = ["Sack1" in o.builtin_base(receiver.cls) for _, receiver in self.ends]
-        out = []
-        for line in text.splitlines():
+
+        def rewrite(line: str) -> str | None:
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in traced:
-                continue
+                return None
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
             if (f[2], f[3]) in tcphdr_dirs:
                 blocks = 0
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
                     blocks = (int(f[5]) - _ACK_BYTES) // 8
                 f[11] += f"{tcphdr} {blocks}"
-            _renumber(f, i, numbers)
-            out.append(" ".join(f))
-        if self.link_events:
-            out = self._link_events(out, until)
-        return "".join(x + "\n" for x in out)
+            _renumber(f, i, numbers, addr)
+            return " ".join(f)
+
+        return rewrite
+
+    def _addresses(self) -> dict[str, str]:
+        """A hierarchical script's nodes by id, as their address (`AddrParams`) prints."""
+        return {str(n.info["id"]): n.info["addr"] for n in self.model.nodes if "addr" in n.info}
 
     def _flow_numbers(self) -> tuple[list[str], list[dict[str, str]]]:
         """Per ternsim flow: ns-2's flow id, and the port of its agent on each end node."""
@@ -977,12 +1009,23 @@ class Translation:
         return lines[:start] + new + lines[end:], start + len(new)
 
 
-def _renumber(f: list[str], i: int, numbers: tuple[list[str], list[dict[str, str]]]) -> None:
+def _renumber(
+    f: list[str],
+    i: int,
+    numbers: tuple[list[str], list[dict[str, str]]],
+    addr: dict[str, str] | None = None,
+) -> None:
     """A wired trace line's fields (split), ternsim flow ``i``'s, numbered as ns-2 numbers
-    them in place: the flow id (field 7) and the agents' ports (fields 8 and 9)."""
+    them in place: the flow id (field 7) and the agents' ports (fields 8 and 9), a node of a
+    hierarchical script as its address (``addr``)."""
     flow_fid, ports = numbers
+    addr = addr or {}
     if 0 <= i < len(flow_fid):
         f[7] = flow_fid[i]
         for k in (8, 9):
-            node = f[k].split(".")[0]
-            f[k] = f"{node}.{ports[i].get(node, f[k].split('.')[-1])}"
+            node, port = f[k].split(".")[0], f[k].split(".")[-1]
+            f[k] = f"{addr.get(node, node)}.{ports[i].get(node, port)}"
+    elif addr:
+        for k in (8, 9):
+            node, _, port = f[k].partition(".")
+            f[k] = f"{addr.get(node, node)}.{port}"

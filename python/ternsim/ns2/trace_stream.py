@@ -114,6 +114,9 @@ class TraceStream:
             write(self.translation.rewrite_trace(text, until))
             return
         entries = self.translation.wireless_entries(text, self._taken)
+        if self.translation.model.links:
+            # Wired-cum-wireless: the links' lines go into the same file, in time order.
+            entries += self.translation.wired_entries(text, self._taken)
         self._taken += text.count("\n") + 1
         self._lines.extend(entries)
         if len(self._lines) >= SPILL_LINES:

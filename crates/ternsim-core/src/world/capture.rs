@@ -206,11 +206,12 @@ impl Capture {
         }
     }
 
+    /// Where wired lines go: the trace text in either format. A wired-cum-wireless run
+    /// (wired links and an 802.11 channel) writes the wired format for its links and the
+    /// wireless format for its channel into the one text, as ns-2 writes both into one
+    /// trace-all file.
     fn wired_trace(&mut self) -> Option<&mut String> {
-        match &mut self.ns2 {
-            Some((t, false)) => Some(t),
-            _ => None,
-        }
+        self.ns2.as_mut().map(|(t, _)| t)
     }
 
     /// Whether the 802.11 channels must log their MAC events: a wireless ns-2 trace prints

@@ -373,3 +373,35 @@ fn mac_lines_are_added_without_changing_the_other_lines() {
         "{sent_tcp} {routed_tcp}"
     );
 }
+
+/// A wired-cum-wireless run (Mobile IP over an 802.11 last hop) writes both formats into the
+/// one trace, as ns-2 writes both into its trace-all file: the wired links' `+ - r d` lines
+/// (CN is node 0, R node 1) and the channel's old-CMU lines (MN is node 5).
+#[test]
+fn a_wired_cum_wireless_trace_has_both_formats() {
+    let json = scenario("ho-mobileip/mobileip_wifi.toml", |doc| {
+        doc["duration"] = Value::String("5s".into());
+    });
+    let out = run(
+        &json,
+        CaptureSpec {
+            pcap: None,
+            ns2_trace: true,
+            ns2_omit: Vec::new(),
+            ns2_mac: false,
+        },
+    );
+    let text = out.capture.ns2_trace.as_ref().unwrap();
+    let rows = fields(text);
+    let sent = rows
+        .iter()
+        .filter(|r| r.len() == 12 && r[0] == "+" && (r[2], r[3], r[4]) == ("0", "1", "tcp"))
+        .count() as u64;
+    assert_eq!(sent, out.summary.flows[0].segments_sent);
+    assert!(rows
+        .iter()
+        .any(|r| r[0] == "r" && (r[2], r[3], r[4]) == ("1", "0", "ack")));
+    assert!(rows
+        .iter()
+        .any(|r| r[0] == "r" && r[2] == "_5_" && r[3] == "AGT" && r[6] == "tcp"));
+}
