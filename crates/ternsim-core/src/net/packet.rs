@@ -308,8 +308,8 @@ impl PacketFields {
     }
 
     /// Removes ns-2's extra routing IP header ([`Header::RoutingIpCopy`]) if the packet has
-    /// one, shrinking `size`.
-    pub fn remove_routing_ip_copy(&mut self) {
+    /// one, shrinking `size`; whether it had one.
+    pub fn remove_routing_ip_copy(&mut self) -> bool {
         if let Some(i) = self
             .headers
             .iter()
@@ -317,7 +317,9 @@ impl PacketFields {
         {
             let h = self.headers.remove(i);
             self.size -= h.size();
+            return true;
         }
+        false
     }
 
     /// Replaces the packet's source route (or adds one), keeping `size` exact.

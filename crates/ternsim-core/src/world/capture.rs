@@ -747,12 +747,16 @@ impl World {
         }
     }
 
-    /// `p` reaches the agent bound to its port at `node`.
-    pub(super) fn tap_deliver(&mut self, now: SimTime, node: NodeId, p: &Packet) {
+    /// `p` reaches the agent bound to its port at `node`; `ip_copy`: the routing layer's
+    /// extra IP header came off on the way (ns-2 still counts it on the `r AGT` line).
+    pub(super) fn tap_deliver(&mut self, now: SimTime, node: NodeId, p: &Packet, ip_copy: bool) {
         if self.capture.is_none() {
             return;
         }
-        self.wireless_line('r', now, i64::from(node.0), "AGT", "---", -2, p);
+        let size = p.size + if ip_copy { IP_HEADER_BYTES } else { 0 };
+        let n = i64::from(node.0);
+        let mac = MacFields::default();
+        self.wireless_packet_line('r', now, n, "AGT", "---", -2, p, mac, size);
     }
 
     /// `node` hands `p` to its interface `iface` for `next_hop`.

@@ -116,6 +116,10 @@ impl World {
         in_iface: Option<IfaceId>,
         mut packet: Packet,
     ) {
+        // ns-2.35's AODV and DSDV count an IP header on the packets they originate for
+        // agents (`Header::RoutingIpCopy`); ns-2 leaves it in the size the agent sees, so
+        // its `r AGT` line counts it, but ternsim's agents get the packet without it.
+        let ip_copy = packet.remove_routing_ip_copy();
         if packet.decapsulate().is_some() {
             // Tunnel exit: route the inner packet as if it had arrived here.
             let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
@@ -130,7 +134,7 @@ impl World {
             self.drop_packet(now, Some(node), None, packet, DropReason::NoAgent);
             return;
         };
-        self.tap_deliver(now, node, &packet);
+        self.tap_deliver(now, node, &packet, ip_copy);
         self.accounting.delivered += 1;
         self.accounting.delivered_by_kind[packet.kind().index()] += 1;
         match (agent, &packet.payload) {

@@ -487,7 +487,7 @@ impl AodvAgent {
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
-        mut packet: Packet,
+        packet: Packet,
     ) -> Routed {
         self.note_ctx(ctx, Some(iface));
         self.sweep(now);
@@ -519,7 +519,8 @@ impl AodvAgent {
         }
         let dst = packet.ip.dst;
         if ctx.is_local(dst) || dst.is_broadcast() {
-            packet.remove_routing_ip_copy();
+            // The extra IP header ns-2 counts comes off where the node delivers the packet
+            // (`World::deliver_locally`), after ns-2's `r AGT` line has counted it.
             return Routed::Deliver(packet);
         }
         match self.forward(now, packet) {

@@ -776,7 +776,9 @@ fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
 
 /// ns-2.35's `AODV::recv` adds `IP_HDR_LEN` to the packets a node originates unless they
 /// are TCP: a 1000-byte UDP packet from 0 to 2 over 0-1-2 crosses both hops as 1020 bytes
-/// and is delivered as 1000; the same flow as TCP data stays 1000 bytes throughout.
+/// and is handed to node 2 for delivery as 1020 (the node takes the header off after ns-2's
+/// `r AGT` line has counted it, `World::deliver_locally`); the same flow as TCP data stays
+/// 1000 bytes throughout.
 #[test]
 fn originated_non_tcp_packets_carry_ns2s_ip_header_on_the_air() {
     let on = AodvConfig {
@@ -794,7 +796,7 @@ fn originated_non_tcp_packets_carry_ns2s_ip_header_on_the_air() {
         );
     }
     assert!(
-        log.contains(&format!("0.000 n2 deliver uid={uid} 1000B")),
+        log.contains(&format!("0.000 n2 deliver uid={uid} 1020B")),
         "{log:?}"
     );
     // TCP data: the route is known now, the packet leaves at once with its own size.

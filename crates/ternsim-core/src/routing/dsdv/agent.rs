@@ -641,7 +641,7 @@ impl DsdvAgent {
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
-        mut packet: Packet,
+        packet: Packet,
     ) -> Routed {
         self.note_ctx(ctx, Some(iface));
         if let Payload::Control(ControlMessage::DsdvUpdate { entries, .. }) = &packet.payload {
@@ -653,7 +653,8 @@ impl DsdvAgent {
         }
         let dst = packet.ip.dst;
         if ctx.is_local(dst) || dst.is_broadcast() {
-            packet.remove_routing_ip_copy();
+            // The extra IP header ns-2 counts comes off where the node delivers the packet
+            // (`World::deliver_locally`), after ns-2's `r AGT` line has counted it.
             return Routed::Deliver(packet);
         }
         self.forward(now, packet)
