@@ -467,7 +467,7 @@ def bench(
             raise _fail(f"error: --against {against}: allowed: ns2")
         try:
             versus = bench_mod.run_against_ns2(repeat=1 if quick else 3)
-            batch = bench_mod.sweep_against_ns2(runs=8 if quick else 40)
+            batch = bench_mod.sweep_against_ns2(runs=4 if quick else 40)
         except FileNotFoundError as exc:
             raise _fail(f"error: {exc}") from None
         if as_json:
