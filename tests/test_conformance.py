@@ -149,23 +149,10 @@ def test_manet_metrics_are_counted_from_the_traces(tmp_path):
         "routing drops",
     }
     trace.write_text(MANET_MAC_TRACE)
-    assert conf._ns_mac_metrics(trace) == {
+    assert conf._mac_metrics(trace) == {
         "MAC RTS sent": 2.0,
         "MAC failed attempts": 1.0,  # 2 RTS - 1 CTS + 1 unicast DATA - 1 ACK
         "MAC retry drops": 1.0,
-    }
-
-
-def test_ternsim_mac_metrics_sum_the_nodes_counters(tmp_path):
-    import json
-
-    mac = {"rts_sent": 10, "cts_timeouts": 3, "ack_timeouts": 1, "drops_retry_limit": 1}
-    summary = tmp_path / "summary.json"
-    summary.write_text(json.dumps({"nodes": [{"mac": mac}, {"mac": mac}, {"name": "wired"}]}))
-    assert conf._ternsim_mac_metrics(summary) == {
-        "MAC RTS sent": 20.0,
-        "MAC failed attempts": 8.0,
-        "MAC retry drops": 2.0,
     }
 
 

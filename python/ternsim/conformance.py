@@ -18,7 +18,7 @@ chain.tcl's translation equals its twin exactly, tested). Two kinds of compariso
   CBR connections; each seed's movement (setdest) and connection (cbrgen) files are written
   once and read by both simulators. Besides the TCP senders' own counters, the metrics are
   counted from the wireless trace both write (routing packets, drops, CBR delivery and delay)
-  and, for the MAC, from ns-2's MAC trace lines and ternsim's per-node MAC counters.
+  and, for the MAC, from the MAC trace lines both write.
 
 ``run_cases`` needs ``ns`` on the PATH (Debian/Ubuntu: ``apt-get install ns2``).
 """
@@ -514,8 +514,9 @@ def _manet_trace_metrics(path: Path, traffic: str) -> dict[str, float]:
     return got
 
 
-def _ns_mac_metrics(path: Path) -> dict[str, float]:
-    """ns-2's MAC counts from its MAC trace lines: failed attempts (RTS sent without a CTS
+def _mac_metrics(path: Path) -> dict[str, float]:
+    """The MAC counts from a trace's MAC lines (both simulators write them under
+    ``-macTrace ON``): failed attempts (RTS sent without a CTS
     back, unicast frames sent without an ACK back) and frames dropped at the retry limit
     (``D ... MAC RET`` lines of the frame: when the RTS retries run out, ns-2's
     ``RetransmitRTS`` discards the RTS and the DATA frame, two lines for one frame, and only
@@ -545,22 +546,6 @@ def _ns_mac_metrics(path: Path) -> dict[str, float]:
     }
 
 
-def _ternsim_mac_metrics(summary: Path) -> dict[str, float]:
-    """The same MAC counts from ternsim's summary (per-node counters, summed)."""
-    import json
-
-    nodes = json.loads(summary.read_text())["nodes"]
-
-    def total(key: str) -> float:
-        return float(sum(n["mac"][key] for n in nodes if "mac" in n))
-
-    return {
-        "MAC RTS sent": total("rts_sent"),
-        "MAC failed attempts": total("cts_timeouts") + total("ack_timeouts"),
-        "MAC retry drops": total("drops_retry_limit"),
-    }
-
-
 def write_manet_inputs(case: Case, seed: int, folder: Path) -> None:
     """Writes a MANET case's scen.tcl (setdest) and conn.tcl (cbrgen) for ``seed`` into
     ``folder``: ternsim's generators, deterministic per seed (ns-2's own setdest seeds itself
@@ -581,15 +566,12 @@ def _manet_run(case: Case, seed: int, tmp: Path) -> tuple[dict[str, float], dict
     sides = []
     for who, command in (
         ("ns", [_ns()]),
-        ("ternsim ns2", [sys.executable, "-m", "ternsim", "ns2", "-o", "result"]),
+        ("ternsim ns2", [sys.executable, "-m", "ternsim", "ns2"]),
     ):
         out = _run_script(who, command, case, args, tmp)
         got = (_tcp_metrics(out) or _NO_TCP) if traffic == "tcp" else {}
         got |= _manet_trace_metrics(tmp / "out.tr", traffic)
-        if who == "ns":
-            got |= _ns_mac_metrics(tmp / "out.tr")
-        else:
-            got |= _ternsim_mac_metrics(tmp / "result" / "summary.json")
+        got |= _mac_metrics(tmp / "out.tr")
         sides.append(got)
     return sides[0], sides[1]
 
