@@ -421,10 +421,11 @@ impl DsrAgent {
         let me = self.me;
         for (mut p, route) in released {
             self.stats.cache_hits += 1;
-            let nh = if p.ip.src == me {
+            let nh = if p.ip.src == me && !matches!(p.payload, Payload::Control(_)) {
                 self.route_own(now, &mut p, route)
             } else {
-                // A salvaged packet of another node keeps its salvage count.
+                // A salvaged packet of another node keeps its salvage count; a reply or
+                // error of this node goes out with a plain source route.
                 let salvaged = p.source_route().map_or(0, |sr| sr.salvaged);
                 Self::source_routed(&mut p, route, salvaged)
             };
