@@ -78,7 +78,7 @@ impl DsrAgent {
                 }),
             });
         }
-        self.salvage(now, ctx, iface, packet, sr.salvaged, next_hop, out);
+        self.salvage(now, ctx, iface, packet, next_hop, out);
         self.flush(now, out);
     }
 
@@ -90,11 +90,11 @@ impl DsrAgent {
         ctx: &RouteCtx,
         iface: IfaceId,
         mut packet: Packet,
-        salvaged: u8,
         broken_to: Addr,
         out: &mut RoutingOutput,
     ) {
         let dst = packet.ip.dst;
+        let salvaged = packet.source_route().map_or(0, |sr| sr.salvaged);
         let control = matches!(packet.payload, Payload::Control(_));
         if ctx.is_local(packet.ip.src) {
             // Our own packet (data, or a reply or error this node originated): another

@@ -1266,3 +1266,94 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
     );
     assert_eq!(d.buffered(), 0);
 }
+
+/// What node 1 learns (ns-2 `handleForwarding`, `tap` → `pre_noticeRouteUsed`,
+/// `replyFromRouteCache`), the cache after each step:
+/// 1. it forwards node 9's reply for route 0,1,8,9 (source route 9,8,1,0): it learns its
+///    part of the source route, 1,0, not the reply's 1,8,9 (secondary: 1,0);
+/// 2. it overhears 7→6 of a reply for route 0,3,1,6,7 travelling 7,6,1,3,0: its part of
+///    the source route, 1,3,0, and of the reply's route, 1,6,7;
+/// 3. it overhears 3→4 of node 2's data over 2,1,3,4, where it is behind the transmitter:
+///    1,3,4 (no gratuitous reply);
+/// 4. it overhears 3→4 of its own data over 1,3,5: nothing (ns-2 skips its own packets);
+/// 5. node 0's ring-zero request for 4 arrives: node 1 replies from the cache (0,1,3,4)
+///    and caches the way back, 1,0, as a primary route.
+#[test]
+fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let routed =
+        |uid: u64, src: usize, dst: usize, path: &[usize], next: usize, reply: &[usize]| {
+            let mut p = udp_packet(uid, 0, 100);
+            p.ip.src = a(src);
+            p.ip.dst = a(dst);
+            if !reply.is_empty() {
+                p.payload = Payload::Control(ControlMessage::DsrRouteReply {
+                    route: reply.iter().map(|&i| a(i)).collect(),
+                });
+            }
+            p.set_source_route(SourceRoute {
+                path: path.iter().map(|&i| a(i)).collect(),
+                next,
+                salvaged: 0,
+                ..SourceRoute::default()
+            });
+            p
+        };
+    // 1.
+    let r = d.route_input(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        routed(1, 9, 0, &[9, 8, 1, 0], 2, &[0, 1, 8, 9]),
+    );
+    assert!(matches!(r, Routed::Forward { .. }));
+    assert!(d.route_cache().paths().0.is_empty());
+    assert_eq!(d.route_cache().paths().1, paths(&[&[1, 0]]));
+    // 2.
+    let mut out = RoutingOutput::default();
+    let p = routed(2, 7, 0, &[7, 6, 1, 3, 0], 1, &[0, 3, 1, 6, 7]);
+    d.on_overheard(ms(2), &ctx, ifaces[0], &p, &mut out);
+    assert!(out.control.is_empty());
+    assert_eq!(
+        d.route_cache().paths().1,
+        paths(&[&[1, 0], &[1, 6, 7], &[1, 3, 0]])
+    );
+    // 3.
+    let p = routed(3, 2, 4, &[2, 1, 3, 4], 3, &[]);
+    d.on_overheard(ms(3), &ctx, ifaces[0], &p, &mut out);
+    assert!(out.control.is_empty());
+    let learned = paths(&[&[1, 0], &[1, 6, 7], &[1, 3, 0], &[1, 3, 4]]);
+    assert_eq!(d.route_cache().paths().1, learned);
+    // 4.
+    let p = routed(4, 1, 5, &[1, 3, 5], 2, &[]);
+    d.on_overheard(ms(4), &ctx, ifaces[0], &p, &mut out);
+    assert_eq!(d.route_cache().paths().1, learned);
+    // 5.
+    let mut req = udp_packet(5, 0, 0);
+    req.ip.src = a(0);
+    req.ip.dst = Addr::BROADCAST;
+    req.payload = Payload::Control(ControlMessage::DsrRouteRequest {
+        initiator: a(0),
+        target: a(4),
+        id: 1,
+        route: vec![a(0)],
+        hop_limit: 1,
+        route_error: None,
+    });
+    d.route_input(ms(5), &ctx, ifaces[0], req);
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(15), &mut out);
+    let replies: Vec<_> = out
+        .control
+        .iter()
+        .filter_map(|c| match &c.msg {
+            ControlMessage::DsrRouteReply { route } => Some(list(route)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replies, ["0,1,3,4"]);
+    // The lookup moved 1,3,4 to the primary cache; the way back joined it.
+    assert_eq!(d.route_cache().paths().0, paths(&[&[1, 3, 4], &[1, 0]]));
+}
