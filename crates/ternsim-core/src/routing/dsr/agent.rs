@@ -421,10 +421,11 @@ impl DsrAgent {
         let me = self.me;
         for (mut p, route) in released {
             self.stats.cache_hits += 1;
-            let nh = if p.ip.src == me {
+            let nh = if p.ip.src == me && !matches!(p.payload, Payload::Control(_)) {
                 self.route_own(now, &mut p, route)
             } else {
-                // A salvaged packet of another node keeps its salvage count.
+                // A salvaged packet of another node keeps its salvage count; a reply or
+                // error of this node goes out with a plain source route.
                 let salvaged = p.source_route().map_or(0, |sr| sr.salvaged);
                 Self::source_routed(&mut p, route, salvaged)
             };
@@ -559,6 +560,8 @@ impl DsrAgent {
                 if loop_free && full.len() <= self.cfg.max_sr_len {
                     let mut back: Vec<Addr> = route.iter().rev().copied().collect();
                     back.insert(0, me);
+                    // ns-2 `replyFromRouteCache` caches the way back to the initiator.
+                    self.cache.add_primary(back.clone());
                     self.stats.rrep_from_cache += 1;
                     let c = self.reply(full, back, iface);
                     let at = now + self.jitter();
@@ -671,13 +674,10 @@ impl DsrAgent {
             s.next = next;
         }
         match &packet.payload {
-            Payload::Control(ControlMessage::DsrRouteReply { route }) => {
+            // ns-2 `handleForwarding` learns only the packet's own source route (above),
+            // not the route a reply carries; the tap skips packets for this node.
+            Payload::Control(ControlMessage::DsrRouteReply { .. }) => {
                 self.stats.rrep_forwarded += 1;
-                if self.cfg.tap {
-                    if let Some(i) = route.iter().position(|a| ctx.is_local(*a)) {
-                        self.cache.add_secondary(route[i..].to_vec());
-                    }
-                }
             }
             Payload::Control(ControlMessage::DsrRouteError { .. }) => {
                 self.stats.rerr_forwarded += 1;
@@ -708,10 +708,23 @@ impl DsrAgent {
         if !self.cfg.tap {
             return;
         }
+        // ns-2 `tap` ignores this node's own packets.
+        if ctx.is_local(packet.ip.src) {
+            return;
+        }
         self.process_route_error(now, ctx, packet);
         let Some(sr) = packet.source_route() else {
             return;
         };
+        // An overheard reply: the part of its route from this node on, if this node is in
+        // it (ns-2 `tap` → `noticeRouteUsed` of the reply's route).
+        if let Payload::Control(ControlMessage::DsrRouteReply { route }) = &packet.payload {
+            if let Some(i) = route.iter().position(|a| ctx.is_local(*a)) {
+                if i + 1 < route.len() {
+                    self.cache.add_secondary(route[i..].to_vec());
+                }
+            }
+        }
         if !sr.carries_path() {
             // An established flow's packet: nothing to learn (ns-2 `tap` only looks for
             // flow route shortening, which ternsim does not model).
@@ -728,11 +741,17 @@ impl DsrAgent {
                 learned.extend_from_slice(&sr.path[sender..]);
                 self.cache.add_secondary(learned);
             }
-            Some(j) if j > sr.next && !matches!(packet.payload, Payload::Control(_)) => {
-                self.cache.add_secondary(sr.path[j..].to_vec());
-                self.gratuitous_reply(now, iface, &sr.path, sender, j, out);
+            // On the route: the part from this node on, wherever it is (ns-2
+            // `pre_noticeRouteUsed`); a gratuitous reply when it is further down the route
+            // than the receiver, for data only.
+            Some(j) => {
+                if j + 1 < sr.path.len() {
+                    self.cache.add_secondary(sr.path[j..].to_vec());
+                }
+                if j > sr.next && !matches!(packet.payload, Payload::Control(_)) {
+                    self.gratuitous_reply(now, iface, &sr.path, sender, j, out);
+                }
             }
-            Some(_) => {}
         }
         self.flush(now, out);
     }

@@ -6,14 +6,17 @@
 //! 2. a route error goes to the source of the packet's route along the reversed prefix of
 //!    that route, unless this node is that source, the packet is itself a route error, or
 //!    the same error (link, source) was already sent at this instant;
-//! 3. the packet is salvaged (RFC 4728 §8.4.1): a data packet this node originated goes
-//!    out on another cached route or back into the send buffer with a new discovery; a
-//!    data packet of another node takes another cached route with its salvage count
-//!    raised, at most `max_salvage_count` times (else `salvage_limit`); without a cached
-//!    route it waits in the send buffer for a ring-zero discovery of its own (ns-2's
+//! 3. the packet is salvaged as ns-2 `undeliverablePkt` does, control packets (route
+//!    replies, route errors) as well as data: a packet this node originated goes out on
+//!    another cached route or back into the send buffer with a new discovery
+//!    (`handlePktWithoutSR`); a packet of another node takes another cached route with its
+//!    salvage count raised, at most `max_salvage_count` times (else `salvage_limit`) —
+//!    a route reply whose route uses the broken link is dropped instead
+//!    (`dsragent_dont_salvage_bad_replies`, `link_failure`); without a cached route it
+//!    waits in the send buffer for a ring-zero discovery of its own (ns-2's
 //!    `NEW_SALVAGE_LOGIC`, `dsr_salvage_max_requests`; see
 //!    `DsrAgent::check_send_buffer`), or is dropped at once (`salvage_no_route`) when
-//!    `salvage_max_requests` is 0; a failed control packet is dropped (`link_failure`).
+//!    `salvage_max_requests` is 0.
 
 use super::agent::DsrAgent;
 use crate::net::addr::{Addr, IfaceId};
@@ -75,31 +78,34 @@ impl DsrAgent {
                 }),
             });
         }
-        self.salvage(now, ctx, iface, packet, sr.salvaged, out);
+        self.salvage(now, ctx, iface, packet, next_hop, out);
         self.flush(now, out);
     }
 
-    /// RFC 4728 §8.4.1 salvaging of a packet whose next link broke.
+    /// RFC 4728 §8.4.1 salvaging of a packet whose link to `broken_to` broke (ns-2
+    /// `undeliverablePkt`): data and control packets alike.
     fn salvage(
         &mut self,
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
         mut packet: Packet,
-        salvaged: u8,
+        broken_to: Addr,
         out: &mut RoutingOutput,
     ) {
-        if matches!(packet.payload, Payload::Control(_)) {
-            out.drops.push((packet, DropReason::LinkFailure));
-            return;
-        }
         let dst = packet.ip.dst;
+        let salvaged = packet.source_route().map_or(0, |sr| sr.salvaged);
+        let control = matches!(packet.payload, Payload::Control(_));
         if ctx.is_local(packet.ip.src) {
-            // Our own packet: another route, or the send buffer and a new discovery
-            // (ns-2 puts it back in the send buffer).
+            // Our own packet (data, or a reply or error this node originated): another
+            // route, or the send buffer and a new discovery (ns-2 `handlePktWithoutSR`).
             if let Some(route) = self.cache.find(dst) {
                 self.stats.cache_hits += 1;
-                let nh = self.route_own(now, &mut packet, route);
+                let nh = if control {
+                    Self::source_routed(&mut packet, route, salvaged)
+                } else {
+                    self.route_own(now, &mut packet, route)
+                };
                 out.send.push((packet, iface, nh));
             } else {
                 self.stats.cache_misses += 1;
@@ -114,6 +120,21 @@ impl DsrAgent {
         }
         match self.cache.find(dst) {
             Some(route) => {
+                // ns-2 `dsragent_dont_salvage_bad_replies`: a reply whose route uses the
+                // broken link (either way) has no reason to live (checked only when a
+                // salvage route exists, as ns-2 does).
+                if let Payload::Control(ControlMessage::DsrRouteReply { route: reply }) =
+                    &packet.payload
+                {
+                    let me = self.me;
+                    let bad = reply.windows(2).any(|w| {
+                        (w[0] == me && w[1] == broken_to) || (w[0] == broken_to && w[1] == me)
+                    });
+                    if bad {
+                        out.drops.push((packet, DropReason::LinkFailure));
+                        return;
+                    }
+                }
                 self.stats.salvaged += 1;
                 let nh = Self::source_routed(&mut packet, route, salvaged + 1);
                 out.send.push((packet, iface, nh));

@@ -1123,3 +1123,237 @@ fn the_send_buffer_timer_ticks_every_30_to_60_ms() {
     let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
     assert!((mean - 45.0).abs() < 2.0, "mean gap {mean} ms");
 }
+
+/// A route reply that fails is salvaged like data (ns-2 `undeliverablePkt` runs for every
+/// failed packet, `PT_DSR` included). At node 1, with 1,0 cached:
+/// 1. 1 ms: node 5's reply for route 0,1,4,5, travelling 5,4,1,2,0, fails on 1→2: it
+///    leaves on 1,0 with salvage count 1, and a route error (1→2) goes to node 5 over
+///    1,4,5;
+/// 2. 2 ms: node 5's reply for route 0,2,1,5 (it uses 2→1, the broken link reversed) fails
+///    on 1→2: although 1,0 is cached it is dropped (`link_failure`, ns-2
+///    `dsragent_dont_salvage_bad_replies`); its route error goes to node 5 too;
+/// 3. 3 ms: node 5's reply travelling 5,1,0 fails on 1→0: no route is left, so it waits in
+///    the send buffer (route error 3) and the 30 ms check sends a ring-zero request;
+/// 4. 40 ms: node 1's own reply (route 0,1) over 1,0 fails: no route error (node 1 is its
+///    source); it goes back into the send buffer, its source route removed, and no request
+///    leaves (the cycle begun at 30 ms is backing off). A route 1,6,0 appears: the 60 ms
+///    check sends both replies on it.
+#[test]
+fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let reply = |uid: u64, from: usize, route: &[usize], path: &[usize], next: usize| {
+        let mut p = udp_packet(uid, 0, 0);
+        p.ip.src = a(from);
+        p.ip.dst = a(0);
+        p.payload = Payload::Control(ControlMessage::DsrRouteReply {
+            route: route.iter().map(|&i| a(i)).collect(),
+        });
+        p.set_source_route(SourceRoute {
+            path: path.iter().map(|&i| a(i)).collect(),
+            next,
+            salvaged: 0,
+            ..SourceRoute::default()
+        });
+        p
+    };
+    d.cache.add_primary(paths(&[&[1, 0]]).remove(0));
+    // 1. Salvaged on 1,0 with count 1; the route error goes back to node 5 over 1,4,5.
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        a(2),
+        reply(1, 5, &[0, 1, 4, 5], &[5, 4, 1, 2, 0], 3),
+        &mut out,
+    );
+    assert!(out.drops.is_empty());
+    assert_eq!(out.send.len(), 1);
+    let (sent, _, next_hop) = &out.send[0];
+    let sr = sent.source_route().unwrap();
+    assert_eq!(
+        (sent.uid, *next_hop, list(&sr.path), sr.next, sr.salvaged),
+        (1, a(0), "1,0".to_string(), 1, 1)
+    );
+    assert_eq!(out.control.len(), 1);
+    match (&out.control[0].msg, &out.control[0].source_route) {
+        (
+            ControlMessage::DsrRouteError {
+                from,
+                to,
+                originator,
+            },
+            Some(back),
+        ) => {
+            assert_eq!((*from, *to, *originator), (a(1), a(2), a(5)));
+            assert_eq!(list(&back.path), "1,4,5");
+        }
+        other => panic!("expected a route error, got {other:?}"),
+    }
+    assert_eq!(d.stats().salvaged, 1);
+    // 2. The reply's own route uses 2→1: dropped although 1,0 is cached.
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(2),
+        &ctx,
+        ifaces[0],
+        a(2),
+        reply(2, 5, &[0, 2, 1, 5], &[5, 1, 2, 0], 2),
+        &mut out,
+    );
+    assert!(out.send.is_empty());
+    assert_eq!(
+        out.drops
+            .iter()
+            .map(|(p, r)| (p.uid, *r))
+            .collect::<Vec<_>>(),
+        [(2, DropReason::LinkFailure)]
+    );
+    assert_eq!(d.buffered(), 0);
+    // 3. 1→0 breaks: no route to node 0 any more; the reply waits for the next check.
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(3),
+        &ctx,
+        ifaces[0],
+        a(0),
+        reply(3, 5, &[0, 1, 5], &[5, 1, 0], 2),
+        &mut out,
+    );
+    assert!(out.send.is_empty() && out.drops.is_empty());
+    assert_eq!(d.buffered(), 1);
+    assert!(requests_sent(&out).is_empty());
+    let mut out = RoutingOutput::default();
+    assert_eq!(d.next_timer(), Some(ms(30)));
+    d.on_timer(ms(30), &mut out);
+    assert_eq!(requests_sent(&out), [(1, None, 32)]);
+    // 4. Node 1's own reply fails on 1→0: no route error, back into the send buffer (its
+    //    source route removed); the cycle begun at 30 ms holds the next request back.
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(40),
+        &ctx,
+        ifaces[0],
+        a(0),
+        reply(4, 1, &[0, 1], &[1, 0], 1),
+        &mut out,
+    );
+    assert!(out.send.is_empty() && out.drops.is_empty() && out.control.is_empty());
+    assert_eq!(d.buffered(), 2);
+    assert_eq!(d.stats().rerr_originated, 3);
+    // The salvaged reply keeps its count (0: it was buffered, not salvaged from the
+    // cache); node 1's own goes with a plain source route.
+    d.cache.add_primary(paths(&[&[1, 6, 0]]).remove(0));
+    let mut out = RoutingOutput::default();
+    assert_eq!(d.next_timer(), Some(ms(60)));
+    d.on_timer(ms(60), &mut out);
+    let sent: Vec<_> = out
+        .send
+        .iter()
+        .map(|(p, _, nh)| {
+            let sr = p.source_route().unwrap();
+            (p.uid, *nh, list(&sr.path), sr.salvaged)
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            (3, a(6), "1,6,0".to_string(), 0),
+            (4, a(6), "1,6,0".to_string(), 0)
+        ]
+    );
+    assert_eq!(d.buffered(), 0);
+}
+
+/// What node 1 learns (ns-2 `handleForwarding`, `tap` → `pre_noticeRouteUsed`,
+/// `replyFromRouteCache`), the cache after each step:
+/// 1. it forwards node 9's reply for route 0,1,8,9 (source route 9,8,1,0): it learns its
+///    part of the source route, 1,0, not the reply's 1,8,9 (secondary: 1,0);
+/// 2. it overhears 7→6 of a reply for route 0,3,1,6,7 travelling 7,6,1,3,0: its part of
+///    the source route, 1,3,0, and of the reply's route, 1,6,7;
+/// 3. it overhears 3→4 of node 2's data over 2,1,3,4, where it is behind the transmitter:
+///    1,3,4 (no gratuitous reply);
+/// 4. it overhears 3→4 of its own data over 1,3,5: nothing (ns-2 skips its own packets);
+/// 5. node 0's ring-zero request for 4 arrives: node 1 replies from the cache (0,1,3,4)
+///    and caches the way back, 1,0, as a primary route.
+#[test]
+fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let routed =
+        |uid: u64, src: usize, dst: usize, path: &[usize], next: usize, reply: &[usize]| {
+            let mut p = udp_packet(uid, 0, 100);
+            p.ip.src = a(src);
+            p.ip.dst = a(dst);
+            if !reply.is_empty() {
+                p.payload = Payload::Control(ControlMessage::DsrRouteReply {
+                    route: reply.iter().map(|&i| a(i)).collect(),
+                });
+            }
+            p.set_source_route(SourceRoute {
+                path: path.iter().map(|&i| a(i)).collect(),
+                next,
+                salvaged: 0,
+                ..SourceRoute::default()
+            });
+            p
+        };
+    // 1.
+    let r = d.route_input(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        routed(1, 9, 0, &[9, 8, 1, 0], 2, &[0, 1, 8, 9]),
+    );
+    assert!(matches!(r, Routed::Forward { .. }));
+    assert!(d.route_cache().paths().0.is_empty());
+    assert_eq!(d.route_cache().paths().1, paths(&[&[1, 0]]));
+    // 2.
+    let mut out = RoutingOutput::default();
+    let p = routed(2, 7, 0, &[7, 6, 1, 3, 0], 1, &[0, 3, 1, 6, 7]);
+    d.on_overheard(ms(2), &ctx, ifaces[0], &p, &mut out);
+    assert!(out.control.is_empty());
+    assert_eq!(
+        d.route_cache().paths().1,
+        paths(&[&[1, 0], &[1, 6, 7], &[1, 3, 0]])
+    );
+    // 3.
+    let p = routed(3, 2, 4, &[2, 1, 3, 4], 3, &[]);
+    d.on_overheard(ms(3), &ctx, ifaces[0], &p, &mut out);
+    assert!(out.control.is_empty());
+    let learned = paths(&[&[1, 0], &[1, 6, 7], &[1, 3, 0], &[1, 3, 4]]);
+    assert_eq!(d.route_cache().paths().1, learned);
+    // 4.
+    let p = routed(4, 1, 5, &[1, 3, 5], 2, &[]);
+    d.on_overheard(ms(4), &ctx, ifaces[0], &p, &mut out);
+    assert_eq!(d.route_cache().paths().1, learned);
+    // 5.
+    let mut req = udp_packet(5, 0, 0);
+    req.ip.src = a(0);
+    req.ip.dst = Addr::BROADCAST;
+    req.payload = Payload::Control(ControlMessage::DsrRouteRequest {
+        initiator: a(0),
+        target: a(4),
+        id: 1,
+        route: vec![a(0)],
+        hop_limit: 1,
+        route_error: None,
+    });
+    d.route_input(ms(5), &ctx, ifaces[0], req);
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(15), &mut out);
+    let replies: Vec<_> = out
+        .control
+        .iter()
+        .filter_map(|c| match &c.msg {
+            ControlMessage::DsrRouteReply { route } => Some(list(route)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replies, ["0,1,3,4"]);
+    // The lookup moved 1,3,4 to the primary cache; the way back joined it.
+    assert_eq!(d.route_cache().paths().0, paths(&[&[1, 3, 4], &[1, 0]]));
+}
