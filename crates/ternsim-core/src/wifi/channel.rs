@@ -911,20 +911,7 @@ impl WifiChannel {
             return;
         }
         let f = self.frames[fid].as_ref().expect("frame on air");
-        let kind = match (f.kind, f.arp) {
-            (FrameKind::Rts, _) => MacFrameKind::Rts,
-            (FrameKind::Cts, _) => MacFrameKind::Cts,
-            (FrameKind::Ack, _) => MacFrameKind::Ack,
-            (FrameKind::Data, None) => MacFrameKind::Data,
-            (FrameKind::Data, Some(Arp::Request { target })) => MacFrameKind::Arp {
-                request: true,
-                target,
-            },
-            (FrameKind::Data, Some(Arp::Reply)) => MacFrameKind::Arp {
-                request: false,
-                target: f.ra,
-            },
-        };
+        let kind = MacFrameKind::of(f.kind, f.arp, f.ra);
         let src = usize::from(f.src);
         let packet = match kind {
             MacFrameKind::Data if f.ra.is_broadcast() => f.payload.clone(),

@@ -452,17 +452,10 @@ impl WifiChannel {
             return;
         }
         let d = self.st[s].pkt_tx.as_ref().expect("DATA outstanding");
-        let kind = match (rts, d.arp) {
-            (true, _) => MacFrameKind::Rts,
-            (false, None) => MacFrameKind::Data,
-            (false, Some(Arp::Request { target })) => MacFrameKind::Arp {
-                request: true,
-                target,
-            },
-            (false, Some(Arp::Reply)) => MacFrameKind::Arp {
-                request: false,
-                target: d.next_hop,
-            },
+        let kind = if rts {
+            MacFrameKind::Rts
+        } else {
+            MacFrameKind::of(FrameKind::Data, d.arp, d.next_hop)
         };
         let data_air = self.t.data(d.ip_bytes, false);
         let (bytes, duration_us) = if rts {

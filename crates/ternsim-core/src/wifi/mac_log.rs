@@ -12,6 +12,7 @@
 //! The channel records these events only when [`super::WifiChannel::trace_mac`] is set; the
 //! world formats them (`trace::ns2`), because it knows how addresses map to ns-2 node ids.
 
+use super::channel::{Arp, FrameKind};
 use crate::net::addr::Addr;
 use crate::net::packet::Packet;
 
@@ -28,6 +29,27 @@ pub enum MacFrameKind {
         request: bool,
         target: Addr,
     },
+}
+
+impl MacFrameKind {
+    /// The trace's name for a frame of `kind` carrying `arp` (if any) to `ra`: an ARP reply
+    /// is addressed to the requester it answers.
+    pub(super) fn of(kind: FrameKind, arp: Option<Arp>, ra: Addr) -> Self {
+        match (kind, arp) {
+            (FrameKind::Rts, _) => MacFrameKind::Rts,
+            (FrameKind::Cts, _) => MacFrameKind::Cts,
+            (FrameKind::Ack, _) => MacFrameKind::Ack,
+            (FrameKind::Data, None) => MacFrameKind::Data,
+            (FrameKind::Data, Some(Arp::Request { target })) => MacFrameKind::Arp {
+                request: true,
+                target,
+            },
+            (FrameKind::Data, Some(Arp::Reply)) => MacFrameKind::Arp {
+                request: false,
+                target: ra,
+            },
+        }
+    }
 }
 
 /// One MAC trace event at one station.

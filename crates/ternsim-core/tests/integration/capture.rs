@@ -144,6 +144,14 @@ fn tshark_counts_sack_retransmissions_and_dup_acks_like_ternsim() {
     check_against_tshark("sack", "30s");
 }
 
+/// An ns-2 trace and nothing else (no pcap, every layer, no MAC lines).
+fn ns2_trace_only() -> CaptureSpec {
+    CaptureSpec {
+        ns2_trace: true,
+        ..CaptureSpec::default()
+    }
+}
+
 /// An awk-like reading of an ns-2 trace: whitespace-separated fields per line.
 fn fields(trace: &str) -> Vec<Vec<&str>> {
     trace
@@ -160,15 +168,7 @@ fn fields(trace: &str) -> Vec<Vec<&str>> {
 #[test]
 fn the_wired_ns2_trace_gives_ternsims_counts_to_awk_scripts() {
     let json = scenario("examples/dumbbell.toml", |_| {});
-    let out = run(
-        &json,
-        CaptureSpec {
-            pcap: None,
-            ns2_trace: true,
-            ns2_omit: Vec::new(),
-            ns2_mac: false,
-        },
-    );
+    let out = run(&json, ns2_trace_only());
     let text = out.capture.ns2_trace.as_ref().unwrap();
     let rows = fields(text);
     assert!(rows.len() > 10_000);
@@ -242,15 +242,7 @@ fn the_wireless_ns2_trace_gives_pdr_and_delay_to_awk_scripts() {
             "app": { "kind": "cbr", "rate": "400kbps", "packet_size": "512B" }
         }]);
     });
-    let out = run(
-        &json,
-        CaptureSpec {
-            pcap: None,
-            ns2_trace: true,
-            ns2_omit: Vec::new(),
-            ns2_mac: false,
-        },
-    );
+    let out = run(&json, ns2_trace_only());
     let text = out.capture.ns2_trace.as_ref().unwrap();
     let rows = fields(text);
     let flow = &out.summary.flows[0];
@@ -304,10 +296,8 @@ fn omitted_wireless_layers_keep_only_their_drops() {
         doc["routing"]["protocol"] = Value::String("aodv".into());
     });
     let spec = |omit: &[&str]| CaptureSpec {
-        pcap: None,
-        ns2_trace: true,
         ns2_omit: omit.iter().map(|s| s.to_string()).collect(),
-        ns2_mac: false,
+        ..ns2_trace_only()
     };
     let whole = run(&json, spec(&[]));
     let part = run(&json, spec(&["RTR"]));
@@ -332,10 +322,8 @@ fn mac_lines_are_added_without_changing_the_other_lines() {
         doc["routing"]["protocol"] = Value::String("aodv".into());
     });
     let spec = |mac: bool| CaptureSpec {
-        pcap: None,
-        ns2_trace: true,
-        ns2_omit: Vec::new(),
         ns2_mac: mac,
+        ..ns2_trace_only()
     };
     let with = run(&json, spec(true));
     let without = run(&json, spec(false));
@@ -382,15 +370,7 @@ fn a_wired_cum_wireless_trace_has_both_formats() {
     let json = scenario("ho-mobileip/mobileip_wifi.toml", |doc| {
         doc["duration"] = Value::String("5s".into());
     });
-    let out = run(
-        &json,
-        CaptureSpec {
-            pcap: None,
-            ns2_trace: true,
-            ns2_omit: Vec::new(),
-            ns2_mac: false,
-        },
-    );
+    let out = run(&json, ns2_trace_only());
     let text = out.capture.ns2_trace.as_ref().unwrap();
     let rows = fields(text);
     let sent = rows
