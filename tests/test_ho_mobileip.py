@@ -63,26 +63,32 @@ def test_throughput_is_the_cumulative_ack_advance_times_the_packet_size():
 
 
 @pytest.mark.slow
-def test_quick_reproduction_measures_the_hand_worked_base_rtts(tmp_path):
-    from ternsim.experiments import reproduce
-
-    report = reproduce("ho-mobileip", tmp_path / "r", quick=True, progress=False)
-    by = {c.quantity: c for c in report.claims}
-    assert by["BaseRTT at home, Fig. 3 (ms)"].samples[0] == pytest.approx(35.328, abs=1e-6)
-    assert by["RTT in FA1's network, Fig. 3 (ms)"].samples[0] == pytest.approx(44.592, abs=1e-6)
-    assert by["RTT in FA2's network, Fig. 3 (ms)"].samples[0] == pytest.approx(40.592, abs=1e-6)
-    fwd = by["RTT in the foreign network, forward tunnel, Fig. 4 (ms)"].samples[0]
-    rev = by["RTT in the foreign network, reverse tunnel, Fig. 5 (ms)"].samples[0]
+def test_quick_reproduction_measures_the_hand_worked_base_rtts(cli, tmp_path, every_run_listed):
+    """The quick reproduction through the command line. It makes only traced single runs:
+    its runs.csv lists them, its last line counts them and names no cache (traced runs are
+    never cached). Its claims carry the hand-worked base RTTs."""
+    out = tmp_path / "r"
+    proc = cli("reproduce", "ho-mobileip", "--quick", "--quiet", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    every_run_listed(out, proc.stderr)
+    assert "0 in sweeps" in " ".join(proc.stderr.split())
+    claims = pd.read_csv(out / "claims.csv").set_index("quantity")
+    mean = claims["mean"]
+    assert mean["BaseRTT at home, Fig. 3 (ms)"] == pytest.approx(35.328, abs=1e-6)
+    assert mean["RTT in FA1's network, Fig. 3 (ms)"] == pytest.approx(44.592, abs=1e-6)
+    assert mean["RTT in FA2's network, Fig. 3 (ms)"] == pytest.approx(40.592, abs=1e-6)
+    fwd = mean["RTT in the foreign network, forward tunnel, Fig. 4 (ms)"]
+    rev = mean["RTT in the foreign network, reverse tunnel, Fig. 5 (ms)"]
     assert (fwd, rev) == (pytest.approx(40.592, abs=1e-6), pytest.approx(46.784, abs=1e-6))
-    assert (tmp_path / "r" / "fig3_throughput.png").exists()
+    assert (out / "fig3_throughput.png").exists()
     # Over 802.11 with a window of 20: the hand-worked 28.944 ms, less at most one DIFS
     # (50 µs: a segment meeting the agent's post-transmission backoff), plus at most two
     # backoffs of 31 slots of 20 µs.
-    wifi = by["BaseRTT at home, Fig. 3 over 802.11 (ms)"].samples[0]
+    wifi = mean["BaseRTT at home, Fig. 3 over 802.11 (ms)"]
     assert 28.944 - 0.050 - 1e-6 <= wifi <= 28.944 + 62 * 0.020
     for k in range(3, 8):
-        assert (tmp_path / "r" / f"fig{k}_wifi_throughput.png").exists()
+        assert (out / f"fig{k}_wifi_throughput.png").exists()
     # The 802.11 twins are measured against their own figure's claim and labelled so.
-    claim = by["Demo-Vegas / Vegas throughput, fig5_wifi, FA1 26-72 s"]
-    assert claim.paper.startswith("not in the paper: its Fig. 5 claim")
-    assert claim.criterion == "95 % CI above 1"
+    claim = claims.loc["Demo-Vegas / Vegas throughput, fig5_wifi, FA1 26-72 s"]
+    assert claim["paper"].startswith("not in the paper: its Fig. 5 claim")
+    assert claim["criterion"] == "95 % CI above 1"

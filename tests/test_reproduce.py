@@ -128,12 +128,3 @@ def test_rtt_level_spacing_ignores_a_missing_level() -> None:
 def test_rtt_level_spacing_finds_a_20ms_comb() -> None:
     levels = 0.12 + 0.02 * (pd.Series(range(2000)) % 7).to_numpy()
     assert lo_umts.rtt_level_spacing(levels) == pytest.approx(0.02)
-
-
-def test_a_reproduction_without_sweeps_lists_its_traced_runs(cli, tmp_path, every_run_listed):
-    """ho-mobileip makes only traced single runs: its runs.csv lists them, its last line
-    counts them and names no cache (traced runs are never cached)."""
-    proc = cli("reproduce", "ho-mobileip", "--quick", "--quiet", "--out", tmp_path / "ho")
-    assert proc.returncode == 0, proc.stderr
-    every_run_listed(tmp_path / "ho", proc.stderr)
-    assert "0 in sweeps" in " ".join(proc.stderr.split())

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .paths import scenario_path
+from .student_t import t975
 
 __all__ = [
     "CASES",
@@ -419,12 +420,7 @@ def _mean_ci(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, math.inf
-    # Student t quantiles for 95 % two-sided, by degrees of freedom (df >= 30: normal).
-    t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
-         19: 2.093, 24: 2.064, 29: 2.045}  # fmt: skip
-    df = len(values) - 1
-    q = t.get(df) or next((t[k] for k in sorted(t) if k >= df), 1.96)
+    q = t975(len(values) - 1)
     return mean, q * statistics.stdev(values) / math.sqrt(len(values))
 
 

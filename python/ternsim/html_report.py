@@ -63,8 +63,10 @@ def frame_table(frame: Any, columns: Sequence[str] | None = None) -> str:
     columns = list(columns) if columns is not None else list(frame.columns)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
     rows = []
-    for _, row in frame[columns].iterrows():
-        cells = "".join(f"<td>{html.escape(_text(row[c]))}</td>" for c in columns)
+    # Row tuples keep each column's own type (iterrows would make a row of ints and floats
+    # all floats) and cost a fraction of a Series per row.
+    for row in frame[columns].itertuples(index=False, name=None):
+        cells = "".join(f"<td>{html.escape(_text(v))}</td>" for v in row)
         rows.append(f"<tr>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 

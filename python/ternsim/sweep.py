@@ -49,6 +49,7 @@ from ._atomic import replace_files
 from ._worker import run_task
 from .api import Overrides, ScenarioLike, apply_overrides, prepare, records_frame, scenario_json
 from .errors import ScenarioError
+from .student_t import t975
 
 __all__ = [
     "RunTally",
@@ -86,9 +87,7 @@ def ci95(samples: Sequence[float]) -> tuple[float, float, int, float]:
     if n < 2:
         return mean, math.nan, n, math.nan
     std = float(x.std(ddof=1))
-    from scipy import stats  # on first use: importing scipy.stats costs about half a second
-
-    return mean, float(stats.t.ppf(0.975, n - 1) * std / math.sqrt(n)), n, std
+    return mean, t975(n - 1) * std / math.sqrt(n), n, std
 
 
 def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
@@ -121,10 +120,8 @@ def summarize(runs: pd.DataFrame, grid_keys: Sequence[str]) -> pd.DataFrame:
     out["std"] = std.to_numpy(dtype=float).ravel()
     out["count"] = count.to_numpy(dtype=int).ravel()
     n = out["count"].to_numpy(dtype=int)
-    dof = np.maximum(n - 1, 1)
-    from scipy import stats
-
-    half = stats.t.ppf(0.975, dof) * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
+    t = np.array([t975(int(dof)) for dof in np.maximum(n - 1, 1)], dtype=float)
+    half = t * out["std"].to_numpy(dtype=float) / np.sqrt(np.maximum(n, 1))
     out["ci95"] = np.where(n >= 2, half, np.nan)
     out["n"] = n
     return out[columns]

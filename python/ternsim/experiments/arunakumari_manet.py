@@ -26,7 +26,7 @@ Budget: the full reproduction must finish in well under 10 minutes on 2 cores. F
 runs 10 seeds of 200 s per table point (450 sweep runs, of which the 60 at pause 100 s,
 10 m/s, 1 Mb/s are shared by the three sweeps and come from the cache) and 5 seeds per figure
 point (135 traced runs); a run takes 0.5-1.5 s on one core (more at 11 Mb/s, where TCP moves
-more data). Quick mode (2 seeds of 60 s, two values per sweep, two figure panels) takes a
+more data). Quick mode (2 seeds of 30 s, two values per sweep, two figure panels) takes a
 few seconds.
 """
 
@@ -57,7 +57,7 @@ SPEED_KEY = "mobility.max_speed"
 RATE_KEY = "wireless.data_rate"
 #: (seeds, duration in s).
 FULL = (10, 200.0)
-QUICK = (2, 60.0)
+QUICK = (2, 30.0)
 #: Seeds of the traced runs behind Figs. 1-18 (at most; fewer if the mode has fewer): the
 #: figures' 27 points × 3 variants would otherwise double the run time.
 FIG_SEEDS = 5
