@@ -357,7 +357,7 @@ def test_a_three_node_script_runs_and_writes_the_wireless_trace(tmp_path):
     assert max(float(line.split()[1]) for line in lines) < 8.0
     assert "M 3.00000 2 (410.00, 100.00, 0.00), (600.00, 100.00), 10.00" in lines
     agt = [line for line in lines if " AGT " in line]
-    assert agt[0] == "s 1.000000000 _0_ AGT  --- 0 cbr 512 [0 0 0 0] ------- [0:0 2:0 64 0] [0] 0 0"
+    assert agt[0] == "s 1.000000000 _0_ AGT  --- 0 cbr 512 [0 0 0 0] ------- [0:0 2:0 32 0] [0] 0 0"
     assert any(line.startswith("r ") and " _2_ AGT " in line for line in agt)
     rtr = [line for line in lines if " RTR " in line]
     assert rtr and all(
@@ -549,3 +549,48 @@ def test_the_trace_is_the_same_in_small_steps_and_spilled_runs(tmp_path, monkeyp
     )
     assert _run_in(monkeypatch, tmp_path / "pieces", script, args) == whole
     assert whole.count(b"\n") > 100 and len(spills) > 3
+
+
+def _chain_trace(cmd: list[str], routing: str, workdir: Path) -> list[list[str]]:
+    """The wireless trace of chain.tcl: NewReno over 3 hops, 5 s, traced, under `cmd`."""
+    workdir.mkdir(parents=True)
+    args = ["Newreno", routing, "1", "3", "5", "1"]
+    p = subprocess.run(
+        [*cmd, str(CHAIN_TCL), *args], cwd=workdir, capture_output=True, text=True, timeout=120
+    )
+    assert p.returncode == 0, p.stderr
+    return [line.split() for line in (workdir / "out.tr").read_text().splitlines()]
+
+
+def _ip_fields(trace: list[list[str]], uid: str) -> list[tuple[str, ...]]:
+    """Every non-MAC line of packet `uid` (TCP) without its time: event, node, layer, uid,
+    type, size, the IP part (source, destination, TTL, next hop), sequence numbers and `nf`."""
+    return [
+        (f[0], *f[2:4], *f[5:8], *f[13:17], *f[17:19], f[19])
+        for f in trace
+        if f[0] in ("s", "r", "f", "D")
+        and len(f) >= 20  # not DSR's own log lines
+        and f[5] == uid
+        and f[6] == "tcp"
+        and f[3] != "MAC"
+    ]
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+@pytest.mark.parametrize(("routing", "uid"), [("AODV", "2"), ("DSR", "0")])
+def test_a_segment_crossing_a_chain_has_ns2s_uid_ttl_next_hops_and_hop_count(
+    tmp_path, routing, uid
+):
+    """A TCP segment (AODV: the first data segment, uid 2 in both, AODV's messages taking no
+    uid as in ns-2.35; DSR: the first segment, uid 0, before DSR's own packets) at every
+    layer above the MAC on its way 0 -> 1 -> 2 -> 3, field for field as ns-2.35 writes them:
+    TTL 32 from the agent (AODV: 30 from the source, as `AODV::recv` sets it), one off per
+    forwarder; `nf` one more per receiving MAC; a received packet's next hop is the node that
+    received it."""
+    ns = _chain_trace([NS], routing, tmp_path / "ns")
+    ts = _chain_trace([sys.executable, "-m", "ternsim", "ns2"], routing, tmp_path / "ternsim")
+    expected = _ip_fields(ns, uid)
+    assert len(expected) >= 8  # s AGT, r/s RTR at 0, r/f RTR at 1 and 2, r AGT at 3
+    assert _ip_fields(ts, uid) == expected
+    if routing == "AODV":
+        assert {f[5] for f in ts if f[0] != "M" and f[6] == "AODV"} == {"0"}

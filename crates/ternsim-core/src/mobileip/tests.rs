@@ -33,6 +33,8 @@ const WIRED: IfaceId = IfaceId(0);
 fn control(msg: ControlMessage, src: Addr, dst: Addr) -> Packet {
     Packet::new(PacketFields {
         uid: 0,
+        ns2_uid: 0,
+        num_forwards: 0,
         flow: None,
         ip: IpHeader { src, dst, ttl: 64 },
         ports: Ports::default(),

@@ -31,7 +31,10 @@ pub enum ControlMessage {
     },
     /// DSR Route Reply (RFC 4728 §6.3): the full route from the request's initiator to its
     /// target. Travels source-routed (a [`crate::net::packet::SourceRoute`] header).
-    DsrRouteReply { route: Vec<Addr> },
+    /// `ttl` is its IP TTL: ns-2.35 builds every reply with 255, and the target's reply,
+    /// jittered back into its own agent (`returnSrcRouteToRequestor`), has one taken off
+    /// there like a forwarded packet (`handleForwarding`) before it leaves: 254.
+    DsrRouteReply { route: Vec<Addr>, ttl: u8 },
     /// DSR Route Error (RFC 4728 §6.4), "node unreachable": the link `from` → `to` broke;
     /// sent source-routed to `originator`, the source of the packet that could not cross it.
     DsrRouteError {
@@ -55,7 +58,8 @@ pub enum ControlMessage {
     },
     /// AODV Route Reply (RFC 3561 §5.2), unicast hop by hop towards `orig`: a route to `dst`
     /// with sequence number `dst_seq`, `hop_count` hops from the sender, valid `lifetime`.
-    /// `sent` echoes the request's timestamp.
+    /// `sent` echoes the request's timestamp. `ttl` is its IP TTL: ns-2.35's `sendReply`
+    /// sets `NETWORK_DIAMETER` and every node it reaches takes one off (`AODV::recv`).
     AodvRrep {
         dst: Addr,
         dst_seq: u32,
@@ -63,6 +67,7 @@ pub enum ControlMessage {
         hop_count: u8,
         lifetime: SimTime,
         sent: SimTime,
+        ttl: u8,
     },
     /// AODV HELLO (RFC 3561 §6.9): a RREP about the sender itself, broadcast with TTL 1, that
     /// tells the neighbours it is still there. Only sent when HELLOs are switched on.
@@ -166,6 +171,20 @@ fn round4(n: u32) -> u32 {
 }
 
 impl ControlMessage {
+    /// The IP TTL a packet carrying this message is sent with, where its protocol sets one
+    /// (None: the agent default). ns-2.35: an AODV request carries its ring TTL and a reply
+    /// its own count (`ih->ttl_`); errors and HELLOs go one hop (`sendError`,
+    /// `sendHello`: TTL 1); a DSR reply its own.
+    pub fn ip_ttl(&self) -> Option<u8> {
+        match self {
+            ControlMessage::AodvRreq { ttl, .. }
+            | ControlMessage::AodvRrep { ttl, .. }
+            | ControlMessage::DsrRouteReply { ttl, .. } => Some(*ttl),
+            ControlMessage::AodvRerr { .. } | ControlMessage::AodvHello { .. } => Some(1),
+            _ => None,
+        }
+    }
+
     /// The protocol that sent it, for routing-overhead metrics by protocol.
     pub fn protocol(&self) -> &'static str {
         match self {
@@ -206,7 +225,7 @@ impl ControlMessage {
             } => round4(
                 4 + 4 * (route.len().max(1) as u32 - 1) + 8 + 16 * u32::from(route_error.is_some()),
             ),
-            ControlMessage::DsrRouteReply { route } => round4(5 + 4 * route.len() as u32),
+            ControlMessage::DsrRouteReply { route, .. } => round4(5 + 4 * route.len() as u32),
             ControlMessage::DsrRouteError { .. } => 16,
             // ns-2's own sizes (link-spec §5.2): RREQ 28, RREP 24, RERR 4 + 8·N, no UDP.
             ControlMessage::AodvRreq { .. } => 28,
@@ -283,6 +302,7 @@ mod tests {
         assert_eq!(with_error.body_bytes(), 28);
         let rrep = ControlMessage::DsrRouteReply {
             route: (0..5).map(a).collect(),
+            ttl: 255,
         };
         assert_eq!(rrep.body_bytes(), 28);
         let rerr = ControlMessage::DsrRouteError {
@@ -319,6 +339,7 @@ mod tests {
             hop_count: 0,
             lifetime: SimTime::ZERO,
             sent: SimTime::ZERO,
+            ttl: 30,
         };
         let rerr = ControlMessage::AodvRerr {
             unreachable: vec![(a(3), 3), (a(4), 5)],

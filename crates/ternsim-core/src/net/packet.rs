@@ -204,6 +204,14 @@ impl std::ops::DerefMut for Packet {
 pub struct PacketFields {
     /// Unique id within the run (creation order).
     pub uid: u64,
+    /// The id ns-2's traces print (`hdr_cmn::uid_`): agents and most routing protocols
+    /// number their packets from 0 in allocation order (`Agent::initpkt`); ns-2.35's AODV
+    /// allocates its messages without that numbering, so they all print 0 and take no number.
+    pub ns2_uid: u64,
+    /// Wireless hops taken (ns-2 `hdr_cmn::num_forwards_`): one more at every station whose
+    /// 802.11 MAC receives the frame (`Mac802_11::recvDATA`); the `nf` field of ns-2's
+    /// wireless trace lines.
+    pub num_forwards: u32,
     /// The flow (index in the scenario's flow list) the packet belongs to; `None` for
     /// routing and mobility control packets.
     pub flow: Option<u32>,
@@ -480,6 +488,8 @@ pub(crate) mod tests {
     pub(crate) fn udp_packet(uid: u64, dst: u32, size: u32) -> Packet {
         Packet::new(PacketFields {
             uid,
+            ns2_uid: uid,
+            num_forwards: 0,
             flow: Some(0),
             ip: IpHeader {
                 src: Addr::nth(0),

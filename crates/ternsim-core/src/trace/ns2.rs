@@ -202,14 +202,16 @@ pub struct WirelessRecord<'a> {
     pub dst: (i64, u16),
     pub ttl: u8,
     pub next_hop: i64,
+    /// Wireless hops taken so far (ns-2 `num_forwards`), the `nf` field of TCP and CBR lines.
+    pub num_forwards: u32,
     pub proto: WirelessProto,
     pub mac: MacFields,
 }
 
 impl WirelessRecord<'_> {
     /// Appends the line to `out`. Above the MAC the MAC part is `[0 0 0 0]` (ns-2 has not
-    /// built a MAC header yet). `nf` (hops taken) and `onf` (God's shortest path) print as 0
-    /// (no God table).
+    /// built a MAC header yet). After a TCP or CBR header come `nf` (hops taken) and `onf`
+    /// (God's shortest path), which prints as 0 (no God table).
     pub fn write(&self, out: &mut String) {
         let hex = |a: i64| format!("{:x}", a as u32);
         let _ = write!(
@@ -257,10 +259,10 @@ impl WirelessRecord<'_> {
         );
         match self.proto {
             WirelessProto::Tcp { seq, ack } => {
-                let _ = write!(out, "[{seq} {ack}] 0 0");
+                let _ = write!(out, "[{seq} {ack}] {} 0", self.num_forwards);
             }
             WirelessProto::Rtp { seq } => {
-                let _ = write!(out, "[{seq}] 0 0");
+                let _ = write!(out, "[{seq}] {} 0", self.num_forwards);
             }
             WirelessProto::Aodv(part) => part.write(out),
             WirelessProto::None | WirelessProto::MacControl | WirelessProto::Arp { .. } => {}
@@ -352,6 +354,7 @@ mod tests {
             dst: (1, 0),
             ttl: 32,
             next_hop: -2,
+            num_forwards: 0,
             proto: WirelessProto::Rtp { seq: 0 },
             mac: MacFields::default(),
         }
@@ -383,6 +386,7 @@ mod tests {
                 dst: (4, 1),
                 ttl: 30,
                 next_hop: 2,
+                num_forwards: 0,
                 proto: WirelessProto::None,
                 mac: MacFields::default(),
             }
@@ -391,6 +395,41 @@ mod tests {
         assert_eq!(
             t,
             "D 1.500000000 _3_ RTR NRTE 9 tcp 1040 [0 0 0 0] ------- [0:1 4:1 30 2] [7 0] 0 0\n"
+        );
+    }
+
+    /// A line of ns-2.35's own trace of a 3-hop AODV chain (conformance chain.tcl): node 2
+    /// forwards TCP segment 1 (uid 2), which two stations' MACs have received (`nf` 2) and
+    /// whose TTL AODV set to 30 at its source and each forwarder took one off.
+    #[test]
+    fn a_forwarded_segment_carries_its_hops_and_ttl() {
+        let mut s = String::new();
+        WirelessRecord {
+            event: 'f',
+            time: SimTime(38_399_844),
+            node: 2,
+            layer: "RTR",
+            reason: "---",
+            uid: 2,
+            kind: "tcp",
+            size: 1064,
+            src: (0, 0),
+            dst: (3, 0),
+            ttl: 28,
+            next_hop: 3,
+            num_forwards: 2,
+            proto: WirelessProto::Tcp { seq: 1, ack: 0 },
+            mac: MacFields {
+                duration_us: 0x102,
+                ra: 2,
+                ta: 1,
+                ether_type: 0x800,
+            },
+        }
+        .write(&mut s);
+        assert_eq!(
+            s,
+            "f 0.038399844 _2_ RTR  --- 2 tcp 1064 [102 2 1 800] ------- [0:0 3:0 28 3] [1 0] 2 0\n"
         );
     }
 }

@@ -922,6 +922,15 @@ impl WifiChannel {
                 .and_then(|d| d.packet.clone().or_else(|| d.trace_copy.clone())),
             _ => None,
         };
+        // A DATA frame the receiver's `recvDATA` took counts the hop before ns-2 traces it
+        // (received, or discarded there as a duplicate or while a control frame waits).
+        let received_data = port != src && matches!(reason, "---" | "DUP" | "BSY");
+        let packet = packet.map(|mut p| {
+            if received_data {
+                p.num_forwards += 1;
+            }
+            p
+        });
         let entry = MacLogEntry {
             time: t,
             port: port as u16,
@@ -980,11 +989,12 @@ impl WifiChannel {
             out.copies[packet.kind().index()] += (k - 1) as u64;
             let mut packet = Some(packet);
             for (i, &(r, end)) in f.deliver.iter().enumerate() {
-                let p = if i + 1 == k {
+                let mut p = if i + 1 == k {
                     packet.take().expect("original")
                 } else {
                     packet.clone().expect("original")
                 };
+                p.num_forwards += 1; // ns-2 `recvDATA`
                 self.ll_up_push(usize::from(r), end + ll, p, out);
             }
             return;
@@ -1002,10 +1012,11 @@ impl WifiChannel {
             }
         }
         if let Some(&(r, end)) = f.deliver.first() {
-            if let Some(p) = pending.packet.take() {
+            if let Some(mut p) = pending.packet.take() {
                 if self.trace_mac {
                     pending.trace_copy = Some(p.clone());
                 }
+                p.num_forwards += 1; // ns-2 `recvDATA`
                 self.ll_up_push(usize::from(r), end + ll, p, out);
             }
         }

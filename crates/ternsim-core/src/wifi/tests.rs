@@ -180,6 +180,8 @@ fn data_ack_exchange_takes_the_computed_time() {
     assert_eq!(d.arrivals.len(), 1);
     assert_eq!(d.arrivals[0].0, want);
     assert_eq!(d.arrivals[0].1, 1);
+    // The receiving MAC counted the hop (ns-2 `recvDATA`: num_forwards + 1).
+    assert_eq!(d.arrivals[0].2.num_forwards, 1);
     let (a, b) = (d.ch.stats(0), d.ch.stats(1));
     assert_eq!((a.data_sent, a.rts_sent, a.ack_timeouts), (1, 0, 0));
     assert_eq!((b.ack_sent, b.delivered), (1, 1));
@@ -525,6 +527,8 @@ fn broadcast_copies_and_no_receiver() {
     assert_eq!(ports, vec![1, 2]);
     assert_eq!(d.copies[PacketKind::Udp.index()], 1);
     assert_eq!(d.ch.stats(3).rx_errors, 1);
+    // Each receiver's MAC counts the hop on its copy (ns-2 `recvDATA`: num_forwards + 1).
+    assert!(d.arrivals.iter().all(|a| a.2.num_forwards == 1));
 
     let mut d = Driver::new(legacy(), &[(0.0, 0.0), (1000.0, 0.0)]);
     d.submit(0, udp_packet(1, 9, 100), Addr::BROADCAST);

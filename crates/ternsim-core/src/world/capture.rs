@@ -461,7 +461,7 @@ impl World {
             src: (src.max(0) as u32, sport),
             dst: (dst.max(0) as u32, dport),
             seq: p.trace_seq(),
-            uid: p.uid,
+            uid: p.ns2_uid,
             cong_action: matches!(&p.payload, Payload::TcpData(s) if s.cong_action),
         }
         .write(out);
@@ -529,6 +529,13 @@ impl World {
         } else {
             cap.last_mac.get(&p.uid).copied().unwrap_or(mac)
         };
+        // A packet received by unicast still carries the next hop its sender chose, this
+        // node (ns-2 `hdr_cmn::next_hop_`), on the lines above the MAC.
+        let next_hop = if event == 'r' && layer != "MAC" && next_hop == -2 && mac.ra == node {
+            node
+        } else {
+            next_hop
+        };
         let kind = cap.type_name(p);
         let Some(out) = cap.wireless_trace() else {
             return;
@@ -546,13 +553,14 @@ impl World {
             node: node.max(0) as u32,
             layer,
             reason,
-            uid: p.uid,
+            uid: p.ns2_uid,
             kind,
             size,
             src: (src, sport),
             dst: (dst, dport),
             ttl: p.routing_header().ttl,
             next_hop,
+            num_forwards: p.num_forwards,
             proto,
             mac,
         }
@@ -704,6 +712,7 @@ impl World {
             dst: (0, 0),
             ttl: 0,
             next_hop: 0,
+            num_forwards: 0,
             proto,
             mac,
         }
@@ -890,6 +899,8 @@ mod tests {
     fn packet(payload: Payload) -> Packet {
         Packet::new(PacketFields {
             uid: 0x1_0007,
+            ns2_uid: 0x1_0007,
+            num_forwards: 0,
             flow: Some(0),
             ip: crate::net::packet::IpHeader {
                 src: Addr::nth(0),

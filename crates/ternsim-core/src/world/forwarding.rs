@@ -27,17 +27,27 @@ impl World {
         size: u32,
         payload: Payload,
     ) -> Packet {
-        // ns-2 numbers packets from 0 in allocation order (`Packet::alloc`, uid_++).
         let uid = self.next_uid;
         self.next_uid += 1;
+        // ns-2 numbers packets from 0 in allocation order (`Agent::initpkt`, uidcnt_++);
+        // ns-2.35's AODV builds its messages with `Packet::alloc` alone, which leaves 0.
+        let aodv = matches!(&payload, Payload::Control(m) if m.protocol() == "aodv");
+        let ns2_uid = if aodv {
+            0
+        } else {
+            self.next_ns2_uid += 1;
+            self.next_ns2_uid - 1
+        };
+        let ttl = match &payload {
+            Payload::Control(m) => m.ip_ttl().unwrap_or(DEFAULT_TTL),
+            _ => DEFAULT_TTL,
+        };
         let packet = Packet::new(PacketFields {
             uid,
+            ns2_uid,
+            num_forwards: 0,
             flow,
-            ip: IpHeader {
-                src,
-                dst,
-                ttl: DEFAULT_TTL,
-            },
+            ip: IpHeader { src, dst, ttl },
             ports,
             headers: Vec::new(),
             size,
@@ -553,7 +563,10 @@ delay = "1ms"
         let sc = crate::scenario::from_toml(PAIR).unwrap();
         let mut w = World::build(&sc, 1);
         let (a, b) = (Addr::nth(0), Addr::nth(1));
-        let msg = ControlMessage::DsrRouteReply { route: vec![a, b] };
+        let msg = ControlMessage::DsrRouteReply {
+            route: vec![a, b],
+            ttl: 255,
+        };
         let body = msg.body_bytes();
         assert_eq!(body, 16);
         let send = ControlSend {

@@ -56,7 +56,9 @@ use device::{BearerDevice, Device, RNC_PORT, UE_PORT};
 use node::{Agent, Iface, Node};
 use udp::UdpAgents;
 
-const DEFAULT_TTL: u8 = 64;
+/// The IP TTL of a packet an agent sends: ns-2.35's `Agent set ttl_ 32` (ns-default.tcl).
+/// Routing protocols that set their own (AODV, DSR replies) do so on the way out.
+const DEFAULT_TTL: u8 = 32;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -224,6 +226,8 @@ struct World {
     traces: TraceSet,
     accounting: Accounting,
     next_uid: u64,
+    /// The next `Packet::ns2_uid`: ns-2's numbering, which AODV's messages do not take.
+    next_ns2_uid: u64,
     /// Output buffers for interface calls, reused; nested calls take another.
     /// Boxed so that taking one out, handing it around and putting it back moves a pointer,
     /// not the whole buffer set.
@@ -521,6 +525,7 @@ impl World {
             traces: TraceSet::from_spec(&sc.traces),
             accounting: Accounting::default(),
             next_uid: 0,
+            next_ns2_uid: 0,
             iface_out_pool: Vec::new(),
             device_traces: sc.traces.queues
                 || sc.traces.rlc

@@ -471,6 +471,9 @@ impl AodvAgent {
         if dst.is_broadcast() {
             return Routed::broadcast(packet, self.iface);
         }
+        // ns-2 `AODV::recv`: a unicast packet this node originates leaves with TTL
+        // NETWORK_DIAMETER, whatever its agent set.
+        *packet.routing_ttl_mut() = self.cfg.network_diameter;
         match self.forward(now, packet) {
             Ok(r) => r,
             Err(packet) => {
@@ -618,6 +621,7 @@ impl AodvAgent {
                 hop_count: 0,
                 lifetime: self.cfg.my_route_timeout,
                 sent,
+                ttl: self.cfg.network_diameter,
             };
             self.unicast(now, msg, orig, back);
             return;
@@ -640,6 +644,7 @@ impl AodvAgent {
                 hop_count: r.hops,
                 lifetime: r.expire.saturating_sub(now),
                 sent,
+                ttl: self.cfg.network_diameter,
             };
             self.unicast(now, msg, orig, back);
             return;
@@ -679,6 +684,7 @@ impl AodvAgent {
             hop_count,
             lifetime,
             sent,
+            ttl,
         }) = packet.payload
         else {
             return true;
@@ -720,6 +726,8 @@ impl AodvAgent {
             hop_count: hops,
             lifetime,
             sent,
+            // ns-2 `AODV::recv` takes one off every AODV packet it receives.
+            ttl: ttl.saturating_sub(1),
         };
         self.unicast(now, msg, orig, next);
         true
@@ -775,7 +783,7 @@ impl AodvAgent {
         ctx: &RouteCtx,
         iface: IfaceId,
         next_hop: Addr,
-        mut packet: Packet,
+        packet: Packet,
         out: &mut RoutingOutput,
     ) {
         self.note_ctx(ctx, Some(iface));
@@ -786,16 +794,14 @@ impl AodvAgent {
         }
         self.stats.link_breaks += 1;
         let dst = packet.ip.dst;
-        let hops_so_far = self
-            .cfg
-            .initial_ip_ttl
-            .saturating_sub(*packet.routing_ttl_mut());
+        // ns-2 `rt_ll_failed` compares the hops the packet has taken (`num_forwards`).
+        let hops_so_far = packet.num_forwards;
         match self.table.get(dst).map(|e| (e.state, e.hops, e.next_hop)) {
             Some((RouteState::InRepair, _, _)) => {
                 self.enqueue(now, packet);
             }
             Some((RouteState::Valid, hops, nh))
-                if self.cfg.local_repair && nh == next_hop && hops_so_far > hops =>
+                if self.cfg.local_repair && nh == next_hop && hops_so_far > u32::from(hops) =>
             {
                 // ns-2 `local_rt_repair`: the break is nearer the destination.
                 self.stats.local_repairs += 1;

@@ -106,9 +106,6 @@ pub struct AodvConfig {
     /// HELLOs a neighbour may miss (ns-2 `ALLOWED_HELLO_LOSS` 3): it is lost when none was
     /// heard for 1.5 × this × `hello_interval` (ns-2 `nb_insert` expiry).
     pub allowed_hello_loss: u32,
-    /// The IP TTL the world gives the packets it creates (world `DEFAULT_TTL` 64): a data
-    /// packet's hops so far (ns-2 `num_forwards`) is this minus its TTL.
-    pub initial_ip_ttl: u8,
 }
 
 impl Default for AodvConfig {
@@ -137,7 +134,6 @@ impl Default for AodvConfig {
             hello: false,
             hello_interval: SimTime::from_millis(1_000),
             allowed_hello_loss: 3,
-            initial_ip_ttl: 64,
         }
     }
 }

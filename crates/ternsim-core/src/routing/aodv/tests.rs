@@ -94,8 +94,9 @@ impl Net {
                 dst,
                 dst_seq,
                 hop_count,
+                ttl,
                 ..
-            }) => format!("rrep d={}:{dst_seq} hc={hop_count}", dst.index()),
+            }) => format!("rrep d={}:{dst_seq} hc={hop_count} ttl={ttl}", dst.index()),
             Payload::Control(ControlMessage::AodvRerr { unreachable }) => format!(
                 "rerr {}",
                 unreachable
@@ -121,11 +122,13 @@ impl Net {
         self.uid += 1;
         let p = Packet::new(PacketFields {
             uid: self.uid,
+            ns2_uid: self.uid,
+            num_forwards: 0,
             flow: None,
             ip: IpHeader {
                 src: c.src,
                 dst: c.dst,
-                ttl: 64,
+                ttl: c.msg.ip_ttl().unwrap_or(32),
             },
             ports: Ports::default(),
             headers: Vec::new(),
@@ -170,7 +173,8 @@ impl Net {
         }
     }
 
-    fn input(&mut self, j: usize, p: Packet) {
+    fn input(&mut self, j: usize, mut p: Packet) {
+        p.num_forwards += 1; // the receiving MAC counts the hop (ns-2 `recvDATA`)
         let (addrs, ifaces) = self.ctx_of(j);
         let ctx = RouteCtx {
             node: NodeId(j as u32),
@@ -293,9 +297,9 @@ fn discovery_over_a_chain() {
             "0.000 n0>* rreq id=1 d=3:0 o=4 hc=0 ttl=30 48B".to_string(),
             "0.000 n1>* rreq id=1 d=3:0 o=4 hc=1 ttl=29 48B".into(),
             "0.000 n2>* rreq id=1 d=3:0 o=4 hc=2 ttl=28 48B".into(),
-            "0.000 n3>n2 rrep d=3:4 hc=0 44B".into(),
-            "0.000 n2>n1 rrep d=3:4 hc=1 44B".into(),
-            "0.000 n1>n0 rrep d=3:4 hc=2 44B".into(),
+            "0.000 n3>n2 rrep d=3:4 hc=0 ttl=30 44B".into(),
+            "0.000 n2>n1 rrep d=3:4 hc=1 ttl=29 44B".into(),
+            "0.000 n1>n0 rrep d=3:4 hc=2 ttl=28 44B".into(),
             format!("0.000 n0>n1 {d}"),
             format!("0.000 n1>n2 {d}"),
             format!("0.000 n2>n3 {d}"),
@@ -357,6 +361,8 @@ fn discovery_over_a_chain() {
 fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
     Packet::new(PacketFields {
         uid: 1,
+        ns2_uid: 1,
+        num_forwards: 0,
         flow: None,
         ip: IpHeader {
             src: a(from),
@@ -374,6 +380,7 @@ fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
             hop_count: hops,
             lifetime: ms(10_000),
             sent: SimTime::ZERO,
+            ttl: 30,
         }),
     })
 }
@@ -584,6 +591,8 @@ fn duplicate_rreq_suppression() {
     let rreq = |from: usize, id: u32| {
         Packet::new(PacketFields {
             uid: 1,
+            ns2_uid: 1,
+            num_forwards: 0,
             flow: None,
             ip: IpHeader {
                 src: a(from),
@@ -756,10 +765,11 @@ fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
             format!("1.000 n2>n3 {d}"),
             format!("1.000 n3>n4 FAIL {d}"),
             "1.000 n3>* rreq id=1 d=4:4 o=4 hc=0 ttl=3 48B".to_string(),
-            "1.000 n2>n3 rrep d=4:4 hc=2 44B".to_string(),
+            // An intermediate node's reply starts at NETWORK_DIAMETER too (`sendReply`).
+            "1.000 n2>n3 rrep d=4:4 hc=2 ttl=30 44B".to_string(),
             "1.000 n5>* rreq id=1 d=4:4 o=4 hc=1 ttl=2 48B".to_string(),
-            "1.000 n4>n5 rrep d=4:6 hc=0 44B".to_string(),
-            "1.000 n5>n3 rrep d=4:6 hc=1 44B".to_string(),
+            "1.000 n4>n5 rrep d=4:6 hc=0 ttl=30 44B".to_string(),
+            "1.000 n5>n3 rrep d=4:6 hc=1 ttl=29 44B".to_string(),
             format!("1.000 n3>n5 {d}"),
             format!("1.000 n5>n4 {d}"),
             format!("1.000 n4 deliver uid={uid} 1000B"),
@@ -862,4 +872,41 @@ fn a_request_from_the_sought_node_ends_the_search() {
     assert!(net
         .take_log()
         .contains(&format!("0.100 n3 deliver uid={uid} 1000B")));
+}
+
+/// ns-2 `AODV::recv`: a unicast packet a node originates leaves with TTL NETWORK_DIAMETER
+/// (30), whatever its agent set (ns-2's `Agent set ttl_ 32`); a broadcast keeps the
+/// agent's. On 0-1 with the route to 1 known, a 1000-byte UDP packet from 0 to 1 and a
+/// broadcast one, both made with TTL 32.
+#[test]
+fn originated_unicast_packets_leave_with_the_network_diameter_as_ttl() {
+    let mut net = Net::new(2, &[(0, 1)], cfg());
+    net.send_data(0, 1);
+    net.run_until(SimTime::ZERO);
+    let (addrs, ifaces) = net.ctx_of(0);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    let mut unicast = udp_packet(77, 1, 1000);
+    unicast.ip.src = a(0);
+    unicast.ip.ttl = 32;
+    let mut broadcast = udp_packet(78, 1, 1000);
+    broadcast.ip.src = a(0);
+    broadcast.ip.dst = Addr::BROADCAST;
+    broadcast.ip.ttl = 32;
+    let ttl_out = |r: Routed| match r {
+        Routed::Forward { packet, .. } => packet.ip.ttl,
+        other => panic!("not sent: {other:?}"),
+    };
+    let agent = &mut net.agents[0];
+    assert_eq!(
+        ttl_out(agent.route_output(SimTime::ZERO, &ctx, unicast)),
+        30
+    );
+    assert_eq!(
+        ttl_out(agent.route_output(SimTime::ZERO, &ctx, broadcast)),
+        32
+    );
 }

@@ -168,6 +168,8 @@ impl Net {
         self.uid += 1;
         let p = Packet::new(PacketFields {
             uid: self.uid,
+            ns2_uid: self.uid,
+            num_forwards: 0,
             flow: None,
             ip: IpHeader {
                 src: c.src,

@@ -18,6 +18,10 @@ use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, FlowHeader, Packet, Payload, SourceRoute};
 use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
+
+/// The IP TTL ns-2.35's DSR gives a route reply (`returnSrcRouteToRequestor`,
+/// `replyFromRouteCache`: `ttl() = 255`).
+const DSR_REPLY_TTL: u8 = 255;
 use crate::sim::SimTime;
 
 /// Per-node DSR counters.
@@ -487,9 +491,20 @@ impl DsrAgent {
 
     /// A route reply from this node carrying `reply_route`, sent back along `back` (this
     /// node first, the initiator last).
-    fn reply(&self, reply_route: Vec<Addr>, back: Vec<Addr>, iface: IfaceId) -> ControlSend {
+    /// `ttl`: [`DSR_REPLY_TTL`], less one for the target's own reply (see
+    /// [`ControlMessage::DsrRouteReply`]).
+    fn reply(
+        &self,
+        reply_route: Vec<Addr>,
+        back: Vec<Addr>,
+        iface: IfaceId,
+        ttl: u8,
+    ) -> ControlSend {
         ControlSend {
-            msg: ControlMessage::DsrRouteReply { route: reply_route },
+            msg: ControlMessage::DsrRouteReply {
+                route: reply_route,
+                ttl,
+            },
             src: self.me,
             dst: *back.last().expect("a route back has two addresses"),
             via: Some((iface, back[1])),
@@ -537,7 +552,7 @@ impl DsrAgent {
             self.cache.add_primary(back.clone());
             self.requests.insert(initiator, id);
             self.stats.rrep_originated += 1;
-            let c = self.reply(full, back, iface);
+            let c = self.reply(full, back, iface, DSR_REPLY_TTL - 1);
             let at = now + self.jitter();
             self.later(at, Delayed::Control(c));
             return;
@@ -563,7 +578,7 @@ impl DsrAgent {
                     // ns-2 `replyFromRouteCache` caches the way back to the initiator.
                     self.cache.add_primary(back.clone());
                     self.stats.rrep_from_cache += 1;
-                    let c = self.reply(full, back, iface);
+                    let c = self.reply(full, back, iface, DSR_REPLY_TTL);
                     let at = now + self.jitter();
                     self.later(at, Delayed::Control(c));
                     return;
@@ -656,7 +671,7 @@ impl DsrAgent {
             // Last hop: strip the source route (RFC 4728 §8.1.4).
             packet.remove_source_route();
             return match &packet.payload {
-                Payload::Control(ControlMessage::DsrRouteReply { route }) => {
+                Payload::Control(ControlMessage::DsrRouteReply { route, .. }) => {
                     let route = route.clone();
                     if route.first().is_some_and(|a| ctx.is_local(*a)) {
                         self.on_reply_at_initiator(now, &route);
@@ -718,7 +733,7 @@ impl DsrAgent {
         };
         // An overheard reply: the part of its route from this node on, if this node is in
         // it (ns-2 `tap` → `noticeRouteUsed` of the reply's route).
-        if let Payload::Control(ControlMessage::DsrRouteReply { route }) = &packet.payload {
+        if let Payload::Control(ControlMessage::DsrRouteReply { route, .. }) = &packet.payload {
             if let Some(i) = route.iter().position(|a| ctx.is_local(*a)) {
                 if i + 1 < route.len() {
                     self.cache.add_secondary(route[i..].to_vec());
@@ -780,7 +795,8 @@ impl DsrAgent {
         let mut back = vec![self.me];
         back.extend(path[..=sender].iter().rev());
         self.stats.rrep_gratuitous += 1;
-        out.control.push(self.reply(short, back, iface));
+        out.control
+            .push(self.reply(short, back, iface, DSR_REPLY_TTL));
     }
 
     /// A route error received, forwarded or overheard (ns-2 `processBrokenRouteError`):

@@ -123,7 +123,7 @@ impl DsrAgent {
                 // ns-2 `dsragent_dont_salvage_bad_replies`: a reply whose route uses the
                 // broken link (either way) has no reason to live (checked only when a
                 // salvage route exists, as ns-2 does).
-                if let Payload::Control(ControlMessage::DsrRouteReply { route: reply }) =
+                if let Payload::Control(ControlMessage::DsrRouteReply { route: reply, .. }) =
                     &packet.payload
                 {
                     let me = self.me;

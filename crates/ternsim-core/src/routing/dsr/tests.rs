@@ -105,7 +105,7 @@ impl Net {
                 target.index(),
                 list(route)
             ),
-            Payload::Control(ControlMessage::DsrRouteReply { route }) => {
+            Payload::Control(ControlMessage::DsrRouteReply { route, .. }) => {
                 format!("rrep route={}", list(route))
             }
             Payload::Control(ControlMessage::DsrRouteError { from, to, .. }) => {
@@ -126,6 +126,8 @@ impl Net {
         self.uid += 1;
         let mut p = Packet::new(PacketFields {
             uid: self.uid,
+            ns2_uid: self.uid,
+            num_forwards: 0,
             flow: None,
             ip: IpHeader {
                 src: c.src,
@@ -1007,7 +1009,7 @@ fn a_request_with_a_route_error_cleans_the_cache_before_a_cached_reply() {
         out.control
             .iter()
             .filter_map(|c| match &c.msg {
-                ControlMessage::DsrRouteReply { route } => Some(list(route)),
+                ControlMessage::DsrRouteReply { route, .. } => Some(list(route)),
                 _ => None,
             })
             .collect::<Vec<_>>()
@@ -1039,6 +1041,7 @@ fn packets_released_by_a_reply_leave_30_ms_apart() {
     reply.ip.src = a(2);
     reply.payload = Payload::Control(ControlMessage::DsrRouteReply {
         route: vec![a(0), a(1), a(2)],
+        ttl: 255,
     });
     reply.set_source_route(SourceRoute {
         path: vec![a(2), a(1), a(0)],
@@ -1149,6 +1152,7 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
         p.ip.dst = a(0);
         p.payload = Payload::Control(ControlMessage::DsrRouteReply {
             route: route.iter().map(|&i| a(i)).collect(),
+            ttl: 255,
         });
         p.set_source_route(SourceRoute {
             path: path.iter().map(|&i| a(i)).collect(),
@@ -1291,6 +1295,7 @@ fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
             if !reply.is_empty() {
                 p.payload = Payload::Control(ControlMessage::DsrRouteReply {
                     route: reply.iter().map(|&i| a(i)).collect(),
+                    ttl: 255,
                 });
             }
             p.set_source_route(SourceRoute {
@@ -1349,7 +1354,7 @@ fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
         .control
         .iter()
         .filter_map(|c| match &c.msg {
-            ControlMessage::DsrRouteReply { route } => Some(list(route)),
+            ControlMessage::DsrRouteReply { route, .. } => Some(list(route)),
             _ => None,
         })
         .collect();
