@@ -594,3 +594,28 @@ def test_a_segment_crossing_a_chain_has_ns2s_uid_ttl_next_hops_and_hop_count(
     assert _ip_fields(ts, uid) == expected
     if routing == "AODV":
         assert {f[5] for f in ts if f[0] != "M" and f[6] == "AODV"} == {"0"}
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_a_dsr_route_request_has_ns2s_sizes_and_dsr_part(tmp_path):
+    """The first propagating route request of the 3-hop DSR chain (request 2, after the
+    ring-zero one) at every node, as ns-2.35 writes it: addressed to the target, TTL 32, the
+    DSR part with the addresses gathered so far, and the size growing by the whole new DSR
+    header at each re-broadcast (32, 48, 68 bytes)."""
+
+    def request_2(trace: list[list[str]]) -> list[tuple[str, ...]]:
+        return sorted(
+            (f[0], f[2], f[3], f[6], f[7], *f[13:])
+            for f in trace
+            if f[0] in ("s", "r", "f")
+            and f[3:4] == ["RTR"]
+            and f[6] == "DSR"
+            and f[13] == "[0:255"  # node 0's request, not node 3's of the same number
+            and f[18:20] == ["[1", "2]"]
+        )
+
+    ns = request_2(_chain_trace([NS], "DSR", tmp_path / "ns"))
+    ts = request_2(_chain_trace([sys.executable, "-m", "ternsim", "ns2"], "DSR", tmp_path / "t"))
+    sent = sorted((f[1], f[4]) for f in ns if f[0] in ("s", "f"))
+    assert sent == [("_0_", "32"), ("_1_", "48"), ("_2_", "68")]
+    assert ts == ns

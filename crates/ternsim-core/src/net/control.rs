@@ -31,10 +31,15 @@ pub enum ControlMessage {
     },
     /// DSR Route Reply (RFC 4728 §6.3): the full route from the request's initiator to its
     /// target. Travels source-routed (a [`crate::net::packet::SourceRoute`] header).
-    /// `ttl` is its IP TTL: ns-2.35 builds every reply with 255, and the target's reply,
+    /// `request_id` is the identification of the request it answers (ns-2 `rtreq_seq`, 0
+    /// for a gratuitous reply). `ttl` is its IP TTL: ns-2.35 builds every reply with 255, and the target's reply,
     /// jittered back into its own agent (`returnSrcRouteToRequestor`), has one taken off
     /// there like a forwarded packet (`handleForwarding`) before it leaves: 254.
-    DsrRouteReply { route: Vec<Addr>, ttl: u8 },
+    DsrRouteReply {
+        route: Vec<Addr>,
+        request_id: u16,
+        ttl: u8,
+    },
     /// DSR Route Error (RFC 4728 §6.4), "node unreachable": the link `from` → `to` broke;
     /// sent source-routed to `originator`, the source of the packet that could not cross it.
     DsrRouteError {
@@ -212,7 +217,8 @@ impl ControlMessage {
     /// 4 per address after the first of its address list, +8 for a request, +5 + 4·len for
     /// a reply, +16 per route error, rounded up to a multiple of 4. A request carries its
     /// accumulated route in the address list and has no separate source route, so its body
-    /// is the whole DSR header. Replies and errors travel source-routed: the
+    /// is the DSR header (counted once per node that sent it, as ns-2.35 does: see below).
+    /// Replies and errors travel source-routed: the
     /// [`crate::net::packet::SourceRoute`] header (the fixed 4 octets and the address list,
     /// a multiple of 4) is pushed on the packet and counted there, so their body is only the
     /// option: reply round4(5 + 4·len), error 16.
@@ -220,11 +226,15 @@ impl ControlMessage {
         match self {
             // RFC 3561 §6.9: a HELLO is a RREP (20 octets, §5.2) with TTL 1.
             ControlMessage::Hello { .. } => 20,
+            // ns-2.35 counts a request's DSR header again at every node that re-broadcasts it
+            // (`handleRouteRequest` appends itself and `sendOutPacketWithRoute` adds the whole
+            // new header's size to the packet's, the old one still in it): a request that
+            // has gathered n addresses is the sum of the headers with 1, 2, ..., n addresses.
             ControlMessage::DsrRouteRequest {
                 route, route_error, ..
-            } => round4(
-                4 + 4 * (route.len().max(1) as u32 - 1) + 8 + 16 * u32::from(route_error.is_some()),
-            ),
+            } => (1..=route.len().max(1) as u32)
+                .map(|i| round4(4 + 4 * (i - 1) + 8 + 16 * u32::from(route_error.is_some())))
+                .sum(),
             ControlMessage::DsrRouteReply { route, .. } => round4(5 + 4 * route.len() as u32),
             ControlMessage::DsrRouteError { .. } => 16,
             // ns-2's own sizes (link-spec §5.2): RREQ 28, RREP 24, RERR 4 + 8·N, no UDP.
@@ -274,7 +284,8 @@ mod tests {
     use super::*;
 
     /// link-spec §4.2 sizes after the 20-octet IP header: a fresh request (address list
-    /// = the initiator) 4 + 8 = 12; after two re-broadcasts 12 + 8 = 20. A reply listing
+    /// = the initiator) 4 + 8 = 12; re-broadcast, it grows by its whole new header (ns-2.35).
+    /// A reply listing
     /// 5 addresses: 5 + 20 = 25 → 28. An error: 16. A fresh request carrying a gratuitous
     /// route error: 12 + 16 = 28 (ns-2 traces it as a 48-octet DSR packet with the IP
     /// header).
@@ -289,8 +300,12 @@ mod tests {
             hop_limit: 16,
             route_error: None,
         };
+        // As ns-2.35 puts them on the air (its trace of a 3-hop chain): 32, 48 and 68 bytes
+        // with the IP header, as the initiator sends it and as the first and second
+        // forwarders re-broadcast it.
         assert_eq!(rreq(1).body_bytes(), 12);
-        assert_eq!(rreq(3).body_bytes(), 20);
+        assert_eq!(rreq(2).body_bytes(), 12 + 16);
+        assert_eq!(rreq(3).body_bytes(), 12 + 16 + 20);
         let with_error = ControlMessage::DsrRouteRequest {
             initiator: a(0),
             target: a(4),
@@ -302,6 +317,7 @@ mod tests {
         assert_eq!(with_error.body_bytes(), 28);
         let rrep = ControlMessage::DsrRouteReply {
             route: (0..5).map(a).collect(),
+            request_id: 1,
             ttl: 255,
         };
         assert_eq!(rrep.body_bytes(), 28);

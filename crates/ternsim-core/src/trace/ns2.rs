@@ -96,6 +96,8 @@ pub enum WirelessProto {
     None,
     /// An AODV message (ns-2 `CMUTrace::format_aodv`).
     Aodv(AodvPart),
+    /// A DSR packet (ns-2 `CMUTrace::format_dsr`).
+    Dsr(DsrPart),
     /// An RTS, CTS or ACK: the line ends after the MAC part (no IP part).
     MacControl,
     /// An ARP frame: `------- [REQUEST|REPLY sha/spa tha/tpa]` instead of the IP part
@@ -168,6 +170,50 @@ impl AodvPart {
                 second,
             } => write!(out, "[0x8 {count} [{first} {second}] 0.000000] (ERROR)"),
         };
+    }
+}
+
+/// The DSR part of a DSR packet's trace lines (ns-2.35 `CMUTrace::format_dsr`, old format):
+/// `num_addrs [request seq] [reply seq reply_len first->last] [error errors tell from->to]`,
+/// from the packet's `hdr_sr`: the addresses of its request's accumulated route or of its
+/// source route, whether it is a request, its request's identification, whether it is a
+/// reply and the route it carries (first and last address), whether it carries a route error
+/// and the broken link with the node to tell (0 on a request: ns-2's `GRAT_ROUTE_ERROR`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DsrPart {
+    pub num_addrs: u32,
+    pub request: bool,
+    pub seq: u32,
+    pub reply: bool,
+    pub reply_len: u32,
+    pub reply_first: i64,
+    pub reply_last: i64,
+    pub error: bool,
+    pub num_errors: u32,
+    pub tell: i64,
+    pub from: i64,
+    pub to: i64,
+}
+
+impl DsrPart {
+    fn write(&self, out: &mut String) {
+        let _ = write!(
+            out,
+            "{} [{} {}] [{} {} {} {}->{}] [{} {} {} {}->{}]",
+            self.num_addrs,
+            u8::from(self.request),
+            self.seq,
+            u8::from(self.reply),
+            self.seq,
+            self.reply_len,
+            self.reply_first,
+            self.reply_last,
+            u8::from(self.error),
+            self.num_errors,
+            self.tell,
+            self.from,
+            self.to,
+        );
     }
 }
 
@@ -265,6 +311,7 @@ impl WirelessRecord<'_> {
                 let _ = write!(out, "[{seq}] {} 0", self.num_forwards);
             }
             WirelessProto::Aodv(part) => part.write(out),
+            WirelessProto::Dsr(part) => part.write(out),
             WirelessProto::None | WirelessProto::MacControl | WirelessProto::Arp { .. } => {}
         }
         out.push('\n');
@@ -395,6 +442,45 @@ mod tests {
         assert_eq!(
             t,
             "D 1.500000000 _3_ RTR NRTE 9 tcp 1040 [0 0 0 0] ------- [0:1 4:1 30 2] [7 0] 0 0\n"
+        );
+    }
+
+    /// The reply of ns-2.35's own trace of a 3-hop DSR chain (conformance chain.tcl): node
+    /// 3 answers request 2 with the route 0->3 (4 addresses), source-routed back over 4
+    /// addresses, TTL 254.
+    #[test]
+    fn a_dsr_reply_line_carries_ns2s_dsr_part() {
+        let mut s = String::new();
+        WirelessRecord {
+            event: 's',
+            time: SimTime(64_411_202),
+            node: 3,
+            layer: "RTR",
+            reason: "---",
+            uid: 3,
+            kind: "DSR",
+            size: 60,
+            src: (3, 255),
+            dst: (0, 255),
+            ttl: 254,
+            next_hop: 2,
+            num_forwards: 0,
+            proto: WirelessProto::Dsr(DsrPart {
+                num_addrs: 4,
+                seq: 2,
+                reply: true,
+                reply_len: 4,
+                reply_first: 0,
+                reply_last: 3,
+                ..DsrPart::default()
+            }),
+            mac: MacFields::default(),
+        }
+        .write(&mut s);
+        assert_eq!(
+            s,
+            "s 0.064411202 _3_ RTR  --- 3 DSR 60 [0 0 0 0] ------- [3:255 0:255 254 2] \
+             4 [0 2] [1 2 4 0->3] [0 0 0 0->0]\n"
         );
     }
 

@@ -37,7 +37,7 @@ use crate::routing::RoutingProtocol;
 use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
 use crate::sim::SimTime;
 use crate::tcp::Seq;
-use crate::trace::ns2::{AodvPart, MacFields, WiredRecord, WirelessProto, WirelessRecord};
+use crate::trace::ns2::{AodvPart, DsrPart, MacFields, WiredRecord, WirelessProto, WirelessRecord};
 use crate::trace::pcap::{self, IpPacket, PcapWriter, Transport};
 use crate::wifi::{MacFrameKind, MacLogEntry};
 
@@ -516,9 +516,17 @@ impl World {
             }
         }
         let src = self.ns2_node(p.ip.src);
-        let dst = self.ns2_node(p.ip.dst);
+        // ns-2's DSR addresses a route request to its target (`getRouteForPacket`) and
+        // broadcasts it by the MAC's next hop; ternsim's goes to the broadcast address.
+        let dst = match &p.payload {
+            Payload::Control(ControlMessage::DsrRouteRequest { target, .. }) => {
+                self.ns2_node(*target)
+            }
+            _ => self.ns2_node(p.ip.dst),
+        };
         let (sport, dport) = self.ns2_ports(p);
         let aodv = self.aodv_part(p);
+        let dsr = self.dsr_part(p);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
@@ -544,7 +552,11 @@ impl World {
             Payload::TcpData(s) => WirelessProto::Tcp { seq: s.seq, ack: 0 },
             Payload::TcpAck(a) => WirelessProto::Tcp { seq: a.ack, ack: 0 },
             Payload::Udp(d) if kind == "cbr" => WirelessProto::Rtp { seq: d.seq as i64 },
-            Payload::Control(_) => aodv.map_or(WirelessProto::None, WirelessProto::Aodv),
+            Payload::Control(_) => match (aodv, dsr) {
+                (Some(part), _) => WirelessProto::Aodv(part),
+                (_, Some(part)) => WirelessProto::Dsr(part),
+                _ => WirelessProto::None,
+            },
             _ => WirelessProto::None,
         };
         WirelessRecord {
@@ -565,6 +577,61 @@ impl World {
             mac,
         }
         .write(out);
+    }
+
+    /// The DSR part of a DSR message's trace lines (`trace::ns2::DsrPart`).
+    fn dsr_part(&self, p: &Packet) -> Option<DsrPart> {
+        let Payload::Control(m) = &p.payload else {
+            return None;
+        };
+        let routed = p.source_route().map_or(0, |sr| sr.path.len() as u32);
+        Some(match m {
+            ControlMessage::DsrRouteRequest {
+                id,
+                route,
+                route_error,
+                ..
+            } => {
+                let (from, to) = route_error.map_or((0, 0), |(f, t)| {
+                    (self.ns2_node(f).max(0), self.ns2_node(t).max(0))
+                });
+                DsrPart {
+                    num_addrs: route.len() as u32,
+                    request: true,
+                    seq: u32::from(*id),
+                    error: route_error.is_some(),
+                    num_errors: u32::from(route_error.is_some()),
+                    from,
+                    to,
+                    ..DsrPart::default()
+                }
+            }
+            ControlMessage::DsrRouteReply {
+                route, request_id, ..
+            } => DsrPart {
+                num_addrs: routed,
+                seq: u32::from(*request_id),
+                reply: true,
+                reply_len: route.len() as u32,
+                reply_first: route.first().map_or(0, |a| self.ns2_node(*a).max(0)),
+                reply_last: route.last().map_or(0, |a| self.ns2_node(*a).max(0)),
+                ..DsrPart::default()
+            },
+            ControlMessage::DsrRouteError {
+                from,
+                to,
+                originator,
+            } => DsrPart {
+                num_addrs: routed,
+                error: true,
+                num_errors: 1,
+                tell: self.ns2_node(*originator).max(0),
+                from: self.ns2_node(*from).max(0),
+                to: self.ns2_node(*to).max(0),
+                ..DsrPart::default()
+            },
+            _ => return None,
+        })
     }
 
     /// The AODV part of an AODV message's trace lines (`trace::ns2::AodvPart`): ternsim

@@ -565,6 +565,7 @@ delay = "1ms"
         let (a, b) = (Addr::nth(0), Addr::nth(1));
         let msg = ControlMessage::DsrRouteReply {
             route: vec![a, b],
+            request_id: 0,
             ttl: 255,
         };
         let body = msg.body_bytes();

@@ -491,18 +491,21 @@ impl DsrAgent {
 
     /// A route reply from this node carrying `reply_route`, sent back along `back` (this
     /// node first, the initiator last).
-    /// `ttl`: [`DSR_REPLY_TTL`], less one for the target's own reply (see
+    /// `request_id`: the request answered (0 for a gratuitous reply); `ttl`:
+    /// [`DSR_REPLY_TTL`], less one for the target's own reply (see
     /// [`ControlMessage::DsrRouteReply`]).
     fn reply(
         &self,
         reply_route: Vec<Addr>,
         back: Vec<Addr>,
         iface: IfaceId,
+        request_id: u16,
         ttl: u8,
     ) -> ControlSend {
         ControlSend {
             msg: ControlMessage::DsrRouteReply {
                 route: reply_route,
+                request_id,
                 ttl,
             },
             src: self.me,
@@ -552,7 +555,7 @@ impl DsrAgent {
             self.cache.add_primary(back.clone());
             self.requests.insert(initiator, id);
             self.stats.rrep_originated += 1;
-            let c = self.reply(full, back, iface, DSR_REPLY_TTL - 1);
+            let c = self.reply(full, back, iface, id, DSR_REPLY_TTL - 1);
             let at = now + self.jitter();
             self.later(at, Delayed::Control(c));
             return;
@@ -578,7 +581,7 @@ impl DsrAgent {
                     // ns-2 `replyFromRouteCache` caches the way back to the initiator.
                     self.cache.add_primary(back.clone());
                     self.stats.rrep_from_cache += 1;
-                    let c = self.reply(full, back, iface, DSR_REPLY_TTL);
+                    let c = self.reply(full, back, iface, id, DSR_REPLY_TTL);
                     let at = now + self.jitter();
                     self.later(at, Delayed::Control(c));
                     return;
@@ -796,7 +799,7 @@ impl DsrAgent {
         back.extend(path[..=sender].iter().rev());
         self.stats.rrep_gratuitous += 1;
         out.control
-            .push(self.reply(short, back, iface, DSR_REPLY_TTL));
+            .push(self.reply(short, back, iface, 0, DSR_REPLY_TTL));
     }
 
     /// A route error received, forwarded or overheard (ns-2 `processBrokenRouteError`):

@@ -280,8 +280,9 @@ fn paths(v: &[&[usize]]) -> Vec<Vec<Addr>> {
 /// - 0.030: the send buffer check finds the ring-zero request 30 ms old, not more than
 ///   30 ms (ns-2 `time - last_arp > arp_timeout`): nothing goes.
 /// - 0.060: the next check sends the propagating request (id 2, hop limit 16). Each node
-///   appends itself and re-broadcasts
-///   (+4 B per address: 36, 40, 44); the previous node hears the copy and discards it
+///   appends itself and re-broadcasts; ns-2.35 adds the whole new DSR header (4 + 4 per
+///   address after the first + 8) to the size each time: 32 + 16 = 48, + 20 = 68, + 24 =
+///   92 B; the previous node hears the copy and discards it
 ///   (it is listed in the route; node 0 started it).
 /// - node 4 answers over the reversed route: reply body 5 + 4·5 = 25 → 28, source route
 ///   4 + 4·4 = 20, + 20 IP = 68 B; at node 0 the route enters the cache and the buffered
@@ -308,9 +309,9 @@ fn discovery_over_a_chain() {
         net.take_log(),
         vec![
             "0.060 n0>* rreq id=2 t=4 route=0 hl=16 32B".to_string(),
-            "0.060 n1>* rreq id=2 t=4 route=0,1 hl=16 36B".into(),
-            "0.060 n2>* rreq id=2 t=4 route=0,1,2 hl=16 40B".into(),
-            "0.060 n3>* rreq id=2 t=4 route=0,1,2,3 hl=16 44B".into(),
+            "0.060 n1>* rreq id=2 t=4 route=0,1 hl=16 48B".into(),
+            "0.060 n2>* rreq id=2 t=4 route=0,1,2 hl=16 68B".into(),
+            "0.060 n3>* rreq id=2 t=4 route=0,1,2,3 hl=16 92B".into(),
             "0.060 n4>n3 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
             "0.060 n3>n2 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
             "0.060 n2>n1 rrep route=0,1,2,3,4 sr=4,3,2,1,0 68B".into(),
@@ -1041,6 +1042,7 @@ fn packets_released_by_a_reply_leave_30_ms_apart() {
     reply.ip.src = a(2);
     reply.payload = Payload::Control(ControlMessage::DsrRouteReply {
         route: vec![a(0), a(1), a(2)],
+        request_id: 0,
         ttl: 255,
     });
     reply.set_source_route(SourceRoute {
@@ -1152,6 +1154,7 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
         p.ip.dst = a(0);
         p.payload = Payload::Control(ControlMessage::DsrRouteReply {
             route: route.iter().map(|&i| a(i)).collect(),
+            request_id: 0,
             ttl: 255,
         });
         p.set_source_route(SourceRoute {
@@ -1295,6 +1298,7 @@ fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
             if !reply.is_empty() {
                 p.payload = Payload::Control(ControlMessage::DsrRouteReply {
                     route: reply.iter().map(|&i| a(i)).collect(),
+                    request_id: 0,
                     ttl: 255,
                 });
             }
