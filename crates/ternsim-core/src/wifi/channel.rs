@@ -193,6 +193,13 @@ pub(super) struct Station {
     pub pkt_ctrl: Option<Ctrl>,
     /// The MAC holds a packet from the queue (ns-2 `callback_` set, queue blocked).
     pub holding: bool,
+    /// A transmit failure went to routing and the MAC waits for its answer before it takes
+    /// the next packet from the queue, with the frame-exchange state it failed in. ns-2
+    /// runs the routing callback inside `RetransmitRTS`/`RetransmitDATA`, before
+    /// `tx_resume` asks the queue for the next packet, so what routing takes out of the
+    /// queue (AODV's `ifqueue->filter`) never reaches the MAC. See
+    /// [`WifiChannel::resume_after_tx_failure`].
+    pub awaiting_routing: Option<TxState>,
     pub seqno: u16,
     /// Last sequence number seen from each source station (duplicate filter).
     pub last_seq: HashMap<u16, u16>,
@@ -313,6 +320,7 @@ impl WifiChannel {
                     pkt_rts: false,
                     pkt_ctrl: None,
                     holding: false,
+                    awaiting_routing: None,
                     seqno: 1,
                     last_seq: HashMap::new(),
                     ll_up: VecDeque::new(),
@@ -441,14 +449,43 @@ impl WifiChannel {
     /// Drops every packet waiting in `port`'s interface queue for `next_hop`, in queue order,
     /// as transmit failures that routing gave up on (`link_failure`, ns-2 `CBK`). The packet
     /// the MAC holds and those still in the LL's delay are not in the queue, as in ns-2.
-    pub fn purge_queued(&mut self, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
+    pub fn purge_queued(&mut self, now: SimTime, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
+        let s = usize::from(port);
+        if self.st[s].holding {
+            // While the MAC holds a packet, what the LL hands down waits in `ll_down` until
+            // the next pull folds it in; in ns-2 it is in the queue from its due time on.
+            self.ll_down_into_queue(s, now.as_nanos(), out);
+        }
         let mut taken = Vec::new();
-        self.st[usize::from(port)]
-            .ifq
-            .remove_for(next_hop, &mut taken);
+        self.st[s].ifq.remove_for(next_hop, &mut taken);
         for q in taken {
             out.drops.push((q.packet, DropReason::LinkFailure));
         }
+    }
+
+    /// Routing has answered the transmit failure `port` reported at `now`: the MAC, which
+    /// waited (`Station::awaiting_routing`), takes its next packet from the queue now, in
+    /// the frame-exchange state it failed in, and then goes idle, as ns-2's `tx_resume`
+    /// does after `RetransmitRTS`/`RetransmitDATA` returned from the routing callback. If
+    /// it has since started a CTS or ACK, the `tx_resume` that follows that frame pulls.
+    pub fn resume_after_tx_failure(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {
+        let s = usize::from(port);
+        let t = now.as_nanos();
+        let Some(failed_in) = self.st[s].awaiting_routing.take() else {
+            return;
+        };
+        let st = &self.st[s];
+        if !st.holding || st.pkt_tx.is_some() || st.pkt_rts || st.pkt_ctrl.is_some() {
+            return;
+        }
+        let current = st.tx_state;
+        if current == TxState::Idle {
+            self.st[s].tx_state = failed_in;
+        }
+        self.pull(s, t, out);
+        self.st[s].tx_state = current;
+        self.check_backoff(s, t, out);
+        self.request_wake(out);
     }
 
     pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {

@@ -172,7 +172,9 @@ impl WifiChannel {
                     self.arm(s, DEFER, t + self.t.sifs, out);
                 }
             }
-        } else if self.st[s].holding {
+        } else if self.st[s].holding && self.st[s].awaiting_routing.is_none() {
+            // After a transmit failure the pull waits for routing's answer
+            // (`resume_after_tx_failure`).
             self.pull(s, t, out);
         }
         self.st[s].tx_state = TxState::Idle;
@@ -422,11 +424,15 @@ impl WifiChannel {
         }
         self.st[s].stats.drops_retry_limit += 1;
         match d.packet {
-            Some(packet) => out.tx_failures.push(TxFailure {
-                port: s as u16,
-                next_hop: d.next_hop,
-                packet,
-            }),
+            Some(packet) => {
+                out.tx_failures.push(TxFailure {
+                    port: s as u16,
+                    next_hop: d.next_hop,
+                    packet,
+                });
+                // ns-2 calls routing back here, before `tx_resume` pulls the queue.
+                self.st[s].awaiting_routing = Some(self.st[s].tx_state);
+            }
             None => self.st[s].stats.failures_after_delivery += 1,
         }
         if self.cfg.hand_back_queued_on_failure {

@@ -35,6 +35,10 @@ struct Driver {
     hook: Option<Hook>,
     /// Chain forwarding: a packet arriving at station i < last is sent on to i + 1.
     chain_last: Option<u16>,
+    /// Routing stand-in for AODV's `rt_ll_failed`: on a transmit failure, purge the queue
+    /// for the failed next hop before the MAC resumes (drops recorded in `purged`).
+    purge_failed_hop: bool,
+    purged: Vec<(u64, u64)>,
 }
 
 impl Driver {
@@ -61,6 +65,8 @@ impl Driver {
             copies: [0; 4],
             hook: None,
             chain_last: None,
+            purge_failed_hop: false,
+            purged: Vec::new(),
         }
     }
 
@@ -72,7 +78,20 @@ impl Driver {
         for (port, p) in out.arrivals.drain(..) {
             self.arrivals.push((self.now, port, p));
         }
+        let mut failed_ports: Vec<u16> = Vec::new();
         for f in out.tx_failures.drain(..) {
+            if !failed_ports.contains(&f.port) {
+                failed_ports.push(f.port);
+            }
+            if self.purge_failed_hop {
+                let mut purge = IfaceOutput::default();
+                self.ch
+                    .purge_queued(SimTime(self.now), f.port, f.next_hop, &mut purge);
+                for (p, _) in purge.drops.drain(..) {
+                    self.purged.push((self.now, p.uid));
+                }
+                self.drain(purge);
+            }
             self.failures.push((self.now, f));
         }
         for (_, why) in out.drops.drain(..) {
@@ -83,6 +102,14 @@ impl Driver {
         }
         for k in 0..4 {
             self.copies[k] += out.copies[k];
+        }
+        // As the world does: the routing stand-in (this driver) has taken the failures, so
+        // the MACs that wait for that take their next packet.
+        for port in failed_ports {
+            let mut more = IfaceOutput::default();
+            self.ch
+                .resume_after_tx_failure(SimTime(self.now), port, &mut more);
+            self.drain(more);
         }
     }
 
@@ -453,7 +480,7 @@ fn purging_a_next_hop_drops_only_its_queued_packets() {
     d.run_until(100 * US);
     assert_eq!(d.ch.queue_len(0), 3);
     let mut out = IfaceOutput::default();
-    d.ch.purge_queued(0, c, &mut out);
+    d.ch.purge_queued(SimTime(100 * US), 0, c, &mut out);
     let dropped: Vec<(u64, DropReason)> = out.drops.iter().map(|(p, r)| (p.uid, *r)).collect();
     assert_eq!(
         dropped,
@@ -463,6 +490,38 @@ fn purging_a_next_hop_drops_only_its_queued_packets() {
     d.run_until(2_000_000 * US);
     let got: Vec<u64> = d.arrivals.iter().map(|(_, _, p)| p.uid).collect();
     assert_eq!(got, vec![1, 3]);
+}
+
+/// ns-2 calls routing back inside `RetransmitRTS` and only then lets the queue hand the MAC
+/// its next packet (`tx_resume`), so a routing protocol that drops what is queued for the
+/// lost hop (AODV's `rt_ll_failed` filter) keeps all of it from the MAC. A sends 1 to an
+/// absent station; 2 (same hop) and 3 (to B) wait behind it from the start; 4 (same hop)
+/// and 5 (to B) come down from the LL 1 ms later, while the MAC is busy with 1. After the
+/// 7th RTS of 1 goes unanswered, 1 comes back and the stand-in purges the hop: 2 and 4 are
+/// dropped, in queue order (4 was still in the LL's hand-over, but in ns-2 it is in the
+/// queue from its due time on); the MAC had taken nothing meanwhile, and then takes 3;
+/// 3 and 5 reach B. Only one packet failed.
+#[test]
+fn routing_answers_a_failure_before_the_mac_takes_the_next_packet() {
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    d.purge_failed_hop = true;
+    let (b, ghost) = (Addr::nth(1), Addr::nth(50));
+    d.submit(0, udp_packet(1, 50, 1040), ghost);
+    d.submit(0, udp_packet(2, 50, 1040), ghost);
+    d.submit(0, udp_packet(3, 1, 1040), b);
+    d.run_until(1_000 * US);
+    assert_eq!(d.ch.queue_len(0), 2);
+    d.submit(0, udp_packet(4, 50, 1040), ghost);
+    d.submit(0, udp_packet(5, 1, 1040), b);
+    d.run_until(2_000_000 * US);
+    let failed: Vec<u64> = d.failures.iter().map(|(_, f)| f.packet.uid).collect();
+    assert_eq!(failed, vec![1]);
+    let t_fail = d.failures[0].0;
+    assert_eq!(d.purged, vec![(t_fail, 2), (t_fail, 4)]);
+    let got: Vec<u64> = d.arrivals.iter().map(|(_, _, p)| p.uid).collect();
+    assert_eq!(got, vec![3, 5]);
+    assert!(d.arrivals[0].0 > t_fail);
+    assert_eq!(d.ch.stats(0).drops_retry_limit, 1);
 }
 
 /// Long retry limit 4 (RTS/CTS succeeds, DATA is corrupted at B every time: a fault

@@ -251,9 +251,17 @@ impl Device {
 
     /// Drops the packets waiting in `port`'s interface queue for `next_hop` (a shared
     /// medium's queue; point-to-point devices have no next hops to tell apart).
-    pub fn purge_queued(&mut self, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
+    pub fn purge_queued(&mut self, now: SimTime, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
         if let Device::Wifi(w) = self {
-            w.purge_queued(port, next_hop, out);
+            w.purge_queued(now, port, next_hop, out);
+        }
+    }
+
+    /// Routing has handled the transmit failures `port` reported: a MAC that waited for it
+    /// takes its next packet (see `WifiChannel::resume_after_tx_failure`).
+    pub fn resume_after_tx_failure(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {
+        if let Device::Wifi(w) = self {
+            w.resume_after_tx_failure(now, port, out);
         }
     }
 

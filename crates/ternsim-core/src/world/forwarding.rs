@@ -301,7 +301,14 @@ impl World {
     }
 
     fn drain_tx_failures(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {
+        // The ports whose MAC waits for routing's answer before it takes its next packet:
+        // resumed once every failure of this call was handled (with DSR's hand-back, the
+        // packets queued for the lost hop come back in the same call).
+        let mut ports: Vec<u16> = Vec::new();
         for failure in out.tx_failures.drain(..) {
+            if !ports.contains(&failure.port) {
+                ports.push(failure.port);
+            }
             let Some(iface) = self
                 .ifaces
                 .iter()
@@ -322,6 +329,11 @@ impl World {
                 &mut rout,
             );
             self.drain_routing(now, node, rout);
+        }
+        for port in ports {
+            let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
+            self.devices[device as usize].resume_after_tx_failure(now, port, &mut dev_out);
+            self.drain_device(now, device, dev_out);
         }
     }
 
@@ -350,7 +362,7 @@ impl World {
                 (i.device, i.port)
             };
             let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
-            self.devices[device as usize].purge_queued(port, next_hop, &mut dev_out);
+            self.devices[device as usize].purge_queued(now, port, next_hop, &mut dev_out);
             self.drain_device(now, device, dev_out);
         }
         for (packet, iface, next_hop) in out.send {

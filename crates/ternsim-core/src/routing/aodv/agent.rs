@@ -79,7 +79,7 @@ pub struct AodvAgent {
     pending_seq: u64,
     /// Next purge timer tick (armed while the route queue holds packets).
     purge_at: Option<SimTime>,
-    /// Local repairs under way: (destination, deadline).
+    /// Repair timers armed: (destination, when it fires); ns-2 arms one per `local_rt_repair`.
     repairs: Vec<(Addr, SimTime)>,
     /// With HELLOs on: when the next one goes out, and the neighbours heard with the time
     /// each is forgotten (ns-2 `nbhead`).
@@ -186,6 +186,11 @@ impl AodvAgent {
     /// The node's own sequence number.
     pub fn own_seq(&self) -> u32 {
         self.seq
+    }
+
+    /// The repair timers armed: (destination, when it fires), in the order armed.
+    pub fn repair_timers(&self) -> &[(Addr, SimTime)] {
+        &self.repairs
     }
 
     /// Packets in the route queue.
@@ -709,7 +714,11 @@ impl AodvAgent {
                 e.latency.remove(0);
             }
         }
-        self.repairs.retain(|(d, _)| *d != dst);
+        if self.cfg.local_repair_wait.is_some() {
+            // RFC 3561 §6.12: the repair succeeded. ns-2's repair timers stay armed and,
+            // when one fires, find the route up and leave it (`LocalRepairTimer::handle`).
+            self.repairs.retain(|(d, _)| *d != dst);
+        }
         self.release(now, dst);
         if orig == me {
             return true;
@@ -796,31 +805,24 @@ impl AodvAgent {
         let dst = packet.ip.dst;
         // ns-2 `rt_ll_failed` compares the hops the packet has taken (`num_forwards`).
         let hops_so_far = packet.num_forwards;
-        match self.table.get(dst).map(|e| (e.state, e.hops, e.next_hop)) {
-            Some((RouteState::InRepair, _, _)) => {
-                self.enqueue(now, packet);
+        match self.table.get(dst).map(|e| (e.state, e.hops)) {
+            None => {
+                // ns-2 `rt_ll_failed`: no entry for the destination, the packet is dropped
+                // and nothing else happens.
+                out.drops.push((packet, DropReason::LinkFailure));
             }
-            Some((RouteState::Valid, hops, nh))
-                if self.cfg.local_repair && nh == next_hop && hops_so_far > u32::from(hops) =>
+            // ns-2 `rt_ll_failed` repairs whenever the packet has come farther than the
+            // route still has to go (`num_forwards > rt_hops`). The hop count is that of the
+            // route in service or in repair (an invalidated route's is infinite, ns-2
+            // `rt_down`: no repair). It does not look at the route's next hop, nor at
+            // whether a repair is already under way: a packet that fails during one joins
+            // the queue and arms one more repair timer (`local_rt_repair` again).
+            Some((state, hops))
+                if self.cfg.local_repair
+                    && state != RouteState::Invalid
+                    && hops_so_far > u32::from(hops) =>
             {
-                // ns-2 `local_rt_repair`: the break is nearer the destination.
-                self.stats.local_repairs += 1;
-                self.enqueue(now, packet);
-                let e = self.table.entry(dst);
-                e.state = RouteState::InRepair;
-                e.last_hops = e.hops;
-                if self.cfg.local_repair_fresh_seq {
-                    // RFC 3561 §6.12: ask for a fresher destination sequence number, so
-                    // that upstream nodes do not answer with the broken route.
-                    e.seq = e.seq.wrapping_add(1);
-                }
-                self.send_request(now, dst);
-                let deadline = match self.cfg.local_repair_wait {
-                    Some(w) => now + w,
-                    // ns-2: the absolute `rt_req_timeout` used as a delay (see the config).
-                    None => now + self.table.entry(dst).req_timeout,
-                };
-                self.repairs.push((dst, deadline));
+                self.local_repair(now, dst, packet);
             }
             _ => {
                 // ns-2 `rt_ll_failed` without a local repair: drop the packet and every one
@@ -831,6 +833,44 @@ impl AodvAgent {
             }
         }
         self.on_timer(now, out);
+    }
+
+    /// ns-2 `local_rt_repair`: the packet waits in the route queue, the route is marked in
+    /// repair (keeping its hop count, and its last hop count: ns-2 does not set
+    /// `rt_last_hop_count` here, so a route never invalidated at this node, whose last hop
+    /// count is still the infinite one of a new entry, is repaired with a network-wide
+    /// request, TTL 30), a request goes out if the last one's wait is over, and a repair
+    /// timer is armed. In ns-2 mode the timer's delay is the route's absolute
+    /// `rt_req_timeout` (see `AodvConfig::local_repair_wait`) and every call arms one more;
+    /// none is cancelled by a reply.
+    fn local_repair(&mut self, now: SimTime, dst: Addr, packet: Packet) {
+        self.enqueue(now, packet);
+        let fresh_seq = self.cfg.local_repair_fresh_seq;
+        let e = self.table.entry(dst);
+        let starting = e.state != RouteState::InRepair;
+        if starting {
+            self.stats.local_repairs += 1;
+            e.state = RouteState::InRepair;
+            if fresh_seq {
+                // RFC 3561 §6.12: ask for a fresher destination sequence number, so that
+                // upstream nodes do not answer with the broken route.
+                e.seq = e.seq.wrapping_add(1);
+            }
+        }
+        self.send_request(now, dst);
+        match self.cfg.local_repair_wait {
+            // RFC 3561 §6.12: one wait per repair.
+            Some(w) => {
+                if starting {
+                    self.repairs.push((dst, now + w));
+                }
+            }
+            // ns-2: the absolute `rt_req_timeout` used as a delay.
+            None => {
+                let delay = self.table.entry(dst).req_timeout;
+                self.repairs.push((dst, now + delay));
+            }
+        }
     }
 
     /// ns-2 `nb_delete` + `handle_link_failure`: every valid route through `nbr` is
@@ -852,8 +892,10 @@ impl AodvAgent {
         self.send_error(now, report, false);
     }
 
-    /// A local repair for `dst` did not find a route in time: the route is invalidated and
-    /// reported to its precursors; the queued packets stay for the ordinary retries.
+    /// A repair timer for `dst` fired. A route still in repair is invalidated (ns-2
+    /// `LocalRepairTimer::handle`: `rt_down` if the route is not up; with RFC 3561's wait
+    /// it is also reported to its precursors); a route up again, or already down, is left
+    /// alone. The queued packets stay for the ordinary retries.
     fn repair_failed(&mut self, now: SimTime, dst: Addr) {
         let Some(e) = self.table.get_mut(dst) else {
             return;

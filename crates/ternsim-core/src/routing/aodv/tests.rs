@@ -534,9 +534,11 @@ fn rerr_to_precursors_when_a_link_breaks() {
 /// 0-1-2-3-4 with a detour 3-5-4, with RFC 3561 §6.12's local repair
 /// (`local_repair_fresh_seq`, a 150 ms repair wait). After discovery (route 3→4 direct),
 /// the link 3-4 disappears. At node 3 the packet has come 3 hops and the route has 1:
-/// local repair. Node 3 queues it, asks for 4 with its sequence number raised (4 → 5) and
-/// TTL max(last TTL 1 (its reply's hop count), last hops 1) + 2 = 3; node 2's route (seq 4) is not fresh enough to answer;
-/// node 4 answers via 5 with seq max(4, 5) + 1 → 6; the packet goes 3-5-4. No RERR.
+/// local repair. Node 3 queues it, asks for 4 with its sequence number raised (4 → 5),
+/// network-wide (TTL 30: the route was never invalidated here, so its last hop count is
+/// still a new entry's infinite one, as in ns-2); node 2's route (seq 4) is not fresh
+/// enough to answer; node 4 answers via 5 with seq max(4, 5) + 1 → 6; the packet goes
+/// 3-5-4. No RERR.
 #[test]
 fn local_repair_near_the_destination() {
     let links = [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 4)];
@@ -556,7 +558,7 @@ fn local_repair_near_the_destination() {
     let uid = net.send_data(0, 4);
     net.run_until(ms(2_000));
     let log = net.take_log();
-    assert!(log.contains(&"1.000 n3>* rreq id=1 d=4:5 o=4 hc=0 ttl=3 48B".to_string()));
+    assert!(log.contains(&"1.000 n3>* rreq id=1 d=4:5 o=4 hc=0 ttl=30 48B".to_string()));
     assert!(log.contains(&format!("1.000 n5>n4 data uid={uid} 1000B")));
     assert!(log.contains(&format!("1.000 n4 deliver uid={uid} 1000B")));
     assert!(!log.iter().any(|l| l.contains("rerr")));
@@ -741,8 +743,11 @@ fn hellos_are_off_by_default() {
 /// its table with 2 hops (`recvRequest`: `rt_seqno >= rq_dst_seqno`), but node 3, which
 /// kept its route's hop count (1), takes an equal number only if strictly shorter
 /// (`recvReply`), so it ignores that 3-hop reply; node 4's own reply (seq 6) via 5 repairs
-/// the route. The repair timer, armed with the absolute `rt_req_timeout` (1 s + 2 · 3 ·
-/// 30 ms) as its delay, would fire at 2.18 s; the repair ends first and disarms it.
+/// the route. The request is network-wide (TTL 30, request count 1): `local_rt_repair`
+/// leaves the route's last hop count alone, and a route never invalidated at node 3 still
+/// has a new entry's infinite one. The repair timer, armed with the absolute
+/// `rt_req_timeout` (1 s + 2 · 30 · 30 ms = 2.8 s) as its delay, fires at 3.8 s; the reply
+/// does not disarm it, and when it fires the route is up, so it stays.
 #[test]
 fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
     let links = [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 4)];
@@ -764,10 +769,10 @@ fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
             format!("1.000 n1>n2 {d}"),
             format!("1.000 n2>n3 {d}"),
             format!("1.000 n3>n4 FAIL {d}"),
-            "1.000 n3>* rreq id=1 d=4:4 o=4 hc=0 ttl=3 48B".to_string(),
+            "1.000 n3>* rreq id=1 d=4:4 o=4 hc=0 ttl=30 48B".to_string(),
             // An intermediate node's reply starts at NETWORK_DIAMETER too (`sendReply`).
             "1.000 n2>n3 rrep d=4:4 hc=2 ttl=30 44B".to_string(),
-            "1.000 n5>* rreq id=1 d=4:4 o=4 hc=1 ttl=2 48B".to_string(),
+            "1.000 n5>* rreq id=1 d=4:4 o=4 hc=1 ttl=29 48B".to_string(),
             "1.000 n4>n5 rrep d=4:6 hc=0 ttl=30 44B".to_string(),
             "1.000 n5>n3 rrep d=4:6 hc=1 ttl=29 44B".to_string(),
             format!("1.000 n3>n5 {d}"),
@@ -778,10 +783,13 @@ fn ns2_local_repair_keeps_the_sequence_number_and_ignores_equal_replies() {
     assert_eq!(net.agents[2].stats().rrep_originated_intermediate, 1);
     let (state, seq, hops, next, _) = net.route(3, 4);
     assert_eq!((state, seq, hops, next), (Valid, 6, 2, 5));
-    assert_eq!(
-        (net.agents[3].held(), net.agents[3].next_timer()),
-        (0, None)
-    );
+    assert_eq!(net.agents[3].held(), 0);
+    assert_eq!(net.agents[3].repair_timers(), &[(a(4), ms(3_800))]);
+    assert_eq!(net.agents[3].next_timer(), Some(ms(3_800)));
+    net.run_until(ms(3_800));
+    assert!(net.agents[3].repair_timers().is_empty());
+    assert_eq!(net.route(3, 4).0, Valid);
+    assert_eq!(net.agents[3].next_timer(), None);
 }
 
 /// ns-2.35's `AODV::recv` adds `IP_HDR_LEN` to the packets a node originates unless they
@@ -908,5 +916,96 @@ fn originated_unicast_packets_leave_with_the_network_diameter_as_ttl() {
     assert_eq!(
         ttl_out(agent.route_output(SimTime::ZERO, &ctx, broadcast)),
         32
+    );
+}
+
+/// ns-2.35's repair timers (`local_rt_repair`, `LocalRepairTimer::handle`) on 0-1-2-3-4
+/// with no detour. After discovery the link 3-4 disappears at 1 s.
+/// - 1.0 s: data from 0 fails at node 3 (3 hops come, 1 to go): the route goes into repair
+///   (hop count 1, seq 4 kept), node 3 asks network-wide (id 1, its seq 2 → 4, TTL 30:
+///   the route's last hop count is a new entry's infinite one), request count 1, wait
+///   2 · 30 · 30 ms = 1.8 s, so `rt_req_timeout` = 2.8 s, and the first timer is armed
+///   2.8 s later: 3.8 s. Node 2 answers from its table (seq 4, 2 + 1 hops), which node 3
+///   ignores (not shorter than 1).
+/// - 2.0 s: a second packet queued behind the first fails too (as the MAC would try it):
+///   it joins the route queue, no request (the wait runs to 2.8 s), and a second timer is
+///   armed 2.8 s later: 4.8 s.
+/// - 3.0 s: the purge tick finds the wait over: request id 2 (seq 4 → 6), network-wide
+///   again, request count 2, wait 3.6 s.
+/// - 3.8 s: the first timer finds the route still in repair: invalidated (`rt_down`, no
+///   RERR). 4.8 s: the second finds it down and does nothing.
+/// - 5.0 s: data from 0 reaches node 3 without a route: dropped, RERR for 4 (seq 4).
+#[test]
+fn ns2_repair_timers_one_per_failure_the_first_takes_the_route_down() {
+    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (3, 4)], cfg());
+    net.send_data(0, 4);
+    net.run_until(SimTime::ZERO);
+    net.take_log();
+    net.now = ms(1_000);
+    net.links.retain(|&l| l != (3, 4));
+    net.broken.push((3, 4));
+    let uid = net.send_data(0, 4);
+    net.run_until(ms(1_000));
+    let d = format!("data uid={uid} 1000B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            format!("1.000 n0>n1 {d}"),
+            format!("1.000 n1>n2 {d}"),
+            format!("1.000 n2>n3 {d}"),
+            format!("1.000 n3>n4 FAIL {d}"),
+            "1.000 n3>* rreq id=1 d=4:4 o=4 hc=0 ttl=30 48B".to_string(),
+            "1.000 n2>n3 rrep d=4:4 hc=2 ttl=30 44B".to_string(),
+        ]
+    );
+    assert_eq!(net.route(3, 4), (RouteState::InRepair, 4, 1, 4, vec![2]));
+    assert_eq!(net.agents[3].repair_timers(), &[(a(4), ms(3_800))]);
+    // A second packet for 4, 3 hops come, fails at node 3 at 2 s.
+    net.run_until(ms(2_000));
+    let mut p = udp_packet(77, 4, 1000);
+    p.ip.src = a(0);
+    p.num_forwards = 3;
+    let mut out = RoutingOutput::default();
+    let (addrs, ifaces) = net.ctx_of(3);
+    let ctx = RouteCtx {
+        node: NodeId(3),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    net.agents[3].on_tx_failure(ms(2_000), &ctx, ifaces[0], a(4), p, &mut out);
+    net.drain(3, out);
+    assert!(net.take_log().is_empty());
+    assert_eq!(net.agents[3].queued(), 2);
+    assert_eq!(
+        net.agents[3].repair_timers(),
+        &[(a(4), ms(3_800)), (a(4), ms(4_800))]
+    );
+    net.run_until(ms(3_000));
+    assert_eq!(
+        net.take_log(),
+        vec![
+            "3.000 n3>* rreq id=2 d=4:4 o=6 hc=0 ttl=30 48B".to_string(),
+            "3.000 n2>n3 rrep d=4:4 hc=2 ttl=30 44B".to_string(),
+        ]
+    );
+    assert_eq!(net.route(3, 4).0, RouteState::InRepair);
+    net.run_until(ms(3_800));
+    assert_eq!(net.route(3, 4), (Invalid, 4, 1, usize::MAX, vec![2]));
+    assert_eq!(net.agents[3].repair_timers(), &[(a(4), ms(4_800))]);
+    net.run_until(ms(4_800));
+    assert_eq!(net.route(3, 4).0, Invalid);
+    assert!(net.agents[3].repair_timers().is_empty());
+    assert!(net.take_log().is_empty());
+    net.now = ms(5_000);
+    let late = net.send_data(0, 4);
+    net.run_until(ms(5_000));
+    let log = net.take_log();
+    assert!(
+        log.contains(&format!("5.000 n3 drop uid={late} no_route")),
+        "{log:?}"
+    );
+    assert!(
+        log.contains(&"5.000 n3>* rerr 4:4 32B".to_string()),
+        "{log:?}"
     );
 }
