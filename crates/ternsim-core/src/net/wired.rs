@@ -22,6 +22,7 @@ use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::red::{Red, RedConfig, RedVerdict};
+use crate::sim::time::round_to_u64;
 use crate::sim::{RandomStream, SimTime};
 
 /// A direction's queue: a limit in packets and/or bytes, and RED if configured. Without RED
@@ -232,7 +233,7 @@ impl WiredDirection {
                 return t;
             }
         }
-        let t = SimTime((f64::from(bytes) * self.ns_per_byte).round() as u64);
+        let t = SimTime(round_to_u64(f64::from(bytes) * self.ns_per_byte));
         self.last_tx_time.set(Some((bytes, t)));
         t
     }
@@ -245,7 +246,7 @@ impl WiredDirection {
             None => start_ns + f64::from(bytes) * self.ns_per_byte,
         };
         self.on_wire_exact_end = end;
-        SimTime(end.round() as u64)
+        SimTime(round_to_u64(end))
     }
 
     /// Whether the drop stages at `point` lose `packet`: `Some(traced)` (the stage that lost

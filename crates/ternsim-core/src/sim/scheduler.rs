@@ -10,10 +10,12 @@
 //! next one enters the heap when the one before it is popped. Keys are given at scheduling
 //! time as always, and the heap holds the minimum of every lane, so the pop order is exactly
 //! the order without lanes; the heap is only smaller (a long fat pipe holds hundreds of
-//! packets, each an arrival event). An event scheduled in a lane earlier than the lane's
+//! packets, each an arrival event), and a lane's next event replaces the one popped at the
+//! top of the heap in one sift instead of a pop and a push. An event scheduled in a lane earlier than the lane's
 //! last (a shortened link delay can overtake) goes to the heap directly.
 
 use std::cmp::Ordering;
+use std::collections::binary_heap::PeekMut;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::time::SimTime;
@@ -189,27 +191,42 @@ impl<E> Scheduler<E> {
         self.pop()
     }
 
-    /// Removes the earliest event and advances `now` to its time.
+    /// Removes the earliest event and advances `now` to its time. The next event of the
+    /// popped event's lane takes its place at the top of the heap and sinks from there: one
+    /// pass down the heap instead of a pop and a push.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let e = self.heap.pop()?;
-        if e.lane != NO_LANE {
-            let q = &mut self.lanes[e.lane as usize];
-            match q.waiting.pop_front() {
-                Some((key, event)) => {
-                    self.in_lanes -= 1;
-                    self.heap.push(Entry {
-                        key,
-                        event,
-                        lane: e.lane,
-                    });
-                }
-                None => q.head_in_heap = false,
+        let mut top = self.heap.peek_mut()?;
+        let (key, lane) = (top.key, top.lane);
+        let next = if lane == NO_LANE {
+            None
+        } else {
+            let q = &mut self.lanes[lane as usize];
+            let next = q.waiting.pop_front();
+            if next.is_none() {
+                q.head_in_heap = false;
             }
-        }
-        self.now = e.at();
+            next
+        };
+        let event = match next {
+            Some((next_key, next_event)) => {
+                self.in_lanes -= 1;
+                let old = std::mem::replace(
+                    &mut *top,
+                    Entry {
+                        key: next_key,
+                        event: next_event,
+                        lane,
+                    },
+                );
+                drop(top);
+                old.event
+            }
+            None => PeekMut::pop(top).event,
+        };
+        self.now = SimTime((key >> 64) as u64);
         self.popped += 1;
-        Some((self.now, e.event))
+        Some((self.now, event))
     }
 
     pub fn len(&self) -> usize {

@@ -78,6 +78,22 @@ impl fmt::Display for SimTime {
     }
 }
 
+/// `x.round() as u64`, without the call to libm's `round` that `f64::round` compiles to on
+/// baseline x86-64 (this is on the path of every frame to every receiver and of every
+/// wired transmission). Below 2^52 the
+/// truncation `x as u64` is exact and so is the fraction `x - trunc(x)`, so comparing the
+/// fraction with 0.5 rounds exactly as `round` does (halves away from zero); other values
+/// (negative, huge, NaN) take `round` itself.
+pub fn round_to_u64(x: f64) -> u64 {
+    if (0.0..4_503_599_627_370_496.0).contains(&x) {
+        let whole = x as u64;
+        let fraction = x - whole as f64;
+        whole + u64::from(fraction >= 0.5)
+    } else {
+        x.round() as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

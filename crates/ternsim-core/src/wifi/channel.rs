@@ -240,6 +240,9 @@ pub struct WifiChannel {
     pub(super) st: Vec<Station>,
     pub(super) frames: Vec<Option<Frame>>,
     free_frames: Vec<usize>,
+    /// Emptied receiver and delivery lists of frames that ended, kept for the next frames:
+    /// a frame's lists would otherwise cost an allocation and a free each.
+    pub(super) spare_lists: Vec<Vec<(u16, u64)>>,
     grid: Grid,
     any_mobile: bool,
     last_regrid: u64,
@@ -250,8 +253,8 @@ pub struct WifiChannel {
     /// position recorded at the last re-bucket.
     speed_bound_mps: f64,
     scratch: Vec<u16>,
-    /// Every armed deadline: (time, insertion order, index << 3 | kind). Lazily cleaned.
-    agenda: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    /// Every armed deadline, earliest (time, insertion order) first. Lazily cleaned.
+    agenda: BinaryHeap<Reverse<Deadline>>,
     agenda_seq: u64,
     /// Times the world has been asked to wake the channel at and has not yet, latest
     /// first: a handful at most, and the one removed is nearly always the earliest, so a
@@ -271,6 +274,21 @@ pub struct WifiChannel {
     pub trace_mac: bool,
     /// The MAC events since the world last drained them, in the order they happened.
     pub mac_log: Vec<MacLogEntry>,
+}
+
+/// An agenda entry: the deadline's time in the high 64 bits of `key` and the order it was
+/// armed in the low 64, so that ordering by (time, order) is one 128-bit comparison (keys are
+/// unique); `tag` is `index << 3 | kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Deadline {
+    key: u128,
+    tag: u32,
+}
+
+impl Deadline {
+    fn at(key: u128) -> u64 {
+        (key >> 64) as u64
+    }
 }
 
 fn position(m: &Mobility, t: u64) -> Position {
@@ -339,6 +357,7 @@ impl WifiChannel {
             st,
             frames: Vec::new(),
             free_frames: Vec::new(),
+            spare_lists: Vec::new(),
             grid,
             any_mobile,
             last_regrid: 0,
@@ -493,7 +512,8 @@ impl WifiChannel {
         if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {
             self.requested.remove(i);
         }
-        while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
+        while let Some(&Reverse(Deadline { key, tag })) = self.agenda.peek() {
+            let at = Deadline::at(key);
             if at > now {
                 break;
             }
@@ -533,7 +553,8 @@ impl WifiChannel {
 
     /// Makes sure the world will wake the channel at its earliest live deadline.
     fn request_wake(&mut self, out: &mut IfaceOutput) {
-        while let Some(&Reverse((at, _, tag))) = self.agenda.peek() {
+        while let Some(&Reverse(Deadline { key, tag })) = self.agenda.peek() {
+            let at = Deadline::at(key);
             if self.is_live(at, tag) {
                 if let Err(i) = self.requested.binary_search_by(|t| at.cmp(t)) {
                     self.requested.insert(i, at);
@@ -547,7 +568,10 @@ impl WifiChannel {
     }
 
     fn push_agenda(&mut self, at: u64, tag: u32) {
-        self.agenda.push(Reverse((at, self.agenda_seq, tag)));
+        self.agenda.push(Reverse(Deadline {
+            key: (u128::from(at) << 64) | u128::from(self.agenda_seq),
+            tag,
+        }));
         self.agenda_seq += 1;
     }
 
@@ -764,7 +788,7 @@ impl WifiChannel {
             ..std::mem::replace(&mut frame, placeholder())
         });
         self.log_frame(now, s, 's', "---", fid, false);
-        let mut receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
+        let mut receivers = self.spare_lists.pop().unwrap_or_default();
         let mut last_end = now + air;
         // A station is at most `drift` from the position recorded at the last re-bucket
         // (exact for static stations), so one recorded farther than `sense_reach_m + drift`
@@ -1005,12 +1029,25 @@ impl WifiChannel {
     /// The frame-end wake: settle every receiver, then hand packets to the stations that
     /// decoded a DATA frame (after the LL delay) and copies to promiscuous listeners.
     fn frame_end(&mut self, fid: usize, now: u64, out: &mut IfaceOutput) {
-        let receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
+        let mut receivers = std::mem::take(&mut self.frames[fid].as_mut().expect("live").receivers);
         for &(r, _) in &receivers {
             self.settle(usize::from(r), now, out);
         }
-        let f = self.frames[fid].take().expect("live");
+        receivers.clear();
+        self.spare_lists.push(receivers);
+        let mut f = self.frames[fid].take().expect("live");
         self.free_frames.push(fid);
+        let mut deliver = std::mem::take(&mut f.deliver);
+        self.hand_over(f, &deliver, out);
+        if deliver.capacity() > 0 {
+            deliver.clear();
+            self.spare_lists.push(deliver);
+        }
+    }
+
+    /// The packet of a DATA frame that ended goes to the stations that decoded it
+    /// (`deliver`, the frame's delivery list) and to those that overheard it.
+    fn hand_over(&mut self, f: Frame, deliver: &[(u16, u64)], out: &mut IfaceOutput) {
         if f.kind != FrameKind::Data || f.arp.is_some() {
             return;
         }
@@ -1018,14 +1055,14 @@ impl WifiChannel {
         let src = usize::from(f.src);
         if f.ra.is_broadcast() {
             let Some(packet) = f.payload else { return };
-            if f.deliver.is_empty() {
+            if deliver.is_empty() {
                 out.drops.push((packet, DropReason::NoReceiver));
                 return;
             }
-            let k = f.deliver.len();
+            let k = deliver.len();
             out.copies[packet.kind().index()] += (k - 1) as u64;
             let mut packet = Some(packet);
-            for (i, &(r, end)) in f.deliver.iter().enumerate() {
+            for (i, &(r, end)) in deliver.iter().enumerate() {
                 let mut p = if i + 1 == k {
                     packet.take().expect("original")
                 } else {
@@ -1048,7 +1085,7 @@ impl WifiChannel {
                 out.overheard.push((r, p.clone()));
             }
         }
-        if let Some(&(r, end)) = f.deliver.first() {
+        if let Some(&(r, end)) = deliver.first() {
             if let Some(mut p) = pending.packet.take() {
                 if self.trace_mac {
                     pending.trace_copy = Some(p.clone());

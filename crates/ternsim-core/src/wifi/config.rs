@@ -5,6 +5,7 @@
 //! [`Timing`] precomputes, in nanoseconds, every interval and air time the MAC uses
 //! (link-spec §3.2), so the per-frame path does no floating point beyond one division.
 
+use crate::sim::time::round_to_u64;
 use crate::sim::SimTime;
 use crate::wifi::propagation::Radio;
 
@@ -227,7 +228,7 @@ impl Timing {
             self.ns_per_bit_data
         };
         let body = self.data_frame_bytes(ip_bytes) - PLCP_BYTES;
-        (self.plcp_ns + f64::from(body) * 8.0 * nspb).round() as u64
+        round_to_u64(self.plcp_ns + f64::from(body) * 8.0 * nspb)
     }
 
     /// A duration field: microseconds rounded to the nearest integer (ns-2 `usec()`).

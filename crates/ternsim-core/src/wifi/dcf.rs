@@ -565,11 +565,11 @@ impl WifiChannel {
             }
         }
         self.log_frame(t, r, 'r', "---", fid, true);
-        self.frames[fid]
-            .as_mut()
-            .expect("frame on air")
-            .deliver
-            .push((r as u16, t));
+        let f = self.frames[fid].as_mut().expect("frame on air");
+        if f.deliver.capacity() == 0 {
+            f.deliver = self.spare_lists.pop().unwrap_or_default();
+        }
+        f.deliver.push((r as u16, t));
     }
 
     /// ns-2 `recvACK`: success. Reset the retry count and CW, post-backoff, next packet.

@@ -10,6 +10,11 @@
 //! with a multiply-and-rotate of its two coordinates rather than the standard library's
 //! SipHash, which is built for untrusted keys and cost more than the rest of the lookup. The
 //! map is never iterated, so the hash does not affect the order of the candidates.
+//!
+//! The 3×3 block around a cell is gathered once and kept until a station enters or leaves a
+//! cell: stations change cells only when the channel re-buckets them, while frames are sent
+//! thousands of times in between, so a transmission looks up one block instead of nine
+//! cells. A kept block is the very list the nine lookups would build, in the same order.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -47,6 +52,9 @@ impl Hasher for CellHasher {
 pub struct Grid {
     cell: f64,
     cells: HashMap<(i64, i64), Vec<u16>, BuildHasherDefault<CellHasher>>,
+    /// The candidates of the 3×3 block around a cell, by centre cell; emptied whenever a
+    /// cell's stations change.
+    blocks: HashMap<(i64, i64), Vec<u16>, BuildHasherDefault<CellHasher>>,
 }
 
 impl Grid {
@@ -54,6 +62,7 @@ impl Grid {
         Grid {
             cell: cell.max(1.0),
             cells: HashMap::default(),
+            blocks: HashMap::default(),
         }
     }
 
@@ -66,24 +75,34 @@ impl Grid {
 
     pub fn insert(&mut self, id: u16, cell: (i64, i64)) {
         self.cells.entry(cell).or_default().push(id);
+        self.blocks.clear();
     }
 
     pub fn remove(&mut self, id: u16, cell: (i64, i64)) {
         if let Some(v) = self.cells.get_mut(&cell) {
             v.retain(|&x| x != id);
         }
+        self.blocks.clear();
     }
 
-    /// Every station in the 3×3 block of cells around `p`, appended to `out`.
-    pub fn candidates(&self, p: Position, out: &mut Vec<u16>) {
-        let (cx, cy) = self.cell_of(p);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if let Some(v) = self.cells.get(&(cx + dx, cy + dy)) {
-                    out.extend_from_slice(v);
+    /// Every station in the 3×3 block of cells around `p`, appended to `out`: the cells by
+    /// column then row, each cell's stations in the order they entered it.
+    pub fn candidates(&mut self, p: Position, out: &mut Vec<u16>) {
+        let centre = self.cell_of(p);
+        let cells = &self.cells;
+        let block = self.blocks.entry(centre).or_insert_with(|| {
+            let (cx, cy) = centre;
+            let mut block = Vec::new();
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    if let Some(v) = cells.get(&(cx + dx, cy + dy)) {
+                        block.extend_from_slice(v);
+                    }
                 }
             }
-        }
+            block
+        });
+        out.extend_from_slice(block);
     }
 }
 
@@ -108,5 +127,35 @@ mod tests {
         g.candidates(Position { x: 10.0, y: 0.0 }, &mut out);
         out.sort_unstable();
         assert_eq!(out, vec![0, 3]);
+    }
+
+    /// A kept block is what the nine cells give, in their order (column by column, each
+    /// cell in entry order), and it follows stations that enter and leave: cell side 10,
+    /// stations 0-3 around the origin's cell (0, 0).
+    #[test]
+    fn kept_blocks_follow_entries_and_departures_in_cell_order() {
+        let mut g = Grid::new(10.0);
+        g.insert(0, (1, 0));
+        g.insert(1, (-1, 1));
+        g.insert(2, (0, 0));
+        g.insert(3, (-1, 1));
+        let at = Position { x: 5.0, y: 5.0 };
+        let mut out = Vec::new();
+        g.candidates(at, &mut out);
+        // Cells (-1,-1) (-1,0) (-1,1) (0,-1) (0,0) (0,1) (1,-1) (1,0) (1,1).
+        assert_eq!(out, vec![1, 3, 2, 0]);
+        out.clear();
+        g.candidates(at, &mut out);
+        assert_eq!(out, vec![1, 3, 2, 0]);
+        g.remove(3, (-1, 1));
+        g.insert(3, (0, -1));
+        out.clear();
+        g.candidates(at, &mut out);
+        assert_eq!(out, vec![1, 3, 2, 0]);
+        g.remove(1, (-1, 1));
+        g.insert(4, (5, 5));
+        out.clear();
+        g.candidates(at, &mut out);
+        assert_eq!(out, vec![3, 2, 0]);
     }
 }

@@ -6,6 +6,8 @@
 //! range into the receive-power threshold that gives exactly that range, which is how ns-2's
 //! RXThresh (250 m) and CSThresh (550 m) defaults were produced.
 
+use crate::sim::time::round_to_u64;
+
 /// Speed of light in m/s (link-spec §3.4: channel delay = distance / c).
 pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;
 
@@ -118,21 +120,6 @@ impl Radio {
 /// Propagation delay over `d` metres, in nanoseconds (rounded to the nearest ns).
 pub fn propagation_delay_ns(d: f64) -> u64 {
     round_to_u64(d / SPEED_OF_LIGHT * 1e9)
-}
-
-/// `x.round() as u64`, without the call to libm's `round` that `f64::round` compiles to on
-/// baseline x86-64 (this is on the path of every frame to every receiver). Below 2^52 the
-/// truncation `x as u64` is exact and so is the fraction `x - trunc(x)`, so comparing the
-/// fraction with 0.5 rounds exactly as `round` does (halves away from zero); other values
-/// (negative, huge, NaN) take `round` itself.
-fn round_to_u64(x: f64) -> u64 {
-    if (0.0..4_503_599_627_370_496.0).contains(&x) {
-        let whole = x as u64;
-        let fraction = x - whole as f64;
-        whole + u64::from(fraction >= 0.5)
-    } else {
-        x.round() as u64
-    }
 }
 
 #[cfg(test)]
