@@ -362,6 +362,10 @@ impl World {
                 (i.device, i.port)
             };
             let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
+            // The packets the purge drops are this node's (the trace's drop lines name it).
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.submitter = Some(node);
+            }
             self.devices[device as usize].purge_queued(now, port, next_hop, &mut dev_out);
             self.drain_device(now, device, dev_out);
         }
