@@ -553,8 +553,15 @@ def test_the_trace_is_the_same_in_small_steps_and_spilled_runs(tmp_path, monkeyp
 
 def _chain_trace(cmd: list[str], routing: str, workdir: Path) -> list[list[str]]:
     """The wireless trace of chain.tcl: NewReno over 3 hops, 5 s, traced, under `cmd`."""
-    workdir.mkdir(parents=True)
-    args = ["Newreno", routing, "1", "3", "5", "1"]
+    return _chain_trace_hops(cmd, routing, "3", workdir, "5")
+
+
+def _chain_trace_hops(
+    cmd: list[str], routing: str, hops: str, workdir: Path, seconds: str = "100"
+) -> list[list[str]]:
+    """The wireless trace of chain.tcl: NewReno over `hops` hops, seed 1, traced."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    args = ["Newreno", routing, "1", hops, seconds, "1"]
     p = subprocess.run(
         [*cmd, str(CHAIN_TCL), *args], cwd=workdir, capture_output=True, text=True, timeout=120
     )
@@ -619,3 +626,14 @@ def test_a_dsr_route_request_has_ns2s_sizes_and_dsr_part(tmp_path):
     sent = sorted((f[1], f[4]) for f in ns if f[0] in ("s", "f"))
     assert sent == [("_0_", "32"), ("_1_", "48"), ("_2_", "68")]
     assert ts == ns
+
+
+def test_a_queue_purge_is_traced_at_the_node_that_held_the_packets(tmp_path):
+    """AODV drops the packets queued for a lost neighbour (`CBK`) at the node whose link
+    broke: on the 7-hop chain a segment can only be held by nodes 0-6 and an ACK by nodes
+    1-7 (a purge used to be traced at whichever node had last handed a packet down)."""
+    trace = _chain_trace_hops([sys.executable, "-m", "ternsim", "ns2"], "AODV", "7", tmp_path)
+    cbk = [(f[6], int(f[2].strip("_"))) for f in trace if f[0] == "D" and f[4] == "CBK"]
+    assert {"tcp", "ack"} <= {kind for kind, _ in cbk}
+    assert all(0 <= node <= 6 for kind, node in cbk if kind == "tcp")
+    assert all(1 <= node <= 7 for kind, node in cbk if kind == "ack")
