@@ -176,6 +176,13 @@ fn round4(n: u32) -> u32 {
 }
 
 impl ControlMessage {
+    /// Whether ns-2.35 numbers a packet carrying this message with the agents' uids
+    /// (`Agent::initpkt`): its AODV builds its messages with `Packet::alloc` alone, which
+    /// leaves uid 0 and takes no number; every other protocol's messages are numbered.
+    pub fn ns2_numbered(&self) -> bool {
+        self.protocol() != "aodv"
+    }
+
     /// The IP TTL a packet carrying this message is sent with, where its protocol sets one
     /// (None: the agent default). ns-2.35: an AODV request carries its ring TTL and a reply
     /// its own count (`ih->ttl_`); errors and HELLOs go one hop (`sendError`,

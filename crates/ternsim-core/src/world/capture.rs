@@ -525,8 +525,15 @@ impl World {
             _ => self.ns2_node(p.ip.dst),
         };
         let (sport, dport) = self.ns2_ports(p);
-        let aodv = self.aodv_part(p);
-        let dsr = self.dsr_part(p);
+        // A routing message's own part (AODV or DSR), worked out once, for control packets
+        // only.
+        let routing_part = match &p.payload {
+            Payload::Control(_) => self
+                .aodv_part(p)
+                .map(WirelessProto::Aodv)
+                .or_else(|| self.dsr_part(p).map(WirelessProto::Dsr)),
+            _ => None,
+        };
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
@@ -552,11 +559,7 @@ impl World {
             Payload::TcpData(s) => WirelessProto::Tcp { seq: s.seq, ack: 0 },
             Payload::TcpAck(a) => WirelessProto::Tcp { seq: a.ack, ack: 0 },
             Payload::Udp(d) if kind == "cbr" => WirelessProto::Rtp { seq: d.seq as i64 },
-            Payload::Control(_) => match (aodv, dsr) {
-                (Some(part), _) => WirelessProto::Aodv(part),
-                (_, Some(part)) => WirelessProto::Dsr(part),
-                _ => WirelessProto::None,
-            },
+            Payload::Control(_) => routing_part.unwrap_or(WirelessProto::None),
             _ => WirelessProto::None,
         };
         WirelessRecord {

@@ -29,18 +29,18 @@ impl World {
     ) -> Packet {
         let uid = self.next_uid;
         self.next_uid += 1;
-        // ns-2 numbers packets from 0 in allocation order (`Agent::initpkt`, uidcnt_++);
-        // ns-2.35's AODV builds its messages with `Packet::alloc` alone, which leaves 0.
-        let aodv = matches!(&payload, Payload::Control(m) if m.protocol() == "aodv");
-        let ns2_uid = if aodv {
-            0
-        } else {
+        // ns-2 numbers packets from 0 in allocation order (`Agent::initpkt`, uidcnt_++),
+        // but not every routing message (`ControlMessage::ns2_numbered`); a routing message
+        // may carry its own TTL.
+        let (ns2_numbered, ttl) = match &payload {
+            Payload::Control(m) => (m.ns2_numbered(), m.ip_ttl().unwrap_or(DEFAULT_TTL)),
+            _ => (true, DEFAULT_TTL),
+        };
+        let ns2_uid = if ns2_numbered {
             self.next_ns2_uid += 1;
             self.next_ns2_uid - 1
-        };
-        let ttl = match &payload {
-            Payload::Control(m) => m.ip_ttl().unwrap_or(DEFAULT_TTL),
-            _ => DEFAULT_TTL,
+        } else {
+            0
         };
         let packet = Packet::new(PacketFields {
             uid,
