@@ -1,19 +1,20 @@
 """Distribution: the Linux wheel installs and runs where there is no Rust toolchain.
 
-Builds the abi3 wheel with maturin, with the cargo profile and the interpreter that built the
-test environment's editable install (`$TERNSIM_CARGO_PROFILE`, set by `scripts/test.sh`, else
-`release`; the test's own Python): the same cargo invocation, so after `scripts/test.sh`'s build
-it only packages what is built. (Another interpreter would change pyo3's build configuration and
-rebuild the extension.) It installs the wheel into a fresh virtual environment whose PATH has
-no cargo or rustc (the third-party dependencies come from the test environment; the wheel's
-declared ones are checked against pyproject.toml), and runs a shipped scenario by name from a
-folder outside the repository. Skipped, saying why, when maturin or cargo is missing (the
-build needs them; the install must not)."""
+Builds the abi3 wheel with maturin, with the cargo profile, features and interpreter that built the
+test environment's editable install (`$MATURIN_PEP517_ARGS`, set by `scripts/test.sh`, else the
+release profile; the test's own Python): the same cargo invocation, so after `scripts/test.sh`'s
+build it only packages what is built. (Another interpreter would change pyo3's build configuration
+and rebuild the extension.) It installs the wheel into a fresh virtual environment whose PATH has no
+cargo or rustc (the third-party dependencies come from the test environment; the wheel's declared
+ones are checked against pyproject.toml), and runs a shipped scenario by name from a folder outside
+the repository. Skipped, saying why, when maturin or cargo is missing (the build needs them; the
+install must not)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -42,7 +43,9 @@ def _maturin() -> list[str] | None:
 
 
 MATURIN = _maturin()
-PROFILE = os.environ.get("TERNSIM_CARGO_PROFILE", "release")
+# The cargo profile and features of the test environment's editable install, as scripts/test.sh
+# hands them to maturin; without it, the release build `pip install .` makes.
+BUILD_ARGS = shlex.split(os.environ.get("MATURIN_PEP517_ARGS", "--profile release"))
 
 pytestmark = [
     pytest.mark.slow,
@@ -64,7 +67,7 @@ def _path_without_toolchain(venv_bin: Path) -> str:
 def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     build = subprocess.run(
-        [*MATURIN, "build", "--profile", PROFILE, "-i", sys.executable, "--out", str(dist)],
+        [*MATURIN, "build", *BUILD_ARGS, "-i", sys.executable, "--out", str(dist)],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -93,7 +93,8 @@ pub fn from_json(json: &str) -> Result<ResolvedScenario, ScenarioError> {
     validate::resolve(spec)
 }
 
-/// Parses a scenario from TOML text and validates it.
+/// Parses a scenario from TOML text and validates it (the `toml` feature, on by default).
+#[cfg(feature = "toml")]
 pub fn from_toml(text: &str) -> Result<ResolvedScenario, ScenarioError> {
     let value: toml::Value =
         toml::from_str(text).map_err(|e| ScenarioError::at("", format!("invalid TOML: {e}")))?;
