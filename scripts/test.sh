@@ -14,10 +14,10 @@ fi
 # `cargo test` reuses the dependencies and the core library the extension was built with, and
 # tests/test_wheel.py packages that same build instead of compiling again.
 export TERNSIM_CARGO_PROFILE="${TERNSIM_CARGO_PROFILE:-fast-build}"
-# The extension is built with the core's `toml` feature, which the Rust tests need and the
-# workspace build below enables: one feature set, one build of the core (tests/test_wheel.py
-# passes the same arguments to `maturin build`).
-export MATURIN_PEP517_ARGS="--profile $TERNSIM_CARGO_PROFILE --features ternsim-core/toml"
+# The extension is built with the core's default features (its `toml` feature, which the Rust
+# tests need and the workspace build below enables): the same feature set, "default" included,
+# is one build of the core (tests/test_wheel.py passes the same arguments to `maturin build`).
+export MATURIN_PEP517_ARGS="--profile $TERNSIM_CARGO_PROFILE --features ternsim-core/default"
 # Two jobs at once: pip installs the Python dependencies (those of pyproject.toml and its
 # `test` extra) while one cargo build compiles the Rust tests and the extension together.
 # The cargo build runs in the environment maturin gives cargo for this interpreter (its
