@@ -839,7 +839,8 @@ class Translation:
                 continue
             new = rewrite(line)
             if new is not None:
-                out.append(((float(new.split(" ", 2)[1]), first + k + 1, 0), new))
+                # The time is field 1, which the rewrite leaves as it is.
+                out.append(((float(line[2 : line.index(" ", 2)]), first + k + 1, 0), new))
         return out
 
     def _wired_rewriter(self) -> Any:
@@ -852,8 +853,7 @@ class Translation:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
-        numbers = self._flow_numbers()
-        addr = self._addresses()
+        renumber = _Renumbering(self._flow_numbers(), self._addresses())
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
         # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
@@ -871,7 +871,7 @@ class Translation:
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
                     blocks = (int(f[5]) - _ACK_BYTES) // 8
                 f[11] += f"{tcphdr} {blocks}"
-            _renumber(f, i, numbers, addr)
+            renumber(f, i)
             return " ".join(f)
 
         return rewrite
@@ -903,13 +903,13 @@ class Translation:
             if link.nam_traced:
                 a, b = str(link.a.info["id"]), str(link.b.info["id"])
                 dirs |= {(a, b), (b, a)}
-        numbers = self._flow_numbers()
+        renumber = _Renumbering(self._flow_numbers())
         out: list[tuple[float, str]] = []
         for line in text.splitlines() if dirs else ():
             f = line.split(" ")
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
-            _renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1, numbers)
+            renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1)
             out += [(float(f[1]), x) for x in nam.packet_lines(f)]
         while self._nam_link_events and self._nam_link_events[0][0] < until:
             t, op, link, ends = self._nam_link_events.pop(0)
@@ -1009,23 +1009,40 @@ class Translation:
         return lines[:start] + new + lines[end:], start + len(new)
 
 
-def _renumber(
-    f: list[str],
-    i: int,
-    numbers: tuple[list[str], list[dict[str, str]]],
-    addr: dict[str, str] | None = None,
-) -> None:
-    """A wired trace line's fields (split), ternsim flow ``i``'s, numbered as ns-2 numbers
-    them in place: the flow id (field 7) and the agents' ports (fields 8 and 9), a node of a
-    hierarchical script as its address (``addr``)."""
-    flow_fid, ports = numbers
-    addr = addr or {}
-    if 0 <= i < len(flow_fid):
-        f[7] = flow_fid[i]
+class _Renumbering:
+    """ns-2's numbering of a wired trace line (its fields, split), in place: ternsim flow
+    ``i``'s flow id (field 7) and the agents' ports (fields 8 and 9), a node of a hierarchical
+    script as its address (``addr``). A run's lines name a handful of addresses, so each is
+    worked out once: this runs for every line of every traced link."""
+
+    def __init__(
+        self, numbers: tuple[list[str], list[dict[str, str]]], addr: dict[str, str] | None = None
+    ) -> None:
+        self.flow_fid, self.ports = numbers
+        self.addr = addr or {}
+        self._renamed: dict[tuple[int, str], str] = {}
+
+    def __call__(self, f: list[str], i: int) -> None:
+        if 0 <= i < len(self.flow_fid):
+            f[7] = self.flow_fid[i]
+        elif self.addr:
+            i = -1
+        else:
+            return
+        renamed = self._renamed
         for k in (8, 9):
-            node, port = f[k].split(".")[0], f[k].split(".")[-1]
-            f[k] = f"{addr.get(node, node)}.{ports[i].get(node, port)}"
-    elif addr:
-        for k in (8, 9):
-            node, _, port = f[k].partition(".")
-            f[k] = f"{addr.get(node, node)}.{port}"
+            key = (i, f[k])
+            new = renamed.get(key)
+            if new is None:
+                new = renamed[key] = self._address(i, f[k])
+            f[k] = new
+
+    def _address(self, i: int, field: str) -> str:
+        """``node.port`` as ns-2 prints it: flow ``i``'s agent port on that node (-1: no
+        flow, the port as it is), the node as its hierarchical address."""
+        if i >= 0:
+            parts = field.split(".")
+            node, port = parts[0], parts[-1]
+            return f"{self.addr.get(node, node)}.{self.ports[i].get(node, port)}"
+        node, _, port = field.partition(".")
+        return f"{self.addr.get(node, node)}.{port}"
