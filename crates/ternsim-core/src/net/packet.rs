@@ -484,7 +484,9 @@ impl DropReason {
 pub(crate) mod tests {
     use super::*;
 
-    /// A UDP packet of `size` bytes from 10.0.0.1 to 10.0.0.`dst + 1`.
+    /// A UDP packet of `size` bytes from 10.0.0.1 to 10.0.0.`dst + 1`. A size below the IP
+    /// and UDP headers (the shell a routing test fills with its own message) carries no
+    /// payload, rather than an underflowed one.
     pub(crate) fn udp_packet(uid: u64, dst: u32, size: u32) -> Packet {
         Packet::new(PacketFields {
             uid,
@@ -502,7 +504,7 @@ pub(crate) mod tests {
             created: SimTime::ZERO,
             payload: Payload::Udp(Datagram {
                 seq: uid,
-                payload_bytes: size - IP_HEADER_BYTES - UDP_HEADER_BYTES,
+                payload_bytes: size.saturating_sub(IP_HEADER_BYTES + UDP_HEADER_BYTES),
                 sent_at: SimTime::ZERO,
             }),
         })
