@@ -637,3 +637,76 @@ def test_a_queue_purge_is_traced_at_the_node_that_held_the_packets(tmp_path):
     assert {"tcp", "ack"} <= {kind for kind, _ in cbk}
     assert all(0 <= node <= 6 for kind, node in cbk if kind == "tcp")
     assert all(1 <= node <= 7 for kind, node in cbk if kind == "ack")
+
+
+def _dsr_log(trace: list[list[str]]) -> list[list[str]]:
+    """The DSR agent's own log lines (`Sconfig`, `SFESTs`, `SFs`, `SFf`, `SSendFailure`,
+    `Ssalv`, `Ssb`, ...) of a wireless trace."""
+    return [f for f in trace if f and f[0].startswith("S")]
+
+
+def _kind_counts(lines: list[list[str]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for f in lines:
+        counts[f[0]] = counts.get(f[0], 0) + 1
+    return counts
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_dsr_log_lines_of_a_one_hop_chain_are_ns2s(tmp_path):
+    """chain.tcl, NewReno over one DSR hop, 20 s: ns-2.35's DSR log lines in ternsim's trace.
+    The same kinds; node 1's five `Sconfig` lines identical; the first 13 log lines (the
+    SYN and the first segments establishing the flows both ways, then the first segments
+    without a route) identical but for their times (the two simulators' random backoffs
+    differ by microseconds), uids included; each node's first 600 lines identical but for
+    time and uid (a few seconds of the flow: `SFs` per segment or ACK, and `SFESTs` every
+    5 s); the count of each kind within 2 %."""
+    ns = _dsr_log(_chain_trace_hops([NS], "DSR", "1", tmp_path / "ns", "20"))
+    ts = _dsr_log(
+        _chain_trace_hops(
+            [sys.executable, "-m", "ternsim", "ns2"], "DSR", "1", tmp_path / "t", "20"
+        )
+    )
+    ns_counts, ts_counts = _kind_counts(ns), _kind_counts(ts)
+    assert set(ts_counts) == set(ns_counts) == {"Sconfig", "SFESTs", "SFs"}
+    assert [f for f in ts if f[0] == "Sconfig"] == [f for f in ns if f[0] == "Sconfig"]
+    assert len(ns[:5]) == 5 and ts[:5] == ns[:5]
+
+    def untimed(lines: list[list[str]]) -> list[list[str]]:
+        return [[f[0], *f[2:]] for f in lines]
+
+    assert untimed(ts[:13]) == untimed(ns[:13])
+    for node in ("_0_", "_1_"):
+        mine = [[f[0], f[2], *f[4:]] for f in ts if f[2] == node][:600]
+        theirs = [[f[0], f[2], *f[4:]] for f in ns if f[2] == node][:600]
+        assert len(theirs) == 600
+        assert mine == theirs
+    for kind, n in ns_counts.items():
+        assert abs(ts_counts[kind] - n) <= max(1, 0.02 * n), (kind, n, ts_counts[kind])
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_dsr_log_lines_of_a_three_hop_chain_count_as_ns2s(tmp_path):
+    """chain.tcl, NewReno over three DSR hops, 20 s, where the hidden-terminal losses make
+    the two simulators' runs part after the first segments: the same kinds of log lines
+    (flow sends, flow forwards at the middle nodes, send failures of node 3's ACKs), the
+    first `SSendFailure` line identical but for time and uid, and the counts within 15 %
+    (`SFs`, `SFf`) and 30 % (`SFESTs`, `SSendFailure`)."""
+    ns = _dsr_log(_chain_trace_hops([NS], "DSR", "3", tmp_path / "ns", "20"))
+    ts = _dsr_log(
+        _chain_trace_hops(
+            [sys.executable, "-m", "ternsim", "ns2"], "DSR", "3", tmp_path / "t", "20"
+        )
+    )
+    ns_counts, ts_counts = _kind_counts(ns), _kind_counts(ts)
+    assert set(ts_counts) == set(ns_counts)
+    assert {"Sconfig", "SFESTs", "SFs", "SFf", "SSendFailure"} <= set(ns_counts)
+
+    def first_failure(lines: list[list[str]]) -> list[str]:
+        f = next(f for f in lines if f[0] == "SSendFailure")
+        return [f[0], f[2], *f[4:]]
+
+    assert first_failure(ts) == first_failure(ns)
+    tolerance = {"SFs": 0.15, "SFf": 0.15, "SFESTs": 0.3, "SSendFailure": 0.3, "Sconfig": 0.0}
+    for kind, n in ns_counts.items():
+        assert abs(ts_counts[kind] - n) <= tolerance[kind] * n, (kind, n, ts_counts[kind])

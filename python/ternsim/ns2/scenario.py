@@ -308,6 +308,19 @@ _WIRELESS = re.compile(
 #: A MAC line without an IP part: an RTS, CTS or ACK, or an ARP frame.
 _WIRELESS_MAC = re.compile(r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ MAC ")
 
+#: A DSR agent's log line (``SFs``, ``SFf``, ``SSendFailure``, ``Ssalv``, ``Ssb``,
+#: ``Sconfig``, ...): its time, and its node (``Sconfig`` names none).
+_DSR_LOG = re.compile(r"^S\S* (?P<time>\d+\.(?P<decimals>\d+)) (?:_(?P<node>\d+)_ )?")
+
+#: The IP addresses and ports of a ``SSendFailure`` line, after the uid and packet type.
+_DSR_SEND_FAILURE = re.compile(
+    r"^SSendFailure \S+ _\d+_ \d+ (?P<ptype>\d+) "
+    r"(?P<ip>(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
+)
+
+#: ns-2.35's numbers of the flows' packet types (``common/packet.h``).
+_FLOW_PTYPES = {0, 1, 2, 5, 28, 29}
+
 #: The first two characters of a wired trace line (``+ 0.1 0 1 tcp ...``).
 _WIRED_EVENTS = {"+ ", "- ", "r ", "d "}
 
@@ -708,6 +721,51 @@ class Translation:
         out.sort(key=lambda e: e[0])
         return [line for _, line in out]
 
+    def _dsr_log_entry(
+        self, lines: list[str], k: int, agents: dict[tuple[int, int], Obj]
+    ) -> tuple[float, str] | None:
+        """A DSR agent's log line (line ``k`` of the core's text) as ns-2 writes it, with the
+        time it sorts by; None if ns-2 writes none: ns-2's DSR logs into the trace-all file
+        whatever the node's -agentTrace/-routerTrace, so the line is kept for every traced
+        node (``Sconfig`` for node 1's). A line printed with 5 decimals sorts by the exact
+        time of its neighbour in the core's text that rounds to it (the ``SSendFailure``
+        before a ``Ssalv``, the drop after a ``Ssb``), so that it stays between the lines it
+        was written between."""
+        line = lines[k]
+        m = _DSR_LOG.match(line)
+        if m is None:
+            return None
+        nodes = self.model.nodes
+        node = int(m.group("node")) if m.group("node") is not None else 1
+        info = nodes[node].info if 0 <= node < len(nodes) else {}
+        if not info.get("traced"):
+            return None
+        time = float(m.group("time"))
+        if len(m.group("decimals")) < 9:
+            for j in (k - 1, k + 1):
+                if 0 <= j < len(lines) and not _DSR_LOG.match(lines[j]):
+                    fields = lines[j].split(maxsplit=2)
+                    try:
+                        exact = float(fields[1])
+                    except (IndexError, ValueError):
+                        continue
+                    if abs(exact - time) <= 5e-6:
+                        time = exact
+                        break
+        f = _DSR_SEND_FAILURE.match(line)
+        if f is not None:
+            src, sport = int(f.group("src")), int(f.group("sport"))
+            dst, dport = int(f.group("dst")), int(f.group("dport"))
+            if int(f.group("ptype")) in _FLOW_PTYPES:
+                sa, da = agents.get((src, sport)), agents.get((dst, dport))
+                sport = sa.info["port"] if sa is not None else sport
+                dport = da.info["port"] if da is not None else dport
+            else:
+                sport = dport = _RT_PORT
+            a, b = f.span("ip")
+            line = f"{line[:a]}{src}:{sport} {dst}:{dport}{line[b:]}"
+        return time, line
+
     def wireless_entries(self, text: str, first: int) -> list[tuple[tuple[float, int, int], str]]:
         """The lines of a piece of ternsim's wireless trace that ns-2 writes for this script,
         as (sort key, line): agents numbered by their ports on their nodes; AGT lines only for
@@ -719,7 +777,13 @@ class Translation:
         nodes = self.model.nodes
         agents = self._agents_by_port()
         out: list[tuple[tuple[float, int, int], str]] = []
-        for k, line in enumerate(text.splitlines()):
+        lines = text.splitlines()
+        for k, line in enumerate(lines):
+            if line.startswith("S"):
+                entry = self._dsr_log_entry(lines, k, agents)
+                if entry is not None:
+                    out.append(((entry[0], first + k + 1, 0), entry[1]))
+                continue
             m = _WIRELESS.match(line)
             if m is None:
                 c = _WIRELESS_MAC.match(line)

@@ -33,11 +33,14 @@ use super::{Device, World};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, Header, Packet, Payload, IP_HEADER_BYTES};
+use crate::routing::dsr::DsrLogEntry;
 use crate::routing::RoutingProtocol;
 use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
 use crate::sim::SimTime;
 use crate::tcp::Seq;
-use crate::trace::ns2::{AodvPart, DsrPart, MacFields, WiredRecord, WirelessProto, WirelessRecord};
+use crate::trace::ns2::{
+    AodvPart, DsrLogRecord, DsrPart, MacFields, WiredRecord, WirelessProto, WirelessRecord,
+};
 use crate::trace::pcap::{self, IpPacket, PcapWriter, Transport};
 use crate::wifi::{MacFrameKind, MacLogEntry};
 
@@ -145,6 +148,10 @@ pub(super) struct Capture {
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
+    /// The DSR flow id of each packet a source sent under flow state (by uid), for the
+    /// `SFf` lines of the nodes that forward it: ternsim's packets keep their path instead
+    /// of a flow id, which only the trace prints.
+    dsr_flow_ids: HashMap<u64, u16>,
 }
 
 impl Capture {
@@ -188,6 +195,7 @@ impl Capture {
             mac: spec.ns2_trace && spec.ns2_mac && sc.wireless.is_some(),
             last_mac: HashMap::new(),
             submitter: None,
+            dsr_flow_ids: HashMap::new(),
         }))
     }
 
@@ -224,6 +232,22 @@ impl Capture {
         match &mut self.ns2 {
             Some((t, true)) => Some(t),
             _ => None,
+        }
+    }
+
+    /// ns-2.35's packet type number (`common/packet.h`: `PT_TCP` 0, `PT_UDP` 1, `PT_CBR` 2,
+    /// `PT_ACK` 5, `PT_PARETO` 28, `PT_EXP` 29, `PT_DSR` 37, `PT_AODV` 38), which
+    /// `SSendFailure` prints.
+    fn ns2_ptype(&self, p: &Packet) -> u32 {
+        match self.type_name(p) {
+            "tcp" => 0,
+            "udp" => 1,
+            "cbr" => 2,
+            "ack" => 5,
+            "pareto" => 28,
+            "exp" => 29,
+            "AODV" => 38,
+            _ => 37,
         }
     }
 
@@ -789,6 +813,177 @@ impl World {
         .write(out);
     }
 
+    /// Starts the DSR agents' logs when a wireless ns-2 trace is written, and writes the
+    /// configuration lines of node 1 (ns-2 `DSRAgent::command("startdsr")`: only the node
+    /// whose address is 1 logs them, at t = 0).
+    pub(super) fn start_dsr_log(&mut self, now: SimTime) {
+        if !self.capture.as_deref().is_some_and(|c| c.wants_mac_log()) {
+            return;
+        }
+        for i in 0..self.nodes.len() {
+            let RoutingProtocol::Dsr(d) = &mut self.nodes[i].routing else {
+                continue;
+            };
+            d.log_mut().enable();
+            if i != 1 {
+                continue;
+            }
+            let cfg = *d.config();
+            let record = DsrLogRecord::Config {
+                time: now,
+                tap: cfg.tap,
+                grat_error: cfg.propagate_last_error,
+                grat_reply: cfg.tap,
+                reply_from_cache: cfg.reply_from_cache,
+            };
+            if let Some(out) = self.capture.as_deref_mut().and_then(|c| c.wireless_trace()) {
+                record.write(out);
+            }
+        }
+    }
+
+    /// Writes the log lines `node`'s DSR agent recorded since the last call (see
+    /// `routing::dsr::log`); called right after each call into the agent, so that each
+    /// line comes before the packet lines of what the call decided, as in ns-2.
+    pub(super) fn drain_dsr_log(&mut self, node: NodeId) {
+        if self.capture.is_none() {
+            return;
+        }
+        let entries = match &mut self.nodes[node.ix()].routing {
+            RoutingProtocol::Dsr(d) => d.log_mut().take(),
+            _ => return,
+        };
+        let n = i64::from(node.0);
+        for (time, entry) in entries {
+            let mut line = String::new();
+            match entry {
+                DsrLogEntry::FlowSend {
+                    uid,
+                    src,
+                    dst,
+                    flow_id,
+                    flow_header,
+                    next_hop,
+                    route,
+                } => {
+                    if let Some(c) = self.capture.as_deref_mut() {
+                        c.dsr_flow_ids.insert(uid, flow_id);
+                    }
+                    let route: Option<Vec<i64>> =
+                        route.map(|r| r.iter().map(|a| self.ns2_node(*a)).collect());
+                    DsrLogRecord::FlowSend {
+                        time,
+                        node: n,
+                        uid,
+                        src: self.ns2_node(src),
+                        dst: self.ns2_node(dst),
+                        flow_id,
+                        flow_header,
+                        next_hop: self.ns2_node(next_hop),
+                        route: route.as_deref(),
+                    }
+                    .write(&mut line);
+                }
+                DsrLogEntry::FlowForward {
+                    uid,
+                    src,
+                    dst,
+                    next_hop,
+                } => {
+                    let flow_id = self
+                        .capture
+                        .as_deref()
+                        .and_then(|c| c.dsr_flow_ids.get(&uid).copied())
+                        .unwrap_or(0);
+                    DsrLogRecord::FlowForward {
+                        time,
+                        node: n,
+                        uid,
+                        src: self.ns2_node(src),
+                        dst: self.ns2_node(dst),
+                        flow_id,
+                        next_hop: self.ns2_node(next_hop),
+                    }
+                    .write(&mut line);
+                }
+                DsrLogEntry::SendFailure {
+                    packet,
+                    from,
+                    to,
+                    route,
+                    at,
+                } => {
+                    let (sport, dport) = self.ns2_ports(&packet);
+                    let route: Vec<i64> = route.iter().map(|a| self.ns2_node(*a)).collect();
+                    let ptype = self.capture.as_deref().map_or(0, |c| c.ns2_ptype(&packet));
+                    DsrLogRecord::SendFailure {
+                        time,
+                        node: n,
+                        uid: packet.ns2_uid,
+                        ptype,
+                        src: (self.ns2_node(packet.ip.src), sport),
+                        dst: (self.ns2_node(packet.ip.dst), dport),
+                        from: self.ns2_node(from),
+                        to: self.ns2_node(to),
+                        route: &route,
+                        at,
+                    }
+                    .write(&mut line);
+                }
+                DsrLogEntry::Salvaging {
+                    uid,
+                    src,
+                    dst,
+                    route,
+                } => {
+                    let route: Vec<i64> = route.iter().map(|a| self.ns2_node(*a)).collect();
+                    DsrLogRecord::Salvaging {
+                        time,
+                        node: n,
+                        uid,
+                        src: self.ns2_node(src),
+                        dst: self.ns2_node(dst),
+                        route: &route,
+                    }
+                    .write(&mut line);
+                }
+                DsrLogEntry::SalvageBuffered {
+                    uid,
+                    src,
+                    dst,
+                    salvaged,
+                } => DsrLogRecord::SalvageNoRoute {
+                    time,
+                    node: n,
+                    uid,
+                    src: self.ns2_node(src),
+                    dst: self.ns2_node(dst),
+                    salvaged,
+                    buffered: true,
+                }
+                .write(&mut line),
+                DsrLogEntry::SalvageDropped {
+                    uid,
+                    src,
+                    dst,
+                    salvaged,
+                } => DsrLogRecord::SalvageNoRoute {
+                    time,
+                    node: n,
+                    uid,
+                    src: self.ns2_node(src),
+                    dst: self.ns2_node(dst),
+                    salvaged,
+                    buffered: false,
+                }
+                .write(&mut line),
+            }
+            if let Some(out) = self.capture.as_deref_mut().and_then(|c| c.wireless_trace()) {
+                out.push_str(&line);
+            }
+        }
+    }
+
     fn pcap_frame(&mut self, now: SimTime, node: NodeId, peer: Option<i64>, tx: bool, p: &Packet) {
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
@@ -919,6 +1114,22 @@ impl World {
         }
         let (layer, reason) = wireless_drop_code(why);
         let n = node.map_or(-1, |n| i64::from(n.0));
+        if matches!(
+            why,
+            DropReason::SendBufferTimeout | DropReason::SendBufferOverflow
+        ) && node.is_some_and(|n| self.nodes[n.ix()].routing.dsr_stats().is_some())
+        {
+            // ns-2 `dropSendBuff` logs the drop just before it traces it.
+            let record = DsrLogRecord::SendBufferDrop {
+                time: now,
+                node: n,
+                src: self.ns2_node(p.ip.src),
+                dst: self.ns2_node(p.ip.dst),
+            };
+            if let Some(out) = self.capture.as_deref_mut().and_then(|c| c.wireless_trace()) {
+                record.write(out);
+            }
+        }
         self.wireless_line('D', now, n, layer, reason, -2, p);
     }
 }
@@ -963,6 +1174,7 @@ mod tests {
             mac: false,
             last_mac: HashMap::new(),
             submitter: None,
+            dsr_flow_ids: HashMap::new(),
         }
     }
 

@@ -72,6 +72,7 @@ impl World {
     pub(super) fn route_originated(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_output(now, &ctx, packet);
+        self.drain_dsr_log(node);
         self.apply(now, node, None, routed);
         self.arm_routing(node);
     }
@@ -84,6 +85,7 @@ impl World {
         };
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_input(now, &ctx, iface, packet);
+        self.drain_dsr_log(node);
         self.apply(now, node, Some(iface), routed);
         self.arm_routing(node);
     }
@@ -137,6 +139,7 @@ impl World {
                 Some(i) => routing.route_input(now, &ctx, i, packet),
                 None => routing.route_output(now, &ctx, packet),
             };
+            self.drain_dsr_log(node);
             self.apply(now, node, in_iface, routed);
             return;
         }
@@ -328,6 +331,7 @@ impl World {
                 failure.packet,
                 &mut rout,
             );
+            self.drain_dsr_log(node);
             self.drain_routing(now, node, rout);
         }
         for port in ports {
@@ -436,6 +440,7 @@ impl World {
         if n.routing.next_timer().is_some_and(|t| t <= now) {
             let mut out = RoutingOutput::default();
             n.routing.on_timer(now, &mut out);
+            self.drain_dsr_log(node);
             self.drain_routing(now, node, out);
         } else {
             self.arm_routing(node);

@@ -557,6 +557,8 @@ impl World {
                 w.trace_mac = mac;
             }
         }
+        // The capture comes with the world, before its first event: DSR starts at t = 0.
+        self.start_dsr_log(SimTime::ZERO);
     }
 
     fn run_until(&mut self, end: SimTime, progress: &mut dyn FnMut(SimTime, u64)) {

@@ -9,6 +9,7 @@
 //! due at `now` make [`DsrAgent::next_timer`] return `now`.
 
 use super::flow_state::SourceFlows;
+use super::log::{DsrLog, DsrLogEntry};
 use super::request_table::{cycle_gap, Discoveries, RequestTable};
 use super::route_cache::RouteCache;
 use super::send_buffer::SendBuffer;
@@ -99,6 +100,8 @@ pub struct DsrAgent {
     /// The last route error sent: (when, broken link from, to, originator).
     pub(super) last_rerr: Option<(SimTime, Addr, Addr, Addr)>,
     pub(super) stats: DsrStats,
+    /// ns-2's DSR log lines, while a wireless ns-2 trace is written.
+    pub(super) log: DsrLog,
 }
 
 impl DsrAgent {
@@ -124,6 +127,7 @@ impl DsrAgent {
             grat_sent: Vec::new(),
             last_rerr: None,
             stats: DsrStats::default(),
+            log: DsrLog::default(),
         }
     }
 
@@ -133,6 +137,11 @@ impl DsrAgent {
 
     pub fn stats(&self) -> DsrStats {
         self.stats
+    }
+
+    /// The agent's log of ns-2's DSR trace lines (off until enabled).
+    pub fn log_mut(&mut self) -> &mut DsrLog {
+        &mut self.log
     }
 
     pub fn route_cache(&self) -> &RouteCache {
@@ -237,6 +246,18 @@ impl DsrAgent {
             None => (route, FlowHeader::None),
         };
         let next_hop = path[1];
+        if self.cfg.flow_state.is_some() && self.log.enabled() {
+            let entry = DsrLogEntry::FlowSend {
+                uid: packet.ns2_uid,
+                src: packet.ip.src,
+                dst: packet.ip.dst,
+                flow_id: self.flows.last_id(),
+                flow_header: flow != FlowHeader::Established,
+                next_hop,
+                route: (flow == FlowHeader::Establishing).then(|| path.clone()),
+            };
+            self.log.push(now, entry);
+        }
         packet.set_source_route(SourceRoute {
             path,
             next: 1,
@@ -699,6 +720,17 @@ impl DsrAgent {
             }
             Payload::Control(ControlMessage::DsrRouteError { .. }) => {
                 self.stats.rerr_forwarded += 1;
+            }
+            // A packet of an established flow: ns-2 forwards it from its flow table
+            // (`handleFlowForwarding`) and logs it.
+            _ if !sr.carries_path() => {
+                let entry = DsrLogEntry::FlowForward {
+                    uid: packet.ns2_uid,
+                    src: packet.ip.src,
+                    dst: packet.ip.dst,
+                    next_hop,
+                };
+                self.log.push(now, entry);
             }
             _ => {}
         }

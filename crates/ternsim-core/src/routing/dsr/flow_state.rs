@@ -50,6 +50,8 @@ impl Default for FlowStateConfig {
 /// One flow this node sources.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct SourceFlow {
+    /// The flow id, for the trace's flow log lines only (ns-2 `FlowTable::generateNextFlowId`).
+    id: u16,
     route: Vec<Addr>,
     /// Packets sent with the full route so far.
     establishing_sent: u32,
@@ -70,6 +72,10 @@ impl SourceFlow {
 #[derive(Clone, Debug, Default)]
 pub struct SourceFlows {
     flows: HashMap<Addr, Vec<SourceFlow>>,
+    /// The node's flow id counter, one for all destinations (ns-2 `FlowTable::counter`).
+    id_counter: u16,
+    /// The id of the flow the last [`SourceFlows::stamp`] used.
+    last_id: u16,
 }
 
 impl SourceFlows {
@@ -96,7 +102,16 @@ impl SourceFlows {
             .rposition(|f| f.route == route)
             .filter(|&i| flows[i].alive(now));
         let Some(i) = found else {
+            // ns-2 `generateNextFlowId(dst, true)`: a flow that may become the default one
+            // gets an odd id, so the node's flows are numbered 1, 3, 5, ...
+            if self.id_counter & 1 == 0 {
+                self.id_counter = self.id_counter.wrapping_add(1);
+            }
+            let id = self.id_counter;
+            self.id_counter = self.id_counter.wrapping_add(1);
+            self.last_id = id;
             flows.push(SourceFlow {
+                id,
                 route: route.clone(),
                 establishing_sent: 1,
                 last_establishing: now,
@@ -107,6 +122,7 @@ impl SourceFlows {
         };
         let is_default = i + 1 == flows.len();
         let f = &mut flows[i];
+        self.last_id = f.id;
         f.expires = now + cfg.timeout;
         let advert_due = now > f.last_establishing + cfg.advert_interval;
         if f.establishing_sent < cfg.establishing_packets || advert_due {
@@ -118,6 +134,12 @@ impl SourceFlows {
         } else {
             (route, FlowHeader::EstablishedFlowId)
         }
+    }
+
+    /// The id of the flow the last [`SourceFlows::stamp`] put the packet on (the trace's
+    /// `SFESTs`/`SFs` lines print it).
+    pub fn last_id(&self) -> u16 {
+        self.last_id
     }
 
     /// The link `from` → `to` broke: every live flow of this node over it dies.
@@ -193,6 +215,25 @@ mod tests {
             f.stamp(&cfg, s(2), d, r.clone()).1,
             FlowHeader::Establishing
         );
+    }
+
+    /// Flow ids count up by node, across destinations, odd only (ns-2
+    /// `generateNextFlowId` with `allowDefault`): 1, then 3 for a second destination, 5
+    /// for a new flow after a dead link; a packet of a known flow keeps its id.
+    #[test]
+    fn flow_ids_are_odd_and_count_per_node() {
+        let cfg = FlowStateConfig::default();
+        let mut f = SourceFlows::default();
+        let r = route(&[0, 1, 2, 3]);
+        f.stamp(&cfg, s(1), Addr::nth(3), r.clone());
+        assert_eq!(f.last_id(), 1);
+        f.stamp(&cfg, s(1), Addr::nth(2), route(&[0, 1, 2]));
+        assert_eq!(f.last_id(), 3);
+        f.stamp(&cfg, s(1), Addr::nth(3), r.clone());
+        assert_eq!(f.last_id(), 1);
+        f.notice_dead_link(s(2), Addr::nth(1), Addr::nth(2));
+        f.stamp(&cfg, s(2), Addr::nth(3), r);
+        assert_eq!(f.last_id(), 5);
     }
 
     /// While the default flow 0-1-2-3 lives, a cached route of the same length through 4 is

@@ -19,6 +19,7 @@
 //!    `salvage_max_requests` is 0.
 
 use super::agent::DsrAgent;
+use super::log::DsrLogEntry;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
@@ -49,6 +50,18 @@ impl DsrAgent {
             .iter()
             .position(|a| ctx.is_local(*a))
             .unwrap_or(sr.next.saturating_sub(1));
+        // ns-2 `xmitFailed` logs the failed packet; the ones queued behind it for the same
+        // next hop are only salvaged.
+        if self.log.enabled() && self.log.first_failure(now, next_hop) {
+            let entry = DsrLogEntry::SendFailure {
+                packet: Box::new(packet.clone()),
+                from: me,
+                to: next_hop,
+                route: sr.path.clone(),
+                at: me_at,
+            };
+            self.log.push(now, entry);
+        }
         let route_source = sr.path[0];
         let is_error = matches!(
             packet.payload,
@@ -136,13 +149,40 @@ impl DsrAgent {
                     }
                 }
                 self.stats.salvaged += 1;
+                if self.log.enabled() {
+                    let entry = DsrLogEntry::Salvaging {
+                        uid: packet.ns2_uid,
+                        src: packet.ip.src,
+                        dst,
+                        route: route.clone(),
+                    };
+                    self.log.push(now, entry);
+                }
                 let nh = Self::source_routed(&mut packet, route, salvaged + 1);
                 out.send.push((packet, iface, nh));
             }
             // ns-2 `undeliverablePkt` → `stickPacketInSendBuffer`: no request goes now; the
             // next send buffer check starts one if the back-off allows.
-            None if self.cfg.salvage_max_requests > 0 => self.buffer_salvaged(now, packet),
-            None => out.drops.push((packet, DropReason::SalvageNoRoute)),
+            None if self.cfg.salvage_max_requests > 0 => {
+                let entry = DsrLogEntry::SalvageBuffered {
+                    uid: packet.ns2_uid,
+                    src: packet.ip.src,
+                    dst,
+                    salvaged,
+                };
+                self.log.push(now, entry);
+                self.buffer_salvaged(now, packet);
+            }
+            None => {
+                let entry = DsrLogEntry::SalvageDropped {
+                    uid: packet.ns2_uid,
+                    src: packet.ip.src,
+                    dst,
+                    salvaged,
+                };
+                self.log.push(now, entry);
+                out.drops.push((packet, DropReason::SalvageNoRoute));
+            }
         }
     }
 }

@@ -26,6 +26,7 @@
 
 pub mod agent;
 pub mod flow_state;
+pub mod log;
 pub mod maintenance;
 pub mod request_table;
 pub mod route_cache;
@@ -36,6 +37,7 @@ mod tests;
 
 pub use agent::{DsrAgent, DsrStats};
 pub use flow_state::FlowStateConfig;
+pub use log::{DsrLog, DsrLogEntry};
 
 use crate::sim::SimTime;
 

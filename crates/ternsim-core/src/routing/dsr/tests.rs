@@ -1366,3 +1366,117 @@ fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
     // The lookup moved 1,3,4 to the primary cache; the way back joined it.
     assert_eq!(d.route_cache().paths().0, paths(&[&[1, 3, 4], &[1, 0]]));
 }
+
+/// The log of ns-2's DSR trace lines at node 1 (`log.rs`): its own packets under flow state
+/// (three establishing with the route, then on the default flow without it: `SFESTs`,
+/// `SFs`); a transmit failure logs `SSendFailure` with the route and node 1's place in it,
+/// then the salvage (`adding to SB` without another route); a packet handed back for the
+/// same next hop at the same instant was queued behind it: its salvage only; with a
+/// cached route the salvage goes on it (`salvaging`). Nothing is logged until enabled.
+#[test]
+fn the_log_records_ns2s_dsr_lines_in_order() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let flows = DsrConfig {
+        flow_state: Some(FlowStateConfig::default()),
+        ..cfg()
+    };
+    let mut d = DsrAgent::new(flows, RandomStream::named(1, "x"));
+    let own = |uid: u64| {
+        let mut p = udp_packet(uid, 3, 1000);
+        p.ip.src = a(1);
+        p
+    };
+    d.cache.add_primary(paths(&[&[1, 5, 3]]).remove(0));
+    let _ = d.route_output(ms(1), &ctx, own(1));
+    assert!(d.log_mut().take().is_empty(), "off until enabled");
+    d.log_mut().enable();
+    for uid in 2..5 {
+        let _ = d.route_output(ms(1), &ctx, own(uid));
+    }
+    let sends: Vec<(u64, u16, bool, bool)> = d
+        .log_mut()
+        .take()
+        .into_iter()
+        .map(|(_, e)| match e {
+            DsrLogEntry::FlowSend {
+                uid,
+                flow_id,
+                flow_header,
+                route,
+                ..
+            } => (uid, flow_id, flow_header, route.is_some()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    // Packet 1 was the first establishing one (unlogged), 2 and 3 the others.
+    assert_eq!(
+        sends,
+        [(2, 1, true, true), (3, 1, true, true), (4, 1, false, false)]
+    );
+    let failed = |uid: u64| {
+        let mut p = udp_packet(uid, 3, 1000);
+        p.set_source_route(SourceRoute {
+            path: vec![a(0), a(1), a(2), a(3)],
+            next: 2,
+            ..SourceRoute::default()
+        });
+        p
+    };
+    let mut out = RoutingOutput::default();
+    d.cache = route_cache::RouteCache::new(30, 64);
+    d.on_tx_failure(ms(2), &ctx, ifaces[0], a(2), failed(7), &mut out);
+    d.on_tx_failure(ms(2), &ctx, ifaces[0], a(2), failed(8), &mut out);
+    d.cache.add_primary(paths(&[&[1, 4, 3]]).remove(0));
+    d.on_tx_failure(ms(3), &ctx, ifaces[0], a(2), failed(9), &mut out);
+    let lines: Vec<String> = d
+        .log_mut()
+        .take()
+        .into_iter()
+        .map(|(t, e)| match e {
+            DsrLogEntry::SendFailure {
+                packet,
+                from,
+                to,
+                route,
+                at,
+                ..
+            } => format!(
+                "{t:?} failure {} {}->{} {} at {at}",
+                packet.ns2_uid,
+                list(&[from]),
+                list(&[to]),
+                list(&route)
+            ),
+            DsrLogEntry::SalvageBuffered { uid, salvaged, .. } => {
+                format!("{t:?} buffered {uid} [{salvaged}]")
+            }
+            DsrLogEntry::Salvaging { uid, route, .. } => {
+                format!("{t:?} salvaging {uid} with {}", list(&route))
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let t2 = format!("{:?}", ms(2));
+    let t3 = format!("{:?}", ms(3));
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{t2} failure 7 {}->{} {} at 1",
+                list(&[a(1)]),
+                list(&[a(2)]),
+                list(&[a(0), a(1), a(2), a(3)])
+            ),
+            format!("{t2} buffered 7 [0]"),
+            format!("{t2} buffered 8 [0]"),
+            format!(
+                "{t3} failure 9 {}->{} {} at 1",
+                list(&[a(1)]),
+                list(&[a(2)]),
+                list(&[a(0), a(1), a(2), a(3)])
+            ),
+            format!("{t3} salvaging 9 with {}", list(&[a(1), a(4), a(3)])),
+        ]
+    );
+}
