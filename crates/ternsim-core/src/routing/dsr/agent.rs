@@ -4,7 +4,7 @@
 //! in [`super::maintenance`].
 //!
 //! Sends that cannot go out at once — anything decided inside `route_output` or
-//! `route_input`, which return a single [`Routed`], and jittered re-broadcasts and replies —
+//! `route_input`, which return a single [`Routed`], and jittered requests and target replies —
 //! wait in a small queue ordered by (time, insertion) and leave through `on_timer`; those
 //! due at `now` make [`DsrAgent::next_timer`] return `now`.
 
@@ -210,7 +210,19 @@ impl DsrAgent {
         self.flush(now, out);
         if self.buffer_check_at.is_some_and(|t| t <= now) {
             self.check_send_buffer(now, out);
+            // The check's requests wait their jitter in the send queue; without jitter they
+            // are due now.
+            self.flush(now, out);
         }
+    }
+
+    /// Sends a route request this node originates after U(0, `rreq_jitter`): ns-2
+    /// `sendOutRtReq` hands every request to `sendOutPacketWithRoute`, which jitters all
+    /// route requests, its own ones as well as re-broadcasts. The discovery state (back-off,
+    /// ring-zero time, the held route error) is that of the decision, `now`.
+    fn send_request(&mut self, now: SimTime, c: ControlSend) {
+        let at = now + self.jitter();
+        self.later(at, Delayed::Control(c));
     }
 
     // ---- Sending data ------------------------------------------------------------------
@@ -320,10 +332,10 @@ impl DsrAgent {
         // ns-2 `getRouteForPacket` for a packet of this node: a new cycle if the back-off
         // allows, else the propagating request if the ring-zero one went unanswered.
         if let Some(c) = self.maybe_start_cycle(now, dst) {
-            self.later(now, Delayed::Control(c));
+            self.send_request(now, c);
         } else if self.propagating_due(now, dst) {
             let c = self.propagating_request(now, dst);
-            self.later(now, Delayed::Control(c));
+            self.send_request(now, c);
         }
     }
 
@@ -394,13 +406,15 @@ impl DsrAgent {
                     continue;
                 }
                 d.ring_zero_at = Some(now);
-                out.control.push(self.new_request(now, target, 1));
+                let c = self.new_request(now, target, 1);
+                self.send_request(now, c);
                 continue;
             }
             let may_propagate = self.cfg.salvage_allow_propagating
                 || self.send_buffer.has_packet_to(target, |p| p.ip.src == me);
             if may_propagate && self.propagating_due(now, target) {
-                out.control.push(self.propagating_request(now, target));
+                let c = self.propagating_request(now, target);
+                self.send_request(now, c);
             }
         }
         // The timer goes on ticking; the next tick is an event only while packets wait.
@@ -602,9 +616,11 @@ impl DsrAgent {
                     // ns-2 `replyFromRouteCache` caches the way back to the initiator.
                     self.cache.add_primary(back.clone());
                     self.stats.rrep_from_cache += 1;
+                    // No jitter: ns-2 `replyFromRouteCache` sends the reply at once
+                    // (`sendOutPacketWithRoute` jitters only requests), unlike the target's
+                    // own reply (`returnSrcRouteToRequestor`, U(0, RREQ_JITTER)).
                     let c = self.reply(full, back, iface, id, DSR_REPLY_TTL);
-                    let at = now + self.jitter();
-                    self.later(at, Delayed::Control(c));
+                    self.later(now, Delayed::Control(c));
                     return;
                 }
             }

@@ -72,8 +72,10 @@ pub struct DsrConfig {
     pub request_period: SimTime,
     /// Cap of that back-off (RFC 4728 §9 MaxRequestPeriod 10 s).
     pub max_request_period: SimTime,
-    /// Re-broadcast requests and replies sent by the target (or from the cache) wait
-    /// U(0, jitter) (ns-2 `RREQ_JITTER` 10 ms; RFC 4728 §9 BroadcastJitter 10 ms).
+    /// Every route request, originated or re-broadcast, and the target's reply wait
+    /// U(0, jitter) (ns-2 `RREQ_JITTER` 10 ms, `sendOutPacketWithRoute` and
+    /// `returnSrcRouteToRequestor`; RFC 4728 §9 BroadcastJitter 10 ms); a reply from the
+    /// route cache goes at once (ns-2 `replyFromRouteCache`).
     pub rreq_jitter: SimTime,
     /// Paths in the primary cache: routes found by discovery or used (ns-2 MobiCache 30).
     pub primary_cache_size: usize,

@@ -1480,3 +1480,130 @@ fn the_log_records_ns2s_dsr_lines_in_order() {
         ]
     );
 }
+
+/// ns-2 `sendOutRtReq` hands the node's own requests to `sendOutPacketWithRoute`, which
+/// jitters every route request U(0, `RREQ_JITTER`), not only re-broadcasts; the discovery
+/// state is that of the decision. Node 0, 10 ms jitter, send buffer checks every 30 ms
+/// (no check jitter, so the jitters are the agent's only draws: j1, j2 from its stream):
+/// 1. 0 ms: a packet for 5 finds no route: a cycle starts (ring zero at 0 ms), but nothing
+///    leaves at 0 ms; the ring-zero request leaves at j1;
+/// 2. 30 ms: the check finds the ring-zero request exactly 30 ms old: nothing;
+/// 3. 60 ms: it is more than 30 ms old: the propagating request is decided (no ring-zero
+///    request pending any more) and leaves at 60 ms + j2.
+#[test]
+fn originated_requests_wait_the_request_jitter() {
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let jittered = DsrConfig {
+        rreq_jitter: ms(10),
+        ..cfg()
+    };
+    let mut d = DsrAgent::new(jittered, RandomStream::named(1, "x"));
+    let mut twin = RandomStream::named(1, "x");
+    let (j1, j2) = (
+        SimTime::from_nanos(twin.below(10_000_000)),
+        SimTime::from_nanos(twin.below(10_000_000)),
+    );
+    assert!(j1 > SimTime::ZERO && j2 > SimTime::ZERO);
+    let hops =
+        |out: &RoutingOutput| -> Vec<u8> { requests_sent(out).iter().map(|r| r.0).collect() };
+    // Step 1.
+    let mut p = udp_packet(1, 5, 1000);
+    p.ip.src = a(0);
+    assert!(matches!(d.route_output(ms(0), &ctx, p), Routed::Held));
+    let cycle = d.discoveries.get(a(5)).expect("a cycle started");
+    assert_eq!(
+        (cycle.cycles, cycle.last_cycle, cycle.ring_zero_at),
+        (1, ms(0), Some(ms(0)))
+    );
+    assert_eq!(d.stats().rreq_originated, 1);
+    assert_eq!(d.next_timer(), Some(j1));
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(0), &mut out);
+    assert!(hops(&out).is_empty());
+    let mut out = RoutingOutput::default();
+    d.on_timer(j1, &mut out);
+    assert_eq!(hops(&out), [1]);
+    // Step 2.
+    assert_eq!(d.next_timer(), Some(ms(30)));
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(30), &mut out);
+    assert!(hops(&out).is_empty());
+    // Step 3.
+    assert_eq!(d.next_timer(), Some(ms(60)));
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(60), &mut out);
+    assert!(hops(&out).is_empty());
+    assert_eq!(d.discoveries.get(a(5)).unwrap().ring_zero_at, None);
+    assert_eq!(d.stats().rreq_originated, 2);
+    assert_eq!(d.next_timer(), Some(ms(60) + j2));
+    let mut out = RoutingOutput::default();
+    d.on_timer(ms(60) + j2, &mut out);
+    assert_eq!(hops(&out), [16]);
+    assert_eq!(d.next_timer(), Some(ms(90)));
+}
+
+/// ns-2 `replyFromRouteCache` sends its reply through `sendOutPacketWithRoute` at once
+/// (only requests are jittered there); the target's own reply waits U(0, `RREQ_JITTER`)
+/// (`returnSrcRouteToRequestor`). 10 ms jitter:
+/// 1. node 4, holding 4,1,2,3, hears node 0's request for 3 at 100 ms: the reply
+///    0,4,1,2,3 is due at 100 ms, and no jitter is drawn for it;
+/// 2. node 3 hears node 0's request for itself (route 0,4) at 200 ms: its reply 0,4,3 is
+///    due at 200 ms + j1, j1 the first draw of its stream.
+#[test]
+fn a_cached_reply_leaves_at_once_the_targets_after_its_jitter() {
+    let jittered = DsrConfig {
+        rreq_jitter: ms(10),
+        ..cfg()
+    };
+    let request = |id: u16, route: &[usize]| {
+        let mut p = udp_packet(80 + u64::from(id), 0, 0);
+        p.ip.src = a(0);
+        p.ip.dst = Addr::BROADCAST;
+        p.payload = Payload::Control(ControlMessage::DsrRouteRequest {
+            initiator: a(0),
+            target: a(3),
+            id,
+            route: route.iter().map(|&i| a(i)).collect(),
+            hop_limit: 16,
+            route_error: None,
+        });
+        p
+    };
+    let replies = |out: &RoutingOutput| -> Vec<String> {
+        out.control
+            .iter()
+            .filter_map(|c| match &c.msg {
+                ControlMessage::DsrRouteReply { route, .. } => Some(list(route)),
+                _ => None,
+            })
+            .collect()
+    };
+    // Step 1.
+    let (addrs, ifaces) = ([a(4)], [IfaceId(4)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut cached = DsrAgent::new(jittered, RandomStream::named(1, "x"));
+    cached.cache.add_primary(paths(&[&[4, 1, 2, 3]]).remove(0));
+    cached.route_input(ms(100), &ctx, ifaces[0], request(1, &[0]));
+    assert_eq!(cached.next_timer(), Some(ms(100)));
+    let mut out = RoutingOutput::default();
+    cached.on_timer(ms(100), &mut out);
+    assert_eq!(replies(&out), ["0,4,1,2,3"]);
+    assert_eq!(cached.stats().rrep_from_cache, 1);
+    assert_eq!(cached.next_timer(), None);
+    // Step 2.
+    let (addrs, ifaces) = ([a(3)], [IfaceId(3)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut target = DsrAgent::new(jittered, RandomStream::named(2, "y"));
+    let j1 = SimTime::from_nanos(RandomStream::named(2, "y").below(10_000_000));
+    assert!(j1 > SimTime::ZERO);
+    target.route_input(ms(200), &ctx, ifaces[0], request(2, &[0, 4]));
+    assert_eq!(target.next_timer(), Some(ms(200) + j1));
+    let mut out = RoutingOutput::default();
+    target.on_timer(ms(200), &mut out);
+    assert!(replies(&out).is_empty());
+    let mut out = RoutingOutput::default();
+    target.on_timer(ms(200) + j1, &mut out);
+    assert_eq!(replies(&out), ["0,4,3"]);
+    assert_eq!(target.stats().rrep_originated, 1);
+}
