@@ -8,7 +8,7 @@
 //! [`AodvAgent::next_timer`] return `now`.
 
 use super::queue::RouteQueue;
-use super::route_table::{seq_newer, RouteState, RouteTable};
+use super::route_table::{ns2_reply_lifetime, seq_newer, RouteState, RouteTable};
 use super::AodvConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
@@ -275,12 +275,42 @@ impl AodvAgent {
         .min()
     }
 
-    /// Invalidates expired routes (ns-2's purge does it every 0.5 s; here at every call)
-    /// and forgets expired RREQ IDs. Both are cheap when nothing is due: the table keeps the
-    /// earliest expiry, and RREQ IDs are remembered in the order they are forgotten (each
-    /// for the same `bcast_id_save`), so the expired ones are a prefix.
+    /// The last tick of ns-2's route cache timer at or before `now`. ns-2 starts every AODV
+    /// agent at 0 s (`create-aodv-agent` schedules `start` then), and `start` runs
+    /// `rt_purge` at once and then every 0.5 s (`RouteCacheTimer`, FREQUENCY): the ticks of
+    /// every node fall on the same grid, multiples of `purge_interval`.
+    fn last_purge_tick(&self, now: SimTime) -> SimTime {
+        let step = self.cfg.purge_interval.as_nanos();
+        if step == 0 {
+            return now;
+        }
+        SimTime::from_nanos(now.as_nanos() / step * step)
+    }
+
+    /// The first purge tick after `now`.
+    fn next_purge_tick(&self, now: SimTime) -> SimTime {
+        let step = self.cfg.purge_interval.as_nanos();
+        if step == 0 {
+            return now;
+        }
+        SimTime::from_nanos((now.as_nanos() / step + 1) * step)
+    }
+
+    /// Brings the table up to the last purge tick, and forgets expired RREQ IDs. ns-2 looks
+    /// at route lifetimes only in `rt_purge`, every 0.5 s: a route whose lifetime ran out
+    /// between two ticks is still up (it forwards, and forwarding renews it) until the next
+    /// tick finds `rt_expire < now`; then the route goes down with its sequence number
+    /// incremented. Done lazily
+    /// here, at every call, for the last tick: nothing of the agent changed since the
+    /// previous call, so the routes the tick would have found expired are the ones it
+    /// finds now. Both are cheap when nothing is due: the table keeps the earliest expiry,
+    /// and RREQ IDs are remembered in the order they are forgotten (each for the same
+    /// `bcast_id_save`), so the expired ones are a prefix.
     fn sweep(&mut self, now: SimTime) {
-        self.table.expire_routes(now);
+        // ns-2 `rt_purge` also drops what the route queue holds for an expired route; here
+        // the queue never holds packets for a route that is up (they leave as it comes up).
+        let tick = self.last_purge_tick(now);
+        self.table.expire_routes(tick);
         while let Some(&(o, i, t)) = self.seen_order.front() {
             if t > now {
                 break;
@@ -330,11 +360,14 @@ impl AodvAgent {
         }
     }
 
+    /// The purge timer runs while the route queue holds packets (a tick with nothing queued
+    /// has nothing to do but expire routes, which `sweep` does lazily), on ns-2's grid of
+    /// ticks: the first one after `now`.
     fn arm_purge(&mut self, now: SimTime) {
         if self.queue.is_empty() {
             self.purge_at = None;
         } else if self.purge_at.is_none() {
-            self.purge_at = Some(now + self.cfg.purge_interval);
+            self.purge_at = Some(self.next_purge_tick(now));
         }
     }
 
@@ -419,6 +452,9 @@ impl AodvAgent {
             wait = SimTime::from_nanos(wait.as_nanos() * e.req_count as u64);
         }
         e.req_timeout = now + wait.min(cfg.max_rreq_timeout);
+        // ns-2 `sendRequest` also clears the entry's lifetime (`rt_expire = 0`): a route in
+        // repair then offers a wrapped-around lifetime in its replies (`ns2_reply_lifetime`).
+        e.expire = SimTime::ZERO;
         let dst_seq = e.seq;
         self.seq = self.seq.wrapping_add(2);
         let id = self.next_rreq_id;
@@ -631,14 +667,16 @@ impl AodvAgent {
             self.unicast(now, msg, orig, back);
             return;
         }
-        if let (Some(r), Some(back)) = (
-            self.table
-                .valid(dst)
-                .filter(|r| !seq_newer(dst_seq, r.seq))
-                .cloned(),
-            back,
-        ) {
-            // An intermediate node with a fresh enough route answers (RFC 3561 §6.6.2).
+        // An intermediate node with a fresh enough route answers (RFC 3561 §6.6.2). ns-2
+        // `recvRequest` asks only that the route have a hop count (`rt_hops != INFINITY2`):
+        // a route in repair keeps its hop count and answers too, with the lifetime its
+        // cleared `rt_expire` gives (`ns2_reply_lifetime`: about 2^32 s).
+        let offer = self
+            .table
+            .get(dst)
+            .filter(|r| r.state != RouteState::Invalid && !seq_newer(dst_seq, r.seq))
+            .cloned();
+        if let (Some(r), Some(back)) = (offer, back) {
             self.table.entry(dst).add_precursor(back);
             self.table.entry(orig).add_precursor(r.next_hop);
             self.stats.rrep_originated_intermediate += 1;
@@ -647,7 +685,7 @@ impl AodvAgent {
                 dst_seq: r.seq,
                 orig,
                 hop_count: r.hops,
-                lifetime: r.expire.saturating_sub(now),
+                lifetime: ns2_reply_lifetime(r.expire, now),
                 sent,
                 ttl: self.cfg.network_diameter,
             };

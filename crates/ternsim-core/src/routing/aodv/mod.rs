@@ -78,8 +78,9 @@ pub struct AodvConfig {
     /// only if it is strictly shorter (`recvReply`): a repair to a route of the same
     /// length waits for the destination's own reply.
     pub local_repair_fresh_seq: bool,
-    /// Period of the purge timer that re-tries discovery for destinations with queued
-    /// packets (ns-2 route cache timer 0.5 s).
+    /// Period of the purge timer (ns-2 route cache timer, `rt_purge`, 0.5 s): its ticks, at
+    /// multiples of this from 0 s on every node, re-try discovery for destinations with
+    /// queued packets and are the only times a route's lifetime is looked at.
     pub purge_interval: SimTime,
     /// Spacing of buffered packets released when a route appears (ns-2 `ARP_DELAY` 10 ms).
     pub release_spacing: SimTime,

@@ -10,6 +10,20 @@ pub fn seq_newer(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) > 0
 }
 
+/// The lifetime an intermediate node puts in its reply for a route that expires at
+/// `expire`, as ns-2.35's `recvRequest` computes it: `(u_int32_t)(rt_expire - now)`, the
+/// remaining seconds truncated towards zero to a whole number (a route with 9.8 s left is
+/// offered for 9 s, one with 0.4 s left for 0 s). A route in repair has `rt_expire` 0
+/// (`sendRequest` clears it), so the difference is negative; on the x86-64 machines ns-2
+/// runs on the conversion goes through a 64-bit signed integer and keeps its low 32 bits,
+/// so −78.009 s becomes 2^32 − 78 = 4294967218 s (ns-2's trace prints that lifetime).
+pub fn ns2_reply_lifetime(expire: SimTime, now: SimTime) -> SimTime {
+    let diff_ns = i128::from(expire.as_nanos()) - i128::from(now.as_nanos());
+    let whole_secs = (diff_ns / 1_000_000_000) as i64; // truncates towards zero, as C does
+    let wrapped = whole_secs as u32; // the low 32 bits
+    SimTime::from_nanos(u64::from(wrapped) * 1_000_000_000)
+}
+
 /// State of an entry (ns-2 `RTF_UP`, `RTF_DOWN`, `RTF_IN_REPAIR`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RouteState {
@@ -31,7 +45,8 @@ pub struct RouteEntry {
     pub hops: u8,
     pub next_hop: Addr,
     pub iface: Option<IfaceId>,
-    /// A valid route is invalidated at this time.
+    /// A valid route is invalidated at the first purge tick after this time (ns-2
+    /// `rt_purge`: `rt_expire < now`).
     pub expire: SimTime,
     /// Neighbours that forward to `dst` through this node (RFC 3561 §2).
     pub precursors: Vec<Addr>,
@@ -120,7 +135,7 @@ impl RouteEntry {
 /// [`RouteTable::set_route`], which lowers the floor to the new expiry when needed; the
 /// other changes to a valid entry's expiry only extend it (`forward`), and an entry taken out
 /// of service (`down`, in repair) no longer counts. So [`RouteTable::expire_routes`], called
-/// on every packet, need not scan the table before `floor`.
+/// on every packet for the last purge tick, need not scan the table up to `floor`.
 #[derive(Clone, Debug)]
 pub struct RouteTable {
     entries: BTreeMap<Addr, RouteEntry>,
@@ -153,11 +168,12 @@ impl RouteTable {
         e
     }
 
-    /// Invalidates every valid route expired by `now`, its sequence number incremented (ns-2
-    /// `rt_purge`). Nothing can have expired before the floor, so the table is scanned only
-    /// from then on, and the floor is raised to the earliest expiry still valid.
-    pub fn expire_routes(&mut self, now: SimTime) {
-        if now < self.floor {
+    /// Invalidates, as ns-2's `rt_purge` does at the purge tick `tick`, every valid route
+    /// whose lifetime ended before the tick (`rt_expire < now`), its sequence number
+    /// incremented. Nothing can expire before the floor, so the table is scanned only past
+    /// it, and the floor is raised to the earliest expiry still valid.
+    pub fn expire_routes(&mut self, tick: SimTime) {
+        if tick <= self.floor {
             return;
         }
         let mut floor = SimTime::MAX;
@@ -165,7 +181,7 @@ impl RouteTable {
             if !e.is_valid() {
                 continue;
             }
-            if e.expire <= now {
+            if e.expire < tick {
                 e.seq = e.seq.wrapping_add(1);
                 e.down();
             } else {

@@ -346,16 +346,35 @@ fn discovery_over_a_chain() {
         (net.agents[0].held(), net.agents[0].next_timer()),
         (0, None)
     );
-    // The route expires unused at 10 s: invalidated, sequence number incremented.
+    // ns-2 looks at lifetimes only on the 0.5 s purge ticks (`rt_purge`), and takes down a
+    // route whose lifetime ended before the tick (`rt_expire < now`). At 10 s the tick finds
+    // the lifetime (10 s) not before it: the route is up, the packet goes on it and renews
+    // it (ns-2 `forward`: now + ACTIVE_ROUTE_TIMEOUT = 20 s).
     net.run_until(ms(10_000));
     let uid2 = net.send_data(0, 3);
-    assert_eq!(net.route(0, 3).0, Invalid);
-    assert_eq!(net.route(0, 3).1, 5);
-    assert_eq!(net.agents[0].queued(), 1);
-    net.run_until(ms(10_000));
     assert!(net
         .take_log()
         .contains(&format!("10.000 n3 deliver uid={uid2} 1000B")));
+    let exp03 = |net: &Net| net.agents[0].route_table().get(a(3)).unwrap().expire;
+    assert_eq!(exp03(&net), ms(20_000));
+    // 20.4 s: the lifetime is past, but the last tick (20.0 s) did not find it so: still
+    // up; renewed to 30.4 s.
+    net.now = ms(20_400);
+    let uid3 = net.send_data(0, 3);
+    assert!(net
+        .take_log()
+        .contains(&format!("20.400 n3 deliver uid={uid3} 1000B")));
+    assert_eq!((net.route(0, 3).0, exp03(&net)), (Valid, ms(30_400)));
+    // 30.9 s: the tick at 30.5 s found 30.4 s past and took the route down, its sequence
+    // number incremented (4 → 5); the packet waits for a new discovery, which delivers it.
+    net.now = ms(30_900);
+    let uid4 = net.send_data(0, 3);
+    assert_eq!((net.route(0, 3).0, net.route(0, 3).1), (Invalid, 5));
+    assert_eq!(net.agents[0].queued(), 1);
+    net.run_until(ms(30_900));
+    assert!(net
+        .take_log()
+        .contains(&format!("30.900 n3 deliver uid={uid4} 1000B")));
 }
 
 fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
@@ -1008,4 +1027,117 @@ fn ns2_repair_timers_one_per_failure_the_first_takes_the_route_down() {
         log.contains(&"5.000 n3>* rerr 4:4 32B".to_string()),
         "{log:?}"
     );
+}
+
+/// ns-2.35 `recvRequest` puts `(u_int32_t)(rt_expire - now)` in an intermediate node's
+/// reply: whole seconds, truncated towards zero, and a negative difference (a route in
+/// repair, whose `rt_expire` `sendRequest` cleared) wraps through the low 32 bits of a
+/// 64-bit integer. ns-2's own trace of a 7-hop chain shows a node in repair at 78.009 s
+/// offering "4294967218.000000" = 2^32 − 78.
+#[test]
+fn ns2_reply_lifetime_truncates_and_wraps() {
+    use super::route_table::ns2_reply_lifetime;
+    let s = |v: u64| SimTime::from_millis(v * 1_000);
+    assert_eq!(ns2_reply_lifetime(ms(10_800), ms(1_000)), s(9));
+    assert_eq!(ns2_reply_lifetime(ms(11_000), ms(1_000)), s(10));
+    assert_eq!(ns2_reply_lifetime(ms(1_400), ms(1_000)), s(0));
+    // 0.3 s past its lifetime (a route up between two purge ticks): −0.3 truncates to 0.
+    assert_eq!(ns2_reply_lifetime(ms(700), ms(1_000)), s(0));
+    assert_eq!(
+        ns2_reply_lifetime(SimTime::ZERO, ms(78_009)),
+        s(4_294_967_218)
+    );
+    assert_eq!(
+        ns2_reply_lifetime(SimTime::ZERO, ms(1_500)),
+        s(4_294_967_295)
+    );
+}
+
+/// Chain 0-1-2-3-4 with node 5 hanging off node 3. Discovery 0 → 4 at 0 s; at 1 s the link
+/// 3→4 breaks under a packet from 0 (3 hops come, 1 to go): node 3 repairs locally, its
+/// RREQ (seq 4 asked) clears the entry's lifetime (ns-2 `sendRequest`: `rt_expire = 0`), and
+/// node 2's equal reply (seq 4, 2 + 1 hops) does not end the repair; node 5 re-broadcasts
+/// the request (it knows no route to 4).
+/// At 1.5 s node 5 sends to 4: its first RREQ (id 1, its own seq 2 → 4, network-wide,
+/// seq 0 asked) reaches node 3, whose
+/// route is in repair but keeps its hop count, which is all ns-2's `recvRequest` asks of an
+/// intermediate node (`rt_hops != INFINITY2`, seq 4 ≥ 0): node 3 answers, hop count 1 + 1,
+/// lifetime (u_int32_t)(0 − 1.5 s) = 2^32 − 1 s. Node 5 installs the route via 3 (seq 4,
+/// 2 hops) for that long and sends its packet, which node 3, still in repair, queues.
+#[test]
+fn ns2_a_route_in_repair_answers_requests_with_a_wrapped_lifetime() {
+    let links = [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5)];
+    let mut net = Net::new(6, &links, cfg());
+    net.send_data(0, 4);
+    net.run_until(SimTime::ZERO);
+    net.take_log();
+    net.now = ms(1_000);
+    net.links.retain(|&l| l != (3, 4));
+    net.broken.push((3, 4));
+    let uid = net.send_data(0, 4);
+    net.run_until(ms(1_000));
+    let d = format!("data uid={uid} 1000B");
+    assert_eq!(
+        net.take_log(),
+        vec![
+            format!("1.000 n0>n1 {d}"),
+            format!("1.000 n1>n2 {d}"),
+            format!("1.000 n2>n3 {d}"),
+            format!("1.000 n3>n4 FAIL {d}"),
+            "1.000 n3>* rreq id=1 d=4:4 o=4 hc=0 ttl=30 48B".to_string(),
+            "1.000 n2>n3 rrep d=4:4 hc=2 ttl=30 44B".to_string(),
+            "1.000 n5>* rreq id=1 d=4:4 o=4 hc=1 ttl=29 48B".to_string(),
+        ]
+    );
+    let e3 = net.agents[3].route_table().get(a(4)).unwrap().clone();
+    assert_eq!(
+        (e3.state, e3.seq, e3.hops, e3.expire),
+        (RouteState::InRepair, 4, 1, SimTime::ZERO)
+    );
+    net.now = ms(1_500);
+    let uid5 = net.send_data(5, 4);
+    net.run_until(ms(1_500));
+    assert_eq!(
+        net.take_log(),
+        vec![
+            "1.500 n5>* rreq id=1 d=4:0 o=4 hc=0 ttl=30 48B".to_string(),
+            "1.500 n3>n5 rrep d=4:4 hc=1 ttl=30 44B".to_string(),
+            format!("1.500 n5>n3 data uid={uid5} 1000B"),
+        ]
+    );
+    assert_eq!(net.agents[3].stats().rrep_originated_intermediate, 1);
+    let e5 = net.agents[5].route_table().get(a(4)).unwrap().clone();
+    let wrapped = SimTime::from_millis(4_294_967_295 * 1_000);
+    assert_eq!(
+        (e5.state, e5.seq, e5.hops, e5.next_hop, e5.expire),
+        (Valid, 4, 2, a(3), ms(1_500) + wrapped)
+    );
+    // Node 3 holds both packets while its repair lasts.
+    assert_eq!(net.agents[3].queued(), 2);
+    assert_eq!(net.route(3, 4).0, RouteState::InRepair);
+}
+
+/// ns-2's route cache timer ticks at 0, 0.5, 1.0 s … on every node (`start` at 0 s runs
+/// `rt_purge` and re-arms it every 0.5 s), and only its ticks re-try a discovery. A packet
+/// for an unknown address queued at 0.3 s sends a network-wide RREQ at once (wait 2 × 30 ×
+/// 30 ms = 1.8 s, until 2.1 s); the next goes on the first tick after that, 2.5 s (not 0.3
+/// + 4 × 0.5 = 2.3 s), and waits 2 × 3.6 s → 6.1 s: the third at 6.5 s.
+#[test]
+fn ns2_discovery_retries_on_the_purge_tick_grid() {
+    let mut net = Net::new(2, &[(0, 1)], cfg());
+    net.now = ms(300);
+    net.send_data(0, 9);
+    assert_eq!(net.agents[0].next_timer(), Some(ms(300)));
+    net.run_until(ms(300));
+    assert_eq!(net.agents[0].next_timer(), Some(ms(500)));
+    net.run_until(ms(7_000));
+    let sent: Vec<String> = net
+        .take_log()
+        .into_iter()
+        .filter(|l| l.contains("n0>* rreq"))
+        .map(|l| l.split(' ').next().unwrap().to_string())
+        .collect();
+    assert_eq!(sent, vec!["0.300", "2.500", "6.500"]);
+    // The tick at 7.0 s found the wait (until 6.5 + 5.4 = 11.9 s) running; next: 7.5 s.
+    assert_eq!(net.agents[0].next_timer(), Some(ms(7_500)));
 }
