@@ -947,11 +947,12 @@ impl World {
                     }
                     .write(&mut line);
                 }
-                DsrLogEntry::SalvageBuffered {
+                DsrLogEntry::SalvageNoRoute {
                     uid,
                     src,
                     dst,
                     salvaged,
+                    buffered,
                 } => DsrLogRecord::SalvageNoRoute {
                     time,
                     node: n,
@@ -959,22 +960,7 @@ impl World {
                     src: self.ns2_node(src),
                     dst: self.ns2_node(dst),
                     salvaged,
-                    buffered: true,
-                }
-                .write(&mut line),
-                DsrLogEntry::SalvageDropped {
-                    uid,
-                    src,
-                    dst,
-                    salvaged,
-                } => DsrLogRecord::SalvageNoRoute {
-                    time,
-                    node: n,
-                    uid,
-                    src: self.ns2_node(src),
-                    dst: self.ns2_node(dst),
-                    salvaged,
-                    buffered: false,
+                    buffered,
                 }
                 .write(&mut line),
             }

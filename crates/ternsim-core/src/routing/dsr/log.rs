@@ -54,20 +54,15 @@ pub enum DsrLogEntry {
         dst: Addr,
         route: Vec<Addr>,
     },
-    /// `Ssalv ... adding to SB`: no cached route; the packet waits in the send buffer
-    /// (`NEW_SALVAGE_LOGIC`); `salvaged`: its salvage count.
-    SalvageBuffered {
+    /// No cached route to salvage with (`salvaged`: the packet's salvage count): `Ssalv ...
+    /// adding to SB` when it waits in the send buffer (`NEW_SALVAGE_LOGIC`, `buffered`),
+    /// `Ssalv ... dropping` when no discovery is allowed for it.
+    SalvageNoRoute {
         uid: u64,
         src: Addr,
         dst: Addr,
         salvaged: u8,
-    },
-    /// `Ssalv ... dropping`: no cached route and no discovery allowed for it.
-    SalvageDropped {
-        uid: u64,
-        src: Addr,
-        dst: Addr,
-        salvaged: u8,
+        buffered: bool,
     },
 }
 

@@ -164,21 +164,23 @@ impl DsrAgent {
             // ns-2 `undeliverablePkt` → `stickPacketInSendBuffer`: no request goes now; the
             // next send buffer check starts one if the back-off allows.
             None if self.cfg.salvage_max_requests > 0 => {
-                let entry = DsrLogEntry::SalvageBuffered {
+                let entry = DsrLogEntry::SalvageNoRoute {
                     uid: packet.ns2_uid,
                     src: packet.ip.src,
                     dst,
                     salvaged,
+                    buffered: true,
                 };
                 self.log.push(now, entry);
                 self.buffer_salvaged(now, packet);
             }
             None => {
-                let entry = DsrLogEntry::SalvageDropped {
+                let entry = DsrLogEntry::SalvageNoRoute {
                     uid: packet.ns2_uid,
                     src: packet.ip.src,
                     dst,
                     salvaged,
+                    buffered: false,
                 };
                 self.log.push(now, entry);
                 out.drops.push((packet, DropReason::SalvageNoRoute));

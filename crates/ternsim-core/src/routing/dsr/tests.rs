@@ -1448,7 +1448,12 @@ fn the_log_records_ns2s_dsr_lines_in_order() {
                 list(&[to]),
                 list(&route)
             ),
-            DsrLogEntry::SalvageBuffered { uid, salvaged, .. } => {
+            DsrLogEntry::SalvageNoRoute {
+                uid,
+                salvaged,
+                buffered: true,
+                ..
+            } => {
                 format!("{t:?} buffered {uid} [{salvaged}]")
             }
             DsrLogEntry::Salvaging { uid, route, .. } => {
