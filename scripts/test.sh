@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${TERNSIM_TEST_VENV:-.venv-test}"
 python="${PYTHON:-python3}"
+# Made without pip, which is installed into it (ensurepip, some 6 s of CPU) while cargo builds.
 if [ ! -x "$venv/bin/python" ]; then
-    "$python" -m venv "$venv"
+    "$python" -m venv --without-pip "$venv"
 fi
 # One build serves every test: the extension and the Rust tests use the cargo profile
 # fast-build (Cargo.toml: release without LTO, which compiles in about half the time), so
@@ -32,6 +33,9 @@ env PYO3_BUILD_EXTENSION_MODULE=1 PYO3_ENVIRONMENT_SIGNATURE="$pyo3_signature" \
     cargo build --workspace --profile "$TERNSIM_CARGO_PROFILE" --lib --tests --examples \
     >"$cargo_log" 2>&1 &
 cargo_build=$!
+if ! "$py" -m pip --version >/dev/null 2>&1; then
+    "$py" -m ensurepip --upgrade --default-pip >/dev/null
+fi
 # pyproject.toml's dependencies, read with the TOML parser of Python 3.11+ or the one pip
 # vendors (Python 3.9, 3.10).
 mapfile -t deps < <("$py" - <<'PY'

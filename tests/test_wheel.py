@@ -55,6 +55,13 @@ pytestmark = [
 ]
 
 
+def _pip_version() -> tuple[int, ...]:
+    """This environment's pip version, as numbers (0 where a part is not one)."""
+    import pip
+
+    return tuple(int(p) if p.isdigit() else 0 for p in pip.__version__.split(".")[:2])
+
+
 def _path_without_toolchain(venv_bin: Path) -> str:
     """The venv's scripts, then every PATH entry that holds no Rust tool."""
     keep = [str(venv_bin)]
@@ -97,8 +104,10 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     # A fresh environment that sees the test environment's third-party packages (a path
     # line, not a site folder, so its editable ternsim stays invisible) and gets only the
     # wheel installed: what is tested is the wheel, not downloading numpy and pandas again.
+    # Made without pip (ensurepip alone takes some 6 s of CPU): this environment's pip
+    # installs into it (`pip --python`, pip 22.3 and later).
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     bin_dir = venv / "bin"
     site = Path(
         subprocess.run(
@@ -122,8 +131,12 @@ def test_wheel_installs_and_runs_without_rust(tmp_path: Path) -> None:
     for tool in TOOLCHAIN:
         assert shutil.which(tool, path=env["PATH"]) is None, f"{tool} still on PATH"
 
+    pip = [sys.executable, "-m", "pip", "--python", str(bin_dir / "python")]
+    if _pip_version() < (22, 3):  # no --python: the environment gets a pip of its own
+        subprocess.run([str(bin_dir / "python"), "-m", "ensurepip", "-q"], check=True)
+        pip = [str(bin_dir / "python"), "-m", "pip"]
     install = subprocess.run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheels[0])],
+        [*pip, "install", "-q", "--no-deps", str(wheels[0])],
         env=env,
         capture_output=True,
         text=True,
