@@ -11,7 +11,7 @@
 use super::flow_state::SourceFlows;
 use super::log::{DsrLog, DsrLogEntry};
 use super::request_table::{cycle_gap, Discoveries, RequestTable};
-use super::route_cache::RouteCache;
+use super::route_cache::{Lookup, RouteCache};
 use super::send_buffer::SendBuffer;
 use super::DsrConfig;
 use crate::net::addr::{Addr, IfaceId};
@@ -306,7 +306,7 @@ impl DsrAgent {
                 next_hop: Addr::BROADCAST,
             };
         }
-        if let Some(route) = self.cache.find(dst) {
+        if let Some(route) = self.cache.find(dst, Lookup::ForUse) {
             self.stats.cache_hits += 1;
             let next_hop = self.route_own(now, &mut packet, route);
             return Routed::Forward {
@@ -456,7 +456,9 @@ impl DsrAgent {
     fn release_routable(&mut self, now: SimTime, out: &mut RoutingOutput) {
         let Some(iface) = self.iface else { return };
         let cache = &mut self.cache;
-        let released = self.send_buffer.take_routable(|dst| cache.find(dst));
+        let released = self
+            .send_buffer
+            .take_routable(|dst| cache.find(dst, Lookup::ForUse));
         let me = self.me;
         for (mut p, route) in released {
             self.stats.cache_hits += 1;
@@ -601,7 +603,7 @@ impl DsrAgent {
         }
         self.requests.insert(initiator, id);
         if self.cfg.reply_from_cache {
-            if let Some(cached) = self.cache.find(target) {
+            if let Some(cached) = self.cache.find(target, Lookup::Peek) {
                 // Cached route reply (RFC 4728 §8.2.3): accumulated route + cached route,
                 // only if it has no loop and fits in a source route.
                 let mut full = route.clone();

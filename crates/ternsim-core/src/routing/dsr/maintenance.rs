@@ -20,6 +20,7 @@
 
 use super::agent::DsrAgent;
 use super::log::DsrLogEntry;
+use super::route_cache::Lookup;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
@@ -112,7 +113,7 @@ impl DsrAgent {
         if ctx.is_local(packet.ip.src) {
             // Our own packet (data, or a reply or error this node originated): another
             // route, or the send buffer and a new discovery (ns-2 `handlePktWithoutSR`).
-            if let Some(route) = self.cache.find(dst) {
+            if let Some(route) = self.cache.find(dst, Lookup::ForUse) {
                 self.stats.cache_hits += 1;
                 let nh = if control {
                     Self::source_routed(&mut packet, route, salvaged)
@@ -131,7 +132,7 @@ impl DsrAgent {
             out.drops.push((packet, DropReason::SalvageLimit));
             return;
         }
-        match self.cache.find(dst) {
+        match self.cache.find(dst, Lookup::Peek) {
             Some(route) => {
                 // ns-2 `dsragent_dont_salvage_bad_replies`: a reply whose route uses the
                 // broken link (either way) has no reason to live (checked only when a

@@ -1284,7 +1284,8 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
 ///    1,3,4 (no gratuitous reply);
 /// 4. it overhears 3→4 of its own data over 1,3,5: nothing (ns-2 skips its own packets);
 /// 5. node 0's ring-zero request for 4 arrives: node 1 replies from the cache (0,1,3,4)
-///    and caches the way back, 1,0, as a primary route.
+///    and caches the way back, 1,0, as a primary route; the lookup only looked
+///    (`findRoute(dest, route, 0)`), so 1,3,4 stays in the secondary set.
 #[test]
 fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
     let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
@@ -1363,8 +1364,9 @@ fn what_forwarding_overhearing_and_cached_replies_teach_the_cache() {
         })
         .collect();
     assert_eq!(replies, ["0,1,3,4"]);
-    // The lookup moved 1,3,4 to the primary cache; the way back joined it.
-    assert_eq!(d.route_cache().paths().0, paths(&[&[1, 3, 4], &[1, 0]]));
+    // The way back is the one primary route; the secondary set is as it was.
+    assert_eq!(d.route_cache().paths().0, paths(&[&[1, 0]]));
+    assert_eq!(d.route_cache().paths().1, learned);
 }
 
 /// The log of ns-2's DSR trace lines at node 1 (`log.rs`): its own packets under flow state
