@@ -106,8 +106,12 @@ pub struct Position {
 }
 
 impl Position {
+    /// The Euclidean distance, as ns-2 computes it (`MobileNode::distance`, the two-ray
+    /// model's `Pr`: the square root of the summed squares, not libm's slower `hypot`,
+    /// which guards against overflow no topography in metres can reach).
     pub fn distance(self, other: Position) -> f64 {
-        (self.x - other.x).hypot(self.y - other.y)
+        let (dx, dy) = (self.x - other.x, self.y - other.y);
+        (dx * dx + dy * dy).sqrt()
     }
 }
 
