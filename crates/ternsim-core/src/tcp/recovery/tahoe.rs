@@ -5,7 +5,7 @@ use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
-use crate::tcp::output::TcpOutput;
+use crate::tcp::output::{Ns2EventKind, TcpOutput};
 use crate::tcp::segment::Seq;
 use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
@@ -37,6 +37,8 @@ fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut Tcp
     if !new_window(c) {
         return;
     }
+    // Event trace: FAST_RETX before the window changes (ns-2 `TcpAgent::dupack_action`).
+    c.trace_ns2_event(Ns2EventKind::FastRetx, out);
     c.open_loss_reaction(CwndAction::DupAck);
     loss_window(
         c,
