@@ -1185,6 +1185,7 @@ mod tests {
             omit_agt: false,
             omit_rtr: false,
             mac: false,
+            events: false,
             last_mac: HashMap::new(),
             submitter: None,
             dsr_flow_ids: HashMap::new(),
