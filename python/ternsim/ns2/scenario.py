@@ -53,6 +53,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "singledup_": ("limited_transmit", classes.boolean),
     "precisionReduce_": ("precision_reduce", classes.boolean),
     "bugFix_": ("bug_fix", classes.boolean),
+    # Read by ns-2's Tahoe (Agent/TCP) only (as by ternsim's).
+    "noFastRetrans_": ("no_fast_retrans", classes.boolean),
     "rfc2988_": ("rfc2988", classes.boolean),
     "delay_growth_": ("delay_growth", classes.boolean),
     "useHeaders_": ("use_headers", classes.boolean),
@@ -68,7 +70,6 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 #: another value is refused (`updated_rttvar_` is bound in ns-2.35 but read nowhere, so any
 #: value is accepted).
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
-    "noFastRetrans_": ("false", "no fast retransmit"),
     "timestamps_": ("false", "the timestamp option"),
     "ecn_": ("0", "ECN"),
     "old_ecn_": ("0", "ECN"),

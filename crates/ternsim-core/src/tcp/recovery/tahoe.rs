@@ -21,7 +21,8 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
         // §4 step 2.
         let dupacks = c.count_dup_ack();
         if dup_ack_passed(c, w, now, out) {
-            if dupacks == thresh {
+            // ns-2 `noFastRetrans_`: the threshold passes without a reaction.
+            if dupacks == thresh && !c.cfg().no_fast_retrans {
                 dupack_action(c, w, now, out);
             } else if dupacks < thresh && c.cfg().limited_transmit {
                 c.send_one(now, out);

@@ -111,3 +111,26 @@ fn nothing_is_recorded_unless_asked() {
     r.fire();
     assert!(r.out.ns2_events.is_empty());
 }
+
+/// Tahoe with `noFastRetrans_`: the third duplicate changes nothing (Limited Transmit sent
+/// 31 and 32 on the first two); the loss waits for the timer, which writes TIMEOUT with the
+/// whole window, then SLOW_START with cwnd 1.
+#[test]
+fn tahoe_without_fast_retransmit_times_out() {
+    let mut c = cfg(TcpVariant::Tahoe);
+    c.window = 100;
+    c.no_fast_retrans = true;
+    let mut r = Run::at_state(c, 20, 10.0, 10.0, 0);
+    r.out.ns2_event_trace = true;
+    assert_eq!(r.ack(100, 20), vec![31]);
+    assert_eq!(r.ack(110, 20), vec![32]);
+    assert_eq!(r.ack(120, 20), Vec::<Seq>::new());
+    assert_eq!(r.ack(130, 20), Vec::<Seq>::new());
+    assert!(r.out.ns2_events.is_empty());
+    assert_eq!((r.cwnd(), r.s.stats().fast_retransmits), (10.0, 0));
+    assert_eq!(r.fire(), vec![21]);
+    assert_eq!(
+        r.out.ns2_events,
+        vec![ev(Timeout, 33, 10, 0), ev(SlowStart, 33, 1, 0)]
+    );
+}
