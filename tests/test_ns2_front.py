@@ -677,6 +677,23 @@ def test_eventtrace_all_writes_the_e_lines_of_the_tcp_agents_made_after_it(tmp_p
     assert not any(f[0] == "E" for f in _lines(tmp_path / "out.tr"))
 
 
+def test_eventtrace_all_writes_into_the_nam_trace_open_when_the_agent_is_made(tmp_path):
+    """ns-2's `create-eventtrace` also attaches the agent's event trace to the nam channel:
+    `E -t TIME -o TCP -e EVENT -s NODE.PORT -d NODE.PORT` (as ns-2.35 writes them)."""
+    head = HEAD + "set nf [open out.nam w]\n$ns namtrace-all $nf\n"
+    finish = FINISH.replace("global ns f tcp", "global ns f tcp nf").replace(
+        "close $f", "close $f\n    close $nf"
+    )
+    proc = ternsim_ns2(tmp_path, head + LIST_LOSS + "$ns eventtrace-all\n" + TCP + finish)
+    assert proc.returncode == 3, proc.stderr
+    nam = [x for x in (tmp_path / "out.nam").read_text().splitlines() if x.startswith("E ")]
+    assert nam[:3] == [
+        "E -t 0.705664 -o TCP -e NEWRENO_FAST_RETX -s 0.0 -d 2.0",
+        "E -t 0.705664 -o TCP -e SLOW_START -s 0.0 -d 2.0",
+        "E -t 0.766741 -o TCP -e NEWRENO_FAST_RECOVERY -s 0.0 -d 2.0",
+    ]
+
+
 def test_eventtrace_all_into_another_channel_is_refused(tmp_path):
     body = "set g [open ev.tr w]\n$ns eventtrace-all $g\n" + TCP
     proc = ternsim_ns2(tmp_path, HEAD + body + FINISH)

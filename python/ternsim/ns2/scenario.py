@@ -1014,9 +1014,7 @@ class Translation:
                     ports = renumber.ports[i]
                     src = f"{f[2]}.{ports.get(f[2], '0')}"
                     dst = f"{f[3]}.{ports.get(f[3], '0')}"
-                    out.append(
-                        (float(f[1]), f"E -t {f[1]} -o TCP -e {f[5]} -s {src} -d {dst}")
-                    )
+                    out.append((float(f[1]), f"E -t {f[1]} -o TCP -e {f[5]} -s {src} -d {dst}"))
                 continue
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue

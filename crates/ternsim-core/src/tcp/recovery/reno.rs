@@ -8,8 +8,8 @@ use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
 use crate::tcp::output::{Ns2EventKind, TcpOutput};
-use crate::tcp::variant::RecoveryKind;
 use crate::tcp::segment::Seq;
+use crate::tcp::variant::RecoveryKind;
 use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
 
