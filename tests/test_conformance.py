@@ -369,6 +369,8 @@ VALIDATION_PASSES = [
     ("rfc2581", "noImmediateAck"),
     # SACK sinks' sa_length in the show_tcphdr_ fields.
     ("tcpVariants", "onedrop_sack"),
+    # eventtrace-all: TCP's E lines (fast retransmit, timeout, slow start) among the packets'.
+    ("testReno", "Reno_TCP"),
 ]
 
 

@@ -651,6 +651,56 @@ def test_a_list_error_model_drops_exactly_the_listed_packets_before_the_queue(tm
     assert len(resent) == 4
 
 
+def test_eventtrace_all_writes_the_e_lines_of_the_tcp_agents_made_after_it(tmp_path):
+    """`$ns eventtrace-all` (no channel: trace-all's): the NewReno sender made after it writes
+    its fast retransmit into the trace, with its fid_ and nodes, after the duplicate ACK's
+    arrival and before the retransmission's `+` (ns-2 `TcpAgent::trace_event`); one made
+    before it writes nothing."""
+    tcp = TCP.replace("$ns attach-agent $n0 $tcp", "$ns attach-agent $n0 $tcp\n$tcp set fid_ 5")
+    proc = ternsim_ns2(tmp_path, HEAD + LIST_LOSS + "$ns eventtrace-all\n" + tcp + FINISH)
+    assert proc.returncode == 3, proc.stderr
+    tr = _lines(tmp_path / "out.tr")
+    events = [(i, f) for i, f in enumerate(tr) if f[0] == "E"]
+    # As ns-2.35 writes them: the window cut happens in slow start, so SLOW_START follows.
+    assert [" ".join(f) for _, f in events[:3]] == [
+        "E 0.705664 0 2 TCP NEWRENO_FAST_RETX 5 9 4",
+        "E 0.705664 0 2 TCP SLOW_START 5 9 2",
+        "E 0.766741 0 2 TCP NEWRENO_FAST_RECOVERY 5 9 2",
+    ]
+    i = events[0][0]
+    # The third duplicate ACK arrives at node 0 at that instant; the hole is resent after.
+    assert tr[i - 1][:4] == ["r", "0.705664", "1", "0"]
+    assert tr[i + 2][:5] == ["+", "0.705664", "0", "1", "tcp"] and tr[i + 2][10] == "3"
+    before = HEAD + LIST_LOSS + tcp + "$ns eventtrace-all\n" + FINISH
+    proc = ternsim_ns2(tmp_path, before)
+    assert proc.returncode == 3, proc.stderr
+    assert not any(f[0] == "E" for f in _lines(tmp_path / "out.tr"))
+
+
+def test_eventtrace_all_writes_into_the_nam_trace_open_when_the_agent_is_made(tmp_path):
+    """ns-2's `create-eventtrace` also attaches the agent's event trace to the nam channel:
+    `E -t TIME -o TCP -e EVENT -s NODE.PORT -d NODE.PORT` (as ns-2.35 writes them)."""
+    head = HEAD + "set nf [open out.nam w]\n$ns namtrace-all $nf\n"
+    finish = FINISH.replace("global ns f tcp", "global ns f tcp nf").replace(
+        "close $f", "close $f\n    close $nf"
+    )
+    proc = ternsim_ns2(tmp_path, head + LIST_LOSS + "$ns eventtrace-all\n" + TCP + finish)
+    assert proc.returncode == 3, proc.stderr
+    nam = [x for x in (tmp_path / "out.nam").read_text().splitlines() if x.startswith("E ")]
+    assert nam[:3] == [
+        "E -t 0.705664 -o TCP -e NEWRENO_FAST_RETX -s 0.0 -d 2.0",
+        "E -t 0.705664 -o TCP -e SLOW_START -s 0.0 -d 2.0",
+        "E -t 0.766741 -o TCP -e NEWRENO_FAST_RECOVERY -s 0.0 -d 2.0",
+    ]
+
+
+def test_eventtrace_all_into_another_channel_is_refused(tmp_path):
+    body = "set g [open ev.tr w]\n$ns eventtrace-all $g\n" + TCP
+    proc = ternsim_ns2(tmp_path, HEAD + body + FINISH)
+    assert proc.returncode == 2
+    assert "a channel other than trace-all's is not supported" in proc.stderr
+
+
 def test_a_loss_module_pointed_at_a_null_agent_drops_untraced(tmp_path):
     body = LIST_LOSS + "$em drop-target [new Agent/Null]\n"
     proc = ternsim_ns2(tmp_path, HEAD + body + TCP + FINISH)

@@ -96,6 +96,7 @@ def simulation(
     ns2_trace: bool = False,
     ns2_omit: tuple[str, ...] = (),
     ns2_mac: bool = False,
+    ns2_events: bool = False,
 ) -> Any:
     """The core's steppable run (``ternsim._core.Simulation``), built and paused at 0."""
     mod = core()
@@ -106,6 +107,7 @@ def simulation(
             ns2_trace=ns2_trace,
             ns2_omit=list(ns2_omit),
             ns2_mac=ns2_mac,
+            ns2_events=ns2_events,
         )
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None

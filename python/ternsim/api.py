@@ -367,7 +367,9 @@ class Simulation:
     then covers ``[0, now]``); either returns a :class:`RunResult`. With ``ns2_trace=True``
     the run records an ns-2 trace (read with ``take_ns2_trace``); ``ns2_omit`` names wireless
     layers (``"AGT"``, ``"RTR"``) whose send, receive and forward lines it leaves out;
-    ``ns2_mac=True`` adds the MAC lines of an 802.11 run (ns-2 ``-macTrace ON``).
+    ``ns2_mac=True`` adds the MAC lines of an 802.11 run (ns-2 ``-macTrace ON``);
+    ``ns2_events=True`` adds the TCP senders' event-trace ``E`` lines (ns-2
+    ``$ns eventtrace-all``), the flow index as their fid.
     """
 
     def __init__(
@@ -379,11 +381,17 @@ class Simulation:
         ns2_trace: bool = False,
         ns2_omit: tuple[str, ...] = (),
         ns2_mac: bool = False,
+        ns2_events: bool = False,
     ) -> None:
         self.seed = _check_seed(seed)
         self.scenario = prepare(scenario_or_path, overrides)
         self._sim = _native.simulation(
-            scenario_json(self.scenario), self.seed, ns2_trace, tuple(ns2_omit), ns2_mac
+            scenario_json(self.scenario),
+            self.seed,
+            ns2_trace,
+            tuple(ns2_omit),
+            ns2_mac,
+            ns2_events,
         )
         flows = self.scenario.get("flows", [])
         self._flow_index = {

@@ -79,6 +79,7 @@ fn run<'py>(
         ns2_trace,
         ns2_omit: Vec::new(),
         ns2_mac: false,
+        ns2_events: false,
     };
     let out = py
         .allow_threads(|| match &progress {
@@ -311,13 +312,14 @@ fn sim_time(seconds: f64) -> PyResult<SimTime> {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false))]
+    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false, ns2_events=false))]
     fn new(
         scenario_json: &str,
         seed: u64,
         ns2_trace: bool,
         ns2_omit: Vec<String>,
         ns2_mac: bool,
+        ns2_events: bool,
     ) -> PyResult<Self> {
         let sc = resolve(scenario_json)?;
         let spec = ternsim_core::world::CaptureSpec {
@@ -325,6 +327,7 @@ impl Simulation {
             ns2_trace,
             ns2_omit,
             ns2_mac,
+            ns2_events,
         };
         let inner = ternsim_core::world::Simulation::new(sc, seed, &spec)
             .map_err(ScenarioError::new_err)?;

@@ -182,6 +182,7 @@ class _Session:
                 ns2_trace=True,
                 ns2_omit=omit,
                 ns2_mac=self.translation.mac_traced(),
+                ns2_events=self.translation.events,
             )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None

@@ -53,6 +53,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "singledup_": ("limited_transmit", classes.boolean),
     "precisionReduce_": ("precision_reduce", classes.boolean),
     "bugFix_": ("bug_fix", classes.boolean),
+    # Read by ns-2's Tahoe (Agent/TCP) only (as by ternsim's).
+    "noFastRetrans_": ("no_fast_retrans", classes.boolean),
     "rfc2988_": ("rfc2988", classes.boolean),
     "delay_growth_": ("delay_growth", classes.boolean),
     "useHeaders_": ("use_headers", classes.boolean),
@@ -68,7 +70,6 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 #: another value is refused (`updated_rttvar_` is bound in ns-2.35 but read nowhere, so any
 #: value is accepted).
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
-    "noFastRetrans_": ("false", "no fast retransmit"),
     "timestamps_": ("false", "the timestamp option"),
     "ecn_": ("0", "ECN"),
     "old_ecn_": ("0", "ECN"),
@@ -460,6 +461,9 @@ class Translation:
             "flows": self.flows,
         }
         model.queue_monitors.check()
+        #: Per ternsim flow: whether its sender writes ns-2's event trace (`E` lines).
+        self.event_traced = [bool(sender.info.get("event_channel")) for sender, _ in self.ends]
+        self._check_event_trace()
         fids = [o.getvar(sender, "fid_") for sender, _ in self.ends]
         for spec, link in zip(self.scenario["links"], model.links):
             for d, key in enumerate(("drop_stages_a_to_b", "drop_stages_b_to_a")):
@@ -490,6 +494,25 @@ class Translation:
         self._started = 0
         if self.wireless:
             self._wireless_parts()
+
+    @property
+    def events(self) -> bool:
+        """Whether the run must record the TCP senders' event-trace moments."""
+        return any(self.event_traced)
+
+    def _check_event_trace(self) -> None:
+        """Refuses the event traces this front end does not write: into another channel
+        than trace-all's, or in a wireless script."""
+        for (sender, _), traced in zip(self.ends, self.event_traced):
+            if not traced:
+                continue
+            if self.wireless:
+                raise Refusal("eventtrace-all in a wireless script: not supported")
+            if sender.info["event_channel"] != self.model.trace_channel:
+                raise Refusal(
+                    f"eventtrace-all {sender.info['event_channel']}: a channel other than "
+                    "trace-all's is not supported; call it without a channel"
+                )
 
     def _replay(self, end: float) -> Any:
         """How a rate error model's losses follow ns-2's own numbers, when they can: ns-2
@@ -925,8 +948,19 @@ class Translation:
         tcphdr = " 0 0x0 0"
         sack_sink = ["Sack1" in o.builtin_base(receiver.cls) for _, receiver in self.ends]
 
+        event_traced = self.event_traced
+        flow_fid = renumber.flow_fid
+
         def rewrite(line: str) -> str | None:
             f = line.split(" ")
+            if f[0] == "E":
+                # An event-trace line (`E time src dst TCP EVENT flow t_seqno cwnd`): kept for
+                # the senders made after `eventtrace-all`, with the flow's fid_.
+                i = int(f[6])
+                if not event_traced[i]:
+                    return None
+                f[6] = flow_fid[i]
+                return " ".join(f)
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 return None
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
@@ -969,8 +1003,19 @@ class Translation:
                 dirs |= {(a, b), (b, a)}
         renumber = _Renumbering(self._flow_numbers())
         out: list[tuple[float, str]] = []
-        for line in text.splitlines() if dirs else ():
+        events = [bool(sender.info.get("event_nam")) for sender, _ in self.ends]
+        for line in text.splitlines() if dirs or any(events) else ():
             f = line.split(" ")
+            if f[0] == "E":
+                # ns-2's event trace also writes into the nam channel open when the agent
+                # was made (`TcpAgent::trace_event`'s nam line).
+                i = int(f[6])
+                if events[i]:
+                    ports = renumber.ports[i]
+                    src = f"{f[2]}.{ports.get(f[2], '0')}"
+                    dst = f"{f[3]}.{ports.get(f[3], '0')}"
+                    out.append((float(f[1]), f"E -t {f[1]} -o TCP -e {f[5]} -s {src} -d {dst}"))
+                continue
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
             renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1)

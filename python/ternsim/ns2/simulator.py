@@ -88,6 +88,10 @@ class Model:
         self.apps: list[Obj] = []
         self.events: list[Event] = []
         self.trace_channel: str | None = None
+        #: `$ns eventtrace-all [FILE]`: the channel the event trace of the TCP agents made
+        #: from then on goes to (ns-2's `eventtraceAllFile_`; each agent keeps the one of its
+        #: creation, `create-eventtrace`, in its ``info["event_channel"]``).
+        self.event_channel: str | None = None
         #: `$ns trace-queue A B FILE` into another channel than trace-all's: channel -> the
         #: (from, to) node ids of the link directions whose lines it gets too.
         self.queue_traces: dict[str, set[tuple[str, str]]] = {}
@@ -147,7 +151,7 @@ class Model:
             "link": self.link,
             "halt": self.halt,
             "flush-trace": self.flush_trace,
-            "eventtrace-all": self._refuse_eventtrace,
+            "eventtrace-all": self.eventtrace_all,
             "rtproto": self.rtproto,
             "instance": lambda o, a: self._simulator().name,
             "bw_parse": lambda o, a: repr(classes.bandwidth(a[0])),
@@ -258,6 +262,12 @@ class Model:
                 # TcpAgent::reset() draws boot_time_ = Random::uniform(tcpTick_); ns-2 resets a
                 # new agent once (Vegas twice) when it creates it.
                 self.rng_draws += 2 if base == "Agent/TCP/Vegas" else 1
+                # `Agent/TCP instproc init` calls `create-eventtrace`: an agent made after
+                # `eventtrace-all` writes its events into that channel.
+                # (`create-eventtrace` also attaches it to the nam channel open then.)
+                if self.event_channel is not None:
+                    obj.info["event_channel"] = self.event_channel
+                    obj.info["event_nam"] = self.nam.channel is not None
         elif classes.is_a(base, "Application"):
             obj.info.update(agent=None)
             self.apps.append(obj)
@@ -733,12 +743,22 @@ class Model:
                 out.append(link.a.name)
         return " ".join(out)
 
-    def _refuse_eventtrace(self, sim: Obj, args: tuple) -> str:
-        raise Refusal(
-            "eventtrace-all: not supported (ns-2's TCP event trace: E lines for each fast "
-            "retransmit, timeout and slow start with the sender's seqno and cwnd then, which "
-            "ternsim's core does not report)"
-        )
+    def eventtrace_all(self, sim: Obj, args: tuple) -> str:
+        """`$ns eventtrace-all [FILE]` (ns-lib.tcl): the TCP agents made from now on write
+        their event trace (`E` lines: fast retransmits, timeouts, slow starts) into FILE, or
+        without one into the trace-all channel named so far."""
+        self._before_run("$ns eventtrace-all")
+        if len(args) > 1:
+            raise Refusal("eventtrace-all: give at most a channel")
+        channel = args[0] if args and args[0] != "" else self.trace_channel
+        if channel is None:
+            # ns-2 reads `traceAllFile_`, which only trace-all sets.
+            raise Refusal(
+                "eventtrace-all without a channel before trace-all: ns-2 fails "
+                '(can\'t read "traceAllFile_"); call trace-all first or give a channel'
+            )
+        self.event_channel = channel
+        return ""
 
     def _trace_dynamics(self, handle: Obj, args: tuple) -> str:
         """`$link trace-dynamics $ns CHANNEL`: ns-2 writes the link's ups and downs there. A

@@ -793,6 +793,9 @@ pub struct TcpOptions {
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.
     pub bug_fix: Option<bool>,
+    /// Tahoe: no fast retransmit, losses wait for the timer (ns-2 `noFastRetrans_`, default
+    /// false).
+    pub no_fast_retrans: Option<bool>,
     /// NewReno: deflate the window by the data a partial ACK acknowledges (ns-2
     /// `partial_window_deflation_`, default true in the ns2.35 profile).
     pub partial_window_deflation: Option<bool>,

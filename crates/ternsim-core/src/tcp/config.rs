@@ -152,6 +152,10 @@ pub struct TcpConfig {
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
+    /// No fast retransmit at all: the third duplicate ACK does nothing and losses wait for
+    /// the timer (ns-2 `noFastRetrans_`, default false; read only by ns-2's Tahoe,
+    /// `TcpAgent::recv`, as here).
+    pub no_fast_retrans: bool,
     /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
     pub exit_fast_retrans: bool,
     /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
@@ -197,6 +201,7 @@ impl TcpConfig {
             precision_reduce: true,
             dupack_threshold: 3,
             bug_fix: true,
+            no_fast_retrans: false,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,
             min_cwnd: spec.min_cwnd,

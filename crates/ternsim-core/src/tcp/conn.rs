@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 
 use super::config::TcpConfig;
 use super::congestion::{CongestionState, CwndAction, Slowdown, WindowDecision};
-use super::output::{TcpEvent, TcpOutput};
+use super::output::{Ns2EventKind, TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
 use crate::sim::SimTime;
@@ -437,6 +437,12 @@ impl Conn {
     pub fn count_fast_retransmit(&mut self, seq: Seq, out: &mut TcpOutput) {
         self.stats.fast_retransmits += 1;
         out.event(TcpEvent::FastRetransmit { seq });
+    }
+
+    /// An ns-2 event-trace line at this moment (ns-2 `TcpAgent::trace_event`, which prints
+    /// `t_seqno_` and `int(cwnd_)` as they are when it is called).
+    pub fn trace_ns2_event(&self, kind: Ns2EventKind, out: &mut TcpOutput) {
+        out.ns2_event(kind, self.t_seqno, self.cwnd());
     }
 
     // Named protocol steps on the recovery state (tcp-spec §2, §4-§7 vocabulary).

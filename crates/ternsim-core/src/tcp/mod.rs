@@ -38,7 +38,7 @@ pub mod variant;
 pub mod window;
 
 pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
-pub use output::{SinkOutput, TcpEvent, TcpOutput};
+pub use output::{Ns2Event, Ns2EventKind, SinkOutput, TcpEvent, TcpOutput};
 pub use segment::{AckSegment, DataSegment, SackBlock, Seq};
 pub use sender::TcpSender;
 pub use sink::TcpSink;

@@ -85,6 +85,38 @@ impl WiredRecord<'_> {
     }
 }
 
+/// One line of ns-2's event trace (`$ns eventtrace-all`; ns-2 `TcpAgent::trace_event`,
+/// tcp/tcp.cc): `E time src dst TCP EVENT fid t_seqno cwnd`, the time as the wired trace
+/// prints it, the sender's and receiver's nodes, and its `t_seqno_` and `int(cwnd_)` at that
+/// moment. ternsim writes its flow index as the fid; the ns-2 front end renumbers it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EventRecord<'a> {
+    pub time: SimTime,
+    pub src: i64,
+    pub dst: i64,
+    pub event: &'a str,
+    pub fid: i64,
+    pub t_seqno: i64,
+    pub cwnd: i64,
+}
+
+impl EventRecord<'_> {
+    /// Appends the line (with its newline) to `out`.
+    pub fn write(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "E {} {} {} TCP {} {} {} {}",
+            wired_time(self.time),
+            self.src,
+            self.dst,
+            self.event,
+            self.fid,
+            self.t_seqno,
+            self.cwnd
+        );
+    }
+}
+
 /// The protocol part of a wireless trace line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WirelessProto {
@@ -758,6 +790,33 @@ mod tests {
         assert_eq!(
             s,
             "f 0.038399844 _2_ RTR  --- 2 tcp 1064 [102 2 1 800] ------- [0:0 3:0 28 3] [1 0] 2 0\n"
+        );
+    }
+
+    /// The event-trace lines of ns-2.35's `test-suite-testReno.tcl Reno_TCP`.
+    #[test]
+    fn event_lines_match_ns2() {
+        let line = |ns: u64, event, t_seqno, cwnd| {
+            let mut s = String::new();
+            EventRecord {
+                time: SimTime(ns),
+                src: 0,
+                dst: 3,
+                event,
+                fid: 1,
+                t_seqno,
+                cwnd,
+            }
+            .write(&mut s);
+            s
+        };
+        assert_eq!(
+            line(2_509_640_000, "RENO_FAST_RETX", 20, 5),
+            "E 2.50964 0 3 TCP RENO_FAST_RETX 1 20 5\n"
+        );
+        assert_eq!(
+            line(3_421_080_000, "SLOW_START", 20, 1),
+            "E 3.42108 0 3 TCP SLOW_START 1 20 1\n"
         );
     }
 

@@ -173,7 +173,15 @@ impl World {
             src: port,
             dst: port,
         };
-        for seg in &segments {
+        // ns-2's event-trace lines of this call, each before the packet lines of the segments
+        // the call sent after it.
+        let ns2_events = std::mem::take(&mut self.tcp_out.ns2_events);
+        let mut next_event = 0;
+        for (k, seg) in segments.iter().enumerate() {
+            while next_event < ns2_events.len() && ns2_events[next_event].before_segment <= k {
+                self.ns2_event_line(now, f, &ns2_events[next_event]);
+                next_event += 1;
+            }
             if let Some(t) = self.traces.segments.as_mut() {
                 t.push(
                     now.as_secs_f64(),
@@ -196,6 +204,10 @@ impl World {
             self.originate(now, src, p);
         }
         self.tcp_out.segments = segments;
+        for e in &ns2_events[next_event..] {
+            self.ns2_event_line(now, f, e);
+        }
+        self.tcp_out.ns2_events = ns2_events;
         if !self.tcp_out.events.is_empty() {
             let events = std::mem::take(&mut self.tcp_out.events);
             for e in &events {

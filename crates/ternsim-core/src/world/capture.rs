@@ -37,9 +37,10 @@ use crate::routing::dsr::DsrLogEntry;
 use crate::routing::RoutingProtocol;
 use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
 use crate::sim::SimTime;
-use crate::tcp::Seq;
+use crate::tcp::{Ns2Event, Seq};
 use crate::trace::ns2::{
-    AodvPart, DsrLogRecord, DsrPart, MacFields, WiredRecord, WirelessProto, WirelessRecord,
+    AodvPart, DsrLogRecord, DsrPart, EventRecord, MacFields, WiredRecord, WirelessProto,
+    WirelessRecord,
 };
 use crate::trace::pcap::{self, IpPacket, PcapWriter, Transport};
 use crate::wifi::{MacFrameKind, MacLogEntry};
@@ -62,6 +63,10 @@ pub struct CaptureSpec {
     /// received and dropped by the 802.11 MAC. Off by default: they outnumber the others
     /// several times over.
     pub ns2_mac: bool,
+    /// Write ns-2's event-trace lines (`$ns eventtrace-all`: TCP's `E` lines, one per fast
+    /// retransmit, timeout and slow start) into the ns-2 trace, for every TCP flow. Off by
+    /// default: the senders then record nothing for it.
+    pub ns2_events: bool,
 }
 
 /// What the capture points produced.
@@ -141,6 +146,8 @@ pub(super) struct Capture {
     omit_rtr: bool,
     /// Write MAC lines (see [`CaptureSpec::ns2_mac`]).
     pub(super) mac: bool,
+    /// Write event-trace lines (see [`CaptureSpec::ns2_events`]).
+    pub(super) events: bool,
     /// The MAC part of the last 802.11 frame that carried each packet (by uid): ns-2's
     /// packet keeps its MAC header after reception, so every later line about it (`r`, `f`,
     /// `D` at the routing and agent layers) prints that header.
@@ -193,6 +200,7 @@ impl Capture {
             omit_agt,
             omit_rtr,
             mac: spec.ns2_trace && spec.ns2_mac && sc.wireless.is_some(),
+            events: spec.ns2_trace && spec.ns2_events,
             last_mac: HashMap::new(),
             submitter: None,
             dsr_flow_ids: HashMap::new(),
@@ -458,6 +466,25 @@ impl World {
             }
             _ => None,
         }
+    }
+
+    /// The event-trace line of one of flow `f`'s sender moments (ns-2 `TcpAgent::
+    /// trace_event`: the sender's node, the receiver's, the flow, `t_seqno_`, `int(cwnd_)`).
+    pub(super) fn ns2_event_line(&mut self, now: SimTime, f: usize, e: &Ns2Event) {
+        let (src, dst) = (self.flows[f].src, self.flows[f].dst);
+        let Some(out) = self.capture.as_deref_mut().and_then(|c| c.wired_trace()) else {
+            return;
+        };
+        EventRecord {
+            time: now,
+            src: i64::from(src.0),
+            dst: i64::from(dst.0),
+            event: e.kind.name(),
+            fid: f as i64,
+            t_seqno: e.t_seqno,
+            cwnd: e.cwnd,
+        }
+        .write(out);
     }
 
     fn wired_line(&mut self, event: char, now: SimTime, device: usize, p: &Packet) {
@@ -1158,6 +1185,7 @@ mod tests {
             omit_agt: false,
             omit_rtr: false,
             mac: false,
+            events: false,
             last_mac: HashMap::new(),
             submitter: None,
             dsr_flow_ids: HashMap::new(),

@@ -548,6 +548,7 @@ impl World {
     fn attach_capture(&mut self, cap: Option<capture::Capture>) {
         let Some(c) = cap else { return };
         let mac = c.wants_mac_log();
+        self.tcp_out.ns2_event_trace = c.events;
         self.capture = Some(Box::new(c));
         for d in &mut self.devices {
             if let Some(w) = d.wired_mut() {

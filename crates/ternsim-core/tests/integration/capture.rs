@@ -101,6 +101,7 @@ fn check_against_tshark(variant: &str, duration: &str) {
             ns2_trace: false,
             ns2_omit: Vec::new(),
             ns2_mac: false,
+            ns2_events: false,
         },
     );
     let flow = &out.summary.flows[0];

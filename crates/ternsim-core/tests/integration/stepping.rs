@@ -83,6 +83,7 @@ fn ns2_trace_spec() -> CaptureSpec {
         ns2_trace: true,
         ns2_omit: Vec::new(),
         ns2_mac: false,
+        ns2_events: false,
     }
 }
 

@@ -8,7 +8,8 @@
 use crate::sim::SimTime;
 use crate::tcp::congestion::CwndAction;
 use crate::tcp::conn::Conn;
-use crate::tcp::output::{TcpEvent, TcpOutput};
+use crate::tcp::output::{Ns2EventKind, TcpEvent, TcpOutput};
+use crate::tcp::variant::WindowKind;
 use crate::tcp::window::hooks::{DupAckDecision, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
 
@@ -17,11 +18,20 @@ use crate::tcp::window::WindowPolicy;
 /// restarts, timing stops and sending goes back to `highest_ack + 1`. With nothing
 /// outstanding (idle, or a window stalled at 0) the policy restarts the window without an
 /// ssthresh cut and the timer restarts without backoff.
+///
+/// Event trace: `TcpAgent::timeout` writes TIMEOUT first, then its `slowdown` SLOW_START
+/// (see [`loss_window`]). ns-2 Vegas's own `timeout()` writes no TIMEOUT; it goes back N
+/// first and then calls `slowdown`, which sets cwnd to `wnd_restart_` (1) and writes
+/// SLOW_START with that window before Vegas raises it to `v_slowstart_`.
 pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
     c.count_timeout();
     out.event(TcpEvent::Timeout {
         seq: c.highest_ack() + 1,
     });
+    let aimd = aimd_slowdown(c);
+    if aimd {
+        c.trace_ns2_event(Ns2EventKind::Timeout, out);
+    }
     if !c.data_outstanding() {
         // ns-2 `slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)` and `reset_rtx_timer(0, 0)`.
         loss_window(c, w, now, LossEvent::IdleTimeout, out);
@@ -39,7 +49,16 @@ pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut 
         loss_window(c, w, now, LossEvent::Timeout, out);
         c.reset_rtx_timer(now, false, true, out);
     }
+    if !aimd {
+        out.ns2_event(Ns2EventKind::SlowStart, c.t_seqno(), 1.0);
+    }
     c.send_much(now, c.cfg().max_burst, out);
+}
+
+/// Whether loss reactions are ns-2 `TcpAgent::slowdown` calls (every window policy but the
+/// Vegas family, whose only `slowdown` is the one of its timeout).
+fn aimd_slowdown(c: &Conn) -> bool {
+    c.cfg().variant.spec().window == WindowKind::Aimd
 }
 
 /// A cumulative-ACK advance (already applied to `c` by the recovery): the window policy
@@ -80,11 +99,18 @@ pub fn loss_window(
     e: LossEvent,
     out: &mut TcpOutput,
 ) {
+    // ns-2 `slowdown` is "in slow start" when it starts with cwnd below ssthresh.
+    let slow_start = c.cwnd() < c.ssthresh();
     let d = w.on_loss(c, now, e);
     // Every loss reaction is an ns-2 `slowdown()` that closes cwnd; mark before the
     // decision's own retransmission goes out so that it carries the flag.
     c.note_window_cut();
     c.apply_window(&d, now, out);
+    // Event trace: `slowdown` ends by writing SLOW_START when it left cwnd at 1 or was
+    // called in slow start (tcp/tcp.cc).
+    if aimd_slowdown(c) && (c.cwnd() == 1.0 || slow_start) {
+        c.trace_ns2_event(Ns2EventKind::SlowStart, out);
+    }
 }
 
 /// ns-2 `dupack_action` permission shared by all variants: a new window of data since the

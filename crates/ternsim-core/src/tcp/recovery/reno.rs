@@ -7,8 +7,9 @@ use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
-use crate::tcp::output::TcpOutput;
+use crate::tcp::output::{Ns2EventKind, TcpOutput};
 use crate::tcp::segment::Seq;
+use crate::tcp::variant::RecoveryKind;
 use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
 
@@ -58,7 +59,11 @@ pub fn on_dup_ack(
     } else if c.dupacks() > thresh
         && (!exit_fast_retrans || c.last_cwnd_action() == CwndAction::DupAck)
     {
-        // Fast recovery: inflate by one per further duplicate.
+        // Fast recovery: inflate by one per further duplicate. ns-2 NewReno's `recv` writes
+        // NEWRENO_FAST_RECOVERY first (Reno writes nothing).
+        if newreno(c) {
+            c.trace_ns2_event(Ns2EventKind::NewRenoFastRecovery, out);
+        }
         c.inflate_one();
     } else if c.dupacks() < thresh && c.cfg().limited_transmit {
         c.send_one(now, out);
@@ -68,6 +73,14 @@ pub fn on_dup_ack(
 /// §5 `dupack_action`: halve ssthresh and cwnd, restart the timer without backoff, resend
 /// the hole, inflate by the three duplicates.
 fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
+    // Event trace: before the window changes (ns-2 Reno and NewReno `dupack_action`; NewReno
+    // restarts the timer first, which changes neither `t_seqno_` nor cwnd).
+    let kind = if newreno(c) {
+        Ns2EventKind::NewRenoFastRetx
+    } else {
+        Ns2EventKind::RenoFastRetx
+    };
+    c.trace_ns2_event(kind, out);
     c.open_loss_reaction(CwndAction::DupAck);
     loss_window(
         c,
@@ -79,6 +92,11 @@ fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut Tcp
     c.reset_rtx_timer(now, true, false, out);
     c.fast_retransmit(c.last_ack() + 1, now, out);
     c.set_inflation(c.cfg().dupack_threshold as i64);
+}
+
+/// The duplicate ACKs are NewReno's (which shares them with Reno but names its events).
+fn newreno(c: &Conn) -> bool {
+    c.cfg().variant.spec().recovery == RecoveryKind::NewReno
 }
 
 /// §5: send only when `dupacks_ == 0` or `dupacks_ >= 3`.

@@ -11,7 +11,7 @@ use super::scoreboard::Scoreboard;
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
-use crate::tcp::output::TcpOutput;
+use crate::tcp::output::{Ns2EventKind, TcpOutput};
 use crate::tcp::segment::{AckSegment, Seq};
 use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
@@ -118,6 +118,9 @@ impl Sack1 {
         }
         c.open_loss_reaction(CwndAction::DupAck);
         self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold as i64;
+        // Event trace: FAST_RECOVERY before the window changes (ns-2 `Sack1TcpAgent::
+        // dupack_action`; its timer restart before it changes neither `t_seqno_` nor cwnd).
+        c.trace_ns2_event(Ns2EventKind::FastRecovery, out);
         loss_window(
             c,
             w,

@@ -5,7 +5,7 @@ use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
-use crate::tcp::output::TcpOutput;
+use crate::tcp::output::{Ns2EventKind, TcpOutput};
 use crate::tcp::segment::Seq;
 use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
@@ -21,7 +21,8 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
         // §4 step 2.
         let dupacks = c.count_dup_ack();
         if dup_ack_passed(c, w, now, out) {
-            if dupacks == thresh {
+            // ns-2 `noFastRetrans_`: the threshold passes without a reaction.
+            if dupacks == thresh && !c.cfg().no_fast_retrans {
                 dupack_action(c, w, now, out);
             } else if dupacks < thresh && c.cfg().limited_transmit {
                 c.send_one(now, out);
@@ -37,6 +38,8 @@ fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut Tcp
     if !new_window(c) {
         return;
     }
+    // Event trace: FAST_RETX before the window changes (ns-2 `TcpAgent::dupack_action`).
+    c.trace_ns2_event(Ns2EventKind::FastRetx, out);
     c.open_loss_reaction(CwndAction::DupAck);
     loss_window(
         c,

@@ -4,6 +4,7 @@
 
 mod aimd;
 mod demo_vegas;
+mod event_trace;
 mod few;
 mod min_window;
 mod options;
