@@ -29,6 +29,8 @@ use super::congestion::{CongestionState, CwndAction, Slowdown, WindowDecision};
 use super::output::{Ns2EventKind, TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
+use super::send_ring::SendRing;
+use super::variant::WindowKind;
 use crate::sim::SimTime;
 
 /// Seconds for trace events, correctly rounded (0.3 s reads 0.3, not 0.30000000000000004).
@@ -83,6 +85,9 @@ pub struct Conn {
     rtx_deadline: Option<SimTime>,
     records: VecDeque<SendRecord>,
     records_base: Seq,
+    /// ns-2 Vegas's slot arrays (`v_sendtime_`, `v_transmits_`): the Vegas family only,
+    /// from the first transmission of packet 0.
+    send_ring: Option<SendRing>,
     stats: SenderStats,
 }
 
@@ -107,6 +112,7 @@ impl Conn {
             rtx_deadline: None,
             records: VecDeque::new(),
             records_base: 0,
+            send_ring: None,
             stats: SenderStats::default(),
         }
     }
@@ -205,6 +211,19 @@ impl Conn {
             .copied()
     }
 
+    /// ns-2 Vegas's send slots ([`SendRing`]), for the Vegas family once packet 0 is sent.
+    pub fn send_ring(&self) -> Option<&SendRing> {
+        self.send_ring.as_ref()
+    }
+
+    /// A new ACK from `oldack` to `ack` clears its slots of the send ring (ns-2 Vegas `recv`,
+    /// after reading the sample of the acknowledged packet).
+    pub fn clear_acked_send_slots(&mut self, oldack: Seq, ack: Seq) {
+        if let Some(r) = self.send_ring.as_mut() {
+            r.clear_acked(oldack, ack);
+        }
+    }
+
     /// Drop the records of cumulatively acknowledged packets.
     pub fn prune_records(&mut self) {
         while self.records_base <= self.highest_ack && !self.records.is_empty() {
@@ -227,8 +246,10 @@ impl Conn {
             (self.cfg.data_wire_bytes(), self.cfg.packet_size)
         };
         // ns-2 `output()`: the first packet after a window cut carries the congestion-action
-        // flag, retransmissions included (`SetCWRonRetransmit_` is true in ns-2.35).
-        let cong_action = std::mem::take(&mut self.cong_action);
+        // flag, retransmissions included (`SetCWRonRetransmit_` is true in ns-2.35); ns-2
+        // Vegas's own `output()` never sets it.
+        let cong_action =
+            std::mem::take(&mut self.cong_action) && self.cfg.variant.spec().marks_cong_action;
         out.segments.push(DataSegment {
             seq,
             wire_bytes,
@@ -260,6 +281,17 @@ impl Conn {
     }
 
     fn note_send(&mut self, seq: Seq, now: SimTime) {
+        if self.cfg.variant.spec().window != WindowKind::Aimd {
+            // ns-2 `VegasTcpAgent::output`: packet 0 (re)allocates the slots, `window_` of
+            // them; each transmission writes `vegastime()` and counts one more.
+            if seq == 0 {
+                self.send_ring = Some(SendRing::new(self.cfg.window));
+            }
+            if let Some(r) = self.send_ring.as_mut() {
+                let first = self.first_sent.unwrap_or(now);
+                r.note_send(seq, now.saturating_sub(first).as_secs_f64());
+            }
+        }
         if seq < self.records_base {
             return; // below the cumulative ACK: cannot happen, nothing to record
         }

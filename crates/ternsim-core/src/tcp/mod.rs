@@ -30,6 +30,7 @@ pub mod output;
 pub mod recovery;
 pub mod rto;
 pub mod segment;
+pub mod send_ring;
 pub mod sender;
 pub mod sink;
 #[cfg(test)]

@@ -83,6 +83,10 @@ pub struct VariantSpec {
     /// Default `pace_below_one`: off in every ns-2 agent (the send loop floors cwnd); on for
     /// Vegas-W, whose fractional window is sent by a rate-control timer (seed §III-C 1).
     pub pace_below_one: bool,
+    /// The first packet after a window cut carries ns-2's congestion-action flag (the `A` of
+    /// a trace line): `TcpAgent::output` sets it; ns-2 Vegas sends through its own
+    /// `VegasTcpAgent::output`, which never does (tcp-vegas.cc).
+    pub marks_cong_action: bool,
 }
 
 const AIMD: VariantSpec = VariantSpec {
@@ -97,6 +101,7 @@ const AIMD: VariantSpec = VariantSpec {
     min_ssthresh: 2.0,
     increase_num: 1.0,
     pace_below_one: false,
+    marks_cong_action: true,
 };
 
 /// ns-2 `Agent/TCP/Vegas`: Reno's bookkeeping under Vegas's window policy (tcp-spec §9.2).
@@ -112,6 +117,7 @@ const VEGAS: VariantSpec = VariantSpec {
     min_ssthresh: 2.0,
     increase_num: 1.0,
     pace_below_one: false,
+    marks_cong_action: false,
 };
 
 impl TcpVariant {

@@ -71,6 +71,9 @@ pub fn new_ack_window(
     out: &mut TcpOutput,
 ) {
     let d = w.on_new_ack(c, now, info);
+    // ns-2 Vegas clears the acknowledged send slots after reading them, before the
+    // retransmission its check may send (a no-op without the Vegas send ring).
+    c.clear_acked_send_slots(info.prev_last_ack, info.ack);
     c.apply_window(&d, now, out);
 }
 

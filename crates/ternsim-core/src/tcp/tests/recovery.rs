@@ -346,3 +346,24 @@ fn the_first_packet_after_a_window_cut_carries_the_congestion_action_flag() {
         assert!(r.out.segments.iter().all(|s| !s.cong_action), "{variant:?}");
     }
 }
+
+/// ns-2 Vegas sends through its own `VegasTcpAgent::output`, which never sets the
+/// congestion-action flag: after Vegas's fast retransmit and after a timeout no packet is
+/// marked (in ns-2.35's trace every Vegas data line reads `-------`).
+#[test]
+fn vegas_never_marks_the_congestion_action_flag() {
+    for variant in [TcpVariant::Vegas, TcpVariant::VegasW, TcpVariant::DemoVegas] {
+        let mut r = ca10(variant);
+        r.ack(100, 21);
+        r.ack(110, 21);
+        r.ack(120, 21);
+        r.ack(130, 21);
+        let sent = r.fire();
+        assert_eq!(sent.first(), Some(&22), "{variant:?}");
+        assert!(r.out.segments.iter().all(|s| !s.cong_action), "{variant:?}");
+        assert!(
+            r.s.conn().cwnd() < 10.0,
+            "{variant:?}: the timeout cut the window"
+        );
+    }
+}

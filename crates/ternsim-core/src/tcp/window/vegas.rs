@@ -31,6 +31,7 @@ use crate::tcp::config::TcpConfig;
 use crate::tcp::congestion::{CwndAction, Retransmit, Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 use crate::tcp::segment::Seq;
+use crate::tcp::send_ring::Slot;
 
 #[derive(Clone, Debug)]
 pub struct Vegas {
@@ -142,11 +143,28 @@ impl Vegas {
         (t.saturating_sub(c.first_sent().unwrap_or(t))).as_secs_f64()
     }
 
-    /// Whether packet `seq` was sent and has been outstanding at least `v_timeout_`
-    /// (tcp-spec §9.2 dup ACK "expired", new ACK step 8).
-    fn expired(&self, c: &Conn, seq: Seq, now: f64) -> bool {
-        c.record(seq)
-            .is_some_and(|r| r.transmits > 0 && now - Self::vt(c, r.sent_at) >= self.timeout)
+    /// What ns-2 Vegas reads for packet `seq`: its slot of the send ring (`v_sendtime_`,
+    /// `v_transmits_`, with their quirks: see [`crate::tcp::send_ring`]). A connection made
+    /// mid-flow by a test fixture, which never sent packet 0, has no ring: its send records
+    /// stand in (the packet's own time and count, None if it was not sent).
+    fn send_slot(c: &Conn, seq: Seq) -> Option<Slot> {
+        match c.send_ring() {
+            Some(r) => Some(r.slot(seq)),
+            None => Self::record_slot(c, seq),
+        }
+    }
+
+    fn record_slot(c: &Conn, seq: Seq) -> Option<Slot> {
+        c.record(seq).filter(|r| r.transmits > 0).map(|r| Slot {
+            sent_at: Self::vt(c, r.sent_at),
+            transmits: r.transmits,
+        })
+    }
+
+    /// ns-2 `vegas_expire`: the slot's time is at least `v_timeout_` old (tcp-spec §9.2 dup
+    /// ACK "expired", new ACK step 8). A cleared slot (time -1) always is.
+    fn expired(&self, slot: Option<Slot>, now: f64) -> bool {
+        slot.is_some_and(|s| now - s.sent_at >= self.timeout)
     }
 
     /// tcp-spec §9.2 "On the first ACK ever": initialise the fine-grained estimator from t1,
@@ -229,19 +247,26 @@ impl Vegas {
     /// Steps 7 and 8 of a new ACK: the fine-grained sample and the check of the next packet
     /// after a retransmission, written into `d`.
     pub(super) fn finish_new_ack(&mut self, c: &Conn, a: &NewAck, t: f64, d: &mut WindowDecision) {
-        // Step 7: fine-grained sample from packet `a` if it was sent exactly once.
-        if let Some(r) = c.record(a.ack) {
-            if r.transmits == 1 {
-                self.fine_sample(t - Self::vt(c, r.sent_at));
+        // Step 7: fine-grained sample from packet `a` if it was sent exactly once (ns-2 reads
+        // its slot before clearing the acknowledged ones, and skips a time of exactly 0).
+        if let Some(s) = Self::send_slot(c, a.ack) {
+            if s.transmits == 1 && (c.send_ring().is_none() || s.sent_at != 0.0) {
+                self.fine_sample(t - s.sent_at);
             }
         }
         // Step 8: after a retransmission, the first one or two new ACKs check whether the next
         // packet has expired too (BP94 "new retransmission mechanism" (b)); ns-2 then sets
-        // `dupacks_ = 3` so the send loop runs, without a new reaction or timer backoff.
+        // `dupacks_ = 3` so the send loop runs, without a new reaction or timer backoff. ns-2
+        // reads the next packet's slot after this ACK cleared its own: a cleared slot, or one
+        // still holding the packet a ring earlier, has expired, sent or not.
         if self.worried > 0 {
             self.worried -= 1;
             let next = a.ack + 1;
-            if self.expired(c, next, t) {
+            let slot = match c.send_ring() {
+                Some(r) => Some(r.slot_after_ack(a.prev_last_ack, a.ack, next)),
+                None => Self::record_slot(c, next),
+            };
+            if self.expired(slot, t) {
                 d.retransmit = Some(Retransmit {
                     seq: next,
                     opens_reaction: false,
@@ -346,14 +371,14 @@ impl Vegas {
         let t = Self::vt(c, now);
         let thresh = c.cfg().dupack_threshold;
         let seq = c.last_ack() + 1;
+        let slot = Self::send_slot(c, seq);
         let mut d = WindowDecision::hold(c.congestion());
-        if self.expired(c, seq, t) || c.dupacks() == thresh {
+        if self.expired(slot, t) || c.dupacks() == thresh {
             // One reaction per window unless the last action was a timeout (ns-2 Vegas's
             // variant of the bugFix_ rule).
             if c.highest_ack() > c.recover() || c.last_cwnd_action() != CwndAction::Timeout {
                 self.worried = (c.t_seqno() - c.last_ack()).min(2);
-                let rec = c.record(seq);
-                let transmits = rec.map_or(0, |r| r.transmits);
+                let transmits = slot.map_or(0, |s| s.transmits);
                 // Back off the fine-grained timeout: ×2 for a re-retransmission, else ×9/8.
                 if transmits > 1 {
                     self.timeout *= 2.0;
@@ -362,8 +387,8 @@ impl Vegas {
                 }
                 // Reduce only if the packet was sent after the last reduction (BP94: losses
                 // at an older, higher rate do not count twice).
-                if let Some(r) = rec {
-                    if self.t_cwnd_changed < Self::vt(c, r.sent_at) {
+                if let Some(s) = slot {
+                    if self.t_cwnd_changed < s.sent_at {
                         self.newcwnd = reduced_window(c.window(), transmits > 1, floor);
                         d.cwnd = self.newcwnd + c.dupacks() as f64;
                         self.t_cwnd_changed = t;
