@@ -292,6 +292,10 @@ CASES: list[Case] = [
     _lossy("reno", "TCP/Reno", "TCPSink", "down", False),
     _lossy("reno", "TCP/Reno", "TCPSink", "rate", False),
     _lossy("newreno", "TCP/Newreno", "TCPSink", "rate", False),
+    # Vegas's loss detection reads ns-2's send slots (tcp/send_ring.rs): a list of drops and
+    # an outage exercise its fine-grained retransmissions and its timeout.
+    _lossy("vegas", "TCP/Vegas", "TCPSink", "list", False),
+    _lossy("vegas", "TCP/Vegas", "TCPSink", "down", False),
     _lossy("reno", "TCP/Reno", "TCPSink", "rate2", False, seeds=40),
 ]
 
