@@ -246,11 +246,14 @@ def test_lossy_cases_give_ns2s_trace_up_to_same_time_ties():
 def test_random_loss_replays_ns2s_draws():
     """ErrorModel rate_ 0.01 with a uniform ranvar, the only thing drawing from ns-2's
     default RNG: ternsim replays ns-2's MRG32k3a draws, so each seed's printed line (goodput,
-    retransmissions, timeouts) is ns-2's."""
-    case = next(c for c in conf.CASES if c.name == "lossy-rate-reno")
-    rows = conf._run_stats_case(case, 3)
-    for r in rows:
-        assert r["ns2_values"] == r["ternsim_values"], r
+    retransmissions, timeouts) is ns-2's. Vegas too: its first packet lost, the timeout's
+    go-back-N moves the origin of `vegastime()` (ns-2 `send_much` resets `firstsent_`), which
+    decides whether its later fast retransmissions cut the window."""
+    for name, seeds in (("lossy-rate-reno", 3), ("lossy-rate-vegas", 2)):
+        case = next(c for c in conf.CASES if c.name == name)
+        rows = conf._run_stats_case(case, seeds)
+        for r in rows:
+            assert r["ns2_values"] == r["ternsim_values"], r
 
 
 @needs_ns

@@ -296,6 +296,7 @@ CASES: list[Case] = [
     # an outage exercise its fine-grained retransmissions and its timeout.
     _lossy("vegas", "TCP/Vegas", "TCPSink", "list", False),
     _lossy("vegas", "TCP/Vegas", "TCPSink", "down", False),
+    _lossy("vegas", "TCP/Vegas", "TCPSink", "rate", False),
     _lossy("reno", "TCP/Reno", "TCPSink", "rate2", False, seeds=40),
 ]
 

@@ -76,7 +76,8 @@ pub struct Conn {
     curseq: Seq,
     /// Packet 0 is a 40-byte SYN (cfg.syn, for variants that emulate it).
     packet0_is_syn: bool,
-    /// Time of the very first transmission (ns-2 `firstsent_`).
+    /// ns-2 `firstsent_`: when `send_much` last ran with `t_seqno` 0 (the first transmission,
+    /// or a go-back-N to packet 0), the origin of Vegas's `vegastime()`.
     first_sent: Option<SimTime>,
     rtt_active: bool,
     rtt_seq: Seq,
@@ -311,6 +312,13 @@ impl Conn {
     /// `highest_ack + window()` and the application has data; at most `maxburst` packets
     /// (0 = unlimited).
     pub fn send_much(&mut self, now: SimTime, maxburst: u32, out: &mut TcpOutput) {
+        // ns-2 `send_much` saves the time "when first packet was sent" (`firstsent_`) every
+        // time it runs with `t_seqno_` 0: a timeout of packet 0 moves the origin of Vegas's
+        // `vegastime()` to the retransmission, while values taken before (`t_cwnd_changed_`)
+        // keep the old origin.
+        if self.t_seqno == 0 {
+            self.first_sent = Some(now);
+        }
         let mut sent = 0;
         while self.t_seqno <= self.highest_ack + self.window() && self.t_seqno < self.curseq {
             self.output(self.t_seqno, now, out);

@@ -149,3 +149,24 @@ fn zero_window_after_rto_recovers_at_next_timeout() {
         "idle timeout: no backoff"
     );
 }
+
+/// ns-2 `send_much` sets `firstsent_` whenever it runs with `t_seqno_` 0: packet 0 lost, its
+/// timeout (3 s, the initial RTO) goes back to packet 0 and moves the origin of Vegas's
+/// `vegastime()` there; the time of the cut taken just before (`t_cwnd_changed_` = 3 s in
+/// the old origin) stays as it was.
+#[test]
+fn a_timeout_of_packet_0_moves_the_origin_of_vegastime() {
+    let mut r = Run::new(cfg(TcpVariant::Vegas));
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.s.conn().first_sent(), Some(ms(0)));
+    assert_eq!(r.s.next_timer(), Some(ms(3_000)));
+    assert_eq!(r.fire(), vec![0, 1]);
+    assert_eq!(r.s.conn().first_sent(), Some(ms(3_000)));
+    // The slot of the resent packet 0 holds vegastime 0 again (a fresh ring).
+    let slot =
+        r.s.conn()
+            .send_ring()
+            .expect("Vegas keeps the ring")
+            .slot(0);
+    assert_eq!((slot.sent_at, slot.transmits), (0.0, 1));
+}
