@@ -282,16 +282,15 @@ impl Conn {
     }
 
     fn note_send(&mut self, seq: Seq, now: SimTime) {
-        if self.cfg.variant.spec().window != WindowKind::Aimd {
-            // ns-2 `VegasTcpAgent::output`: packet 0 (re)allocates the slots, `window_` of
-            // them; each transmission writes `vegastime()` and counts one more.
-            if seq == 0 {
-                self.send_ring = Some(SendRing::new(self.cfg.window));
-            }
-            if let Some(r) = self.send_ring.as_mut() {
-                let first = self.first_sent.unwrap_or(now);
-                r.note_send(seq, now.saturating_sub(first).as_secs_f64());
-            }
+        // ns-2 `VegasTcpAgent::output`: packet 0 (re)allocates the slots, `window_` of them
+        // (the Vegas family only: the variant is looked at once, then the ring's presence
+        // says it); each transmission writes `vegastime()` and counts one more.
+        if seq == 0 && self.cfg.variant.spec().window != WindowKind::Aimd {
+            self.send_ring = Some(SendRing::new(self.cfg.window));
+        }
+        if let Some(r) = self.send_ring.as_mut() {
+            let first = self.first_sent.unwrap_or(now);
+            r.note_send(seq, now.saturating_sub(first).as_secs_f64());
         }
         if seq < self.records_base {
             return; // below the cumulative ACK: cannot happen, nothing to record
