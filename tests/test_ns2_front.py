@@ -826,6 +826,11 @@ def _lossy_scenario(stage: dict) -> dict:
             "not a probability",
         ),
         (
+            {"at": "enqueue", "rules": [{"model": "list", "drop": [1], "delay": "0s"}]},
+            "drop_stages_a_to_b.0.rules.0.delay",
+            "a delay > 0",
+        ),
+        (
             {"at": "arrival", "rules": [{"model": "pass", "unit": "bit"}]},
             "drop_stages_a_to_b.0.rules.0.unit",
             "allowed: packet, byte",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from . import classes
@@ -322,9 +323,24 @@ def _rule(o: Any, em: Obj) -> dict[str, Any]:
     def var(name: str) -> str:
         return o.getvar(em, name)
 
-    for flag, what in (("markecn_", "ECN marking"), ("delay_pkt_", "delaying packets")):
-        if classes.boolean(var(flag)):
-            raise Refusal(f"{base} {flag} true ({what} instead of dropping): not supported")
+    if classes.boolean(var("markecn_")):
+        raise Refusal(f"{base} markecn_ true (ECN marking instead of dropping): not supported")
+    rule = _model_rule(o, em, base, unit, var)
+    if classes.boolean(var("delay_pkt_")) and rule["model"] != "pass":
+        # ns-2 ErrorModel::recv: a corrupted packet is scheduled to the model's target
+        # delay_ seconds later instead of being dropped (it is not judged again).
+        try:
+            delay = float(var("delay_"))
+        except ValueError:
+            delay = -1.0
+        if not delay > 0:
+            raise Refusal(f"{base} delay_pkt_ true with delay_ {var('delay_')}: give a delay_ > 0")
+        rule["delay"] = f"{_num(delay)}s"
+    return rule
+
+
+def _model_rule(o: Any, em: Obj, base: str, unit: str, var: Callable[[str], str]) -> dict[str, Any]:
+    """The model part of an error model's rule."""
     if base == "ErrorModel/List":
         if not em.info["drops"]:
             return {"model": "pass"}  # ns-2 warns on every packet and drops none

@@ -30,10 +30,27 @@
 //!   rate)^size), one uniform draw per packet judged.
 //! - [`RuleModel::Discard`] loses every packet, [`RuleModel::Pass`] none.
 //!
+//! A rule with a `delay` (ns-2's `delay_pkt_ true` with `delay_`) does not lose the packets
+//! its model picks: it holds each of them for the delay and then passes it on, past the
+//! stage (ns-2 `ErrorModel::recv` schedules the packet to the model's target, so it is not
+//! judged again); the other packets pass at once. This is how ns-2's validation scripts
+//! reorder packets.
+//!
 //! Not here: where the stage's drops are traced and counted (the world), and the link's own
 //! error model at the end of each transmission ([`crate::channel::ErrorModel`]).
 
-use crate::sim::RandomStream;
+use crate::sim::{RandomStream, SimTime};
+
+/// What a stage does with a packet that reaches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It goes on at once.
+    Pass,
+    /// It is lost.
+    Lose,
+    /// It is held for this long, then goes on past the stage.
+    Delay(SimTime),
+}
 
 /// Where on a wired direction a stage judges packets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +132,9 @@ pub struct DropRule {
     pub flows: Option<Vec<u32>>,
     pub unit: DropUnit,
     pub model: RuleModel,
+    /// Hold the packets the model picks for this long instead of losing them (ns-2
+    /// `delay_pkt_` with `delay_`).
+    pub delay: Option<SimTime>,
     /// Units counted so far (packets or bytes, as the model counts them).
     count: u64,
 }
@@ -125,8 +145,16 @@ impl DropRule {
             flows,
             unit,
             model,
+            delay: None,
             count: 0,
         }
+    }
+
+    /// The same rule, holding the packets its model picks for `delay` instead of losing
+    /// them.
+    pub fn delaying(mut self, delay: SimTime) -> Self {
+        self.delay = Some(delay);
+        self
     }
 
     fn matches(&self, flow: Option<u32>) -> bool {
@@ -204,6 +232,8 @@ pub struct DropStage {
     rng: RandomStream,
     /// Packets this stage lost.
     pub drops: u64,
+    /// Packets this stage held back (rules with a delay).
+    pub delayed: u64,
 }
 
 impl DropStage {
@@ -214,19 +244,28 @@ impl DropStage {
             rules,
             rng,
             drops: 0,
+            delayed: 0,
         }
     }
 
-    /// Whether a packet of flow `flow` and `size` bytes reaching the stage is lost.
-    pub fn judge(&mut self, flow: Option<u32>, size: u32) -> bool {
+    /// What happens to a packet of flow `flow` and `size` bytes reaching the stage.
+    pub fn judge(&mut self, flow: Option<u32>, size: u32) -> Verdict {
         let Some(rule) = self.rules.iter_mut().find(|r| r.matches(flow)) else {
-            return false;
+            return Verdict::Pass;
         };
-        let lost = rule.judge(size, &mut self.rng);
-        if lost {
-            self.drops += 1;
+        if !rule.judge(size, &mut self.rng) {
+            return Verdict::Pass;
         }
-        lost
+        match rule.delay {
+            Some(d) => {
+                self.delayed += 1;
+                Verdict::Delay(d)
+            }
+            None => {
+                self.drops += 1;
+                Verdict::Lose
+            }
+        }
     }
 }
 
@@ -242,7 +281,7 @@ mod tests {
         packets
             .iter()
             .enumerate()
-            .filter(|(_, &(f, size))| s.judge(f, size))
+            .filter(|(_, &(f, size))| s.judge(f, size) == Verdict::Lose)
             .map(|(i, _)| i)
             .collect()
     }
@@ -258,6 +297,22 @@ mod tests {
         let mut s = stage(vec![DropRule::new(None, DropUnit::Packet, m)]);
         assert_eq!(lost(&mut s, &packets(10)), vec![3, 7]);
         assert_eq!(s.drops, 2);
+    }
+
+    #[test]
+    fn a_delaying_list_holds_the_listed_packets_and_loses_none() {
+        // ns-2 `delay_pkt_ true`, `delay_ 0.05`, droplist {1 3}: packets 1 and 3 are held
+        // 50 ms, the others pass at once, nothing is lost.
+        let m = RuleModel::list(vec![1, 3]).unwrap();
+        let rule = DropRule::new(None, DropUnit::Packet, m).delaying(SimTime::from_millis(50));
+        let mut s = stage(vec![rule]);
+        let verdicts: Vec<Verdict> = (0..5).map(|_| s.judge(Some(0), 1000)).collect();
+        let held = Verdict::Delay(SimTime::from_millis(50));
+        assert_eq!(
+            verdicts,
+            [Verdict::Pass, held, Verdict::Pass, held, Verdict::Pass]
+        );
+        assert_eq!((s.drops, s.delayed), (0, 2));
     }
 
     #[test]

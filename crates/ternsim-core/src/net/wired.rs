@@ -17,7 +17,7 @@
 use std::cell::Cell;
 use std::collections::VecDeque;
 
-use crate::channel::drop_stage::{DropPoint, DropStage};
+use crate::channel::drop_stage::{DropPoint, DropStage, Verdict};
 use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
@@ -94,6 +94,18 @@ impl QueueEvent {
 /// Wake tags: the low bit says what is due, the rest is the epoch.
 const TX_DONE: u32 = 0;
 const ARRIVAL: u32 = 1;
+
+/// What a direction's drop stages at one point do with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageVerdict {
+    /// It goes on.
+    Pass,
+    /// A stage lost it; `traced`: that stage writes its drops to the packet trace.
+    Lose { traced: bool },
+    /// A stage holds it for `delay`; it then comes back to the stages at the same point
+    /// from the `resume`-th on.
+    Hold { delay: SimTime, resume: usize },
+}
 
 pub struct WiredDirection {
     pub rate_bps: f64,
@@ -249,16 +261,34 @@ impl WiredDirection {
         SimTime(round_to_u64(end))
     }
 
-    /// Whether the drop stages at `point` lose `packet`: `Some(traced)` (the stage that lost
-    /// it traces its drops or not), counted as an error drop; `None` if it goes on.
-    pub fn stage_loss(&mut self, point: DropPoint, packet: &Packet) -> Option<bool> {
-        for stage in self.stages.iter_mut().filter(|s| s.point == point) {
-            if stage.judge(packet.flow, packet.size) {
-                self.stats.drops_error += 1;
-                return Some(stage.traced);
+    /// What the drop stages at `point`, from the `from`-th of them on (0: all; a packet a
+    /// stage held comes back past that stage), do with `packet`. A loss is counted as an
+    /// error drop.
+    pub fn stage_verdict(
+        &mut self,
+        point: DropPoint,
+        packet: &Packet,
+        from: usize,
+    ) -> StageVerdict {
+        let at_point = self.stages.iter_mut().filter(|s| s.point == point);
+        for (k, stage) in at_point.enumerate().skip(from) {
+            match stage.judge(packet.flow, packet.size) {
+                Verdict::Pass => {}
+                Verdict::Lose => {
+                    self.stats.drops_error += 1;
+                    return StageVerdict::Lose {
+                        traced: stage.traced,
+                    };
+                }
+                Verdict::Delay(delay) => {
+                    return StageVerdict::Hold {
+                        delay,
+                        resume: k + 1,
+                    }
+                }
             }
         }
-        None
+        StageVerdict::Pass
     }
 
     /// Whether any drop stage sits at `point`.

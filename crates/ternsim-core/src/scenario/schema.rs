@@ -450,6 +450,10 @@ pub struct DropRuleSpec {
     /// `iid`: the loss probability per unit.
     #[serde(default)]
     pub rate: Option<f64>,
+    /// Hold the packets the model picks for this long, then pass them on, instead of
+    /// losing them (ns-2 `ErrorModel set delay_pkt_ true` with `delay_`): packets reordered.
+    #[serde(default)]
+    pub delay: Option<Duration>,
 }
 
 fn default_queue() -> QueueSpec {

@@ -10,9 +10,27 @@ use crate::net::iface::IfaceOutput;
 use crate::net::packet::{
     DropReason, Header, IpHeader, Packet, PacketFields, PacketKind, Payload, Ports,
 };
+use crate::net::wired::StageVerdict;
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
+
+/// Where a held packet comes back.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum HeldAt {
+    /// Before the queue of `iface`'s device, on its way to `next_hop`.
+    Enqueue { iface: IfaceId, next_hop: Addr },
+    /// At the far end of wired device `device`, port `port`.
+    Arrival { device: u32, port: u16 },
+}
+
+/// A packet a drop stage holds back (ns-2 `delay_pkt_`).
+pub(super) struct HeldPacket {
+    at: HeldAt,
+    /// How many stages at that point it has passed.
+    resume: usize,
+    packet: Packet,
+}
 
 impl World {
     /// A new packet, counted as created.
@@ -170,26 +188,77 @@ impl World {
         next_hop: Addr,
         packet: Packet,
     ) {
-        let (device, port) = {
-            let i = &self.ifaces[iface.ix()];
-            (i.device, i.port)
-        };
         if let Payload::Control(msg) = &packet.payload {
             *self.control_tx.entry(msg.kind()).or_insert(0) += 1;
         }
+        self.enter_device(now, iface, next_hop, packet, 0);
+    }
+
+    /// Hands `packet` to the device of `iface` past its first `from` drop stages before the
+    /// queue (0: all of them judge it).
+    fn enter_device(
+        &mut self,
+        now: SimTime,
+        iface: IfaceId,
+        next_hop: Addr,
+        packet: Packet,
+        from: usize,
+    ) {
+        let device = self.ifaces[iface.ix()].device;
+        let port = self.ifaces[iface.ix()].port;
         // A drop stage before the queue (ns-2's loss module at the link's head) judges the
         // packet before the enqueue trace sees it.
         if let Some(wire) = self.devices[device as usize].wired_mut() {
-            if let Some(traced) = wire.stage_loss(DropPoint::Enqueue, &packet) {
-                let node = self.ifaces[iface.ix()].node;
-                self.stage_drop(now, node, iface, packet, traced);
-                return;
+            match wire.stage_verdict(DropPoint::Enqueue, &packet, from) {
+                StageVerdict::Pass => {}
+                StageVerdict::Lose { traced } => {
+                    let node = self.ifaces[iface.ix()].node;
+                    self.stage_drop(now, node, iface, packet, traced);
+                    return;
+                }
+                StageVerdict::Hold { delay, resume } => {
+                    let at = HeldAt::Enqueue { iface, next_hop };
+                    self.hold(now + delay, at, resume, packet);
+                    return;
+                }
             }
         }
         self.tap_transmit(now, iface, next_hop, &packet);
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
+    }
+
+    /// Keeps `packet` until `at_time`, when it comes back at `at` past `resume` stages.
+    fn hold(&mut self, at_time: SimTime, at: HeldAt, resume: usize, packet: Packet) {
+        let held = HeldPacket { at, resume, packet };
+        let slot = match self.held_free.pop() {
+            Some(k) => {
+                self.held[k as usize] = Some(held);
+                k
+            }
+            None => {
+                self.held.push(Some(held));
+                (self.held.len() - 1) as u32
+            }
+        };
+        self.sched.schedule(at_time, Event::StageRelease(slot));
+    }
+
+    /// A held packet's time has come: it goes on from where its stage held it.
+    pub(super) fn release_held(&mut self, now: SimTime, slot: u32) {
+        let Some(h) = self.held[slot as usize].take() else {
+            return;
+        };
+        self.held_free.push(slot);
+        match h.at {
+            HeldAt::Enqueue { iface, next_hop } => {
+                self.enter_device(now, iface, next_hop, h.packet, h.resume)
+            }
+            HeldAt::Arrival { device, port } => {
+                self.leave_wire(now, device, port, h.packet, h.resume)
+            }
+        }
     }
 
     pub(super) fn on_device_wake(&mut self, now: SimTime, device: u32, tag: u32) {
@@ -239,19 +308,7 @@ impl World {
         }
         if !out.arrivals.is_empty() {
             for (port, packet) in out.arrivals.drain(..) {
-                // A drop stage at the far end (ns-2's `link-lossmodel`, after the delay)
-                // judges the packet before the receive trace sees it.
-                if let Some(wire) = self.devices[d].wired_mut() {
-                    if let Some(traced) = wire.stage_loss(DropPoint::Arrival, &packet) {
-                        let sender = IfaceId(device);
-                        let node = self.ifaces[sender.ix()].node;
-                        self.stage_drop(now, node, sender, packet, traced);
-                        continue;
-                    }
-                }
-                let iface = self.arrival_iface[d][port as usize];
-                self.tap_arrival(now, d, iface, &packet);
-                self.receive(now, iface, packet);
+                self.leave_wire(now, device, port, packet, 0);
             }
         }
         self.devices[d].rearm(&mut out);
@@ -269,6 +326,33 @@ impl World {
         }
         debug_assert!(out.is_empty());
         self.iface_out_pool.push(out);
+    }
+
+    /// A packet leaves the wire of `device` at `port`, past the first `from` drop stages at
+    /// the far end.
+    fn leave_wire(&mut self, now: SimTime, device: u32, port: u16, packet: Packet, from: usize) {
+        let d = device as usize;
+        // A drop stage at the far end (ns-2's `link-lossmodel`, after the delay) judges the
+        // packet before the receive trace sees it.
+        if let Some(wire) = self.devices[d].wired_mut() {
+            match wire.stage_verdict(DropPoint::Arrival, &packet, from) {
+                StageVerdict::Pass => {}
+                StageVerdict::Lose { traced } => {
+                    let sender = IfaceId(device);
+                    let node = self.ifaces[sender.ix()].node;
+                    self.stage_drop(now, node, sender, packet, traced);
+                    return;
+                }
+                StageVerdict::Hold { delay, resume } => {
+                    let at = HeldAt::Arrival { device, port };
+                    self.hold(now + delay, at, resume, packet);
+                    return;
+                }
+            }
+        }
+        let iface = self.arrival_iface[d][port as usize];
+        self.tap_arrival(now, d, iface, &packet);
+        self.receive(now, iface, packet);
     }
 
     fn drain_device_drops(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {

@@ -87,6 +87,9 @@ enum Event {
         link: u32,
         up: bool,
     },
+    /// A packet a drop stage held back (ns-2 `delay_pkt_`) goes on: its slot in
+    /// `World::held`.
+    StageRelease(u32),
 }
 
 /// When a component (a TCP agent, a routing protocol) will be woken: the earliest wake-up
@@ -235,6 +238,10 @@ struct World {
     control_tx: BTreeMap<&'static str, u64>,
     #[allow(clippy::vec_box)] // the point: moving a buffer set is moving a pointer
     iface_out_pool: Vec<Box<IfaceOutput>>,
+    /// Packets drop stages hold back until their `Event::StageRelease` (a slot is free when
+    /// `None`), and the free slots.
+    held: Vec<Option<forwarding::HeldPacket>>,
+    held_free: Vec<u32>,
     /// Whether any device records trace rows (queue, RLC or SDU-delay traces): when not,
     /// draining a device skips the trace step.
     device_traces: bool,
@@ -527,6 +534,8 @@ impl World {
             next_uid: 0,
             next_ns2_uid: 0,
             iface_out_pool: Vec::new(),
+            held: Vec::new(),
+            held_free: Vec::new(),
             device_traces: sc.traces.queues
                 || sc.traces.rlc
                 || sc.traces.rlc_buffer
@@ -576,6 +585,7 @@ impl World {
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),
                 Event::MipTimer(n) => self.on_mip_timer(now, NodeId(n)),
                 Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
+                Event::StageRelease(slot) => self.release_held(now, slot),
             }
             let events = self.sched.events_executed();
             if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {

@@ -400,3 +400,80 @@ fn a_wired_cum_wireless_trace_has_both_formats() {
         .iter()
         .any(|r| r[0] == "r" && r[2] == "_5_" && r[3] == "AGT" && r[6] == "tcp"));
 }
+
+/// A two-node wired run whose drop stage holds TCP segment 2 for 100 ms (ns-2 `delay_pkt_`
+/// with `delay_ 0.1`), with its ns-2 trace's lines read as (event, time, seqno).
+fn held_segment_trace(at: &str) -> Vec<(String, f64, u64)> {
+    let json = serde_json::json!({
+        "name": "held",
+        "duration": "2s",
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [{
+            "a": "a", "b": "b", "rate": "1Mbps", "delay": "1ms",
+            "drop_stages_a_to_b": [{"at": at, "rules": [
+                {"model": "list", "drop": [2], "flows": ["f"], "delay": "100ms"}
+            ]}],
+        }],
+        "flows": [{"name": "f", "src": "a", "dst": "b", "tcp": "reno", "stop": "1s"}],
+        "tcp_defaults": {"profile": "ns2.35", "packet_size": "1000B", "header_size": "40B"},
+    });
+    let out = run(&json.to_string(), ns2_trace_only());
+    let text = out.capture.ns2_trace.unwrap();
+    fields(&text)
+        .iter()
+        .filter(|r| r[4] == "tcp")
+        .map(|r| {
+            (
+                r[0].to_string(),
+                r[1].parse().unwrap(),
+                r[10].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The times of the `event` lines of segment `seqno`, in trace order.
+fn times_of(rows: &[(String, f64, u64)], event: &str, seqno: u64) -> Vec<f64> {
+    rows.iter()
+        .filter(|(e, _, s)| e == event && *s == seqno)
+        .map(|r| r.1)
+        .collect()
+}
+
+/// Before the queue: segments 1 and 2 leave the sender together (the ACK of segment 0, a
+/// 40-byte SYN, opens the window to 2) but segment 2 is held. Segments 3, 4 and 5 bring
+/// three duplicate ACKs and its fast retransmission (enqueued like any packet), and the held
+/// original is enqueued exactly 100 ms after segment 1. Nothing is dropped.
+#[test]
+fn a_held_packet_is_enqueued_after_its_delay_and_never_lost() {
+    let rows = held_segment_trace("enqueue");
+    let one = times_of(&rows, "+", 1);
+    let two = times_of(&rows, "+", 2);
+    assert_eq!(one.len(), 1);
+    assert_eq!(two.len(), 2, "{two:?}");
+    assert!(
+        two[0] < one[0] + 0.1,
+        "the retransmission comes first: {two:?}"
+    );
+    assert!((two[1] - one[0] - 0.1).abs() < 1e-9, "{two:?} {one:?}");
+    assert!(rows.iter().all(|(e, _, _)| e != "d"));
+}
+
+/// At the far end: the held original of segment 2 is received (`r`) 100 ms + 8.32 ms of
+/// transmission + 1 ms of propagation after it left the queue (`-`), after its fast
+/// retransmission.
+#[test]
+fn a_packet_held_at_the_far_end_is_received_after_its_delay() {
+    let rows = held_segment_trace("arrival");
+    let sent = times_of(&rows, "-", 2);
+    let received = times_of(&rows, "r", 2);
+    assert_eq!(
+        (sent.len(), received.len()),
+        (2, 2),
+        "{sent:?} {received:?}"
+    );
+    let late = received[1] - sent[0];
+    assert!((late - (0.1 + 0.00832 + 0.001)).abs() < 1e-9, "{late}");
+    assert!(received[0] < received[1]);
+    assert!(rows.iter().all(|(e, _, _)| e != "d"));
+}

@@ -278,7 +278,14 @@ fn drop_stages(
                 "discard" => RuleModel::Discard,
                 _ => RuleModel::Pass,
             };
-            rules.push(DropRule::new(flows, unit, model));
+            let mut rule_out = DropRule::new(flows, unit, model);
+            if let Some(delay) = rule.delay {
+                if delay.0 <= SimTime::ZERO {
+                    return Err(ScenarioError::at(key("delay"), "allowed: a delay > 0"));
+                }
+                rule_out = rule_out.delaying(delay.0);
+            }
+            rules.push(rule_out);
         }
         out.push(ResolvedDropStage {
             point,
