@@ -492,13 +492,16 @@ def test_debian_wireless_mitf_runs(tmp_path):
     assert any(" AGT " in line and " tcp " in line for line in lines)
 
 
-def test_debian_simple_wireless_is_refused_by_the_core_path_check(tmp_path):
-    # DSDV with nodes that start out of range: the core wants a path at time 0 for a proactive
-    # protocol (README, "Coming from ns-2").
+def test_debian_simple_wireless_runs_and_delivers_what_ns2_delivers(tmp_path):
+    # DSDV, two nodes that start 540 m apart and meet later: no path at time 0, which a
+    # proactive protocol finds during the run as an on-demand one does.
     _, proc = _example(tmp_path, "ex/simple-wireless.tcl")
-    assert proc.returncode == 2
-    assert "no route from `n0` to `n1`" in proc.stderr
-    assert not (tmp_path / "simple.tr").exists()
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "Starting Simulation...\nNS EXITING...\n"
+    fields = [line.split() for line in (tmp_path / "simple.tr").read_text().splitlines()]
+    received = sum(1 for f in fields if f[0] == "r" and f[3] == "AGT" and f[6] == "tcp")
+    # ns-2.35 on the same script: 3230 TCP segments received by the sink's agent.
+    assert abs(received - 3230) <= 0.05 * 3230, received
 
 
 def test_nam_and_channel_forms_are_accepted(tmp_path):

@@ -200,3 +200,36 @@ fn bad_dsdv_input_names_the_key_and_what_is_allowed() {
         assert!(e.message.contains(allowed), "{routing}: {e}");
     }
 }
+
+/// Two nodes 540 m apart at time 0 (beyond the 250 m range) that meet later, one flow
+/// between them (ns-2's `simple-wireless.tcl`): a routing protocol finds the path during the
+/// run, so DSDV, AODV and DSR accept it; static routes are fixed at the start and refuse it
+/// with the flow's key.
+#[test]
+fn nodes_that_meet_later_need_a_path_at_the_start_only_under_static_routes() {
+    let scenario = |routing: &str| {
+        from_toml(&format!(
+            "name = \"meet\"\nduration = \"60s\"\n\
+             [[nodes]]\nname = \"n0\"\nposition = [5.0, 5.0]\n\
+             [[nodes.moves]]\nat = \"10s\"\nto = [20.0, 18.0]\nspeed = \"1m/s\"\n\
+             [[nodes]]\nname = \"n1\"\nposition = [490.0, 285.0]\n\
+             [[nodes.moves]]\nat = \"15s\"\nto = [25.0, 20.0]\nspeed = \"15m/s\"\n\
+             [[flows]]\nsrc = \"n0\"\ndst = \"n1\"\ntcp = \"reno\"\n\
+             [wireless]\n[routing]\nprotocol = \"{routing}\"\n"
+        ))
+    };
+    for routing in ["dsdv", "aodv", "dsr"] {
+        assert!(
+            scenario(routing).is_ok(),
+            "{routing}: {:?}",
+            scenario(routing).err()
+        );
+    }
+    let err = scenario("static").unwrap_err();
+    assert_eq!(err.path, "flows.0.dst");
+    assert!(
+        err.message.contains("no route from `n0` to `n1`"),
+        "{}",
+        err.message
+    );
+}

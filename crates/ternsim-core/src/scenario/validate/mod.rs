@@ -444,14 +444,16 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     }
     let explicit_routes = topology::explicit_routes(&spec, &names, &edges)?;
     let mut reach = topology::Reachability::new(nodes.len(), &edges, &explicit_routes);
-    // Where a random node is depends on the run's seed; and on-demand routing finds paths
-    // among moving nodes during the run, so where they start says nothing of where they will
-    // be. Such nodes are not checked for a path.
-    let on_demand = matches!(routing, RoutingConfig::Aodv(_) | RoutingConfig::Dsr(_));
+    // Where a random node is depends on the run's seed; and a routing protocol (on-demand,
+    // or DSDV's periodic updates) finds paths among moving nodes during the run, so where
+    // they start says nothing of where they will be (ns-2's `simple-wireless.tcl`: two DSDV
+    // nodes start out of range and meet later). Such nodes are not checked for a path; only
+    // static routes, fixed at the start, need one.
+    let dynamic = !matches!(routing, RoutingConfig::Static { .. });
     reach.assume_reachable(
         nodes
             .iter()
-            .map(|n| matches!(n.mobility, NodeMobility::Random(_)) || on_demand && n.mobile()),
+            .map(|n| matches!(n.mobility, NodeMobility::Random(_)) || dynamic && n.mobile()),
     );
     let listed = spec.flows.len();
     let (generated, never_started) = traffic::flow_specs(&spec, &nodes)?;
