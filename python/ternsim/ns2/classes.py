@@ -112,6 +112,7 @@ WIRELESS_VARS: dict[str, dict[str, str]] = {
         "dataRate_": "1Mb",
         "basicRate_": "1Mb",
         "RTSThreshold_": "0",
+        "bugFix_timer_": "true",
         "ShortRetryLimit_": "7",
         "LongRetryLimit_": "4",
         "CWMin_": "31",

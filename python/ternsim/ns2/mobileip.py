@@ -114,8 +114,11 @@ class Hierarchy:
         d, c, n = self.parts(addr)
         return (d << DOMAIN_SHIFT) | (c << CLUSTER_SHIFT) | n
 
-    def check(self, addr: str) -> None:
-        """Refuses an address outside the `AddrParams` hierarchy, as ns-2 would misroute it."""
+    def check(self, addr: str, mobile_host: bool = False) -> None:
+        """Refuses an address outside the `AddrParams` hierarchy, as ns-2 would misroute it.
+        A mobile host's node number may pass its cluster's `nodes_num_` (the wireless
+        tutorial's `1.0.2` in a cluster of 2): packets reach it through its home or foreign
+        agent, not through the hierarchical routing tables that count the cluster's nodes."""
         d, c, n = self.parts(addr)
         if self.domains is None or len(self.clusters) != self.domains:
             raise Refusal(
@@ -127,7 +130,7 @@ class Hierarchy:
         if d >= self.domains or c >= self.clusters[d]:
             raise Refusal(f"address {addr}: outside the AddrParams hierarchy")
         cluster = sum(self.clusters[:d]) + c
-        if n >= self.nodes[cluster]:
+        if n >= self.nodes[cluster] and not mobile_host:
             raise Refusal(
                 f"address {addr}: cluster {d}.{c} has {self.nodes[cluster]} nodes "
                 "(AddrParams nodes_num_)"

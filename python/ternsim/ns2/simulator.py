@@ -324,7 +324,8 @@ class Model:
         self.o.objects[n.name] = n
         n.info.update(id=len(self.nodes), ports=0, mobile=False, where=self.where())
         if args:
-            self.hier.check(args[0])
+            host = self.config.wireless and self.config.values.get("wiredRouting") != "ON"
+            self.hier.check(args[0], mobile_host=host)
             n.info.update(addr=args[0], hier_id=self.hier.addr2id(args[0]))
             if any(m.info.get("addr") == args[0] for m in self.nodes):
                 raise Refusal(f"$ns node {args[0]}: the address is taken")

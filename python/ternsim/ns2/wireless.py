@@ -78,6 +78,7 @@ CLASS_KEYS: dict[str, dict[str, tuple[str, Any]]] = {
         "dataRate_": ("data_rate", lambda v: f"{classes.bandwidth(v)!r}bps"),
         "basicRate_": ("basic_rate", lambda v: f"{classes.bandwidth(v)!r}bps"),
         "RTSThreshold_": ("rts_threshold", lambda v: f"{int(float(v))}B"),
+        "bugFix_timer_": ("bug_fix_timer", classes.boolean),
         "ShortRetryLimit_": ("short_retry_limit", lambda v: int(float(v))),
         "LongRetryLimit_": ("long_retry_limit", lambda v: int(float(v))),
         "CWMin_": ("cw_min", lambda v: int(float(v))),
@@ -202,6 +203,10 @@ def snapshot(config: dict[str, str], class_values: dict[str, dict[str, str]]) ->
     for cls in ("Mac/802_11", "Phy/WirelessPhy", "Antenna/OmniAntenna"):
         for var, (key, conv) in CLASS_KEYS[cls].items():
             wireless[key] = conv(class_values[cls][var])
+    if wireless["bug_fix_timer"]:
+        # ns-2.35's default is the core's: the key is written only for scripts that turn the
+        # fix off (the wireless tutorial's preamble).
+        del wireless["bug_fix_timer"]
     wireless["propagation"] = PROPAGATION[config["propType"]]
     wireless["ifq"] = IFQ[config["ifqType"]]
     wireless["ifq_length"] = int(config["ifqLen"])

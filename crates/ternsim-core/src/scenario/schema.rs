@@ -164,6 +164,10 @@ pub struct WirelessSpec {
     /// MAC frames at or above this size use RTS/CTS (ns-2: 0 B, every unicast frame).
     #[serde(default)]
     pub rts_threshold: Option<Bytes>,
+    /// ns-2.35 `Mac/802_11 bugFix_timer_` (default true): false makes a station wait DIFS +
+    /// backoff after an exchange on a timer that does not freeze while the medium is busy.
+    #[serde(default)]
+    pub bug_fix_timer: Option<bool>,
     #[serde(default)]
     pub short_retry_limit: Option<u32>,
     #[serde(default)]

@@ -64,6 +64,13 @@ pub struct WifiConfig {
     /// dot11RTSThreshold in octets of the MAC frame (IP packet + MAC overhead): frames at or
     /// above it use RTS/CTS. ns-2 0: every unicast frame.
     pub rts_threshold: u32,
+    /// ns-2.35 `Mac/802_11 bugFix_timer_` (default true): a frame that enters the MAC on an
+    /// idle medium, or waits after an exchange, waits DIFS + its backoff on the backoff
+    /// timer, which freezes while the medium is busy. Off (scripts written for ns-2 before
+    /// 2006, such as the wireless tutorial's, set it false): it waits DIFS + `random() % cw`
+    /// slots on the defer timer, which counts through busy periods; the medium is checked only
+    /// when it fires (busy: a doubled window and a backoff).
+    pub bug_fix_timer: bool,
     /// Rate of unicast DATA frames, b/s. ns-2.35 Tcl default 1 Mb/s (link-spec §3.2).
     pub data_rate_bps: f64,
     /// Rate of RTS, CTS, ACK and broadcast DATA, b/s. ns-2.35 Tcl default 1 Mb/s.
@@ -113,6 +120,7 @@ impl Default for WifiConfig {
             short_retry_limit: 7,
             long_retry_limit: 4,
             rts_threshold: 0,
+            bug_fix_timer: true,
             data_rate_bps: 1e6,
             basic_rate_bps: 1e6,
             plcp_bits: 192,

@@ -36,6 +36,24 @@ impl WifiChannel {
         st.cw = (2 * st.cw + 1).min(self.cfg.cw_max);
     }
 
+    /// ns-2 `send` on an idle medium and `tx_resume` with a frame waiting: with
+    /// `bug_fix_timer` the backoff timer (DIFS + backoff, frozen while the medium is busy);
+    /// without it the defer timer, DIFS + `random() % cw` slots whatever the medium does.
+    fn resume_contention(&mut self, s: usize, t: u64, idle: bool, out: &mut IfaceOutput) {
+        let difs = self.t.difs;
+        if self.cfg.bug_fix_timer {
+            self.start_backoff(s, t, idle, difs);
+            return;
+        }
+        let st = &mut self.st[s];
+        let slots = match st.forced_backoff.pop_front() {
+            Some(slots) => slots,
+            None => st.rng.below(u64::from(st.cw)),
+        };
+        let at = t + difs + slots * self.t.slot;
+        self.arm(s, DEFER, at, out);
+    }
+
     fn start_backoff(&mut self, s: usize, t: u64, idle: bool, difs: u64) {
         let slot = self.t.slot;
         let st = &mut self.st[s];
@@ -143,7 +161,7 @@ impl WifiChannel {
         if !self.st[s].backoff.is_busy() {
             if self.is_idle(s, t) {
                 if self.st[s].timers[DEFER].is_none() {
-                    self.start_backoff(s, t, true, self.t.difs);
+                    self.resume_contention(s, t, true, out);
                 }
             } else {
                 self.start_backoff(s, t, false, 0);
@@ -155,18 +173,17 @@ impl WifiChannel {
     /// ns-2 `tx_resume`: after any exchange step, decide what the MAC does next.
     pub(super) fn tx_resume(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         let idle = self.is_idle(s, t);
-        let difs = self.t.difs;
         if self.st[s].pkt_ctrl.is_some() {
             self.arm(s, DEFER, t + self.t.sifs, out);
         } else if self.st[s].pkt_rts {
             if !self.st[s].backoff.is_busy() {
-                self.start_backoff(s, t, idle, difs);
+                self.resume_contention(s, t, idle, out);
             }
         } else if let Some(d) = self.st[s].pkt_tx.as_ref() {
             if !self.st[s].backoff.is_busy() {
                 let below = self.t.data_frame_bytes(d.ip_bytes) < self.cfg.rts_threshold;
                 if below || d.broadcast() {
-                    self.start_backoff(s, t, idle, difs);
+                    self.resume_contention(s, t, idle, out);
                 } else {
                     // CTS received: DATA follows after SIFS.
                     self.arm(s, DEFER, t + self.t.sifs, out);

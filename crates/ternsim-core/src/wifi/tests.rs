@@ -5,7 +5,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::channel::{TxState, WifiChannel};
+use super::backoff::Backoff;
+use super::channel::{TxState, WifiChannel, DEFER};
 use super::*;
 use crate::mobility::{Mobility, Position};
 use crate::net::addr::Addr;
@@ -1016,4 +1017,47 @@ fn the_mac_trace_reports_both_frames_of_a_collision() {
             ),
         ]
     );
+}
+
+/// ns-2 `send` (a frame enters the MAC on an idle medium) and `tx_resume` (a frame waits,
+/// no backoff runs, as after the station sent an ACK or CTS for someone else): the frame
+/// waits DIFS + k slots, k forced to 3 then 7. With `bug_fix_timer` (ns-2.35's default) on
+/// the backoff timer, which freezes on a busy medium: DIFS 50 µs then k·20 µs from now, no
+/// defer timer. Without it on the defer timer, due 50 + k·20 µs from now whatever the
+/// medium does, no backoff.
+#[test]
+fn bug_fix_timer_picks_the_backoff_or_the_defer_timer() {
+    for fix in [true, false] {
+        let cfg = WifiConfig {
+            bug_fix_timer: fix,
+            ..basic_access()
+        };
+        let pos = [(0.0, 0.0), (100.0, 0.0)];
+        let mut d = Driver::new(cfg, &pos);
+        d.force(0, &[3, 7]);
+        d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+        let check = |d: &Driver, now: u64, slots: u64| {
+            let st = &d.ch.st[0];
+            if fix {
+                let running = Backoff::Running {
+                    stime: now,
+                    difs_wait: 50 * US,
+                    rtime: slots * 20 * US,
+                };
+                assert_eq!((st.backoff, st.timers[DEFER]), (running, None));
+            } else {
+                let due = now + (50 + slots * 20) * US;
+                assert_eq!((st.backoff, st.timers[DEFER]), (Backoff::Off, Some(due)));
+            }
+        };
+        // The frame reaches the MAC after LL's 25 µs (`send`, idle medium).
+        d.run_until(25 * US);
+        check(&d, 25 * US, 3);
+        // Nothing runs any more; `tx_resume` at 30 µs finds the frame waiting.
+        d.ch.st[0].backoff = Backoff::Off;
+        d.ch.disarm(0, DEFER);
+        let mut out = IfaceOutput::default();
+        d.ch.tx_resume(0, 30 * US, &mut out);
+        check(&d, 30 * US, 7);
+    }
 }

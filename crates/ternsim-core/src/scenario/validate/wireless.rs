@@ -126,6 +126,9 @@ pub(super) fn wireless(
     if let Some(b) = w.rts_threshold {
         cfg.rts_threshold = u32::try_from(b.0).unwrap_or(u32::MAX);
     }
+    if let Some(fix) = w.bug_fix_timer {
+        cfg.bug_fix_timer = fix;
+    }
     for (key, value, slot) in [
         (
             "short_retry_limit",
