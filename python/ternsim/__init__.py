@@ -16,16 +16,17 @@ sweeps with caching and confidence intervals (:mod:`ternsim.sweep`, itself calla
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from .errors import ScenarioError
-from .generators import cbrgen, setdest
-from .paths import scenario_path
 
-# The public names of the API and sweep modules, loaded on first use (PEP 562): importing
-# ``ternsim`` (and so the ``ternsim`` command) must not pay for numpy, pandas and scipy, which
-# only a run's tables, a sweep's statistics and the plots need.
+# typing.TYPE_CHECKING without importing typing, which alone takes about 5 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# The public names of the other modules, loaded on first use (PEP 562): importing ``ternsim``
+# (and so the ``ternsim`` command, whose entry point is inside the package) must not pay for
+# numpy, pandas and scipy, which only a run's tables, a sweep's statistics and the plots need,
+# nor for pathlib, json and typing, which ``ternsim run`` loads only where it needs them.
 _LAZY = {
     "RunResult": "api",
     "Simulation": "api",
@@ -37,6 +38,9 @@ _LAZY = {
     "validate": "api",
     "SweepResult": "sweep",
     "ci95": "sweep",
+    "cbrgen": "generators",
+    "setdest": "generators",
+    "scenario_path": "paths",
 }
 
 
@@ -52,6 +56,8 @@ def _version() -> str:
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
     if name == "__version__":
         globals()[name] = version = _version()
         return version

@@ -11,14 +11,20 @@ command returns its exit status; the errors a user can fix become one stderr lin
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
-from ._output import BLANK, Block, Line, Table, emit
+from ._output import BLANK, Line, Table, emit
 from .errors import ScenarioError
+
+# typing.TYPE_CHECKING without importing typing; json and pathlib load where used. (Each of
+# the three takes milliseconds to import, and a run printed on the terminal needs none here.)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from ._output import Block
 
 __all__ = [
     "BEARER_LEGEND",
@@ -127,12 +133,16 @@ def _run(
             formats = ("parquet", "csv") if csv else ("parquet",)
             wrote(result.write(out, formats=formats))
         if pcap is not None:
+            from pathlib import Path
+
             name = pcap.split(":", 1)[-1]
             target = pcap_file or Path(f"{name}.pcap")
             wrote(result.write_pcap(target))
         if ns2_trace is not None:
             wrote(result.write_ns2_trace(ns2_trace))
     if as_json:
+        import json
+
         sys.stdout.write(json.dumps(result.summary) + "\n")
     else:
         emit(summary_blocks(result.summary))

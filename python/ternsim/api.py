@@ -16,28 +16,28 @@ override adds is left for the core to accept or refuse.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
-import numbers
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Union
 
-from . import _native
-from ._atomic import replace_folder
+from . import _native, _toml_read
 from .errors import ScenarioError, scenario_error
-from .paths import scenario_path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
-
+# What a short ``ternsim run`` does not import here, each costing milliseconds at start-up:
+# typing (typing.TYPE_CHECKING is spelled as a constant), tomllib (loaded only for the TOML
+# that ternsim._toml_read leaves to it), copy and numbers (loaded only for values that need
+# them), and the modules of writing a result folder and of the shipped scenarios.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy and pandas load on first use: a run printed as JSON needs neither
+    from typing import Any, Callable, Union
+
     import numpy as np
     import pandas as pd
+
+    ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+    Overrides = Union[Mapping[str, Any], Iterable[str], str, None]
 
 __all__ = [
     "RunResult",
@@ -53,8 +53,40 @@ __all__ = [
     "validate",
 ]
 
-ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
-Overrides = Union[Mapping[str, Any], Iterable[str], str, None]
+
+def __getattr__(name: str) -> Any:
+    # The type aliases ScenarioLike and Overrides (ternsim.sweep imports them), built on first
+    # use (PEP 562) so that importing this module does not import typing.
+    if name in ("ScenarioLike", "Overrides"):
+        from typing import Any, Union
+
+        aliases = {
+            "ScenarioLike": Union[str, "os.PathLike[str]", Mapping[str, Any]],
+            "Overrides": Union[Mapping[str, Any], Iterable[str], str, None],
+        }
+        globals().update(aliases)
+        return aliases[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _tomllib() -> Any:
+    """The standard library's TOML reader (tomli before Python 3.11), imported on first use."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib
+
+
+def _deepcopy(value: Any) -> Any:
+    """``copy.deepcopy(value)``; a str, int, float, bool or None is returned as it is, as
+    deepcopy returns it, without importing copy."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    import copy
+
+    return copy.deepcopy(value)
+
 
 #: Trace file formats :meth:`RunResult.write` knows.
 TRACE_FORMATS = ("parquet", "csv")
@@ -81,9 +113,11 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
     Nothing is validated here: see :func:`validate`.
     """
     if isinstance(path_or_dict, Mapping):
-        return copy.deepcopy(dict(path_or_dict))
+        return _deepcopy(dict(path_or_dict))
     path = Path(path_or_dict)
     if not path.exists() and not path.is_absolute():
+        from .paths import scenario_path
+
         try:
             path = scenario_path(path)
         except FileNotFoundError:
@@ -104,13 +138,21 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
         ) from None
     if "\x00" in text:
         raise scenario_error("", f"{path} is not a text scenario: it holds NUL bytes")
-    try:
-        if path.suffix.lower() == ".json":
+    if path.suffix.lower() == ".json":
+        try:
             doc = json.loads(text)
-        else:
-            doc = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise scenario_error("", f"cannot parse {path}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise scenario_error("", f"cannot parse {path}: {exc}") from None
+    else:
+        # The plain TOML of scenario files without tomllib; tomllib reads the rest, and says
+        # what is wrong with a file that does not parse.
+        doc = _toml_read.loads(text)
+        if doc is None:
+            tomllib = _tomllib()
+            try:
+                doc = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise scenario_error("", f"cannot parse {path}: {exc}") from None
     if not isinstance(doc, dict):
         raise scenario_error("", f"{path} does not hold a table at its top level")
     # Relative file paths inside the scenario (traces) resolve against its own folder.
@@ -128,10 +170,20 @@ def parse_value(text: str) -> Any:
     s = text.strip()
     if "\n" in s or "\r" in s:
         return s
-    try:
-        doc = tomllib.loads(f"v = {s}")
-    except tomllib.TOMLDecodeError:
+    # The common values (numbers, booleans, words such as ``vegas`` or ``10ms``) are decided
+    # without tomllib, exactly as tomllib would decide them (see ternsim._toml_read).
+    scalar = _toml_read.override_scalar(s)
+    if scalar is _toml_read.STRING:
         return s
+    if scalar is not _toml_read.MISS:
+        return scalar
+    doc = _toml_read.loads(f"v = {s}")
+    if doc is None:
+        tomllib = _tomllib()
+        try:
+            doc = tomllib.loads(f"v = {s}")
+        except tomllib.TOMLDecodeError:
+            return s
     if set(doc) != {"v"} or not _plain(doc["v"]):
         return s  # a date, a time, or text that TOML read as more than one key
     return doc["v"]
@@ -184,7 +236,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
         here = ".".join(parts[: i + 1])
         if isinstance(node, dict):
             if last:
-                node[part] = copy.deepcopy(value)
+                node[part] = _deepcopy(value)
             else:
                 node = node.setdefault(part, {})
         elif isinstance(node, list):
@@ -196,7 +248,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
                     f"({_entries(len(node))}) in override `{key}`",
                 )
             if last:
-                node[index] = copy.deepcopy(value)
+                node[index] = _deepcopy(value)
             else:
                 node = node[index]
         else:
@@ -260,10 +312,14 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict[s
     refuses an unknown key with its full path. An index past a list's end, a non-index into a
     list, or a key into a value that is not a table raises ScenarioError naming the path.
     """
-    result = copy.deepcopy(dict(scenario))
+    return _apply(_deepcopy(dict(scenario)), overrides)
+
+
+def _apply(scenario: dict[str, Any], overrides: Overrides) -> dict[str, Any]:
+    """Applies ``overrides`` to ``scenario`` in place; returns it."""
     for key, value in _override_items(overrides):
-        _set_path(result, key, value)
-    return result
+        _set_path(scenario, key, value)
+    return scenario
 
 
 # --- the scenario the core sees --------------------------------------------------------------
@@ -293,7 +349,9 @@ def scenario_json(scenario: Mapping[str, Any]) -> str:
 
 def prepare(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
     """Loads a scenario and applies overrides, without validating it."""
-    return apply_overrides(load_scenario(scenario_or_path), overrides)
+    # load_scenario returns a fresh dict (a copy of a dict it is given, a new one for a file):
+    # the overrides go into it, with no second deep copy (nor the import of copy).
+    return _apply(load_scenario(scenario_or_path), overrides)
 
 
 def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
@@ -305,6 +363,12 @@ def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dic
 
 
 def _check_seed(seed: int) -> int:
+    if type(seed) is int:  # the usual case, without importing numbers
+        if not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
+        return seed
+    import numbers
+
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
@@ -617,6 +681,8 @@ class RunResult:
                     frame.to_parquet(tmp / f"{name}.parquet", index=False)
                 if "csv" in fmts:
                     frame.to_csv(tmp / f"{name}.csv", index=False)
+
+        from ._atomic import replace_folder
 
         return replace_folder(folder, fill, marker=SUMMARY_FILE)
 
