@@ -65,7 +65,9 @@ def test_the_version_loads_importlib_metadata_only_when_asked_for():
 
 #: Modules the fast path of ``ternsim run`` (ternsim._entry, a run printed on the terminal)
 #: leaves unloaded: each takes milliseconds to import, as much as a short run.
-FAST_PATH_UNLOADED = ("typer", "click", "rich", "typing", "tomllib", "tomli", "copy", "numbers")
+FAST_PATH_UNLOADED = (
+    "typer", "click", "rich", "typing", "tomllib", "tomli", "copy", "numbers", "pathlib",
+)  # fmt: skip
 
 
 def modules_loaded_by(code: str) -> set:

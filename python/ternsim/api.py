@@ -19,18 +19,20 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
 from . import _native, _toml_read
 from .errors import ScenarioError, scenario_error
 
 # What a short ``ternsim run`` does not import here, each costing milliseconds at start-up:
 # typing (typing.TYPE_CHECKING is spelled as a constant), tomllib (loaded only for the TOML
-# that ternsim._toml_read leaves to it), copy and numbers (loaded only for values that need
-# them), and the modules of writing a result folder and of the shipped scenarios.
+# that ternsim._toml_read leaves to it), pathlib (loaded for anything but reading a plain
+# file, see _plain_file), copy and numbers (loaded only for values that need them), and the
+# modules of writing a result folder and of the shipped scenarios.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy and pandas load on first use: a run printed as JSON needs neither
+    from pathlib import Path
     from typing import Any, Callable, Union
 
     import numpy as np
@@ -114,6 +116,17 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
     """
     if isinstance(path_or_dict, Mapping):
         return _deepcopy(dict(path_or_dict))
+    plain = _plain_file(path_or_dict)
+    if plain is not None:
+        name, data = plain
+        return _parse_scenario(
+            data,
+            shown=lambda: _shown(name),
+            is_json=_is_json_name(name),
+            folder=lambda: os.path.dirname(os.path.realpath(name)),
+        )
+    from pathlib import Path
+
     path = Path(path_or_dict)
     if not path.exists() and not path.is_absolute():
         from .paths import scenario_path
@@ -128,21 +141,70 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
         raise IsADirectoryError(f"scenario file not found: {path_or_dict} is a folder{inside}")
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path_or_dict}")
+    return _parse_scenario(
+        path.read_bytes(),
+        shown=lambda: str(path),
+        is_json=path.suffix.lower() == ".json",
+        folder=lambda: str(path.resolve().parent),
+    )
+
+
+def _plain_file(path: object) -> tuple[str, bytes] | None:
+    """The name and the bytes of the scenario file ``path`` (a str or os.PathLike) when it is
+    a regular file that reads without error, else None.
+
+    This is what load_scenario does for such a file, without importing pathlib (5 ms or more
+    at the start of every run): the file is found as named (no lookup among the shipped
+    scenarios), it is no folder, and its bytes are those ``Path(path).read_bytes()`` gives.
+    Anything else (a missing file, a folder, an unreadable file, an odd argument) goes to the
+    pathlib code, which also words every error about it as before."""
+    if os.sep != "/" or not isinstance(path, (str, os.PathLike)):
+        return None  # (on Windows, pathlib reads every file)
     try:
-        text = path.read_bytes().decode("utf-8")
+        name = os.fspath(path)
+        if not isinstance(name, str) or not stat.S_ISREG(os.stat(name).st_mode):
+            return None
+        with open(name, "rb") as file:
+            return name, file.read()
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def _shown(name: str) -> str:
+    """``str(Path(name))``, the path as messages show it (pathlib's spelling: no ``./``, no
+    doubled or trailing slash); only an error message needs it."""
+    from pathlib import Path
+
+    return str(Path(name))
+
+
+def _is_json_name(name: str) -> bool:
+    """``Path(name).suffix.lower() == ".json"`` for the name of a file: its last part ends in
+    ``.json`` after at least one more character (``.json`` alone has no suffix)."""
+    last = name.rsplit("/", 1)[-1]  # a regular file's name has no trailing slash
+    return len(last) > 5 and last.lower().endswith(".json")
+
+
+def _parse_scenario(
+    data: bytes, *, shown: Callable[[], str], is_json: bool, folder: Callable[[], str]
+) -> dict[str, Any]:
+    """The scenario in a file's bytes; ``shown()`` is the file as messages name it,
+    ``folder()`` the absolute folder it is in (``scenario_dir``)."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise scenario_error(
             "",
-            f"{path} is not a text scenario: byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{shown()} is not a text scenario: byte 0x{exc.object[exc.start]:02x} at offset "
             f"{exc.start} is not UTF-8 (scenarios are TOML text)",
         ) from None
     if "\x00" in text:
-        raise scenario_error("", f"{path} is not a text scenario: it holds NUL bytes")
-    if path.suffix.lower() == ".json":
+        raise scenario_error("", f"{shown()} is not a text scenario: it holds NUL bytes")
+    if is_json:
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise scenario_error("", f"cannot parse {path}: {exc}") from None
+            raise scenario_error("", f"cannot parse {shown()}: {exc}") from None
     else:
         # The plain TOML of scenario files without tomllib; tomllib reads the rest, and says
         # what is wrong with a file that does not parse.
@@ -152,11 +214,12 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
             try:
                 doc = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
-                raise scenario_error("", f"cannot parse {path}: {exc}") from None
+                raise scenario_error("", f"cannot parse {shown()}: {exc}") from None
     if not isinstance(doc, dict):
-        raise scenario_error("", f"{path} does not hold a table at its top level")
+        raise scenario_error("", f"{shown()} does not hold a table at its top level")
     # Relative file paths inside the scenario (traces) resolve against its own folder.
-    doc.setdefault("scenario_dir", str(path.resolve().parent))
+    if "scenario_dir" not in doc:
+        doc["scenario_dir"] = folder()
     return doc
 
 
@@ -591,6 +654,8 @@ class RunResult:
         """Writes the captured pcap file to ``path``."""
         if self.pcap is None:
             raise ValueError("this run captured no pcap; pass pcap=FLOW_OR_NODE to run()")
+        from pathlib import Path
+
         path = Path(path)
         path.write_bytes(self.pcap)
         return path
@@ -599,6 +664,8 @@ class RunResult:
         """Writes the ns-2 trace to ``path``."""
         if self.ns2_trace is None:
             raise ValueError("this run recorded no ns-2 trace; pass ns2_trace=True to run()")
+        from pathlib import Path
+
         path = Path(path)
         path.write_text(self.ns2_trace, encoding="utf-8")
         return path
@@ -689,6 +756,8 @@ class RunResult:
     @classmethod
     def read(cls, folder: str | os.PathLike[str]) -> RunResult:
         """Reads a folder written by :meth:`write` (Parquet traces preferred over CSV)."""
+        from pathlib import Path
+
         folder = Path(folder)
         summary_path = folder / SUMMARY_FILE
         if not summary_path.is_file():
