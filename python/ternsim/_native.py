@@ -11,8 +11,8 @@ It imports no pandas, so sweep workers that only need summaries start quickly.
 from __future__ import annotations
 
 import importlib
-import json
 
+from . import _json_plain
 from .errors import ScenarioError
 
 # typing.TYPE_CHECKING without importing typing, which takes about 5 ms of a run's start.
@@ -87,7 +87,8 @@ def run_json(
 
 def output(out: Any) -> dict[str, Any]:
     """The core's output dict with its summary parsed (what :func:`run_json` returns)."""
-    result = {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}
+    # json.loads without importing json (see ternsim._json_plain).
+    result = {"summary": _json_plain.loads(out["summary"]), "traces": out.get("traces", {})}
     for key in ("pcap", "ns2_trace"):
         if key in out:
             result[key] = out[key]

@@ -16,20 +16,20 @@ override adds is left for the core to accept or refuse.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
 from collections.abc import Iterable, Mapping
 
-from . import _native, _toml_read
+from . import _json_plain, _native, _toml_read
 from .errors import ScenarioError, scenario_error
 
 # What a short ``ternsim run`` does not import here, each costing milliseconds at start-up:
 # typing (typing.TYPE_CHECKING is spelled as a constant), tomllib (loaded only for the TOML
 # that ternsim._toml_read leaves to it), pathlib (loaded for anything but reading a plain
-# file, see _plain_file), copy and numbers (loaded only for values that need them), and the
-# modules of writing a result folder and of the shipped scenarios.
+# file, see _plain_file), json (the canonical JSON of a scenario is ternsim._json_plain's),
+# copy and numbers (loaded only for values that need them), and the modules of writing a
+# result folder and of the shipped scenarios.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy and pandas load on first use: a run printed as JSON needs neither
     from pathlib import Path
@@ -201,6 +201,8 @@ def _parse_scenario(
     if "\x00" in text:
         raise scenario_error("", f"{shown()} is not a text scenario: it holds NUL bytes")
     if is_json:
+        import json
+
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -407,7 +409,9 @@ def scenario_json(scenario: Mapping[str, Any]) -> str:
     """The canonical JSON of a scenario: keys sorted, no whitespace, UTF-8 text. Equal
     scenarios give equal strings, which is what the sweep cache hashes."""
     _check_json(scenario, "")
-    return json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False), without
+    # importing json for plain data (see ternsim._json_plain).
+    return _json_plain.canonical(scenario)
 
 
 def prepare(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
@@ -731,6 +735,8 @@ class RunResult:
         unknown = [f for f in fmts if f not in TRACE_FORMATS]
         if unknown or not fmts:
             raise ValueError(f"formats must be among {TRACE_FORMATS}, not {fmts}")
+        import json
+
         traces = self.traces
 
         def fill(tmp: Path) -> None:
@@ -756,6 +762,7 @@ class RunResult:
     @classmethod
     def read(cls, folder: str | os.PathLike[str]) -> RunResult:
         """Reads a folder written by :meth:`write` (Parquet traces preferred over CSV)."""
+        import json
         from pathlib import Path
 
         folder = Path(folder)
