@@ -67,7 +67,7 @@ def test_the_version_loads_importlib_metadata_only_when_asked_for():
 #: leaves unloaded: each takes milliseconds to import, as much as a short run.
 FAST_PATH_UNLOADED = (
     "typer", "click", "rich", "typing", "tomllib", "tomli", "copy", "numbers", "pathlib",
-    "json", "re",
+    "json", "re", "contextlib", "importlib",
 )  # fmt: skip
 
 

@@ -56,20 +56,26 @@ def _version() -> str:
 
 
 def __getattr__(name: str) -> Any:
-    import importlib
-
     if name == "__version__":
         globals()[name] = version = _version()
         return version
     if name == "sweep":
         # The callable module: ``ternsim.sweep(...)`` runs a sweep (see ternsim.sweep).
-        return importlib.import_module(".sweep", __name__)
+        return _import(".sweep")
     module = _LAZY.get(name)
     if module is None:
+        # Also the answer to ``from . import _commands`` asking for a submodule not yet
+        # imported, on the path of every command: no import here.
         raise AttributeError(f"module 'ternsim' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(_import(f".{module}"), name)
     globals()[name] = value
     return value
+
+
+def _import(relative: str) -> Any:
+    import importlib
+
+    return importlib.import_module(relative, __name__)
 
 
 def __dir__() -> list[str]:

@@ -10,7 +10,7 @@ It imports no pandas, so sweep workers that only need summaries start quickly.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from . import _json_plain
 from .errors import ScenarioError
@@ -38,12 +38,15 @@ _DTYPES = {"f64": "<f8", "i64": "<i8", "u8": "u1"}
 def core() -> ModuleType:
     """Returns ``ternsim._core``, or raises ImportError saying how to build it."""
     try:
-        return importlib.import_module("ternsim._core")
+        # importlib.import_module("ternsim._core"), without importing importlib (which the
+        # ``ternsim`` console script has not loaded: a millisecond or two).
+        __import__("ternsim._core")
     except ImportError as exc:  # pragma: no cover - depends on the build
         raise ImportError(
             "the ternsim core extension (ternsim._core) is not built; "
             "run `maturin develop --release` or `pip install -e .` in the repository"
         ) from exc
+    return sys.modules["ternsim._core"]
 
 
 def core_version() -> str:
