@@ -71,6 +71,7 @@ _MAX_COUNT = 2**64
 
 
 def _is_file(text: str) -> bool:
+    """Whether ``text`` names a regular file (following symbolic links)."""
     try:
         return stat.S_ISREG(os.stat(text).st_mode)
     except (OSError, ValueError):

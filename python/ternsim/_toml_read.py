@@ -10,7 +10,9 @@ The rule that keeps results the same: :func:`loads` returns a document only when
 would return an equal one (same keys in the same order, same types and values). Whatever is
 outside the part read here — an escape, a dotted key, a date, a table declared twice, any
 error at all — makes it return None, and the caller asks tomllib, which then parses the text
-or raises its own error with its own message. It never raises.
+or raises its own error with its own message. It raises no parse error of its own (only
+what tomllib would raise too on the same text: Python's limit on the digits of an integer,
+or the recursion limit on arrays nested thousands deep).
 :func:`override_scalar` does the same for the value of a command-line override.
 """
 
