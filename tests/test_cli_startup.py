@@ -61,3 +61,38 @@ def test_the_version_loads_importlib_metadata_only_when_asked_for():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+#: Modules the fast path of ``ternsim run`` (ternsim._entry, a run printed on the terminal)
+#: leaves unloaded: each takes milliseconds to import, as much as a short run.
+FAST_PATH_UNLOADED = (
+    "typer", "click", "rich", "typing", "tomllib", "tomli", "copy", "numbers", "pathlib",
+    "json", "re", "contextlib", "importlib",
+)  # fmt: skip
+
+
+def modules_loaded_by(code: str) -> set:
+    """The modules a fresh interpreter has after running ``code`` that it did not have at
+    start (so that whatever the interpreter's site loads does not count)."""
+    probe = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        f"{code}\n"
+        "sys.stderr.write('\\nLOADED ' + ' '.join(sorted(set(sys.modules) - before)) + '\\n')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stderr.rsplit("LOADED ", 1)[1].split())
+
+
+def test_the_fast_path_of_a_run_leaves_the_slow_modules_unloaded(tiny_toml):
+    code = (
+        "from ternsim._entry import main\n"
+        f"sys.argv = ['ternsim', 'run', {str(tiny_toml)!r}, '--set', 'duration=0.1s', '-q']\n"
+        "assert main() == 0\n"
+    )
+    loaded = modules_loaded_by(code)
+    assert "ternsim._core" in loaded and "ternsim._toml_read" in loaded  # it did run
+    assert loaded.isdisjoint(FAST_PATH_UNLOADED), sorted(loaded & set(FAST_PATH_UNLOADED))

@@ -16,16 +16,17 @@ sweeps with caching and confidence intervals (:mod:`ternsim.sweep`, itself calla
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from .errors import ScenarioError
-from .generators import cbrgen, setdest
-from .paths import scenario_path
 
-# The public names of the API and sweep modules, loaded on first use (PEP 562): importing
-# ``ternsim`` (and so the ``ternsim`` command) must not pay for numpy, pandas and scipy, which
-# only a run's tables, a sweep's statistics and the plots need.
+# typing.TYPE_CHECKING without importing typing, which alone takes about 5 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# The public names of the other modules, loaded on first use (PEP 562): importing ``ternsim``
+# (and so the ``ternsim`` command, whose entry point is inside the package) must not pay for
+# numpy, pandas and scipy, which only a run's tables, a sweep's statistics and the plots need,
+# nor for pathlib, json and typing, which ``ternsim run`` loads only where it needs them.
 _LAZY = {
     "RunResult": "api",
     "Simulation": "api",
@@ -37,6 +38,9 @@ _LAZY = {
     "validate": "api",
     "SweepResult": "sweep",
     "ci95": "sweep",
+    "cbrgen": "generators",
+    "setdest": "generators",
+    "scenario_path": "paths",
 }
 
 
@@ -57,13 +61,21 @@ def __getattr__(name: str) -> Any:
         return version
     if name == "sweep":
         # The callable module: ``ternsim.sweep(...)`` runs a sweep (see ternsim.sweep).
-        return importlib.import_module(".sweep", __name__)
+        return _import(".sweep")
     module = _LAZY.get(name)
     if module is None:
+        # Also the answer to ``from . import _commands`` asking for a submodule not yet
+        # imported, on the path of every command: no import here.
         raise AttributeError(f"module 'ternsim' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(_import(f".{module}"), name)
     globals()[name] = value
     return value
+
+
+def _import(relative: str) -> Any:
+    import importlib
+
+    return importlib.import_module(relative, __name__)
 
 
 def __dir__() -> list[str]:

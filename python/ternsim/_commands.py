@@ -10,15 +10,19 @@ command returns its exit status; the errors a user can fix become one stderr lin
 
 from __future__ import annotations
 
-import contextlib
-import json
 import sys
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
-from ._output import BLANK, Block, Line, Table, emit
+from ._output import BLANK, Line, Table, emit
 from .errors import ScenarioError
+
+# typing.TYPE_CHECKING without importing typing; json and pathlib load where used. (Each of
+# the three takes milliseconds to import, and a run printed on the terminal needs none here.)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from ._output import Block
 
 __all__ = [
     "BEARER_LEGEND",
@@ -48,17 +52,22 @@ def fail(message: str, code: int = 2) -> Failed:
     return Failed(code)
 
 
-@contextlib.contextmanager
-def reported() -> Iterator[None]:
-    """Turns the errors a user can fix into one stderr line and exit status 2."""
-    try:
-        yield
-    except ScenarioError as exc:
-        raise fail(exc.message) from None
-    except FileNotFoundError as exc:
-        raise fail(f"error: {exc.args[-1] if exc.args else exc}") from None
-    except (FileExistsError, NotADirectoryError, IsADirectoryError) as exc:
-        raise fail(f"error: {exc}") from None
+class reported:  # lower case: used as ``with reported():``, as the function it replaces
+    """Turns the errors a user can fix into one stderr line and exit status 2 (a context
+    manager: a class rather than a contextlib.contextmanager function, so that the
+    ``ternsim`` command does not import contextlib)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, traceback: object) -> bool:
+        if isinstance(exc, ScenarioError):
+            raise fail(exc.message) from None
+        if isinstance(exc, FileNotFoundError):
+            raise fail(f"error: {exc.args[-1] if exc.args else exc}") from None
+        if isinstance(exc, (FileExistsError, NotADirectoryError, IsADirectoryError)):
+            raise fail(f"error: {exc}") from None
+        return False
 
 
 def wrote(path: Any) -> None:
@@ -127,12 +136,16 @@ def _run(
             formats = ("parquet", "csv") if csv else ("parquet",)
             wrote(result.write(out, formats=formats))
         if pcap is not None:
+            from pathlib import Path
+
             name = pcap.split(":", 1)[-1]
             target = pcap_file or Path(f"{name}.pcap")
             wrote(result.write_pcap(target))
         if ns2_trace is not None:
             wrote(result.write_ns2_trace(ns2_trace))
     if as_json:
+        import json
+
         sys.stdout.write(json.dumps(result.summary) + "\n")
     else:
         emit(summary_blocks(result.summary))

@@ -10,12 +10,16 @@ It imports no pandas, so sweep workers that only need summaries start quickly.
 
 from __future__ import annotations
 
-import importlib
-import json
-from types import ModuleType
-from typing import Any, Callable
+import sys
 
+from . import _json_plain
 from .errors import ScenarioError
+
+# typing.TYPE_CHECKING without importing typing, which takes about 5 ms of a run's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any, Callable
 
 __all__ = [
     "core",
@@ -34,12 +38,15 @@ _DTYPES = {"f64": "<f8", "i64": "<i8", "u8": "u1"}
 def core() -> ModuleType:
     """Returns ``ternsim._core``, or raises ImportError saying how to build it."""
     try:
-        return importlib.import_module("ternsim._core")
+        # importlib.import_module("ternsim._core"), without importing importlib (which the
+        # ``ternsim`` console script has not loaded: a millisecond or two).
+        __import__("ternsim._core")
     except ImportError as exc:  # pragma: no cover - depends on the build
         raise ImportError(
             "the ternsim core extension (ternsim._core) is not built; "
             "run `maturin develop --release` or `pip install -e .` in the repository"
         ) from exc
+    return sys.modules["ternsim._core"]
 
 
 def core_version() -> str:
@@ -83,7 +90,8 @@ def run_json(
 
 def output(out: Any) -> dict[str, Any]:
     """The core's output dict with its summary parsed (what :func:`run_json` returns)."""
-    result = {"summary": json.loads(out["summary"]), "traces": out.get("traces", {})}
+    # json.loads without importing json (see ternsim._json_plain).
+    result = {"summary": _json_plain.loads(out["summary"]), "traces": out.get("traces", {})}
     for key in ("pcap", "ns2_trace"):
         if key in out:
             result[key] = out[key]

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms, on the path of every run).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, TextIO
 
 __all__ = ["AFTER_SECONDS", "RunProgress"]
 

@@ -16,28 +16,30 @@ override adds is left for the core to accept or refuse.
 
 from __future__ import annotations
 
-import copy
-import json
 import math
-import numbers
 import os
+import stat
 from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Union
 
-from . import _native
-from ._atomic import replace_folder
+from . import _json_plain, _native, _toml_read
 from .errors import ScenarioError, scenario_error
-from .paths import scenario_path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
-
+# What a short ``ternsim run`` does not import here, each costing milliseconds at start-up:
+# typing (typing.TYPE_CHECKING is spelled as a constant), tomllib (loaded only for the TOML
+# that ternsim._toml_read leaves to it), pathlib (loaded for anything but reading a plain
+# file, see _plain_file), json (the canonical JSON of a scenario is ternsim._json_plain's),
+# copy and numbers (loaded only for values that need them), and the modules of writing a
+# result folder and of the shipped scenarios.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy and pandas load on first use: a run printed as JSON needs neither
+    from pathlib import Path
+    from typing import Any, Callable, Union
+
     import numpy as np
     import pandas as pd
+
+    ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+    Overrides = Union[Mapping[str, Any], Iterable[str], str, None]
 
 __all__ = [
     "RunResult",
@@ -53,8 +55,40 @@ __all__ = [
     "validate",
 ]
 
-ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
-Overrides = Union[Mapping[str, Any], Iterable[str], str, None]
+
+def __getattr__(name: str) -> Any:
+    # The type aliases ScenarioLike and Overrides (ternsim.sweep imports them), built on first
+    # use (PEP 562) so that importing this module does not import typing.
+    if name in ("ScenarioLike", "Overrides"):
+        from typing import Any, Union
+
+        aliases = {
+            "ScenarioLike": Union[str, "os.PathLike[str]", Mapping[str, Any]],
+            "Overrides": Union[Mapping[str, Any], Iterable[str], str, None],
+        }
+        globals().update(aliases)
+        return aliases[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _tomllib() -> Any:
+    """The standard library's TOML reader (tomli before Python 3.11), imported on first use."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib
+
+
+def _deepcopy(value: Any) -> Any:
+    """``copy.deepcopy(value)``; a str, int, float, bool or None is returned as it is, as
+    deepcopy returns it, without importing copy."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    import copy
+
+    return copy.deepcopy(value)
+
 
 #: Trace file formats :meth:`RunResult.write` knows.
 TRACE_FORMATS = ("parquet", "csv")
@@ -81,9 +115,22 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
     Nothing is validated here: see :func:`validate`.
     """
     if isinstance(path_or_dict, Mapping):
-        return copy.deepcopy(dict(path_or_dict))
+        return _deepcopy(dict(path_or_dict))
+    plain = _plain_file(path_or_dict)
+    if plain is not None:
+        name, data = plain
+        return _parse_scenario(
+            data,
+            shown=lambda: _shown(name),
+            is_json=_is_json_name(name),
+            folder=lambda: os.path.dirname(os.path.realpath(name)),
+        )
+    from pathlib import Path
+
     path = Path(path_or_dict)
     if not path.exists() and not path.is_absolute():
+        from .paths import scenario_path
+
         try:
             path = scenario_path(path)
         except FileNotFoundError:
@@ -94,27 +141,87 @@ def load_scenario(path_or_dict: ScenarioLike) -> dict[str, Any]:
         raise IsADirectoryError(f"scenario file not found: {path_or_dict} is a folder{inside}")
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path_or_dict}")
+    return _parse_scenario(
+        path.read_bytes(),
+        shown=lambda: str(path),
+        is_json=path.suffix.lower() == ".json",
+        folder=lambda: str(path.resolve().parent),
+    )
+
+
+def _plain_file(path: object) -> tuple[str, bytes] | None:
+    """The name and the bytes of the scenario file ``path`` (a str or os.PathLike) when it is
+    a regular file that reads without error, else None.
+
+    This is what load_scenario does for such a file, without importing pathlib (5 ms or more
+    at the start of every run): the file is found as named (no lookup among the shipped
+    scenarios), it is no folder, and its bytes are those ``Path(path).read_bytes()`` gives.
+    Anything else (a missing file, a folder, an unreadable file, an odd argument) goes to the
+    pathlib code, which also words every error about it as before."""
+    if os.sep != "/" or not isinstance(path, (str, os.PathLike)):
+        return None  # (on Windows, pathlib reads every file)
     try:
-        text = path.read_bytes().decode("utf-8")
+        name = os.fspath(path)
+        if not isinstance(name, str) or not stat.S_ISREG(os.stat(name).st_mode):
+            return None
+        with open(name, "rb") as file:
+            return name, file.read()
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def _shown(name: str) -> str:
+    """``str(Path(name))``, the path as messages show it (pathlib's spelling: no ``./``, no
+    doubled or trailing slash); only an error message needs it."""
+    from pathlib import Path
+
+    return str(Path(name))
+
+
+def _is_json_name(name: str) -> bool:
+    """``Path(name).suffix.lower() == ".json"`` for the name of a file: its last part ends in
+    ``.json`` after at least one more character (``.json`` alone has no suffix)."""
+    last = name.rsplit("/", 1)[-1]  # a regular file's name has no trailing slash
+    return len(last) > 5 and last.lower().endswith(".json")
+
+
+def _parse_scenario(
+    data: bytes, *, shown: Callable[[], str], is_json: bool, folder: Callable[[], str]
+) -> dict[str, Any]:
+    """The scenario in a file's bytes; ``shown()`` is the file as messages name it,
+    ``folder()`` the absolute folder it is in (``scenario_dir``)."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise scenario_error(
             "",
-            f"{path} is not a text scenario: byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{shown()} is not a text scenario: byte 0x{exc.object[exc.start]:02x} at offset "
             f"{exc.start} is not UTF-8 (scenarios are TOML text)",
         ) from None
     if "\x00" in text:
-        raise scenario_error("", f"{path} is not a text scenario: it holds NUL bytes")
-    try:
-        if path.suffix.lower() == ".json":
+        raise scenario_error("", f"{shown()} is not a text scenario: it holds NUL bytes")
+    if is_json:
+        import json
+
+        try:
             doc = json.loads(text)
-        else:
-            doc = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise scenario_error("", f"cannot parse {path}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise scenario_error("", f"cannot parse {shown()}: {exc}") from None
+    else:
+        # The plain TOML of scenario files without tomllib; tomllib reads the rest, and says
+        # what is wrong with a file that does not parse.
+        doc = _toml_read.loads(text)
+        if doc is None:
+            tomllib = _tomllib()
+            try:
+                doc = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise scenario_error("", f"cannot parse {shown()}: {exc}") from None
     if not isinstance(doc, dict):
-        raise scenario_error("", f"{path} does not hold a table at its top level")
+        raise scenario_error("", f"{shown()} does not hold a table at its top level")
     # Relative file paths inside the scenario (traces) resolve against its own folder.
-    doc.setdefault("scenario_dir", str(path.resolve().parent))
+    if "scenario_dir" not in doc:
+        doc["scenario_dir"] = folder()
     return doc
 
 
@@ -128,10 +235,20 @@ def parse_value(text: str) -> Any:
     s = text.strip()
     if "\n" in s or "\r" in s:
         return s
-    try:
-        doc = tomllib.loads(f"v = {s}")
-    except tomllib.TOMLDecodeError:
+    # The common values (numbers, booleans, words such as ``vegas`` or ``10ms``) are decided
+    # without tomllib, exactly as tomllib would decide them (see ternsim._toml_read).
+    scalar = _toml_read.override_scalar(s)
+    if scalar is _toml_read.STRING:
         return s
+    if scalar is not _toml_read.MISS:
+        return scalar
+    doc = _toml_read.loads(f"v = {s}")
+    if doc is None:
+        tomllib = _tomllib()
+        try:
+            doc = tomllib.loads(f"v = {s}")
+        except tomllib.TOMLDecodeError:
+            return s
     if set(doc) != {"v"} or not _plain(doc["v"]):
         return s  # a date, a time, or text that TOML read as more than one key
     return doc["v"]
@@ -184,7 +301,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
         here = ".".join(parts[: i + 1])
         if isinstance(node, dict):
             if last:
-                node[part] = copy.deepcopy(value)
+                node[part] = _deepcopy(value)
             else:
                 node = node.setdefault(part, {})
         elif isinstance(node, list):
@@ -196,7 +313,7 @@ def _set_path(doc: dict[str, Any], key: str, value: Any) -> None:
                     f"({_entries(len(node))}) in override `{key}`",
                 )
             if last:
-                node[index] = copy.deepcopy(value)
+                node[index] = _deepcopy(value)
             else:
                 node = node[index]
         else:
@@ -260,10 +377,14 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides) -> dict[s
     refuses an unknown key with its full path. An index past a list's end, a non-index into a
     list, or a key into a value that is not a table raises ScenarioError naming the path.
     """
-    result = copy.deepcopy(dict(scenario))
+    return _apply(_deepcopy(dict(scenario)), overrides)
+
+
+def _apply(scenario: dict[str, Any], overrides: Overrides) -> dict[str, Any]:
+    """Applies ``overrides`` to ``scenario`` in place; returns it."""
     for key, value in _override_items(overrides):
-        _set_path(result, key, value)
-    return result
+        _set_path(scenario, key, value)
+    return scenario
 
 
 # --- the scenario the core sees --------------------------------------------------------------
@@ -288,12 +409,16 @@ def scenario_json(scenario: Mapping[str, Any]) -> str:
     """The canonical JSON of a scenario: keys sorted, no whitespace, UTF-8 text. Equal
     scenarios give equal strings, which is what the sweep cache hashes."""
     _check_json(scenario, "")
-    return json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False), without
+    # importing json for plain data (see ternsim._json_plain).
+    return _json_plain.canonical(scenario)
 
 
 def prepare(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
     """Loads a scenario and applies overrides, without validating it."""
-    return apply_overrides(load_scenario(scenario_or_path), overrides)
+    # load_scenario returns a fresh dict (a copy of a dict it is given, a new one for a file):
+    # the overrides go into it, with no second deep copy (nor the import of copy).
+    return _apply(load_scenario(scenario_or_path), overrides)
 
 
 def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
@@ -305,6 +430,12 @@ def validate(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dic
 
 
 def _check_seed(seed: int) -> int:
+    if type(seed) is int:  # the usual case, without importing numbers
+        if not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
+        return seed
+    import numbers
+
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
@@ -527,6 +658,8 @@ class RunResult:
         """Writes the captured pcap file to ``path``."""
         if self.pcap is None:
             raise ValueError("this run captured no pcap; pass pcap=FLOW_OR_NODE to run()")
+        from pathlib import Path
+
         path = Path(path)
         path.write_bytes(self.pcap)
         return path
@@ -535,6 +668,8 @@ class RunResult:
         """Writes the ns-2 trace to ``path``."""
         if self.ns2_trace is None:
             raise ValueError("this run recorded no ns-2 trace; pass ns2_trace=True to run()")
+        from pathlib import Path
+
         path = Path(path)
         path.write_text(self.ns2_trace, encoding="utf-8")
         return path
@@ -600,6 +735,8 @@ class RunResult:
         unknown = [f for f in fmts if f not in TRACE_FORMATS]
         if unknown or not fmts:
             raise ValueError(f"formats must be among {TRACE_FORMATS}, not {fmts}")
+        import json
+
         traces = self.traces
 
         def fill(tmp: Path) -> None:
@@ -618,11 +755,16 @@ class RunResult:
                 if "csv" in fmts:
                     frame.to_csv(tmp / f"{name}.csv", index=False)
 
+        from ._atomic import replace_folder
+
         return replace_folder(folder, fill, marker=SUMMARY_FILE)
 
     @classmethod
     def read(cls, folder: str | os.PathLike[str]) -> RunResult:
         """Reads a folder written by :meth:`write` (Parquet traces preferred over CSV)."""
+        import json
+        from pathlib import Path
+
         folder = Path(folder)
         summary_path = folder / SUMMARY_FILE
         if not summary_path.is_file():

@@ -19,12 +19,16 @@ that flow's packets only.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
-from typing import Any
 
 from . import classes
 from .otcl import Obj, Refusal
+
+# typing.TYPE_CHECKING without importing typing or random (milliseconds of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random  # loaded by the rules that draw (see _stream)
+    from typing import Any
 
 #: The error model classes a script may make.
 MODEL_CLASSES = ("ErrorModel", "ErrorModel/List", "ErrorModel/Periodic")
@@ -244,6 +248,8 @@ class ErrorModels:
             seed = o.info.get("seed", 1)
             if o is self.m.default_rng:
                 seed = self.m.default_rng_seed or 1
+            import random
+
             o.info["stream"] = random.Random(f"ns2-rng/{seed}/{o.name}")
         return o.info["stream"]
 
@@ -261,6 +267,8 @@ class ErrorModels:
             self.default_rng_used = True
             if "stream" not in rv.info:
                 seed = self.m.default_rng_seed or 1
+                import random
+
                 rv.info["stream"] = random.Random(f"ns2-rv/{seed}/{rv.info['serial']}")
             stream = rv.info["stream"]
         else:

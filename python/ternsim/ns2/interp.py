@@ -23,13 +23,17 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable
 
 from . import classes
 from .otcl import ObjectSystem, Refusal, ScriptError, ScriptExit
 from .scenario import Translation
 from .simulator import Model, parse_events
 from .trace_stream import TraceStream
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 class _Session:

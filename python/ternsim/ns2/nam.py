@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from .otcl import Obj, Refusal
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: ns-2.35's nam trace version (`dump-namversion 1.0a5`).
 VERSION = "1.0a5"

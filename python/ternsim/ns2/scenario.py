@@ -11,11 +11,15 @@ the summary.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from . import classes, errmodel, mobileip, nam, wireless
 from .otcl import Obj, Refusal
 from .simulator import Model
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Agent class -> ternsim TCP variant.
 TCP_VARIANTS = {

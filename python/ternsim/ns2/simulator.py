@@ -13,11 +13,14 @@ Running the record is :mod:`ternsim.ns2.interp`'s job, translating it :mod:`tern
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import classes, mobileip, wireless
 from .nam import NamTrace
 from .otcl import Obj, ObjectSystem, Refusal
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 # Link and Event are plain classes, not dataclasses: ``dataclasses`` imports ``inspect``,

@@ -19,11 +19,14 @@ It knows nothing of Tcl: the caller gives a ``write(text)`` for the script's cha
 from __future__ import annotations
 
 import heapq
-import tempfile
-from collections.abc import Iterator
-from typing import IO, Any, Callable
 
 from .nam import wireless_packet_lines
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import IO, Any, Callable
 
 #: Filtered wireless lines kept in memory before a sorted run of them goes to a file.
 SPILL_LINES = 200_000
@@ -189,6 +192,8 @@ class TraceStream:
 
     def _spill(self) -> None:
         self._lines.sort(key=lambda e: e[0])
+        import tempfile  # only a long wireless trace spills (tempfile imports shutil, bz2...)
+
         run = tempfile.TemporaryFile("w+", encoding="utf-8", prefix="ternsim-trace-")
         for (t, k, r), line in self._lines:
             # repr of a float reads back as the same float: the merge compares exact keys.
