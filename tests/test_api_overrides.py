@@ -207,3 +207,21 @@ def test_scenario_json_refuses_non_finite_numbers_with_their_path():
     with pytest.raises(ScenarioError) as info:
         scenario_json({"links": [{"loss": math.inf}]})
     assert info.value.path == "links.0.loss"
+
+
+def test_a_detached_sink_acknowledges_nothing_more():
+    from ternsim import api
+    from ternsim.paths import scenario_path
+
+    sim = api.Simulation(
+        str(scenario_path("conformance/wired.toml")), seed=1, overrides={"duration": "10s"}
+    )
+    sim.run_until(5.0)
+    sim.detach_agent("ftp", "sink")
+    # The ACKs already on their way back (one 40 ms round trip at most) arrive by 5.1 s.
+    sim.run_until(5.1)
+    acked = sim.flow("ftp")["ack"]
+    sim.run_until(10.0)
+    assert sim.flow("ftp")["ack"] == acked
+    with pytest.raises(ValueError, match="allowed: source, sink"):
+        sim.detach_agent("ftp", "middle")

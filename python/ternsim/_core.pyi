@@ -85,6 +85,9 @@ class Simulation:
         """Flow ``flow``'s state now (see ``ternsim.Simulation.flow``)."""
     def set_tcp_window(self, flow: int, window: int) -> None:
         """A TCP flow's receiver window (ns-2 ``window_``) from now on."""
+    def detach_agent(self, flow: int, sink: bool) -> None:
+        """Detaches the flow's source agent (``sink`` false) or its sink from its node from
+        now on (ns-2 ``$ns detach-agent``): what it sends and receives is absorbed."""
     def take_ns2_trace(self) -> str:
         """The ns-2 trace text recorded since the last call."""
     def finish(self) -> dict[str, Any]:

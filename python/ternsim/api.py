@@ -556,6 +556,14 @@ class Simulation:
         """Sets a TCP flow's receiver window (ns-2 ``window_``) from now on."""
         self._sim.set_tcp_window(self._index(flow), int(packets))
 
+    def detach_agent(self, flow: str | int, side: str) -> None:
+        """Detaches a flow's ``"source"`` or ``"sink"`` agent from its node from now on (ns-2
+        ``$ns detach-agent``): what it sends and what reaches its port are absorbed, untraced;
+        the agent runs on (a TCP sender's timers fire into nothing)."""
+        if side not in ("source", "sink"):
+            raise ValueError(f"side {side!r}; allowed: source, sink")
+        self._sim.detach_agent(self._index(flow), side == "sink")
+
     def take_ns2_trace(self) -> str:
         """The ns-2 trace recorded since the last call (with ``ns2_trace=True``)."""
         return str(self._sim.take_ns2_trace())

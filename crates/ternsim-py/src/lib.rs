@@ -282,7 +282,7 @@ fn cbrgen(
 /// A run its caller steps (`ternsim.Simulation`): built from a scenario (JSON text) and a
 /// seed, paused at 0; `run_until(t)` runs the events due before `t` seconds with the GIL
 /// released; `flow_state(i)` reads flow `i` as a dict; `set_tcp_window(i, w)` changes its
-/// receiver window; `take_ns2_trace()` hands over the ns-2 trace text recorded since the last
+/// receiver window; `detach_agent(i, sink)` detaches one of its agents; `take_ns2_trace()` hands over the ns-2 trace text recorded since the last
 /// call; `finish()` runs to the scenario's end and `stop()` ends where the run is paused, both
 /// returning what `run` returns. After either, every method raises.
 #[pyclass]
@@ -373,6 +373,19 @@ impl Simulation {
     fn set_tcp_window(&mut self, flow: usize, window: u32) -> PyResult<()> {
         self.live()?
             .set_tcp_window(flow, window)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Detaches flow `flow`'s source (`sink = false`) or sink agent from its node from now
+    /// on (ns-2 `$ns detach-agent`).
+    fn detach_agent(&mut self, flow: usize, sink: bool) -> PyResult<()> {
+        let side = if sink {
+            ternsim_core::world::AgentSide::Sink
+        } else {
+            ternsim_core::world::AgentSide::Source
+        };
+        self.live()?
+            .detach_agent(flow, side)
             .map_err(PyValueError::new_err)
     }
 

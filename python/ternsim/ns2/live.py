@@ -127,6 +127,13 @@ class LiveState:
             value = value - core_then + set_to
         return fmt(value)
 
+    def detach(self, o: Obj) -> None:
+        """``$ns detach-agent`` of ``o`` during the run (an agent of no flow carries nothing:
+        nothing to do)."""
+        if o.name in self.role and self.final is None:
+            flow, role = self.role[o.name]
+            self.sim.detach_agent(flow, role == "receiver")
+
     def write(self, o: Obj, var: str, value: str) -> bool:
         """Applies ``$o set var value`` during the run; False when ``var`` is not a live
         variable of ``o`` (the caller then refuses it)."""

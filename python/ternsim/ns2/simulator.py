@@ -803,14 +803,21 @@ class Model:
         return ""
 
     def detach_agent(self, sim: Obj, args: tuple) -> str:
-        """`$ns detach-agent NODE AGENT` before the run: the agent is as if never attached
-        (ns-2 points its node's port at the null agent; the port number stays used)."""
-        self._before_run("$ns detach-agent")
+        """`$ns detach-agent NODE AGENT`. Before the run the agent is as if never attached
+        (ns-2 points its node's port at the null agent; the port number stays used). During
+        the run (ns-2's `simple.tcl` at 1.35 s) the core absorbs, from then on, what the
+        agent sends and what reaches its port, as ns-2's null agent does."""
         if len(args) != 2:
             raise Refusal("detach-agent: give NODE AGENT")
         node, agent = self.node_obj(args[0]), self.obj(args[1], "Agent")
         if agent.info["node"] is not node:
             raise Refusal("detach-agent: the agent is not attached to that node")
+        if self.started:
+            # The scenario is built: the agent keeps its node and port numbers (the trace
+            # numbers packets by them); only the core stops carrying its packets.
+            if self.live is not None:
+                self.live.detach(agent)
+            return ""
         if agent.info["peer"] is not None:
             raise Refusal(
                 "detach-agent of a connected agent: not supported; supported: detaching an "

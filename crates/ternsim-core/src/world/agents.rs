@@ -2,7 +2,7 @@
 //! `now` and what arrived, turns the segments they produce into packets, keeps their timers
 //! in the event queue, and records what the traces and metrics need.
 
-use super::{Event, FlowAgents, TcpAgents, World};
+use super::{AgentSide, Event, FlowAgents, TcpAgents, World};
 use crate::net::packet::{Payload, Ports};
 use crate::scenario::FlowTransport;
 use crate::sim::SimTime;
@@ -201,7 +201,7 @@ impl World {
                 seg.wire_bytes,
                 payload,
             );
-            self.originate(now, src, p);
+            self.agent_send(now, f, AgentSide::Source, src, p);
         }
         self.tcp_out.segments = segments;
         for e in &ns2_events[next_event..] {
@@ -298,7 +298,7 @@ impl World {
                 wire_bytes,
                 Payload::TcpAck(ack),
             );
-            self.originate(now, dst, p);
+            self.agent_send(now, f, AgentSide::Sink, dst, p);
         }
         self.sink_out.acks = acks;
         self.arm_sink(f);

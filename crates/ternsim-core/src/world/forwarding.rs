@@ -3,7 +3,7 @@
 //! destination port. Every drop goes through [`World::drop_packet`], so the accounting and
 //! the `drops` trace see each one, with the node and interface where it happened.
 
-use super::{Agent, Event, World, DEFAULT_TTL};
+use super::{Agent, AgentSide, Event, World, DEFAULT_TTL};
 use crate::channel::drop_stage::DropPoint;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
@@ -75,6 +75,30 @@ impl World {
         self.accounting.created += 1;
         self.accounting.created_by_kind[packet.kind().index()] += 1;
         packet
+    }
+
+    /// Flow `f`'s agent on `side`, at `node`, sends `packet`: it goes to routing, unless the
+    /// agent was detached, whose target is then ns-2's null agent (the packet is made, so
+    /// its uid is taken, and absorbed untraced).
+    pub(super) fn agent_send(
+        &mut self,
+        now: SimTime,
+        f: usize,
+        side: AgentSide,
+        node: NodeId,
+        packet: Packet,
+    ) {
+        if self.flows[f].detached[side as usize] {
+            self.absorb(&packet);
+            return;
+        }
+        self.originate(now, node, packet);
+    }
+
+    /// ns-2's null agent takes `packet`: counted as delivered, nothing traced.
+    fn absorb(&mut self, packet: &Packet) {
+        self.accounting.delivered += 1;
+        self.accounting.delivered_by_kind[packet.kind().index()] += 1;
     }
 
     /// `node` originates `packet`: its routing protocol decides.
@@ -165,6 +189,15 @@ impl World {
             self.drop_packet(now, Some(node), None, packet, DropReason::NoAgent);
             return;
         };
+        // A detached agent's port leads to ns-2's null agent (`Node::detach`).
+        let (f, side) = match agent {
+            Agent::TcpSender(f) | Agent::UdpSource(f) => (f, AgentSide::Source),
+            Agent::TcpSink(f) | Agent::UdpSink(f) => (f, AgentSide::Sink),
+        };
+        if self.flows[f as usize].detached[side as usize] {
+            self.absorb(&packet);
+            return;
+        }
         self.tap_deliver(now, node, &packet, ip_copy);
         self.accounting.delivered += 1;
         self.accounting.delivered_by_kind[packet.kind().index()] += 1;

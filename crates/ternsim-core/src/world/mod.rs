@@ -151,6 +151,17 @@ struct FlowRuntime {
     ns2_ports: (u16, u16),
     agents: FlowAgents,
     stats: FlowStats,
+    /// Whether the flow's source and sink agents were detached from their nodes during the
+    /// run (ns-2 `$ns detach-agent`): what a detached agent sends, and what reaches its port,
+    /// goes to ns-2's null agent, which absorbs it untraced.
+    detached: [bool; 2],
+}
+
+/// A flow's two agents: the source (TCP sender, UDP source) and the sink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentSide {
+    Source = 0,
+    Sink = 1,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -491,6 +502,7 @@ impl World {
                 } else {
                     FlowStats::default()
                 },
+                detached: [false; 2],
             });
             sched.schedule(f.start, Event::FlowStart(i as u32));
             // Scheduled after the start, so a write at offset 0 finds the sender started.

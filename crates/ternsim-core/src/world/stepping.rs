@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::capture::{Capture, CaptureSpec};
 use super::summary::RunOutput;
-use super::{FlowAgents, World};
+use super::{AgentSide, FlowAgents, World};
 use crate::scenario::ResolvedScenario;
 use crate::sim::SimTime;
 
@@ -156,6 +156,20 @@ impl Simulation {
             Some(FlowAgents::Udp(_)) => Err(format!("flow {flow} is not TCP")),
             None => Err(format!("no flow {flow}")),
         }
+    }
+
+    /// Detaches flow `flow`'s agent on `side` from its node from now on (ns-2 `$ns
+    /// detach-agent`): what it sends and what reaches its port are absorbed untraced, as by
+    /// ns-2's null agent; the agent itself runs on (its timers fire, a TCP sender times out
+    /// and sends into the null agent).
+    pub fn detach_agent(&mut self, flow: usize, side: AgentSide) -> Result<(), String> {
+        let f = self
+            .world
+            .flows
+            .get_mut(flow)
+            .ok_or_else(|| format!("no flow {flow}"))?;
+        f.detached[side as usize] = true;
+        Ok(())
     }
 
     /// The ns-2 trace text recorded since the last call (empty without an ns-2 trace).

@@ -1,7 +1,7 @@
 //! The world's side of UDP flows: a traffic source (CBR, exponential or Pareto on/off)
 //! feeding an ns-2 `Agent/UDP` at the sender, datagram statistics at the receiver.
 
-use super::{Event, FlowAgents, World};
+use super::{AgentSide, Event, FlowAgents, World};
 use crate::app::{
     CbrConfig, CbrPacing, DatagramStats, OnOffConfig, TrafficConfig, TrafficSource, UdpAgent,
     UdpDatagram,
@@ -140,7 +140,7 @@ impl World {
                 d.size,
                 payload,
             );
-            self.originate(now, src, p);
+            self.agent_send(now, f, AgentSide::Source, src, p);
         }
         self.arm_udp(f);
     }

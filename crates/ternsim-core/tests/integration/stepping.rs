@@ -159,3 +159,44 @@ fn a_pause_sees_the_state_before_the_events_due_at_its_time() {
     assert_eq!(out.summary.sim_seconds, 0.5);
     assert!(acked > 100.0);
 }
+
+/// ns-2 `$ns detach-agent` of both agents at 5 s (ns-2's `ex/simple.tcl` at 1.35 s): the
+/// segments in flight (at most the 20-packet window) still cross the link and reach node
+/// b's port, where the null agent takes them; no ACK goes out from then on, so the
+/// sender's cumulative ACK stops where the last ACK sent before 5 s, one propagation delay
+/// away, leaves it. The sender keeps running: its retransmission timer fires and it
+/// "sends" into its own null agent, so nothing more appears in the ns-2 trace after the
+/// in-flight packets have arrived (5 s + 10 ms propagation + a window's 16.6 ms of
+/// transmission).
+#[test]
+fn detached_agents_send_and_receive_nothing_after_the_detach() {
+    use ternsim_core::world::AgentSide;
+    let mut sim = Simulation::new(pair(20, "10s"), 1, &ns2_trace_spec()).unwrap();
+    sim.run_until(SimTime::from_secs_f64(5.0));
+    sim.detach_agent(0, AgentSide::Source).unwrap();
+    sim.detach_agent(0, AgentSide::Sink).unwrap();
+    let mut trace = sim.take_ns2_trace();
+    sim.run_until(SimTime::from_secs_f64(5.1));
+    let ack_at = state(&sim, 0, "ack");
+    sim.run_until(SimTime::from_secs_f64(10.0));
+    assert_eq!(state(&sim, 0, "ack"), ack_at);
+    assert!(state(&sim, 0, "timeouts") >= 1.0);
+    trace.push_str(&sim.take_ns2_trace());
+    let out = sim.finish();
+    trace.push_str(out.capture.ns2_trace.as_deref().unwrap_or(""));
+    let last: f64 = trace
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(last < 5.0 + 0.010 + 0.0167 + 1e-9, "{last}");
+    assert!(sim_detach_refuses_unknown_flows());
+}
+
+fn sim_detach_refuses_unknown_flows() -> bool {
+    let mut sim = Simulation::new(pair(20, "1s"), 1, &CaptureSpec::default()).unwrap();
+    sim.detach_agent(3, ternsim_core::world::AgentSide::Sink)
+        .is_err_and(|e| e == "no flow 3")
+}
