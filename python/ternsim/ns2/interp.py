@@ -317,11 +317,20 @@ class _Session:
         return self.exit_code or 0
 
     def _finish_channels(self) -> None:
+        import tkinter
+
         for ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
             if ch in ("stdout", "stderr"):
                 self.tcl.call("flush", ch)
             elif ch != "stdin":
-                self.tcl.call("close", ch)
+                try:
+                    self.tcl.call("close", ch)
+                except tkinter.TclError:
+                    # Closing a trace channel first writes what the run recorded into it;
+                    # after a script error that step may fail again. Close it as it is: the
+                    # error being reported matters, not a second one.
+                    if ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
+                        self.tcl.call("::ns2::_close", ch)
 
     def _discard_files(self) -> None:
         for ch in self.tcl.splitlist(self.tcl.call("file", "channels")):
