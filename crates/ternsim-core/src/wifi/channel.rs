@@ -23,8 +23,7 @@
 //! transmission start; a frame whose start reaches a receiver after that receiver settled an
 //! earlier frame ending within the same window is not counted as overlapping it.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
@@ -32,6 +31,7 @@ use crate::net::addr::Addr;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::wired::QueueEvent;
+use crate::sim::heap::{Keyed, MinHeap};
 use crate::sim::{RandomStream, SimTime};
 use crate::wifi::backoff::Backoff;
 use crate::wifi::config::{Timing, WifiConfig, ACK_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES};
@@ -254,7 +254,7 @@ pub struct WifiChannel {
     speed_bound_mps: f64,
     scratch: Vec<u16>,
     /// Every armed deadline, earliest (time, insertion order) first. Lazily cleaned.
-    agenda: BinaryHeap<Reverse<Deadline>>,
+    agenda: MinHeap<Deadline>,
     agenda_seq: u64,
     /// Times the world has been asked to wake the channel at and has not yet, latest
     /// first: a handful at most, and the one removed is nearly always the earliest, so a
@@ -279,10 +279,17 @@ pub struct WifiChannel {
 /// An agenda entry: the deadline's time in the high 64 bits of `key` and the order it was
 /// armed in the low 64, so that ordering by (time, order) is one 128-bit comparison (keys are
 /// unique); `tag` is `index << 3 | kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Deadline {
     key: u128,
     tag: u32,
+}
+
+impl Keyed for Deadline {
+    #[inline]
+    fn key(&self) -> u128 {
+        self.key
+    }
 }
 
 impl Deadline {
@@ -364,7 +371,7 @@ impl WifiChannel {
             sense_reach_m,
             speed_bound_mps,
             scratch: Vec::new(),
-            agenda: BinaryHeap::new(),
+            agenda: MinHeap::with_capacity(64),
             agenda_seq: 0,
             requested: Vec::new(),
             wakes_requested: 0,
@@ -512,7 +519,7 @@ impl WifiChannel {
         if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {
             self.requested.remove(i);
         }
-        while let Some(&Reverse(Deadline { key, tag })) = self.agenda.peek() {
+        while let Some(&Deadline { key, tag }) = self.agenda.peek() {
             let at = Deadline::at(key);
             if at > now {
                 break;
@@ -553,7 +560,7 @@ impl WifiChannel {
 
     /// Makes sure the world will wake the channel at its earliest live deadline.
     fn request_wake(&mut self, out: &mut IfaceOutput) {
-        while let Some(&Reverse(Deadline { key, tag })) = self.agenda.peek() {
+        while let Some(&Deadline { key, tag }) = self.agenda.peek() {
             let at = Deadline::at(key);
             if self.is_live(at, tag) {
                 if let Err(i) = self.requested.binary_search_by(|t| at.cmp(t)) {
@@ -568,10 +575,10 @@ impl WifiChannel {
     }
 
     fn push_agenda(&mut self, at: u64, tag: u32) {
-        self.agenda.push(Reverse(Deadline {
+        self.agenda.push(Deadline {
             key: (u128::from(at) << 64) | u128::from(self.agenda_seq),
             tag,
-        }));
+        });
         self.agenda_seq += 1;
     }
 
