@@ -10,6 +10,7 @@ use crate::net::iface::IfaceOutput;
 use crate::net::packet::{
     DropReason, Header, IpHeader, Packet, PacketFields, PacketKind, Payload, Ports,
 };
+use crate::net::wired::WiredDirection;
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -42,7 +43,7 @@ impl World {
         } else {
             0
         };
-        let packet = Packet::new(PacketFields {
+        let fields = PacketFields {
             uid,
             ns2_uid,
             num_forwards: 0,
@@ -53,7 +54,11 @@ impl World {
             size,
             created: now,
             payload,
-        });
+        };
+        let packet = match self.spent_packets.pop() {
+            Some(spent) => Packet::reuse(spent, fields),
+            None => Packet::new(fields),
+        };
         self.accounting.created += 1;
         self.accounting.created_by_kind[packet.kind().index()] += 1;
         packet
@@ -115,6 +120,7 @@ impl World {
             Routed::Consumed(packet) => {
                 self.accounting.delivered += 1;
                 self.accounting.delivered_by_kind[packet.kind().index()] += 1;
+                self.spend(packet);
             }
             Routed::Drop(packet, why) => self.drop_packet(now, Some(node), None, packet, why),
         }
@@ -160,6 +166,14 @@ impl World {
             // as a real agent would discard it.
             _ => {}
         }
+        self.spend(packet);
+    }
+
+    /// `packet` has ended: its allocation is kept for a new packet, up to a few.
+    fn spend(&mut self, packet: Packet) {
+        if self.spent_packets.len() < super::SPENT_PACKETS_KEPT {
+            self.spent_packets.push(packet);
+        }
     }
 
     /// Hands `packet` to interface `iface` for `next_hop` and moves what results.
@@ -187,12 +201,26 @@ impl World {
             }
         }
         self.tap_transmit(now, iface, next_hop, &packet);
+        if self.fast_wired {
+            if let Some(wire) = self.devices[device as usize].wired_mut() {
+                wire.submit(now, packet, &mut self.wired_out);
+                self.drain_wired(now, device);
+                return;
+            }
+        }
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
     }
 
     pub(super) fn on_device_wake(&mut self, now: SimTime, device: u32, tag: u32) {
+        if self.fast_wired {
+            if let Some(wire) = self.devices[device as usize].wired_mut() {
+                wire.on_wake(now, tag, &mut self.wired_out);
+                self.drain_wired(now, device);
+                return;
+            }
+        }
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].on_wake(now, tag, &mut out);
         self.drain_device(now, device, out);
@@ -201,6 +229,63 @@ impl World {
     /// Moves what a device call outside `transmit`/`on_wake` produced (a link going down).
     pub(super) fn drain_device_output(&mut self, now: SimTime, device: u32, out: Box<IfaceOutput>) {
         self.drain_device(now, device, out);
+    }
+
+    /// What a call into wired direction `device` left in `wired_out`, moved as
+    /// [`Self::drain_device`] would move it with no capture and no device traces (see
+    /// `World::fast_wired`), without its per-call bookkeeping: wired calls are half the
+    /// events of a wired run. A wired call yields drops and wake-ups (`submit`, the end of a
+    /// transmission) or one arrival (`on_wake`), never both; the buffer is emptied before
+    /// the arrival is handed on, because that reenters the wired path.
+    fn drain_wired(&mut self, now: SimTime, device: u32) {
+        let d = device as usize;
+        let out = &mut self.wired_out;
+        debug_assert!(out.tx_failures.is_empty() && out.overheard.is_empty());
+        debug_assert!(out.copies == [0; PacketKind::ALL.len()]);
+        debug_assert!(out.arrivals.len() <= 1);
+        let arrival = out.arrivals.pop();
+        debug_assert!(arrival.is_none() || (out.drops.is_empty() && out.wakes.is_empty()));
+        if !out.drops.is_empty() {
+            // Charged to the sending interface, which wired direction `d` is.
+            let iface = IfaceId(device);
+            let node = self.ifaces[iface.ix()].node;
+            let mut drops = std::mem::take(&mut self.wired_out.drops);
+            for (packet, why) in drops.drain(..) {
+                self.drop_packet(now, Some(node), Some(iface), packet, why);
+            }
+            self.wired_out.drops = drops;
+        }
+        for &(at, tag) in &self.wired_out.wakes {
+            let event = Event::IfaceWake { device, tag };
+            if WiredDirection::is_arrival_tag(tag) {
+                self.sched.schedule_in_lane(self.device_lanes[d], at, event);
+            } else {
+                self.sched.schedule(at, event);
+            }
+        }
+        self.wired_out.wakes.clear();
+        if let Some((port, packet)) = arrival {
+            self.device_arrival(now, device, port, packet);
+        }
+    }
+
+    /// `packet` leaves `device` on `port`: at the far end of a wired direction a drop stage
+    /// may lose it; otherwise it reaches the interface of the receiving node.
+    fn device_arrival(&mut self, now: SimTime, device: u32, port: u16, packet: Packet) {
+        let d = device as usize;
+        // A drop stage at the far end (ns-2's `link-lossmodel`, after the delay) judges the
+        // packet before the receive trace sees it.
+        if let Some(wire) = self.devices[d].wired_mut() {
+            if let Some(traced) = wire.stage_loss(DropPoint::Arrival, &packet) {
+                let sender = IfaceId(device);
+                let node = self.ifaces[sender.ix()].node;
+                self.stage_drop(now, node, sender, packet, traced);
+                return;
+            }
+        }
+        let iface = self.arrival_iface[d][port as usize];
+        self.tap_arrival(now, d, iface, &packet);
+        self.receive(now, iface, packet);
     }
 
     /// Drops, transmit failures and arrivals of one device call, then its wake-ups. The
@@ -239,19 +324,7 @@ impl World {
         }
         if !out.arrivals.is_empty() {
             for (port, packet) in out.arrivals.drain(..) {
-                // A drop stage at the far end (ns-2's `link-lossmodel`, after the delay)
-                // judges the packet before the receive trace sees it.
-                if let Some(wire) = self.devices[d].wired_mut() {
-                    if let Some(traced) = wire.stage_loss(DropPoint::Arrival, &packet) {
-                        let sender = IfaceId(device);
-                        let node = self.ifaces[sender.ix()].node;
-                        self.stage_drop(now, node, sender, packet, traced);
-                        continue;
-                    }
-                }
-                let iface = self.arrival_iface[d][port as usize];
-                self.tap_arrival(now, d, iface, &packet);
-                self.receive(now, iface, packet);
+                self.device_arrival(now, device, port, packet);
             }
         }
         self.devices[d].rearm(&mut out);
@@ -553,6 +626,7 @@ impl World {
                 packet.trace_seq(),
             );
         }
+        self.spend(packet);
     }
 }
 
