@@ -180,6 +180,19 @@ impl Packet {
         Packet(Box::new(fields))
     }
 
+    /// A new packet in the allocation of `spent`, a packet that has ended (delivered or
+    /// dropped): its fields are replaced by `fields`, whose header stack takes over the
+    /// spent packet's (emptied) buffer, so no allocation is made.
+    pub fn reuse(mut spent: Packet, mut fields: PacketFields) -> Self {
+        if fields.headers.is_empty() {
+            let mut headers = std::mem::take(&mut spent.0.headers);
+            headers.clear();
+            fields.headers = headers;
+        }
+        *spent.0 = fields;
+        spent
+    }
+
     /// The fields, owned (to move the payload out at the receiving agent).
     pub fn into_fields(self) -> PacketFields {
         *self.0

@@ -128,7 +128,7 @@ pub struct WiredDirection {
     pipe: VecDeque<(SimTime, Packet)>,
     pub error: ErrorModel,
     /// Drop stages in the order packets meet them ([`crate::channel::drop_stage`]); the
-    /// world asks [`Self::stage_loss`] before it hands a packet over and as one arrives.
+    /// world asks [`Self::stage_verdict`] before it hands a packet over and as one arrives.
     pub stages: Vec<DropStage>,
     rng: RandomStream,
     pub stats: LinkStats,

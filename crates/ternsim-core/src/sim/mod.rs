@@ -1,6 +1,7 @@
 //! The simulation engine: integer-nanosecond time, the deterministic event queue and named
 //! random streams. It knows nothing about networks; `crate::world` drives it.
 
+pub mod heap;
 pub mod mrg32k3a;
 pub mod rng;
 pub mod scheduler;

@@ -1,4 +1,4 @@
-//! The event queue: a binary heap ordered by (time, insertion sequence).
+//! The event queue: a binary min-heap ([`super::heap`]) ordered by (time, insertion sequence).
 //!
 //! Two events scheduled for the same instant run in the order they were scheduled, which is
 //! what makes a run a pure function of its scenario and seed. `push` and `pop` are O(log n);
@@ -14,10 +14,9 @@
 //! top of the heap in one sift instead of a pop and a push. An event scheduled in a lane earlier than the lane's
 //! last (a shortened link delay can overtake) goes to the heap directly.
 
-use std::cmp::Ordering;
-use std::collections::binary_heap::PeekMut;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
+use super::heap::{Keyed, MinHeap};
 use super::time::SimTime;
 
 // The queue's methods are `#[inline]`: they run once or twice per event, and whether the
@@ -41,21 +40,10 @@ impl<E> Entry<E> {
     }
 }
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed so that the max-heap pops the earliest (time, seq) first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
+impl<E> Keyed for Entry<E> {
+    #[inline]
+    fn key(&self) -> u128 {
+        self.key
     }
 }
 
@@ -73,7 +61,7 @@ struct LaneQueue<E> {
 }
 
 pub struct Scheduler<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: MinHeap<Entry<E>>,
     lanes: Vec<LaneQueue<E>>,
     /// Events waiting in lanes (not in the heap).
     in_lanes: usize,
@@ -91,7 +79,7 @@ impl<E> Default for Scheduler<E> {
 impl<E> Scheduler<E> {
     pub fn new() -> Self {
         Scheduler {
-            heap: BinaryHeap::with_capacity(1024),
+            heap: MinHeap::with_capacity(1024),
             lanes: Vec::new(),
             in_lanes: 0,
             next_seq: 0,
@@ -196,7 +184,7 @@ impl<E> Scheduler<E> {
     /// pass down the heap instead of a pop and a push.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let mut top = self.heap.peek_mut()?;
+        let top = self.heap.peek()?;
         let (key, lane) = (top.key, top.lane);
         let next = if lane == NO_LANE {
             None
@@ -211,18 +199,14 @@ impl<E> Scheduler<E> {
         let event = match next {
             Some((next_key, next_event)) => {
                 self.in_lanes -= 1;
-                let old = std::mem::replace(
-                    &mut *top,
-                    Entry {
-                        key: next_key,
-                        event: next_event,
-                        lane,
-                    },
-                );
-                drop(top);
+                let old = self.heap.replace_top(Entry {
+                    key: next_key,
+                    event: next_event,
+                    lane,
+                });
                 old.event
             }
-            None => PeekMut::pop(top).event,
+            None => self.heap.pop().expect("peeked").event,
         };
         self.now = SimTime((key >> 64) as u64);
         self.popped += 1;

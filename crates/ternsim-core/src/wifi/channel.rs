@@ -23,8 +23,7 @@
 //! transmission start; a frame whose start reaches a receiver after that receiver settled an
 //! earlier frame ending within the same window is not counted as overlapping it.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
@@ -32,6 +31,7 @@ use crate::net::addr::Addr;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::wired::QueueEvent;
+use crate::sim::heap::{Keyed, MinHeap};
 use crate::sim::{RandomStream, SimTime};
 use crate::wifi::backoff::Backoff;
 use crate::wifi::config::{Timing, WifiConfig, ACK_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES};
@@ -40,6 +40,10 @@ use crate::wifi::ifq::{Enqueued, Ifq, Queued};
 use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
 use crate::wifi::propagation::propagation_delay_ns;
 use crate::wifi::stats::WifiStats;
+
+/// The most stations a channel keeps its pair cache for (`WifiChannel::pair_cache`): an
+/// n × n table of 16-byte entries, 1 MiB at this size.
+const PAIR_CACHE_MAX_STATIONS: usize = 256;
 
 /// Wake kinds (low 3 bits of a tag).
 pub(super) const BACKOFF: usize = 0;
@@ -245,6 +249,12 @@ pub struct WifiChannel {
     pub(super) spare_lists: Vec<Vec<(u16, u64)>>,
     grid: Grid,
     any_mobile: bool,
+    /// While no station moves: the received power and the propagation delay (ns) of each
+    /// (sender, receiver) pair, row = sender, computed on first use (`NaN` power: not yet).
+    /// They are the numbers the exact computation gives for the pair every time, without
+    /// its square root, powers and divisions per frame and receiver. Empty when a station is
+    /// mobile or there are more than [`PAIR_CACHE_MAX_STATIONS`] stations.
+    pair_cache: Vec<(f64, u64)>,
     last_regrid: u64,
     /// Farther than this (m) a frame is certainly below CSThresh: the carrier-sense range
     /// with a margin that no rounding in the exact power computation can cross.
@@ -254,7 +264,7 @@ pub struct WifiChannel {
     speed_bound_mps: f64,
     scratch: Vec<u16>,
     /// Every armed deadline, earliest (time, insertion order) first. Lazily cleaned.
-    agenda: BinaryHeap<Reverse<Deadline>>,
+    agenda: MinHeap<Deadline>,
     agenda_seq: u64,
     /// Times the world has been asked to wake the channel at and has not yet, latest
     /// first: a handful at most, and the one removed is nearly always the earliest, so a
@@ -276,19 +286,54 @@ pub struct WifiChannel {
     pub mac_log: Vec<MacLogEntry>,
 }
 
-/// An agenda entry: the deadline's time in the high 64 bits of `key` and the order it was
-/// armed in the low 64, so that ordering by (time, order) is one 128-bit comparison (keys are
-/// unique); `tag` is `index << 3 | kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Deadline {
-    key: u128,
-    tag: u32,
-}
+/// An agenda entry packed in one integer, so that the agenda's heap moves 16 bytes per
+/// entry: the deadline's time in the high 64 bits, then the order it was armed in
+/// ([`ORDER_BITS`] bits), then its tag `index << 3 | kind` ([`TAG_BITS`] bits). Ordering the
+/// integers is ordering by (time, order); orders are unique, so the tag never decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Deadline(u128);
+
+const TAG_BITS: u32 = 24;
+const ORDER_BITS: u32 = 64 - TAG_BITS;
 
 impl Deadline {
-    fn at(key: u128) -> u64 {
-        (key >> 64) as u64
+    fn new(at: u64, order: u64, tag: u32) -> Self {
+        debug_assert!(order < 1 << ORDER_BITS && tag < 1 << TAG_BITS);
+        Deadline((u128::from(at) << 64) | u128::from(order << TAG_BITS | u64::from(tag)))
     }
+
+    fn at(self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+
+    #[cfg(test)]
+    fn order(self) -> u64 {
+        (self.0 as u64) >> TAG_BITS
+    }
+
+    fn tag(self) -> u32 {
+        (self.0 as u32) & ((1 << TAG_BITS) - 1)
+    }
+}
+
+impl Keyed for Deadline {
+    #[inline]
+    fn key(&self) -> u128 {
+        self.0
+    }
+}
+
+/// Renumbers the entries of `agenda` 0, 1, 2, ... in their order and returns the next
+/// free order.
+fn renumber(agenda: &mut MinHeap<Deadline>) -> u64 {
+    let mut entries = Vec::with_capacity(agenda.len());
+    while let Some(d) = agenda.pop() {
+        entries.push(d);
+    }
+    for (order, d) in entries.iter().enumerate() {
+        agenda.push(Deadline::new(d.at(), order as u64, d.tag()));
+    }
+    entries.len() as u64
 }
 
 fn position(m: &Mobility, t: u64) -> Position {
@@ -351,7 +396,7 @@ impl WifiChannel {
                 }
             })
             .collect();
-        WifiChannel {
+        let mut channel = WifiChannel {
             cfg,
             t,
             st,
@@ -360,11 +405,12 @@ impl WifiChannel {
             spare_lists: Vec::new(),
             grid,
             any_mobile,
+            pair_cache: Vec::new(),
             last_regrid: 0,
             sense_reach_m,
             speed_bound_mps,
             scratch: Vec::new(),
-            agenda: BinaryHeap::new(),
+            agenda: MinHeap::with_capacity(64),
             agenda_seq: 0,
             requested: Vec::new(),
             wakes_requested: 0,
@@ -374,7 +420,35 @@ impl WifiChannel {
             station_names: Vec::new(),
             trace_mac: false,
             mac_log: Vec::new(),
+        };
+        channel.reset_pair_cache();
+        channel
+    }
+
+    /// Empties the pair cache (positions changed) and keeps it only while no station moves.
+    fn reset_pair_cache(&mut self) {
+        let n = self.st.len();
+        self.pair_cache.clear();
+        if !self.any_mobile && n <= PAIR_CACHE_MAX_STATIONS {
+            self.pair_cache.resize(n * n, (f64::NAN, 0));
         }
+    }
+
+    /// The received power at `r` of a frame `s` sends from `from` at `now`, and its
+    /// propagation delay in ns.
+    fn pair_link(&mut self, s: usize, r: usize, from: Position, now: u64) -> (f64, u64) {
+        let slot = s * self.st.len() + r;
+        if let Some(&(power, delay)) = self.pair_cache.get(slot) {
+            if !power.is_nan() {
+                return (power, delay);
+            }
+        }
+        let d = from.distance(self.pos_at(r, now));
+        let link = (self.cfg.radio.rx_power(d), propagation_delay_ns(d));
+        if let Some(cached) = self.pair_cache.get_mut(slot) {
+            *cached = link;
+        }
+        link
     }
 
     pub fn config(&self) -> &WifiConfig {
@@ -437,6 +511,7 @@ impl WifiChannel {
         }
         s.pos = pos;
         s.cell = cell;
+        self.reset_pair_cache();
     }
 
     // ------------------------------------------------------------------------------------
@@ -512,8 +587,8 @@ impl WifiChannel {
         if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {
             self.requested.remove(i);
         }
-        while let Some(&Reverse(Deadline { key, tag })) = self.agenda.peek() {
-            let at = Deadline::at(key);
+        while let Some(&d) = self.agenda.peek() {
+            let (at, tag) = (d.at(), d.tag());
             if at > now {
                 break;
             }
@@ -553,8 +628,8 @@ impl WifiChannel {
 
     /// Makes sure the world will wake the channel at its earliest live deadline.
     fn request_wake(&mut self, out: &mut IfaceOutput) {
-        while let Some(&Reverse(Deadline { key, tag })) = self.agenda.peek() {
-            let at = Deadline::at(key);
+        while let Some(&d) = self.agenda.peek() {
+            let (at, tag) = (d.at(), d.tag());
             if self.is_live(at, tag) {
                 if let Err(i) = self.requested.binary_search_by(|t| at.cmp(t)) {
                     self.requested.insert(i, at);
@@ -568,11 +643,22 @@ impl WifiChannel {
     }
 
     fn push_agenda(&mut self, at: u64, tag: u32) {
-        self.agenda.push(Reverse(Deadline {
-            key: (u128::from(at) << 64) | u128::from(self.agenda_seq),
-            tag,
-        }));
+        assert!(
+            tag < 1 << TAG_BITS,
+            "more frames on the air than the agenda can tag"
+        );
+        if self.agenda_seq == 1 << ORDER_BITS {
+            self.renumber_agenda();
+        }
+        self.agenda.push(Deadline::new(at, self.agenda_seq, tag));
         self.agenda_seq += 1;
+    }
+
+    /// Gives the agenda's entries the orders 0, 1, 2, ... in the order they have, so that a
+    /// run arming more than 2^40 deadlines goes on numbering them: only the relative order
+    /// of the entries counts, and it is unchanged.
+    fn renumber_agenda(&mut self) {
+        self.agenda_seq = renumber(&mut self.agenda);
     }
 
     // ------------------------------------------------------------------------------------
@@ -808,12 +894,11 @@ impl WifiChannel {
             if dx * dx + dy * dy > skip_beyond_sq {
                 continue;
             }
-            let d = from.distance(self.pos_at(r, now));
-            let power = self.cfg.radio.rx_power(d);
+            let (power, delay) = self.pair_link(s, r, from, now);
             if power < self.cfg.cs_threshold_w {
                 continue; // below CSThresh the frame does not exist here
             }
-            let t0 = now + propagation_delay_ns(d);
+            let t0 = now + delay;
             let end = t0 + air;
             self.settle(r, t0, out);
             self.recv_start(r, fid, t0, end, power, now, out);
@@ -1122,5 +1207,48 @@ fn placeholder() -> Frame {
         payload: None,
         arp: None,
         end_at: 0,
+    }
+}
+
+#[cfg(test)]
+mod agenda_tests {
+    use super::*;
+
+    /// A packed entry gives back its time, order and tag; entries order by time, then order.
+    #[test]
+    fn a_deadline_packs_time_order_and_tag() {
+        let d = Deadline::new(7, (1 << ORDER_BITS) - 1, (1 << TAG_BITS) - 1);
+        assert_eq!(
+            (d.at(), d.order(), d.tag()),
+            (7, (1 << ORDER_BITS) - 1, (1 << TAG_BITS) - 1)
+        );
+        assert!(Deadline::new(5, 9, 3).key() < Deadline::new(5, 10, 0).key());
+        assert!(Deadline::new(5, 10, 7).key() < Deadline::new(6, 0, 0).key());
+    }
+
+    /// Renumbering keeps the order in which the entries pop, and with their tags.
+    #[test]
+    fn renumbering_keeps_the_agenda_order() {
+        let mut agenda = MinHeap::with_capacity(8);
+        let entries = [
+            (30, 900, 1),
+            (10, 950, 2),
+            (30, 901, 3),
+            (10, 5, 4),
+            (20, 77, 5),
+        ];
+        for &(at, order, tag) in &entries {
+            agenda.push(Deadline::new(at, order, tag));
+        }
+        let next = renumber(&mut agenda);
+        assert_eq!(next, 5);
+        let mut popped = Vec::new();
+        while let Some(d) = agenda.pop() {
+            popped.push((d.at(), d.order(), d.tag()));
+        }
+        assert_eq!(
+            popped,
+            [(10, 0, 4), (10, 1, 2), (20, 2, 5), (30, 3, 1), (30, 4, 3)]
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::net::iface::IfaceOutput;
 use crate::net::packet::{
     DropReason, Header, IpHeader, Packet, PacketFields, PacketKind, Payload, Ports,
 };
-use crate::net::wired::StageVerdict;
+use crate::net::wired::{StageVerdict, WiredDirection};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -60,7 +60,7 @@ impl World {
         } else {
             0
         };
-        let packet = Packet::new(PacketFields {
+        let fields = PacketFields {
             uid,
             ns2_uid,
             num_forwards: 0,
@@ -71,7 +71,11 @@ impl World {
             size,
             created: now,
             payload,
-        });
+        };
+        let packet = match self.spent_packets.pop() {
+            Some(spent) => Packet::reuse(spent, fields),
+            None => Packet::new(fields),
+        };
         self.accounting.created += 1;
         self.accounting.created_by_kind[packet.kind().index()] += 1;
         packet
@@ -157,6 +161,7 @@ impl World {
             Routed::Consumed(packet) => {
                 self.accounting.delivered += 1;
                 self.accounting.delivered_by_kind[packet.kind().index()] += 1;
+                self.spend(packet);
             }
             Routed::Drop(packet, why) => self.drop_packet(now, Some(node), None, packet, why),
         }
@@ -211,6 +216,14 @@ impl World {
             // as a real agent would discard it.
             _ => {}
         }
+        self.spend(packet);
+    }
+
+    /// `packet` has ended: its allocation is kept for a new packet, up to a few.
+    fn spend(&mut self, packet: Packet) {
+        if self.spent_packets.len() < super::SPENT_PACKETS_KEPT {
+            self.spent_packets.push(packet);
+        }
     }
 
     /// Hands `packet` to interface `iface` for `next_hop` and moves what results.
@@ -257,6 +270,13 @@ impl World {
             }
         }
         self.tap_transmit(now, iface, next_hop, &packet);
+        if self.fast_wired {
+            if let Some(wire) = self.devices[device as usize].wired_mut() {
+                wire.submit(now, packet, &mut self.wired_out);
+                self.drain_wired(now, device);
+                return;
+            }
+        }
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
@@ -295,6 +315,13 @@ impl World {
     }
 
     pub(super) fn on_device_wake(&mut self, now: SimTime, device: u32, tag: u32) {
+        if self.fast_wired {
+            if let Some(wire) = self.devices[device as usize].wired_mut() {
+                wire.on_wake(now, tag, &mut self.wired_out);
+                self.drain_wired(now, device);
+                return;
+            }
+        }
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
         self.devices[device as usize].on_wake(now, tag, &mut out);
         self.drain_device(now, device, out);
@@ -303,6 +330,44 @@ impl World {
     /// Moves what a device call outside `transmit`/`on_wake` produced (a link going down).
     pub(super) fn drain_device_output(&mut self, now: SimTime, device: u32, out: Box<IfaceOutput>) {
         self.drain_device(now, device, out);
+    }
+
+    /// What a call into wired direction `device` left in `wired_out`, moved as
+    /// [`Self::drain_device`] would move it with no capture and no device traces (see
+    /// `World::fast_wired`), without its per-call bookkeeping: wired calls are half the
+    /// events of a wired run. A wired call yields drops and wake-ups (`submit`, the end of a
+    /// transmission) or one arrival (`on_wake`), never both; the buffer is emptied before
+    /// the arrival is handed on, because that reenters the wired path.
+    fn drain_wired(&mut self, now: SimTime, device: u32) {
+        let d = device as usize;
+        let out = &mut self.wired_out;
+        debug_assert!(out.tx_failures.is_empty() && out.overheard.is_empty());
+        debug_assert!(out.copies == [0; PacketKind::ALL.len()]);
+        debug_assert!(out.arrivals.len() <= 1);
+        let arrival = out.arrivals.pop();
+        debug_assert!(arrival.is_none() || (out.drops.is_empty() && out.wakes.is_empty()));
+        if !out.drops.is_empty() {
+            // Charged to the sending interface, which wired direction `d` is.
+            let iface = IfaceId(device);
+            let node = self.ifaces[iface.ix()].node;
+            let mut drops = std::mem::take(&mut self.wired_out.drops);
+            for (packet, why) in drops.drain(..) {
+                self.drop_packet(now, Some(node), Some(iface), packet, why);
+            }
+            self.wired_out.drops = drops;
+        }
+        for &(at, tag) in &self.wired_out.wakes {
+            let event = Event::IfaceWake { device, tag };
+            if WiredDirection::is_arrival_tag(tag) {
+                self.sched.schedule_in_lane(self.device_lanes[d], at, event);
+            } else {
+                self.sched.schedule(at, event);
+            }
+        }
+        self.wired_out.wakes.clear();
+        if let Some((port, packet)) = arrival {
+            self.leave_wire(now, device, port, packet, 0);
+        }
     }
 
     /// Drops, transmit failures and arrivals of one device call, then its wake-ups. The
@@ -670,6 +735,7 @@ impl World {
                 packet.trace_seq(),
             );
         }
+        self.spend(packet);
     }
 }
 

@@ -41,7 +41,7 @@ use crate::app::{ByteToPacket, FtpBulk};
 use crate::mobility::{pairs_within, Mobility, Position};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::iface::IfaceOutput;
-use crate::net::packet::{DropReason, PacketKind};
+use crate::net::packet::{DropReason, Packet, PacketKind};
 use crate::net::wired::WiredDirection;
 use crate::routing::static_routes::Edge;
 use crate::routing::RoutingProtocol;
@@ -59,6 +59,10 @@ use udp::UdpAgents;
 /// The IP TTL of a packet an agent sends: ns-2.35's `Agent set ttl_ 32` (ns-default.tcl).
 /// Routing protocols that set their own (AODV, DSR replies) do so on the way out.
 const DEFAULT_TTL: u8 = 32;
+
+/// How many ended packets the world keeps for reuse: packets end about as fast as they are
+/// made, so a few suffice; more would only hold memory.
+const SPENT_PACKETS_KEPT: usize = 64;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -256,8 +260,19 @@ struct World {
     /// Whether any device records trace rows (queue, RLC or SDU-delay traces): when not,
     /// draining a device skips the trace step.
     device_traces: bool,
+    /// Whether calls into wired directions take the lean path of `forwarding::drain_wired`:
+    /// nothing is captured (no pcap, ns-2 trace or MAC log hooks) and no device keeps trace
+    /// rows, so a wired call's output is only drops, one arrival or wake-ups.
+    fast_wired: bool,
+    /// The output buffer of the lean wired path. A wired call never calls back into the
+    /// world, and its output is taken out of this buffer before anything it triggers runs,
+    /// so one buffer serves every (nested) wired call.
+    wired_out: IfaceOutput,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
+    /// Packets that ended (delivered or dropped), kept for their allocations: a new packet
+    /// takes one (`Packet::reuse`) instead of a malloc and a free per packet.
+    spent_packets: Vec<Packet>,
     /// pcap and ns-2 trace capture points, when the run asked for them.
     capture: Option<Box<capture::Capture>>,
 }
@@ -552,9 +567,15 @@ impl World {
                 || sc.traces.rlc
                 || sc.traces.rlc_buffer
                 || sc.traces.sdu_delay,
+            fast_wired: !(sc.traces.queues
+                || sc.traces.rlc
+                || sc.traces.rlc_buffer
+                || sc.traces.sdu_delay),
+            wired_out: IfaceOutput::default(),
             control_tx: BTreeMap::new(),
             tcp_out,
             sink_out: SinkOutput::default(),
+            spent_packets: Vec::with_capacity(SPENT_PACKETS_KEPT),
             capture: None,
         };
         if let Some(m) = &sc.mobile_ip {
@@ -569,6 +590,8 @@ impl World {
     fn attach_capture(&mut self, cap: Option<capture::Capture>) {
         let Some(c) = cap else { return };
         let mac = c.wants_mac_log();
+        // Captures hook into every device call (`drain_device`).
+        self.fast_wired = false;
         self.tcp_out.ns2_event_trace = c.events;
         self.capture = Some(Box::new(c));
         for d in &mut self.devices {
