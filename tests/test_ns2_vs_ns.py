@@ -289,3 +289,43 @@ def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
     # received at node 3 (nothing answers it).
     tcp = [line.split() for line in ts_tr.splitlines() if " tcp " in line]
     assert float(tcp[-1][1]) > 1.35
+
+
+SIMPLE_TCP = Path("/usr/share/doc/ns2/examples/tcl/ex/simple-tcp.tcl")
+
+
+@pytest.mark.skipif(not SIMPLE_TCP.exists(), reason="Debian's ns2-examples is not installed")
+@pytest.mark.parametrize("call", ["advanceby 1", "advanceby 3", "advance 3"])
+def test_a_tcp_agent_advanced_without_an_application_matches_ns(tmp_path, call):
+    """ns-2's `ex/simple-tcp.tcl` (`$tcp advanceby 1` at 0.5 s on an agent with no
+    application; SYN then N data packets), and the same with other counts: the trace file is
+    ns-2's, byte for byte."""
+    script = SIMPLE_TCP.read_text().replace("advanceby 1", call)
+    traces = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        (folder / "s.tcl").write_text(script)
+        proc = subprocess.run([*cmd, "s.tcl"], cwd=folder, capture_output=True, text=True)
+        assert proc.returncode == 0, (who, proc.stderr)
+        traces[who] = (folder / "out.ns").read_text()
+    assert traces["ternsim"] == traces["ns"]
+    assert traces["ns"].count(" tcp 1040 ") > 0
+
+
+def test_a_second_advance_is_refused_with_its_line(tmp_path):
+    body = (
+        "set ns [new Simulator]\nset n0 [$ns node]\nset n1 [$ns node]\n"
+        "$ns duplex-link $n0 $n1 1Mb 10ms DropTail\n"
+        "set tcp [new Agent/TCP/Reno]\nset snk [new Agent/TCPSink]\n"
+        "$ns attach-agent $n0 $tcp\n$ns attach-agent $n1 $snk\n$ns connect $tcp $snk\n"
+        '$ns at 0.5 "$tcp advanceby 1"\n$ns at 0.7 "$tcp advanceby 2"\n'
+        '$ns at 2.0 "exit 0"\n$ns run\n'
+    )
+    (tmp_path / "twice.tcl").write_text(body)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", "twice.tcl"],
+        cwd=tmp_path, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "twice.tcl:11:" in proc.stderr and "called twice" in proc.stderr, proc.stderr

@@ -433,10 +433,11 @@ class Translation:
             base = o.builtin_base(agent.cls)
             if base not in TCP_VARIANTS and base != "Agent/UDP":
                 continue
-            app = agent.info["app"]
-            if app is None or not times.get(app.name):
+            # `$tcp advance N` without an application: the agent is its own source.
+            source = agent.info["app"] or agent
+            if not times.get(source.name):
                 continue  # never sends: ns-2 draws nothing for it either
-            flow = self._flow(agent, app, times[app.name], end)
+            flow = self._flow(agent, source, times[source.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
         for link in model.links:
@@ -661,7 +662,7 @@ class Translation:
             flow["stop"] = _secs(stop)
         peer_base = o.builtin_base(peer.cls)
         if base in TCP_VARIANTS:
-            if app_base != "Application/FTP":
+            if app is not agent and app_base != "Application/FTP":
                 raise Refusal(
                     f"{app_base} over {base}: not supported; supported over TCP: Application/FTP"
                 )

@@ -1205,6 +1205,18 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 # from then on: a start with a finite transfer.
                 obj.info["produce"] = int(args[0])
                 actions.append((ev.time, obj, "start", ()))
+            elif what in ("advance", "advanceby"):
+                # The same on a TCP agent without an application (`ex/simple-tcp.tcl`): from
+                # a fresh agent (curseq_ 0) `advanceby N` and `advance N` both make it N.
+                if obj.info.get("app") is not None or "produce" in obj.info:
+                    raise Refusal(
+                        f"{what} on an agent with an application, or called twice: not "
+                        "supported; supported: one `advance N` or `advanceby N` on a TCP agent "
+                        "without an application",
+                        where=ev.where,
+                    )
+                obj.info["produce"] = int(args[0])
+                actions.append((ev.time, obj, "start", ()))
     return actions, callbacks
 
 
@@ -1224,6 +1236,9 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             ok = what in ("start", "stop") and not args
             if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
                 ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
+        elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP"):
+            ok = what in ("advance", "advanceby") and len(args) == 1 and args[0].isdigit()
+            ok = ok and int(args[0]) > 0
         elif o.cls == "Node" and o.info.get("mobile"):
             ok = (what == "setdest") or (what == "reset" and not args)
         elif o.cls == "God":
