@@ -383,6 +383,12 @@ VALIDATION_PASSES = [
     # ErrorModel delay_pkt_: packet 25 held 50 ms instead of dropped (reordering).
     ("newreno", "newreno5"),
     ("sack", "FalsePipe"),
+    # The timestamp option: samples from echoed timestamps, the sink's ts_to_echo_ rule.
+    ("newreno", "newreno_rto_loss_ts"),
+    # Timestamps with a 1 ms tick and timerfix_ false (the timer restarted before the sample).
+    ("tcp", "timersA2"),
+    # Other estimator gains (T_SRTT_BITS 5, T_RTTVAR_BITS 4) with timestamps.
+    ("tcp", "timersA3"),
 ]
 
 

@@ -85,6 +85,8 @@ class _Session:
     # --- commands ---------------------------------------------------------------------------
 
     def _guard(self, fn: Callable[..., str]) -> Callable[..., str]:
+        import tkinter
+
         def call(*args: str) -> str:
             try:
                 return fn(*args)
@@ -99,6 +101,14 @@ class _Session:
             except ScriptError as exc:
                 # A Tcl error the script may catch; its message, should it not.
                 self.script_error = str(exc)
+                raise
+            except tkinter.TclError as exc:
+                # A Tcl error inside a command written in Python (a proc an OTcl method or
+                # a callback runs). On its way out the command's own clean-up may have made
+                # Tcl calls that replaced the interpreter's result, which Tcl reports as the
+                # error: set the message and errorInfo back first.
+                info = str(self.tcl.getvar("::errorInfo"))
+                self.tcl.call("error", str(exc), info)
                 raise
 
         return call

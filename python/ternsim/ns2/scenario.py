@@ -67,6 +67,15 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "partial_window_deflation_": ("partial_window_deflation", classes.boolean),
     "newreno_changes1_": ("first_partial_timer_only", classes.boolean),
     "exit_recovery_fix_": ("exit_recovery_fix", classes.boolean),
+    # The timestamp option (RTT samples from echoed timestamps, 10 more header bytes).
+    "timestamps_": ("timestamps", classes.boolean),
+    "ts_option_size_": ("ts_option_size", lambda v: int(float(v))),
+    "ts_resetRTO_": ("ts_reset_rto", classes.boolean),
+    "timerfix_": ("timer_fix", classes.boolean),
+    # ns-2's RTT estimator gains and RTO weight (rtt_update).
+    "T_SRTT_BITS": ("srtt_bits", lambda v: int(float(v))),
+    "T_RTTVAR_BITS": ("rttvar_bits", lambda v: int(float(v))),
+    "rttvar_exp_": ("rttvar_exp", lambda v: int(float(v))),
 }
 
 #: TCP sender and sink variables whose ns-2.35 default is the only behaviour ternsim
@@ -74,24 +83,18 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 #: another value is refused (`updated_rttvar_` is bound in ns-2.35 but read nowhere, so any
 #: value is accepted).
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
-    "timestamps_": ("false", "the timestamp option"),
     "ecn_": ("0", "ECN"),
     "old_ecn_": ("0", "ECN"),
     "bugFix_ack_": ("false", "the ACK heuristic of bugFix_"),
     "bugFix_ts_": ("false", "the timestamp heuristic of bugFix_"),
     "QOption_": ("0", "the Q option"),
     "control_increase_": ("0", "increase limited by the sending rate"),
-    "timerfix_": ("true", "the old timer handling"),
     "EnblRTTCtr_": ("0", "the RTT counter"),
     "partial_ack_": ("false", "partial-ACK retransmission"),
     "windowInitOption_": ("1", "an initial window chosen from the segment size"),
-    "rttvar_exp_": ("2", "another rttvar weight"),
-    "T_SRTT_BITS": ("3", "another srtt gain"),
-    "T_RTTVAR_BITS": ("2", "another rttvar gain"),
     "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
     "exitFastRetrans_": ("true", "staying in fast retransmit"),
     "restart_bugfix_": ("true", "the old idle restart"),
-    "ts_resetRTO_": ("false", "RTO reset on timestamps"),
     "aggressive_maxburst_": ("1", "maxburst on invalid ACKs"),
     "slow_start_restart_": ("true", "no slow start after idle"),
     "overhead_": ("0", "random send overhead"),
@@ -102,8 +105,6 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "newreno_changes_": ("0", "NewReno's ssthresh estimate"),
     "srtt_init_": ("0", "another initial srtt"),
     "rttvar_init_": ("12", "another initial rttvar"),
-    "ts_echo_bugfix_": ("true", "the old timestamp echo"),
-    "ts_echo_rfc1323_": ("false", "RFC 1323 timestamp echo"),
     "generateDSacks_": ("false", "D-SACK blocks"),
 }
 
@@ -144,6 +145,8 @@ SINK_OPTIONS: dict[str, tuple[str, Any]] = {
     "maxSackBlocks_": ("sack_blocks", lambda v: int(float(v))),
     "SYN_immediate_ack_": ("syn_immediate_ack", classes.boolean),
     "RFC2581_immediate_ack_": ("gap_immediate_ack", classes.boolean),
+    "ts_echo_bugfix_": ("ts_echo_bugfix", classes.boolean),
+    "ts_echo_rfc1323_": ("ts_echo_rfc1323", classes.boolean),
 }
 
 _APP_VARS = {

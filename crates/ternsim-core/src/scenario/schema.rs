@@ -826,6 +826,29 @@ pub struct TcpOptions {
     pub pace_below_one: Option<bool>,
     /// Floor of ssthresh in packets, > 0 (ns-2: 2; Vegas-W 1).
     pub min_ssthresh: Option<f64>,
+    /// The timestamp option (ns-2 `timestamps_`, default false): an RTT sample on every new
+    /// ACK, `ts_option_size` more bytes on each data packet.
+    pub timestamps: Option<bool>,
+    /// Bytes of the timestamp option (ns-2 `ts_option_size_`, default 10).
+    pub ts_option_size: Option<u32>,
+    /// With timestamps, end the timer backoff on every sample (ns-2 `ts_resetRTO_`, default
+    /// false).
+    pub ts_reset_rto: Option<bool>,
+    /// The sink echoes its `ts_to_echo_` (ns-2 `ts_echo_bugfix_`, default true) rather than
+    /// the triggering segment's timestamp.
+    pub ts_echo_bugfix: Option<bool>,
+    /// The sink takes the timestamp to echo from the segment right after its last ACK (ns-2
+    /// `ts_echo_rfc1323_`, default false).
+    pub ts_echo_rfc1323: Option<bool>,
+    /// Restart the retransmission timer after a new ACK's RTT sample (ns-2 `timerfix_`,
+    /// default true) or before it (false).
+    pub timer_fix: Option<bool>,
+    /// ns-2's RTT estimator gains and RTO weight (`T_SRTT_BITS` 3, `T_RTTVAR_BITS` 2,
+    /// `rttvar_exp_` 2): srtt gain 2^-srtt_bits, rttvar gain 2^-rttvar_bits, RTO = srtt +
+    /// 2^rttvar_exp · rttvar.
+    pub srtt_bits: Option<u32>,
+    pub rttvar_bits: Option<u32>,
+    pub rttvar_exp: Option<u32>,
     /// RTO estimator: ns2 or rfc6298.
     pub rto: Option<String>,
     pub tick: Option<Duration>,

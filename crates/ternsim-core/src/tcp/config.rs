@@ -56,6 +56,13 @@ pub struct RtoConfig {
     /// multiplier, and the multiplier keeps doubling past 64 while the RTO is below the max.
     /// false: the min RTO clamps the backed-off value, and the multiplier stops at 64.
     pub rfc2988: bool,
+    /// ns-2's fixed-point RTT estimator (`rtt_update`, Jacobson 1988): srtt is kept times
+    /// 2^`srtt_bits` (`T_SRTT_BITS`, 3: gain 1/8), rttvar times 2^`rttvar_bits`
+    /// (`T_RTTVAR_BITS`, 2: gain 1/4), and the RTO is srtt + 2^`rttvar_exp` · rttvar
+    /// (`rttvar_exp_`, 2). Used by the ns-2 arithmetic only.
+    pub srtt_bits: u32,
+    pub rttvar_bits: u32,
+    pub rttvar_exp: u32,
 }
 
 /// Vegas parameters (Brakmo and Peterson; ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`), in packets.
@@ -175,6 +182,18 @@ pub struct TcpConfig {
     /// The floor ns-2 `slowdown` clamps ssthresh to (tcp-spec §2), and the threshold Vegas
     /// resets ssthresh to when it leaves slow start (§9.2). Default from the table: 2, Vegas-W 1.
     pub min_ssthresh: f64,
+    /// The timestamp option (ns-2 `timestamps_`, default false; RFC 7323 §4.1 RTTM): every
+    /// new ACK gives an RTT sample from its echoed timestamp, retransmissions included, and
+    /// data packets carry `ts_option_size` more header bytes (not the SYN).
+    pub timestamps: bool,
+    /// Header bytes the option adds to a data packet (ns-2 `ts_option_size_`, 10).
+    pub ts_option_size: u32,
+    /// With timestamps, every sample ends the timer backoff (ns-2 `ts_resetRTO_`, default
+    /// false: only the sample of the timed packet does).
+    pub ts_reset_rto: bool,
+    /// Restart the retransmission timer after a new ACK's RTT sample (ns-2 `timerfix_`,
+    /// default true); false: before it, with the RTO the sample is about to change.
+    pub timer_fix: bool,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
     pub vegas: VegasConfig,
@@ -207,6 +226,10 @@ impl TcpConfig {
             min_cwnd: spec.min_cwnd,
             min_ssthresh: spec.min_ssthresh,
             pace_below_one: spec.pace_below_one,
+            timestamps: false,
+            ts_option_size: 10,
+            ts_reset_rto: false,
+            timer_fix: true,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),
@@ -215,6 +238,9 @@ impl TcpConfig {
                 initial_rto: SimTime::from_millis(3_000),
                 tick_phase: None,
                 rfc2988: true,
+                srtt_bits: 3,
+                rttvar_bits: 2,
+                rttvar_exp: 2,
             },
             newreno: NewRenoConfig {
                 partial_window_deflation: true,
@@ -270,6 +296,9 @@ impl TcpConfig {
                     initial_rto: SimTime::from_millis(1_000),
                     tick_phase: None,
                     rfc2988: true,
+                    srtt_bits: 3,
+                    rttvar_bits: 2,
+                    rttvar_exp: 2,
                 },
                 ..ns2_35
             },
@@ -288,7 +317,12 @@ impl TcpConfig {
         {
             self.packet_size
         } else {
-            self.packet_size + self.header_size
+            let ts = if self.timestamps {
+                self.ts_option_size
+            } else {
+                0
+            };
+            self.packet_size + self.header_size + ts
         }
     }
 }
@@ -309,6 +343,12 @@ pub struct SinkConfig {
     /// Delayed ACKs: ACK a packet that fills a gap at once (ns-2 `RFC2581_immediate_ack_`,
     /// default true).
     pub gap_immediate_ack: bool,
+    /// Echo the sink's `ts_to_echo_` (ns-2 `ts_echo_bugfix_`, default true; RFC 7323 §4.3)
+    /// rather than the triggering segment's timestamp.
+    pub ts_echo_bugfix: bool,
+    /// Take the timestamp to echo from the segment that follows the last ACK exactly (ns-2
+    /// `ts_echo_rfc1323_`, default false).
+    pub ts_echo_rfc1323: bool,
 }
 
 impl Default for SinkConfig {
@@ -321,6 +361,8 @@ impl Default for SinkConfig {
             ack_size: 40,
             syn_immediate_ack: true,
             gap_immediate_ack: true,
+            ts_echo_bugfix: true,
+            ts_echo_rfc1323: false,
         }
     }
 }

@@ -82,6 +82,8 @@ pub struct Conn {
     rtt_active: bool,
     rtt_seq: Seq,
     rtt_ts: SimTime,
+    /// The echoed timestamp of the ACK being processed (with `cfg.timestamps`).
+    ack_ts_echo: SimTime,
     rto: RtoEstimator,
     rtx_deadline: Option<SimTime>,
     records: VecDeque<SendRecord>,
@@ -109,6 +111,7 @@ impl Conn {
             rtt_active: false,
             rtt_seq: -1,
             rtt_ts: SimTime::ZERO,
+            ack_ts_echo: SimTime::ZERO,
             rto: RtoEstimator::new(cfg.rto, tick_phase),
             rtx_deadline: None,
             records: VecDeque::new(),
@@ -342,26 +345,56 @@ impl Conn {
         }
     }
 
+    /// The echoed timestamp of the ACK about to be processed (RFC 7323 §4.1; read by
+    /// [`Self::newack`] with the timestamp option).
+    pub fn set_ack_ts_echo(&mut self, ts_echo: SimTime) {
+        self.ack_ts_echo = ts_echo;
+    }
+
     /// ns-2 `newack` (tcp-spec §2 "New ACK"): advance the cumulative ACK, take the RTT sample
     /// of the timed packet if this ACK covers it (resetting the backoff), then restart the
-    /// timer if data is still outstanding, else cancel it.
+    /// timer if data is still outstanding, else cancel it. With the timestamp option every
+    /// new ACK gives the sample, from its echoed timestamp (RFC 7323 §4.1), and the timed
+    /// packet only ends the backoff (ns-2 samples `now - ts_echo` first, then checks
+    /// `rtt_seq_`; `ts_resetRTO_` ends the backoff on every sample). The timer restarts after
+    /// the sample (`timerfix_`) or, without it, first, with the RTO before the sample.
     pub fn newack(&mut self, now: SimTime, ack: Seq, out: &mut TcpOutput) {
+        if !self.cfg.timer_fix {
+            self.newtimer(now, ack);
+        }
         self.congestion.forget_dup_acks();
         self.last_ack = ack;
         self.highest_ack = ack;
         self.t_seqno = self.t_seqno.max(ack + 1);
+        if self.cfg.timestamps {
+            let rtt = now - self.ack_ts_echo;
+            self.rto.sample_timestamp(rtt);
+            self.report_rtt_sample(rtt, ack, out);
+            if self.cfg.ts_reset_rto {
+                self.rto.reset_backoff();
+            }
+        }
         if self.rtt_active && ack >= self.rtt_seq {
             self.rtt_active = false;
             self.rto.reset_backoff();
-            let rtt = now - self.rtt_ts;
-            self.rto.sample(self.rtt_ts, rtt);
-            out.event(TcpEvent::RttSample {
-                seq: self.rtt_seq,
-                rtt_s: secs(rtt),
-            });
-            self.emit_rto(out);
+            if !self.cfg.timestamps {
+                let rtt = now - self.rtt_ts;
+                self.rto.sample(self.rtt_ts, rtt);
+                self.report_rtt_sample(rtt, self.rtt_seq, out);
+            }
         }
-        self.newtimer(now, ack);
+        if self.cfg.timer_fix {
+            self.newtimer(now, ack);
+        }
+    }
+
+    /// The RTT sample just taken, reported with `seq`, and the RTO it gave.
+    fn report_rtt_sample(&self, rtt: SimTime, seq: Seq, out: &mut TcpOutput) {
+        out.event(TcpEvent::RttSample {
+            seq,
+            rtt_s: secs(rtt),
+        });
+        self.emit_rto(out);
     }
 
     /// ns-2 `newtimer`: restart the timer if packets beyond `ack` were sent or the application

@@ -16,21 +16,15 @@
 use super::config::{RtoConfig, RtoMode};
 use crate::sim::SimTime;
 
-/// ns-2 `T_SRTT_BITS`: `srtt8` holds 8·srtt in ticks.
-const SRTT_BITS: u32 = 3;
-/// ns-2 `T_RTTVAR_BITS`: `rttvar4` holds 4·rttvar in ticks.
-const RTTVAR_BITS: u32 = 2;
-/// ns-2 `rttvar_exp_`: RTO = srtt + 2^2·rttvar.
-const RTTVAR_EXP: u32 = 2;
-
 #[derive(Clone, Debug)]
 pub struct RtoEstimator {
     cfg: RtoConfig,
     /// ns-2 `boot_time_`: the agent's phase against the free-running tick counter.
     phase: SimTime,
-    /// ns-2 `t_srtt_` (8·srtt, ticks); 0 means "no estimate" (the next sample initialises).
+    /// ns-2 `t_srtt_` (2^srtt_bits · srtt in ticks: 8·srtt by default); 0 means "no
+    /// estimate" (the next sample initialises).
     srtt8: i64,
-    /// ns-2 `t_rttvar_` (4·rttvar, ticks).
+    /// ns-2 `t_rttvar_` (2^rttvar_bits · rttvar in ticks: 4·rttvar by default).
     rttvar4: i64,
     /// RFC 6298 SRTT and RTTVAR in seconds; `None` before the first sample.
     rfc: Option<(f64, f64)>,
@@ -62,31 +56,53 @@ impl RtoEstimator {
     /// later.
     pub fn sample(&mut self, sent_at: SimTime, rtt: SimTime) {
         match self.cfg.mode {
-            RtoMode::Ns2 => self.sample_ns2(sent_at, rtt),
+            RtoMode::Ns2 => {
+                // phase = (send_time + boot_time) mod tick; m = floor((τ + phase)/tick).
+                let tick = self.cfg.tick.as_nanos();
+                let phase = (sent_at.as_nanos() + self.phase.as_nanos()) % tick;
+                self.sample_ns2_ticks((rtt.as_nanos() + phase) / tick)
+            }
             RtoMode::Rfc6298 => self.sample_rfc(rtt),
         }
     }
 
-    /// tcp-spec §3.2 "Sample" (ns-2 `rtt_update`), exact in integer nanoseconds.
-    fn sample_ns2(&mut self, sent_at: SimTime, rtt: SimTime) {
+    /// Feed one RTT sample read from an echoed timestamp (the timestamp option): ns-2
+    /// `rtt_update` with `ts_option_` rounds it to the nearest tick, `int(τ/tick + 0.5)`,
+    /// without the tick clock's phase.
+    pub fn sample_timestamp(&mut self, rtt: SimTime) {
+        match self.cfg.mode {
+            RtoMode::Ns2 => {
+                let tick = self.cfg.tick.as_nanos();
+                self.sample_ns2_ticks((2 * rtt.as_nanos() + tick) / (2 * tick))
+            }
+            RtoMode::Rfc6298 => self.sample_rfc(rtt),
+        }
+    }
+
+    /// tcp-spec §3.2 "Sample" (ns-2 `rtt_update`) of a sample of `ticks` whole ticks, exact
+    /// in integers.
+    fn sample_ns2_ticks(&mut self, ticks: u64) {
         let tick = self.cfg.tick.as_nanos();
-        // phase = (send_time + boot_time) mod tick; m = floor((τ + phase)/tick), at least 1.
-        let phase = (sent_at.as_nanos() + self.phase.as_nanos()) % tick;
-        let m = (((rtt.as_nanos() + phase) / tick) as i64).max(1);
+        // At least one tick.
+        let m = (ticks as i64).max(1);
         self.last_sample_ticks = m;
         if self.srtt8 != 0 {
-            // d = m − srtt; S += d (floor 1); V += |d| − V/4 (floor 1).
-            let d = m - (self.srtt8 >> SRTT_BITS);
+            // d = m − srtt; S += d (floor 1); V += |d| − V/4 (floor 1) (with the default
+            // bits; ns-2 `rtt_update` with its bound T_SRTT_BITS, T_RTTVAR_BITS).
+            let d = m - (self.srtt8 >> self.cfg.srtt_bits);
             self.srtt8 = (self.srtt8 + d).max(1);
-            self.rttvar4 = (self.rttvar4 + d.abs() - (self.rttvar4 >> RTTVAR_BITS)).max(1);
+            self.rttvar4 = (self.rttvar4 + d.abs() - (self.rttvar4 >> self.cfg.rttvar_bits)).max(1);
         } else {
             // First sample (or after clobbering): srtt = m, rttvar = m/2.
-            self.srtt8 = m << SRTT_BITS;
-            self.rttvar4 = m << (RTTVAR_BITS - 1);
+            self.srtt8 = m << self.cfg.srtt_bits;
+            self.rttvar4 = m << (self.cfg.rttvar_bits - 1);
         }
-        // rtxcur = ((8·V + S) >> 3) ticks = floor(srtt + 4·rttvar); no G term.
-        let ticks =
-            ((self.rttvar4 << (RTTVAR_EXP + SRTT_BITS - RTTVAR_BITS)) + self.srtt8) >> SRTT_BITS;
+        // rtxcur = ((8·V + S) >> 3) ticks = floor(srtt + 4·rttvar) with the defaults
+        // (2^rttvar_exp · rttvar in general); no G term.
+        let ticks = ((self.rttvar4
+            << (self.cfg.rttvar_exp + self.cfg.srtt_bits - self.cfg.rttvar_bits))
+            + self.srtt8)
+            >> self.cfg.srtt_bits;
         self.rtxcur = SimTime::from_nanos(ticks as u64 * tick);
     }
 
@@ -116,7 +132,7 @@ impl RtoEstimator {
         // ns-2: once the multiplier exceeds 8, fold srtt into rttvar and clear srtt so the
         // next sample re-initialises both.
         if self.cfg.mode == RtoMode::Ns2 && self.backoff > 8 {
-            self.rttvar4 += self.srtt8 >> SRTT_BITS;
+            self.rttvar4 += self.srtt8 >> self.cfg.srtt_bits;
             self.srtt8 = 0;
         }
     }
@@ -159,7 +175,10 @@ impl RtoEstimator {
     /// Smoothed RTT in seconds (0 when there is no estimate).
     pub fn srtt_s(&self) -> f64 {
         match self.cfg.mode {
-            RtoMode::Ns2 => self.srtt8 as f64 / 8.0 * self.cfg.tick.as_secs_f64(),
+            RtoMode::Ns2 => {
+                self.srtt8 as f64 / f64::from(1u32 << self.cfg.srtt_bits)
+                    * self.cfg.tick.as_secs_f64()
+            }
             RtoMode::Rfc6298 => self.rfc.map_or(0.0, |(s, _)| s),
         }
     }
@@ -167,7 +186,10 @@ impl RtoEstimator {
     /// RTT variation in seconds.
     pub fn rttvar_s(&self) -> f64 {
         match self.cfg.mode {
-            RtoMode::Ns2 => self.rttvar4 as f64 / 4.0 * self.cfg.tick.as_secs_f64(),
+            RtoMode::Ns2 => {
+                self.rttvar4 as f64 / f64::from(1u32 << self.cfg.rttvar_bits)
+                    * self.cfg.tick.as_secs_f64()
+            }
             RtoMode::Rfc6298 => self.rfc.map_or(0.0, |(_, v)| v),
         }
     }
@@ -191,6 +213,56 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    /// With the timestamp option ns-2 rounds a sample to the nearest tick and ignores the
+    /// tick clock's phase (`rtt_update`: `int(tao / tcp_tick_ + 0.5)`): with a 10 ms tick
+    /// and a phase of 9 ms, 41.44 ms is 4 ticks (the phased floor would give 5), 45 ms is 5,
+    /// 44.99 ms is 4, and 2 ms is the floor of 1 tick. The first sample sets srtt_ = 8 m and
+    /// rttvar_ = 2 m, as any first sample.
+    #[test]
+    fn timestamp_samples_round_to_the_nearest_tick_without_the_phase() {
+        let cfg = TcpConfig::from_profile(TcpVariant::Reno, DefaultsProfile::Ns2_35).rto;
+        for (rtt_us, ticks) in [(41_440, 4), (45_000, 5), (44_990, 4), (2_000, 1)] {
+            let mut e = RtoEstimator::new(cfg, ms(9));
+            e.sample_timestamp(SimTime::from_micros(rtt_us));
+            assert_eq!(
+                e.ns2_bound_values(),
+                (8 * ticks, 2 * ticks, ticks),
+                "{rtt_us} us"
+            );
+        }
+        let mut phased = RtoEstimator::new(cfg, ms(9));
+        phased.sample(SimTime::ZERO, SimTime::from_micros(41_440));
+        assert_eq!(phased.ns2_bound_values().2, 5);
+    }
+
+    /// ns-2's bound estimator gains (`T_SRTT_BITS` 5, `T_RTTVAR_BITS` 4: gains 1/32 and
+    /// 1/16), 10 ms ticks, phase 0. Sample 1, 100 ms = 10 ticks: srtt_ = 10 << 5 = 320,
+    /// rttvar_ = 10 << 3 = 80, RTO = ((80 << 3) + 320) >> 5 = 30 ticks. Sample 2, 20 ticks:
+    /// d = 20 − 10 = 10, srtt_ = 330, rttvar_ = 80 + 10 − (80 >> 4) = 85, RTO = ((85 << 3) +
+    /// 330) >> 5 = 31 ticks. The defaults (3, 2) give 30 and then 36 ticks.
+    #[test]
+    fn the_estimator_gains_are_ns2s_bound_bits() {
+        let mut cfg = TcpConfig::from_profile(TcpVariant::Reno, DefaultsProfile::Ns2_35).rto;
+        cfg.min_rto = SimTime::ZERO;
+        let run = |cfg: RtoConfig| {
+            let mut e = RtoEstimator::new(cfg, SimTime::ZERO);
+            e.sample(SimTime::ZERO, ms(100));
+            let first = (e.ns2_bound_values(), e.timeout());
+            e.sample(SimTime::ZERO, ms(200));
+            (first, (e.ns2_bound_values(), e.timeout()))
+        };
+        let slow = RtoConfig {
+            srtt_bits: 5,
+            rttvar_bits: 4,
+            ..cfg
+        };
+        assert_eq!(
+            run(slow),
+            (((320, 80, 10), ms(300)), ((330, 85, 20), ms(310)))
+        );
+        assert_eq!(run(cfg), (((80, 20, 10), ms(300)), ((90, 25, 20), ms(360))));
     }
 
     /// The first six RTT samples of one NewReno agent in ns-2.35 (1 Mb/s, 10 ms link shared
@@ -365,13 +437,13 @@ mod tests {
             let before = e.srtt8;
             e.sample(us(sent), us(acked - sent));
             let m = if before == 0 {
-                e.srtt8 >> SRTT_BITS
+                e.srtt8 >> 3
             } else {
                 // d = m - (srtt8 >> 3) and srtt8 += d, so m = srtt8_new - srtt8_old + old >> 3
-                e.srtt8 - before + (before >> SRTT_BITS)
+                e.srtt8 - before + (before >> 3)
             };
             assert_eq!(m, ticks, "sample {} ticks", i + 1);
-            assert_eq!(e.srtt8 >> SRTT_BITS, srtt, "sample {} srtt", i + 1);
+            assert_eq!(e.srtt8 >> 3, srtt, "sample {} srtt", i + 1);
             assert_eq!(e.rttvar4, rttvar4, "sample {} rttvar", i + 1);
         }
         assert_eq!(e.timeout(), ms(230));

@@ -48,6 +48,11 @@ pub struct AckSegment {
     pub echo_sent_at: SimTime,
     /// Sequence number of the data segment that triggered this ACK.
     pub echo_seq: Seq,
+    /// ns-2's echoed timestamp (`hdr_tcp::ts_echo`): with `ts_echo_bugfix` (ns-2.35's
+    /// default) the sink's `ts_to_echo_` (the send time of the latest segment that advanced
+    /// or repeated what the last ACK acknowledged, `Acker::update_ts`), else the triggering
+    /// segment's send time. A sender with the timestamp option samples its RTT from it.
+    pub ts_echo: SimTime,
     /// Demo-Vegas's SIG bit (`ho-mobileip` seed §IV-B, Fig. 1): a reserved bit of the TCP
     /// header that the receiver flips on each change of its care-of address and sets on
     /// every ACK. It takes no bytes.

@@ -91,6 +91,11 @@ pub struct TcpSink {
     stats: SinkStats,
     /// Demo-Vegas's SIG bit, carried on every ACK (0 at the start; seed §IV-B).
     sig: bool,
+    /// The timestamp the next ACK echoes (ns-2 `Acker::ts_to_echo_`, 0 at the start).
+    ts_to_echo: SimTime,
+    /// The cumulative ACK last sent (ns-2 `Acker::last_ack_sent_`, which starts at 0, not
+    /// at -1 as the cumulative ACK does).
+    last_ack_sent: Seq,
 }
 
 impl TcpSink {
@@ -112,6 +117,8 @@ impl TcpSink {
             sack_slots,
             stats: SinkStats::default(),
             sig: false,
+            ts_to_echo: SimTime::ZERO,
+            last_ack_sent: 0,
         }
     }
 
@@ -199,6 +206,7 @@ impl TcpSink {
     /// because the cumulative ACK already does. Out-of-order packets thus get an immediate
     /// duplicate ACK (RFC 5681 §4.2).
     pub fn on_segment(&mut self, now: SimTime, seg: &DataSegment, out: &mut SinkOutput) {
+        self.update_ts(seg);
         self.receive(seg, out);
         let seq = seg.seq;
         if self.cfg.delayed_ack
@@ -229,6 +237,19 @@ impl TcpSink {
         if let Some(held) = self.held.take() {
             self.stats.delayed_acks_by_timer += 1;
             self.send_ack(held, out);
+        }
+    }
+
+    /// The timestamp to echo (ns-2 `Acker::update_ts`, before the window is updated; RFC
+    /// 7323 §4.3): with `ts_echo_rfc1323` the segment right after the last ACK sent sets it;
+    /// otherwise any segment at or below that point whose timestamp is not older does
+    /// (duplicates included, as RFC 1323-bis allows).
+    fn update_ts(&mut self, seg: &DataSegment) {
+        let next = self.last_ack_sent + 1;
+        if (self.cfg.ts_echo_rfc1323 && seg.seq == next)
+            || (seg.sent_at >= self.ts_to_echo && seg.seq <= next)
+        {
+            self.ts_to_echo = seg.sent_at;
         }
     }
 
@@ -283,8 +304,14 @@ impl TcpSink {
             wire_bytes: self.cfg.ack_size + SACK_BLOCK_BYTES * n_sack as u32,
             echo_sent_at: echo.sent_at,
             echo_seq: echo.seq,
+            ts_echo: if self.cfg.ts_echo_bugfix {
+                self.ts_to_echo
+            } else {
+                echo.sent_at
+            },
             sig: self.sig,
         });
+        self.last_ack_sent = self.cumulative_ack();
         self.stats.acks_sent += 1;
     }
 
@@ -515,6 +542,56 @@ mod tests {
         assert_eq!(recv(&mut s, 0, 3), vec![(0, vec![(2, 3)])]);
         assert_eq!(s.duplicate_packets(), 2);
         assert_eq!(s.packets_received_total(), 4);
+    }
+
+    /// ns-2 `Acker::update_ts` with `ts_echo_bugfix` (the default): the echoed timestamp
+    /// is that of the latest segment at or below the last ACK sent + 1 whose timestamp is
+    /// not older. Packets 0 (sent 0 ms), 1 (10 ms) and 3 (30 ms) arrive, 2 is lost: the ACK
+    /// of 3 repeats ACK 1 and echoes 10 ms, not 30 (3 is above 1 + 1). The retransmitted 2
+    /// (sent 50 ms) is right after the last ACK: it is echoed. Without the fix each ACK
+    /// echoes its own trigger (30 ms for the ACK of 3).
+    #[test]
+    fn the_echoed_timestamp_follows_the_last_ack_sent() {
+        let echoes = |fix: bool| {
+            let mut s = TcpSink::new(SinkConfig {
+                ts_echo_bugfix: fix,
+                ..SinkConfig::default()
+            });
+            let mut got = Vec::new();
+            for (seq, sent) in [(0, 0), (1, 10), (3, 30), (2, 50)] {
+                let mut out = SinkOutput::default();
+                s.on_segment(t(sent + 5), &seg(seq, sent), &mut out);
+                got.push((out.acks[0].ack, out.acks[0].ts_echo));
+            }
+            got
+        };
+        assert_eq!(
+            echoes(true),
+            [(0, t(0)), (1, t(10)), (1, t(10)), (3, t(50))]
+        );
+        assert_eq!(
+            echoes(false),
+            [(0, t(0)), (1, t(10)), (1, t(30)), (3, t(50))]
+        );
+    }
+
+    /// `ts_echo_rfc1323`: the segment right after the last ACK sets the echo even when its
+    /// timestamp is older (a late original after a retransmission): packet 1 sent at 10 ms
+    /// arrives after 0's ACK though a copy of 0 sent at 20 ms came first.
+    #[test]
+    fn rfc1323_echo_takes_the_next_segment_even_if_older() {
+        let run = |rfc1323: bool| {
+            let mut s = TcpSink::new(SinkConfig {
+                ts_echo_rfc1323: rfc1323,
+                ..SinkConfig::default()
+            });
+            let mut out = SinkOutput::default();
+            s.on_segment(t(25), &seg(0, 20), &mut out);
+            s.on_segment(t(30), &seg(1, 10), &mut out);
+            out.acks[1].ts_echo
+        };
+        assert_eq!(run(true), t(10));
+        assert_eq!(run(false), t(20));
     }
 
     #[test]

@@ -208,6 +208,7 @@ mod tests {
             wire_bytes: 40,
             echo_sent_at: crate::sim::SimTime::ZERO,
             echo_seq: 0,
+            ts_echo: crate::sim::SimTime::ZERO,
             sig: false,
         });
         q.enqueue(ack);

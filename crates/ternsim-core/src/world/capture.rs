@@ -1275,6 +1275,7 @@ mod tests {
             n_sack: 1,
             wire_bytes: 48,
             echo_sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
             echo_seq: 6,
             sig: false,
         };
@@ -1299,6 +1300,7 @@ mod tests {
             n_sack: 0,
             wire_bytes: 40,
             echo_sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
             echo_seq: 0,
             sig: false,
         };

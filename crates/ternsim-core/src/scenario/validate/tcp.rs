@@ -86,6 +86,40 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.no_fast_retrans {
         cfg.no_fast_retrans = v;
     }
+    if let Some(v) = opts.timestamps {
+        cfg.timestamps = v;
+    }
+    if let Some(v) = opts.ts_option_size {
+        cfg.ts_option_size = v;
+    }
+    if let Some(v) = opts.ts_reset_rto {
+        cfg.ts_reset_rto = v;
+    }
+    if let Some(v) = opts.timer_fix {
+        cfg.timer_fix = v;
+    }
+    for (key, value, slot) in [
+        ("srtt_bits", opts.srtt_bits, &mut cfg.rto.srtt_bits),
+        ("rttvar_bits", opts.rttvar_bits, &mut cfg.rto.rttvar_bits),
+        ("rttvar_exp", opts.rttvar_exp, &mut cfg.rto.rttvar_exp),
+    ] {
+        if let Some(v) = value {
+            if v > 16 {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "allowed: an integer from 0 to 16",
+                ));
+            }
+            *slot = v;
+        }
+    }
+    // ns-2 shifts by rttvar_bits − 1 and by rttvar_exp + srtt_bits − rttvar_bits.
+    if cfg.rto.rttvar_bits == 0 || cfg.rto.rttvar_exp + cfg.rto.srtt_bits < cfg.rto.rttvar_bits {
+        return Err(ScenarioError::at(
+            at("rttvar_bits"),
+            "allowed: 1 or more, and at most srtt_bits + rttvar_exp",
+        ));
+    }
     if let Some(v) = opts.partial_window_deflation {
         cfg.newreno.partial_window_deflation = v;
     }
@@ -182,6 +216,12 @@ pub(super) fn apply_tcp_options(
     }
     if let Some(v) = opts.syn_immediate_ack {
         sink.syn_immediate_ack = v;
+    }
+    if let Some(v) = opts.ts_echo_bugfix {
+        sink.ts_echo_bugfix = v;
+    }
+    if let Some(v) = opts.ts_echo_rfc1323 {
+        sink.ts_echo_rfc1323 = v;
     }
     if let Some(v) = opts.gap_immediate_ack {
         sink.gap_immediate_ack = v;

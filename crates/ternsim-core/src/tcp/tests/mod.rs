@@ -46,6 +46,7 @@ pub fn ack_sack(k: Seq, blocks: &[(Seq, Seq)]) -> AckSegment {
         wire_bytes: 40 + 8 * blocks.len() as u32,
         echo_sent_at: SimTime::ZERO,
         echo_seq: k,
+        ts_echo: SimTime::ZERO,
         sig: false,
     }
 }
