@@ -389,6 +389,8 @@ VALIDATION_PASSES = [
     ("tcp", "timersA2"),
     # Other estimator gains (T_SRTT_BITS 5, T_RTTVAR_BITS 4) with timestamps.
     ("tcp", "timersA3"),
+    # NewReno's ACK heuristic (bugFix_ack_) after a timeout.
+    ("newreno", "newreno_rto_loss_ack"),
 ]
 
 

@@ -801,6 +801,8 @@ pub struct TcpOptions {
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.
     pub bug_fix: Option<bool>,
+    /// NewReno: ns-2 `bugFix_ack_` (default false), RFC 6582's ACK heuristic.
+    pub bug_fix_ack: Option<bool>,
     /// Tahoe: no fast retransmit, losses wait for the timer (ns-2 `noFastRetrans_`, default
     /// false).
     pub no_fast_retrans: Option<bool>,

@@ -159,6 +159,10 @@ pub struct TcpConfig {
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
+    /// NewReno with `bug_fix`: still allow a fast retransmit when cwnd > 1 and the last new
+    /// ACK advanced by at most the duplicate-ACK threshold (ns-2 `bugFix_ack_`, default
+    /// false; RFC 6582 §4.2 "ACK heuristic").
+    pub bug_fix_ack: bool,
     /// No fast retransmit at all: the third duplicate ACK does nothing and losses wait for
     /// the timer (ns-2 `noFastRetrans_`, default false; read only by ns-2's Tahoe,
     /// `TcpAgent::recv`, as here).
@@ -220,6 +224,7 @@ impl TcpConfig {
             precision_reduce: true,
             dupack_threshold: 3,
             bug_fix: true,
+            bug_fix_ack: false,
             no_fast_retrans: false,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,

@@ -70,6 +70,8 @@ pub struct Conn {
     maxseq: Seq,
     last_ack: Seq,
     highest_ack: Seq,
+    /// ns-2 `prev_highest_ack_`: `highest_ack` before the last new ACK (`newack`).
+    prev_highest_ack: Seq,
     /// ns-2 `cong_action_`: the window was cut and no packet has been sent since.
     cong_action: bool,
     /// ns-2 `curseq_`: packets below this exist (the SYN included); `Seq::MAX` = unlimited.
@@ -104,6 +106,7 @@ impl Conn {
             maxseq: -1,
             last_ack: -1,
             highest_ack: -1,
+            prev_highest_ack: -1,
             cong_action: false,
             curseq: Seq::MAX,
             packet0_is_syn,
@@ -151,6 +154,12 @@ impl Conn {
     pub fn last_ack(&self) -> Seq {
         self.last_ack
     }
+    /// How far the last new ACK moved the cumulative ACK (ns-2 `highest_ack_ −
+    /// prev_highest_ack_`).
+    pub fn last_ack_advance(&self) -> Seq {
+        self.highest_ack - self.prev_highest_ack
+    }
+
     pub fn highest_ack(&self) -> Seq {
         self.highest_ack
     }
@@ -364,6 +373,7 @@ impl Conn {
         }
         self.congestion.forget_dup_acks();
         self.last_ack = ack;
+        self.prev_highest_ack = self.highest_ack;
         self.highest_ack = ack;
         self.t_seqno = self.t_seqno.max(ack + 1);
         if self.cfg.timestamps {

@@ -40,9 +40,15 @@ impl NewReno {
             if dup_ack_passed(c, w, now, out) {
                 // §6 "Dup ACKs": as Reno, but allowed only in a new window (careful variant).
                 // lessCareful_: also when the highest ACK is `recover` itself.
+                // bugFix_ack_ (RFC 6582 §4.2): an ACK that advanced little, with cwnd > 1,
+                // is taken as a loss in the new window rather than a retransmitted copy.
                 let cfg = c.cfg();
                 let allowed = new_window(c)
-                    || (cfg.bug_fix && cfg.newreno.less_careful && c.highest_ack() == c.recover());
+                    || (cfg.bug_fix && cfg.newreno.less_careful && c.highest_ack() == c.recover())
+                    || (cfg.bug_fix
+                        && cfg.bug_fix_ack
+                        && c.cwnd() > 1.0
+                        && c.last_ack_advance() <= cfg.dupack_threshold as Seq);
                 reno::on_dup_ack(c, w, now, out, allowed);
             }
         }

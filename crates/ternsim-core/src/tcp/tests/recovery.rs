@@ -367,3 +367,31 @@ fn vegas_never_marks_the_congestion_action_flag() {
         );
     }
 }
+
+/// NewReno after a timeout (T7 state, 21..30 outstanding; the RTO sets `recover` to 30 and
+/// resends 21): ACKs 21 and 22 advance one packet each, then three duplicate ACKs of 22.
+/// Without `bug_fix_ack` they are refused (22 is not past `recover`: they may come from the
+/// go-back-N copies, ns-2 `bugFix_`); with it (RFC 6582 §4.2, ns-2 `bugFix_ack_`) the last
+/// ACK advanced by 1 <= 3 packets and cwnd is 3 > 1, so the third one fast-retransmits 23.
+#[test]
+fn newreno_ack_heuristic_allows_a_fast_retransmit_after_a_timeout() {
+    for heuristic in [false, true] {
+        let mut c = cfg(TcpVariant::NewReno);
+        c.window = 100;
+        c.bug_fix_ack = heuristic;
+        let mut r = Run::at_state(c, 20, 10.0, 5.0, 0);
+        assert_eq!(r.fire(), vec![21]);
+        assert_eq!(r.ack(3_100, 21), vec![22, 23]);
+        assert_eq!(r.ack(3_110, 22), vec![24, 25]);
+        assert_eq!(r.cwnd(), 3.0);
+        r.ack(3_120, 22);
+        r.ack(3_130, 22);
+        let third = r.ack(3_140, 22);
+        let fast = r.s.stats().fast_retransmits;
+        if heuristic {
+            assert_eq!((third.first(), fast), (Some(&23), 1));
+        } else {
+            assert_eq!((third, fast), (NONE, 0));
+        }
+    }
+}
