@@ -391,6 +391,8 @@ VALIDATION_PASSES = [
     ("tcp", "timersA3"),
     # NewReno's ACK heuristic (bugFix_ack_) after a timeout.
     ("newreno", "newreno_rto_loss_ack"),
+    # ... and its timestamp heuristic (bugFix_ts_, a table of send times by seqno).
+    ("newreno", "newreno_rto_loss_tsh"),
 ]
 
 

@@ -117,10 +117,10 @@ def test_tcphdr_fields_and_a_second_queue_trace_as_ns(tmp_path, tcp):
 def test_a_tcp_setting_ternsim_does_not_model_is_refused(tmp_path):
     text = (SCRIPTS / "tcphdr_queue_trace.tcl").read_text()
     script = tmp_path / "script.tcl"
-    script.write_text("Agent/TCP set bugFix_ts_ true\n" + text)
+    script.write_text("Agent/TCP set partial_ack_ true\n" + text)
     proc = _run(TERNSIM, script, ["Newreno"], tmp_path / "ternsim")
     assert proc.returncode == 2
-    assert "bugFix_ts_ true (the timestamp heuristic of bugFix_): not supported" in proc.stderr
+    assert "partial_ack_ true (partial-ACK retransmission): not supported" in proc.stderr
     assert not (tmp_path / "ternsim" / "all.tr").exists()
 
 

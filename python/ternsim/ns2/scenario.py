@@ -59,6 +59,7 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "bugFix_": ("bug_fix", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's): RFC 6582's ACK heuristic.
     "bugFix_ack_": ("bug_fix_ack", classes.boolean),
+    "bugFix_ts_": ("bug_fix_ts", classes.boolean),
     # Read by ns-2's Tahoe (Agent/TCP) only (as by ternsim's).
     "noFastRetrans_": ("no_fast_retrans", classes.boolean),
     "rfc2988_": ("rfc2988", classes.boolean),
@@ -87,7 +88,6 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "ecn_": ("0", "ECN"),
     "old_ecn_": ("0", "ECN"),
-    "bugFix_ts_": ("false", "the timestamp heuristic of bugFix_"),
     "QOption_": ("0", "the Q option"),
     "control_increase_": ("0", "increase limited by the sending rate"),
     "EnblRTTCtr_": ("0", "the RTT counter"),

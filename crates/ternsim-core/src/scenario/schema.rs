@@ -803,6 +803,9 @@ pub struct TcpOptions {
     pub bug_fix: Option<bool>,
     /// NewReno: ns-2 `bugFix_ack_` (default false), RFC 6582's ACK heuristic.
     pub bug_fix_ack: Option<bool>,
+    /// NewReno with timestamps: ns-2 `bugFix_ts_` (default false), RFC 6582's timestamp
+    /// heuristic.
+    pub bug_fix_ts: Option<bool>,
     /// Tahoe: no fast retransmit, losses wait for the timer (ns-2 `noFastRetrans_`, default
     /// false).
     pub no_fast_retrans: Option<bool>,

@@ -163,6 +163,10 @@ pub struct TcpConfig {
     /// ACK advanced by at most the duplicate-ACK threshold (ns-2 `bugFix_ack_`, default
     /// false; RFC 6582 §4.2 "ACK heuristic").
     pub bug_fix_ack: bool,
+    /// NewReno with `bug_fix` and timestamps: still allow a fast retransmit when the last
+    /// new ACK echoed the last send time of the packet it acknowledges (ns-2 `bugFix_ts_`,
+    /// default false; RFC 6582 §4.2 "timestamp heuristic").
+    pub bug_fix_ts: bool,
     /// No fast retransmit at all: the third duplicate ACK does nothing and losses wait for
     /// the timer (ns-2 `noFastRetrans_`, default false; read only by ns-2's Tahoe,
     /// `TcpAgent::recv`, as here).
@@ -225,6 +229,7 @@ impl TcpConfig {
             dupack_threshold: 3,
             bug_fix: true,
             bug_fix_ack: false,
+            bug_fix_ts: false,
             no_fast_retrans: false,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,

@@ -38,6 +38,9 @@ fn secs(t: SimTime) -> f64 {
     t.as_nanos() as f64 / 1e9
 }
 
+/// Slots of ns-2's per-packet send-time table for `bugFix_ts_` (`tss_size_`).
+const TSS_SIZE: usize = 100;
+
 /// Counters the sender keeps for the run summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SenderStats {
@@ -86,6 +89,11 @@ pub struct Conn {
     rtt_ts: SimTime,
     /// The echoed timestamp of the ACK being processed (with `cfg.timestamps`).
     ack_ts_echo: SimTime,
+    /// ns-2 `ts_echo_`: the echoed timestamp of the last new ACK (with `cfg.timestamps`).
+    last_ts_echo: SimTime,
+    /// ns-2 `tss`: with `bug_fix_ts`, the last send time of each packet, by seqno modulo
+    /// [`TSS_SIZE`].
+    tss: Vec<SimTime>,
     rto: RtoEstimator,
     rtx_deadline: Option<SimTime>,
     records: VecDeque<SendRecord>,
@@ -115,6 +123,12 @@ impl Conn {
             rtt_seq: -1,
             rtt_ts: SimTime::ZERO,
             ack_ts_echo: SimTime::ZERO,
+            last_ts_echo: SimTime::ZERO,
+            tss: if cfg.bug_fix_ts {
+                vec![SimTime::ZERO; TSS_SIZE]
+            } else {
+                Vec::new()
+            },
             rto: RtoEstimator::new(cfg.rto, tick_phase),
             rtx_deadline: None,
             records: VecDeque::new(),
@@ -154,6 +168,14 @@ impl Conn {
     pub fn last_ack(&self) -> Seq {
         self.last_ack
     }
+    /// ns-2's timestamp heuristic (`bugFix_ts_`, RFC 6582 §4.2): the last new ACK echoed
+    /// the time the packet it acknowledges was last sent, so it was not triggered by an
+    /// older copy. False without `bug_fix_ts`.
+    pub fn ack_echoes_last_send(&self) -> bool {
+        !self.tss.is_empty()
+            && self.tss[self.highest_ack.rem_euclid(TSS_SIZE as Seq) as usize] == self.last_ts_echo
+    }
+
     /// How far the last new ACK moved the cumulative ACK (ns-2 `highest_ack_ −
     /// prev_highest_ack_`).
     pub fn last_ack_advance(&self) -> Seq {
@@ -271,6 +293,9 @@ impl Conn {
             cong_action,
             sent_at: now,
         });
+        if !self.tss.is_empty() {
+            self.tss[seq.rem_euclid(TSS_SIZE as Seq) as usize] = now;
+        }
         self.stats.segments_sent += 1;
         if retransmission {
             self.stats.retransmissions += 1;
@@ -377,6 +402,7 @@ impl Conn {
         self.highest_ack = ack;
         self.t_seqno = self.t_seqno.max(ack + 1);
         if self.cfg.timestamps {
+            self.last_ts_echo = self.ack_ts_echo;
             let rtt = now - self.ack_ts_echo;
             self.rto.sample_timestamp(rtt);
             self.report_rtt_sample(rtt, ack, out);

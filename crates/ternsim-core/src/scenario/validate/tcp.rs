@@ -86,6 +86,9 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.bug_fix_ack {
         cfg.bug_fix_ack = v;
     }
+    if let Some(v) = opts.bug_fix_ts {
+        cfg.bug_fix_ts = v;
+    }
     if let Some(v) = opts.no_fast_retrans {
         cfg.no_fast_retrans = v;
     }

@@ -40,11 +40,13 @@ impl NewReno {
             if dup_ack_passed(c, w, now, out) {
                 // §6 "Dup ACKs": as Reno, but allowed only in a new window (careful variant).
                 // lessCareful_: also when the highest ACK is `recover` itself.
-                // bugFix_ack_ (RFC 6582 §4.2): an ACK that advanced little, with cwnd > 1,
-                // is taken as a loss in the new window rather than a retransmitted copy.
+                // bugFix_ts_ and bugFix_ack_ (RFC 6582 §4.2): an ACK that echoes the last
+                // send of what it acknowledges, or that advanced little with cwnd > 1, is
+                // taken as a loss in the new window rather than a retransmitted copy.
                 let cfg = c.cfg();
                 let allowed = new_window(c)
                     || (cfg.bug_fix && cfg.newreno.less_careful && c.highest_ack() == c.recover())
+                    || (cfg.bug_fix && cfg.bug_fix_ts && c.ack_echoes_last_send())
                     || (cfg.bug_fix
                         && cfg.bug_fix_ack
                         && c.cwnd() > 1.0
