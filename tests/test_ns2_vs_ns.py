@@ -19,6 +19,7 @@ parted from ns-2 at 1.28 s that way).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -269,13 +270,25 @@ def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
     detached at 1.35 s (`$ns detach-agent` in a `$ns at`): from then on the packets in flight
     reach their node and vanish, and the sender sends into the null agent. Same `puts`
     output, same trace up to lines ordered differently within one timestamp."""
+    # Its `finish` runs `exec nam out.nam &`: a `nam` that does nothing stands in for
+    # Debian's `nam` package (not installed by CI), the same for both simulators.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "nam").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "nam").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     out = {}
     for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
         folder = tmp_path / who
         folder.mkdir()
         shutil.copy(SIMPLE, folder / SIMPLE.name)
         proc = subprocess.run(
-            [*cmd, SIMPLE.name], cwd=folder, capture_output=True, text=True, timeout=300
+            [*cmd, SIMPLE.name],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
         )
         out[who] = (proc.returncode, proc.stdout, (folder / "out.tr").read_text())
     (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = out["ns"], out["ternsim"]
