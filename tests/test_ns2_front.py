@@ -90,6 +90,31 @@ def test_a_script_becomes_a_scenario(tmp_path):
     assert not (tmp_path / "out.tr").exists()
 
 
+def test_two_simplex_links_become_one_asymmetric_link(tmp_path):
+    """`simplex-link A B` and, later, `simplex-link B A` are one link whose b -> a direction
+    has its own rate, delay and queue; `$ns delay A B D` (simplex unless told) sets one
+    direction's delay."""
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD.replace(
+            "$ns duplex-link $n1 $n2 1.5Mb 20ms DropTail\n",
+            "$ns simplex-link $n1 $n2 1.5Mb 20ms DropTail\n"
+            "set n3 [$ns node]\n$ns duplex-link $n2 $n3 1Mb 1ms DropTail\n"
+            "$ns simplex-link $n2 $n1 64kb 50ms DropTail\n"
+            "$ns queue-limit $n2 $n1 5\n$ns delay $n1 $n0 12ms\n",
+        )
+        + TCP
+        + FINISH
+    )
+    sc = translate_script(script)
+    l01, l12, l23 = sc["links"]
+    assert (l12["a"], l12["b"], l12["rate"], l12["delay"]) == ("1", "2", "1500000.0bps", "0.02s")
+    assert (l12["rate_b_to_a"], l12["delay_b_to_a"]) == ("64000.0bps", "0.05s")
+    assert (l12["queue_a_to_b"], l12["queue_b_to_a"]) == (50, 5)
+    assert (l01["delay"], l01["delay_b_to_a"]) == ("0.01s", "0.012s")
+    assert "rate_b_to_a" not in l01 and "delay_b_to_a" not in l23
+
+
 def test_boot_times_replay_ns2s_default_rng(tmp_path):
     """Each TCP agent's tick phase is the draw ns-2 makes for it at `$ns run`: after one draw
     per TCP agent created (two for Vegas, none for sinks), nodes in Tcl's `array names`
@@ -300,6 +325,16 @@ REFUSED = [
         "$ns duplex-link $n0 $n2 1Mb 1ms RED\n",
         12,
         "Queue/RED maxthresh_ 4 not above thresh_ 4: not supported",
+    ),
+    (
+        "$ns simplex-link $n0 $n2 1Mb 1ms DropTail\n",
+        10,
+        "simplex-link 0 -> 2 without a simplex-link 2 -> 0: not supported",
+    ),
+    (
+        "$ns simplex-link $n1 $n0 1Mb 1ms DropTail\n",
+        10,
+        "simplex-link: a second link between the same nodes: not supported",
     ),
     ("$defaultRNG wibble 0 1\n", 10, "not supported; supported RNG methods: exponential,"),
     ("set em [new ErrorModel]\n$em unit time\n", 11, "unit time: not supported; supported: pkt"),

@@ -245,6 +245,22 @@ def test_error_models_and_link_outages_match_ns(tmp_path, script):
     assert difference is None, difference
 
 
+def test_an_asymmetric_path_of_two_simplex_links_matches_ns(tmp_path):
+    """Two simplex links (2 Mb/s, 10 ms one way; 72 kb/s, 50 ms back, each with its own
+    queue-limit, both dropping) and a one-way `$ns delay`: ns-2's `puts` line and its trace,
+    up to lines ordered differently within one timestamp."""
+    from ternsim.conformance import compare_traces
+
+    runs = run_both(tmp_path, "simplex_asymmetric.tcl", [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
+    assert len(ns_tr) > 50_000
+    drops = [line.split()[2:4] for line in ns_tr if line.startswith("d ")]
+    assert ["1", "2"] in drops and ["2", "1"] in drops
+    verdict = compare_traces("\n".join(ns_tr), "\n".join(ts_tr))["verdict"]
+    assert verdict in ("identical", "equal up to ties"), verdict
+
+
 @pytest.mark.parametrize("script", ["monitor_queue_outage.tcl", "monitor_queue_losses.tcl"])
 def test_queue_monitor_reads_match_ns(tmp_path, script):
     """`$ns monitor-queue` on a bottleneck, read every 0.25 s (size_, pkts_, parrivals_,

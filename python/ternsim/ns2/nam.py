@@ -129,9 +129,10 @@ class NamTrace:
     def _link_line(self, handle: Obj) -> str:
         link = handle.info["link"]
         a = _attrs(handle)
+        d = handle.info["direction"]
         line = (
-            f"l -t * -s {self._ends(handle, ' -d ')} -S UP -r {_num(link.rate_bps)} "
-            f"-D {_num(link.dir_delays[handle.info['direction']])} -c {a.get('COLOR', 'black')}"
+            f"l -t * -s {self._ends(handle, ' -d ')} -S UP -r {_num(link.dir_rates[d])} "
+            f"-D {_num(link.dir_delays[d])} -c {a.get('COLOR', 'black')}"
         )
         if a.get("ORIENTATION"):
             line += f" -o {a['ORIENTATION']}"

@@ -202,6 +202,17 @@ def red_refusal(var: str, value: str) -> str | None:
     return f"Queue/RED {var} {value} ({what}): not supported; supported: {supported}"
 
 
+def _reverse_direction(link: Any) -> dict[str, str]:
+    """The b -> a direction's rate and delay where they differ from a -> b's (two simplex
+    links, or `$ns delay ... simplex`)."""
+    out = {}
+    if link.dir_rates[1] != link.dir_rates[0]:
+        out["rate_b_to_a"] = f"{link.dir_rates[1]!r}bps"
+    if link.dir_delays[1] != link.dir_delays[0]:
+        out["delay_b_to_a"] = _secs(link.dir_delays[1])
+    return out
+
+
 def red_automatic(o: Any, queue: Obj, link: Any) -> None:
     """ns-2.35 `REDQueue::initialize_params`, run when a link gets its RED queue (`$q link`)
     and again when `$ns run` resets it: the values left at 0 (thresholds, weight) or at -1 /
@@ -215,12 +226,13 @@ def red_automatic(o: Any, queue: Obj, link: Any) -> None:
     def get(var: str) -> float:
         return float(o.getvar(queue, var))
 
-    ptc = link.rate_bps / (8.0 * get("mean_pktsize_"))
+    d = queue.info.get("direction", 0)
+    ptc = link.dir_rates[d] / (8.0 * get("mean_pktsize_"))
     q_w = get("q_weight_")
     if q_w == 0.0:
         q_w = 1.0 - math.exp(-1.0 / ptc)
     elif q_w == -1.0:
-        rtt = max(3.0 * (link.delay_s + 1.0 / ptc), 0.1)
+        rtt = max(3.0 * (link.dir_delays[d] + 1.0 / ptc), 0.1)
         q_w = 1.0 - math.exp(-1.0 / (10.0 * rtt * ptc))
     elif q_w == -2.0:
         q_w = 1.0 - math.exp(-10.0 / ptc)
@@ -445,10 +457,12 @@ class Translation:
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
         for link in model.links:
-            if link.dir_delays[0] != link.dir_delays[1]:
+            if link.missing is not None:
+                a, b = link.a.info["id"], link.b.info["id"]
                 raise Refusal(
-                    f"$ns delay: link {link.a.info['id']}-{link.b.info['id']} with a different "
-                    "delay in each direction: not supported (ternsim's links have one delay)",
+                    f"simplex-link {a} -> {b} without a simplex-link {b} -> {a}: not "
+                    "supported; ternsim's links carry both directions (make the way back with "
+                    "its own simplex-link, or use duplex-link)",
                     where=link.where,
                 )
         self.scenario = {
@@ -460,8 +474,9 @@ class Translation:
                     "name": f"{link.a.info['id']}-{link.b.info['id']}",
                     "a": self.node_name(link.a),
                     "b": self.node_name(link.b),
-                    "rate": f"{link.rate_bps!r}bps",
-                    "delay": _secs(link.delay_s),
+                    "rate": f"{link.dir_rates[0]!r}bps",
+                    "delay": _secs(link.dir_delays[0]),
+                    **_reverse_direction(link),
                     "queue_a_to_b": self._queue(link, 0),
                     "queue_b_to_a": self._queue(link, 1),
                 }
@@ -579,9 +594,9 @@ class Translation:
             link, d = em.info["placed"][1], em.info["placed"][2]
             node = link.a if d == 0 else link.b
             if point == "arrival":
-                bps = link.rate_bps
+                bps = link.dir_rates[d]
             else:
-                bps = sum(x.rate_bps for x in model.links if node in (x.a, x.b))
+                bps = sum(max(x.dir_rates) for x in model.links if node in (x.a, x.b))
             count = int(end * bps / 160.0) + 1000
             if count > 5_000_000:
                 return None
@@ -1007,9 +1022,8 @@ class Translation:
         ``until`` (the core ran every event before it)."""
         dirs = set()
         for link in self.model.links:
-            if link.nam_traced:
-                a, b = str(link.a.info["id"]), str(link.b.info["id"])
-                dirs |= {(a, b), (b, a)}
+            a, b = str(link.a.info["id"]), str(link.b.info["id"])
+            dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.nam_dirs) if on}
         renumber = _Renumbering(self._flow_numbers())
         out: list[tuple[float, str]] = []
         events = [bool(sender.info.get("event_nam")) for sender, _ in self.ends]

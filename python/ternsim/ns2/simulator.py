@@ -31,10 +31,14 @@ class Link:
     ) -> None:
         self.a = a
         self.b = b
-        self.rate_bps = rate_bps
-        self.delay_s = delay_s
-        #: Each direction's delay (a -> b, b -> a): `$ns delay` may set one.
+        #: Each direction's rate (a -> b, b -> a): two simplex links may differ.
+        self.dir_rates = [rate_bps, rate_bps]
+        #: Each direction's delay (a -> b, b -> a): `$ns delay` or two simplex links may
+        #: set one.
         self.dir_delays = [delay_s, delay_s]
+        #: A direction not made yet: a `simplex-link A B` waits for its `simplex-link B A`
+        #: (direction 1), which fills it in.
+        self.missing: int | None = None
         self.traced = traced
         #: Whether each direction is traced (trace-all when the link was made, or a later
         #: `$ns trace-queue`), (a -> b, b -> a).
@@ -55,8 +59,8 @@ class Link:
         #: line per such call for each direction at each of its down/up events, traced link
         #: or not: each call hooks a trace of the link's dynamics into the trace-all file).
         self.rtmodels = 0
-        #: Made after `namtrace-all`: its packet events go into the nam trace.
-        self.nam_traced = False
+        #: Per direction, made after `namtrace-all`: its packet events go into the nam trace.
+        self.nam_dirs = [False, False]
         #: `$ns rtmodel-at` calls naming this link made after `namtrace-all` (each writes
         #: its nam lines for each direction, as `rtmodels` for the trace-all file).
         self.nam_rtmodels = 0
@@ -141,7 +145,7 @@ class Model:
         sim = {
             "node": self.node,
             "duplex-link": self.duplex_link,
-            "simplex-link": self._refuse_simplex,
+            "simplex-link": self.simplex_link,
             "queue-limit": self.queue_limit,
             "trace-all": self.trace_all,
             "namtrace-all": self.namtrace_all,
@@ -635,9 +639,7 @@ class Model:
                     "duplex-link to a mobile node: not supported; supported: links between "
                     "wired nodes and base stations (-wiredRouting ON)"
                 )
-        for link in self.links:
-            if {link.a.name, link.b.name} == {a.name, b.name}:
-                raise Refusal("a second duplex-link between the same nodes: not supported")
+        self._no_link_between(a, b, "duplex-link")
         link = Link(
             a,
             b,
@@ -647,23 +649,77 @@ class Model:
             where=self.where(),
         )
         # ns-2 puts nam trace objects on links made after `namtrace-all` (simplex-link).
-        link.nam_traced = self.nam.channel is not None
+        link.nam_dirs = [self.nam.channel is not None] * 2
         # ns-2's trace objects read `Trace set show_tcphdr_` when they are made.
         link.tcphdr = [self.show_tcphdr()] * 2
         # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
         for d in range(2):
-            queue = self.o.create(f"Queue/{qtype}")
-            queue.info.update(link=link, direction=d)
-            if qtype == "RED":
-                # `$q link` at creation: RED chooses its automatic parameters from the link.
-                from .scenario import red_automatic
+            self._make_direction(link, d, qtype)
+        self.links.append(link)
+        return ""
 
-                red_automatic(self.o, queue, link)
-            handle = self.o.create("SimpleLink")
-            handle.info.update(link=link, queue=queue, direction=d)
-            link.queues.append(queue)
-            link.handles.append(handle)
-            self.nam.register(handle)
+    def _no_link_between(self, a: Obj, b: Obj, what: str) -> None:
+        for link in self.links:
+            if {link.a.name, link.b.name} == {a.name, b.name} and link.missing is None:
+                raise Refusal(f"{what}: a second link between the same nodes: not supported")
+
+    def _make_direction(self, link: Link, d: int, qtype: str) -> None:
+        """One direction of `link` (ns-2's simplex link), with a new Queue/<type> and the
+        object `$ns link` returns for it."""
+        queue = self.o.create(f"Queue/{qtype}")
+        queue.info.update(link=link, direction=d)
+        if qtype == "RED":
+            # `$q link` at creation: RED chooses its automatic parameters from the link.
+            from .scenario import red_automatic
+
+            red_automatic(self.o, queue, link)
+        handle = self.o.create("SimpleLink")
+        handle.info.update(link=link, queue=queue, direction=d)
+        link.queues.append(queue)
+        link.handles.append(handle)
+        self.nam.register(handle)
+
+    def simplex_link(self, sim: Obj, args: tuple) -> str:
+        """`$ns simplex-link A B BANDWIDTH DELAY QUEUE`: one direction. ternsim's links carry
+        both, so the A -> B direction waits for a `simplex-link B A` (the two may differ in
+        rate, delay and queue: an asymmetric link); a simplex link whose way back is never
+        made is refused before the run."""
+        self._before_run("$ns simplex-link")
+        if len(args) < 5:
+            raise Refusal("simplex-link: give NODE NODE BANDWIDTH DELAY QUEUE")
+        a, b = self.node_obj(args[0]), self.node_obj(args[1])
+        qtype = args[4]
+        if qtype not in ("DropTail", "RED") or len(args) > 5:
+            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
+        if a is b:
+            raise Refusal("simplex-link from a node to itself")
+        for n in (a, b):
+            if n.info["mobile"]:
+                raise Refusal(
+                    "simplex-link to a mobile node: not supported; supported: simplex links "
+                    "between wired nodes"
+                )
+        rate, delay = classes.bandwidth(args[2]), classes.seconds(args[3])
+        traced = self.trace_channel is not None
+        for link in self.links:
+            if link.missing == 1 and link.a is b and link.b is a:
+                # The way back of `simplex-link B A`: direction 1 (b -> a) of that link.
+                link.missing = None
+                link.dir_rates[1], link.dir_delays[1] = rate, delay
+                link.traced_dirs[1] = traced
+                link.tcphdr[1] = self.show_tcphdr()
+                link.nam_dirs[1] = self.nam.channel is not None
+                self._make_direction(link, 1, qtype)
+                return ""
+        self._no_link_between(a, b, "simplex-link")
+        if any({x.a.name, x.b.name} == {a.name, b.name} for x in self.links):
+            raise Refusal("simplex-link: a second link between the same nodes: not supported")
+        link = Link(a, b, rate, delay, traced=traced, where=self.where())
+        link.traced_dirs[1] = False
+        link.nam_dirs = [self.nam.channel is not None, False]
+        link.tcphdr = [self.show_tcphdr(), False]
+        link.missing = 1
+        self._make_direction(link, 0, qtype)
         self.links.append(link)
         return ""
 
@@ -714,8 +770,7 @@ class Model:
 
     def link_delay(self, sim: Obj, args: tuple) -> str:
         """`$ns delay A B DELAY [simplex|duplex]` before the run: the A -> B (or both)
-        direction's delay. ternsim's links have one delay: the two directions must end up
-        equal (the validation suites set both)."""
+        direction's delay."""
         self._before_run("$ns delay")
         if len(args) not in (3, 4) or (len(args) == 4 and args[3] not in ("simplex", "duplex")):
             raise Refusal("delay: give NODE NODE DELAY [simplex|duplex]")
@@ -723,8 +778,6 @@ class Model:
         value = classes.seconds(args[2])
         for x in (0, 1) if len(args) == 4 and args[3] == "duplex" else (d,):
             link.dir_delays[x] = value
-        if link.dir_delays[0] == link.dir_delays[1]:
-            link.delay_s = value
         return ""
 
     def show_tcphdr(self) -> bool:
@@ -743,7 +796,7 @@ class Model:
         for link in self.links:
             if link.a is node:
                 out.append(link.b.name)
-            elif link.b is node:
+            elif link.b is node and link.missing != 1:
                 out.append(link.a.name)
         return " ".join(out)
 
@@ -889,16 +942,11 @@ class Model:
             "bdepartures_, pdrops_, bdrops_)"
         )
 
-    def _refuse_simplex(self, sim: Obj, args: tuple) -> str:
-        raise Refusal(
-            "simplex-link: not supported; supported: duplex-link (ternsim links are duplex)"
-        )
-
     def find_link(self, a: Obj, b: Obj) -> tuple[Link, int]:
         for link in self.links:
             if link.a is a and link.b is b:
                 return link, 0
-            if link.a is b and link.b is a:
+            if link.a is b and link.b is a and link.missing != 1:
                 return link, 1
         raise Refusal(f"no link between node {a.info['id']} and node {b.info['id']}")
 

@@ -376,6 +376,13 @@ pub struct LinkSpec {
     pub b: String,
     pub rate: Rate,
     pub delay: Duration,
+    /// The b→a direction's rate, where it differs from `rate` (an asymmetric link: ns-2's
+    /// two `simplex-link`s between the same nodes, one each way).
+    #[serde(default)]
+    pub rate_b_to_a: Option<Rate>,
+    /// The b→a direction's propagation delay, where it differs from `delay`.
+    #[serde(default)]
+    pub delay_b_to_a: Option<Duration>,
     /// The queue of each direction: a drop-tail limit in packets (not counting the packet on
     /// the wire), or a table `{ kind = "drop_tail" | "red", ... }` ([`QueueTable`]).
     #[serde(default = "default_queue")]

@@ -327,7 +327,8 @@ impl World {
                 let rng = RandomStream::named(seed, &format!("link/{}/{dir}/error", l.name));
                 let queue = l.queue[d];
                 let limit = queue.limit.unwrap_or(u32::MAX);
-                let mut wire = WiredDirection::new(l.rate_bps, l.delay, limit, error.clone(), rng);
+                let mut wire =
+                    WiredDirection::new(l.rate_bps[d], l.delay[d], limit, error.clone(), rng);
                 if queue != crate::net::wired::QueueConfig::packets(limit) {
                     let red_rng = RandomStream::named(seed, &format!("link/{}/{dir}/red", l.name));
                     wire.set_queue(queue, red_rng);

@@ -260,6 +260,66 @@ app = { kind = "cbr", interval = "5ms", packet_size = "1000B", max_packets = 10 
     assert!(close(f.throughput_bps, 10.0 * 8000.0 / 2.0));
 }
 
+/// An asymmetric link (ns-2's two simplex links): a→b 1 Mb/s, 10 ms; b→a 500 kb/s, 25 ms.
+/// The same CBR source as above each way (1000-byte datagrams every 5 ms, 10 of them).
+/// a→b as above: delay 18 + 3k ms. b→a: 16 ms per datagram, so datagram k leaves the wire
+/// at 16(k+1) ms and arrives 25 ms later: delay 41 + 11k ms, mean 41 + 11·4.5 = 90.5 ms,
+/// min 41 ms, max 140 ms, and consecutive delays 11 ms apart.
+#[test]
+fn each_direction_of_an_asymmetric_link_has_its_own_rate_and_delay() {
+    let sc = from_toml(
+        r#"
+name = "asymmetric"
+duration = "2s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+a = "a"
+b = "b"
+rate = "1Mbps"
+delay = "10ms"
+rate_b_to_a = "500kbps"
+delay_b_to_a = "25ms"
+[[flows]]
+name = "forward"
+src = "a"
+dst = "b"
+transport = "udp"
+app = { kind = "cbr", interval = "5ms", packet_size = "1000B", max_packets = 10 }
+[[flows]]
+name = "back"
+src = "b"
+dst = "a"
+transport = "udp"
+app = { kind = "cbr", interval = "5ms", packet_size = "1000B", max_packets = 10 }
+"#,
+    )
+    .unwrap();
+    let out = run(&sc, 1);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let (fwd, back) = (&out.summary.flows[0], &out.summary.flows[1]);
+    assert_eq!(
+        (back.packets_sent, back.packets_received),
+        (Some(10), Some(10))
+    );
+    assert!(
+        close(fwd.delay_mean_s.unwrap(), 0.0315),
+        "{:?}",
+        fwd.delay_mean_s
+    );
+    assert!(close(fwd.delay_max_s.unwrap(), 0.045));
+    assert!(
+        close(back.delay_mean_s.unwrap(), 0.0905),
+        "{:?}",
+        back.delay_mean_s
+    );
+    assert!(close(back.delay_min_s.unwrap(), 0.041));
+    assert!(close(back.delay_max_s.unwrap(), 0.140));
+    assert!(close(back.jitter_s.unwrap(), 0.011), "{:?}", back.jitter_s);
+}
+
 /// Packets with no route wait in the static-routing hold buffer and leave when the link
 /// comes back up; those that outwait the hold timeout are dropped with `hold_timeout`.
 #[test]

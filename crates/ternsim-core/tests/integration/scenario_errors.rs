@@ -56,6 +56,16 @@ fn negative_rate_is_refused() {
 }
 
 #[test]
+fn a_zero_reverse_rate_names_its_key() {
+    let e = err(&BASE.replace(
+        "rate = \"1Mbps\"",
+        "rate = \"1Mbps\"\nrate_b_to_a = \"0bps\"",
+    ));
+    assert_eq!(e.path, "links.0.rate_b_to_a");
+    assert!(e.message.contains("> 0"), "{e}");
+}
+
+#[test]
 fn unknown_tcp_variant_lists_the_variants() {
     let e = err(&BASE.replace("\"reno\"", "\"cubic\""));
     assert_eq!(e.path, "flows.0.tcp");

@@ -82,8 +82,10 @@ pub struct ResolvedLink {
     pub name: String,
     pub a: usize,
     pub b: usize,
-    pub rate_bps: f64,
-    pub delay: SimTime,
+    /// Each direction's rate: `[a→b, b→a]`.
+    pub rate_bps: [f64; 2],
+    /// Each direction's propagation delay: `[a→b, b→a]`.
+    pub delay: [SimTime; 2],
     /// The queue of each direction: `[a→b, b→a]`.
     pub queue: [crate::net::wired::QueueConfig; 2],
     pub error_a_to_b: ErrorModel,

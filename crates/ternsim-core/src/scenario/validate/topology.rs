@@ -322,11 +322,14 @@ pub(super) fn links_and_bearers(
             one_way("queue_a_to_b", &l.queue_a_to_b)?,
             one_way("queue_b_to_a", &l.queue_b_to_a)?,
         ];
-        if !(l.rate.0 > 0.0 && l.rate.0.is_finite()) {
-            return Err(ScenarioError::at(
-                format!("links.{i}.rate"),
-                "allowed: a rate > 0",
-            ));
+        let rate_b_to_a = l.rate_b_to_a.map_or(l.rate.0, |r| r.0);
+        for (key, rate) in [("rate", l.rate.0), ("rate_b_to_a", rate_b_to_a)] {
+            if !(rate > 0.0 && rate.is_finite()) {
+                return Err(ScenarioError::at(
+                    format!("links.{i}.{key}"),
+                    "allowed: a rate > 0",
+                ));
+            }
         }
         let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
         if link_names.insert(name.clone(), i).is_some() {
@@ -353,8 +356,8 @@ pub(super) fn links_and_bearers(
             name,
             a,
             b,
-            rate_bps: l.rate.0,
-            delay: l.delay.0,
+            rate_bps: [l.rate.0, rate_b_to_a],
+            delay: [l.delay.0, l.delay_b_to_a.map_or(l.delay.0, |d| d.0)],
             queue,
             error_a_to_b,
             error_b_to_a,
