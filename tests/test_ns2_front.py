@@ -219,6 +219,40 @@ def test_argv_precision_and_puts_order(tmp_path):
     assert len(out) == 3
 
 
+def test_a_proc_reaches_the_simulator_through_simulator_instance(tmp_path):
+    """`[Simulator instance]` in a proc (Greis's tutorial `attach-expoo-traffic`) is the
+    simulator `new Simulator` made."""
+    text = (
+        HEAD
+        + TCP
+        + 'proc when {} { set ns [Simulator instance]; puts "at [$ns now]" }\n'
+        + '$ns at 1.0 "when"\n'
+        + 'puts "same [expr {[Simulator instance] eq $ns}]"\n'
+        + FINISH
+    )
+    proc = ternsim_ns2(tmp_path, text)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout.splitlines()[:2] == ["same 1", "at 1"]
+
+
+def test_a_script_without_nodes_runs_its_callbacks(tmp_path):
+    """ns-2 runs a script that makes no node (Greis's first example: a simulator, a nam
+    trace and a `finish` at 5 s): its callbacks run at their times, nothing else happens."""
+    text = """set ns [new Simulator]
+set nf [open out.nam w]
+$ns namtrace-all $nf
+proc tick {} { global ns; puts "tick [$ns now]" }
+proc finish {} { global ns nf; $ns flush-trace; close $nf; puts done; exit 0 }
+$ns at 2.5 "tick"
+$ns at 5.0 "finish"
+$ns run
+"""
+    proc = ternsim_ns2(tmp_path, text)
+    assert (proc.returncode, proc.stdout) == (0, "tick 2.5\ndone\n"), proc.stderr
+    nam = (tmp_path / "out.nam").read_text().splitlines()
+    assert nam[0] == "V -t * -v 1.0a5 -a 0" and not any(x.startswith("n ") for x in nam)
+
+
 def test_user_classes_with_instprocs(tmp_path):
     text = """Class Counter
 Counter instproc init {start} { $self instvar n; set n $start }

@@ -98,6 +98,9 @@ class ObjectSystem:
             self._class_command(cls)
         # OTcl's root class: scripts add instprocs to every object with `Object instproc`.
         self._class_command("Object")
+        # `Simulator instance` (the simulator made by `new Simulator`, as a proc reaches it
+        # without a global), `Simulator set VAR VALUE`.
+        self._class_command("Simulator")
 
     # --- classes ---------------------------------------------------------------------------
 

@@ -468,7 +468,9 @@ class Translation:
         self.scenario = {
             "name": "ns2-script",
             "duration": _secs(end),
-            "nodes": [{"name": str(n.info["id"])} for n in model.nodes],
+            # A script without nodes (ns-2 runs its callbacks and nothing else) gets one
+            # node on its own, which sends nothing: a scenario has at least one node.
+            "nodes": [{"name": str(n.info["id"])} for n in model.nodes] or [{"name": "none"}],
             "links": [
                 {
                     "name": f"{link.a.info['id']}-{link.b.info['id']}",
