@@ -4,12 +4,13 @@ Each script runs twice in its own folder, once under ``ns`` and once under ``ter
 Trace lines are compared per packet event (event, link, uid): the front end's numbering (agent
 ports per node, ``fid_``, uids from 0) must make every field but the time and the flags equal.
 
-One difference remains, pinned by the expected failures that will fail once it is gone:
-ns-2 keeps time in a double, so two events due at the same instant (a link finishing one packet
-as another arrives) run in an order set by rounding noise; ternsim's clock counts integer
-nanoseconds (a busy link's transmissions add up exactly) and runs such ties in a fixed order.
-The traces then hold the same lines with the same times, a few dozen of them in another order
-within one timestamp.
+ns-2 keeps time in a double, so two events due at the same microsecond (a link finishing one
+packet as another arrives) run in the order of their doubles, which differ by rounding noise.
+ternsim's clock counts integer nanoseconds, and its wired links also compute each event's exact
+time in seconds with ns-2's own arithmetic (`clock + 8 * size / bandwidth_`, `+ (txtime +
+delay_)`), which orders events that round to the same nanosecond: the chain's traces are now
+ns-2's byte for byte. Where a script's times are not a wired link's (a timer, a CBR source), a
+few lines may still stand in another order within one timestamp ("equal up to ties").
 
 The senders' RTT tick phase (ns-2 ``boot_time_``) is the number ns-2 draws for each TCP agent
 from its default RNG; the front end replays those draws. With another phase an RTT sample near
@@ -122,20 +123,15 @@ def test_chain_matches_ns_packet_for_packet(tmp_path, tcp, sink):
     from ternsim.conformance import compare_traces
 
     verdict = compare_traces("\n".join(ns_tr), "\n".join(ts_tr))["verdict"]
-    assert verdict in ("identical", "equal up to ties"), verdict
+    assert verdict == "identical", verdict
     if "Vegas" not in tcp:
         # cong_action after cuts (fewer with delayed ACKs: the window grows half as fast)
         assert sum("---A---" in line for line in ts_tr) >= (30 if "DelAck" in sink else 48)
-    # Up to the first time the nanosecond clock shows, the file is the same byte for byte.
-    first = next(i for i, (x, y) in enumerate(zip(ns_tr, ts_tr)) if x != y)
-    assert float(ns_tr[first].split()[1]) > 0.25
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ns-2 orders same-time events by double rounding noise (see the module doc)",
-)
 def test_chain_trace_is_identical_line_for_line(tmp_path):
+    """Line for line, byte for byte, including the lines ns-2 writes at the same
+    microsecond: their order is that of ns-2's doubles (see the module doc)."""
     runs = run_both(tmp_path, "chain.tcl", [])
     difference = first_difference(runs["ns"][2], runs["ternsim"][2])
     assert difference is None, difference
@@ -189,11 +185,9 @@ def test_red_without_early_tests_matches_ns(tmp_path, args):
     assert verdict in ("identical", "equal up to ties"), verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ns-2 orders same-time events by double rounding noise (see the module doc)",
-)
 def test_dumbbell_identical(tmp_path):
+    """The Reno + CBR dumbbell byte for byte: the CBR source's send times are sums of its
+    interval in doubles, as ns-2's timer makes them, and the links carry them on exactly."""
     runs = run_both(tmp_path, "dumbbell.tcl", [])
     assert runs["ternsim"][1] == runs["ns"][1]
     difference = first_difference(runs["ns"][2], runs["ternsim"][2])
@@ -248,7 +242,7 @@ def test_error_models_and_link_outages_match_ns(tmp_path, script):
 def test_an_asymmetric_path_of_two_simplex_links_matches_ns(tmp_path):
     """Two simplex links (2 Mb/s, 10 ms one way; 72 kb/s, 50 ms back, each with its own
     queue-limit, both dropping) and a one-way `$ns delay`: ns-2's `puts` line and its trace,
-    up to lines ordered differently within one timestamp."""
+    byte for byte."""
     from ternsim.conformance import compare_traces
 
     runs = run_both(tmp_path, "simplex_asymmetric.tcl", [])
@@ -258,7 +252,34 @@ def test_an_asymmetric_path_of_two_simplex_links_matches_ns(tmp_path):
     drops = [line.split()[2:4] for line in ns_tr if line.startswith("d ")]
     assert ["1", "2"] in drops and ["2", "1"] in drops
     verdict = compare_traces("\n".join(ns_tr), "\n".join(ts_tr))["verdict"]
-    assert verdict in ("identical", "equal up to ties"), verdict
+    assert verdict == "identical", verdict
+
+
+@pytest.mark.parametrize("tcp", ["Agent/TCP/Newreno", "Agent/TCP/Vegas"])
+def test_a_drop_decided_by_a_same_instant_tie_is_ns2s(tmp_path, tcp):
+    """The chain with `queue-limit 8`: at 0.310021 s a packet reaches the full queue at the
+    microsecond the bottleneck finishes one. ns-2 orders the two by their doubles (the link
+    frees the place first, the arrival is admitted); ternsim did by scheduling order and
+    dropped it, and the runs parted there. With the links' exact times the file is ns-2's
+    byte for byte."""
+    script = tmp_path / "chain8.tcl"
+    script.write_text(
+        (SCRIPTS / "chain.tcl")
+        .read_text()
+        .replace("queue-limit $n1 $n2 20", "queue-limit $n1 $n2 8")
+    )
+    traces = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        proc = subprocess.run(
+            [*cmd, str(script), tcp], cwd=folder, capture_output=True, text=True, timeout=300
+        )
+        assert proc.returncode == 0, (who, proc.stderr)
+        traces[who] = (folder / "chain.tr").read_text().splitlines()
+    assert not any(line.startswith("d 0.310021 ") for line in traces["ns"])
+    difference = first_difference(traces["ns"], traces["ternsim"])
+    assert difference is None, difference
 
 
 @pytest.mark.parametrize("script", ["monitor_queue_outage.tcl", "monitor_queue_losses.tcl"])
@@ -285,7 +306,7 @@ def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
     """ns-2's `ex/simple.tcl` unchanged: two CBR flows and a TCP flow whose agents are
     detached at 1.35 s (`$ns detach-agent` in a `$ns at`): from then on the packets in flight
     reach their node and vanish, and the sender sends into the null agent. Same `puts`
-    output, same trace up to lines ordered differently within one timestamp."""
+    output, same trace byte for byte."""
     # Its `finish` runs `exec nam out.nam &`: a `nam` that does nothing stands in for
     # Debian's `nam` package (not installed by CI), the same for both simulators.
     bin_dir = tmp_path / "bin"
@@ -313,7 +334,7 @@ def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
     from ternsim.conformance import compare_traces
 
     verdict = compare_traces(ns_tr, ts_tr)["verdict"]
-    assert verdict in ("identical", "equal up to ties"), verdict
+    assert verdict == "identical", verdict
     # The TCP flow's last segment leaves the bottleneck queue after the detach and is
     # received at node 3 (nothing answers it).
     tcp = [line.split() for line in ts_tr.splitlines() if " tcp " in line]

@@ -103,6 +103,11 @@ impl Cbr {
         self.next_at_s.map(SimTime::from_secs_f64)
     }
 
+    /// The same, exactly, in seconds (the sum of the gaps, as ns-2's double clock has it).
+    pub fn next_send_exact(&self) -> Option<f64> {
+        self.next_at_s
+    }
+
     /// Sends the packet due now: returns the bytes to hand to the agent and schedules the next
     /// send, or stops the source once `max_packets` have gone out.
     pub fn on_send(&mut self, now: SimTime, rng: &mut RandomStream) -> u32 {

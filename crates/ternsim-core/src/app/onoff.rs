@@ -132,6 +132,11 @@ impl OnOff {
         self.next_at_s.map(SimTime::from_secs_f64)
     }
 
+    /// The same, exactly, in seconds.
+    pub fn next_send_exact(&self) -> Option<f64> {
+        self.next_at_s
+    }
+
     /// Sends the packet due now and schedules the next; returns the bytes for the agent.
     pub fn on_send(&mut self, now: SimTime, rng: &mut RandomStream) -> u32 {
         let law = self.law;

@@ -59,6 +59,15 @@ impl TrafficSource {
         }
     }
 
+    /// [`TrafficSource::next_send`] exactly, in seconds: what the wired links compute their
+    /// exact times from (`sim::scheduler`, "Exact times").
+    pub fn next_send_exact(&self) -> Option<f64> {
+        match self {
+            TrafficSource::Cbr(c) => c.next_send_exact(),
+            TrafficSource::ExpOnOff(s) | TrafficSource::ParetoOnOff(s) => s.next_send_exact(),
+        }
+    }
+
     /// Sends the packet due at `now` (= [`TrafficSource::next_send`]); returns the bytes for
     /// the agent.
     pub fn on_send(&mut self, now: SimTime, rng: &mut RandomStream) -> u32 {

@@ -36,8 +36,11 @@ pub struct IfaceOutput {
     pub arrivals: Vec<(u16, Packet)>,
     pub drops: Vec<(Packet, DropReason)>,
     pub tx_failures: Vec<TxFailure>,
-    /// Wake-ups to schedule: (time, tag). The interface is called back with the tag.
-    pub wakes: Vec<(SimTime, u32)>,
+    /// Wake-ups to schedule: (time, tag, exact time in seconds). The interface is called
+    /// back with the tag. The exact time orders wake-ups that round to the same nanosecond
+    /// (`sim::scheduler`, "Exact times"); an interface without one gives
+    /// [`crate::sim::scheduler::exact_of`] of the time.
+    pub wakes: Vec<(SimTime, u32, f64)>,
     /// Copies of frames a port overheard that were addressed to another node (promiscuous
     /// tap, only when the interface is configured to report them). Read by the routing
     /// protocol of the overhearing node and then discarded: not in the packet accounting.

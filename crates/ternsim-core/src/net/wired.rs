@@ -91,6 +91,18 @@ impl QueueEvent {
     }
 }
 
+/// A transmission in progress. The packet enters the pipe as its transmission starts, with
+/// its arrival time (ns-2's `LinkDelay::recv` schedules the arrival then, before the end of
+/// the transmission: the order matters when the two fall at the same instant), unless the
+/// error model loses it: then it stays here until the transmission ends and is dropped.
+struct OnWire {
+    done: SimTime,
+    size: u32,
+    /// The packet's uid, to find it in the pipe (a link going down drops it first).
+    uid: u64,
+    lost: Option<Packet>,
+}
+
 /// Wake tags: the low bit says what is due, the rest is the epoch.
 const TX_DONE: u32 = 0;
 const ARRIVAL: u32 = 1;
@@ -117,13 +129,17 @@ pub struct WiredDirection {
     queue: VecDeque<Packet>,
     /// Bytes waiting in `queue`.
     queued_bytes: u64,
-    /// The packet being serialised and the time its transmission ends.
-    on_wire: Option<(Packet, SimTime)>,
-    /// The unrounded end of the transmission in progress, in nanoseconds. A packet sent
-    /// back to back after it starts from this exact time, not from the rounded end: ns-2's
-    /// clock is a double, so a busy link's transmissions add up without a rounding error per
-    /// packet, and 1000 packets of 5,546.667 µs must end 5.546667 s later, not 0.3 µs off.
+    /// The transmission in progress: when it ends, its size, and where the packet is.
+    on_wire: Option<OnWire>,
+    /// The exact end of the transmission in progress, in seconds, as ns-2's double clock
+    /// has it (`LinkDelay::recv`: the queue resumes at `now + 8 * size / bandwidth_`). A
+    /// packet sent back to back after it starts from this exact time, not from the rounded
+    /// end: a busy link's transmissions add up without a rounding error per packet, and 1000
+    /// packets of 5,546.667 µs must end 5.546667 s later, not 0.3 µs off.
     on_wire_exact_end: f64,
+    /// The exact arrival time, in seconds, of the packet on the wire: ns-2 schedules it when
+    /// the transmission starts, at `now + (txtime + delay_)`.
+    on_wire_exact_arrival: f64,
     /// Packets propagating, with their arrival times, in arrival order.
     pipe: VecDeque<(SimTime, Packet)>,
     pub error: ErrorModel,
@@ -139,6 +155,8 @@ pub struct WiredDirection {
     /// The last (size, serialisation time) computed: a direction mostly carries one or two
     /// sizes, and the time is needed at the start and the end of every transmission.
     last_tx_time: Cell<Option<(u32, SimTime)>>,
+    /// The same for the exact serialisation time in seconds (`8. * size / bandwidth_`).
+    last_txt: Cell<Option<(u32, f64)>>,
     /// A fixed air time per frame that replaces size / rate (a radio last hop whose frame
     /// delay is fixed, `ho-mobileip` seed §V-A: "a multiple of 8 ms").
     pub frame_time: Option<SimTime>,
@@ -169,6 +187,7 @@ impl WiredDirection {
             queued_bytes: 0,
             on_wire: None,
             on_wire_exact_end: 0.0,
+            on_wire_exact_arrival: 0.0,
             pipe: VecDeque::new(),
             error,
             stages: Vec::new(),
@@ -178,6 +197,7 @@ impl WiredDirection {
             epoch: 0,
             ns_per_byte: 8e9 / rate_bps,
             last_tx_time: Cell::new(None),
+            last_txt: Cell::new(None),
             frame_time: None,
             trace: false,
             queue_events: Vec::new(),
@@ -250,15 +270,28 @@ impl WiredDirection {
         t
     }
 
-    /// Starts serialising `bytes` at the exact time `start_ns` and returns the end rounded to
-    /// the nanosecond; the exact end is kept for a packet that follows back to back.
-    fn start_transmission(&mut self, start_ns: f64, bytes: u32) -> SimTime {
-        let end = match self.frame_time {
-            Some(t) => start_ns + t.0 as f64,
-            None => start_ns + f64::from(bytes) * self.ns_per_byte,
+    /// Starts serialising `bytes` at the exact time `start` (seconds) and returns the end
+    /// rounded to the nanosecond; the exact end is kept for a packet that follows back to
+    /// back, and the exact arrival for the pipe. The arithmetic is ns-2's, operation for
+    /// operation (`LinkDelay::txtime` is `8. * size / bandwidth_`; the arrival is scheduled
+    /// `txt + delay_` after the start), so that the doubles, and hence the order of events
+    /// that round to the same nanosecond, are ns-2's.
+    fn start_transmission(&mut self, start: f64, bytes: u32) -> SimTime {
+        let txt = match self.frame_time {
+            Some(t) => t.0 as f64 / 1e9,
+            None => match self.last_txt.get() {
+                Some((b, t)) if b == bytes => t,
+                _ => {
+                    let t = 8.0 * f64::from(bytes) / self.rate_bps;
+                    self.last_txt.set(Some((bytes, t)));
+                    t
+                }
+            },
         };
+        let end = start + txt;
         self.on_wire_exact_end = end;
-        SimTime(round_to_u64(end))
+        self.on_wire_exact_arrival = start + (txt + self.delay.0 as f64 / 1e9);
+        SimTime(round_to_u64(end * 1e9))
     }
 
     /// What the drop stages at `point`, from the `from`-th of them on (0: all; a packet a
@@ -303,7 +336,8 @@ impl WiredDirection {
 
     /// Packets held anywhere in this direction: queue, transmitter and pipe.
     pub fn packets_held(&self) -> usize {
-        self.queue.len() + usize::from(self.on_wire.is_some()) + self.pipe.len()
+        let lost_on_wire = self.on_wire.as_ref().is_some_and(|w| w.lost.is_some());
+        self.queue.len() + usize::from(lost_on_wire) + self.pipe.len()
     }
 
     pub fn is_up(&self) -> bool {
@@ -312,7 +346,7 @@ impl WiredDirection {
 
     /// The earliest time something is due (end of transmission or an arrival).
     pub fn next_deadline(&self) -> Option<SimTime> {
-        let tx = self.on_wire.as_ref().map(|(_, t)| *t);
+        let tx = self.on_wire.as_ref().map(|w| w.done);
         let arr = self.pipe.front().map(|(t, _)| *t);
         match (tx, arr) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -337,8 +371,9 @@ impl WiredDirection {
         }
     }
 
-    /// The sending node hands over a packet (a point-to-point link ignores the next hop).
-    pub fn submit(&mut self, now: SimTime, packet: Packet, out: &mut IfaceOutput) {
+    /// The sending node hands over a packet (a point-to-point link ignores the next hop) at
+    /// `now`, exactly `now_exact` seconds (the scheduler's exact time, `sim::scheduler`).
+    pub fn submit(&mut self, now: SimTime, now_exact: f64, packet: Packet, out: &mut IfaceOutput) {
         if !self.up {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
@@ -350,9 +385,7 @@ impl WiredDirection {
             if self.log_tx_starts {
                 self.tx_starts.push((now, packet.clone()));
             }
-            let done = self.start_transmission(now.0 as f64, packet.size);
-            self.on_wire = Some((packet, done));
-            out.wakes.push((done, self.tag(TX_DONE)));
+            self.transmit(now, now_exact, packet, out);
             self.note(now, QueueEvent::Enqueue);
         } else {
             self.queued_bytes += u64::from(packet.size);
@@ -376,21 +409,18 @@ impl WiredDirection {
         }
     }
 
-    /// The transmission in progress ends at `now`: the packet enters the pipe (or is lost to
-    /// the error model) and the next queued packet starts.
-    fn transmission_done(&mut self, now: SimTime, out: &mut IfaceOutput) {
-        let Some((packet, done)) = self.on_wire.take() else {
-            return;
-        };
-        debug_assert_eq!(done, now);
-        self.stats.packets_sent += 1;
-        self.stats.bytes_sent += u64::from(packet.size);
-        self.stats.busy += self.tx_time(packet.size);
-        let corrupted = if self.error.is_error(&mut self.rng) {
-            self.stats.drops_error += 1;
+    /// Starts transmitting `packet` at `now`, exactly `start` seconds: the error model
+    /// judges it (one draw per packet, in transmission order), and unless it is lost the
+    /// packet enters the pipe with its arrival time, whose wake-up is scheduled now, before
+    /// the end of the transmission's (ns-2 `LinkDelay::recv`).
+    fn transmit(&mut self, now: SimTime, start: f64, packet: Packet, out: &mut IfaceOutput) {
+        let done = self.start_transmission(start, packet.size);
+        let (size, uid) = (packet.size, packet.uid);
+        let lost = if self.error.is_error(&mut self.rng) {
             Some(packet)
         } else {
-            let at = now + self.delay;
+            let exact_at = self.on_wire_exact_arrival;
+            let at = SimTime(round_to_u64(exact_at * 1e9)).max(now);
             // Keep the pipe in arrival order (a shortened delay can overtake); almost always
             // the packet goes last.
             if self.pipe.back().is_none_or(|(t, _)| *t <= at) {
@@ -403,17 +433,40 @@ impl WiredDirection {
                     .map_or(0, |i| i + 1);
                 self.pipe.insert(pos, (at, packet));
             }
-            out.wakes.push((at, self.tag(ARRIVAL)));
+            out.wakes.push((at, self.tag(ARRIVAL), exact_at));
             None
         };
+        self.on_wire = Some(OnWire {
+            done,
+            size,
+            uid,
+            lost,
+        });
+        out.wakes
+            .push((done, self.tag(TX_DONE), self.on_wire_exact_end));
+    }
+
+    /// The transmission in progress ends at `now` (a packet the error model lost is dropped
+    /// now, having used the link) and the next queued packet starts.
+    fn transmission_done(&mut self, now: SimTime, out: &mut IfaceOutput) {
+        let Some(wire) = self.on_wire.take() else {
+            return;
+        };
+        debug_assert_eq!(wire.done, now);
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += u64::from(wire.size);
+        self.stats.busy += self.tx_time(wire.size);
+        let corrupted = wire.lost;
+        if corrupted.is_some() {
+            self.stats.drops_error += 1;
+        }
         if let Some(next) = self.queue.pop_front() {
             self.queued_bytes -= u64::from(next.size);
             if self.log_tx_starts {
                 self.tx_starts.push((now, next.clone()));
             }
-            let done = self.start_transmission(self.on_wire_exact_end, next.size);
-            self.on_wire = Some((next, done));
-            out.wakes.push((done, self.tag(TX_DONE)));
+            let start = self.on_wire_exact_end;
+            self.transmit(now, start, next, out);
             self.note(now, QueueEvent::Dequeue);
         } else if let Some(r) = self.red.as_deref_mut() {
             // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`).
@@ -432,10 +485,15 @@ impl WiredDirection {
         self.up = false;
         self.queued_bytes = 0;
         self.epoch = self.epoch.wrapping_add(1) & (u32::MAX >> 1);
-        let held = self
-            .on_wire
-            .take()
-            .map(|(p, _)| p)
+        // The packet on the wire first (lost to the error model, or already in the pipe),
+        // then the queue, then the pipe.
+        let on_wire = self.on_wire.take().and_then(|w| {
+            w.lost.or_else(|| {
+                let i = self.pipe.iter().rposition(|(_, p)| p.uid == w.uid)?;
+                self.pipe.remove(i).map(|(_, p)| p)
+            })
+        });
+        let held = on_wire
             .into_iter()
             .chain(self.queue.drain(..))
             .chain(self.pipe.drain(..).map(|(_, p)| p));
@@ -457,6 +515,7 @@ impl WiredDirection {
         self.rate_bps = rate_bps;
         self.ns_per_byte = 8e9 / rate_bps;
         self.last_tx_time.set(None);
+        self.last_txt.set(None);
     }
 }
 
@@ -464,6 +523,12 @@ impl WiredDirection {
 mod tests {
     use super::*;
     use crate::net::packet::tests::udp_packet;
+    use crate::sim::scheduler::exact_of;
+
+    /// The wake-ups' (time, tag), without their exact times.
+    fn wakes(out: &IfaceOutput) -> Vec<(SimTime, u32)> {
+        out.wakes.iter().map(|&(t, tag, _)| (t, tag)).collect()
+    }
 
     fn link(rate: f64, delay_ms: u64, limit: u32, error: ErrorModel) -> WiredDirection {
         WiredDirection::new(
@@ -501,6 +566,31 @@ mod tests {
         assert_eq!(l.tx_time(1500), SimTime::from_millis(6));
     }
 
+    /// The exact times are ns-2's doubles, operation for operation (`LinkDelay::recv`):
+    /// 1000 B on 1.5 Mb/s and 20 ms from 0.1 s end at 0.1 + 8. * 1000 / 1.5e6 and arrive at
+    /// 0.1 + (8. * 1000 / 1.5e6 + 0.02); the next packet, back to back, starts at that end.
+    #[test]
+    fn exact_times_are_ns2s_double_arithmetic() {
+        let mut l = link(1.5e6, 20, 10, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        let t0 = SimTime::from_millis(100);
+        l.submit(t0, 0.1, udp_packet(1, 1, 1000), &mut out);
+        l.submit(t0, 0.1, udp_packet(2, 1, 1000), &mut out);
+        let txt: f64 = 8.0 * 1000.0 / 1.5e6;
+        let (arrival, done) = (out.wakes[0], out.wakes[1]);
+        assert_eq!(arrival.2.to_bits(), (0.1_f64 + (txt + 0.02)).to_bits());
+        assert_eq!(done.2.to_bits(), (0.1_f64 + txt).to_bits());
+        assert_eq!(done.0, SimTime(105_333_333)); // 0.105333333... s rounded
+        out.clear();
+        l.on_wake(done.0, done.1, &mut out);
+        let end2: f64 = (0.1 + txt) + txt;
+        assert_eq!(
+            out.wakes[0].2.to_bits(),
+            ((0.1_f64 + txt) + (txt + 0.02)).to_bits()
+        );
+        assert_eq!(out.wakes[1].2.to_bits(), end2.to_bits());
+    }
+
     /// ns-2's `queue-limit 3` (`DropTail::enque`: refused when waiting + 1 >= 3): the first
     /// arrival goes on the wire, two wait, the fourth is dropped.
     #[test]
@@ -508,26 +598,35 @@ mod tests {
         let mut l = link(1e6, 10, 3, ErrorModel::None);
         let mut out = IfaceOutput::default();
         let t0 = SimTime::ZERO;
-        l.submit(t0, udp_packet(1, 1, 125), &mut out);
-        assert_eq!(out.wakes, vec![(SimTime::from_millis(1), TX_DONE)]);
+        l.submit(t0, exact_of(t0), udp_packet(1, 1, 125), &mut out);
+        // As ns-2's LinkDelay::recv: the arrival (1 ms + 10 ms) is scheduled as the
+        // transmission starts, before its end.
+        assert_eq!(
+            wakes(&out),
+            vec![
+                (SimTime::from_millis(11), ARRIVAL),
+                (SimTime::from_millis(1), TX_DONE)
+            ]
+        );
         assert_eq!(l.queue_len(), 0);
-        l.submit(t0, udp_packet(2, 1, 125), &mut out);
+        l.submit(t0, exact_of(t0), udp_packet(2, 1, 125), &mut out);
         assert_eq!(l.queue_len(), 1);
-        l.submit(t0, udp_packet(3, 1, 125), &mut out);
+        l.submit(t0, exact_of(t0), udp_packet(3, 1, 125), &mut out);
         assert_eq!(l.queue_len(), 2);
         assert!(out.drops.is_empty());
-        l.submit(t0, udp_packet(4, 1, 125), &mut out);
+        l.submit(t0, exact_of(t0), udp_packet(4, 1, 125), &mut out);
         assert_eq!(out.drops.len(), 1);
         assert_eq!(out.drops[0].0.uid, 4);
         assert_eq!(out.drops[0].1, DropReason::QueueOverflow);
         assert_eq!(l.stats.drops_queue, 1);
-        // First transmission ends at 1 ms: arrives at 11 ms, the next one ends at 2 ms.
+        // First transmission ends at 1 ms; the next starts: it arrives at 12 ms and ends
+        // at 2 ms.
         out.clear();
         l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out);
         assert_eq!(
-            out.wakes,
+            wakes(&out),
             vec![
-                (SimTime::from_millis(11), ARRIVAL),
+                (SimTime::from_millis(12), ARRIVAL),
                 (SimTime::from_millis(2), TX_DONE)
             ]
         );
@@ -546,13 +645,23 @@ mod tests {
     fn drop_tail_limit_applies_to_an_idle_link() {
         let mut l = link(1e6, 10, 1, ErrorModel::None);
         let mut out = IfaceOutput::default();
-        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(1, 1, 125),
+            &mut out,
+        );
         assert_eq!(out.drops.len(), 1);
         assert!(out.wakes.is_empty());
         let mut l = link(1e6, 10, 2, ErrorModel::None);
         let mut out = IfaceOutput::default();
         for uid in 1..=3 {
-            l.submit(SimTime::ZERO, udp_packet(uid, 1, 125), &mut out);
+            l.submit(
+                SimTime::ZERO,
+                exact_of(SimTime::ZERO),
+                udp_packet(uid, 1, 125),
+                &mut out,
+            );
         }
         assert_eq!(l.packets_held(), 2);
         assert_eq!(out.drops.len(), 1);
@@ -576,16 +685,31 @@ mod tests {
         );
         let mut out = IfaceOutput::default();
         for uid in 1..=4 {
-            l.submit(SimTime::ZERO, udp_packet(uid, 1, 125), &mut out);
+            l.submit(
+                SimTime::ZERO,
+                exact_of(SimTime::ZERO),
+                udp_packet(uid, 1, 125),
+                &mut out,
+            );
         }
         assert_eq!(l.queue_len(), 2);
         assert_eq!(
             out.drops.iter().map(|(p, _)| p.uid).collect::<Vec<_>>(),
             [4]
         );
-        l.submit(SimTime::ZERO, udp_packet(5, 1, 50), &mut out);
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(5, 1, 50),
+            &mut out,
+        );
         assert_eq!(out.drops.len(), 2);
-        l.submit(SimTime::ZERO, udp_packet(6, 1, 40), &mut out);
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(6, 1, 40),
+            &mut out,
+        );
         assert_eq!(l.queue_len(), 3);
     }
 
@@ -593,7 +717,12 @@ mod tests {
     fn corrupted_packets_use_the_link_but_do_not_arrive() {
         let mut l = link(1e6, 0, 2, ErrorModel::Iid { p: 1.0 });
         let mut out = IfaceOutput::default();
-        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(1, 1, 125),
+            &mut out,
+        );
         out.clear();
         l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out);
         assert!(out.wakes.is_empty());
@@ -610,13 +739,28 @@ mod tests {
     fn a_downed_link_drops_everything_it_holds_and_is_sent() {
         let mut l = link(1e6, 10, 5, ErrorModel::None);
         let mut out = IfaceOutput::default();
-        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
-        l.submit(SimTime::ZERO, udp_packet(2, 1, 125), &mut out);
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(1, 1, 125),
+            &mut out,
+        );
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(2, 1, 125),
+            &mut out,
+        );
         out.clear();
         l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out); // 1 in the pipe, 2 on the wire
         let stale = out.wakes.clone();
         out.clear();
-        l.submit(SimTime::from_millis(1), udp_packet(3, 1, 125), &mut out); // queued
+        l.submit(
+            SimTime::from_millis(1),
+            exact_of(SimTime::from_millis(1)),
+            udp_packet(3, 1, 125),
+            &mut out,
+        ); // queued
         l.set_down(&mut out);
         let mut dropped: Vec<u64> = out.drops.iter().map(|(p, _)| p.uid).collect();
         dropped.sort();
@@ -624,24 +768,38 @@ mod tests {
         assert!(out.drops.iter().all(|(_, r)| *r == DropReason::LinkDown));
         assert_eq!(l.packets_held(), 0);
         out.clear();
-        for (t, tag) in stale {
+        for (t, tag, _) in stale {
             l.on_wake(t, tag, &mut out);
         }
         assert!(out.is_empty());
-        l.submit(SimTime::from_millis(5), udp_packet(4, 1, 125), &mut out);
+        l.submit(
+            SimTime::from_millis(5),
+            exact_of(SimTime::from_millis(5)),
+            udp_packet(4, 1, 125),
+            &mut out,
+        );
         assert_eq!(out.drops[0].1, DropReason::LinkDown);
         assert_eq!(l.stats.drops_down, 4);
         out.clear();
         l.set_up();
-        l.submit(SimTime::from_millis(20), udp_packet(5, 1, 125), &mut out);
-        let (t, tag) = out.wakes[0];
-        assert_eq!(t, SimTime::from_millis(21));
+        l.submit(
+            SimTime::from_millis(20),
+            exact_of(SimTime::from_millis(20)),
+            udp_packet(5, 1, 125),
+            &mut out,
+        );
+        assert_eq!(
+            wakes(&out),
+            vec![
+                (SimTime::from_millis(31), ARRIVAL | l.epoch << 1),
+                (SimTime::from_millis(21), TX_DONE | l.epoch << 1)
+            ]
+        );
+        let (arrive, done) = (out.wakes[0], out.wakes[1]);
         out.clear();
-        l.on_wake(t, tag, &mut out);
-        let (t, tag) = out.wakes[0];
-        assert_eq!(t, SimTime::from_millis(31));
-        out.clear();
-        l.on_wake(t, tag, &mut out);
+        l.on_wake(done.0, done.1, &mut out);
+        assert!(out.wakes.is_empty() && out.arrivals.is_empty());
+        l.on_wake(arrive.0, arrive.1, &mut out);
         assert_eq!(out.arrivals[0].1.uid, 5);
     }
 
@@ -651,14 +809,31 @@ mod tests {
     fn a_shortened_delay_keeps_arrivals_in_time_order() {
         let mut l = link(1e6, 10, 5, ErrorModel::None);
         let mut out = IfaceOutput::default();
-        l.submit(SimTime::ZERO, udp_packet(1, 1, 125), &mut out);
+        l.submit(
+            SimTime::ZERO,
+            exact_of(SimTime::ZERO),
+            udp_packet(1, 1, 125),
+            &mut out,
+        );
         l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out); // arrives at 11 ms
         l.delay = SimTime::from_millis(2);
-        l.submit(SimTime::from_millis(2), udp_packet(2, 1, 125), &mut out);
         out.clear();
-        l.on_wake(SimTime::from_millis(3), TX_DONE, &mut out); // arrives at 5 ms
-        assert_eq!(out.wakes, vec![(SimTime::from_millis(5), ARRIVAL)]);
+        l.submit(
+            SimTime::from_millis(2),
+            exact_of(SimTime::from_millis(2)),
+            udp_packet(2, 1, 125),
+            &mut out,
+        ); // arrives at 5 ms
+        assert_eq!(
+            wakes(&out),
+            vec![
+                (SimTime::from_millis(5), ARRIVAL),
+                (SimTime::from_millis(3), TX_DONE)
+            ]
+        );
         out.clear();
+        l.on_wake(SimTime::from_millis(3), TX_DONE, &mut out);
+        assert!(out.wakes.is_empty());
         l.on_wake(SimTime::from_millis(5), ARRIVAL, &mut out);
         assert_eq!(out.arrivals[0].1.uid, 2);
         out.clear();

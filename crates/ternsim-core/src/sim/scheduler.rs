@@ -4,6 +4,16 @@
 //! what makes a run a pure function of its scenario and seed. `push` and `pop` are O(log n);
 //! `peek_time` is O(1).
 //!
+//! **Exact times.** An event has its time in whole nanoseconds (what the models read) and,
+//! for ordering, the time in seconds as a double. Most events give only the first, and their
+//! double is that many nanoseconds in seconds. A wired link gives the double it computed the
+//! way ns-2's double clock does (`clock + 8 * size / bandwidth`, `+ delay`: see
+//! `net::wired`), so that two of its events that round to the same nanosecond run in ns-2's
+//! order, not in scheduling order: which of a packet reaching a full queue and the link
+//! freeing a place comes first decides a drop, and ns-2 decides it by those doubles.
+//! Ordering by the double never reverses two events whose nanosecond times differ: the
+//! nanoseconds are the double rounded, and rounding is monotonic.
+//!
 //! **Lanes.** Many events come in streams already in order: the arrivals at the far end of
 //! a link leave its propagation pipe in the order they entered. A stream can be scheduled
 //! in a [`Lane`]: only its earliest event sits in the heap, the rest wait in a FIFO and the
@@ -25,8 +35,9 @@ use super::time::SimTime;
 /// No lane: an event scheduled directly in the heap.
 const NO_LANE: u32 = u32::MAX;
 
-/// An event with its key: the time in the high 64 bits and the insertion sequence in the low
-/// 64, so that ordering by (time, sequence) is one 128-bit comparison.
+/// An event with its key: the time in the high 64 bits (the bits of the exact time in
+/// seconds, a non-negative double, which order as the doubles do) and the insertion sequence
+/// in the low 64, so that ordering by (time, sequence) is one 128-bit comparison.
 struct Entry<E> {
     key: u128,
     event: E,
@@ -36,8 +47,26 @@ struct Entry<E> {
 
 impl<E> Entry<E> {
     fn at(&self) -> SimTime {
-        SimTime((self.key >> 64) as u64)
+        time_of_key(self.key)
     }
+}
+
+/// The time in nanoseconds of an event's key: its exact time rounded, which gives back the
+/// nanoseconds of an event scheduled in nanoseconds (the double nearest to n / 1e9, times
+/// 1e9, rounds to n) and a wired link's rounded time (it rounds its exact time so).
+#[inline]
+fn time_of_key(key: u128) -> SimTime {
+    SimTime(super::time::round_to_u64(
+        f64::from_bits((key >> 64) as u64) * 1e9,
+    ))
+}
+
+/// The exact time in seconds of an event given only in nanoseconds: the double nearest to
+/// it (a division, correctly rounded; a product with 1e-9 is often one unit off), which is
+/// the double a script's `$ns at 0.1` or a link's `10ms` gives in ns-2.
+#[inline]
+pub fn exact_of(at: SimTime) -> f64 {
+    at.0 as f64 / 1e9
 }
 
 impl<E> Keyed for Entry<E> {
@@ -67,6 +96,8 @@ pub struct Scheduler<E> {
     in_lanes: usize,
     next_seq: u64,
     now: SimTime,
+    /// The exact time of the event most recently popped, in seconds.
+    now_exact: f64,
     popped: u64,
 }
 
@@ -84,6 +115,7 @@ impl<E> Scheduler<E> {
             in_lanes: 0,
             next_seq: 0,
             now: SimTime::ZERO,
+            now_exact: 0.0,
             popped: 0,
         }
     }
@@ -103,26 +135,40 @@ impl<E> Scheduler<E> {
         self.now
     }
 
+    /// The exact time in seconds of the event most recently popped (see the module
+    /// documentation).
+    pub fn now_exact(&self) -> f64 {
+        self.now_exact
+    }
+
     /// Number of events executed so far.
     pub fn events_executed(&self) -> u64 {
         self.popped
     }
 
-    /// The key of an event scheduled now at `at` (at `now` if `at` is in the past).
+    /// The time and key of an event scheduled now at `at`, exactly `exact` seconds (at
+    /// `now` if `at` is in the past).
     #[inline]
-    fn next_key(&mut self, at: SimTime) -> u128 {
+    fn next_key(&mut self, at: SimTime, exact: f64) -> u128 {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        let at = at.max(self.now);
+        debug_assert_eq!(time_of_key(u128::from(exact.to_bits()) << 64), at);
+        let exact = exact.max(self.now_exact);
         let seq = self.next_seq;
         self.next_seq += 1;
-        (u128::from(at.0) << 64) | u128::from(seq)
+        (u128::from(exact.to_bits()) << 64) | u128::from(seq)
     }
 
     /// Schedules `event` at absolute time `at`. Scheduling in the past is a logic error and
     /// panics in debug builds; in release builds the event runs at `now`.
     #[inline]
     pub fn schedule(&mut self, at: SimTime, event: E) {
-        let key = self.next_key(at);
+        self.schedule_exact(at, exact_of(at), event);
+    }
+
+    /// Schedules `event` at `at`, exactly `exact` seconds (which rounds to `at`).
+    #[inline]
+    pub fn schedule_exact(&mut self, at: SimTime, exact: f64, event: E) {
+        let key = self.next_key(at, exact);
         self.heap.push(Entry {
             key,
             event,
@@ -134,7 +180,13 @@ impl<E> Scheduler<E> {
     /// the event kept out of the heap until the lane's earlier events have run.
     #[inline]
     pub fn schedule_in_lane(&mut self, lane: Lane, at: SimTime, event: E) {
-        let key = self.next_key(at);
+        self.schedule_in_lane_exact(lane, at, exact_of(at), event);
+    }
+
+    /// [`Scheduler::schedule_in_lane`] with the exact time in seconds.
+    #[inline]
+    pub fn schedule_in_lane_exact(&mut self, lane: Lane, at: SimTime, exact: f64, event: E) {
+        let key = self.next_key(at, exact);
         let q = &mut self.lanes[lane.0 as usize];
         if !q.head_in_heap {
             q.head_in_heap = true;
@@ -208,7 +260,8 @@ impl<E> Scheduler<E> {
             }
             None => self.heap.pop().expect("peeked").event,
         };
-        self.now = SimTime((key >> 64) as u64);
+        self.now_exact = f64::from_bits((key >> 64) as u64);
+        self.now = time_of_key(key).max(self.now);
         self.popped += 1;
         Some((self.now, event))
     }
@@ -304,6 +357,23 @@ mod tests {
             assert_eq!(laned.pop(), Some(e));
         }
         assert!(laned.is_empty());
+    }
+
+    /// Two events that round to the same nanosecond run in the order of their exact times,
+    /// whatever order they were scheduled in; equal exact times run in scheduling order; an
+    /// event given only in nanoseconds has the double nearest to it (0.615088 s here).
+    #[test]
+    fn exact_times_order_events_within_a_nanosecond() {
+        let mut s = Scheduler::new();
+        let ns = SimTime(615_088_000);
+        let later = f64::from_bits(0.615088_f64.to_bits() + 1); // the next double up
+        s.schedule_exact(ns, later, "link frees a place");
+        s.schedule_exact(ns, 0.615088, "packet arrives");
+        s.schedule(ns, "timer");
+        let order: Vec<_> = std::iter::from_fn(|| s.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!["packet arrives", "timer", "link frees a place"]);
+        assert_eq!((s.now(), s.now_exact()), (ns, later));
+        assert_eq!(exact_of(ns), 0.615088);
     }
 
     #[test]

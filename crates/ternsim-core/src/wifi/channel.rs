@@ -32,6 +32,7 @@ use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::wired::QueueEvent;
 use crate::sim::heap::{Keyed, MinHeap};
+use crate::sim::scheduler::exact_of;
 use crate::sim::{RandomStream, SimTime};
 use crate::wifi::backoff::Backoff;
 use crate::wifi::config::{Timing, WifiConfig, ACK_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES};
@@ -633,7 +634,7 @@ impl WifiChannel {
             if self.is_live(at, tag) {
                 if let Err(i) = self.requested.binary_search_by(|t| at.cmp(t)) {
                     self.requested.insert(i, at);
-                    out.wakes.push((SimTime(at), 0));
+                    out.wakes.push((SimTime(at), 0, exact_of(SimTime(at))));
                     self.wakes_requested += 1;
                 }
                 return;

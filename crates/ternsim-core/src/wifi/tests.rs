@@ -72,7 +72,7 @@ impl Driver {
     }
 
     fn drain(&mut self, mut out: IfaceOutput) {
-        for (t, tag) in out.wakes.drain(..) {
+        for (t, tag, _) in out.wakes.drain(..) {
             self.heap.push(Reverse((t.as_nanos(), self.seq, tag)));
             self.seq += 1;
         }

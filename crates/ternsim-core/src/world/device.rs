@@ -78,7 +78,7 @@ impl BearerDevice {
         if let Some(t) = self.bearer.next_event() {
             if self.pending.is_none_or(|p| t < p) {
                 self.pending = Some(t);
-                out.wakes.push((t, 0));
+                out.wakes.push((t, 0, crate::sim::scheduler::exact_of(t)));
             }
         }
     }
@@ -234,16 +234,19 @@ pub enum Device {
 impl Device {
     /// `next_hop` is the link-layer destination: point-to-point devices ignore it, a shared
     /// medium addresses the frame by it (`Addr::BROADCAST` for a broadcast).
+    /// `now_exact` is `now` as the scheduler's exact time in seconds (see
+    /// `sim::scheduler`), which a wired direction starts its transmission from.
     pub fn submit(
         &mut self,
         now: SimTime,
+        now_exact: f64,
         port: u16,
         packet: Packet,
         next_hop: Addr,
         out: &mut IfaceOutput,
     ) {
         match self {
-            Device::Wired { wire, .. } => wire.submit(now, packet, out),
+            Device::Wired { wire, .. } => wire.submit(now, now_exact, packet, out),
             Device::Bearer(b) => b.submit(now, port, packet, out),
             Device::Wifi(w) => w.submit(now, port, packet, next_hop, out),
         }

@@ -270,15 +270,16 @@ impl World {
             }
         }
         self.tap_transmit(now, iface, next_hop, &packet);
+        let exact = self.exact_now(now);
         if self.fast_wired {
             if let Some(wire) = self.devices[device as usize].wired_mut() {
-                wire.submit(now, packet, &mut self.wired_out);
+                wire.submit(now, exact, packet, &mut self.wired_out);
                 self.drain_wired(now, device);
                 return;
             }
         }
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
-        self.devices[device as usize].submit(now, port, packet, next_hop, &mut out);
+        self.devices[device as usize].submit(now, exact, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
     }
 
@@ -356,12 +357,13 @@ impl World {
             }
             self.wired_out.drops = drops;
         }
-        for &(at, tag) in &self.wired_out.wakes {
+        for &(at, tag, exact) in &self.wired_out.wakes {
             let event = Event::IfaceWake { device, tag };
             if WiredDirection::is_arrival_tag(tag) {
-                self.sched.schedule_in_lane(self.device_lanes[d], at, event);
+                self.sched
+                    .schedule_in_lane_exact(self.device_lanes[d], at, exact, event);
             } else {
-                self.sched.schedule(at, event);
+                self.sched.schedule_exact(at, exact, event);
             }
         }
         self.wired_out.wakes.clear();
@@ -410,12 +412,13 @@ impl World {
             }
         }
         self.devices[d].rearm(&mut out);
-        for &(at, tag) in &out.wakes {
+        for &(at, tag, exact) in &out.wakes {
             let event = Event::IfaceWake { device, tag };
             if self.devices[d].wake_in_order(tag) {
-                self.sched.schedule_in_lane(self.device_lanes[d], at, event);
+                self.sched
+                    .schedule_in_lane_exact(self.device_lanes[d], at, exact, event);
             } else {
-                self.sched.schedule(at, event);
+                self.sched.schedule_exact(at, exact, event);
             }
         }
         out.wakes.clear();

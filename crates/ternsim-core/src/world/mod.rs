@@ -588,6 +588,16 @@ impl World {
     }
 
     /// Installs the capture points a run asked for (none: nothing changes).
+    /// `now` in exact seconds (`sim::scheduler`, "Exact times"): the exact time of the
+    /// event being handled when `now` is its time, else `now` itself.
+    fn exact_now(&self, now: SimTime) -> f64 {
+        if now == self.sched.now() {
+            self.sched.now_exact()
+        } else {
+            crate::sim::scheduler::exact_of(now)
+        }
+    }
+
     fn attach_capture(&mut self, cap: Option<capture::Capture>) {
         let Some(c) = cap else { return };
         let mac = c.wants_mac_log();

@@ -102,8 +102,10 @@ impl World {
     }
 
     fn arm_udp(&mut self, f: usize) {
-        if let Some(t) = self.udp_mut(f).source.next_send() {
-            self.sched.schedule(t, Event::UdpSend(f as u32));
+        let source = &self.udp_mut(f).source;
+        if let (Some(t), Some(exact)) = (source.next_send(), source.next_send_exact()) {
+            self.sched
+                .schedule_exact(t, exact, Event::UdpSend(f as u32));
         }
     }
 
