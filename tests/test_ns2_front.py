@@ -115,6 +115,37 @@ def test_two_simplex_links_become_one_asymmetric_link(tmp_path):
     assert "rate_b_to_a" not in l01 and "delay_b_to_a" not in l23
 
 
+def test_an_application_switched_on_and_off_becomes_flow_events(tmp_path):
+    """The first start and the stop after it are the flow's; later starts and stops are
+    scenario events on the flow; a stop of an application not running changes nothing; an
+    application no `$ns at` starts becomes a flow that waits to be started (a callback may)."""
+    cbr = (
+        "set udp [new Agent/UDP]\n$ns attach-agent $n0 $udp\nset null [new Agent/Null]\n"
+        "$ns attach-agent $n2 $null\n$ns connect $udp $null\n"
+        "set cbr [new Application/Traffic/CBR]\n$cbr attach-agent $udp\n"
+        '$ns at 0.1 "$cbr stop"\n$ns at 0.2 "$cbr start"\n$ns at 0.5 "$cbr stop"\n'
+        '$ns at 0.9 "$cbr start"\n$ns at 1.2 "$cbr stop"\n'
+    )
+    script = tmp_path / "s.tcl"
+    script.write_text(HEAD + TCP.replace('$ns at 0.5 "$ftp start"\n', "") + cbr + FINISH)
+    sc = translate_script(script)
+    tcp, udp = sc["flows"]
+    assert tcp["autostart"] is False and "stop" not in tcp
+    assert (udp["start"], udp["stop"]) == ("0.2s", "0.5s") and "autostart" not in udp
+    assert sc["events"] == [
+        {"at": "0.9s", "action": "start", "flow": udp["name"]},
+        {"at": "1.2s", "action": "stop", "flow": udp["name"]},
+    ]
+
+
+def test_a_start_of_a_running_application_is_refused(tmp_path):
+    proc = ternsim_ns2(
+        tmp_path, HEAD + TCP + '$ns at 0.7 "$ftp start"\n' + FINISH.replace("exit 3", "exit 0")
+    )
+    assert proc.returncode == 2
+    assert "started again while running (at 0.7 s): not supported" in proc.stderr
+
+
 def test_boot_times_replay_ns2s_default_rng(tmp_path):
     """Each TCP agent's tick phase is the draw ns-2 makes for it at `$ns run`: after one draw
     per TCP agent created (two for Vegas, none for sinks), nodes in Tcl's `array names`

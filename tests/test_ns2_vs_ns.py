@@ -255,6 +255,21 @@ def test_an_asymmetric_path_of_two_simplex_links_matches_ns(tmp_path):
     assert verdict == "identical", verdict
 
 
+def test_applications_switched_on_and_off_match_ns(tmp_path):
+    """app_on_off.tcl: a CBR source started three times and stopped twice by `$ns at`, an FTP
+    stopped and started again (ns-2 keeps its retransmission timer running after the stop,
+    so the window restarts from 1 an RTO later and the first packet after the new start
+    carries the congestion-action flag), and a second FTP started and stopped only from a
+    callback proc. ns-2's `puts` lines and its trace, byte for byte."""
+    runs = run_both(tmp_path, "app_on_off.tcl", [])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
+    assert "ftp2 start at 3.1000000000000001" in ns_out
+    assert any("---A---" in line and line.startswith("+ 2.7 ") for line in ns_tr)
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference
+
+
 @pytest.mark.parametrize("tcp", ["Agent/TCP/Newreno", "Agent/TCP/Vegas"])
 def test_a_drop_decided_by_a_same_instant_tie_is_ns2s(tmp_path, tcp):
     """The chain with `queue-limit 8`: at 0.310021 s a packet reaches the full queue at the

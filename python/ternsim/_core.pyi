@@ -85,6 +85,10 @@ class Simulation:
         """Flow ``flow``'s state now (see ``ternsim.Simulation.flow``)."""
     def set_tcp_window(self, flow: int, window: int) -> None:
         """A TCP flow's receiver window (ns-2 ``window_``) from now on."""
+    def start_flow(self, flow: int) -> None:
+        """Starts flow ``flow``'s application now (or again after a stop)."""
+    def stop_flow(self, flow: int) -> None:
+        """Stops flow ``flow``'s application now."""
     def detach_agent(self, flow: int, sink: bool) -> None:
         """Detaches the flow's source agent (``sink`` false) or its sink from its node from
         now on (ns-2 ``$ns detach-agent``): what it sends and receives is absorbed."""

@@ -556,6 +556,16 @@ class Simulation:
         """Sets a TCP flow's receiver window (ns-2 ``window_``) from now on."""
         self._sim.set_tcp_window(self._index(flow), int(packets))
 
+    def start_flow(self, flow: str | int) -> None:
+        """Starts a flow's application now (ns-2 ``$app start`` in a callback), or again after
+        a stop: a TCP flow then offers unlimited data (ns-2's FTP ``start``), a CBR source
+        sends its first packet at once. Starting a running flow does nothing."""
+        self._sim.start_flow(self._index(flow))
+
+    def stop_flow(self, flow: str | int) -> None:
+        """Stops a flow's application now (ns-2 ``$app stop``): no new data from now on."""
+        self._sim.stop_flow(self._index(flow))
+
     def detach_agent(self, flow: str | int, side: str) -> None:
         """Detaches a flow's ``"source"`` or ``"sink"`` agent from its node from now on (ns-2
         ``$ns detach-agent``): what it sends and what reaches its port are absorbed, untraced;

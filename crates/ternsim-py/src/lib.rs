@@ -354,7 +354,7 @@ impl Simulation {
     fn run_until(&mut self, py: Python<'_>, seconds: f64) -> PyResult<()> {
         let t = sim_time(seconds)?;
         let sim = self.live()?;
-        py.allow_threads(|| sim.run_until(t));
+        py.allow_threads(|| sim.run_until_exact(t, seconds));
         Ok(())
     }
 
@@ -374,6 +374,16 @@ impl Simulation {
         self.live()?
             .set_tcp_window(flow, window)
             .map_err(PyValueError::new_err)
+    }
+
+    /// Starts flow `flow`'s application now (or again after a stop).
+    fn start_flow(&mut self, flow: usize) -> PyResult<()> {
+        self.live()?.start_flow(flow).map_err(PyValueError::new_err)
+    }
+
+    /// Stops flow `flow`'s application now.
+    fn stop_flow(&mut self, flow: usize) -> PyResult<()> {
+        self.live()?.stop_flow(flow).map_err(PyValueError::new_err)
     }
 
     /// Detaches flow `flow`'s source (`sink = false`) or sink agent from its node from now

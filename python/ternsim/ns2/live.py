@@ -134,6 +134,22 @@ class LiveState:
             flow, role = self.role[o.name]
             self.sim.detach_agent(flow, role == "receiver")
 
+    def app(self, app: Obj, what: str) -> None:
+        """``$app start`` or ``$app stop`` in a callback: the application's flow starts (or
+        starts again) or stops now."""
+        agent = app.info.get("agent")
+        if agent is None or agent.name not in self.role:
+            raise Refusal(
+                f"{what} of {app.name} from a callback: its agent is not attached and "
+                "connected, or carries what ternsim does not model"
+            )
+        if self.final is None:
+            flow, _ = self.role[agent.name]
+            if what == "start":
+                self.sim.start_flow(flow)
+            else:
+                self.sim.stop_flow(flow)
+
     def write(self, o: Obj, var: str, value: str) -> bool:
         """Applies ``$o set var value`` during the run; False when ``var`` is not a live
         variable of ``o`` (the caller then refuses it)."""

@@ -434,6 +434,9 @@ class Translation:
         self.model = model
         o = model.o
         self.flows: list[dict[str, Any]] = []
+        #: The starts and stops of applications switched on and off more than once, as
+        #: scenario events (`[[events]]` on a flow).
+        self.flow_events: list[dict[str, Any]] = []
         #: Per ternsim flow index: (sender agent, receiver agent).
         self.ends: list[tuple[Obj, Obj]] = []
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
@@ -452,8 +455,17 @@ class Translation:
             # `$tcp advance N` without an application: the agent is its own source.
             source = agent.info["app"] or agent
             if not times.get(source.name):
-                continue  # never sends: ns-2 draws nothing for it either
-            flow = self._flow(agent, source, times[source.name], end)
+                # No `$ns at` starts it before the run; a callback may (`$app start` in a
+                # proc): a flow that waits to be started, if ternsim can carry it.
+                if source is agent or agent.info["node"] is None or agent.info["peer"] is None:
+                    continue
+                try:
+                    flow = self._flow(agent, source, [], end)
+                except Refusal:
+                    continue
+                flow["autostart"] = False
+            else:
+                flow = self._flow(agent, source, times[source.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
         for link in model.links:
@@ -513,6 +525,10 @@ class Translation:
                 {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
                 for t, op, link, _ in self.link_events
             ]
+        if self.flow_events:
+            events = self.scenario.get("events", []) + self.flow_events
+            # In time order, stable: at one instant the link events first.
+            self.scenario["events"] = sorted(events, key=lambda e: float(e["at"][:-1]))
         #: Per traced direction of a link with events: the packets on its wire or in its
         #: pipe, uid -> the order their transmissions started (ns-2 drops a downed link's
         #: queue first, then these in that order).
@@ -655,17 +671,25 @@ class Translation:
         peer = agent.info["peer"]
         if agent.info["node"] is None or peer is None or peer.info["node"] is None:
             raise Refusal(f"agent {agent.name} ({base}) is not attached and connected")
-        start, stop = None, None
+        # The first start and the stop after it are the flow's; later starts and stops (an
+        # application switched on and off) are scheduled events. A stop of an application
+        # that is not running changes nothing, in ns-2 too.
+        start, stop, running = None, None, False
+        later: list[tuple[float, str]] = []
         for t, what in times:
-            if what == "start" and start is None:
-                start = t
-            elif what == "stop" and start is not None and stop is None:
-                stop = t
-            elif what == "start" or (what == "stop" and start is None):
+            if what == "start" and running:
                 raise Refusal(
-                    f"{app_base} {app.name}: more than one start, or a stop before the start: "
-                    "not supported; supported: one start and an optional later stop"
+                    f"{app_base} {app.name}: started again while running (at {t:g} s): not "
+                    "supported (ns-2 fails on a CBR source's timer); supported: a start "
+                    "after each stop"
                 )
+            if what == "start" and start is None:
+                start, running = t, True
+            elif what == "stop" and running and stop is None and not later:
+                stop, running = t, False
+            elif start is not None and (what == "start" or running):
+                later.append((t, what))
+                running = what == "start"
         name = agent.name
         if self.wireless:
             # Named after the script's variable holding the application (`ftp`, `cbr_(0)`
@@ -681,6 +705,8 @@ class Translation:
         }
         if stop is not None:
             flow["stop"] = _secs(stop)
+        for t, what in later:
+            self.flow_events.append({"at": _secs(t), "action": what, "flow": name})
         peer_base = o.builtin_base(peer.cls)
         if base in TCP_VARIANTS:
             if app is not agent and app_base != "Application/FTP":

@@ -1209,10 +1209,10 @@ class Model:
 
     def _app_now(self, app: Obj, what: str) -> str:
         if self.started:
-            raise Refusal(
-                f"{what} of an application from a callback: not supported; schedule it with "
-                f'`$ns at TIME "$app {what}"` before the run'
-            )
+            # A callback starts or stops the application at its simulated time.
+            if self.live is not None:
+                self.live.app(app, what)
+            return ""
         self.events.append(Event(0.0, len(self.events), f"{app.name} {what}", self.where()))
         return ""
 

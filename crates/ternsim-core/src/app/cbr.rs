@@ -95,7 +95,8 @@ impl Cbr {
     /// `start` (cbr_traffic.cc): the first packet goes out at `now`, unjittered, unlike the
     /// generic TrafficGenerator start that waits one gap.
     pub fn start(&mut self, now: SimTime) {
-        self.next_at_s = Some(now.as_secs_f64());
+        // The double nearest to `now`, as ns-2's clock holds the time of `$ns at 0.2`.
+        self.next_at_s = Some(now.as_secs_exact());
     }
 
     /// When the next packet is due, if the source is running.

@@ -180,7 +180,7 @@ impl OnOff {
         self.mean_burst_packets = self.cfg.burst_time_s / self.interval_s;
         self.rem = 0;
         self.gap_s = self.next_interval(burst_and_idle);
-        self.next_at_s = Some(now.as_secs_f64() + self.gap_s);
+        self.next_at_s = Some(now.as_secs_exact() + self.gap_s);
     }
 
     fn on_send_with(&mut self, now: SimTime, burst_and_idle: impl FnOnce() -> (f64, f64)) -> u32 {

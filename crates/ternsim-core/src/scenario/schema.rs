@@ -722,6 +722,12 @@ pub struct FlowSpec {
     pub tcp: Option<String>,
     #[serde(default)]
     pub start: Option<Duration>,
+    /// Whether the application starts by itself at `start` (default true). With `false` it
+    /// waits for a `[[events]]` start, or for the host to start it during a stepped run
+    /// (ns-2: an application only a callback starts); `start` is then where the summary's
+    /// active period begins.
+    #[serde(default)]
+    pub autostart: Option<bool>,
     /// The application stops offering new data at this time.
     #[serde(default)]
     pub stop: Option<Duration>,

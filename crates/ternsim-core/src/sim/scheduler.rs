@@ -231,6 +231,18 @@ impl<E> Scheduler<E> {
         self.pop()
     }
 
+    /// Removes the earliest event if it is due at or before `end` and exactly before
+    /// `end_exact` seconds (a host's pause at a double time, as ns-2's `$ns at` is: the
+    /// events ns-2 runs before that callback).
+    #[inline]
+    pub fn pop_before(&mut self, end: SimTime, end_exact: f64) -> Option<(SimTime, E)> {
+        let top = self.heap.peek()?;
+        if top.at() > end || f64::from_bits((top.key >> 64) as u64) >= end_exact {
+            return None;
+        }
+        self.pop()
+    }
+
     /// Removes the earliest event and advances `now` to its time. The next event of the
     /// popped event's lane takes its place at the top of the heap and sinks from there: one
     /// pass down the heap instead of a pop and a push.
@@ -374,6 +386,20 @@ mod tests {
         assert_eq!(order, vec!["packet arrives", "timer", "link frees a place"]);
         assert_eq!((s.now(), s.now_exact()), (ns, later));
         assert_eq!(exact_of(ns), 0.615088);
+    }
+
+    /// A host pausing at an exact time runs the events exactly before it: an event at
+    /// 0.49999999999999944 s (rounding to 500,000,000 ns) runs before a pause at 0.5 s, one
+    /// at exactly 0.5 s does not.
+    #[test]
+    fn pop_before_an_exact_time() {
+        let mut s = Scheduler::new();
+        let ns = SimTime(500_000_000);
+        s.schedule_exact(ns, 0.499_999_999_999_999_44, "cbr send");
+        s.schedule(ns, "at 0.5");
+        assert_eq!(s.pop_before(ns, 0.5), Some((ns, "cbr send")));
+        assert_eq!(s.pop_before(ns, 0.5), None);
+        assert_eq!(s.pop_before(ns, f64::INFINITY), Some((ns, "at 0.5")));
     }
 
     #[test]

@@ -80,6 +80,13 @@ impl TcpSender {
         self.finish_call(now, out);
     }
 
+    /// The application starts again after a stop (ns-2 FTP `start`, `send -1`): the
+    /// application offers unlimited data again, and the window's worth goes out.
+    pub fn resume(&mut self, now: SimTime, out: &mut TcpOutput) {
+        self.conn.resume_new_data(None);
+        self.start(now, out);
+    }
+
     /// No new data after this (packets already sent may still be retransmitted).
     pub fn stop_new_data(&mut self) {
         self.conn.stop_new_data();

@@ -27,12 +27,19 @@ impl World {
             return;
         }
         let t = split(&mut self.flows[f]).0;
-        if t.started {
+        if t.running {
             return;
         }
-        t.started = true;
+        t.running = true;
         self.tcp_out.clear();
-        t.sender.start(now, &mut self.tcp_out);
+        if t.started {
+            // Started again after a stop: ns-2's FTP `start` is `send -1` (`curseq_` =
+            // TCP_MAXSEQ, then `send_much`), so the transfer goes on without limit.
+            t.sender.resume(now, &mut self.tcp_out);
+        } else {
+            t.started = true;
+            t.sender.start(now, &mut self.tcp_out);
+        }
         self.after_sender(now, f);
     }
 
@@ -43,7 +50,14 @@ impl World {
 
     pub(super) fn stop_flow(&mut self, f: usize) {
         match &mut self.flows[f].agents {
-            FlowAgents::Tcp(t) => t.sender.stop_new_data(),
+            // A stop before any start changes nothing: the first start offers the flow's
+            // data as configured (ns-2's FTP `start` offers unlimited data whatever a stop
+            // before it did).
+            FlowAgents::Tcp(t) if !t.started => {}
+            FlowAgents::Tcp(t) => {
+                t.running = false;
+                t.sender.stop_new_data();
+            }
             FlowAgents::Udp(_) => self.stop_udp(f),
         }
     }

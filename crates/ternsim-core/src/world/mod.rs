@@ -96,6 +96,14 @@ enum Event {
     StageRelease(u32),
 }
 
+/// The exact bound of a run that ends at `duration`: its events are those due at or before
+/// it, exactly (`duration` as a double, and not the next double up: a CBR send summed to
+/// 0.6000000000000001 s is after a 0.6 s run, as it is after ns-2's `$ns at 0.6 "finish"`).
+fn end_exact(duration: SimTime) -> f64 {
+    let d = crate::sim::scheduler::exact_of(duration);
+    f64::from_bits(d.to_bits() + 1)
+}
+
 /// When a component (a TCP agent, a routing protocol) will be woken: the earliest wake-up
 /// event already in the queue for it. Components only report deadlines; the world schedules
 /// an event unless one is pending at or before the deadline. A wake-up that finds the
@@ -134,6 +142,8 @@ struct TcpAgents {
     next_write: usize,
     app_packets: ByteToPacket,
     started: bool,
+    /// The application is sending (started and not stopped since).
+    running: bool,
 }
 
 enum FlowAgents {
@@ -213,7 +223,7 @@ pub fn run_with(
     let cap = capture::Capture::new(scenario, capture)?;
     let mut world = World::build(scenario, seed);
     world.attach_capture(cap);
-    world.run_until(scenario.duration, progress);
+    world.run_until(scenario.duration, end_exact(scenario.duration), progress);
     Ok(world.finish(scenario, seed, wall.elapsed().as_secs_f64()))
 }
 
@@ -495,6 +505,7 @@ impl World {
                         next_write: 0,
                         app_packets: ByteToPacket::default(),
                         started: false,
+                        running: false,
                     }))
                 }
                 FlowTransport::Udp { traffic } => {
@@ -520,14 +531,16 @@ impl World {
                 },
                 detached: [false; 2],
             });
-            sched.schedule(f.start, Event::FlowStart(i as u32));
-            // Scheduled after the start, so a write at offset 0 finds the sender started.
-            if let FlowTransport::Tcp {
-                app_trace: Some(writes),
-                ..
-            } = &f.transport
-            {
-                sched.schedule(f.start + writes[0].at, Event::AppWrite(i as u32));
+            if f.autostart {
+                sched.schedule(f.start, Event::FlowStart(i as u32));
+                // Scheduled after the start, so a write at offset 0 finds the sender started.
+                if let FlowTransport::Tcp {
+                    app_trace: Some(writes),
+                    ..
+                } = &f.transport
+                {
+                    sched.schedule(f.start + writes[0].at, Event::AppWrite(i as u32));
+                }
             }
             if let Some(stop) = f.stop {
                 sched.schedule(stop, Event::FlowStop(i as u32));
@@ -617,8 +630,10 @@ impl World {
         self.start_dsr_log(SimTime::ZERO);
     }
 
-    fn run_until(&mut self, end: SimTime, progress: &mut dyn FnMut(SimTime, u64)) {
-        while let Some((now, event)) = self.sched.pop_until(end) {
+    /// Runs the events due at or before `end` and, of those, exactly before `end_exact`
+    /// seconds (`f64::INFINITY`: all of them).
+    fn run_until(&mut self, end: SimTime, end_exact: f64, progress: &mut dyn FnMut(SimTime, u64)) {
+        while let Some((now, event)) = self.sched.pop_before(end, end_exact) {
             match event {
                 Event::IfaceWake { device, tag } => self.on_device_wake(now, device, tag),
                 Event::SenderTimer(f) => self.on_sender_timer(now, f as usize),

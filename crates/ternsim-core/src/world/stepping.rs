@@ -25,6 +25,8 @@ pub struct Simulation {
     scenario: ResolvedScenario,
     seed: u64,
     now: SimTime,
+    /// `now` exactly, in seconds (the time the host paused at).
+    now_exact: f64,
     wall: Instant,
 }
 
@@ -56,6 +58,7 @@ impl Simulation {
             scenario,
             seed,
             now: SimTime::ZERO,
+            now_exact: 0.0,
             wall,
         })
     }
@@ -73,12 +76,21 @@ impl Simulation {
     /// Runs every event due strictly before `t` (at most the duration's events) and pauses at
     /// `t`. A time at or before [`Simulation::now`] does nothing: the clock never goes back.
     pub fn run_until(&mut self, t: SimTime) {
-        if t <= self.now {
+        self.run_until_exact(t, crate::sim::scheduler::exact_of(t));
+    }
+
+    /// [`Simulation::run_until`] a time given exactly in seconds, `t_exact` (which rounds to
+    /// `t`): the events that run are those exactly before it, as ns-2 runs before a callback
+    /// `$ns at t_exact` the events whose double time is smaller (a CBR source's 45th send at
+    /// 0.2 + 45 × 1/150 s, a hair below 0.5, comes before `$ns at 0.5`).
+    pub fn run_until_exact(&mut self, t: SimTime, t_exact: f64) {
+        if t < self.now || t_exact <= self.now_exact {
             return;
         }
-        let last = SimTime::from_nanos(t.as_nanos() - 1).min(self.scenario.duration);
-        self.world.run_until(last, &mut |_, _| {});
+        let last = t.min(self.scenario.duration);
+        self.world.run_until(last, t_exact, &mut |_, _| {});
         self.now = t;
+        self.now_exact = t_exact;
     }
 
     /// The number of flows, in scenario order.
@@ -158,6 +170,28 @@ impl Simulation {
         }
     }
 
+    /// Starts flow `flow`'s application now (ns-2 `$app start` in a callback); a flow stopped
+    /// before starts again (a TCP flow then offers unlimited data, as ns-2's FTP `start`
+    /// does; a CBR source sends its first packet at once). Starting a running flow does
+    /// nothing.
+    pub fn start_flow(&mut self, flow: usize) -> Result<(), String> {
+        if flow >= self.world.flows.len() {
+            return Err(format!("no flow {flow}"));
+        }
+        self.world.start_flow(self.now, flow);
+        Ok(())
+    }
+
+    /// Stops flow `flow`'s application now (ns-2 `$app stop`): no new data from now on;
+    /// what was sent may still be retransmitted.
+    pub fn stop_flow(&mut self, flow: usize) -> Result<(), String> {
+        if flow >= self.world.flows.len() {
+            return Err(format!("no flow {flow}"));
+        }
+        self.world.stop_flow(flow);
+        Ok(())
+    }
+
     /// Detaches flow `flow`'s agent on `side` from its node from now on (ns-2 `$ns
     /// detach-agent`): what it sends and what reaches its port are absorbed untraced, as by
     /// ns-2's null agent; the agent itself runs on (its timers fire, a TCP sender times out
@@ -185,7 +219,7 @@ impl Simulation {
     /// [`super::run_with`] does) and returns the run's output.
     pub fn finish(mut self) -> RunOutput {
         let end = self.scenario.duration;
-        self.world.run_until(end, &mut |_, _| {});
+        self.world.run_until(end, super::end_exact(end), &mut |_, _| {});
         let wall = self.wall.elapsed().as_secs_f64();
         self.world.finish(&self.scenario, self.seed, wall)
     }

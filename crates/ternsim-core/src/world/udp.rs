@@ -16,7 +16,8 @@ pub(super) struct UdpAgents {
     pub agent: UdpAgent,
     pub rng: RandomStream,
     pub stats: DatagramStats,
-    pub started: bool,
+    /// The source is sending (started and not stopped since).
+    pub running: bool,
 }
 
 impl UdpAgents {
@@ -24,13 +25,18 @@ impl UdpAgents {
         let cfg = match *traffic {
             TrafficSpec::Cbr {
                 interval,
+                rate_bps,
                 packet_size,
                 random,
                 max_packets,
             } => TrafficConfig::Cbr(CbrConfig {
                 packet_size,
-                pacing: CbrPacing::Interval {
-                    secs: interval.as_secs_f64(),
+                pacing: match rate_bps {
+                    Some(bps) => CbrPacing::Rate { bps },
+                    // The double nearest to the interval (`10ms`: 0.01, as ns-2 reads it).
+                    None => CbrPacing::Interval {
+                        secs: interval.as_secs_exact(),
+                    },
                 },
                 random,
                 max_packets,
@@ -74,7 +80,7 @@ impl UdpAgents {
             agent: UdpAgent::new(packet_size).expect("validated packet size"),
             rng,
             stats: DatagramStats::default(),
-            started: false,
+            running: false,
         }
     }
 }
@@ -89,16 +95,20 @@ impl World {
 
     pub(super) fn start_udp(&mut self, now: SimTime, f: usize) {
         let u = self.udp_mut(f);
-        if u.started {
+        if u.running {
             return;
         }
-        u.started = true;
+        // A source started again after a stop starts afresh (ns-2 `CBR_Traffic::start`:
+        // the first packet at once).
+        u.running = true;
         u.source.start(now, &mut u.rng);
         self.arm_udp(f);
     }
 
     pub(super) fn stop_udp(&mut self, f: usize) {
-        self.udp_mut(f).source.stop();
+        let u = self.udp_mut(f);
+        u.running = false;
+        u.source.stop();
     }
 
     fn arm_udp(&mut self, f: usize) {

@@ -320,6 +320,107 @@ app = { kind = "cbr", interval = "5ms", packet_size = "1000B", max_packets = 10 
     assert!(close(back.jitter_s.unwrap(), 0.011), "{:?}", back.jitter_s);
 }
 
+/// A CBR source switched on and off by events (ns-2 `$cbr start` / `stop` at several
+/// times), and one that never starts by itself (`autostart = false`) but is started by an
+/// event. 1000-byte datagrams every 10 ms from 0 s, stopped at 0.1 s, started again at
+/// 0.25 s and stopped at 0.3 s. The send times are sums of doubles, as ns-2's timer makes
+/// them, and order against the stops by their exact values: ten gaps of 0.01 from 0 sum to
+/// 0.09999999999999999, before the stop at 0.1, so the first period sends 11 (0 to 100 ms);
+/// from 0.25, five gaps sum to 0.30000000000000004, after the stop at 0.3: 5 (the first at
+/// once on the new start). The second, started at 0.5 s, sends at 500, ..., 590 ms and not
+/// at 0.6000000000000001, after the end (0.6 s): 10.
+#[test]
+fn applications_switched_on_and_off_by_events() {
+    let sc = from_toml(
+        r#"
+name = "on-off"
+duration = "0.6s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+a = "a"
+b = "b"
+rate = "10Mbps"
+delay = "1ms"
+[[flows]]
+name = "cycled"
+src = "a"
+dst = "b"
+transport = "udp"
+stop = "0.1s"
+app = { kind = "cbr", interval = "10ms", packet_size = "1000B" }
+[[flows]]
+name = "late"
+src = "a"
+dst = "b"
+transport = "udp"
+autostart = false
+app = { kind = "cbr", interval = "10ms", packet_size = "1000B" }
+[[events]]
+at = "0.25s"
+action = "start"
+flow = "cycled"
+[[events]]
+at = "0.3s"
+action = "stop"
+flow = "cycled"
+[[events]]
+at = "0.5s"
+action = "start"
+flow = "late"
+"#,
+    )
+    .unwrap();
+    let out = run(&sc, 1);
+    let (cycled, late) = (&out.summary.flows[0], &out.summary.flows[1]);
+    assert_eq!(cycled.packets_sent, Some(16));
+    assert_eq!(late.packets_sent, Some(10));
+}
+
+/// ns-2's CBR gap is `8 * packetSize_ / rate_` in doubles: at 600 kb/s and 500 B that is
+/// 6.666…667 ms, not a whole number of nanoseconds. From 0.2 s the 46th send falls at
+/// 0.2 + 45 gaps = 0.49999999999999944 s (summed as ns-2 sums it), before a pause at 0.5 s;
+/// with the gap rounded to 6,666,667 ns it fell 15 ns after.
+#[test]
+fn a_cbr_rate_gives_ns2s_send_times() {
+    use ternsim_core::world::{CaptureSpec, Simulation};
+    let sc = from_toml(
+        r#"
+name = "cbr-rate"
+duration = "1s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[links]]
+a = "a"
+b = "b"
+rate = "10Mbps"
+delay = "1ms"
+[[flows]]
+name = "c"
+src = "a"
+dst = "b"
+transport = "udp"
+start = "0.2s"
+app = { kind = "cbr", rate = "600kbps", packet_size = "500B" }
+"#,
+    )
+    .unwrap();
+    let mut sim = Simulation::new(sc, 1, &CaptureSpec::default()).unwrap();
+    sim.run_until_exact(ternsim_core::sim::SimTime(500_000_000), 0.5);
+    let sent = sim
+        .flow_state(0)
+        .unwrap()
+        .into_iter()
+        .find(|(k, _)| *k == "sent_packets")
+        .unwrap()
+        .1;
+    assert_eq!(sent, 46.0);
+}
+
 /// Packets with no route wait in the static-routing hold buffer and leave when the link
 /// comes back up; those that outwait the hold timeout are dropped with `hold_timeout`.
 #[test]

@@ -99,6 +99,7 @@ pub(super) fn flows(
             src,
             dst,
             start,
+            autostart: f.autostart.unwrap_or(true),
             stop,
             transport,
         });
@@ -217,6 +218,7 @@ fn udp_transport(i: usize, f: &FlowSpec) -> Result<FlowTransport, ScenarioError>
         }) => {
             let size = packet_size(at("app.packet_size"), *size, DEFAULT_CBR_PACKET)?;
             // ns-2 CBR: interval_ = packetSize_ * 8 / rate_ unless the interval is given.
+            let mut rate_bps = None;
             let interval = match (rate, interval) {
                 (Some(_), Some(_)) => {
                     return Err(ScenarioError::at(
@@ -236,11 +238,13 @@ fn udp_transport(i: usize, f: &FlowSpec) -> Result<FlowTransport, ScenarioError>
                         r.map_or(DEFAULT_CBR_RATE, |r| r.0),
                         "a rate",
                     )?;
+                    rate_bps = Some(bps);
                     SimTime::from_secs_f64(f64::from(size) * 8.0 / bps)
                 }
             };
             TrafficSpec::Cbr {
                 interval,
+                rate_bps,
                 packet_size: size,
                 random: random.unwrap_or(false),
                 max_packets: *max_packets,

@@ -122,6 +122,11 @@ pub struct ResolvedBearer {
 pub enum TrafficSpec {
     Cbr {
         interval: SimTime,
+        /// The rate, when the scenario gives one (or the default rate): the source then
+        /// computes each gap as ns-2 does, `8 * packetSize_ / rate_` in doubles, not from
+        /// `interval` rounded to the nanosecond (600 kb/s and 500 B: 6.666…667 ms, where a
+        /// 6,666,667 ns interval drifts a third of a nanosecond per packet).
+        rate_bps: Option<f64>,
         packet_size: u32,
         random: bool,
         max_packets: Option<u64>,
@@ -163,6 +168,8 @@ pub struct ResolvedFlow {
     pub src: usize,
     pub dst: usize,
     pub start: SimTime,
+    /// The application starts by itself at `start` (else an event or the host starts it).
+    pub autostart: bool,
     pub stop: Option<SimTime>,
     pub transport: FlowTransport,
 }

@@ -76,6 +76,7 @@ fn flow(spec: &ScenarioSpec, c: &FileConnection, src: String, dst: String) -> Fl
         tcp: None,
         start: Some(Duration(SimTime::from_secs_f64(c.start))),
         stop: c.stop.map(|s| Duration(SimTime::from_secs_f64(s))),
+        autostart: None,
         bytes: None,
         app: None,
         options: TcpOptions::default(),

@@ -24,7 +24,13 @@ use crate::tcp::window::WindowPolicy;
 /// first and then calls `slowdown`, which sets cwnd to `wnd_restart_` (1) and writes
 /// SLOW_START with that window before Vegas raises it to `v_slowstart_`.
 pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
-    c.count_timeout();
+    // ns-2's `TcpAgent::timeout` counts `nrexmit_` only with data outstanding: an idle
+    // restart is no loss (an FTP stopped at 1.5 s restarts its window at about 1.8 s with
+    // `nrexmit_` unchanged, measured against ns-2.35). Vegas's own `timeout()` counts every
+    // expiry.
+    if c.data_outstanding() || !aimd_slowdown(c) {
+        c.count_timeout();
+    }
     out.event(TcpEvent::Timeout {
         seq: c.highest_ack() + 1,
     });

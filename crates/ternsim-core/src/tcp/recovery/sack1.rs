@@ -163,7 +163,7 @@ impl Sack1 {
                     h
                 }
                 Some(_) => break,
-                None if c.t_seqno() <= c.highest_ack() + wnd && c.t_seqno() < c.curseq() => {
+                None if c.t_seqno() <= c.highest_ack() + wnd && c.t_seqno() < c.send_limit() => {
                     c.take_next_seq()
                 }
                 None => break,

@@ -125,13 +125,25 @@ fn finite_transfer_and_stop_new_data() {
     assert_eq!(r.ack(400, 3), Vec::<Seq>::new());
     assert_eq!(r.s.next_timer(), None);
 
+    // A stop (ns-2 FTP `stop`): nothing new goes out, but the timer keeps running once
+    // everything is acknowledged, as ns-2's does (measured against ns-2.35: cwnd 13.4 at the
+    // last ACK, 1 an RTO later). Its expiry with nothing outstanding is the idle restart:
+    // cwnd back to the initial window, nothing retransmitted, no timeout counted.
     let mut r = Run::new(cfg(TcpVariant::Reno));
     r.start(0);
     assert_eq!(r.ack(100, 0), vec![1, 2]);
     r.s.stop_new_data();
     assert_eq!(r.ack(200, 1), Vec::<Seq>::new());
     assert_eq!(r.ack(300, 2), Vec::<Seq>::new());
-    assert_eq!(r.s.next_timer(), None);
+    assert!(r.cwnd() > 2.0);
+    assert!(r.s.next_timer().is_some());
+    assert_eq!(r.fire(), Vec::<Seq>::new());
+    assert_eq!(r.cwnd(), 1.0);
+    assert_eq!(r.s.conn().stats().timeouts, 0);
+    // Started again (ns-2 FTP `start`, `send -1`): unlimited data, one packet in the window.
+    r.out.clear();
+    r.s.resume(ms(2_000), &mut r.out);
+    assert_eq!(r.sent(), vec![3]);
 }
 
 /// A trace-driven source offers data in pieces (ns-2 `advanceby`): with no data the SYN
