@@ -158,7 +158,7 @@ impl World {
 
     fn arm_sender(&mut self, f: usize) {
         let (tcp, _) = split(&mut self.flows[f]);
-        tcp.sender_wake.request(
+        tcp.sender_wake.request_exact(
             &mut self.sched,
             tcp.sender.next_timer(),
             Event::SenderTimer(f as u32),
@@ -167,7 +167,7 @@ impl World {
 
     fn arm_sink(&mut self, f: usize) {
         let (tcp, _) = split(&mut self.flows[f]);
-        tcp.sink_wake.request(
+        tcp.sink_wake.request_exact(
             &mut self.sched,
             tcp.sink.next_timer(),
             Event::SinkTimer(f as u32),

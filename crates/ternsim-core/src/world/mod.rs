@@ -96,8 +96,8 @@ enum Event {
     StageRelease(u32),
 }
 
-/// The exact bound of a run that ends at `duration`: its events are those due at or before
-/// it, exactly (`duration` as a double, and not the next double up: a CBR send summed to
+/// The exact bound of a run that ends at `duration`: the next double above it, so that the
+/// run's events are those exactly at or before `duration` (a CBR send summed to
 /// 0.6000000000000001 s is after a 0.6 s run, as it is after ns-2's `$ns at 0.6 "finish"`).
 fn end_exact(duration: SimTime) -> f64 {
     let d = crate::sim::scheduler::exact_of(duration);
@@ -111,6 +111,9 @@ fn end_exact(duration: SimTime) -> f64 {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Wake {
     pending: Option<SimTime>,
+    /// The component's deadline as last seen, with its exact time in seconds
+    /// ([`Wake::request_exact`]).
+    deadline: Option<(SimTime, f64)>,
 }
 
 impl Wake {
@@ -118,6 +121,38 @@ impl Wake {
     fn fired(&mut self, now: SimTime) {
         if self.pending == Some(now) {
             self.pending = None;
+        }
+    }
+
+    /// [`Wake::request`] with the deadline's exact time: a deadline not seen before was set
+    /// in the call that just ran, at the scheduler's exact now, as ns-2's `resched(rto)`
+    /// sets a timer at `clock + rto` (a TCP retransmission or delayed-ACK timer). A timeout
+    /// then falls at ns-2's double, and what it sends starts from it.
+    fn request_exact(
+        &mut self,
+        sched: &mut Scheduler<Event>,
+        deadline: Option<SimTime>,
+        event: Event,
+    ) {
+        let Some(t) = deadline else {
+            return;
+        };
+        let exact = match self.deadline {
+            Some((d, exact)) if d == t => exact,
+            _ => {
+                let (now, now_exact) = (sched.now(), sched.now_exact());
+                let exact = if t >= now {
+                    now_exact + (t - now).0 as f64 / 1e9
+                } else {
+                    crate::sim::scheduler::exact_of(t)
+                };
+                self.deadline = Some((t, exact));
+                exact
+            }
+        };
+        if self.pending.is_none_or(|p| t < p) {
+            self.pending = Some(t);
+            sched.schedule_exact(t, exact, event);
         }
     }
 

@@ -219,7 +219,8 @@ impl Simulation {
     /// [`super::run_with`] does) and returns the run's output.
     pub fn finish(mut self) -> RunOutput {
         let end = self.scenario.duration;
-        self.world.run_until(end, super::end_exact(end), &mut |_, _| {});
+        self.world
+            .run_until(end, super::end_exact(end), &mut |_, _| {});
         let wall = self.wall.elapsed().as_secs_f64();
         self.world.finish(&self.scenario, self.seed, wall)
     }
