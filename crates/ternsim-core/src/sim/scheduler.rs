@@ -151,7 +151,14 @@ impl<E> Scheduler<E> {
     #[inline]
     fn next_key(&mut self, at: SimTime, exact: f64) -> u128 {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        debug_assert_eq!(time_of_key(u128::from(exact.to_bits()) << 64), at);
+        // The event runs at the time its exact time rounds to: an exact time computed by a
+        // sum that rounds to a neighbouring nanosecond (a timer set at an exact instant plus
+        // a whole number of nanoseconds, half a nanosecond off) gives way to `at`'s own.
+        let exact = if time_of_key(u128::from(exact.to_bits()) << 64) == at {
+            exact
+        } else {
+            exact_of(at)
+        };
         let exact = exact.max(self.now_exact);
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -386,6 +393,10 @@ mod tests {
         assert_eq!(order, vec!["packet arrives", "timer", "link frees a place"]);
         assert_eq!((s.now(), s.now_exact()), (ns, later));
         assert_eq!(exact_of(ns), 0.615088);
+        // An exact time that rounds elsewhere gives way to the nanoseconds given.
+        s.schedule_exact(SimTime(700_000_000), 0.700_000_001, "off by one");
+        assert_eq!(s.pop(), Some((SimTime(700_000_000), "off by one")));
+        assert_eq!(s.now_exact(), 0.7);
     }
 
     /// A host pausing at an exact time runs the events exactly before it: an event at
