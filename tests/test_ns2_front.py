@@ -266,6 +266,23 @@ def test_a_proc_reaches_the_simulator_through_simulator_instance(tmp_path):
     assert proc.stdout.splitlines()[:2] == ["same 1", "at 1"]
 
 
+def test_ns_random_and_the_global_uniform_draw_reproducibly(tmp_path):
+    """`ns-random` without a seed, ns-2's global `uniform` and `exponential` (procs over
+    `$defaultRNG`): numbers in range, the same in two runs (ternsim's stream, not ns-2's
+    numbers); a script may redefine `uniform` as its own proc."""
+    text = (
+        "set a [ns-random]\nset b [uniform 10 100]\nset c [exponential 2]\n"
+        'puts "[expr {$a >= 0 && $a < 2147483647}] [expr {$b >= 10 && $b <= 100}] '
+        '[expr {$c > 0}] $a $b $c"\n'
+        "proc uniform {a b} { return $a }\nputs [uniform 3 4]\n"
+    )
+    first, second = ternsim_ns2(tmp_path, text), ternsim_ns2(tmp_path, text)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert lines[0].startswith("1 1 1 ") and lines[1] == "3"
+    assert second.stdout == first.stdout
+
+
 def test_a_script_without_nodes_runs_its_callbacks(tmp_path):
     """ns-2 runs a script that makes no node (Greis's first example: a simulator, a nam
     trace and a `finish` at 5 s): its callbacks run at their times, nothing else happens."""

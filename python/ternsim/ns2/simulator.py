@@ -224,6 +224,12 @@ class Model:
         tcl.createcommand(rng.name, objects._guard(lambda *a: objects.dispatch(rng, a)))
         tcl.setvar("defaultRNG", rng.name)
         self.default_rng = rng
+        # ns-2's global `uniform` and `exponential` (tcl/lib/ns-random.tcl) draw from
+        # `$defaultRNG`: ternsim's own stream for it, reproducible for a seed.
+        tcl.eval(
+            "proc uniform args { global defaultRNG; eval [list $defaultRNG uniform] $args }\n"
+            "proc exponential args { global defaultRNG; eval [list $defaultRNG exponential] $args }"
+        )
         b["Agent"] = {
             "set": self.obj_set,
             "get": self.obj_get,
@@ -521,8 +527,14 @@ class Model:
         raise Refusal("God: not supported; supported: God instance, create-god N")
 
     def ns_random(self, *args: str) -> str:
+        """`ns-random SEED` seeds ns-2's default generator; `ns-random` draws an integer in
+        [0, 2^31 - 1) from it (`Random::random`): here from ternsim's stream for it,
+        reproducible for a seed, not ns-2's numbers."""
+        if not args:
+            rng = self.default_rng
+            return str(self.o.dispatch(rng, ("next-random",)))
         if len(args) != 1:
-            raise Refusal("ns-random without a seed (a random number): not supported")
+            raise Refusal("ns-random: give at most a seed")
         self._seed(args[0])
         return ""
 
