@@ -637,14 +637,7 @@ class Model:
 
     def duplex_link(self, sim: Obj, args: tuple) -> str:
         self._before_run("$ns duplex-link")
-        if len(args) < 5:
-            raise Refusal("duplex-link: give NODE NODE BANDWIDTH DELAY QUEUE")
-        a, b = self.node_obj(args[0]), self.node_obj(args[1])
-        qtype = args[4]
-        if qtype not in ("DropTail", "RED") or len(args) > 5:
-            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
-        if a is b:
-            raise Refusal("duplex-link from a node to itself")
+        a, b, qtype = self._link_args("duplex-link", args)
         for n in (a, b):
             if n.info["mobile"] and not n.info.get("base_station"):
                 raise Refusal(
@@ -670,9 +663,22 @@ class Model:
         self.links.append(link)
         return ""
 
+    def _link_args(self, what: str, args: tuple) -> tuple[Obj, Obj, str]:
+        """The two nodes and the queue type of `$ns duplex-link|simplex-link A B BW DELAY
+        QUEUE`, refusing a queue ternsim has not and a link from a node to itself."""
+        if len(args) < 5:
+            raise Refusal(f"{what}: give NODE NODE BANDWIDTH DELAY QUEUE")
+        a, b = self.node_obj(args[0]), self.node_obj(args[1])
+        qtype = args[4]
+        if qtype not in ("DropTail", "RED") or len(args) > 5:
+            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
+        if a is b:
+            raise Refusal(f"{what} from a node to itself")
+        return a, b, qtype
+
     def _no_link_between(self, a: Obj, b: Obj, what: str) -> None:
         for link in self.links:
-            if {link.a.name, link.b.name} == {a.name, b.name} and link.missing is None:
+            if {link.a.name, link.b.name} == {a.name, b.name}:
                 raise Refusal(f"{what}: a second link between the same nodes: not supported")
 
     def _make_direction(self, link: Link, d: int, qtype: str) -> None:
@@ -697,14 +703,7 @@ class Model:
         rate, delay and queue: an asymmetric link); a simplex link whose way back is never
         made is refused before the run."""
         self._before_run("$ns simplex-link")
-        if len(args) < 5:
-            raise Refusal("simplex-link: give NODE NODE BANDWIDTH DELAY QUEUE")
-        a, b = self.node_obj(args[0]), self.node_obj(args[1])
-        qtype = args[4]
-        if qtype not in ("DropTail", "RED") or len(args) > 5:
-            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
-        if a is b:
-            raise Refusal("simplex-link from a node to itself")
+        a, b, qtype = self._link_args("simplex-link", args)
         for n in (a, b):
             if n.info["mobile"]:
                 raise Refusal(
@@ -724,8 +723,6 @@ class Model:
                 self._make_direction(link, 1, qtype)
                 return ""
         self._no_link_between(a, b, "simplex-link")
-        if any({x.a.name, x.b.name} == {a.name, b.name} for x in self.links):
-            raise Refusal("simplex-link: a second link between the same nodes: not supported")
         link = Link(a, b, rate, delay, traced=traced, where=self.where())
         link.traced_dirs[1] = False
         link.nam_dirs = [self.nam.channel is not None, False]

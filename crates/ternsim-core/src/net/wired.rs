@@ -150,12 +150,9 @@ pub struct WiredDirection {
     pub stats: LinkStats,
     up: bool,
     epoch: u32,
-    /// Nanoseconds to serialise one byte.
-    ns_per_byte: f64,
-    /// The last (size, serialisation time) computed: a direction mostly carries one or two
-    /// sizes, and the time is needed at the start and the end of every transmission.
-    last_tx_time: Cell<Option<(u32, SimTime)>>,
-    /// The same for the exact serialisation time in seconds (`8. * size / bandwidth_`).
+    /// The last (size, serialisation time in seconds) computed: a direction mostly carries
+    /// one or two sizes, and the time is needed at the start and the end of every
+    /// transmission.
     last_txt: Cell<Option<(u32, f64)>>,
     /// A fixed air time per frame that replaces size / rate (a radio last hop whose frame
     /// delay is fixed, `ho-mobileip` seed §V-A: "a multiple of 8 ms").
@@ -195,8 +192,6 @@ impl WiredDirection {
             stats: LinkStats::default(),
             up: true,
             epoch: 0,
-            ns_per_byte: 8e9 / rate_bps,
-            last_tx_time: Cell::new(None),
             last_txt: Cell::new(None),
             frame_time: None,
             trace: false,
@@ -257,17 +252,26 @@ impl WiredDirection {
 
     /// Time to serialise `bytes`, rounded to the nearest nanosecond.
     pub fn tx_time(&self, bytes: u32) -> SimTime {
-        if let Some(t) = self.frame_time {
-            return t;
+        match self.frame_time {
+            Some(t) => t,
+            None => SimTime(round_to_u64(self.txt(bytes) * 1e9)),
         }
-        if let Some((b, t)) = self.last_tx_time.get() {
-            if b == bytes {
-                return t;
+    }
+
+    /// Time to serialise `bytes` in seconds, as ns-2's `LinkDelay::txtime` computes it
+    /// (`8. * size / bandwidth_`), or the fixed frame time.
+    fn txt(&self, bytes: u32) -> f64 {
+        if let Some(t) = self.frame_time {
+            return t.0 as f64 / 1e9;
+        }
+        match self.last_txt.get() {
+            Some((b, t)) if b == bytes => t,
+            _ => {
+                let t = 8.0 * f64::from(bytes) / self.rate_bps;
+                self.last_txt.set(Some((bytes, t)));
+                t
             }
         }
-        let t = SimTime(round_to_u64(f64::from(bytes) * self.ns_per_byte));
-        self.last_tx_time.set(Some((bytes, t)));
-        t
     }
 
     /// Starts serialising `bytes` at the exact time `start` (seconds) and returns the end
@@ -277,17 +281,7 @@ impl WiredDirection {
     /// `txt + delay_` after the start), so that the doubles, and hence the order of events
     /// that round to the same nanosecond, are ns-2's.
     fn start_transmission(&mut self, start: f64, bytes: u32) -> SimTime {
-        let txt = match self.frame_time {
-            Some(t) => t.0 as f64 / 1e9,
-            None => match self.last_txt.get() {
-                Some((b, t)) if b == bytes => t,
-                _ => {
-                    let t = 8.0 * f64::from(bytes) / self.rate_bps;
-                    self.last_txt.set(Some((bytes, t)));
-                    t
-                }
-            },
-        };
+        let txt = self.txt(bytes);
         let end = start + txt;
         self.on_wire_exact_end = end;
         self.on_wire_exact_arrival = start + (txt + self.delay.0 as f64 / 1e9);
@@ -513,8 +507,6 @@ impl WiredDirection {
             r.red.set_rate(rate_bps);
         }
         self.rate_bps = rate_bps;
-        self.ns_per_byte = 8e9 / rate_bps;
-        self.last_tx_time.set(None);
         self.last_txt.set(None);
     }
 }

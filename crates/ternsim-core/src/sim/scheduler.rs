@@ -61,6 +61,18 @@ fn time_of_key(key: u128) -> SimTime {
     ))
 }
 
+/// `exact` if it rounds to `at`, else `at`'s own exact time: the event runs at the time its
+/// exact time rounds to, and a sum that rounds to a neighbouring nanosecond (a timer set at
+/// an exact instant plus a whole number of nanoseconds, half a nanosecond off) gives way.
+#[inline]
+fn fit(at: SimTime, exact: f64) -> f64 {
+    if time_of_key(u128::from(exact.to_bits()) << 64) == at {
+        exact
+    } else {
+        exact_of(at)
+    }
+}
+
 /// The exact time in seconds of an event given only in nanoseconds: the double nearest to
 /// it (a division, correctly rounded; a product with 1e-9 is often one unit off), which is
 /// the double a script's `$ns at 0.1` or a link's `10ms` gives in ns-2.
@@ -146,19 +158,11 @@ impl<E> Scheduler<E> {
         self.popped
     }
 
-    /// The time and key of an event scheduled now at `at`, exactly `exact` seconds (at
-    /// `now` if `at` is in the past).
+    /// The key of an event scheduled now at `at`, exactly `exact` seconds, which rounds to
+    /// `at` (at `now` if `at` is in the past).
     #[inline]
     fn next_key(&mut self, at: SimTime, exact: f64) -> u128 {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        // The event runs at the time its exact time rounds to: an exact time computed by a
-        // sum that rounds to a neighbouring nanosecond (a timer set at an exact instant plus
-        // a whole number of nanoseconds, half a nanosecond off) gives way to `at`'s own.
-        let exact = if time_of_key(u128::from(exact.to_bits()) << 64) == at {
-            exact
-        } else {
-            exact_of(at)
-        };
         let exact = exact.max(self.now_exact);
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -169,12 +173,17 @@ impl<E> Scheduler<E> {
     /// panics in debug builds; in release builds the event runs at `now`.
     #[inline]
     pub fn schedule(&mut self, at: SimTime, event: E) {
-        self.schedule_exact(at, exact_of(at), event);
+        self.push(at, exact_of(at), event);
     }
 
-    /// Schedules `event` at `at`, exactly `exact` seconds (which rounds to `at`).
+    /// Schedules `event` at `at`, exactly `exact` seconds.
     #[inline]
     pub fn schedule_exact(&mut self, at: SimTime, exact: f64, event: E) {
+        self.push(at, fit(at, exact), event);
+    }
+
+    #[inline]
+    fn push(&mut self, at: SimTime, exact: f64, event: E) {
         let key = self.next_key(at, exact);
         self.heap.push(Entry {
             key,
@@ -187,12 +196,17 @@ impl<E> Scheduler<E> {
     /// the event kept out of the heap until the lane's earlier events have run.
     #[inline]
     pub fn schedule_in_lane(&mut self, lane: Lane, at: SimTime, event: E) {
-        self.schedule_in_lane_exact(lane, at, exact_of(at), event);
+        self.push_in_lane(lane, at, exact_of(at), event);
     }
 
     /// [`Scheduler::schedule_in_lane`] with the exact time in seconds.
     #[inline]
     pub fn schedule_in_lane_exact(&mut self, lane: Lane, at: SimTime, exact: f64, event: E) {
+        self.push_in_lane(lane, at, fit(at, exact), event);
+    }
+
+    #[inline]
+    fn push_in_lane(&mut self, lane: Lane, at: SimTime, exact: f64, event: E) {
         let key = self.next_key(at, exact);
         let q = &mut self.lanes[lane.0 as usize];
         if !q.head_in_heap {
