@@ -1,5 +1,6 @@
-"""Wired-cum-wireless Mobile IP scripts: hierarchical addresses, base stations and the
-Mobile IP agents, mapped onto ternsim's ``[mobile_ip]`` over an 802.11 last hop.
+"""Wired-cum-wireless scripts: hierarchical addresses, base stations and the Mobile IP
+agents, mapped onto ternsim's ``[mobile_ip]`` over an 802.11 last hop, or without Mobile IP
+onto base stations routing for their subnets (:func:`base_stations`).
 
 This module owns the pattern of ns-2's wired-cum-wireless tutorial (``wireless3.tcl``):
 ``$ns node-config -addressType hierarchical``, ``AddrParams set domain_num_ / cluster_num_ /
@@ -195,4 +196,58 @@ def section(model: Any, node_name: Any) -> dict[str, Any]:
             raise Refusal(f"{cls} {var} differing between nodes: not supported")
         if values:
             out[key] = f"{classes.seconds(values.pop())!r}s"
+    return out
+
+
+BASE_STATIONS = (
+    "supported: the pattern of ns-2's wired-cum-wireless tutorial (wireless2.tcl): wired nodes "
+    "`$ns node D.C.N`, base stations made with `-wiredRouting ON`, mobile nodes with "
+    "`-wiredRouting OFF` in a base station's domain and cluster, each with `$node base-station "
+    "[AddrParams addr2id [$BS node-addr]]`, -adhocRouting DSDV"
+)
+
+
+def base_stations(model: Any, node_name: Any) -> list[tuple[int, str]]:
+    """A wired-cum-wireless script without Mobile IP: (index in ``model.nodes``, name of its
+    base station) for each mobile node that names one with ``$node base-station``. ternsim's
+    subnet is a base station and the mobile nodes naming it (``[[nodes]] base_station``,
+    crates/ternsim-core/src/routing/dsdv/subnet.rs); ns-2's is the hierarchical domain and
+    cluster, so a mobile node must name the base station of its own cluster."""
+    protocol = model.radio["routing"]["protocol"]
+    mobile = [n for n in model.nodes if n.info.get("mobile")]
+    if protocol != "dsdv" and mobile:
+        raise Refusal(
+            f"a wired-cum-wireless script with -adhocRouting {protocol.upper()}: not "
+            f"supported; {BASE_STATIONS}",
+            where=mobile[0].info["where"],
+        )
+    stations = {n.info["hier_id"]: n for n in mobile if n.info.get("base_station")}
+    out = []
+    for i, n in enumerate(model.nodes):
+        if not n.info.get("mobile") or n.info.get("base_station"):
+            continue
+        bs_id = n.info.get("base_stn")
+        cluster = n.info["addr"].rsplit(".", 1)[0]
+        if bs_id is None:
+            if any(b.info["addr"].rsplit(".", 1)[0] == cluster for b in stations.values()):
+                raise Refusal(
+                    f"mobile node {n.info['addr']} without `$node base-station`: not "
+                    f"supported in a base station's cluster; {BASE_STATIONS}",
+                    where=n.info["where"],
+                )
+            continue  # an ad hoc node sharing the channel
+        bs = stations.get(bs_id)
+        if bs is None:
+            raise Refusal(
+                f"mobile node {n.info['addr']}: base-station {bs_id} is not a base station's "
+                f"address (-wiredRouting ON); {BASE_STATIONS}",
+                where=n.info["where"],
+            )
+        if bs.info["addr"].rsplit(".", 1)[0] != cluster:
+            raise Refusal(
+                f"mobile node {n.info['addr']} with base station {bs.info['addr']} of another "
+                f"cluster: not supported; {BASE_STATIONS}",
+                where=n.info["where"],
+            )
+        out.append((i, node_name(bs)))
     return out

@@ -326,6 +326,12 @@ _WIRELESS = re.compile(
     r"(?P<ip>\[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+))"
 )
 
+#: How ns-2 prints the broadcast address in a hierarchical script's wireless trace.
+_HIER_BROADCAST = 2147483647
+
+#: The rest of a wireless line's IP part after the ports: its TTL and next hop.
+_TTL_NEXT_HOP = re.compile(r"^ (?P<ttl>\d+) (?P<hop>-?\d+)\]")
+
 #: A MAC line without an IP part: an RTS, CTS or ACK, or an ARP frame.
 _WIRELESS_MAC = re.compile(r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ MAC ")
 
@@ -648,12 +654,17 @@ class Translation:
             nodes.append(spec)
         self.scenario["nodes"] = nodes
         self.scenario["wireless"] = dict(model.radio["wireless"])
-        if model.hierarchical:
+        if model.hierarchical and any(n.info.get("mip") for n in model.nodes):
             # Mobile IP over the 802.11 last hop; the wired side routes statically (ns-2's
             # hierarchical routing) and ns-2's DSDV on the wireless side is not modelled
             # (ternsim.ns2.mobileip's module doc).
             self.scenario["mobile_ip"] = mobileip.section(model, self.node_name)
         else:
+            if model.hierarchical:
+                # Base stations routing for their subnets' mobile nodes over DSDV, wired
+                # nodes routing statically (ternsim.ns2.mobileip.base_stations).
+                for spec, name in mobileip.base_stations(model, self.node_name):
+                    nodes[spec]["base_station"] = name
             self.scenario["routing"] = dict(model.radio["routing"])
 
     def _queue(self, link: Any, d: int) -> int | dict[str, Any]:
@@ -851,6 +862,7 @@ class Translation:
         them, each ``first`` past the ranks of the one before, sort as their concatenation."""
         nodes = self.model.nodes
         agents = self._agents_by_port()
+        hier = self.model.hierarchical
         out: list[tuple[tuple[float, int, int], str]] = []
         lines = text.splitlines()
         for k, line in enumerate(lines):
@@ -886,6 +898,11 @@ class Translation:
                         continue
                 elif layer == "RTR" and not info.get("rtr_trace"):
                     continue
+                elif layer == "RTR" and hier and info.get("base_station"):
+                    # A base station's classifier sends a packet for another cluster to its
+                    # wired routes before its routing agent (and RTR trace) sees it.
+                    if self._cluster(dst) not in (None, self._cluster(node)):
+                        continue
             if layer == "MAC" and not info.get("mac_trace"):
                 continue
             if sa is not None:
@@ -893,8 +910,23 @@ class Translation:
             if da is not None:
                 dport = da.info["port"]
             a, b = m.span("ip")
+            if hier and event == "s" and layer == "RTR" and self._address(src) != node:
+                # ns-2 prints a router's send as a forward (`f`) unless the packet's source
+                # address is the node's id (cmu-trace.cc), which a hierarchical address
+                # never is but for 0.0.0.
+                line = "f" + line[1:]
             src, dst = self._address(src), self._address(dst)
-            line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{line[b:]}"
+            if hier and dst == -1:
+                # IP_BROADCAST shifted by the hierarchical node shift, as ns-2 prints it.
+                dst = _HIER_BROADCAST
+            rest = line[b:]
+            if hier:
+                # ` TTL NEXT_HOP]`: the next hop is a node address too.
+                h = _TTL_NEXT_HOP.match(rest)
+                if h is not None and int(h.group("hop")) >= 0:
+                    hop = self._address(int(h.group("hop")))
+                    rest = f" {h.group('ttl')} {hop}{rest[h.end('hop') :]}"
+            line = f"{line[:a]}[{src}:{sport} {dst}:{dport}{rest}"
             out.append(((float(m.group("time")), first + k + 1, 0), line))
         return out
 
@@ -946,6 +978,13 @@ class Translation:
                 for line, text in zip(lines, texts):
                     out.append(((float(line.split(" ", 2)[1]), 0, len(out)), text))
         return out
+
+    def _cluster(self, node: int) -> str | None:
+        """A hierarchical script's node's domain and cluster (``1.0`` of ``1.0.2``)."""
+        nodes = self.model.nodes
+        if 0 <= node < len(nodes) and "addr" in nodes[node].info:
+            return nodes[node].info["addr"].rsplit(".", 1)[0]
+        return None
 
     def _address(self, node: int) -> int:
         """How ns-2 prints node ``node``'s address in a wireless trace: its id, or in a

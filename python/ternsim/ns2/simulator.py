@@ -195,6 +195,7 @@ class Model:
             "set": self.node_set,
             "setdest": self.node_setdest,
             "random-motion": self.node_random_motion,
+            "base-station": self.node_base_station,
             "reset": lambda o, a: self._mobile(o, "reset") and "",
             **{name: self._node_nam_op(name) for name in NODE_NAM_OPS},
         }
@@ -602,6 +603,23 @@ class Model:
                 "random-motion 1: not supported; supported: random-motion 0 (give the moves "
                 "with setdest, or use a ternsim scenario's [mobility] random waypoint)"
             )
+        return ""
+
+    def node_base_station(self, node: Obj, args: tuple) -> str:
+        """``$node base-station ID``: the base station (`AddrParams addr2id` of its address)
+        through which a mobile node of a wired-cum-wireless script reaches other subnets
+        (ns-2 ``MobileNode::base_stn_``); without an argument, the one set."""
+        self._mobile(node, "base-station")
+        if not args:
+            return str(node.info.get("base_stn", -1))
+        if len(args) != 1:
+            raise Refusal("base-station: give one node id (AddrParams addr2id ADDR)")
+        if self.started:
+            raise Refusal("base-station during the run: not supported; set it before `$ns run`")
+        try:
+            node.info["base_stn"] = int(args[0])
+        except ValueError:
+            raise Refusal(f"base-station {args[0]}: give a node id") from None
         return ""
 
     def node_setdest(self, node: Obj, args: tuple) -> str:

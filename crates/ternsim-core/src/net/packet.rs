@@ -435,10 +435,13 @@ pub enum DropReason {
     /// Mobile IP: the mobile node had no mobility agent to send through (between coverage
     /// areas, before it heard an advertisement).
     MipNoAgent,
+    /// A wired-cum-wireless mobile node had no DSDV route to its base station for a packet
+    /// outside its subnet (ns-2 `forwardPacket`: freed untraced, a warning on stderr).
+    NoBaseStationRoute,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 22] = [
+    pub const ALL: [DropReason; 23] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -461,6 +464,7 @@ impl DropReason {
         DropReason::RedForced,
         DropReason::MipNoVisitor,
         DropReason::MipNoAgent,
+        DropReason::NoBaseStationRoute,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -486,6 +490,7 @@ impl DropReason {
             DropReason::RedForced => "red_forced",
             DropReason::MipNoVisitor => "mip_no_visitor",
             DropReason::MipNoAgent => "mip_no_agent",
+            DropReason::NoBaseStationRoute => "no_base_station_route",
         }
     }
     pub fn index(self) -> usize {

@@ -310,6 +310,10 @@ pub struct NodeSpec {
     /// `moves = [{ at = "10s", to = [150, 0], speed = "5m/s" }]`.
     #[serde(default)]
     pub moves: Vec<MoveSpec>,
+    /// A wired-cum-wireless mobile node's base station: a node with a position and wired
+    /// links that forwards between them and this node's subnet (ns-2 `$node base-station`).
+    #[serde(default)]
+    pub base_station: Option<String>,
 }
 
 /// One ns-2 `setdest`: at `at`, head in a straight line for `to` (metres) at `speed`.

@@ -133,9 +133,11 @@ pub enum WirelessProto {
     /// An RTS, CTS or ACK: the line ends after the MAC part (no IP part).
     MacControl,
     /// An ARP frame: `------- [REQUEST|REPLY sha/spa tha/tpa]` instead of the IP part
-    /// (ns-2 `CMUTrace::format_arp`; hardware and protocol addresses are node ids).
+    /// (ns-2 `CMUTrace::format_arp`: hardware addresses are MAC indices, protocol addresses
+    /// node addresses; the two are equal in a script of wireless nodes only).
     Arp {
         request: bool,
+        sender_hw: i64,
         sender: i64,
         target_hw: i64,
         target: i64,
@@ -315,12 +317,16 @@ impl WirelessRecord<'_> {
             }
             WirelessProto::Arp {
                 request,
+                sender_hw,
                 sender,
                 target_hw,
                 target,
             } => {
                 let op = if request { "REQUEST" } else { "REPLY" };
-                let _ = writeln!(out, "------- [{op} {sender}/{sender} {target_hw}/{target}]");
+                let _ = writeln!(
+                    out,
+                    "------- [{op} {sender_hw}/{sender} {target_hw}/{target}]"
+                );
                 return;
             }
             _ => {}

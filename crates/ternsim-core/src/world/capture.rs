@@ -423,6 +423,8 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         DropReason::NoAgent => ("AGT", "---"),
         // A Mobile IP agent or mobile node dropped it at the network layer.
         DropReason::MipNoVisitor | DropReason::MipNoAgent => ("RTR", "---"),
+        // Not written (see `tap_drop`).
+        DropReason::NoBaseStationRoute => ("RTR", "NRTE"),
         DropReason::ChannelError | DropReason::NoReceiver => ("MAC", "ERR"),
         DropReason::LinkDown | DropReason::RlcBufferOverflow | DropReason::RlcDiscard => {
             ("MAC", "---")
@@ -441,6 +443,29 @@ impl World {
             .copied()
             .flatten()
             .map_or(-1, |n| i64::from(n.0))
+    }
+
+    /// The ns-2 MAC address of an address's node: its 802.11 interface's index among the
+    /// stations (ns-2 numbers its Mac objects in creation order, `MacIndex`, so a wired node
+    /// of a wired-cum-wireless script takes none); -1 for broadcast.
+    fn ns2_mac(&self, a: Addr) -> i64 {
+        match self.addr_owner.get(a.index()).copied().flatten() {
+            Some(n) if !a.is_broadcast() => self.ns2_mac_of(i64::from(n.0)),
+            _ => self.ns2_node(a),
+        }
+    }
+
+    /// Node `node`'s ns-2 MAC address (its station index), or its node number without a
+    /// NIC.
+    fn ns2_mac_of(&self, node: i64) -> i64 {
+        let Some(n) = usize::try_from(node).ok().and_then(|n| self.nodes.get(n)) else {
+            return node;
+        };
+        n.ifaces
+            .iter()
+            .map(|i| &self.ifaces[i.ix()])
+            .find(|i| matches!(self.devices[i.device as usize], super::Device::Wifi(_)))
+            .map_or(node, |i| i64::from(i.port))
     }
 
     /// A packet's (source, destination) ports as ns-2 numbers its agents; packets of no flow
@@ -567,6 +592,7 @@ impl World {
             }
         }
         let src = self.ns2_node(p.ip.src);
+        let own_mac = self.ns2_mac_of(node);
         // ns-2's DSR addresses a route request to its target (`getRouteForPacket`) and
         // broadcasts it by the MAC's next hop; ternsim's goes to the broadcast address.
         let dst = match &p.payload {
@@ -597,7 +623,7 @@ impl World {
         };
         // A packet received by unicast still carries the next hop its sender chose, this
         // node (ns-2 `hdr_cmn::next_hop_`), on the lines above the MAC.
-        let next_hop = if event == 'r' && layer != "MAC" && next_hop == -2 && mac.ra == node {
+        let next_hop = if event == 'r' && layer != "MAC" && next_hop == -2 && mac.ra == own_mac {
             node
         } else {
             next_hop
@@ -772,8 +798,8 @@ impl World {
     fn mac_fields(&self, e: &MacLogEntry) -> MacFields {
         MacFields {
             duration_us: e.duration_us,
-            ra: self.ns2_node(e.ra),
-            ta: e.ta.map_or(0, |a| self.ns2_node(a).max(0)),
+            ra: self.ns2_mac(e.ra),
+            ta: e.ta.map_or(0, |a| self.ns2_mac(a).max(0)),
             ether_type: match e.kind {
                 MacFrameKind::Data => 0x800,
                 MacFrameKind::Arp { .. } => 0x806,
@@ -789,7 +815,11 @@ impl World {
         let now = SimTime(e.time);
         let n = i64::from(node.0);
         if let (MacFrameKind::Data, Some(p)) = (e.kind, &e.packet) {
-            let next_hop = if e.ra.is_broadcast() { 0 } else { ra };
+            let next_hop = if e.ra.is_broadcast() {
+                0
+            } else {
+                self.ns2_node(e.ra)
+            };
             self.wireless_packet_line(e.event, now, n, "MAC", e.reason, next_hop, p, mac, e.bytes);
             return;
         }
@@ -800,14 +830,15 @@ impl World {
             MacFrameKind::Arp { request, target } => {
                 // A request goes from the asker (TA) to everyone for `target`; a reply
                 // from the answerer (TA) to the asker (RA).
-                let sender = mac.ta;
+                let sender = e.ta.map_or(0, |a| self.ns2_node(a).max(0));
                 let (target_hw, target) = if request {
                     (0, self.ns2_node(target))
                 } else {
-                    (ra, ra)
+                    (ra, self.ns2_node(e.ra))
                 };
                 let proto = WirelessProto::Arp {
                     request,
+                    sender_hw: mac.ta,
                     sender,
                     target_hw,
                     target,
@@ -1127,8 +1158,10 @@ impl World {
             let device = self.ifaces[i.ix()].device as usize;
             self.wired_line('d', now, device, p);
         }
-        if why == DropReason::NoReceiver {
-            // ternsim's own accounting of a broadcast nobody decoded: no ns-2 event.
+        if matches!(why, DropReason::NoReceiver | DropReason::NoBaseStationRoute) {
+            // ternsim's own accounting of a broadcast nobody decoded, and a packet ns-2's
+            // DSDV frees without a trace (`forwardPacket`, no route to `base_stn`): no ns-2
+            // event.
             return;
         }
         let (layer, reason) = wireless_drop_code(why);

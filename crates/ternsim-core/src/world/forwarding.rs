@@ -145,8 +145,15 @@ impl World {
                 iface,
                 next_hop,
             } => {
-                if in_iface.is_some() {
-                    // IP forwarding decrements the TTL of the header it routed on.
+                // IP forwarding decrements the TTL of the header it routed on, and so does
+                // the first wired link of a packet originated here: ns-2 heads every
+                // SimpleLink with a TTLChecker, so a wired hop costs one whether or not a
+                // node forwarded onto it (a wireless trace shows the difference).
+                let onto_wire = || {
+                    let device = self.ifaces[iface.ix()].device as usize;
+                    matches!(self.devices[device], super::Device::Wired { .. })
+                };
+                if in_iface.is_some() || onto_wire() {
                     let ttl = packet.routing_ttl_mut();
                     *ttl = ttl.saturating_sub(1);
                     if *ttl == 0 {
@@ -648,8 +655,10 @@ impl World {
             shortest_paths(n, &all_up, &self.explicit_routes)
         };
         for (node, row) in table.iter().enumerate() {
-            let RoutingProtocol::Static(_) = self.nodes[node].routing else {
-                continue;
+            let base_station = match &self.nodes[node].routing {
+                RoutingProtocol::Static(_) => false,
+                RoutingProtocol::Dsdv(d) if d.subnet().is_some_and(|s| s.is_base_station()) => true,
+                _ => continue,
             };
             let routes: Vec<Option<Route>> = self
                 .addr_owner
@@ -673,6 +682,12 @@ impl World {
                     })
                 })
                 .collect();
+            if base_station {
+                if let RoutingProtocol::Dsdv(d) = &mut self.nodes[node].routing {
+                    d.set_wired_routes(routes);
+                }
+                continue;
+            }
             let mut out = RoutingOutput::default();
             let RoutingProtocol::Static(s) = &mut self.nodes[node].routing else {
                 continue;

@@ -18,6 +18,7 @@
 //! the final state into the run summary.
 
 mod agents;
+mod base_station;
 mod capture;
 mod device;
 mod events;
@@ -334,7 +335,13 @@ impl World {
                 name: n.name.clone(),
                 addrs: vec![Addr::nth(i as u32)],
                 ifaces: Vec::new(),
-                routing: RoutingProtocol::for_node(&sc.routing, seed, &n.name),
+                // A wired node of a wired-cum-wireless network routes statically (ns-2's
+                // hierarchical routes); the nodes on the air run the scenario's protocol.
+                routing: if sc.base_stations.is_some() && !n.on_air() {
+                    RoutingProtocol::Static(crate::routing::StaticRouting::new(None))
+                } else {
+                    RoutingProtocol::for_node(&sc.routing, seed, &n.name)
+                },
                 routing_wake: Wake::default(),
                 mobility: mobility[i].clone(),
                 agents: Vec::new(),
@@ -482,14 +489,20 @@ impl World {
                 let name = format!("{}/wifi", sc.nodes[i].name);
                 ports.push(add_iface(&mut nodes, i, device, k as u16, name));
             }
-            // Radio neighbours at the start positions, for static routing over the channel;
+            // Radio neighbours at the start positions, for static routing over the channel
+            // (not in a wired-cum-wireless network: its static routes are the wired ones);
             // pairs are of station indices (ports), so each maps to its node and interface.
             let stations: Vec<(usize, Position)> = placed
                 .iter()
                 .enumerate()
                 .filter_map(|(k, &i)| mobility[i].position_at(SimTime::ZERO).map(|p| (k, p)))
                 .collect();
-            for (k, m) in pairs_within(&stations, rx_range) {
+            let radio_edges = if sc.base_stations.is_some() {
+                Vec::new()
+            } else {
+                pairs_within(&stations, rx_range)
+            };
+            for (k, m) in radio_edges {
                 edges.push(Edge {
                     a: NodeId(placed[k] as u32),
                     b: NodeId(placed[m] as u32),
@@ -629,6 +642,9 @@ impl World {
         };
         if let Some(m) = &sc.mobile_ip {
             world.build_mobile_ip(sc, m, seed);
+        }
+        if let Some(b) = &sc.base_stations {
+            world.build_base_stations(b);
         }
         world.recompute_static_routes(SimTime::ZERO);
         world.start_routing(SimTime::ZERO);

@@ -17,6 +17,7 @@ mod red;
 mod scenario_errors;
 mod stepping;
 mod topology_layouts;
+mod wired_cum_wireless;
 mod wireless;
 mod wireless_scenario;
 mod world;

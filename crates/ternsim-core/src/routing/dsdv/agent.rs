@@ -8,6 +8,7 @@
 //! those due in (time, order) order, as ns-2's scheduler would.
 
 use super::route_table::{judge, RouteEntry, RouteTable, Timer, Verdict, BIG};
+use super::subnet::Subnet;
 use super::DsdvConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::{ControlMessage, DsdvAdvert};
@@ -53,6 +54,9 @@ pub struct DsdvStats {
     pub queued: u64,
     /// Queued packets dropped, oldest first, beyond `queue_per_destination`.
     pub queue_overflows: u64,
+    /// Packets for another subnet a mobile node dropped for want of a route to its base
+    /// station (ns-2's "Route to base_stn not known").
+    pub no_base_station_route: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -96,6 +100,8 @@ pub struct DsdvAgent {
     /// drops stale heads.
     table_timers: TableTimers,
     stats: DsdvStats,
+    /// The node's base station or mobile-node role in a wired-cum-wireless network.
+    subnet: Option<Box<Subnet>>,
 }
 
 /// `best` or timer `t` (due for `d`), whichever is earlier by (time, order).
@@ -135,6 +141,25 @@ impl DsdvAgent {
             order: 0,
             table_timers: RefCell::new(BinaryHeap::new()),
             stats: DsdvStats::default(),
+            subnet: None,
+        }
+    }
+
+    /// Makes this node a base station or a mobile node of a wired-cum-wireless network
+    /// ([`Subnet`]): DSDV keeps to `subnet.wifi`, whatever interface a packet came in on.
+    pub fn set_subnet(&mut self, subnet: Subnet) {
+        self.iface = Some(subnet.wifi);
+        self.subnet = Some(Box::new(subnet));
+    }
+
+    pub fn subnet(&self) -> Option<&Subnet> {
+        self.subnet.as_deref()
+    }
+
+    /// At a base station: the routes over the wired links, by destination address index.
+    pub fn set_wired_routes(&mut self, routes: Vec<Option<crate::routing::Route>>) {
+        if let Some(s) = &mut self.subnet {
+            s.wired = routes;
         }
     }
 
@@ -174,6 +199,10 @@ impl DsdvAgent {
     fn note_ctx(&mut self, ctx: &RouteCtx, iface: Option<IfaceId>) {
         if let Some(&a) = ctx.addrs.first() {
             self.me = a;
+        }
+        if let Some(s) = &self.subnet {
+            self.iface = Some(s.wifi);
+            return;
         }
         self.iface = iface.or_else(|| ctx.ifaces.first().copied()).or(self.iface);
     }
@@ -582,6 +611,9 @@ impl DsdvAgent {
     /// never advertised) created for an unknown destination.
     fn forward(&mut self, now: SimTime, packet: Packet) -> Routed {
         let dst = packet.ip.dst;
+        if self.subnet.as_ref().is_some_and(|s| !s.contains(dst)) {
+            return self.forward_out_of_subnet(packet);
+        }
         let fallback = self.iface;
         if let Some(e) = self.table.usable(dst) {
             let next_hop = if e.metric > 1 { e.next_hop } else { dst };
@@ -618,12 +650,50 @@ impl DsdvAgent {
         Routed::Held
     }
 
+    /// A packet for a destination outside this node's subnet ([`Subnet`], ns-2
+    /// `forwardPacket`'s `diff_subnet` branch): a base station's wired route; at a mobile node
+    /// a usable route to the destination, else to the base station, else a drop.
+    fn forward_out_of_subnet(&mut self, packet: Packet) -> Routed {
+        let sub = self.subnet.as_deref().expect("called with a subnet");
+        let dst = packet.ip.dst;
+        let Some(base_station) = sub.base_station else {
+            return match sub.wired_route(dst) {
+                Some(r) => Routed::Forward {
+                    packet,
+                    iface: r.iface,
+                    next_hop: r.next_hop,
+                },
+                None => Routed::Drop(packet, DropReason::NoRoute),
+            };
+        };
+        let wifi = sub.wifi;
+        for target in [dst, base_station] {
+            if let Some(e) = self.table.usable(target) {
+                let next_hop = if e.metric > 1 { e.next_hop } else { target };
+                return Routed::Forward {
+                    packet,
+                    iface: wifi,
+                    next_hop,
+                };
+            }
+        }
+        self.stats.no_base_station_route += 1;
+        Routed::Drop(packet, DropReason::NoBaseStationRoute)
+    }
+
     /// A packet this node originates.
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, mut packet: Packet) -> Routed {
         self.note_ctx(ctx, None);
         let dst = packet.ip.dst;
         if ctx.is_local(dst) {
             return Routed::Deliver(packet);
+        }
+        if let Some(s) = self.subnet.as_deref() {
+            if s.is_base_station() && !s.contains(dst) && !dst.is_broadcast() {
+                // A base station's own packet for the wired side never meets DSDV in ns-2
+                // (the node's classifier routes it): no second IP header.
+                return self.forward_out_of_subnet(packet);
+            }
         }
         if self.cfg.originated_ip_copy {
             packet.push_header(Header::RoutingIpCopy);

@@ -23,11 +23,15 @@
 
 pub mod agent;
 pub mod route_table;
+pub mod subnet;
 
+#[cfg(test)]
+mod subnet_tests;
 #[cfg(test)]
 mod tests;
 
 pub use agent::{DsdvAgent, DsdvStats};
+pub use subnet::Subnet;
 
 use crate::sim::SimTime;
 

@@ -6,6 +6,7 @@
 //! [`umts`] (bearer configuration), [`tcp`] (TCP options and profiles), [`flows`],
 //! [`events`] (scheduled topology and flow events); [`common`] has the shared helpers.
 
+mod base_station;
 mod common;
 mod events;
 mod flows;
@@ -34,6 +35,7 @@ use crate::wifi::WifiConfig;
 
 use std::sync::Arc;
 
+pub use base_station::ResolvedBaseStations;
 use common::{resolve_file, NodeNames};
 pub use mobileip::{ResolvedMobile, ResolvedMobileIp};
 
@@ -231,6 +233,8 @@ pub struct ResolvedScenario {
     pub wireless: Option<WifiConfig>,
     /// Mobile IP roles and constants, if the scenario has `[mobile_ip]`.
     pub mobile_ip: Option<mobileip::ResolvedMobileIp>,
+    /// Wired-cum-wireless base stations and their mobile nodes, when any.
+    pub base_stations: Option<ResolvedBaseStations>,
     /// Explicit static routes `(node, destination, via)`.
     pub explicit_routes: Vec<(NodeId, NodeId, NodeId)>,
     /// Static routing recomputes its routes over the links that are up after a link event
@@ -459,11 +463,13 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     // nodes start out of range and meet later). Such nodes are not checked for a path; only
     // static routes, fixed at the start, need one.
     let dynamic = !matches!(routing, RoutingConfig::Static { .. });
-    reach.assume_reachable(
-        nodes
-            .iter()
-            .map(|n| matches!(n.mobility, NodeMobility::Random(_)) || dynamic && n.mobile()),
-    );
+    let base_stations = base_station::base_stations(&spec, &names, &nodes, &links, &routing)?;
+    reach.assume_reachable(nodes.iter().map(|n| {
+        matches!(n.mobility, NodeMobility::Random(_))
+                    || dynamic && n.mobile()
+                    // DSDV finds a mobile node of a wired-cum-wireless network wherever it is.
+                    || base_stations.is_some() && n.on_air()
+    }));
     let listed = spec.flows.len();
     let (generated, never_started) = traffic::flow_specs(&spec, &nodes)?;
     let origin = traffic::origin(&spec);
@@ -492,6 +498,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
         routing,
         wireless,
         mobile_ip,
+        base_stations,
         explicit_routes,
         reroute: spec.routing.reroute.unwrap_or(true),
         flows,
