@@ -74,11 +74,12 @@ def test_the_tutorials_base_station_script_matches_ns2s_reference_output(tmp_pat
         ref = f.read().splitlines()
     # The same kinds of lines, each count within 1 % (802.11 backoffs and DSDV jitter are
     # drawn from other random streams): the host's 7594 segments, ns-2's 7564 ACKs at its
-    # agent, both wired links both ways. ns-2's `$node reset` at the end flushes the base
-    # station's queue (10 `D ... IFQ END` lines), which ternsim does not model.
-    theirs = _kinds(ref)
-    assert theirs.pop(("D", "_2_", "IFQ", "END")) == 10
-    mine = _kinds(ours)
+    # agent, both wired links both ways. `$node reset` at the end flushes the base station's
+    # queue: what waits there at that instant, 10 ACKs in ns-2 (the window's worth is 20).
+    theirs, mine = _kinds(ref), _kinds(ours)
+    end = ("D", "_2_", "IFQ", "END")
+    assert theirs.pop(end) == 10
+    assert 0 < mine.pop(end) <= 20
     assert set(mine) == set(theirs), set(mine) ^ set(theirs)
     for kind, n in theirs.items():
         assert abs(mine[kind] - n) <= 0.01 * n, (kind, mine[kind], n)
@@ -92,22 +93,29 @@ def test_the_tutorials_base_station_script_matches_ns2s_reference_output(tmp_pat
         assert _fields_but_time_and_uid(a) == _fields_but_time_and_uid(b), (a, b)
     ack = next(x for x in ours if " _3_ AGT " in x and x.startswith("r "))
     assert "[13a 1 0 800] ------- [0:0 4194305:0 29 4194305]" in ack, ack
+    # A flushed ACK carries the link layer's header for its next hop, as in ns-2.
+    a = next(x for x in ref if x.startswith("D "))
+    b = next(x for x in ours if x.startswith("D "))
+    assert _fields_but_time_and_uid(a)[:-4] == _fields_but_time_and_uid(b)[:-4], (a, b)
 
 
 def test_routing_traces_follow_ns2s_hierarchical_node(tmp_path):
     """With -routerTrace ON a hierarchical node's routing agent prints its sends as `f` (its
     id is not its address), updates go to ns-2's hierarchical broadcast 2147483647, and a
     base station's RTR trace does not see what it sends to the wired side (ns-2.35: the host
-    and base station print 7594 `r`/`f` RTR lines for the segments at the host only)."""
+    and base station print an `r` and an `f` RTR line for each of the host's segments at the
+    host only: 7594 of each in ns-2's run)."""
     if not WL_TUTORIAL.exists():
         pytest.skip("ns-2's examples (Debian's ns2-examples) are not installed")
     script = tmp_path / "rt.tcl"
     script.write_text(WL_TUTORIAL.read_text().replace("-routerTrace OFF", "-routerTrace ON"))
     _ternsim_ns2(script, ["wireless2", "QUIET"], tmp_path)
-    lines = [x for x in (tmp_path / "temp.rands").read_text().splitlines() if " RTR " in x]
+    trace = (tmp_path / "temp.rands").read_text().splitlines()
+    sent = sum(1 for x in trace if x.startswith("s ") and " _3_ AGT " in x and " tcp " in x)
+    lines = [x for x in trace if " RTR " in x]
     by = Counter((x.split()[0], x.split()[2], x.split()[6]) for x in lines)
     assert not any(event == "s" for event, _, _ in by)
-    assert by[("r", "_3_", "tcp")] == by[("f", "_3_", "tcp")] == 7594
+    assert by[("r", "_3_", "tcp")] == by[("f", "_3_", "tcp")] == sent > 7000
     assert by[("r", "_2_", "tcp")] == by[("f", "_2_", "tcp")] == 0
     update = next(x for x in lines if " message " in x)
     assert ":255 2147483647:255 32 0]" in update, update
@@ -161,3 +169,36 @@ def test_the_two_base_station_example_runs_as_ns2_does(tmp_path):
     ns, ts = counts
     for kind in [k for k in ns if k[2] == "AGT"]:
         assert abs(ts[kind] - ns[kind]) <= 0.02 * ns[kind], (kind, ts[kind], ns[kind])
+
+
+LAN_SUITE = EXAMPLES / "test" / "test-suite-wireless-lan-newnode.tcl"
+
+
+@pytest.mark.skipif(not LAN_SUITE.exists(), reason="ns-2's examples are not installed")
+def test_the_lan_suites_wired_cum_wireless_test_runs_and_resets_its_nodes(tmp_path):
+    """`test-suite-wireless-lan-newnode.tcl dsdv-wired-cum-wireless`: a TCP flow from W(1) to
+    node_(2), two radio hops from the base station, and one from node_(0) to W(0). Over
+    seeds 1-10 ns-2.35 (`ns-random N`) delivers 6150-6159 segments to node_(2) and 4710-4750
+    ACKs to node_(0) unless its DSDV stalls (3 seeds of 10; the README). Under seed 2 ternsim
+    does not stall: within 1 % of those. The script resets every node at its stop time
+    (`$opt(stop).000000001` reads as 500), which flushes the queues: `D 500.000000000 ...
+    IFQ END` lines (ns-2: 36)."""
+    (tmp_path / "test").mkdir()
+    script = tmp_path / "test" / LAN_SUITE.name
+    shutil.copy(LAN_SUITE, script)
+    (tmp_path / "mobility").mkdir()
+    (tmp_path / "mobility" / "scene").symlink_to(EXAMPLES / "mobility" / "scene")
+    p = subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", "--seed", "2", script.name,
+         "dsdv-wired-cum-wireless", "QUIET"],
+        cwd=script.parent, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    lines = (script.parent / "temp.rands").read_text().splitlines()
+    to_n2 = sum(1 for x in lines if x.startswith("r ") and " _6_ AGT " in x)
+    to_n0 = sum(1 for x in lines if x.startswith("r ") and " _4_ AGT " in x)
+    assert abs(to_n2 / 6155 - 1) < 0.01, to_n2
+    assert abs(to_n0 / 4740 - 1) < 0.01, to_n0
+    ends = [x for x in lines if " IFQ  END " in x]
+    assert 10 <= len(ends) <= 60, len(ends)
+    assert all(x.startswith("D 500.000000000 ") for x in ends)

@@ -85,6 +85,8 @@ class Simulation:
         """Flow ``flow``'s state now (see ``ternsim.Simulation.flow``)."""
     def set_tcp_window(self, flow: int, window: int) -> None:
         """A TCP flow's receiver window (ns-2 ``window_``) from now on."""
+    def reset_node(self, node: str) -> None:
+        """Resets the node called ``node`` now: its 802.11 interface queue is flushed."""
     def start_flow(self, flow: int) -> None:
         """Starts flow ``flow``'s application now (or again after a stop)."""
     def stop_flow(self, flow: int) -> None:

@@ -562,6 +562,11 @@ class Simulation:
         sends its first packet at once. Starting a running flow does nothing."""
         self._sim.start_flow(self._index(flow))
 
+    def reset_node(self, node: str) -> None:
+        """Resets a node now (ns-2 ``$node reset``): the packets waiting in its 802.11
+        interface queue are dropped (``end_of_simulation``)."""
+        self._sim.reset_node(node)
+
     def stop_flow(self, flow: str | int) -> None:
         """Stops a flow's application now (ns-2 ``$app stop``): no new data from now on."""
         self._sim.stop_flow(self._index(flow))

@@ -381,6 +381,11 @@ impl Simulation {
         self.live()?.start_flow(flow).map_err(PyValueError::new_err)
     }
 
+    /// Resets the node called `node` now: its 802.11 interface queue is flushed.
+    fn reset_node(&mut self, node: &str) -> PyResult<()> {
+        self.live()?.reset_node(node).map_err(PyValueError::new_err)
+    }
+
     /// Stops flow `flow`'s application now.
     fn stop_flow(&mut self, flow: usize) -> PyResult<()> {
         self.live()?.stop_flow(flow).map_err(PyValueError::new_err)

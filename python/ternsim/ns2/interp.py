@@ -206,6 +206,7 @@ class _Session:
         heapq.heapify(due)
         model.schedule_hook = lambda ev: heapq.heappush(due, (ev.time, ev.seq, ev))
         model.pull_trace = lambda: self._pull_trace(sim)
+        final_resets = list(self.translation.final_resets)
         try:
             while due and not model.halted:
                 t, _, ev = heapq.heappop(due)
@@ -215,6 +216,10 @@ class _Session:
                 # as in ns-2, where it was queued before them.
                 self.stream.run_to(sim, sim.now, t, self._trace_writer(), model.nam.writer())
                 model.now = t
+                if t == end and final_resets:
+                    for node in final_resets:
+                        sim.reset_node(node)
+                    final_resets = []
                 self._pull_trace(sim)
                 self.callback = (ev, int(self.tcl.eval("info frame")))
                 try:

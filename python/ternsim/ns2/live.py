@@ -134,6 +134,11 @@ class LiveState:
             flow, role = self.role[o.name]
             self.sim.detach_agent(flow, role == "receiver")
 
+    def reset_node(self, node: Obj) -> None:
+        """``$node reset`` in a callback: the node's interface queue is flushed now."""
+        if self.final is None:
+            self.sim.reset_node(f"n{node.info['id']}")
+
     def app(self, app: Obj, what: str) -> None:
         """``$app start`` or ``$app stop`` in a callback: the application's flow starts (or
         starts again) or stops now."""

@@ -531,8 +531,20 @@ class Translation:
                 {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
                 for t, op, link, _ in self.link_events
             ]
-        if self.flow_events:
-            events = self.scenario.get("events", []) + self.flow_events
+        # `$node reset` (the CMU scripts' last act) flushes the node's interface queue: a
+        # scenario event before the end; at the end itself (`$opt(stop).000000001` reads as
+        # the stop time) done by the run as it pauses there, before that instant's callbacks.
+        resets = [
+            {"at": _secs(t), "action": "reset", "node": self.node_name(n)}
+            for t, n in model.resets
+            if t < end and n.info.get("mobile")
+        ]
+        #: Nodes reset at the end of the run.
+        self.final_resets = [
+            self.node_name(n) for t, n in model.resets if t == end and n.info.get("mobile")
+        ]
+        if self.flow_events or resets:
+            events = self.scenario.get("events", []) + self.flow_events + resets
             # In time order, stable: at one instant the link events first.
             self.scenario["events"] = sorted(events, key=lambda e: float(e["at"][:-1]))
         #: Per traced direction of a link with events: the packets on its wire or in its

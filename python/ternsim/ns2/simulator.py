@@ -94,6 +94,9 @@ class Model:
         self.agents: list[Obj] = []
         self.apps: list[Obj] = []
         self.events: list[Event] = []
+        #: `$ns at T "$node reset"`: (T, node), scenario events that flush the node's
+        #: interface queue (ns-2's `END` drops).
+        self.resets: list[tuple[float, Obj]] = []
         self.trace_channel: str | None = None
         #: `$ns eventtrace-all [FILE]`: the channel the event trace of the TCP agents made
         #: from then on goes to (ns-2's `eventtraceAllFile_`; each agent keeps the one of its
@@ -196,7 +199,7 @@ class Model:
             "setdest": self.node_setdest,
             "random-motion": self.node_random_motion,
             "base-station": self.node_base_station,
-            "reset": lambda o, a: self._mobile(o, "reset") and "",
+            "reset": self.node_reset,
             **{name: self._node_nam_op(name) for name in NODE_NAM_OPS},
         }
         b["Topography"] = {"load_flatgrid": self.load_flatgrid}
@@ -603,6 +606,14 @@ class Model:
                 "random-motion 1: not supported; supported: random-motion 0 (give the moves "
                 "with setdest, or use a ternsim scenario's [mobility] random waypoint)"
             )
+        return ""
+
+    def node_reset(self, node: Obj, args: tuple) -> str:
+        """``$node reset``: in a callback during the run, the node's interface queue is
+        flushed (ns-2's `END` drops); before the run it changes nothing."""
+        self._mobile(node, "reset")
+        if self.started and self.live is not None:
+            self.live.reset_node(node)
         return ""
 
     def node_base_station(self, node: Obj, args: tuple) -> str:
@@ -1261,8 +1272,9 @@ def _num(x: float) -> str:
 
 def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tuple]], list[Event]]:
     """Splits the schedule into actions the scenario holds (application starts and stops,
-    node moves; node resets and GOD distances, which change nothing ternsim models, are
-    dropped) and the other callbacks. Moves are checked and recorded on their nodes here."""
+    node moves and resets; GOD distances, which change nothing ternsim models, are dropped)
+    and the other callbacks. Moves are checked and recorded on their nodes here, resets in
+    ``model.resets``."""
     actions: list[tuple[float, Obj, str, tuple]] = []
     callbacks: list[Event] = []
     for ev in sorted(model.events, key=lambda e: (e.time, e.seq)):
@@ -1273,6 +1285,8 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
         for obj, what, args in parsed:
             if what == "setdest":
                 model.move(obj, ev.time, args, ev.where)
+            elif what == "reset":
+                model.resets.append((ev.time, obj))
             elif what in ("start", "stop"):
                 actions.append((ev.time, obj, what, args))
             elif what == "produce":

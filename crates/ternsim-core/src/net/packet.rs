@@ -438,10 +438,13 @@ pub enum DropReason {
     /// A wired-cum-wireless mobile node had no DSDV route to its base station for a packet
     /// outside its subnet (ns-2 `forwardPacket`: freed untraced, a warning on stderr).
     NoBaseStationRoute,
+    /// It waited in an interface queue when its node was reset (ns-2 `$node reset` at the
+    /// end of a CMU script: `DROP_END_OF_SIMULATION`, `END`).
+    EndOfSimulation,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 23] = [
+    pub const ALL: [DropReason; 24] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -465,6 +468,7 @@ impl DropReason {
         DropReason::MipNoVisitor,
         DropReason::MipNoAgent,
         DropReason::NoBaseStationRoute,
+        DropReason::EndOfSimulation,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -491,6 +495,7 @@ impl DropReason {
             DropReason::MipNoVisitor => "mip_no_visitor",
             DropReason::MipNoAgent => "mip_no_agent",
             DropReason::NoBaseStationRoute => "no_base_station_route",
+            DropReason::EndOfSimulation => "end_of_simulation",
         }
     }
     pub fn index(self) -> usize {

@@ -109,6 +109,9 @@ pub struct EventSpec {
     pub link: Option<String>,
     #[serde(default)]
     pub flow: Option<String>,
+    /// A node to `reset` (ns-2 `$node reset`: its 802.11 interface queue is flushed).
+    #[serde(default)]
+    pub node: Option<String>,
     #[serde(default)]
     pub direction: Option<String>,
     #[serde(default)]

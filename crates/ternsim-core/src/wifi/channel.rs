@@ -558,6 +558,19 @@ impl WifiChannel {
         }
     }
 
+    /// Drops every packet waiting in `port`'s interface queue, in queue order (ns-2
+    /// `$node reset`: the queue's `reset` drops them as `END`). The packet the MAC holds and
+    /// those still in the LL's delay are not in the queue.
+    pub fn flush_queue(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {
+        let s = usize::from(port);
+        if self.st[s].holding {
+            self.ll_down_into_queue(s, now.as_nanos(), out);
+        }
+        while let Some(q) = self.st[s].ifq.dequeue() {
+            out.drops.push((q.packet, DropReason::EndOfSimulation));
+        }
+    }
+
     /// Routing has answered the transmit failure `port` reported at `now`: the MAC, which
     /// waited (`Station::awaiting_routing`), takes its next packet from the queue now, in
     /// the frame-exchange state it failed in, and then goes idle, as ns-2's `tx_resume`

@@ -152,6 +152,10 @@ pub(super) struct Capture {
     /// packet keeps its MAC header after reception, so every later line about it (`r`, `f`,
     /// `D` at the routing and agent layers) prints that header.
     last_mac: HashMap<u64, MacFields>,
+    /// The next hop each packet was handed to an 802.11 interface for (by uid), until it
+    /// arrives or is dropped: ns-2's link layer writes the frame's MAC header before the
+    /// interface queue, so an `IFQ` drop line shows it (`[0 next-hop me 800]`).
+    ifq_hop: HashMap<u64, Addr>,
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
@@ -202,6 +206,7 @@ impl Capture {
             mac: spec.ns2_trace && spec.ns2_mac && sc.wireless.is_some(),
             events: spec.ns2_trace && spec.ns2_events,
             last_mac: HashMap::new(),
+            ifq_hop: HashMap::new(),
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }))
@@ -412,6 +417,7 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         | DropReason::RedEarly
         | DropReason::RedForced => ("IFQ", "---"),
         DropReason::ArpReplaced => ("IFQ", "ARP"),
+        DropReason::EndOfSimulation => ("IFQ", "END"),
         DropReason::NoRoute => ("RTR", "NRTE"),
         DropReason::TtlExpired => ("RTR", "TTL"),
         DropReason::HoldTimeout | DropReason::SendBufferTimeout => ("RTR", "TOUT"),
@@ -616,7 +622,8 @@ impl World {
         };
         // Above the MAC: the header of the frame that brought the packet here, if any (a
         // packet its node originated has none yet: `[0 0 0 0]`).
-        let mac = if layer == "MAC" || (event == 's' && layer == "AGT") {
+        let ifq_header = layer == "IFQ" && mac.ether_type != 0;
+        let mac = if layer == "MAC" || ifq_header || (event == 's' && layer == "AGT") {
             mac
         } else {
             cap.last_mac.get(&p.uid).copied().unwrap_or(mac)
@@ -769,8 +776,8 @@ impl World {
     }
 
     /// Writes the MAC events 802.11 channel `device` logged since the last call as the MAC
-    /// lines of the wireless trace (`wifi/mac_log.rs`): MAC addresses are node ids, as in
-    /// ns-2, where a node's MAC index is its id.
+    /// lines of the wireless trace (`wifi/mac_log.rs`): MAC addresses are ns-2's MAC
+    /// numbers (`ns2_mac`), a node's id in a script of wireless nodes only.
     pub(super) fn drain_mac_log(&mut self, device: usize) {
         let log = match &mut self.devices[device] {
             super::Device::Wifi(w) if !w.mac_log.is_empty() => std::mem::take(&mut w.mac_log),
@@ -1109,6 +1116,11 @@ impl World {
             .contains(&p.routing_header().src);
         let event = if originated { 's' } else { 'f' };
         self.wireless_line(event, now, i64::from(node.0), "RTR", "---", hop, p);
+        if matches!(self.devices[device], super::Device::Wifi(_)) {
+            if let Some(cap) = self.capture.as_deref_mut() {
+                cap.ifq_hop.insert(p.uid, next_hop);
+            }
+        }
     }
 
     /// A wired direction starts transmitting `p`.
@@ -1122,6 +1134,9 @@ impl World {
             return;
         }
         let node = self.ifaces[iface.ix()].node;
+        if let Some(cap) = self.capture.as_deref_mut() {
+            cap.ifq_hop.remove(&p.uid);
+        }
         let prev = self
             .wired_ends(device)
             .map(|(from, _)| i64::from(from))
@@ -1166,6 +1181,22 @@ impl World {
         }
         let (layer, reason) = wireless_drop_code(why);
         let n = node.map_or(-1, |n| i64::from(n.0));
+        let hop = self
+            .capture
+            .as_deref_mut()
+            .and_then(|c| c.ifq_hop.remove(&p.uid));
+        if let (Some(hop), "IFQ", false) = (hop, layer, why == DropReason::ArpReplaced) {
+            // Out of the interface queue: the link layer's MAC header and the next hop.
+            let mac = MacFields {
+                duration_us: 0,
+                ra: self.ns2_mac(hop),
+                ta: self.ns2_mac_of(n).max(0),
+                ether_type: 0x800,
+            };
+            let next_hop = self.ns2_node(hop);
+            self.wireless_packet_line('D', now, n, layer, reason, next_hop, p, mac, p.size);
+            return;
+        }
         if matches!(
             why,
             DropReason::SendBufferTimeout | DropReason::SendBufferOverflow
@@ -1226,6 +1257,7 @@ mod tests {
             mac: false,
             events: false,
             last_mac: HashMap::new(),
+            ifq_hop: HashMap::new(),
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }

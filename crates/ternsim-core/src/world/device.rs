@@ -260,6 +260,14 @@ impl Device {
         }
     }
 
+    /// Drops every packet waiting in `port`'s interface queue (a shared medium's; `$node
+    /// reset`).
+    pub fn flush_queue(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {
+        if let Device::Wifi(w) = self {
+            w.flush_queue(now, port, out);
+        }
+    }
+
     /// Routing has handled the transmit failures `port` reported: a MAC that waited for it
     /// takes its next packet (see `WifiChannel::resume_after_tx_failure`).
     pub fn resume_after_tx_failure(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {

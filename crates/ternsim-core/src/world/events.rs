@@ -1,10 +1,10 @@
 //! Scheduled events: links going down and up or changing parameters, flows starting and
-//! stopping. A downed direction drops everything it holds and everything sent onto it with
+//! stopping, nodes reset. A downed direction drops everything it holds and everything sent onto it with
 //! `link_down`; routing hears of the change (interfaces down/up) and static routes are
 //! recomputed, so traffic moves to another path if there is one and comes back after.
 
 use super::World;
-use crate::net::addr::IfaceId;
+use crate::net::addr::{IfaceId, NodeId};
 use crate::scenario::validate::EventAction;
 use crate::sim::SimTime;
 
@@ -51,6 +51,10 @@ impl World {
                 self.stop_flow(flow);
                 ("flow_stop", self.flows[flow].spec.name.clone())
             }
+            EventAction::NodeReset { node } => {
+                self.reset_node(now, NodeId(node as u32));
+                ("node_reset", self.nodes[node].name.clone())
+            }
         };
         if let Some(t) = self.traces.topology.as_mut() {
             t.push(now.as_secs_f64(), what, &target);
@@ -88,6 +92,27 @@ impl World {
         } else if !self.reroute {
             // One direction changed: the routes through it are withdrawn or restored.
             self.recompute_static_routes(now);
+        }
+    }
+}
+
+impl World {
+    /// ns-2 `$node reset`: the packets in the node's 802.11 interface queue are dropped as
+    /// `END`, the trace's drop lines naming the node. Nothing else changes.
+    pub(super) fn reset_node(&mut self, now: SimTime, node: NodeId) {
+        let nics: Vec<(u32, u16)> = self.nodes[node.ix()]
+            .ifaces
+            .iter()
+            .map(|i| (self.ifaces[i.ix()].device, self.ifaces[i.ix()].port))
+            .filter(|&(d, _)| matches!(self.devices[d as usize], super::Device::Wifi(_)))
+            .collect();
+        for (device, port) in nics {
+            let mut out = self.iface_out_pool.pop().unwrap_or_default();
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.submitter = Some(node);
+            }
+            self.devices[device as usize].flush_queue(now, port, &mut out);
+            self.drain_device(now, device, out);
         }
     }
 }

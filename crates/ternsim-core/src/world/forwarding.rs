@@ -382,7 +382,7 @@ impl World {
     /// Drops, transmit failures and arrivals of one device call, then its wake-ups. The
     /// buffer set is this call's own (taken from the pool), so it is drained in place while
     /// the world handles each item; the rare kinds are skipped when empty.
-    fn drain_device(&mut self, now: SimTime, device: u32, mut out: Box<IfaceOutput>) {
+    pub(super) fn drain_device(&mut self, now: SimTime, device: u32, mut out: Box<IfaceOutput>) {
         let d = device as usize;
         // The MAC lines of this call first: its frames went on the air before any packet it
         // hands over is handled.

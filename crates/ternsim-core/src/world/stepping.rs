@@ -182,6 +182,17 @@ impl Simulation {
         Ok(())
     }
 
+    /// Resets the node called `name` now (ns-2 `$node reset`): the packets in its 802.11
+    /// interface queue are dropped (`END`).
+    pub fn reset_node(&mut self, name: &str) -> Result<(), String> {
+        let Some(node) = self.world.nodes.iter().position(|n| n.name == name) else {
+            return Err(format!("no node named {name:?}"));
+        };
+        self.world
+            .reset_node(self.now, crate::net::addr::NodeId(node as u32));
+        Ok(())
+    }
+
     /// Stops flow `flow`'s application now (ns-2 `$app stop`): no new data from now on;
     /// what was sent may still be retransmitted.
     pub fn stop_flow(&mut self, flow: usize) -> Result<(), String> {

@@ -1,6 +1,6 @@
 //! Wired-cum-wireless networks (`[[nodes]] base_station`): a wired host reaches mobile nodes
 //! through their base station, over the wired links and then DSDV on the channel, as ns-2.35's
-//! hierarchical base stations do.
+//! hierarchical base stations do; and the reset that ends a CMU script.
 
 use ternsim_core::scenario::{from_toml, ScenarioError};
 use ternsim_core::world::run;
@@ -118,4 +118,43 @@ fn bad_base_stations_name_the_key_and_what_is_allowed() {
     let e = error(&text);
     assert_eq!(e.path, "nodes.3.base_station");
     assert!(e.message.contains("no wired link"), "{e}");
+}
+
+/// `[[events]] node, action = "reset"` (ns-2 `$node reset`): a source offering 2 Mb/s to a
+/// 1 Mb/s channel keeps its interface queue full, so a reset at 5 s drops a full queue as
+/// `end_of_simulation`: with ns-2's limit of 50, which counts the packet the MAC holds (a
+/// DropTail refuses an arrival once waiting + 1 reaches it), 49 wait, 48 just after the MAC
+/// took one.
+#[test]
+fn a_node_reset_flushes_its_interface_queue() {
+    let text = r#"
+name = "reset"
+duration = "6s"
+[[nodes]]
+name = "a"
+position = [0.0, 0.0]
+[[nodes]]
+name = "b"
+position = [100.0, 0.0]
+[wireless]
+[[flows]]
+name = "cbr"
+src = "a"
+dst = "b"
+transport = "udp"
+app = { kind = "cbr", rate = "2Mbps", packet_size = "1000B" }
+[[events]]
+at = "5s"
+node = "a"
+action = "reset"
+"#;
+    let sc = from_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    let s = run(&sc, 1).summary;
+    let flushed = s.packets.drops_by_reason["end_of_simulation"];
+    assert!((48..=49).contains(&flushed), "{flushed}");
+    let e = error(&text.replace("action = \"reset\"", "action = \"down\""));
+    assert_eq!(e.path, "events.0.action");
+    assert!(e.message.contains("reset (nodes)"), "{e}");
+    let e = error(&text.replace("node = \"a\"", "node = \"a\"\nflow = \"cbr\""));
+    assert_eq!(e.path, "events.0.node");
 }

@@ -1,17 +1,18 @@
 //! Scheduled events: at a time, a link goes down or up or changes rate, delay or error
-//! model; a flow starts or stops.
+//! model; a flow starts or stops; a node is reset.
 
 use super::super::schema::ScenarioSpec;
 use super::super::ScenarioError;
-use super::common::{error_model, probability};
+use super::common::{error_model, probability, NodeNames};
 use super::{EventAction, ResolvedEvent, ResolvedFlow, ResolvedLink};
 use crate::channel::ErrorModel;
 use crate::sim::SimTime;
 
-const ACTIONS: &str = "down, up, set (links); start, stop (flows)";
+const ACTIONS: &str = "down, up, set (links); start, stop (flows); reset (nodes)";
 
 pub(super) fn events(
     spec: &ScenarioSpec,
+    names: &NodeNames,
     links: &[ResolvedLink],
     flows: &[ResolvedFlow],
 ) -> Result<Vec<ResolvedEvent>, ScenarioError> {
@@ -24,17 +25,33 @@ pub(super) fn events(
                 format!("after the end of the run ({})", spec.duration.0),
             ));
         }
-        let action = match (e.link.as_ref(), e.flow.as_ref()) {
-            (Some(_), Some(_)) => {
+        let targets = [e.link.is_some(), e.flow.is_some(), e.node.is_some()];
+        if targets.iter().filter(|&&t| t).count() > 1 {
+            return Err(ScenarioError::at(
+                at(if e.node.is_some() { "node" } else { "flow" }),
+                "an event acts on one link, one flow or one node",
+            ));
+        }
+        if let Some(name) = &e.node {
+            let node = names.lookup(at("node"), name)?;
+            if e.action != "reset" {
                 return Err(ScenarioError::at(
-                    at("flow"),
-                    "an event acts on one link or one flow, not both",
-                ))
+                    at("action"),
+                    format!("unknown node action `{}`; allowed: {ACTIONS}", e.action),
+                ));
             }
+            out.push(ResolvedEvent {
+                at: e.at.0,
+                action: EventAction::NodeReset { node },
+            });
+            continue;
+        }
+        let action = match (e.link.as_ref(), e.flow.as_ref()) {
+            (Some(_), Some(_)) => unreachable!("refused above"),
             (None, None) => {
                 return Err(ScenarioError::at(
                     at("link"),
-                    "an event needs a `link` or a `flow` to act on",
+                    "an event needs a `link`, a `flow` or a `node` to act on",
                 ))
             }
             (Some(name), None) => {

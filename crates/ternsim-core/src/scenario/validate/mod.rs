@@ -211,6 +211,11 @@ pub enum EventAction {
     FlowStop {
         flow: usize,
     },
+    /// ns-2 `$node reset` (the CMU scripts' last act): the packets waiting in the node's
+    /// 802.11 interface queue are dropped (`END`).
+    NodeReset {
+        node: usize,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -476,7 +481,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     spec.flows.extend(generated);
     let flows = flows::flows(&spec, &names, &reach)
         .map_err(|e| traffic::relocate(e, listed, origin, &spec.flows))?;
-    let events = events::events(&spec, &links, &flows)?;
+    let events = events::events(&spec, &names, &links, &flows)?;
     if spec
         .traces
         .flow_series_bin
