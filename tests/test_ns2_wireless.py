@@ -170,6 +170,26 @@ def test_dsdv_knobs_map_to_routing_keys(tmp_path):
     }
 
 
+def test_dsdv_without_jitter_dumps_every_three_quarters_of_a_period(tmp_path):
+    """`Agent/DSDV set be_random_ 0`: no start-up, broadcast or periodic jitter (ns-2
+    `dsdv.cc` `jitter` returns 0), so every node's full dumps leave at exactly 0, 11.25,
+    22.5, ... s (perup 15 s x 0.75); the own entry alone (32 bytes: 20 + 12) until the
+    neighbours' routes have settled (advertised only after twice the 6 s settling time)."""
+    knobs = "Agent/DSDV set be_random_ 0\n"
+    path = write(tmp_path, knobs + HEAD + CONFIG.replace("AODV", "DSDV") + NODES + UDP
+                 + FINISH.replace("at 10.0", "at 30.0"))  # fmt: skip
+    sc = translate_script(path)
+    assert sc["routing"]["randomize"] is False
+    p = subprocess.run([sys.executable, "-m", "ternsim", "ns2", path.name], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    trace = next(tmp_path.glob("*.tr")).read_text().splitlines()
+    sends = [x.split() for x in trace if x.startswith("s ") and " RTR " in x and "message" in x]
+    times = sorted({float(f[1]) for f in sends})
+    assert times[:3] == [0.0, 11.25, 22.5], times
+    assert {f[7] for f in sends if float(f[1]) < 11.3} == {"32"}
+
+
 def test_setdest_lines_become_moves_in_time_order(tmp_path):
     moves = (
         '$ns at 50.0 "$node_(1) setdest 25.0 20.0 15.0"\n'

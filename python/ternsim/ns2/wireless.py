@@ -93,6 +93,7 @@ CLASS_KEYS: dict[str, dict[str, tuple[str, Any]]] = {
         "perup_": ("periodic_update_interval", lambda v: f"{classes.seconds(v)!r}s"),
         "min_update_periods_": ("min_update_periods", lambda v: int(float(v))),
         "use_mac_": ("use_mac", classes.boolean),
+        "be_random_": ("randomize", classes.boolean),
     },
 }
 #: Variables accepted with any value though no key takes them: they have no effect in ns-2
@@ -218,6 +219,8 @@ def snapshot(config: dict[str, str], class_values: dict[str, dict[str, str]]) ->
     routing: dict[str, Any] = {"protocol": ROUTING[protocol]}
     for var, (key, conv) in CLASS_KEYS.get(ROUTING_CLASS[protocol], {}).items():
         routing[key] = conv(class_values[ROUTING_CLASS[protocol]][var])
+    if routing.get("randomize") is True:
+        del routing["randomize"]  # ns-2's be_random_ 1, the core's default: written when off
     return {"wireless": wireless, "routing": routing}
 
 

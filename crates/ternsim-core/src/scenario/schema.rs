@@ -86,6 +86,10 @@ pub struct RoutingSpec {
     /// DSDV: trigger an update on a fresher sequence number alone ("DSDV-SQ"; default false).
     #[serde(default)]
     pub trigger_on_fresh_seqnum: Option<bool>,
+    /// DSDV: draw the start-up, broadcast and periodic jitters (ns-2 `be_random_`; default
+    /// true). False: no jitter, full dumps every 0.75 periods.
+    #[serde(default)]
+    pub randomize: Option<bool>,
     /// AODV: send HELLOs and detect lost neighbours by them (RFC 3561 §6.9; default false,
     /// as ns-2, which relies on link-layer feedback).
     #[serde(default)]

@@ -184,6 +184,11 @@ fn bad_dsdv_input_names_the_key_and_what_is_allowed() {
             "dsdv",
         ),
         (
+            "protocol = \"aodv\"\nrandomize = false",
+            "routing.randomize",
+            "dsdv",
+        ),
+        (
             "min_update_periods = 3",
             "routing.min_update_periods",
             "dsdv",

@@ -330,6 +330,7 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
                 "trigger_on_fresh_seqnum",
                 r.trigger_on_fresh_seqnum.is_some(),
             ),
+            ("randomize", r.randomize.is_some()),
         ];
         if r.hello.is_some() && r.protocol.as_deref() != Some("aodv") {
             return Err(ScenarioError::at(
@@ -421,6 +422,9 @@ fn dsdv(r: &RoutingSpec) -> Result<DsdvConfig, ScenarioError> {
     }
     if let Some(b) = r.trigger_on_fresh_seqnum {
         cfg.trigger_on_fresh_seqnum = b;
+    }
+    if let Some(b) = r.randomize {
+        cfg.randomize = b;
     }
     Ok(cfg)
 }
