@@ -68,9 +68,13 @@ class Simulation:
         ns2_trace: bool = False,
         ns2_omit: list[str] = ...,
         ns2_mac: bool = False,
+        ns2_events: bool = False,
+        ns2_exact_times: bool = False,
     ) -> None:
         """``ns2_omit``: wireless trace layers (``AGT``, ``RTR``) whose s/r/f lines are left
-        out; their drop lines are still written. ``ns2_mac``: write the MAC lines too."""
+        out; their drop lines are still written. ``ns2_mac``: write the MAC lines too.
+        ``ns2_events``: TCP's event-trace lines. ``ns2_exact_times``: end each wired line
+        with its event's exact time in seconds."""
     @property
     def now(self) -> float:
         """Where the run is paused, in seconds."""

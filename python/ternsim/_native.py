@@ -105,6 +105,7 @@ def simulation(
     ns2_omit: tuple[str, ...] = (),
     ns2_mac: bool = False,
     ns2_events: bool = False,
+    ns2_exact_times: bool = False,
 ) -> Any:
     """The core's steppable run (``ternsim._core.Simulation``), built and paused at 0."""
     mod = core()
@@ -116,6 +117,7 @@ def simulation(
             ns2_omit=list(ns2_omit),
             ns2_mac=ns2_mac,
             ns2_events=ns2_events,
+            ns2_exact_times=ns2_exact_times,
         )
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None

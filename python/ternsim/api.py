@@ -500,7 +500,9 @@ class Simulation:
     layers (``"AGT"``, ``"RTR"``) whose send, receive and forward lines it leaves out;
     ``ns2_mac=True`` adds the MAC lines of an 802.11 run (ns-2 ``-macTrace ON``);
     ``ns2_events=True`` adds the TCP senders' event-trace ``E`` lines (ns-2
-    ``$ns eventtrace-all``), the flow index as their fid.
+    ``$ns eventtrace-all``), the flow index as their fid; ``ns2_exact_times=True`` ends each
+    wired line with its event's exact time in seconds (a 13th field; ns-2's nam trace
+    prints that double with ``%.15g``).
     """
 
     def __init__(
@@ -513,6 +515,7 @@ class Simulation:
         ns2_omit: tuple[str, ...] = (),
         ns2_mac: bool = False,
         ns2_events: bool = False,
+        ns2_exact_times: bool = False,
     ) -> None:
         self.seed = _check_seed(seed)
         self.scenario = prepare(scenario_or_path, overrides)
@@ -523,6 +526,7 @@ class Simulation:
             tuple(ns2_omit),
             ns2_mac,
             ns2_events,
+            ns2_exact_times,
         )
         flows = self.scenario.get("flows", [])
         self._flow_index = {

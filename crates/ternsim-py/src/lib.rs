@@ -80,6 +80,7 @@ fn run<'py>(
         ns2_omit: Vec::new(),
         ns2_mac: false,
         ns2_events: false,
+        ns2_exact_times: false,
     };
     let out = py
         .allow_threads(|| match &progress {
@@ -312,7 +313,7 @@ fn sim_time(seconds: f64) -> PyResult<SimTime> {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false, ns2_events=false))]
+    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false, ns2_events=false, ns2_exact_times=false))]
     fn new(
         scenario_json: &str,
         seed: u64,
@@ -320,6 +321,7 @@ impl Simulation {
         ns2_omit: Vec<String>,
         ns2_mac: bool,
         ns2_events: bool,
+        ns2_exact_times: bool,
     ) -> PyResult<Self> {
         let sc = resolve(scenario_json)?;
         let spec = ternsim_core::world::CaptureSpec {
@@ -328,6 +330,7 @@ impl Simulation {
             ns2_omit,
             ns2_mac,
             ns2_events,
+            ns2_exact_times,
         };
         let inner = ternsim_core::world::Simulation::new(sc, seed, &spec)
             .map_err(ScenarioError::new_err)?;

@@ -60,6 +60,7 @@ PARENT: dict[str, str | None] = {
     "Node/MobileNode": None,
     "Timer": None,
     "Queue/RED": "Queue",
+    "Queue/SFQ": "Queue",
     "SimpleLink": None,
     "ErrorModel": None,
     "ErrorModel/List": "ErrorModel",
@@ -269,6 +270,9 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "shape_": "1.5",
     },
     "Queue": {"limit_": "50"},
+    # ns-2.35 `queue/sfq.cc` (the class has no ns-default.tcl entry; these are its
+    # constructor's values): `limit_`, which `queue-limit` sets, is not read by SFQ.
+    "Queue/SFQ": {"maxqueue_": "40", "buckets_": "16"},
     **WIRELESS_VARS,
     # ns-2.35: byte mode, thresholds and weight chosen from the link (0 / 0 / -1), gentle,
     # use_mark_p_ (no forced drop on the average alone).

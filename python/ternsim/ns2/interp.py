@@ -197,6 +197,8 @@ class _Session:
                 ns2_omit=omit,
                 ns2_mac=self.translation.mac_traced(),
                 ns2_events=self.translation.events,
+                # The nam trace prints each event's exact double (`%.15g`).
+                ns2_exact_times=model.nam.channel is not None,
             )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None

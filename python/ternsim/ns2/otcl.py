@@ -394,7 +394,15 @@ def supported_classes() -> str:
 _OTCL_ARGS = ("self", "class", "proc")
 
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
-_MADE_BY_LINKS = {"Queue", "Queue/DropTail", "Queue/RED", "SimpleLink", "QueueMonitor", "Trace"}
+_MADE_BY_LINKS = {
+    "Queue",
+    "Queue/DropTail",
+    "Queue/RED",
+    "Queue/SFQ",
+    "SimpleLink",
+    "QueueMonitor",
+    "Trace",
+}
 
 _ABSTRACT = {
     "RandomVariable",
@@ -405,6 +413,7 @@ _ABSTRACT = {
     "Queue",
     "Queue/DropTail",
     "Queue/RED",
+    "Queue/SFQ",
     "SimpleLink",
     "Timer",
     "Trace",

@@ -296,9 +296,15 @@ def settable(base: str) -> set[str]:
         return set(RED_SETTABLE)
     if classes.is_a(base, "ErrorModel") or classes.is_a(base, "RandomVariable"):
         return set(classes.class_defaults(base, {}))
+    if base == "Queue/SFQ":
+        return {"limit_", "maxqueue_", "buckets_"}
     if classes.is_a(base, "Queue"):
         return {"limit_"}
     out = {"fid_", "class_"} if classes.is_a(base, "Agent") else set()
+    if classes.is_a(base, "Application"):
+        # An application has no flow id in ns-2: `$cbr set fid_ 1` (Greis's tutorial) makes
+        # a Tcl variable that nothing reads; the agent's fid_ marks the packets.
+        out.add("fid_")
     if classes.is_a(base, "Agent/TCP"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_") or base == "Agent/TCP/Vegas"}
     elif classes.is_a(base, "Agent/TCPSink"):
@@ -681,8 +687,17 @@ class Translation:
 
     def _queue(self, link: Any, d: int) -> int | dict[str, Any]:
         queue = link.queues[d]
-        if self.model.o.builtin_base(queue.cls) == "Queue/RED":
+        base = self.model.o.builtin_base(queue.cls)
+        if base == "Queue/RED":
             return red_queue(self.model.o, queue, link)
+        if base == "Queue/SFQ":
+            # SFQ keeps its own limit (`maxqueue_`); ns-2's queue-limit sets `limit_`, which
+            # it does not read.
+            return {
+                "kind": "sfq",
+                "limit": int(float(self._var(queue, "maxqueue_"))),
+                "buckets": int(float(self._var(queue, "buckets_"))),
+            }
         return int(self._var(queue, "limit_"))
 
     def _var(self, obj: Obj, var: str) -> str:
@@ -1064,6 +1079,8 @@ class Translation:
                     return None
                 f[6] = flow_fid[i]
                 return " ".join(f)
+            if len(f) == 13:
+                f.pop()  # the exact time, for the nam trace only
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 return None
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
@@ -1118,6 +1135,10 @@ class Translation:
                     dst = f"{f[3]}.{ports.get(f[3], '0')}"
                     out.append((float(f[1]), f"E -t {f[1]} -o TCP -e {f[5]} -s {src} -d {dst}"))
                 continue
+            if len(f) == 13:
+                # The event's exact time (`ns2_exact_times`): ns-2's nam trace prints the
+                # double with `%.15g`, where its trace-all line rounds to the microsecond.
+                f[1] = format(float(f.pop()), ".15g")
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
             renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1)

@@ -699,8 +699,10 @@ class Model:
             raise Refusal(f"{what}: give NODE NODE BANDWIDTH DELAY QUEUE")
         a, b = self.node_obj(args[0]), self.node_obj(args[1])
         qtype = args[4]
-        if qtype not in ("DropTail", "RED") or len(args) > 5:
-            raise Refusal(f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED")
+        if qtype not in ("DropTail", "RED", "SFQ") or len(args) > 5:
+            raise Refusal(
+                f"queue {' '.join(args[4:])} not supported; supported: DropTail, RED, SFQ"
+            )
         if a is b:
             raise Refusal(f"{what} from a node to itself")
         return a, b, qtype
@@ -1090,8 +1092,14 @@ class Model:
         if len(args) != 2:
             raise Refusal("connect: give AGENT AGENT")
         a, b = self.obj(args[0], "Agent"), self.obj(args[1], "Agent")
-        if a.info["peer"] is not None or b.info["peer"] is not None:
-            raise Refusal("an agent connected twice: not supported")
+        # A null agent may sink several sources (Greis's example2: two CBRs into one): it
+        # has nothing to read, and each source is its own flow to the null agent's port.
+        shared_null = self.o.builtin_base(b.cls) == "Agent/Null" and a.info["peer"] is None
+        if a.info["peer"] is not None or (b.info["peer"] is not None and not shared_null):
+            raise Refusal(
+                "an agent connected twice: not supported (but for several sources into one "
+                "Agent/Null)"
+            )
         a.info["peer"], b.info["peer"] = b, a
         return a.name
 

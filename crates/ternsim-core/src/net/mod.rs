@@ -24,6 +24,7 @@ pub mod control;
 pub mod iface;
 pub mod packet;
 pub mod red;
+pub mod sfq;
 pub mod wired;
 
 pub use addr::{Addr, IfaceId, NodeId};

@@ -22,6 +22,7 @@ use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::red::{Red, RedConfig, RedVerdict};
+use crate::net::sfq::{Sfq, SfqConfig};
 use crate::sim::time::round_to_u64;
 use crate::sim::{RandomStream, SimTime};
 
@@ -36,6 +37,8 @@ pub struct QueueConfig {
     pub limit: Option<u32>,
     pub limit_bytes: Option<u64>,
     pub red: Option<RedConfig>,
+    /// Stochastic Fairness Queueing instead of one FIFO (`crate::net::sfq`); its own limit.
+    pub sfq: Option<SfqConfig>,
 }
 
 impl QueueConfig {
@@ -45,8 +48,16 @@ impl QueueConfig {
             limit: Some(limit),
             limit_bytes: None,
             red: None,
+            sfq: None,
         }
     }
+}
+
+/// `packet`'s SFQ bucket: by the node numbers of its (outer) source and destination, which
+/// are ns-2's addresses in a script without hierarchical addressing.
+fn sfq_bucket(q: &Sfq, packet: &Packet) -> usize {
+    let ip = packet.routing_header();
+    q.bucket_of(ip.src.index() as u32, ip.dst.index() as u32)
 }
 
 /// RED's state on a direction and the stream its early test draws from.
@@ -126,6 +137,8 @@ pub struct WiredDirection {
     /// A byte limit on what waits, if any.
     pub limit_bytes: Option<u64>,
     red: Option<Box<RedQueue>>,
+    /// SFQ's buckets, which then hold what waits instead of `queue`.
+    sfq: Option<Box<Sfq>>,
     queue: VecDeque<Packet>,
     /// Bytes waiting in `queue`.
     queued_bytes: u64,
@@ -180,6 +193,7 @@ impl WiredDirection {
             limit: limit as usize,
             limit_bytes: None,
             red: None,
+            sfq: None,
             queue: VecDeque::new(),
             queued_bytes: 0,
             on_wire: None,
@@ -212,6 +226,12 @@ impl WiredDirection {
                 ave: crate::trace::RunningStats::default(),
             })
         });
+        self.sfq = cfg.sfq.map(|c| Box::new(Sfq::new(c)));
+    }
+
+    /// Packets waiting (not the one on the wire).
+    fn waiting(&self) -> usize {
+        self.sfq.as_ref().map_or(self.queue.len(), |q| q.len())
     }
 
     /// RED's average queue after each arrival (mean, max), if the queue is RED.
@@ -219,8 +239,14 @@ impl WiredDirection {
         self.red.as_ref().map(|r| &r.ave)
     }
 
-    /// Whether an arrival of `size` bytes is refused, and why: drop-tail limits, or RED.
-    fn refuse(&mut self, now: SimTime, size: u32) -> Option<DropReason> {
+    /// Whether `packet`'s arrival is refused, and why: drop-tail limits, RED, or SFQ.
+    fn refuse(&mut self, now: SimTime, packet: &Packet) -> Option<DropReason> {
+        let size = packet.size;
+        if let Some(q) = self.sfq.as_deref() {
+            return q
+                .refuses(sfq_bucket(q, packet))
+                .then_some(DropReason::QueueOverflow);
+        }
         if let Some(r) = self.red.as_deref_mut() {
             let (qlen, qlim) = match self.limit_bytes {
                 Some(b) if r.red.cfg.queue_in_bytes => (self.queued_bytes as f64, b as f64),
@@ -325,13 +351,13 @@ impl WiredDirection {
 
     /// Packets waiting (not counting the one being transmitted).
     pub fn queue_len(&self) -> usize {
-        self.queue.len()
+        self.waiting()
     }
 
     /// Packets held anywhere in this direction: queue, transmitter and pipe.
     pub fn packets_held(&self) -> usize {
         let lost_on_wire = self.on_wire.as_ref().is_some_and(|w| w.lost.is_some());
-        self.queue.len() + usize::from(lost_on_wire) + self.pipe.len()
+        self.waiting() + usize::from(lost_on_wire) + self.pipe.len()
     }
 
     pub fn is_up(&self) -> bool {
@@ -361,7 +387,8 @@ impl WiredDirection {
 
     fn note(&mut self, now: SimTime, e: QueueEvent) {
         if self.trace {
-            self.queue_events.push((now, self.queue.len(), e));
+            let waiting = self.waiting();
+            self.queue_events.push((now, waiting, e));
         }
     }
 
@@ -371,7 +398,7 @@ impl WiredDirection {
         if !self.up {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
-        } else if let Some(why) = self.refuse(now, packet.size) {
+        } else if let Some(why) = self.refuse(now, &packet) {
             self.stats.drops_queue += 1;
             out.drops.push((packet, why));
             self.note(now, QueueEvent::Drop);
@@ -383,7 +410,10 @@ impl WiredDirection {
             self.note(now, QueueEvent::Enqueue);
         } else {
             self.queued_bytes += u64::from(packet.size);
-            self.queue.push_back(packet);
+            match self.sfq.as_deref_mut() {
+                Some(q) => q.enqueue(sfq_bucket(q, &packet), packet),
+                None => self.queue.push_back(packet),
+            }
             self.note(now, QueueEvent::Enqueue);
         }
     }
@@ -454,7 +484,11 @@ impl WiredDirection {
         if corrupted.is_some() {
             self.stats.drops_error += 1;
         }
-        if let Some(next) = self.queue.pop_front() {
+        let next = match self.sfq.as_deref_mut() {
+            Some(q) => q.dequeue(),
+            None => self.queue.pop_front(),
+        };
+        if let Some(next) = next {
             self.queued_bytes -= u64::from(next.size);
             if self.log_tx_starts {
                 self.tx_starts.push((now, next.clone()));
@@ -487,8 +521,10 @@ impl WiredDirection {
                 self.pipe.remove(i).map(|(_, p)| p)
             })
         });
+        let bucketed = self.sfq.as_deref_mut().map(Sfq::drain).unwrap_or_default();
         let held = on_wire
             .into_iter()
+            .chain(bucketed)
             .chain(self.queue.drain(..))
             .chain(self.pipe.drain(..).map(|(_, p)| p));
         for p in held {
@@ -672,6 +708,7 @@ mod tests {
                 limit: None,
                 limit_bytes: Some(300),
                 red: None,
+                sfq: None,
             },
             RandomStream::from_seed_u64(2),
         );

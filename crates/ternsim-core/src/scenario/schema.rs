@@ -554,6 +554,9 @@ pub struct QueueTable {
     /// average alone, the early test drops with probability 1 there instead.
     #[serde(default)]
     pub use_mark_p: Option<bool>,
+    /// SFQ: the number of buckets (ns-2 `buckets_`, default 16).
+    #[serde(default)]
+    pub buckets: Option<u32>,
 }
 
 /// A UMTS radio bearer on a dedicated channel: PDCP and RLC entities in the UE and the RNC,

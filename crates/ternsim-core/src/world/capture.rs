@@ -67,6 +67,12 @@ pub struct CaptureSpec {
     /// retransmit, timeout and slow start) into the ns-2 trace, for every TCP flow. Off by
     /// default: the senders then record nothing for it.
     pub ns2_events: bool,
+    /// End each wired line with a 13th field, the event's exact time in seconds (the
+    /// shortest text of the double): ns-2's nam trace prints its times with `%.15g` of the
+    /// double (`1.23499999999999` for a CBR send 0.005 s × 147 after 0.5 s), where the
+    /// trace-all line prints it rounded to the microsecond. The ns-2 front end asks for it
+    /// when a script writes a nam trace, and takes the field off again.
+    pub ns2_exact_times: bool,
 }
 
 /// What the capture points produced.
@@ -148,6 +154,8 @@ pub(super) struct Capture {
     pub(super) mac: bool,
     /// Write event-trace lines (see [`CaptureSpec::ns2_events`]).
     pub(super) events: bool,
+    /// End wired lines with their exact time (see [`CaptureSpec::ns2_exact_times`]).
+    exact_times: bool,
     /// The MAC part of the last 802.11 frame that carried each packet (by uid): ns-2's
     /// packet keeps its MAC header after reception, so every later line about it (`r`, `f`,
     /// `D` at the routing and agent layers) prints that header.
@@ -205,6 +213,7 @@ impl Capture {
             omit_rtr,
             mac: spec.ns2_trace && spec.ns2_mac && sc.wireless.is_some(),
             events: spec.ns2_trace && spec.ns2_events,
+            exact_times: spec.ns2_exact_times,
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             submitter: None,
@@ -525,10 +534,12 @@ impl World {
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
         let (sport, dport) = self.ns2_ports(p);
+        let exact = self.exact_now(now);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
         let kind = cap.type_name(p);
+        let exact = cap.exact_times.then_some(exact);
         let Some(out) = cap.wired_trace() else {
             return;
         };
@@ -545,6 +556,7 @@ impl World {
             seq: p.trace_seq(),
             uid: p.ns2_uid,
             cong_action: matches!(&p.payload, Payload::TcpData(s) if s.cong_action),
+            exact,
         }
         .write(out);
     }
@@ -1256,6 +1268,7 @@ mod tests {
             omit_rtr: false,
             mac: false,
             events: false,
+            exact_times: false,
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             submitter: None,

@@ -102,6 +102,7 @@ fn check_against_tshark(variant: &str, duration: &str) {
             ns2_omit: Vec::new(),
             ns2_mac: false,
             ns2_events: false,
+            ns2_exact_times: false,
         },
     );
     let flow = &out.summary.flows[0];

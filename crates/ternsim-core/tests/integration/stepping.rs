@@ -84,6 +84,7 @@ fn ns2_trace_spec() -> CaptureSpec {
         ns2_omit: Vec::new(),
         ns2_mac: false,
         ns2_events: false,
+        ns2_exact_times: false,
     }
 }
 

@@ -14,6 +14,7 @@ use crate::channel::ErrorModel;
 use crate::mobility::{pairs_within, Mobility, Position, RandomPlacement, Trajectory};
 use crate::net::addr::{IfaceId, NodeId};
 use crate::net::red::RedConfig;
+use crate::net::sfq::SfqConfig;
 use crate::net::wired::QueueConfig;
 use crate::routing::static_routes::{shortest_paths, Edge};
 use crate::sim::SimTime;
@@ -540,7 +541,45 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
             "allowed: a size >= 1B",
         ));
     }
+    if t.buckets.is_some() && t.kind != "sfq" {
+        return Err(ScenarioError::at(at("buckets"), "only for kind = \"sfq\""));
+    }
     match t.kind.as_str() {
+        "sfq" => {
+            let others = [
+                ("limit_bytes", t.limit_bytes.is_some()),
+                ("min_thresh", t.min_thresh.is_some()),
+                ("max_thresh", t.max_thresh.is_some()),
+                ("q_weight", t.q_weight.is_some()),
+                ("linterm", t.linterm.is_some()),
+                ("gentle", t.gentle.is_some()),
+                ("wait", t.wait.is_some()),
+                ("bytes", t.bytes.is_some()),
+                ("queue_in_bytes", t.queue_in_bytes.is_some()),
+                ("mean_packet_size", t.mean_packet_size.is_some()),
+                ("use_mark_p", t.use_mark_p.is_some()),
+            ];
+            if let Some((key, _)) = others.iter().find(|(_, set)| *set) {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "not for kind = \"sfq\"; allowed: limit, buckets",
+                ));
+            }
+            let d = SfqConfig::default();
+            let buckets = t.buckets.unwrap_or(d.buckets);
+            if buckets == 0 {
+                return Err(ScenarioError::at(at("buckets"), "allowed: an integer >= 1"));
+            }
+            Ok(QueueConfig {
+                limit: None,
+                limit_bytes: None,
+                red: None,
+                sfq: Some(SfqConfig {
+                    limit: t.limit.unwrap_or(d.limit),
+                    buckets,
+                }),
+            })
+        }
         "drop_tail" => {
             let red_keys = [
                 ("min_thresh", t.min_thresh.is_some()),
@@ -570,6 +609,7 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 limit: t.limit,
                 limit_bytes: t.limit_bytes.map(|b| b.0),
                 red: None,
+                sfq: None,
             })
         }
         "red" => {
@@ -630,11 +670,12 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 limit,
                 limit_bytes,
                 red: Some(cfg),
+                sfq: None,
             })
         }
         other => Err(ScenarioError::at(
             at("kind"),
-            format!("unknown queue kind `{other}`; allowed: drop_tail, red"),
+            format!("unknown queue kind `{other}`; allowed: drop_tail, red, sfq"),
         )),
     }
 }
