@@ -169,6 +169,18 @@ def test_the_two_base_station_example_runs_as_ns2_does(tmp_path):
     ns, ts = counts
     for kind in [k for k in ns if k[2] == "AGT"]:
         assert abs(ts[kind] - ns[kind]) <= 0.02 * ns[kind], (kind, ts[kind], ns[kind])
+    # The nam file: ns-2's header (the mobile nodes' initial_node_pos lines with their
+    # hierarchical addresses, the 3-level address format, the base stations with their
+    # places), then packet lines of both kinds: the links' (15 digits of each event's time)
+    # and the channel's, about as many of each kind as ns-2 writes.
+    nams = [(tmp_path / who / "wired-and-wireless.nam").read_text().splitlines()
+            for who in ("ns", "ternsim")]  # fmt: skip
+    assert nams[0][:15] == nams[1][:15]
+    for event in ("+", "-", "h", "r"):
+        n_ns, n_ts = (sum(1 for x in lines if x.startswith(event + " ")) for lines in nams)
+        assert abs(n_ts - n_ns) <= 0.02 * n_ns, (event, n_ts, n_ns)
+    wired = [x for x in nams[1] if x.startswith("+ ") and " -x {" in x]
+    assert len(wired) > 10_000
 
 
 LAN_SUITE = EXAMPLES / "test" / "test-suite-wireless-lan-newnode.tcl"

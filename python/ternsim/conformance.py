@@ -235,6 +235,20 @@ def _manet(moves: str, traffic: str, routing: str) -> Case:
     )
 
 
+def _base_station(tcp: str, hops: int) -> Case:
+    """basestation.tcl: a wired host to a mobile node `hops` DSDV hops from its base
+    station (the tutorial's wired-cum-wireless pattern), from 60 s to 160 s."""
+    ns_tcp = {"reno": "Reno", "newreno": "Newreno", "vegas": "Vegas", "sack": "Sack1"}[tcp]
+    return Case(
+        name=f"basestation{hops}-{tcp}-dsdv",
+        kind="stats",
+        script="basestation.tcl",
+        twin=None,
+        ns_args=(ns_tcp, "{seed}", str(hops), "160", "60"),
+        fast=False,
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -284,6 +298,8 @@ CASES: list[Case] = [
     _manet("v2p0", "tcp", "dsr"),
     _manet("v2p0", "cbr", "aodv"),
     _manet("v2p0", "cbr", "dsdv"),
+    _base_station("newreno", 3),
+    _base_station("vegas", 1),
     _red(30, True),
     _lossy("tahoe", "TCP", "TCPSink", "list", True),
     _lossy("reno", "TCP/Reno", "TCPSink", "list", False),

@@ -32,6 +32,15 @@ FLAT_ADDRESS = (
     "A -t * -h 1 -m 1073741823 -s 0",
 )
 
+#: The same for ns-2's default hierarchical format (3 levels, `AddrParams`: the domain in
+#: bits 22 and up, cluster and node in 11 bits each).
+HIER_ADDRESS = (
+    "A -t * -n 3 -p 0 -o 0x7fffffff -c 30 -a 1",
+    "A -t * -h 1 -m 511 -s 22",
+    "A -t * -h 2 -m 2047 -s 11",
+    "A -t * -h 3 -m 2047 -s 0",
+)
+
 
 def _num(x: float) -> str:
     """A number as ns-2's Tcl prints it (`tcl_precision 17`)."""
@@ -96,12 +105,13 @@ class NamTrace:
         out = [f"V -t * -v {VERSION} -a 0"]
         if self.wireless_size is not None:
             out.append(f"W -t * -x {self.wireless_size[0]} -y {self.wireless_size[1]}")
-        out += FLAT_ADDRESS
+        out += HIER_ADDRESS if model.hierarchical else FLAT_ADDRESS
         for k in self._tcl_order(list(self.colors)):
             out.append(f"c -t * -i {k} -n {self.colors[k]}")
         # ns-2 walks its array Node_, keyed by node id; it writes no such line for a mobile
-        # node (seen in ns-2.35's files: nam learns their places from initial_node_pos).
-        wired = [n for n in model.nodes if not n.info["mobile"]]
+        # node (seen in ns-2.35's files: nam learns their places from initial_node_pos), but
+        # does for a base station, with its place.
+        wired = [n for n in model.nodes if not n.info["mobile"] or n.info.get("base_station")]
         by_id = {str(n.info["id"]): n for n in wired}
         for k in self._tcl_order(list(by_id)):
             out.append(self._node_line(by_id[k]))
@@ -121,9 +131,12 @@ class NamTrace:
     def _node_line(self, node: Obj) -> str:
         a = _attrs(node)
         addr = node.info.get("addr", node.info["id"])
+        place = ""
+        if node.info["mobile"]:
+            place = f" -x {_num(node.info['x'])} -y {_num(node.info['y'])} -Z 0"
         return self._list(
             f"n -t * -a {addr} -s {node.info['id']} -S UP -v {a.get('SHAPE', 'circle')} "
-            f"-c {a.get('COLOR', 'black')} -i {a.get('LCOLOR', 'black')}"
+            f"-c {a.get('COLOR', 'black')} -i {a.get('LCOLOR', 'black')}{place}"
         )
 
     def _link_line(self, handle: Obj) -> str:

@@ -449,6 +449,7 @@ class Translation:
         #: The starts and stops of applications switched on and off more than once, as
         #: scenario events (`[[events]]` on a flow).
         self.flow_events: list[dict[str, Any]] = []
+        self._nam_dir_set: set[tuple[str, str]] | None = None
         #: Per ternsim flow index: (sender agent, receiver agent).
         self.ends: list[tuple[Obj, Obj]] = []
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
@@ -1044,9 +1045,36 @@ class Translation:
                 continue
             new = rewrite(line)
             if new is not None:
+                f = line.split(" ")
+                if len(f) == 13:
+                    # Keep the exact time for the nam trace (`wired_nam_lines`).
+                    new += " " + f[12]
                 # The time is field 1, which the rewrite leaves as it is.
-                out.append(((float(line[2 : line.index(" ", 2)]), first + k + 1, 0), new))
+                out.append(((float(f[1]), first + k + 1, 0), new))
         return out
+
+    def wired_nam_lines(self, line: str) -> tuple[str, list[str]]:
+        """A wired line of :meth:`wired_entries`: the line for the trace file, and its nam
+        lines (on a link direction made after `namtrace-all`, with the event's exact time
+        as ns-2's nam trace prints it)."""
+        f = line.split(" ")
+        if len(f) != 13:
+            return line, []
+        exact = f.pop()
+        plain = " ".join(f)
+        if (f[2], f[3]) not in self._nam_dirs():
+            return plain, []
+        f[1] = format(float(exact), ".15g")
+        return plain, nam.packet_lines(f)
+
+    def _nam_dirs(self) -> set[tuple[str, str]]:
+        if self._nam_dir_set is None:
+            dirs: set[tuple[str, str]] = set()
+            for link in self.model.links:
+                a, b = str(link.a.info["id"]), str(link.b.info["id"])
+                dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.nam_dirs) if on}
+            self._nam_dir_set = dirs
+        return self._nam_dir_set
 
     def _wired_rewriter(self) -> Any:
         """A function from one line of ternsim's wired trace to ns-2's (None: a line ns-2

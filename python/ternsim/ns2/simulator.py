@@ -487,6 +487,13 @@ class Model:
         if not n.info["mobile"]:
             raise Refusal("initial_node_pos of a wired node: not supported")
         x, y = _num(n.info["x"]), _num(n.info["y"])
+        if "addr" in n.info:
+            # A node of a hierarchical script: its address, and the spaces elsewhere.
+            self.nam.puts(
+                f"n -t * -a {n.info['addr']}  -s {n.info['id']} -x {x} -y {y} -Z 0  "
+                f"-z {args[1]} -v circle -c black"
+            )
+            return ""
         self.nam.puts(
             f"n -t * -s {n.info['id']}  -x {x} -y {y} -Z 0 -z {args[1]}  -v circle -c black"
         )

@@ -22,6 +22,10 @@ import heapq
 
 from .nam import wireless_packet_lines
 
+#: The events of a wired trace line (`+ - r d`); a wireless `r` line names its node `_N_`
+#: where a wired line has the link's first node.
+_WIRED = ("+ ", "- ", "r ", "d ")
+
 # typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -162,7 +166,16 @@ class TraceStream:
                 self._nam_moves = dict(self.translation.movement_entries(nam=True))
             batch: list[str] = []
             nam_batch: list[str] = []
+            wired_nam = self.translation.wired_nam_lines
             for key, line in merged:
+                if line[:2] in _WIRED and not line.split(" ", 3)[2].startswith("_"):
+                    # A link's line of a wired-cum-wireless run (its exact time last when
+                    # a nam trace is open).
+                    line, lines = wired_nam(line)
+                    batch.append(line)
+                    if nam is not None:
+                        nam_batch += lines
+                    continue
                 batch.append(line)
                 if nam is not None:
                     if line.startswith("M "):
