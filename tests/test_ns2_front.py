@@ -882,6 +882,19 @@ $ns rtmodel-at 1.5 up $n0 $n1
     assert sc["routing"] == {"reroute": False}
 
 
+def test_session_routing_recomputes_routes_at_each_link_event(tmp_path):
+    """`$ns rtproto Session`: the static routes are recomputed over the links that are up at
+    every `rtmodel-at` (`reroute`), where ns-2's default keeps them; DV is refused."""
+    script = Path(__file__).parent / "ns2_scripts" / "rtproto_session.tcl"
+    sc = translate_script(script)
+    assert sc["routing"] == {"reroute": True}
+    assert [e["link"] for e in sc["events"]] == ["1-2", "1-2", "3-4", "3-4"]
+    dv = tmp_path / "dv.tcl"
+    dv.write_text(script.read_text().replace("rtproto Session", "rtproto DV"))
+    with pytest.raises(ScriptRefused, match="rtproto DV: not supported"):
+        translate_script(dv)
+
+
 def test_random_variables_give_a_reproducible_stream(tmp_path):
     body = """set u [new RandomVariable/Uniform]
 $u set min_ 2

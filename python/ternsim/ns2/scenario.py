@@ -532,8 +532,8 @@ class Translation:
         self._nam_link_events = list(self.link_events)
         if self.link_events:
             # ns-2.35's static routes stay as computed; a node whose route leaves through a
-            # downed link drops (no detour).
-            self.scenario["routing"] = {"reroute": False}
+            # downed link drops (no detour). Session routing recomputes them at once.
+            self.scenario["routing"] = {"reroute": model.session_routing}
             self.scenario["events"] = [
                 {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
                 for t, op, link, _ in self.link_events

@@ -94,6 +94,8 @@ class Model:
         self.agents: list[Obj] = []
         self.apps: list[Obj] = []
         self.events: list[Event] = []
+        #: `$ns rtproto Session`: routes recomputed at each topology change.
+        self.session_routing = False
         #: `$ns at T "$node reset"`: (T, node), scenario events that flush the node's
         #: interface queue (ns-2's `END` drops).
         self.resets: list[tuple[float, Obj]] = []
@@ -1074,8 +1076,14 @@ class Model:
         return ""
 
     def rtproto(self, sim: Obj, args: tuple) -> str:
-        if args[:1] != ("Static",):
-            raise Refusal(f"rtproto {' '.join(args)}: not supported; supported: Static")
+        """`$ns rtproto Static` (ns-2's default: routes computed once, a downed link's routes
+        withdrawn) or `Session` (routes recomputed over the links that are up at every
+        topology change, at once: ternsim's static routing with `reroute`)."""
+        if args[:1] not in (("Static",), ("Session",)) or len(args) > 1:
+            raise Refusal(f"rtproto {' '.join(args)}: not supported; supported: Static, Session")
+        self._before_run("$ns rtproto")
+        if args[0] == "Session":
+            self.session_routing = True
         return ""
 
     def attach_agent(self, sim: Obj | None, args: tuple) -> str:
