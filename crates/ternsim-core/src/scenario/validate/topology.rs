@@ -517,11 +517,29 @@ impl Reachability {
     }
 }
 
-/// A link's queue: drop-tail in packets and/or bytes, or RED (see `QueueTable`).
 /// ns-2's DropTail refuses an arrival when waiting + 1 reaches the limit, before an idle
 /// link takes it: a limit of 1 would refuse every packet.
 const DROP_TAIL_MINIMUM: &str = "allowed: an integer >= 2 (packets; as ns-2's DropTail, the limit counts the packet being transmitted, and a limit of 1 refuses every packet)";
 
+/// The first RED-only key a queue table gives, if any.
+fn red_key_given(t: &QueueTable) -> Option<&'static str> {
+    [
+        ("min_thresh", t.min_thresh.is_some()),
+        ("max_thresh", t.max_thresh.is_some()),
+        ("q_weight", t.q_weight.is_some()),
+        ("linterm", t.linterm.is_some()),
+        ("gentle", t.gentle.is_some()),
+        ("wait", t.wait.is_some()),
+        ("bytes", t.bytes.is_some()),
+        ("queue_in_bytes", t.queue_in_bytes.is_some()),
+        ("mean_packet_size", t.mean_packet_size.is_some()),
+        ("use_mark_p", t.use_mark_p.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(key, given)| given.then_some(key))
+}
+
+/// A link's queue: drop-tail in packets and/or bytes, RED or SFQ (see `QueueTable`).
 fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError> {
     let t = match q {
         QueueSpec::Packets(0 | 1) => return Err(ScenarioError::at(path, DROP_TAIL_MINIMUM)),
@@ -546,20 +564,8 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
     }
     match t.kind.as_str() {
         "sfq" => {
-            let others = [
-                ("limit_bytes", t.limit_bytes.is_some()),
-                ("min_thresh", t.min_thresh.is_some()),
-                ("max_thresh", t.max_thresh.is_some()),
-                ("q_weight", t.q_weight.is_some()),
-                ("linterm", t.linterm.is_some()),
-                ("gentle", t.gentle.is_some()),
-                ("wait", t.wait.is_some()),
-                ("bytes", t.bytes.is_some()),
-                ("queue_in_bytes", t.queue_in_bytes.is_some()),
-                ("mean_packet_size", t.mean_packet_size.is_some()),
-                ("use_mark_p", t.use_mark_p.is_some()),
-            ];
-            if let Some((key, _)) = others.iter().find(|(_, set)| *set) {
+            let bytes = t.limit_bytes.is_some().then_some("limit_bytes");
+            if let Some(key) = bytes.or_else(|| red_key_given(t)) {
                 return Err(ScenarioError::at(
                     at(key),
                     "not for kind = \"sfq\"; allowed: limit, buckets",
@@ -581,19 +587,7 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
             })
         }
         "drop_tail" => {
-            let red_keys = [
-                ("min_thresh", t.min_thresh.is_some()),
-                ("max_thresh", t.max_thresh.is_some()),
-                ("q_weight", t.q_weight.is_some()),
-                ("linterm", t.linterm.is_some()),
-                ("gentle", t.gentle.is_some()),
-                ("wait", t.wait.is_some()),
-                ("bytes", t.bytes.is_some()),
-                ("queue_in_bytes", t.queue_in_bytes.is_some()),
-                ("mean_packet_size", t.mean_packet_size.is_some()),
-                ("use_mark_p", t.use_mark_p.is_some()),
-            ];
-            if let Some((key, _)) = red_keys.iter().find(|(_, set)| *set) {
+            if let Some(key) = red_key_given(t) {
                 return Err(ScenarioError::at(at(key), "only for kind = \"red\""));
             }
             if t.limit == Some(1) {
