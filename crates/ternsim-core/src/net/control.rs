@@ -73,6 +73,10 @@ pub enum ControlMessage {
         lifetime: SimTime,
         sent: SimTime,
         ttl: u8,
+        /// The node that last sent it (ns-2 `rp_src`): the replier, then each forwarder in
+        /// turn, which forwards the same packet (the IP source stays the replier's). The
+        /// next hop of the route the reply installs.
+        last_hop: Addr,
     },
     /// AODV HELLO (RFC 3561 §6.9): a RREP about the sender itself, broadcast with TTL 1, that
     /// tells the neighbours it is still there. Only sent when HELLOs are switched on.
@@ -363,6 +367,7 @@ mod tests {
             lifetime: SimTime::ZERO,
             sent: SimTime::ZERO,
             ttl: 30,
+            last_hop: a(3),
         };
         let rerr = ControlMessage::AodvRerr {
             unreachable: vec![(a(3), 3), (a(4), 5)],

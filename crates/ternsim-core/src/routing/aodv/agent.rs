@@ -542,13 +542,7 @@ impl AodvAgent {
                 return Routed::Consumed(packet);
             }
             Payload::Control(ControlMessage::AodvRrep { .. }) => {
-                return match self.on_rrep(now, iface, from, &packet) {
-                    true => Routed::Consumed(packet),
-                    false => {
-                        self.stats.no_route_drops += 1;
-                        Routed::Drop(packet, DropReason::NoRoute)
-                    }
-                };
+                return self.on_rrep(now, iface, packet);
             }
             Payload::Control(ControlMessage::AodvHello { .. }) => {
                 self.on_hello(now, from);
@@ -663,6 +657,7 @@ impl AodvAgent {
                 lifetime: self.cfg.my_route_timeout,
                 sent,
                 ttl: self.cfg.network_diameter,
+                last_hop: self.me,
             };
             self.unicast(now, msg, orig, back);
             return;
@@ -688,6 +683,7 @@ impl AodvAgent {
                 lifetime: ns2_reply_lifetime(r.expire, now),
                 sent,
                 ttl: self.cfg.network_diameter,
+                last_hop: self.me,
             };
             self.unicast(now, msg, orig, back);
             return;
@@ -717,9 +713,11 @@ impl AodvAgent {
         self.broadcast(now, msg, true);
     }
 
-    /// Returns false when the reply should be forwarded but there is no route to its
-    /// originator.
-    fn on_rrep(&mut self, now: SimTime, iface: IfaceId, from: Addr, packet: &Packet) -> bool {
+    /// ns-2 `recvReply`: the route to the reply's destination, then, unless this node asked,
+    /// the same packet on towards the originator (one more hop, one less TTL: ns-2 forwards
+    /// the reply it received, its IP source still the replier's), after the packets the new
+    /// route releases; without a route to the originator it is dropped.
+    fn on_rrep(&mut self, now: SimTime, iface: IfaceId, mut packet: Packet) -> Routed {
         let Payload::Control(ControlMessage::AodvRrep {
             dst,
             dst_seq,
@@ -727,15 +725,16 @@ impl AodvAgent {
             hop_count,
             lifetime,
             sent,
-            ttl,
+            last_hop: from,
+            ..
         }) = packet.payload
         else {
-            return true;
+            return Routed::Consumed(packet);
         };
         let hops = hop_count.saturating_add(1);
         let me = self.me;
         if !self.table.entry(dst).replaced_by(dst_seq, hops) {
-            return true; // suppressed (ns-2 frees it)
+            return Routed::Consumed(packet); // suppressed (ns-2 frees it)
         }
         let e = self
             .table
@@ -759,25 +758,31 @@ impl AodvAgent {
         }
         self.release(now, dst);
         if orig == me {
-            return true;
+            return Routed::Consumed(packet);
         }
-        let Some(next) = self.table.valid(orig).map(|r| r.next_hop) else {
-            return false;
+        let (Some(next), Some(out)) = (self.table.valid(orig).map(|r| r.next_hop), self.iface)
+        else {
+            self.stats.no_route_drops += 1;
+            return Routed::Drop(packet, DropReason::NoRoute);
         };
         self.table.entry(dst).add_precursor(next);
         self.stats.rrep_forwarded += 1;
-        let msg = ControlMessage::AodvRrep {
-            dst,
-            dst_seq,
-            orig,
-            hop_count: hops,
-            lifetime,
-            sent,
+        if let Payload::Control(ControlMessage::AodvRrep {
+            hop_count,
+            ttl,
+            last_hop,
+            ..
+        }) = &mut packet.payload
+        {
+            *hop_count = hops;
+            *last_hop = me;
             // ns-2 `AODV::recv` takes one off every AODV packet it receives.
-            ttl: ttl.saturating_sub(1),
-        };
-        self.unicast(now, msg, orig, next);
-        true
+            *ttl = ttl.saturating_sub(1);
+        }
+        let ip_ttl = packet.routing_ttl_mut();
+        *ip_ttl = ip_ttl.saturating_sub(1);
+        self.later(now, Delayed::Send(packet, out, next));
+        Routed::Held
     }
 
     fn on_rerr(&mut self, now: SimTime, from: Addr, unreachable: &[(Addr, u32)]) {

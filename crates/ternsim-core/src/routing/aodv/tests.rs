@@ -400,6 +400,7 @@ fn rrep_from(from: usize, dst: usize, seq: u32, hops: u8) -> Packet {
             lifetime: ms(10_000),
             sent: SimTime::ZERO,
             ttl: 30,
+            last_hop: a(from),
         }),
     })
 }
@@ -1140,4 +1141,47 @@ fn ns2_discovery_retries_on_the_purge_tick_grid() {
     assert_eq!(sent, vec!["0.300", "2.500", "6.500"]);
     // The tick at 7.0 s found the wait (until 6.5 + 5.4 = 11.9 s) running; next: 7.5 s.
     assert_eq!(net.agents[0].next_timer(), Some(ms(7_500)));
+}
+
+/// ns-2 `recvReply` forwards the reply it received: node 1, with a route to the originator
+/// 0, gets node 3's reply (uid 7, 1 hop so far) from node 2 and sends the same packet on to
+/// 0 — uid 7, IP source still 3 — with one more hop, one less TTL (message and IP header),
+/// and itself as `rp_src`; the route it installs to 3 goes through 2, the reply's last hop,
+/// not its IP source.
+#[test]
+fn a_forwarded_reply_is_the_same_packet() {
+    let mut ag = AodvAgent::new(cfg(), RandomStream::named(1, "x"));
+    let (addrs, ifaces) = ([a(1)], [IfaceId(0)]);
+    let ctx = RouteCtx {
+        node: NodeId(1),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    ag.start(SimTime::ZERO, &ctx);
+    // A route to the originator 0 (0's own reply about itself, one hop).
+    let to_orig = ag.route_input(ms(100), &ctx, IfaceId(0), rrep_from(0, 0, 2, 0));
+    assert!(matches!(to_orig, Routed::Held | Routed::Consumed(_)));
+    ag.on_timer(ms(100), &mut RoutingOutput::default());
+    let mut p = rrep_from(2, 3, 4, 1);
+    p.uid = 7;
+    p.ip.src = a(3);
+    let r = ag.route_input(ms(200), &ctx, IfaceId(0), p);
+    assert!(matches!(r, Routed::Held));
+    let mut out = RoutingOutput::default();
+    ag.on_timer(ms(200), &mut out);
+    assert_eq!(out.send.len(), 1);
+    let (p, _, next_hop) = &out.send[0];
+    assert_eq!((p.uid, p.ip.src, *next_hop, p.ip.ttl), (7, a(3), a(0), 63));
+    let Payload::Control(ControlMessage::AodvRrep {
+        hop_count,
+        ttl,
+        last_hop,
+        ..
+    }) = p.payload
+    else {
+        panic!("{:?}", p.payload);
+    };
+    assert_eq!((hop_count, ttl, last_hop), (2, 29, a(1)));
+    let route = ag.route_table().valid(a(3)).unwrap();
+    assert_eq!((route.next_hop, route.hops), (a(2), 2));
 }
