@@ -225,7 +225,8 @@ def ns2(
         ),
     ] = False,
 ) -> None:
-    """Run an ns-2 (2.35) wired or 802.11 ad hoc script unchanged, as `ns SCRIPT ARGS` would.
+    """Run an ns-2 (2.35) wired, 802.11 or wired-cum-wireless script unchanged, as `ns
+    SCRIPT ARGS` would.
 
     The script's puts output, the trace files it opens and its exit status are ns-2's. Anything
     not supported yet stops the script before the run with one FILE:LINE line on stderr and
