@@ -136,6 +136,12 @@ def test_refusals(tmp_path):
             "$node_($j) base-station [AddrParams addr2id 0.1.0]",
             "not a base station",
         ),
+        # Mobile nodes in the base station's cluster that name none: ternsim's subnet is
+        # the base station and the nodes naming it.
+        "    $node_($j) base-station [AddrParams addr2id [$BS(0) node-addr]]\n": (
+            "",
+            "without `\\$node base-station`",
+        ),
     }
     bad = tmp_path / "bad.tcl"
     for old, (new, word) in cases.items():
