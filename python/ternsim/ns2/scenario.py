@@ -1053,10 +1053,13 @@ class Translation:
                 out.append(((float(f[1]), first + k + 1, 0), new))
         return out
 
-    def wired_nam_lines(self, line: str) -> tuple[str, list[str]]:
-        """A wired line of :meth:`wired_entries`: the line for the trace file, and its nam
-        lines (on a link direction made after `namtrace-all`, with the event's exact time
-        as ns-2's nam trace prints it)."""
+    def wired_nam_lines(self, line: str) -> tuple[str, list[str]] | None:
+        """For a wired line of :meth:`wired_entries` (None for any other line): the line for
+        the trace file, and its nam lines (on a link direction made after `namtrace-all`,
+        with the event's exact time as ns-2's nam trace prints it). A wireless `r` line
+        names its node `_N_` where a wired line has the link's first node."""
+        if line[:2] not in _WIRED_EVENTS or line.split(" ", 3)[2].startswith("_"):
+            return None
         f = line.split(" ")
         if len(f) != 13:
             return line, []
@@ -1144,10 +1147,7 @@ class Translation:
         directions made after `namtrace-all`, numbered as ns-2 numbers them
         (:func:`ternsim.ns2.nam.packet_lines`), and the lines of the link events before
         ``until`` (the core ran every event before it)."""
-        dirs = set()
-        for link in self.model.links:
-            a, b = str(link.a.info["id"]), str(link.b.info["id"])
-            dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.nam_dirs) if on}
+        dirs = self._nam_dirs()
         renumber = _Renumbering(self._flow_numbers())
         out: list[tuple[float, str]] = []
         events = [bool(sender.info.get("event_nam")) for sender, _ in self.ends]

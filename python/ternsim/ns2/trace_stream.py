@@ -22,10 +22,6 @@ import heapq
 
 from .nam import wireless_packet_lines
 
-#: The events of a wired trace line (`+ - r d`); a wireless `r` line names its node `_N_`
-#: where a wired line has the link's first node.
-_WIRED = ("+ ", "- ", "r ", "d ")
-
 # typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -168,10 +164,11 @@ class TraceStream:
             nam_batch: list[str] = []
             wired_nam = self.translation.wired_nam_lines
             for key, line in merged:
-                if line[:2] in _WIRED and not line.split(" ", 3)[2].startswith("_"):
+                wired = wired_nam(line)
+                if wired is not None:
                     # A link's line of a wired-cum-wireless run (its exact time last when
                     # a nam trace is open).
-                    line, lines = wired_nam(line)
+                    line, lines = wired
                     batch.append(line)
                     if nam is not None:
                         nam_batch += lines

@@ -239,13 +239,17 @@ impl WiredDirection {
         self.red.as_ref().map(|r| &r.ave)
     }
 
-    /// Whether `packet`'s arrival is refused, and why: drop-tail limits, RED, or SFQ.
-    fn refuse(&mut self, now: SimTime, packet: &Packet) -> Option<DropReason> {
+    /// Whether `packet`'s arrival is refused, and why: drop-tail limits, RED, or SFQ (whose
+    /// bucket for it the caller found).
+    fn refuse(
+        &mut self,
+        now: SimTime,
+        packet: &Packet,
+        bucket: Option<usize>,
+    ) -> Option<DropReason> {
         let size = packet.size;
-        if let Some(q) = self.sfq.as_deref() {
-            return q
-                .refuses(sfq_bucket(q, packet))
-                .then_some(DropReason::QueueOverflow);
+        if let (Some(q), Some(b)) = (self.sfq.as_deref(), bucket) {
+            return q.refuses(b).then_some(DropReason::QueueOverflow);
         }
         if let Some(r) = self.red.as_deref_mut() {
             let (qlen, qlim) = match self.limit_bytes {
@@ -395,10 +399,11 @@ impl WiredDirection {
     /// The sending node hands over a packet (a point-to-point link ignores the next hop) at
     /// `now`, exactly `now_exact` seconds (the scheduler's exact time, `sim::scheduler`).
     pub fn submit(&mut self, now: SimTime, now_exact: f64, packet: Packet, out: &mut IfaceOutput) {
+        let bucket = self.sfq.as_deref().map(|q| sfq_bucket(q, &packet));
         if !self.up {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
-        } else if let Some(why) = self.refuse(now, &packet) {
+        } else if let Some(why) = self.refuse(now, &packet, bucket) {
             self.stats.drops_queue += 1;
             out.drops.push((packet, why));
             self.note(now, QueueEvent::Drop);
@@ -410,9 +415,9 @@ impl WiredDirection {
             self.note(now, QueueEvent::Enqueue);
         } else {
             self.queued_bytes += u64::from(packet.size);
-            match self.sfq.as_deref_mut() {
-                Some(q) => q.enqueue(sfq_bucket(q, &packet), packet),
-                None => self.queue.push_back(packet),
+            match (self.sfq.as_deref_mut(), bucket) {
+                (Some(q), Some(b)) => q.enqueue(b, packet),
+                _ => self.queue.push_back(packet),
             }
             self.note(now, QueueEvent::Enqueue);
         }

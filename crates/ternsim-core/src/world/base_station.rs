@@ -2,14 +2,27 @@
 //! node on the air learns its subnet and NIC, wired routers reach a mobile node through its
 //! base station, and base stations get the static routes over the wired links.
 
+use std::collections::BTreeMap;
+
 use super::{Device, World};
-use crate::net::addr::{IfaceId, NodeId};
+use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::routing::dsdv::Subnet;
 use crate::routing::RoutingProtocol;
 use crate::scenario::validate::ResolvedBaseStations;
 
 impl World {
     pub(super) fn build_base_stations(&mut self, b: &ResolvedBaseStations) {
+        // Each base station's subnet: itself, then the mobile nodes naming it.
+        let mut subnets: BTreeMap<usize, Vec<Addr>> = b
+            .stations
+            .iter()
+            .map(|&s| (s, vec![self.nodes[s].primary()]))
+            .collect();
+        for (m, bs) in b.base_station_of.iter().enumerate() {
+            if let Some(members) = bs.and_then(|bs| subnets.get_mut(&bs)) {
+                members.push(self.nodes[m].primary());
+            }
+        }
         for node in 0..self.nodes.len() {
             let Some(wifi) = self.wifi_iface(node) else {
                 continue;
@@ -24,13 +37,9 @@ impl World {
             } else {
                 continue; // an ad hoc node sharing the channel: DSDV alone
             };
-            let members = std::iter::once(station)
-                .chain((0..self.nodes.len()).filter(|&m| b.base_station_of[m] == Some(station)))
-                .map(|m| self.nodes[m].primary())
-                .collect();
             let subnet = Subnet {
                 wifi,
-                members,
+                members: subnets[&station].clone(),
                 base_station: (station != node).then(|| self.nodes[station].primary()),
                 wired: Vec::new(),
             };
@@ -40,8 +49,9 @@ impl World {
         }
     }
 
-    /// The node's 802.11 interface, if it has one.
-    fn wifi_iface(&self, node: usize) -> Option<IfaceId> {
+    /// The node's 802.11 interface, if it has one (a node has at most one: the channel's
+    /// station for its position).
+    pub(super) fn wifi_iface(&self, node: usize) -> Option<IfaceId> {
         self.nodes[node].ifaces.iter().copied().find(|i| {
             matches!(
                 self.devices[self.ifaces[i.ix()].device as usize],

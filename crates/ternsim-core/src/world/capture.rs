@@ -473,14 +473,11 @@ impl World {
     /// Node `node`'s ns-2 MAC address (its station index), or its node number without a
     /// NIC.
     fn ns2_mac_of(&self, node: i64) -> i64 {
-        let Some(n) = usize::try_from(node).ok().and_then(|n| self.nodes.get(n)) else {
-            return node;
-        };
-        n.ifaces
-            .iter()
-            .map(|i| &self.ifaces[i.ix()])
-            .find(|i| matches!(self.devices[i.device as usize], super::Device::Wifi(_)))
-            .map_or(node, |i| i64::from(i.port))
+        usize::try_from(node)
+            .ok()
+            .filter(|&n| n < self.nodes.len())
+            .and_then(|n| self.wifi_iface(n))
+            .map_or(node, |i| i64::from(self.ifaces[i.ix()].port))
     }
 
     /// A packet's (source, destination) ports as ns-2 numbers its agents; packets of no flow
@@ -534,12 +531,15 @@ impl World {
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
         let (sport, dport) = self.ns2_ports(p);
-        let exact = self.exact_now(now);
+        let exact = self
+            .capture
+            .as_deref()
+            .is_some_and(|c| c.exact_times)
+            .then(|| self.exact_now(now));
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
         let kind = cap.type_name(p);
-        let exact = cap.exact_times.then_some(exact);
         let Some(out) = cap.wired_trace() else {
             return;
         };

@@ -100,13 +100,8 @@ impl World {
     /// ns-2 `$node reset`: the packets in the node's 802.11 interface queue are dropped as
     /// `END`, the trace's drop lines naming the node. Nothing else changes.
     pub(super) fn reset_node(&mut self, now: SimTime, node: NodeId) {
-        let nics: Vec<(u32, u16)> = self.nodes[node.ix()]
-            .ifaces
-            .iter()
-            .map(|i| (self.ifaces[i.ix()].device, self.ifaces[i.ix()].port))
-            .filter(|&(d, _)| matches!(self.devices[d as usize], super::Device::Wifi(_)))
-            .collect();
-        for (device, port) in nics {
+        if let Some(nic) = self.wifi_iface(node.ix()) {
+            let (device, port) = (self.ifaces[nic.ix()].device, self.ifaces[nic.ix()].port);
             let mut out = self.iface_out_pool.pop().unwrap_or_default();
             if let Some(c) = self.capture.as_deref_mut() {
                 c.submitter = Some(node);

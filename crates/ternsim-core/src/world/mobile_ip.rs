@@ -113,16 +113,7 @@ impl World {
     /// radio link is: routers reach the mobile node through its home network only.
     fn attach_wifi_last_hop(&mut self, m: &ResolvedMobileIp) {
         let nic = |w: &World, node: usize| {
-            w.nodes[node]
-                .ifaces
-                .iter()
-                .copied()
-                .find(|i| {
-                    matches!(
-                        w.devices[w.ifaces[i.ix()].device as usize],
-                        super::Device::Wifi(_)
-                    )
-                })
+            w.wifi_iface(node)
                 .expect("validated: agents and mobile nodes have positions, hence NICs")
         };
         for &agent in &m.agents {

@@ -594,7 +594,7 @@ impl DsdvAgent {
         if !e.is_usable() || e.queue.is_empty() {
             return;
         }
-        let next_hop = if e.metric > 1 { e.next_hop } else { dst };
+        let next_hop = e.hop();
         let Some(iface) = e.iface.or(fallback) else {
             return;
         };
@@ -616,7 +616,7 @@ impl DsdvAgent {
         }
         let fallback = self.iface;
         if let Some(e) = self.table.usable(dst) {
-            let next_hop = if e.metric > 1 { e.next_hop } else { dst };
+            let next_hop = e.hop();
             return match e.iface.or(fallback) {
                 Some(iface) => Routed::Forward {
                     packet,
@@ -669,7 +669,7 @@ impl DsdvAgent {
         let wifi = sub.wifi;
         for target in [dst, base_station] {
             if let Some(e) = self.table.usable(target) {
-                let next_hop = if e.metric > 1 { e.next_hop } else { target };
+                let next_hop = e.hop();
                 return Routed::Forward {
                     packet,
                     iface: wifi,

@@ -74,6 +74,16 @@ impl RouteEntry {
         self.metric != BIG
     }
 
+    /// The neighbour a packet for this destination goes to: the destination itself at one
+    /// hop, else the entry's next hop (ns-2 `forwardPacket`'s `send:`).
+    pub fn hop(&self) -> Addr {
+        if self.metric > 1 {
+            self.next_hop
+        } else {
+            self.dst
+        }
+    }
+
     /// Whether the next update may list it as a change (ns-2 `makeUpdate`'s count).
     pub fn has_change_to_advertise(&self, now: SimTime) -> bool {
         (self.advert_seqnum || self.advert_metric) && self.advertise_ok_at <= now
