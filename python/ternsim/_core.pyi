@@ -83,8 +83,16 @@ class Simulation:
         """The scenario's duration, in seconds."""
     @property
     def flow_count(self) -> int: ...
-    def run_until(self, seconds: float) -> None:
-        """Runs the events due before ``seconds`` and pauses there."""
+    def run_until(self, seconds: float) -> bool:
+        """Runs the events due before ``seconds`` and pauses there; False when it paused
+        earlier, at a ping reply kept for the host (``set_ping_upcalls``)."""
+    def set_ping_upcalls(self, on: bool) -> None:
+        """Keep ping replies for the host, pausing the run at each."""
+    def take_ping_replies(self) -> list[tuple[int, bool, float, int, float, float]]:
+        """Replies kept since the last call: ``(flow, at the sink end, arrival, seq, request
+        sent, request arrived)``, exact seconds."""
+    def ping(self, flow: int, sink: bool) -> None:
+        """Ping flow ``flow``'s source (``sink`` false) or sink end sends an echo request."""
     def flow_state(self, flow: int) -> dict[str, float]:
         """Flow ``flow``'s state now (see ``ternsim.Simulation.flow``)."""
     def set_tcp_window(self, flow: int, window: int) -> None:

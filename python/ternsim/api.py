@@ -539,9 +539,42 @@ class Simulation:
         """Where the run is paused, in seconds."""
         return float(self._sim.now)
 
-    def run_until(self, seconds: float) -> None:
-        """Runs every event due before ``seconds`` and pauses there (never goes back)."""
-        self._sim.run_until(float(seconds))
+    def run_until(self, seconds: float) -> bool:
+        """Runs every event due before ``seconds`` and pauses there (never goes back).
+        With :meth:`ping_replies` asked for, it pauses earlier at the event that brought a
+        ping reply and returns False (``now`` is then that event's time)."""
+        return bool(self._sim.run_until(float(seconds)))
+
+    def keep_ping_replies(self, on: bool = True) -> None:
+        """Keep each ping reply for :meth:`ping_replies`, pausing the run where it arrives
+        (as ns-2 calls a ping agent's ``recv`` at that instant)."""
+        self._sim.set_ping_upcalls(bool(on))
+
+    def ping_replies(self) -> list[dict[str, Any]]:
+        """The ping replies kept since the last call, in arrival order: the flow (its name,
+        and its ``index``), the ``end`` that pinged (``"source"`` or ``"sink"``), the reply's
+        arrival ``at``, the request's ``seq``, when it was ``sent`` and when it ``reached``
+        the replier (exact seconds), and the round trip ``rtt_s``."""
+        names = {i: n for n, i in self._flow_index.items()}
+        return [
+            {
+                "flow": names.get(flow, flow),
+                "index": flow,
+                "end": "sink" if sink else "source",
+                "at": at,
+                "seq": seq,
+                "sent": sent,
+                "reached": reached,
+                "rtt_s": at - sent,
+            }
+            for flow, sink, at, seq, sent, reached in self._sim.take_ping_replies()
+        ]
+
+    def ping(self, flow: str | int, end: str = "source") -> None:
+        """A ping flow's ``"source"`` (or ``"sink"``) end sends an echo request now."""
+        if end not in ("source", "sink"):
+            raise ValueError(f"end {end!r}: allowed: 'source', 'sink'")
+        self._sim.ping(self._index(flow), end == "sink")
 
     def _index(self, flow: str | int) -> int:
         if isinstance(flow, int):

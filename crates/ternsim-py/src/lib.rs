@@ -280,6 +280,10 @@ fn cbrgen(
     }))
 }
 
+/// A ping reply as Python gets it: (flow, at the sink end, arrival, seq, request sent,
+/// request arrived), exact seconds.
+type PingReplyTuple = (usize, bool, f64, u32, f64, f64);
+
 /// A run its caller steps (`ternsim.Simulation`): built from a scenario (JSON text) and a
 /// seed, paused at 0; `run_until(t)` runs the events due before `t` seconds with the GIL
 /// released; `flow_state(i)` reads flow `i` as a dict; `set_tcp_window(i, w)` changes its
@@ -354,11 +358,41 @@ impl Simulation {
         Ok(self.live()?.flow_count())
     }
 
-    fn run_until(&mut self, py: Python<'_>, seconds: f64) -> PyResult<()> {
+    /// False when the run paused before `seconds`, at a ping reply kept for the host.
+    fn run_until(&mut self, py: Python<'_>, seconds: f64) -> PyResult<bool> {
         let t = sim_time(seconds)?;
         let sim = self.live()?;
-        py.allow_threads(|| sim.run_until_exact(t, seconds));
+        Ok(py.allow_threads(|| sim.run_until_exact(t, seconds)))
+    }
+
+    /// Keep ping replies for the host and pause the run at each (`take_ping_replies`).
+    fn set_ping_upcalls(&mut self, on: bool) -> PyResult<()> {
+        self.live()?.set_ping_upcalls(on);
         Ok(())
+    }
+
+    /// The ping replies kept since the last call: `(flow, at the sink end, arrival s, seq,
+    /// request sent s, request arrived s)` each, exact seconds.
+    fn take_ping_replies(&mut self) -> PyResult<Vec<PingReplyTuple>> {
+        Ok(self
+            .live()?
+            .take_ping_replies()
+            .into_iter()
+            .map(|r| {
+                let sink = r.side == ternsim_core::world::AgentSide::Sink;
+                (r.flow, sink, r.at, r.seq, r.sent_at, r.received_at)
+            })
+            .collect())
+    }
+
+    /// Ping flow `flow`'s source (`sink = false`) or sink end sends an echo request now.
+    fn ping(&mut self, flow: usize, sink: bool) -> PyResult<()> {
+        let side = if sink {
+            ternsim_core::world::AgentSide::Sink
+        } else {
+            ternsim_core::world::AgentSide::Source
+        };
+        self.live()?.ping(flow, side).map_err(PyValueError::new_err)
     }
 
     fn flow_state<'py>(&mut self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {

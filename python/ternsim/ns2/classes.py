@@ -25,6 +25,8 @@ PARENT: dict[str, str | None] = {
     "Agent/UDP": "Agent",
     "Agent/Null": "Agent",
     "Agent/LossMonitor": "Agent",
+    # Greis's ping agent (apps/ping.cc).
+    "Agent/Ping": "Agent",
     # Mobile IP's registration agents: ns-2 makes one per node made with -mobileIP ON
     # (`$node set regagent_` returns it); scripts set their variables.
     "Agent/MIPBS": "Agent",
@@ -241,6 +243,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "Agent/UDP": {"packetSize_": "1000"},
     "Agent/Null": {},
     "Agent/LossMonitor": {"nlost_": "0", "npkts_": "0", "bytes_": "0", "lastPktTime_": "0"},
+    "Agent/Ping": {"packetSize_": "64"},
     # ns-default.tcl; `home_agent_` is bound in C++ (MIPMHAgent: ha_(-1)).
     "Agent/MIPBS": {"adSize_": "48", "ad_lifetime_": "2"},
     "Agent/MIPMH": {

@@ -154,7 +154,8 @@ class _Session:
         raise Refusal(
             "not supported; supported: Simulator, new, Class and the classes "
             "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
-            "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Application/FTP, "
+            "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Agent/Ping, "
+            "Application/FTP, "
             "Application/Traffic/{CBR,Exponential,Pareto}; for wireless scripts create-god, "
             "God, ns-random, Topography, Channel/WirelessChannel, Propagation/{TwoRayGround,"
             "FreeSpace} and the class variables of " + ", ".join(classes.WIRELESS_VARS)
@@ -204,6 +205,9 @@ class _Session:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
         self.stream = TraceStream(self.translation)
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
+        #: Per ping flow of the script: its agents' `recv` runs as each reply arrives.
+        if any(model.o.builtin_base(s.cls) == "Agent/Ping" for s, _ in self.translation.ends):
+            sim.keep_ping_replies()
         due = [(ev.time, ev.seq, ev) for ev in callbacks]
         heapq.heapify(due)
         model.schedule_hook = lambda ev: heapq.heappush(due, (ev.time, ev.seq, ev))
@@ -211,12 +215,18 @@ class _Session:
         final_resets = list(self.translation.final_resets)
         try:
             while due and not model.halted:
-                t, _, ev = heapq.heappop(due)
+                t, _, ev = due[0]
                 if t > end:
                     break
                 # The callback sees the state before the packet events of its own instant,
                 # as in ns-2, where it was queued before them.
-                self.stream.run_to(sim, sim.now, t, self._trace_writer(), model.nam.writer())
+                writer, nam = self._trace_writer(), model.nam.writer()
+                if not self.stream.run_to(sim, sim.now, t, writer, nam):
+                    # A ping reply arrived first: its agent's `recv` runs now, and may
+                    # schedule callbacks before t.
+                    self._ping_recv(sim)
+                    continue
+                heapq.heappop(due)
                 model.now = t
                 if t == end and final_resets:
                     for node in final_resets:
@@ -231,6 +241,30 @@ class _Session:
         finally:
             if self.refusal is None and model.live.final is None:
                 self._end_run(sim)
+
+    def _ping_recv(self, sim: Any) -> None:
+        """Calls each ping agent that got a reply: ns-2's `$agent recv FROM RTT` (or with
+        `oneway` `$agent recv FROM SEQ FORWARD REVERSE`), the times in milliseconds with
+        C's `%3.1f`, FROM the replier's node (ns-2.35 `PingAgent::recv`)."""
+        o = self.model.o
+        for reply in sim.ping_replies():
+            sender, answer = self.translation.ends[reply["index"]]
+            me, other = (answer, sender) if reply["end"] == "sink" else (sender, answer)
+            frm = other.info["node"].info["id"]
+            at, sent, reached = reply["at"], reply["sent"], reply["reached"]
+            if me.info.get("oneway"):
+                forward, back = (reached - sent) * 1000, (at - reached) * 1000
+                args = f"{frm} {reply['seq']} {forward:3.1f} {back:3.1f}"
+            else:
+                args = f"{frm} {(at - sent) * 1000:3.1f}"
+            self.model.now = at
+            self._pull_trace(sim)
+            if o._find_instproc(me.cls, "recv") is None:
+                raise Refusal(
+                    f"{me.name} recv {args}: the ping agent got a reply and the script "
+                    "defines no `Agent/Ping instproc recv` (ns-2 stops with this error)"
+                )
+            self.tcl.eval(f"{me.name} recv {args}")
 
     def _pull_trace(self, sim: Any, final: bool = False) -> None:
         """Writes the trace lines recorded since the last call into the script's trace file

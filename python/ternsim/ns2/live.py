@@ -155,6 +155,14 @@ class LiveState:
             else:
                 self.sim.stop_flow(flow)
 
+    def ping(self, agent: Obj) -> None:
+        """``$ping send`` in a callback: the agent sends an echo request now."""
+        if agent.name not in self.role:
+            raise Refusal(f"send of {agent.name}: the ping agent is not attached and connected")
+        if self.final is None:
+            flow, role = self.role[agent.name]
+            self.sim.ping(flow, role == "receiver")
+
     def write(self, o: Obj, var: str, value: str) -> bool:
         """Applies ``$o set var value`` during the run; False when ``var`` is not a live
         variable of ``o`` (the caller then refuses it)."""

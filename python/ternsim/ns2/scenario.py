@@ -312,7 +312,7 @@ def settable(base: str) -> set[str]:
             out.add("interval_")
         if "Sack1" in base:
             out.add("maxSackBlocks_")
-    elif base == "Agent/UDP":
+    elif base in ("Agent/UDP", "Agent/Ping"):
         out.add("packetSize_")
     elif base == "Agent/MIPMH":
         out |= {"home_agent_", "reg_rtx_", "reg_lifetime_"}
@@ -352,13 +352,13 @@ _DSR_SEND_FAILURE = re.compile(
 )
 
 #: ns-2.35's numbers of the flows' packet types (``common/packet.h``).
-_FLOW_PTYPES = {0, 1, 2, 5, 28, 29}
+_FLOW_PTYPES = {0, 1, 2, 5, 28, 29, 44}
 
 #: The first two characters of a wired trace line (``+ 0.1 0 1 tcp ...``).
 _WIRED_EVENTS = {"+ ", "- ", "r ", "d "}
 
 #: Packet types of the flows' agents (the others are routing messages).
-_FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp"}
+_FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp", "ping"}
 _RT_PORT = 255
 
 _FLOW_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -463,6 +463,14 @@ class Translation:
                 times.setdefault(app.name, []).append((t, what))
         for agent in model.agents:
             base = o.builtin_base(agent.cls)
+            if base == "Agent/Ping":
+                # One flow per connected pair, its source the agent connected first.
+                if agent.info["peer"] is not None and not any(
+                    agent is answer for _, answer in self.ends
+                ):
+                    self.flows.append(self._ping_flow(agent))
+                    self.ends.append((agent, agent.info["peer"]))
+                continue
             if base not in TCP_VARIANTS and base != "Agent/UDP":
                 continue
             # `$tcp advance N` without an application: the agent is its own source.
@@ -703,6 +711,32 @@ class Translation:
 
     def _var(self, obj: Obj, var: str) -> str:
         return self.model.o.getvar(obj, var)
+
+    def _ping_flow(self, agent: Obj) -> dict:
+        """The flow of a pair of connected ping agents: requests only where the script says
+        `send` (live, in its callbacks)."""
+        o = self.model.o
+        peer = agent.info["peer"]
+        if o.builtin_base(peer.cls) != "Agent/Ping":
+            raise Refusal(
+                f"Agent/Ping connected to {o.builtin_base(peer.cls)}: needs an Agent/Ping"
+            )
+        if agent.info["node"] is None or peer.info["node"] is None:
+            raise Refusal(f"agent {agent.name} (Agent/Ping) is not attached and connected")
+        if self.model.hierarchical:
+            raise Refusal(
+                "Agent/Ping with hierarchical addresses: not supported (its recv names the "
+                "replier by a part of its address); supported: flat addresses"
+            )
+        size, reply = (int(float(self._var(a, "packetSize_"))) for a in (agent, peer))
+        return {
+            "name": agent.name,
+            "src": self.node_name(agent.info["node"]),
+            "dst": self.node_name(peer.info["node"]),
+            "start": "0s",
+            "transport": "ping",
+            "app": {"kind": "ping", "packet_size": f"{size}B", "reply_size": f"{reply}B"},
+        }
 
     def _flow(self, agent: Obj, app: Obj, times: list[tuple[float, str]], end: float) -> dict:
         o = self.model.o
@@ -1129,18 +1163,24 @@ class Translation:
         """A hierarchical script's nodes by id, as their address (`AddrParams`) prints."""
         return {str(n.info["id"]): n.info["addr"] for n in self.model.nodes if "addr" in n.info}
 
-    def _flow_numbers(self) -> tuple[list[str], list[dict[str, str]]]:
-        """Per ternsim flow: ns-2's flow id, and the port of its agent on each end node."""
+    def _flow_numbers(self) -> tuple[list[str], list[dict[str, str]], dict[int, tuple[str, str]]]:
+        """Per ternsim flow: ns-2's flow id, and the port of its agent on each end node; for
+        the flows whose far end makes its own packets (a ping agent's replies and requests
+        carry its own fid_, where a TCP sink's ACK copies the data's), that end's node and
+        fid_."""
         o = self.model.o
         flow_fid = []
         ports: list[dict[str, str]] = []
-        for sender, receiver in self.ends:
+        answer_fid: dict[int, tuple[str, str]] = {}
+        for i, (sender, receiver) in enumerate(self.ends):
             flow_fid.append(o.getvar(sender, "fid_"))
             m = {}
             for agent in (sender, receiver):
                 m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
             ports.append(m)
-        return flow_fid, ports
+            if o.builtin_base(receiver.cls) == "Agent/Ping":
+                answer_fid[i] = (str(receiver.info["node"].info["id"]), o.getvar(receiver, "fid_"))
+        return flow_fid, ports, answer_fid
 
     def nam_packets(self, text: str, until: float = float("inf")) -> str:
         """The nam lines of a piece of ternsim's wired trace: the events on the link
@@ -1276,15 +1316,20 @@ class _Renumbering:
     worked out once: this runs for every line of every traced link."""
 
     def __init__(
-        self, numbers: tuple[list[str], list[dict[str, str]]], addr: dict[str, str] | None = None
+        self,
+        numbers: tuple[list[str], list[dict[str, str]], dict[int, tuple[str, str]]],
+        addr: dict[str, str] | None = None,
     ) -> None:
-        self.flow_fid, self.ports = numbers
+        self.flow_fid, self.ports, self.answer_fid = numbers
         self.addr = addr or {}
         self._renamed: dict[tuple[int, str], str] = {}
 
     def __call__(self, f: list[str], i: int) -> None:
         if 0 <= i < len(self.flow_fid):
             f[7] = self.flow_fid[i]
+            answer = self.answer_fid.get(i)
+            if answer is not None and f[8].split(".")[0] == answer[0]:
+                f[7] = answer[1]
         elif self.addr:
             i = -1
         else:

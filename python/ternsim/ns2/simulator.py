@@ -242,6 +242,7 @@ class Model:
             "attach-app": self.attach_app,
             "attach-source": self.attach_source,
         }
+        b["Agent/Ping"] = {"send": self.ping_send, "oneway": self.ping_oneway}
         b["Application"] = {
             "set": self.obj_set,
             "get": self.obj_get,
@@ -1094,6 +1095,9 @@ class Model:
         if agent.info["node"] is not None:
             raise Refusal("an agent attached twice: not supported")
         agent.info["node"] = node
+        # ns-2's `Node attach` sets the agent's node_, which its methods read (a ping
+        # agent's `recv` prints `[$node_ id]`).
+        self.o.setvar(agent, "node_", node.name)
         agent.info["port"] = node.info["ports"]  # ns-2 numbers a node's agents 0, 1, ...
         # ns-2 puts the AGT trace points in when it attaches the agent (add-target).
         agent.info["agt_trace"] = (
@@ -1266,6 +1270,24 @@ class Model:
         if agent.info["app"] is not None or app.info["agent"] is not None:
             raise Refusal("an agent with two applications (or the reverse): not supported")
         app.info["agent"], agent.info["app"] = agent, app
+        return ""
+
+    def ping_send(self, agent: Obj, args: tuple) -> str:
+        """`$ping send`: an echo request now; during the run only (ns-2 sends one made
+        before `$ns run` at time 0, a case the scripts schedule with `$ns at` instead)."""
+        if args:
+            raise Refusal("send: takes no arguments (start-WL-brdcast is not supported)")
+        if not self.started:
+            raise Refusal(
+                '$ping send before $ns run: not supported; schedule it, e.g. `$ns at 0.0 "$p send"`'
+            )
+        if self.live is not None:
+            self.live.ping(agent)
+        return ""
+
+    def ping_oneway(self, agent: Obj, args: tuple) -> str:
+        """`$ping oneway`: its `recv` gets the sequence number and both one-way delays."""
+        agent.info["oneway"] = True
         return ""
 
     def _app_now(self, app: Obj, what: str) -> str:

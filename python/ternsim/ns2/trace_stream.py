@@ -70,20 +70,24 @@ class TraceStream:
         until: float,
         write: Callable[[str], None] | None,
         nam: Callable[[str], None] | None = None,
-    ) -> None:
+    ) -> bool:
         """Runs ``sim`` from where it is paused (``start`` seconds) to ``until`` in steps,
         handing the trace of each step to :meth:`add`. Pausing the core changes nothing in
         the run (the events between pauses are those of one run), so the steps only bound
         the text held at once: each is sized from the last one's text towards
-        :data:`STEP_BYTES`."""
+        :data:`STEP_BYTES`. Returns False when the core paused earlier, at a ping reply for
+        the script (the trace is then handed over up to that instant)."""
         t = start
         while True:
             target = min(until, t + self._step)
-            sim.run_until(target)
+            reached = sim.run_until(target)
             text = sim.take_ns2_trace()
+            if not reached:
+                self.add(text, write, sim.now, nam)
+                return False
             self.add(text, write, target, nam)
             if target >= until:
-                return
+                return True
             # Towards the target text size, at most halving or doubling per step.
             scale = min(2.0, max(0.5, STEP_BYTES / max(len(text), 1)))
             self._step = min(MAX_STEP, max(MIN_STEP, (target - t) * scale))

@@ -1,18 +1,20 @@
 //! Applications: FTP bulk transfer and a trace-driven source ([`trace_source`]) that drive TCP
 //! senders; the ns-2 traffic generators CBR ([`cbr`]) and Exponential/Pareto on/off
 //! ([`onoff`]), handled through one type ([`traffic::TrafficSource`]); and the ns-2 UDP agent
-//! with per-flow datagram statistics ([`udp`]).
+//! with per-flow datagram statistics ([`udp`]); ns-2's ping agent ([`ping`]).
 
 pub mod cbr;
 pub mod cbrgen;
 pub mod connection_file;
 pub mod onoff;
+pub mod ping;
 pub mod trace_source;
 pub mod traffic;
 pub mod udp;
 
 pub use cbr::{Cbr, CbrConfig, CbrPacing};
 pub use onoff::{OnOff, OnOffConfig, OnOffLaw};
+pub use ping::{Echo, PingAgent, PingResult};
 pub use trace_source::{parse_app_trace, AppWrite, ByteToPacket};
 pub use traffic::{TrafficConfig, TrafficSource};
 pub use udp::{DatagramStats, UdpAgent, UdpDatagram};

@@ -137,6 +137,8 @@ pub enum Payload {
     Udp(Datagram),
     /// A routing or mobility protocol's own message.
     Control(ControlMessage),
+    /// An echo request or reply of a ping agent (ns-2 `Agent/Ping`).
+    Ping(crate::app::Echo),
 }
 
 /// The kind of a packet, for accounting and metrics by kind.
@@ -146,14 +148,16 @@ pub enum PacketKind {
     TcpAck,
     Udp,
     Control,
+    Ping,
 }
 
 impl PacketKind {
-    pub const ALL: [PacketKind; 4] = [
+    pub const ALL: [PacketKind; 5] = [
         PacketKind::TcpData,
         PacketKind::TcpAck,
         PacketKind::Udp,
         PacketKind::Control,
+        PacketKind::Ping,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -161,6 +165,7 @@ impl PacketKind {
             PacketKind::TcpAck => "tcp_ack",
             PacketKind::Udp => "udp",
             PacketKind::Control => "control",
+            PacketKind::Ping => "ping",
         }
     }
     pub fn index(self) -> usize {
@@ -364,6 +369,7 @@ impl PacketFields {
             Payload::TcpAck(_) => PacketKind::TcpAck,
             Payload::Udp(_) => PacketKind::Udp,
             Payload::Control(_) => PacketKind::Control,
+            Payload::Ping(_) => PacketKind::Ping,
         }
     }
 
@@ -374,7 +380,8 @@ impl PacketFields {
             Payload::TcpData(s) => s.seq,
             Payload::TcpAck(a) => a.ack,
             Payload::Udp(d) => d.seq as i64,
-            Payload::Control(_) => -1,
+            // ns-2 prints no sequence number for a ping (its own header's is not the trace's).
+            Payload::Control(_) | Payload::Ping(_) => -1,
         }
     }
 }

@@ -727,7 +727,7 @@ pub struct FlowSpec {
     pub name: Option<String>,
     pub src: String,
     pub dst: String,
-    /// `tcp` (default) or `udp`.
+    /// `tcp` (default), `udp` or `ping`.
     #[serde(default)]
     pub transport: Option<String>,
     /// TCP variant: tahoe, reno, newreno, sack, vegas, vegasw (or vegas-w), few (required for
@@ -798,6 +798,21 @@ pub enum AppSpec {
         idle_time: Duration,
         #[serde(default)]
         shape: Option<f64>,
+    },
+    /// A ping flow's agents (`transport = "ping"`, ns-2 `Agent/Ping`): the bytes of the
+    /// source's packets (`packet_size`, default 64 B, ns-2's `packetSize_`) and of the
+    /// destination's (`reply_size`, default the same); the source pings every `interval`
+    /// from the flow's start, at most `count` times (without `interval` only `ping` events
+    /// and a stepping host send requests).
+    Ping {
+        #[serde(default)]
+        packet_size: Option<Bytes>,
+        #[serde(default)]
+        reply_size: Option<Bytes>,
+        #[serde(default)]
+        interval: Option<Duration>,
+        #[serde(default)]
+        count: Option<u64>,
     },
 }
 

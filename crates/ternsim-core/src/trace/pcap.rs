@@ -24,6 +24,8 @@ pub const MAGIC_NANOS: u32 = 0xA1B2_3C4D;
 pub const SNAPLEN: u32 = 262_144;
 
 pub const ETHERTYPE_IPV4: u16 = 0x0800;
+/// RFC 792.
+pub const IPPROTO_ICMP: u8 = 1;
 pub const IPPROTO_IPIP: u8 = 4;
 pub const IPPROTO_TCP: u8 = 6;
 pub const IPPROTO_UDP: u8 = 17;
@@ -89,6 +91,14 @@ pub enum Transport {
         src_port: u16,
         dst_port: u16,
         payload_len: u32,
+    },
+    /// An ICMP echo request or reply (RFC 792: type 8 or 0), `data_len` bytes of data after
+    /// its 8-byte header.
+    IcmpEcho {
+        reply: bool,
+        ident: u16,
+        seq: u16,
+        data_len: u32,
     },
     /// An opaque IP payload of another protocol.
     Raw { protocol: u8, payload_len: u32 },
@@ -158,6 +168,24 @@ impl IpPacket {
                 };
                 u[6..8].copy_from_slice(&c.to_be_bytes());
                 (IPPROTO_UDP, u)
+            }
+            Transport::IcmpEcho {
+                reply,
+                ident,
+                seq,
+                data_len,
+            } => {
+                let mut m = Vec::with_capacity(8 + *data_len as usize);
+                m.push(if *reply { 0 } else { 8 }); // RFC 792: echo reply 0, echo 8
+                m.push(0); // code
+                m.extend_from_slice(&[0, 0]);
+                m.extend_from_slice(&ident.to_be_bytes());
+                m.extend_from_slice(&seq.to_be_bytes());
+                m.resize(8 + *data_len as usize, 0);
+                // The checksum covers the ICMP message alone (no pseudo-header).
+                let c = internet_checksum(&m);
+                m[2..4].copy_from_slice(&c.to_be_bytes());
+                (IPPROTO_ICMP, m)
             }
             Transport::Raw {
                 protocol,
@@ -290,6 +318,40 @@ mod tests {
         assert_eq!(internet_checksum(&data), 0x220d);
         // An odd length pads the last byte with zero on the right.
         assert_eq!(internet_checksum(&[0x00, 0x01, 0xf2]), !0xf201u16);
+    }
+
+    /// RFC 792 echo: type 8 (reply 0), code 0, identifier, sequence number; the checksum of
+    /// an echo with identifier 1, sequence 2 and no data is the complement of 0x0800 + 1 + 2.
+    #[test]
+    fn icmp_echo_has_rfc_792_layout_and_checksum() {
+        let p = IpPacket {
+            src: 0x0a00_0001,
+            dst: 0x0a00_0002,
+            ttl: 64,
+            ident: 7,
+            transport: Transport::IcmpEcho {
+                reply: false,
+                ident: 1,
+                seq: 2,
+                data_len: 0,
+            },
+        };
+        let b = p.to_bytes();
+        assert_eq!(b[9], IPPROTO_ICMP);
+        assert_eq!(&b[20..], &[8, 0, 0xf7, 0xfc, 0, 1, 0, 2]);
+        let reply = IpPacket {
+            transport: Transport::IcmpEcho {
+                reply: true,
+                ident: 1,
+                seq: 2,
+                data_len: 36,
+            },
+            ..p
+        };
+        let b = reply.to_bytes();
+        assert_eq!(b.len(), 20 + 8 + 36);
+        assert_eq!(&b[20..24], &[0, 0, 0xff, 0xfc]);
+        assert_eq!(internet_checksum(&b[20..]), 0);
     }
 
     /// The IPv4 header of the widely used worked example (Wikipedia "IPv4 header checksum"):

@@ -49,7 +49,7 @@ fn cmu_band(kind: PacketKind) -> usize {
     match kind {
         PacketKind::Control => 0,
         PacketKind::TcpAck => 2,
-        PacketKind::TcpData | PacketKind::Udp => 3,
+        PacketKind::TcpData | PacketKind::Udp | PacketKind::Ping => 3,
     }
 }
 

@@ -12,7 +12,9 @@ use crate::tcp::{AckSegment, DataSegment, TcpEvent};
 fn split(flow: &mut super::FlowRuntime) -> (&mut TcpAgents, &mut crate::trace::FlowStats) {
     match &mut flow.agents {
         FlowAgents::Tcp(t) => (t, &mut flow.stats),
-        FlowAgents::Udp(_) => unreachable!("flow {} is not TCP", flow.spec.name),
+        FlowAgents::Udp(_) | FlowAgents::Ping(_) => {
+            unreachable!("flow {} is not TCP", flow.spec.name)
+        }
     }
 }
 
@@ -22,9 +24,10 @@ impl World {
     }
 
     pub(super) fn start_flow(&mut self, now: SimTime, f: usize) {
-        if matches!(self.flows[f].agents, FlowAgents::Udp(_)) {
-            self.start_udp(now, f);
-            return;
+        match self.flows[f].agents {
+            FlowAgents::Udp(_) => return self.start_udp(now, f),
+            FlowAgents::Ping(_) => return self.start_ping(now, f),
+            FlowAgents::Tcp(_) => {}
         }
         let t = split(&mut self.flows[f]).0;
         if t.running {
@@ -59,6 +62,7 @@ impl World {
                 t.sender.stop_new_data();
             }
             FlowAgents::Udp(_) => self.stop_udp(f),
+            FlowAgents::Ping(_) => self.stop_ping(f),
         }
     }
 

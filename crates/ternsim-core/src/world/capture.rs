@@ -111,6 +111,13 @@ impl FlowWire {
                 isn_r,
                 udp_type: "udp",
             },
+            FlowTransport::Ping { .. } => FlowWire {
+                mss: 0,
+                syn: false,
+                isn_s,
+                isn_r,
+                udp_type: "ping",
+            },
             FlowTransport::Udp { traffic } => FlowWire {
                 mss: 0,
                 syn: false,
@@ -258,7 +265,7 @@ impl Capture {
     }
 
     /// ns-2.35's packet type number (`common/packet.h`: `PT_TCP` 0, `PT_UDP` 1, `PT_CBR` 2,
-    /// `PT_ACK` 5, `PT_PARETO` 28, `PT_EXP` 29, `PT_DSR` 37, `PT_AODV` 38), which
+    /// `PT_ACK` 5, `PT_PARETO` 28, `PT_EXP` 29, `PT_DSR` 37, `PT_AODV` 38, `PT_PING` 44), which
     /// `SSendFailure` prints.
     fn ns2_ptype(&self, p: &Packet) -> u32 {
         match self.type_name(p) {
@@ -268,6 +275,7 @@ impl Capture {
             "ack" => 5,
             "pareto" => 28,
             "exp" => 29,
+            "ping" => 44,
             "AODV" => 38,
             _ => 37,
         }
@@ -278,6 +286,7 @@ impl Capture {
         match &p.payload {
             Payload::TcpData(_) => "tcp",
             Payload::TcpAck(_) => "ack",
+            Payload::Ping(_) => "ping",
             Payload::Udp(_) => p
                 .flow
                 .and_then(|f| self.flows.get(f as usize))
@@ -377,6 +386,14 @@ impl Capture {
                 src_port: p.ports.src,
                 dst_port: p.ports.dst,
                 payload_len: d.payload_bytes,
+            },
+            // A ping is an ICMP echo (RFC 792) of the packet's size; its identifier is the
+            // flow's port, which both ends share.
+            (Payload::Ping(e), _) => Transport::IcmpEcho {
+                reply: e.reply,
+                ident: p.ports.src,
+                seq: e.seq as u16,
+                data_len: p.size.saturating_sub(IP_HEADER_BYTES + 8),
             },
             _ => Transport::Raw {
                 protocol: pcap::IPPROTO_EXPERIMENTAL,

@@ -51,6 +51,15 @@ impl World {
                 self.stop_flow(flow);
                 ("flow_stop", self.flows[flow].spec.name.clone())
             }
+            EventAction::Ping { flow, reverse } => {
+                let side = if reverse {
+                    super::AgentSide::Sink
+                } else {
+                    super::AgentSide::Source
+                };
+                self.ping_send(now, flow, side);
+                ("ping", self.flows[flow].spec.name.clone())
+            }
             EventAction::NodeReset { node } => {
                 self.reset_node(now, NodeId(node as u32));
                 ("node_reset", self.nodes[node].name.clone())

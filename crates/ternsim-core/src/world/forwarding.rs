@@ -203,8 +203,10 @@ impl World {
         };
         // A detached agent's port leads to ns-2's null agent (`Node::detach`).
         let (f, side) = match agent {
-            Agent::TcpSender(f) | Agent::UdpSource(f) => (f, AgentSide::Source),
-            Agent::TcpSink(f) | Agent::UdpSink(f) => (f, AgentSide::Sink),
+            Agent::TcpSender(f) | Agent::UdpSource(f) | Agent::PingSource(f) => {
+                (f, AgentSide::Source)
+            }
+            Agent::TcpSink(f) | Agent::UdpSink(f) | Agent::PingSink(f) => (f, AgentSide::Sink),
         };
         if self.flows[f as usize].detached[side as usize] {
             self.absorb(&packet);
@@ -218,6 +220,9 @@ impl World {
             (Agent::TcpSender(f), Payload::TcpAck(ack)) => self.deliver_ack(now, f as usize, ack),
             (Agent::UdpSink(f), Payload::Udp(d)) => {
                 self.deliver_datagram(now, f as usize, packet.size, d)
+            }
+            (Agent::PingSource(f) | Agent::PingSink(f), Payload::Ping(e)) => {
+                self.deliver_echo(now, f as usize, side, e)
             }
             // Anything else reaching an agent (a datagram on a TCP port) is consumed there,
             // as a real agent would discard it.

@@ -25,11 +25,13 @@ mod events;
 mod forwarding;
 mod mobile_ip;
 mod node;
+mod ping;
 mod stepping;
 mod summary;
 mod udp;
 
 pub use capture::{CaptureOutput, CaptureSpec};
+pub use ping::PingReply;
 pub use stepping::{FlowState, Simulation};
 pub use summary::{
     BearerSummary, FlowSummary, LinkSummary, NodeSummary, PacketSummary, RunOutput, RunSummary,
@@ -55,6 +57,7 @@ use crate::wifi::{StationSpec, WifiChannel};
 
 use device::{BearerDevice, Device, RNC_PORT, UE_PORT};
 use node::{Agent, Iface, Node};
+use ping::PingAgents;
 use udp::UdpAgents;
 
 /// The IP TTL of a packet an agent sends: ns-2.35's `Agent set ttl_ 32` (ns-default.tcl).
@@ -95,6 +98,8 @@ enum Event {
     /// A packet a drop stage held back (ns-2 `delay_pkt_`) goes on: its slot in
     /// `World::held`.
     StageRelease(u32),
+    /// A ping flow's next scheduled echo request is due.
+    PingDue(u32),
 }
 
 /// The exact bound of a run that ends at `duration`: the next double above it, so that the
@@ -185,6 +190,7 @@ struct TcpAgents {
 enum FlowAgents {
     Tcp(Box<TcpAgents>),
     Udp(Box<UdpAgents>),
+    Ping(Box<PingAgents>),
 }
 
 struct FlowRuntime {
@@ -207,7 +213,8 @@ struct FlowRuntime {
     detached: [bool; 2],
 }
 
-/// A flow's two agents: the source (TCP sender, UDP source) and the sink.
+/// A flow's two agents: the source (TCP sender, UDP source, the first ping agent) and the
+/// sink (the second ping agent).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentSide {
     Source = 0,
@@ -321,6 +328,11 @@ struct World {
     spent_packets: Vec<Packet>,
     /// pcap and ns-2 trace capture points, when the run asked for them.
     capture: Option<Box<capture::Capture>>,
+    /// Whether ping replies are kept for the host (a stepped run whose host answers them),
+    /// the replies kept, and whether the event just handled asks the run to pause.
+    ping_upcalls: bool,
+    ping_replies: Vec<PingReply>,
+    pause_requested: bool,
 }
 
 impl World {
@@ -562,6 +574,15 @@ impl World {
                     let rng = RandomStream::named(seed, &format!("flow/{}/traffic", f.name));
                     FlowAgents::Udp(Box::new(UdpAgents::new(traffic, rng)))
                 }
+                FlowTransport::Ping {
+                    sizes,
+                    interval,
+                    count,
+                } => {
+                    nodes[f.src].bind(port, Agent::PingSource(i as u32));
+                    nodes[f.dst].bind(port, Agent::PingSink(i as u32));
+                    FlowAgents::Ping(Box::new(PingAgents::new(*sizes, *interval, *count)))
+                }
             };
             flows.push(FlowRuntime {
                 spec: f.clone(),
@@ -639,6 +660,9 @@ impl World {
             sink_out: SinkOutput::default(),
             spent_packets: Vec::with_capacity(SPENT_PACKETS_KEPT),
             capture: None,
+            ping_upcalls: false,
+            ping_replies: Vec::new(),
+            pause_requested: false,
         };
         if let Some(m) = &sc.mobile_ip {
             world.build_mobile_ip(sc, m, seed);
@@ -683,7 +707,14 @@ impl World {
 
     /// Runs the events due at or before `end` and, of those, exactly before `end_exact`
     /// seconds (`f64::INFINITY`: all of them).
-    fn run_until(&mut self, end: SimTime, end_exact: f64, progress: &mut dyn FnMut(SimTime, u64)) {
+    /// Runs the events before `end_exact` (at most `end`); returns false when it paused
+    /// earlier, after an event that kept a ping reply for the host.
+    fn run_until(
+        &mut self,
+        end: SimTime,
+        end_exact: f64,
+        progress: &mut dyn FnMut(SimTime, u64),
+    ) -> bool {
         while let Some((now, event)) = self.sched.pop_before(end, end_exact) {
             match event {
                 Event::IfaceWake { device, tag } => self.on_device_wake(now, device, tag),
@@ -698,11 +729,17 @@ impl World {
                 Event::MipTimer(n) => self.on_mip_timer(now, NodeId(n)),
                 Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
                 Event::StageRelease(slot) => self.release_held(now, slot),
+                Event::PingDue(f) => self.on_ping_due(now, f as usize),
             }
             let events = self.sched.events_executed();
             if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {
                 progress(now, events);
             }
+            if self.pause_requested {
+                self.pause_requested = false;
+                return false;
+            }
         }
+        true
     }
 }

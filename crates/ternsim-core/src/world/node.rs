@@ -14,6 +14,8 @@ pub enum Agent {
     TcpSink(u32),
     UdpSource(u32),
     UdpSink(u32),
+    PingSource(u32),
+    PingSink(u32),
 }
 
 pub struct Node {

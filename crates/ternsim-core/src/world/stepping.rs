@@ -75,22 +75,54 @@ impl Simulation {
 
     /// Runs every event due strictly before `t` (at most the duration's events) and pauses at
     /// `t`. A time at or before [`Simulation::now`] does nothing: the clock never goes back.
-    pub fn run_until(&mut self, t: SimTime) {
-        self.run_until_exact(t, crate::sim::scheduler::exact_of(t));
+    /// With [`Simulation::set_ping_upcalls`] on, it pauses earlier, right after the event
+    /// that brought a ping reply, and returns false: `now` is then that event's time.
+    pub fn run_until(&mut self, t: SimTime) -> bool {
+        self.run_until_exact(t, crate::sim::scheduler::exact_of(t))
     }
 
     /// [`Simulation::run_until`] a time given exactly in seconds, `t_exact` (which rounds to
     /// `t`): the events that run are those exactly before it, as ns-2 runs before a callback
     /// `$ns at t_exact` the events whose double time is smaller (a CBR source's 45th send at
     /// 0.2 + 45 × 1/150 s, a hair below 0.5, comes before `$ns at 0.5`).
-    pub fn run_until_exact(&mut self, t: SimTime, t_exact: f64) {
+    pub fn run_until_exact(&mut self, t: SimTime, t_exact: f64) -> bool {
         if t < self.now || t_exact <= self.now_exact {
-            return;
+            return true;
         }
         let last = t.min(self.scenario.duration);
-        self.world.run_until(last, t_exact, &mut |_, _| {});
+        if !self.world.run_until(last, t_exact, &mut |_, _| {}) {
+            // Paused inside the step: events of this instant may still be due.
+            self.now = self.world.sched.now();
+            self.now_exact = self.world.sched.now_exact();
+            return false;
+        }
         self.now = t;
         self.now_exact = t_exact;
+        true
+    }
+
+    /// Whether ping replies are kept for the host ([`Simulation::take_ping_replies`]), the
+    /// run pausing at each (ns-2 calls the agent's Tcl `recv` as the reply arrives).
+    pub fn set_ping_upcalls(&mut self, on: bool) {
+        self.world.ping_upcalls = on;
+    }
+
+    /// The ping replies kept since the last call, in arrival order.
+    pub fn take_ping_replies(&mut self) -> Vec<super::PingReply> {
+        self.world.take_ping_replies()
+    }
+
+    /// End `side` of ping flow `flow` sends an echo request now (ns-2 `$ping send` in a
+    /// callback).
+    pub fn ping(&mut self, flow: usize, side: AgentSide) -> Result<(), String> {
+        match self.world.flows.get(flow).map(|f| &f.agents) {
+            Some(FlowAgents::Ping(_)) => {
+                self.world.ping_send(self.now, flow, side);
+                Ok(())
+            }
+            Some(_) => Err(format!("flow {flow} is not a ping flow")),
+            None => Err(format!("no flow {flow}")),
+        }
     }
 
     /// The number of flows, in scenario order.
@@ -137,6 +169,10 @@ impl Simulation {
                     ),
                 ]
             }
+            FlowAgents::Ping(p) => vec![
+                ("requests", p.requests as f64),
+                ("replies", p.replies as f64),
+            ],
             FlowAgents::Udp(u) => {
                 let s = &u.stats;
                 vec![
@@ -165,7 +201,9 @@ impl Simulation {
                 self.world.set_tcp_window(flow, window);
                 Ok(())
             }
-            Some(FlowAgents::Udp(_)) => Err(format!("flow {flow} is not TCP")),
+            Some(FlowAgents::Udp(_) | FlowAgents::Ping(_)) => {
+                Err(format!("flow {flow} is not TCP"))
+            }
             None => Err(format!("no flow {flow}")),
         }
     }
@@ -229,6 +267,9 @@ impl Simulation {
     /// Runs the rest of the scenario (every event due up to and including its duration, as
     /// [`super::run_with`] does) and returns the run's output.
     pub fn finish(mut self) -> RunOutput {
+        // Nobody is left to answer a reply: the rest runs without pausing.
+        self.world.ping_upcalls = false;
+        self.world.pause_requested = false;
         let end = self.scenario.duration;
         self.world
             .run_until(end, super::end_exact(end), &mut |_, _| {});

@@ -413,6 +413,7 @@ fn data_packets_sent(fl: &super::FlowRuntime) -> u64 {
     match &fl.agents {
         FlowAgents::Tcp(t) => t.sender.stats().segments_sent,
         FlowAgents::Udp(u) => u.stats.sent_packets,
+        FlowAgents::Ping(p) => p.requests,
     }
 }
 
@@ -528,6 +529,20 @@ fn flow_summary(
             s.packets_lost = Some(d.lost_packets);
             s.delivery_ratio = d.delivery_ratio();
             s.jitter_rfc3550_s = d.jitter_rfc3550_s();
+        }
+        FlowAgents::Ping(p) => {
+            // Echo requests sent by either end and the replies that came back to it; the
+            // flow's RTT statistics are the round trips those replies measured.
+            s.transport = "ping".to_string();
+            s.mean_cwnd = None;
+            s.segments_sent = p.requests;
+            s.packets_sent = Some(p.requests);
+            s.packets_received = Some(p.replies);
+            s.packets_lost = Some(p.requests.saturating_sub(p.replies));
+            s.delivery_ratio = (p.requests > 0).then(|| p.replies as f64 / p.requests as f64);
+            s.data_packets_received = p.replies;
+            (s.packet_delivery_ratio, s.loss_rate) =
+                crate::trace::flow_stats::delivery(p.requests, p.replies);
         }
     }
     s

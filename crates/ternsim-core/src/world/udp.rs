@@ -89,7 +89,7 @@ impl World {
     fn udp_mut(&mut self, f: usize) -> &mut UdpAgents {
         match &mut self.flows[f].agents {
             FlowAgents::Udp(u) => u,
-            FlowAgents::Tcp(_) => unreachable!("flow {f} is not UDP"),
+            _ => unreachable!("flow {f} is not UDP"),
         }
     }
 

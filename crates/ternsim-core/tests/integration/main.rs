@@ -12,6 +12,7 @@ mod mobile_ip;
 mod mobile_ip_wifi;
 mod mobility_scenario;
 mod network;
+mod ping;
 mod random_waypoint;
 mod red;
 mod scenario_errors;

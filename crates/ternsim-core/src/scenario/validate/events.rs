@@ -4,11 +4,12 @@
 use super::super::schema::ScenarioSpec;
 use super::super::ScenarioError;
 use super::common::{error_model, probability, NodeNames};
-use super::{EventAction, ResolvedEvent, ResolvedFlow, ResolvedLink};
+use super::{EventAction, FlowTransport, ResolvedEvent, ResolvedFlow, ResolvedLink};
 use crate::channel::ErrorModel;
 use crate::sim::SimTime;
 
-const ACTIONS: &str = "down, up, set (links); start, stop (flows); reset (nodes)";
+const ACTIONS: &str =
+    "down, up, set (links); start, stop (flows); ping (ping flows); reset (nodes)";
 
 pub(super) fn events(
     spec: &ScenarioSpec,
@@ -157,6 +158,29 @@ pub(super) fn events(
                 match e.action.as_str() {
                     "start" => EventAction::FlowStart { flow },
                     "stop" => EventAction::FlowStop { flow },
+                    "ping" => {
+                        if !matches!(flows[flow].transport, FlowTransport::Ping { .. }) {
+                            return Err(ScenarioError::at(
+                                at("action"),
+                                format!("flow `{name}` is not a ping flow (transport = \"ping\")"),
+                            ));
+                        }
+                        // Which end sends the echo request: the flow's source (forward) or
+                        // its destination (reverse); the other end replies.
+                        let reverse = match e.direction.as_deref() {
+                            None | Some("forward") => false,
+                            Some("reverse") => true,
+                            Some(other) => {
+                                return Err(ScenarioError::at(
+                                    at("direction"),
+                                    format!(
+                                    "unknown ping direction `{other}`; allowed: forward, reverse"
+                                ),
+                                ))
+                            }
+                        };
+                        EventAction::Ping { flow, reverse }
+                    }
                     other => {
                         return Err(ScenarioError::at(
                             at("action"),

@@ -55,26 +55,32 @@ pub(super) fn flows(
                 ),
             ));
         }
-        let udp = match f.transport.as_deref() {
-            None | Some("tcp") => false,
-            Some("udp") => true,
+        let transport = match f.transport.as_deref() {
+            None | Some("tcp") => None,
+            Some("udp") => Some(false),
+            Some("ping") => Some(true),
             Some(other) => {
                 return Err(ScenarioError::at(
                     at("transport"),
-                    format!("unknown transport `{other}`; allowed: tcp, udp"),
+                    format!("unknown transport `{other}`; allowed: tcp, udp, ping"),
                 ))
             }
         };
-        if !udp && !reach.connected(dst, src) {
+        if transport != Some(false) && !reach.connected(dst, src) {
+            let what = if transport.is_none() {
+                "ACKs"
+            } else {
+                "replies"
+            };
             return Err(ScenarioError::at(
                 at("src"),
-                format!("no route back from `{}` to `{}` for ACKs", f.dst, f.src),
+                format!("no route back from `{}` to `{}` for {what}", f.dst, f.src),
             ));
         }
-        let transport = if udp {
-            udp_transport(i, f)?
-        } else {
-            tcp_transport(i, f, spec, default_profile)?
+        let transport = match transport {
+            None => tcp_transport(i, f, spec, default_profile)?,
+            Some(false) => udp_transport(i, f)?,
+            Some(true) => ping_transport(i, f)?,
         };
         let start = f.start.map(|d| d.0).unwrap_or(SimTime::ZERO);
         if start >= spec.duration.0 {
@@ -198,16 +204,62 @@ fn packet_size(
     Ok(v as u32)
 }
 
-fn udp_transport(i: usize, f: &FlowSpec) -> Result<FlowTransport, ScenarioError> {
-    let at = |k: &str| format!("flows.{i}.{k}");
+/// Refuses the TCP-only keys on a flow of another transport.
+fn no_tcp_keys(i: usize, f: &FlowSpec, what: &str) -> Result<(), ScenarioError> {
     for (key, set) in [("tcp", f.tcp.is_some()), ("bytes", f.bytes.is_some())] {
         if set {
             return Err(ScenarioError::at(
-                at(key),
-                "not used by a UDP flow; remove it",
+                format!("flows.{i}.{key}"),
+                format!("not used by a {what} flow; remove it"),
             ));
         }
     }
+    Ok(())
+}
+
+/// ns-2 `Agent/Ping` packetSize_ default.
+const DEFAULT_PING_PACKET: u64 = 64;
+
+fn ping_transport(i: usize, f: &FlowSpec) -> Result<FlowTransport, ScenarioError> {
+    let at = |k: &str| format!("flows.{i}.{k}");
+    no_tcp_keys(i, f, "ping")?;
+    let (size, reply, interval, count) = match &f.app {
+        None => (None, None, None, None),
+        Some(AppSpec::Ping {
+            packet_size,
+            reply_size,
+            interval,
+            count,
+        }) => (*packet_size, *reply_size, *interval, *count),
+        Some(_) => {
+            return Err(ScenarioError::at(
+                at("app.kind"),
+                "a ping flow's application is its agents; allowed: app = { kind = \"ping\", \
+                 packet_size, reply_size, interval, count } or none",
+            ))
+        }
+    };
+    let size = packet_size(at("app.packet_size"), size, DEFAULT_PING_PACKET)?;
+    let reply = packet_size(at("app.reply_size"), reply, u64::from(size))?;
+    if interval.is_some_and(|d| d.0 == SimTime::ZERO) {
+        return Err(ScenarioError::at(at("app.interval"), "allowed: > 0"));
+    }
+    if count.is_some() && interval.is_none() {
+        return Err(ScenarioError::at(
+            at("app.count"),
+            "counts the pings sent every `interval`; give the interval too",
+        ));
+    }
+    Ok(FlowTransport::Ping {
+        sizes: [size, reply],
+        interval: interval.map(|d| d.0),
+        count,
+    })
+}
+
+fn udp_transport(i: usize, f: &FlowSpec) -> Result<FlowTransport, ScenarioError> {
+    let at = |k: &str| format!("flows.{i}.{k}");
+    no_tcp_keys(i, f, "UDP")?;
     let traffic = match &f.app {
         Some(AppSpec::Cbr {
             rate,

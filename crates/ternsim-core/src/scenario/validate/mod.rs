@@ -162,6 +162,17 @@ pub enum FlowTransport {
     Udp {
         traffic: TrafficSpec,
     },
+    /// A pair of ns-2 ping agents (`Agent/Ping`): either end sends echo requests, the other
+    /// replies.
+    Ping {
+        /// Bytes of each packet the source end sends (its requests and its replies), and of
+        /// each the destination end sends (ns-2: each agent's own `packetSize_`).
+        sizes: [u32; 2],
+        /// The source's requests, one every `interval` from the flow's start (at most
+        /// `count`); `None`: only `ping` events and the host send them.
+        interval: Option<SimTime>,
+        count: Option<u64>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -181,7 +192,7 @@ impl ResolvedFlow {
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match &self.transport {
             FlowTransport::Tcp { tcp, .. } => Some(tcp.as_ref()),
-            FlowTransport::Udp { .. } => None,
+            FlowTransport::Udp { .. } | FlowTransport::Ping { .. } => None,
         }
     }
 }
@@ -210,6 +221,12 @@ pub enum EventAction {
     },
     FlowStop {
         flow: usize,
+    },
+    /// A ping flow's source (or with `reverse` its destination) sends an echo request
+    /// (ns-2 `$ping send`).
+    Ping {
+        flow: usize,
+        reverse: bool,
     },
     /// ns-2 `$node reset` (the CMU scripts' last act): the packets waiting in the node's
     /// 802.11 interface queue are dropped (`END`).
