@@ -117,6 +117,9 @@ struct OnWire {
 /// Wake tags: the low bit says what is due, the rest is the epoch.
 const TX_DONE: u32 = 0;
 const ARRIVAL: u32 = 1;
+/// Marks the end of a transmission that nothing waits behind, when the owner settles such
+/// ends itself ([`WiredDirection::lazy_tx_done`]): a wake-up to reserve, not to schedule.
+pub const LAZY: u32 = 1 << 31;
 
 /// What a direction's drop stages at one point do with a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,6 +180,12 @@ pub struct WiredDirection {
     /// `log_tx_starts` is set.
     pub log_tx_starts: bool,
     pub tx_starts: Vec<(SimTime, Packet)>,
+    /// Whether the end of a transmission that nothing waits behind may be left to the owner
+    /// (its wake-up tagged [`LAZY`]): such an end only counts the transmission and frees
+    /// the link, which the owner does with [`WiredDirection::settle_transmission`] when the
+    /// link is next used or the run ends, or schedules after all when a packet comes to
+    /// wait behind it. Only for drop-tail FIFO queues (RED and SFQ act at each end).
+    pub lazy_tx_done: bool,
 }
 
 impl WiredDirection {
@@ -212,6 +221,7 @@ impl WiredDirection {
             queue_events: Vec::new(),
             log_tx_starts: false,
             tx_starts: Vec::new(),
+            lazy_tx_done: false,
         }
     }
 
@@ -230,7 +240,7 @@ impl WiredDirection {
     }
 
     /// Packets waiting (not the one on the wire).
-    fn waiting(&self) -> usize {
+    pub fn waiting(&self) -> usize {
         self.sfq.as_ref().map_or(self.queue.len(), |q| q.len())
     }
 
@@ -386,6 +396,7 @@ impl WiredDirection {
     }
 
     fn tag(&self, what: u32) -> u32 {
+        debug_assert!(self.epoch < LAZY >> 1, "the epoch would reach the LAZY bit");
         (self.epoch << 1) | what
     }
 
@@ -465,14 +476,37 @@ impl WiredDirection {
             out.wakes.push((at, self.tag(ARRIVAL), exact_at));
             None
         };
+        // Nothing to do at the end but count it and free the link: the owner may settle it.
+        let lazy = self.lazy_tx_done
+            && lost.is_none()
+            && self.waiting() == 0
+            && self.red.is_none()
+            && self.sfq.is_none();
         self.on_wire = Some(OnWire {
             done,
             size,
             uid,
             lost,
         });
-        out.wakes
-            .push((done, self.tag(TX_DONE), self.on_wire_exact_end));
+        let tag = self.tag(TX_DONE) | if lazy { LAZY } else { 0 };
+        out.wakes.push((done, tag, self.on_wire_exact_end));
+    }
+
+    /// The transmission in progress, whose end was left to the owner ([`LAZY`]), has ended:
+    /// it is counted and the link is free. Nothing waits behind it (else the owner would
+    /// have scheduled its end).
+    pub fn settle_transmission(&mut self) {
+        debug_assert_eq!(self.waiting(), 0);
+        if let Some(wire) = self.on_wire.take() {
+            self.count_transmission(&wire);
+        }
+    }
+
+    /// A finished transmission in the link's counters.
+    fn count_transmission(&mut self, wire: &OnWire) {
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += u64::from(wire.size);
+        self.stats.busy += self.tx_time(wire.size);
     }
 
     /// The transmission in progress ends at `now` (a packet the error model lost is dropped
@@ -482,9 +516,7 @@ impl WiredDirection {
             return;
         };
         debug_assert_eq!(wire.done, now);
-        self.stats.packets_sent += 1;
-        self.stats.bytes_sent += u64::from(wire.size);
-        self.stats.busy += self.tx_time(wire.size);
+        self.count_transmission(&wire);
         let corrupted = wire.lost;
         if corrupted.is_some() {
             self.stats.drops_error += 1;

@@ -110,6 +110,8 @@ pub struct Scheduler<E> {
     now: SimTime,
     /// The exact time of the event most recently popped, in seconds.
     now_exact: f64,
+    /// The key of the event most recently popped (0 before the first).
+    now_key: u128,
     popped: u64,
 }
 
@@ -128,6 +130,7 @@ impl<E> Scheduler<E> {
             next_seq: 0,
             now: SimTime::ZERO,
             now_exact: 0.0,
+            now_key: 0,
             popped: 0,
         }
     }
@@ -231,6 +234,52 @@ impl<E> Scheduler<E> {
         }
     }
 
+    /// **Reserved events.** The key an event scheduled now at `at`, exactly `exact` seconds,
+    /// would get ([`Scheduler::schedule_exact`]), taken without putting anything in the
+    /// queue: the owner may settle the event itself when it is known to have passed (a key
+    /// below [`Scheduler::now_key`]), count it with [`Scheduler::count_settled`], or still
+    /// schedule it with [`Scheduler::schedule_reserved`], where it runs exactly where it
+    /// would have run had it been scheduled at once. Every other event keeps the key it
+    /// would have had, so a run is the same event for event either way.
+    #[inline]
+    pub fn reserve_exact(&mut self, at: SimTime, exact: f64) -> u128 {
+        self.next_key(at, fit(at, exact))
+    }
+
+    /// Puts a reserved event (its key from [`Scheduler::reserve_exact`]) in the queue.
+    #[inline]
+    pub fn schedule_reserved(&mut self, key: u128, event: E) {
+        debug_assert!(
+            key > self.now_key,
+            "a reserved event scheduled after it passed"
+        );
+        self.heap.push(Entry {
+            key,
+            event,
+            lane: NO_LANE,
+        });
+    }
+
+    /// The key of the event most recently popped: a reserved event whose key is below it
+    /// would have run by now.
+    #[inline]
+    pub fn now_key(&self) -> u128 {
+        self.now_key
+    }
+
+    /// Counts `n` reserved events their owner settled without the queue as executed, so
+    /// [`Scheduler::events_executed`] counts the same events whichever way they ran.
+    #[inline]
+    pub fn count_settled(&mut self, n: u64) {
+        self.popped += n;
+    }
+
+    /// The exact time in seconds of a key.
+    #[inline]
+    pub fn exact_of_key(key: u128) -> f64 {
+        f64::from_bits((key >> 64) as u64)
+    }
+
     /// Schedules `event` after `delay` from now.
     pub fn schedule_in(&mut self, delay: SimTime, event: E) {
         let at = self.now + delay;
@@ -294,6 +343,7 @@ impl<E> Scheduler<E> {
             None => self.heap.pop().expect("peeked").event,
         };
         self.now_exact = f64::from_bits((key >> 64) as u64);
+        self.now_key = key;
         self.now = time_of_key(key).max(self.now);
         self.popped += 1;
         Some((self.now, event))
@@ -324,6 +374,42 @@ mod tests {
         assert_eq!(order, vec!["a1", "a2", "a3", "b", "c"]);
         assert_eq!(s.now(), SimTime(30));
         assert_eq!(s.events_executed(), 5);
+    }
+
+    /// A reserved event keeps the place its key gives it: scheduled later, it still runs
+    /// before the events scheduled after its reservation at the same time; settled instead,
+    /// it is counted as executed; and the other events' keys are those they would have had.
+    #[test]
+    fn a_reserved_event_runs_where_it_would_have_run() {
+        let mut eager = Scheduler::new();
+        eager.schedule(SimTime(10), "a");
+        eager.schedule(SimTime(20), "reserved");
+        eager.schedule(SimTime(20), "b");
+        eager.schedule(SimTime(5), "c");
+        let eager_order: Vec<_> = std::iter::from_fn(|| eager.pop().map(|(_, e)| e)).collect();
+
+        let mut lazy = Scheduler::new();
+        lazy.schedule(SimTime(10), "a");
+        let key = lazy.reserve_exact(SimTime(20), exact_of(SimTime(20)));
+        lazy.schedule(SimTime(20), "b");
+        lazy.schedule(SimTime(5), "c");
+        assert_eq!(lazy.pop().map(|(_, e)| e), Some("c"));
+        assert!(key > lazy.now_key(), "not passed yet at 5");
+        lazy.schedule_reserved(key, "reserved");
+        let mut lazy_order = vec!["c"];
+        lazy_order.extend(std::iter::from_fn(|| lazy.pop().map(|(_, e)| e)));
+        assert_eq!(lazy_order, eager_order);
+        assert_eq!(eager_order, vec!["c", "a", "reserved", "b"]);
+
+        // Settled by its owner once passed: the count is the eager one.
+        let mut settled = Scheduler::new();
+        let key = settled.reserve_exact(SimTime(20), exact_of(SimTime(20)));
+        settled.schedule(SimTime(30), "d");
+        assert_eq!(settled.pop().map(|(_, e)| e), Some("d"));
+        assert!(key < settled.now_key());
+        settled.count_settled(1);
+        assert_eq!(settled.events_executed(), 2);
+        assert_eq!(Scheduler::<&str>::exact_of_key(key), 20e-9);
     }
 
     /// Against a sorted list: random times (many equal, as in a simulation), interleaved

@@ -284,9 +284,27 @@ impl World {
         self.tap_transmit(now, iface, next_hop, &packet);
         let exact = self.exact_now(now);
         if self.fast_wired {
-            if let Some(wire) = self.devices[device as usize].wired_mut() {
+            let d = device as usize;
+            if let Some(wire) = self.devices[d].wired_mut() {
+                // A transmission whose end was left unscheduled and has passed: settled
+                // now, before the link is used, as its end event would have done.
+                if let Some((key, _)) = self.lazy_done[d] {
+                    if key < self.sched.now_key() {
+                        wire.settle_transmission();
+                        self.lazy_done[d] = None;
+                        self.sched.count_settled(1);
+                    }
+                }
                 wire.submit(now, exact, packet, &mut self.wired_out);
+                let waits = wire.waiting() > 0;
                 self.drain_wired(now, device);
+                if waits {
+                    // A packet waits behind the transmission: its end must run at its time.
+                    if let Some((key, tag)) = self.lazy_done[d].take() {
+                        self.sched
+                            .schedule_reserved(key, Event::IfaceWake { device, tag });
+                    }
+                }
                 return;
             }
         }
@@ -370,6 +388,13 @@ impl World {
             self.wired_out.drops = drops;
         }
         for &(at, tag, exact) in &self.wired_out.wakes {
+            if tag & crate::net::wired::LAZY != 0 {
+                // An end of transmission the world settles itself: its place in the queue
+                // is reserved (`Scheduler::reserve_exact`), nothing is scheduled.
+                let key = self.sched.reserve_exact(at, exact);
+                self.lazy_done[d] = Some((key, tag & !crate::net::wired::LAZY));
+                continue;
+            }
             let event = Event::IfaceWake { device, tag };
             if WiredDirection::is_arrival_tag(tag) {
                 self.sched

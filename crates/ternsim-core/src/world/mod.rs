@@ -333,6 +333,10 @@ struct World {
     ping_upcalls: bool,
     ping_replies: Vec<PingReply>,
     pause_requested: bool,
+    /// Per device: the reserved key and wake tag of a wired transmission end the world
+    /// settles itself (`net::wired::LAZY`), if one is pending. Only in a run that nothing
+    /// steps or captures, without scheduled link changes (`World::set_lazy_tx`).
+    lazy_done: Vec<Option<(u128, u32)>>,
 }
 
 impl World {
@@ -663,7 +667,11 @@ impl World {
             ping_upcalls: false,
             ping_replies: Vec::new(),
             pause_requested: false,
+            lazy_done: Vec::new(),
         };
+        // Idle links' transmission ends settled without events: only where nothing else
+        // touches a link between its events (no link changes, no Mobile IP radio links).
+        world.set_lazy_tx(world.fast_wired && sc.events.is_empty() && sc.mobile_ip.is_none());
         if let Some(m) = &sc.mobile_ip {
             world.build_mobile_ip(sc, m, seed);
         }
@@ -686,11 +694,40 @@ impl World {
         }
     }
 
+    /// Whether wired transmissions that nothing waits behind end without an event of their
+    /// own (`net::wired::LAZY`): set before the run, for every wired direction.
+    fn set_lazy_tx(&mut self, on: bool) {
+        self.lazy_done = vec![None; self.devices.len()];
+        for d in &mut self.devices {
+            if let Some(wire) = d.wired_mut() {
+                wire.lazy_tx_done = on;
+            }
+        }
+    }
+
+    /// Settles the transmission ends the world left pending that fall before `end_exact`
+    /// (their events would have run before the run ended): counted as executed events.
+    fn settle_lazy_transmissions(&mut self, end_exact: f64) {
+        for d in 0..self.lazy_done.len() {
+            let Some((key, _)) = self.lazy_done[d] else {
+                continue;
+            };
+            if Scheduler::<Event>::exact_of_key(key) < end_exact {
+                if let Some(wire) = self.devices[d].wired_mut() {
+                    wire.settle_transmission();
+                }
+                self.lazy_done[d] = None;
+                self.sched.count_settled(1);
+            }
+        }
+    }
+
     fn attach_capture(&mut self, cap: Option<capture::Capture>) {
         let Some(c) = cap else { return };
         let mac = c.wants_mac_log();
         // Captures hook into every device call (`drain_device`).
         self.fast_wired = false;
+        self.set_lazy_tx(false);
         self.tcp_out.ns2_event_trace = c.events;
         self.capture = Some(Box::new(c));
         for d in &mut self.devices {

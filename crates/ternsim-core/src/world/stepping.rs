@@ -52,6 +52,8 @@ impl Simulation {
         let wall = Instant::now();
         let cap = Capture::new(&scenario, capture)?;
         let mut world = World::build(&scenario, seed);
+        // A host may act between any two events: every event is in the queue.
+        world.set_lazy_tx(false);
         world.attach_capture(cap);
         Ok(Simulation {
             world,

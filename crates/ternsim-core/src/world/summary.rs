@@ -223,8 +223,14 @@ pub struct RunOutput {
 }
 
 impl World {
-    pub(super) fn finish(self, sc: &ResolvedScenario, seed: u64, wall_seconds: f64) -> RunOutput {
+    pub(super) fn finish(
+        mut self,
+        sc: &ResolvedScenario,
+        seed: u64,
+        wall_seconds: f64,
+    ) -> RunOutput {
         let end = sc.duration;
+        self.settle_lazy_transmissions(super::end_exact(end));
         let flows = self
             .flows
             .iter()
