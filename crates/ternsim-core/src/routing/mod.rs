@@ -30,6 +30,7 @@
 pub mod aodv;
 pub mod dsdv;
 pub mod dsr;
+pub mod dv;
 pub mod hold;
 pub mod static_routes;
 
