@@ -21,6 +21,7 @@ mod agents;
 mod base_station;
 mod capture;
 mod device;
+mod dv;
 mod events;
 mod forwarding;
 mod mobile_ip;
@@ -95,6 +96,8 @@ enum Event {
     /// A packet a drop stage held back (ns-2 `delay_pkt_`) goes on: its slot in
     /// `World::held`.
     StageRelease(u32),
+    /// A node's DV periodic update is due (`$ns rtproto DV`).
+    DvUpdate(u32),
 }
 
 /// The exact bound of a run that ends at `duration`: the next double above it, so that the
@@ -321,6 +324,9 @@ struct World {
     spent_packets: Vec<Packet>,
     /// pcap and ns-2 trace capture points, when the run asked for them.
     capture: Option<Box<capture::Capture>>,
+    /// Wired distance-vector routing, when the scenario runs it (`[routing] protocol =
+    /// "dv"`): every node's DV state; the nodes' static tables hold its routes.
+    dv: Option<Box<dv::DvRouting>>,
 }
 
 impl World {
@@ -639,6 +645,7 @@ impl World {
             sink_out: SinkOutput::default(),
             spent_packets: Vec::with_capacity(SPENT_PACKETS_KEPT),
             capture: None,
+            dv: None,
         };
         if let Some(m) = &sc.mobile_ip {
             world.build_mobile_ip(sc, m, seed);
@@ -648,6 +655,9 @@ impl World {
         }
         world.recompute_static_routes(SimTime::ZERO);
         world.start_routing(SimTime::ZERO);
+        if let crate::routing::RoutingConfig::Dv(cfg) = sc.routing {
+            world.start_dv(cfg, &agents_on_node);
+        }
         world
     }
 
@@ -698,6 +708,7 @@ impl World {
                 Event::MipTimer(n) => self.on_mip_timer(now, NodeId(n)),
                 Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
                 Event::StageRelease(slot) => self.release_held(now, slot),
+                Event::DvUpdate(n) => self.on_dv_update(NodeId(n)),
             }
             let events = self.sched.events_executed();
             if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {
