@@ -884,14 +884,38 @@ $ns rtmodel-at 1.5 up $n0 $n1
 
 def test_session_routing_recomputes_routes_at_each_link_event(tmp_path):
     """`$ns rtproto Session`: the static routes are recomputed over the links that are up at
-    every `rtmodel-at` (`reroute`), where ns-2's default keeps them; DV is refused."""
+    every `rtmodel-at` (`reroute`), where ns-2's default keeps them; LS is refused."""
     script = Path(__file__).parent / "ns2_scripts" / "rtproto_session.tcl"
     sc = translate_script(script)
     assert sc["routing"] == {"reroute": True}
     assert [e["link"] for e in sc["events"]] == ["1-2", "1-2", "3-4", "3-4"]
+    ls = tmp_path / "ls.tcl"
+    ls.write_text(script.read_text().replace("rtproto Session", "rtproto LS"))
+    with pytest.raises(
+        ScriptRefused, match="rtproto LS: not supported; supported: Static, Session, DV"
+    ):
+        translate_script(ls)
+
+
+def test_dv_routing_translates_with_its_class_variables_and_notify_order(tmp_path):
+    """`$ns rtproto DV`: `[routing] protocol = "dv"` with `Agent/rtProto/DV set
+    advertInterval` and `INFINITY`; each `rtmodel-at` names the order in which ns-2 tells
+    the link's two nodes (Tcl 8.6 lists its array `nodes_` {1 2} as 1, 2 and {3 4} as 4,
+    3); other class variables and DV on a subset of nodes are refused."""
+    script = Path(__file__).parent / "ns2_scripts" / "rtproto_dv.tcl"
+    text = script.read_text()
     dv = tmp_path / "dv.tcl"
-    dv.write_text(script.read_text().replace("rtproto Session", "rtproto DV"))
-    with pytest.raises(ScriptRefused, match="rtproto DV: not supported"):
+    dv.write_text(
+        "Agent/rtProto/DV set advertInterval 0.5\nAgent/rtProto/DV set INFINITY 16\n" + text
+    )
+    sc = translate_script(dv)
+    assert sc["routing"] == {"protocol": "dv", "advert_interval": "0.5s", "infinity": 16}
+    assert [e["notify_order"] for e in sc["events"]] == [["1", "2"]] * 2 + [["4", "3"]] * 2
+    dv.write_text("Agent/rtProto/DV set preference_ 10\n" + text)
+    with pytest.raises(ScriptRefused, match="settable: advertInterval, INFINITY"):
+        translate_script(dv)
+    dv.write_text(text.replace("rtproto DV", "rtproto DV foo"))
+    with pytest.raises(ScriptRefused, match="supported: Static, Session, DV"):
         translate_script(dv)
 
 

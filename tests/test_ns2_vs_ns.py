@@ -222,6 +222,7 @@ def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
         "rtmodel_reversed.tcl",
         "rtmodel_untraced_link.tcl",
         "rtproto_session.tcl",
+        "rtproto_dv.tcl",
     ],
 )
 def test_error_models_and_link_outages_match_ns(tmp_path, script):
@@ -230,8 +231,9 @@ def test_error_models_and_link_outages_match_ns(tmp_path, script):
     (`link-lossmodel`: `d` at the arrival time), and the bottleneck down at 1 s, up at 1.5 s,
     down at 2 s, and with the nodes named the other way round and a time of 1.2345678 s
     (rtmodel-at: ns-2 takes B -> A down first, drops the queue then the packets in flight,
-    writes one `v` line per rtmodel-at call, keeps its static routes), and under Session
-    routing (routes recomputed at each change: the flow detours): ns-2's trace and stdout."""
+    writes one `v` line per rtmodel-at call, keeps its static routes), under Session
+    routing (routes recomputed at each change: the flow detours) and under DV routing (its
+    updates on the links, the detour found by them): ns-2's trace and stdout."""
     runs = run_both(tmp_path, script, [])
     (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
     assert (ts_rc, ts_out) == (ns_rc, ns_out)

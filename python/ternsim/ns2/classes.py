@@ -54,6 +54,8 @@ PARENT: dict[str, str | None] = {
     "Agent/DSDV": "Agent",
     "Agent/AODV": "Agent",
     "Agent/DSRAgent": "Agent",
+    # `$ns rtproto DV` makes one per node at `$ns run`; scripts set its class variables.
+    "Agent/rtProto/DV": "Agent",
     "RNG": None,
     # ns-1's CBR agent: CMU scripts set its ports in their preamble.
     "Agent/CBR": "Agent",
@@ -90,6 +92,7 @@ CONFIG_ONLY = {
     "Agent/DSDV",
     "Agent/AODV",
     "Agent/DSRAgent",
+    "Agent/rtProto/DV",
     "Agent/CBR",
     "Node/MobileNode",
     "Agent/MIPBS",
@@ -241,6 +244,15 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "Agent/TCPSink/DelAck": {"interval_": "100ms"},
     "Agent/TCPSink/Sack1/DelAck": {"interval_": "100ms"},
     "Agent/UDP": {"packetSize_": "1000"},
+    # ns-default.tcl and route-proto.tcl (INFINITY is `Agent set ttl_`, UNREACHABLE
+    # `rtObject set unreach_`).
+    "Agent/rtProto/DV": {
+        "advertInterval": "2",
+        "INFINITY": "32",
+        "preference_": "120",
+        "UNREACHABLE": "-1",
+        "mid_": "0",
+    },
     "Agent/Null": {},
     "Agent/LossMonitor": {"nlost_": "0", "npkts_": "0", "bytes_": "0", "lastPktTime_": "0"},
     "Agent/Ping": {"packetSize_": "64"},

@@ -322,6 +322,40 @@ def settable(base: str) -> set[str]:
     return out
 
 
+def dv_routing(o: Any) -> dict[str, Any]:
+    """`$ns rtproto DV`'s `[routing]` table, with the script's `Agent/rtProto/DV set`
+    values over ns-2's defaults (`advertInterval`, `INFINITY`; others only at their
+    default)."""
+    sets = o.class_sets.get("Agent/rtProto/DV", {})
+    defaults = classes.DEFAULTS["Agent/rtProto/DV"]
+    for var, value in sets.items():
+        if var in ("advertInterval", "INFINITY", "mid_"):
+            continue
+        if var not in defaults or not _same_value(value, defaults[var]):
+            raise Refusal(
+                f"Agent/rtProto/DV set {var} {value}: not supported; settable: advertInterval, "
+                "INFINITY"
+            )
+    out: dict[str, Any] = {"protocol": "dv"}
+    if "advertInterval" in sets:
+        try:
+            interval = float(sets["advertInterval"])
+        except ValueError:
+            raise Refusal(
+                f"Agent/rtProto/DV set advertInterval {sets['advertInterval']}: "
+                "give a number of seconds"
+            ) from None
+        out["advert_interval"] = _secs(interval)
+    if "INFINITY" in sets:
+        try:
+            out["infinity"] = int(sets["INFINITY"])
+        except ValueError:
+            raise Refusal(
+                f"Agent/rtProto/DV set INFINITY {sets['INFINITY']}: give an integer"
+            ) from None
+    return out
+
+
 def _secs(x: float) -> str:
     return f"{x!r}s"
 
@@ -538,14 +572,22 @@ class Translation:
         self.link_events = [e for e in self.link_events if e[0] < end]
         #: The same events, not yet written to the nam trace.
         self._nam_link_events = list(self.link_events)
+        if model.dv_routing:
+            self.scenario["routing"] = dv_routing(o)
         if self.link_events:
-            # ns-2.35's static routes stay as computed; a node whose route leaves through a
-            # downed link drops (no detour). Session routing recomputes them at once.
-            self.scenario["routing"] = {"reroute": model.session_routing}
+            if not model.dv_routing:
+                # ns-2.35's static routes stay as computed; a node whose route leaves through
+                # a downed link drops (no detour). Session routing recomputes them at once.
+                self.scenario["routing"] = {"reroute": model.session_routing}
+            events = sorted(model.link_events, key=lambda e: e[:2])
             self.scenario["events"] = [
                 {"at": _secs(t), "action": op, "link": f"{link.a.info['id']}-{link.b.info['id']}"}
-                for t, op, link, _ in self.link_events
+                for t, _, op, link, _ in events
+                if t < end
             ]
+            if model.dv_routing:
+                for spec, (_, k, *_) in zip(self.scenario["events"], events):
+                    spec["notify_order"] = list(model.link_event_notify[k])
         # `$node reset` (the CMU scripts' last act) flushes the node's interface queue: a
         # scenario event before the end; at the end itself (`$opt(stop).000000001` reads as
         # the stop time) done by the run as it pauses there, before that instant's callbacks.
@@ -567,6 +609,11 @@ class Translation:
         #: queue first, then these in that order).
         self._inflight: dict[tuple[str, str], dict[str, int]] = {}
         self._started = 0
+        #: The same for the nam trace, kept as its lines are written: per direction of a
+        #: link with events, uid -> the order its transmission started (a dropped packet's
+        #: entry stays: it is never seen again).
+        self._nam_sent: dict[tuple[str, str], dict[str, int]] = {}
+        self._nam_count = 0
         if self.wireless:
             self._wireless_parts()
 
@@ -1124,6 +1171,7 @@ class Translation:
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
         renumber = _Renumbering(self._flow_numbers(), self._addresses())
+        dv = self._dv_renumbering()
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
         # the first three 0 and its SACK sinks alone set sa_length, the ACK's number of SACK
@@ -1148,6 +1196,11 @@ class Translation:
                 f.pop()  # the exact time, for the nam trace only
             if len(f) != 12 or (f[2], f[3]) not in traced:
                 return None
+            if f[4] == "rtProtoDV":
+                dv(f)
+                if (f[2], f[3]) in tcphdr_dirs:
+                    f[11] += f"{tcphdr} 0"
+                return " ".join(f)
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
             if (f[2], f[3]) in tcphdr_dirs:
                 blocks = 0
@@ -1158,6 +1211,19 @@ class Translation:
             return " ".join(f)
 
         return rewrite
+
+    def _dv_renumbering(self) -> Any:
+        """A function that gives a DV update's line (its fields, split) the ports of the two
+        nodes' `Agent/rtProto/DV` (fields 8 and 9): ns-2 attaches it at `$ns run` after the
+        node's own agents and its `Agent/rtProto/Direct`. Its flow id is ns-2's, 0."""
+        ports = {str(n.info["id"]): str(n.info["ports"] + 1) for n in self.model.nodes}
+
+        def renumber(f: list[str]) -> None:
+            for k in (8, 9):
+                node = f[k].partition(".")[0]
+                f[k] = f"{node}.{ports.get(node, '0')}"
+
+        return renumber
 
     def _addresses(self) -> dict[str, str]:
         """A hierarchical script's nodes by id, as their address (`AddrParams`) prints."""
@@ -1189,6 +1255,7 @@ class Translation:
         ``until`` (the core ran every event before it)."""
         dirs = self._nam_dirs()
         renumber = _Renumbering(self._flow_numbers())
+        dv = self._dv_renumbering()
         out: list[tuple[float, str]] = []
         events = [bool(sender.info.get("event_nam")) for sender, _ in self.ends]
         for line in text.splitlines() if dirs or any(events) else ():
@@ -1209,13 +1276,21 @@ class Translation:
                 f[1] = format(float(f.pop()), ".15g")
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
-            renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1)
+            if f[4] == "rtProtoDV":
+                dv(f)
+            else:
+                renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1)
+            if self.link_events or self._nam_link_events:
+                sent = self._nam_sent.setdefault((f[2], f[3]), {})
+                if f[0] == "-":
+                    sent[f[11]] = self._nam_count
+                    self._nam_count += 1
+                elif f[0] == "r":
+                    sent.pop(f[11], None)
             out += [(float(f[1]), x) for x in nam.packet_lines(f)]
         while self._nam_link_events and self._nam_link_events[0][0] < until:
             t, op, link, ends = self._nam_link_events.pop(0)
-            # After the lines of its instant (the downed link's drops come first in ns-2).
-            at = next((i for i, (u, _) in enumerate(out) if u > t), len(out))
-            out[at:at] = [(t, x) for x in nam.link_event_lines(t, op, ends, link.nam_rtmodels)]
+            out = _nam_link_event(out, t, op, ends, link.nam_rtmodels, self._nam_sent)
         return "".join(x + "\n" for _, x in out)
 
     def skip_nam_link_events(self, until: float) -> None:
@@ -1288,6 +1363,9 @@ class Translation:
             if op == "down" and f[0] == "d" and (f[2], f[3]) in dirs:
                 block.append(f)
                 end += 1
+            elif len(f) > 4 and f[4] == "rtProtoDV":
+                # DV's updates at the instant answer the change: they come after it.
+                break
             elif not block:
                 start += 1
                 end += 1
@@ -1307,6 +1385,44 @@ class Translation:
             new += [" ".join(f) for f in queued + sent]
             new += [f"v {stamp} link-{op} {who[0]} {who[1]}"] * link.rtmodels
         return lines[:start] + new + lines[end:], start + len(new)
+
+
+def _nam_link_event(
+    out: list[tuple[float, str]],
+    t: float,
+    op: str,
+    ends: tuple,
+    calls: int,
+    sent: dict[tuple[str, str], dict[str, int]],
+) -> list[tuple[float, str]]:
+    """``out`` (a piece of the nam trace, in order) with the lines of a link event at ``t``
+    written where ns-2 writes them: after the other lines of its instant, each direction
+    (in the order ns-2 takes them, ``ends``) with the drops of its going down (what its
+    queue held, then what it had sent, in the order it sent them: ``sent``), then its
+    `l`/`v` lines; before the updates DV sends when it hears of the change."""
+    start = next((i for i, (u, _) in enumerate(out) if u >= t), len(out))
+    end = start
+    drops: list[tuple[float, str]] = []
+    while end < len(out) and out[end][0] == t:
+        f = out[end][1].split(" ", 9)
+        if op == "down" and f[0] == "d" and (f[4], f[6]) in ends:
+            drops.append(out[end])
+        elif len(f) > 8 and f[8] == "rtProtoDV":
+            break
+        elif drops:
+            break
+        else:
+            start += 1
+        end += 1
+    new: list[tuple[float, str]] = []
+    for who in ends:
+        order = sent.get(who, {})
+        mine = [(x[1].split(" ", 15), x) for x in drops]
+        mine = [(f[14], x) for f, x in mine if (f[4], f[6]) == who]
+        mine.sort(key=lambda e: (e[0] in order, order.get(e[0], 0)))
+        new += [x for _, x in mine]
+        new += [(t, x) for x in nam.link_event_lines(t, op, (who,), calls)]
+    return out[:start] + new + out[end:]
 
 
 class _Renumbering:

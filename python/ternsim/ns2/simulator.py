@@ -96,6 +96,8 @@ class Model:
         self.events: list[Event] = []
         #: `$ns rtproto Session`: routes recomputed at each topology change.
         self.session_routing = False
+        #: `$ns rtproto DV`: ns-2's distance-vector routing on every node.
+        self.dv_routing = False
         #: `$ns at T "$node reset"`: (T, node), scenario events that flush the node's
         #: interface queue (ns-2's `END` drops).
         self.resets: list[tuple[float, Obj]] = []
@@ -143,6 +145,10 @@ class Model:
         #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, the directions as ns-2
         #: takes them down or up, (from, to) ids) in script order.
         self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
+        #: Per `rtmodel-at` call (by its order in `link_events`): the ids of the link's two
+        #: nodes in the order ns-2's rtModel notifies them (its Tcl array `nodes_`), which
+        #: under DV is the order in which they send their triggered updates.
+        self.link_event_notify: list[tuple[str, str]] = []
         #: A link's `trace-dynamics` was asked for (its up/down lines are not written).
         self.dynamics_traced = False
         objects.on_create = self._on_create
@@ -815,6 +821,11 @@ class Model:
         tcl.eval(f"set ::ns2::links_({x}:{y}) {{}}; set ::ns2::links_({y}:{x}) {{}}")
         order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
         tcl.eval("array unset ::ns2::links_")
+        # It then tells the two nodes in the order Tcl lists its array nodes_, keyed by id.
+        tcl.eval(f"set ::ns2::nodes_({x}) {{}}; set ::ns2::nodes_({y}) {{}}")
+        notify = tuple(tcl.splitlist(tcl.eval("array names ::ns2::nodes_")))
+        tcl.eval("array unset ::ns2::nodes_")
+        self.link_event_notify.append(notify if len(notify) == 2 else (x, y))
         self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
         return ""
 
@@ -1078,13 +1089,22 @@ class Model:
 
     def rtproto(self, sim: Obj, args: tuple) -> str:
         """`$ns rtproto Static` (ns-2's default: routes computed once, a downed link's routes
-        withdrawn) or `Session` (routes recomputed over the links that are up at every
-        topology change, at once: ternsim's static routing with `reroute`)."""
-        if args[:1] not in (("Static",), ("Session",)) or len(args) > 1:
-            raise Refusal(f"rtproto {' '.join(args)}: not supported; supported: Static, Session")
+        withdrawn), `Session` (routes recomputed over the links that are up at every
+        topology change, at once: ternsim's static routing with `reroute`) or `DV` (ns-2's
+        distance-vector routing on every node, its messages on the links: ternsim's
+        `[routing] protocol = "dv"`)."""
+        if args[:1] not in (("Static",), ("Session",), ("DV",)) or len(args) > 1:
+            raise Refusal(
+                f"rtproto {' '.join(args)}: not supported; supported: Static, Session, DV "
+                "(on every node)"
+            )
         self._before_run("$ns rtproto")
         if args[0] == "Session":
             self.session_routing = True
+        if args[0] == "DV":
+            self.dv_routing = True
+        if self.session_routing and self.dv_routing:
+            raise Refusal("rtproto Session with rtproto DV: not supported; give one")
         return ""
 
     def attach_agent(self, sim: Obj | None, args: tuple) -> str:

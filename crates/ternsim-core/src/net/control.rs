@@ -139,6 +139,11 @@ pub enum ControlMessage {
         entries: Vec<DsdvAdvert>,
         full: bool,
     },
+    /// A wired distance-vector update (ns-2 `rtProtoDV`, `$ns rtproto DV`): the sender's
+    /// metric to every node of the network, by node index, poisoned in reverse for the
+    /// receiver. ns-2 keeps the vector in Tcl and sends only its index; the packet's size
+    /// is the number of entries in bytes, with no IP header (`rtProtoDV::sendpkt`).
+    DvUpdate { metrics: Vec<u32> },
 }
 
 /// One route in a DSDV update: destination, metric in hops (ns-2 `BIG` 250 = unreachable)
@@ -213,6 +218,7 @@ impl ControlMessage {
             | ControlMessage::AodvHello { .. }
             | ControlMessage::AodvRerr { .. } => "aodv",
             ControlMessage::DsdvUpdate { .. } => "dsdv",
+            ControlMessage::DvUpdate { .. } => "dv",
             ControlMessage::MipAdvertisement { .. }
             | ControlMessage::MipSolicitation
             | ControlMessage::MipRegRequest { .. }
@@ -257,6 +263,8 @@ impl ControlMessage {
             // ns-2 accounts 12 octets per listed route (the 9 it encodes rounded up; the
             // count octet is not counted): size = 12·n + IP header (manet-spec §1.5).
             ControlMessage::DsdvUpdate { entries, .. } => 12 * entries.len() as u32,
+            // ns-2's size is the whole packet's (see the variant); the world sends it so.
+            ControlMessage::DvUpdate { metrics } => metrics.len() as u32,
             // Mobile IP, RFC 3344 formats (see `MIP_*` below for the arithmetic).
             ControlMessage::MipAdvertisement { .. } => MIP_ADVERTISEMENT_BYTES,
             ControlMessage::MipSolicitation => MIP_SOLICITATION_BYTES,
@@ -280,6 +288,7 @@ impl ControlMessage {
             ControlMessage::AodvRerr { .. } => "aodv_rerr",
             ControlMessage::DsdvUpdate { full: true, .. } => "dsdv_full_update",
             ControlMessage::DsdvUpdate { full: false, .. } => "dsdv_triggered_update",
+            ControlMessage::DvUpdate { .. } => "dv_update",
             ControlMessage::MipAdvertisement { .. } => "mip_advertisement",
             ControlMessage::MipSolicitation => "mip_solicitation",
             ControlMessage::MipRegRequest { .. } => "mip_reg_request",

@@ -24,12 +24,14 @@
 //! precursors, local repair); [`dsdv`] (Destination-Sequenced Distance Vector as ns-2's
 //! `dsdv/` runs it: periodic full dumps and rate-limited triggered updates, even/odd
 //! destination sequence numbers, weighted settling time, neighbour timeouts, optional
-//! MAC-feedback link breaks). A protocol's messages are variants of
+//! MAC-feedback link breaks); [`dv`] (ns-2's wired `rtproto DV`, run by the world for all
+//! nodes at once, its routes installed in static tables). A protocol's messages are variants of
 //! [`crate::net::control::ControlMessage`].
 
 pub mod aodv;
 pub mod dsdv;
 pub mod dsr;
+pub mod dv;
 pub mod hold;
 pub mod static_routes;
 
@@ -42,6 +44,7 @@ use crate::sim::SimTime;
 pub use aodv::{AodvAgent, AodvConfig, AodvStats};
 pub use dsdv::{DsdvAgent, DsdvConfig, DsdvStats};
 pub use dsr::{DsrAgent, DsrConfig, DsrStats};
+pub use dv::{DvConfig, DvNetwork};
 pub use hold::{HoldBuffer, HoldConfig};
 pub use static_routes::{Route, StaticRouting};
 
@@ -143,6 +146,10 @@ pub enum RoutingConfig {
     /// Destination-Sequenced Distance Vector routing (Perkins & Bhagwat 1994 as ns-2's
     /// `dsdv/` runs it, manet-spec §1).
     Dsdv(DsdvConfig),
+    /// Wired distance-vector routing as ns-2's `$ns rtproto DV` runs it ([`dv`]): the world
+    /// runs the protocol for every node and installs its routes in each node's static
+    /// table.
+    Dv(DvConfig),
 }
 
 impl Default for RoutingConfig {
@@ -172,6 +179,8 @@ impl RoutingProtocol {
     pub fn for_node(cfg: &RoutingConfig, seed: u64, node_name: &str) -> Self {
         match *cfg {
             RoutingConfig::Static { hold } => RoutingProtocol::Static(StaticRouting::new(hold)),
+            // DV's state lives in the world's `DvNetwork`, which fills this table.
+            RoutingConfig::Dv(_) => RoutingProtocol::Static(StaticRouting::new(None)),
             RoutingConfig::Dsr(c) => RoutingProtocol::Dsr(Box::new(DsrAgent::new(
                 c,
                 RandomStream::named(seed, &format!("node/{node_name}/dsr")),

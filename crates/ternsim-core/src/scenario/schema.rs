@@ -100,6 +100,17 @@ pub struct RoutingSpec {
     /// routing does with `rtmodel` (a node past the break drops; no detour).
     #[serde(default)]
     pub reroute: Option<bool>,
+    /// DV: base period of the periodic updates (ns-2 `advertInterval`, 2 s); each period
+    /// is that times U(0.9, 1.1).
+    #[serde(default)]
+    pub advert_interval: Option<Duration>,
+    /// DV: the metric that means unreachable (ns-2 `INFINITY`, 32).
+    #[serde(default)]
+    pub infinity: Option<u32>,
+    /// DV: the seed of its own random stream, which draws the update times (ns-2
+    /// `$rtglibRNG seed 1`: ns-2's MRG32k3a seeded so, not the run's seed).
+    #[serde(default)]
+    pub rng_seed: Option<u32>,
 }
 
 /// `[[events]]`: at time `at`, `action` on a `link` (`down`, `up`, `set` with `rate`, `delay`,
@@ -118,6 +129,11 @@ pub struct EventSpec {
     pub node: Option<String>,
     #[serde(default)]
     pub direction: Option<String>,
+    /// A link `down` or `up` under DV routing: the order in which the link's two end nodes
+    /// hear of it, `["A", "B"]` (default: the link's `a`, then `b`). ns-2 tells them in the
+    /// order its Tcl array lists them, and each sends its triggered updates then.
+    #[serde(default)]
+    pub notify_order: Option<Vec<String>>,
     #[serde(default)]
     pub rate: Option<Rate>,
     #[serde(default)]

@@ -57,6 +57,21 @@ impl Mrg32k3a {
     }
 }
 
+impl Mrg32k3a {
+    /// ns-2's `$rng next-random` (`RNG::next()`, which is `rand_int(0, MAXINT)`): the next
+    /// uniform times 2^31, truncated. (`ns2_next` scales by 2^31 − 1, which gives the same
+    /// integer for the first five draws of seed 1 but not for the sixth.)
+    pub fn ns2_next_random(&mut self) -> u32 {
+        (self.uniform() * 2_147_483_648.0) as u32
+    }
+
+    /// ns-2's Tcl `$rng uniform a b` (`tcl/lib/ns-random.tcl`): a + (b − a)·`next-random`
+    /// / (2^31 − 1), in doubles as Tcl's `expr` computes it.
+    pub fn ns2_tcl_uniform(&mut self, a: f64, b: f64) -> f64 {
+        a + (b - a) * (f64::from(self.ns2_next_random()) / NS2_MAXINT)
+    }
+}
+
 /// ns-2's `MAXINT` (2^31 − 1), the scale of `RNG::next()`.
 const NS2_MAXINT: f64 = 2_147_483_647.0;
 

@@ -297,6 +297,8 @@ impl Capture {
                     "AODV"
                 } else if k.starts_with("dsr") {
                     "DSR"
+                } else if k == "dv_update" {
+                    "rtProtoDV"
                 } else {
                     "message"
                 }

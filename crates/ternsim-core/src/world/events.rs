@@ -12,12 +12,20 @@ impl World {
     pub(super) fn on_scheduled(&mut self, now: SimTime, i: usize) {
         let action = self.events[i].action.clone();
         let (what, target) = match action {
-            EventAction::LinkDown { link, directions } => {
-                self.set_link_state(now, link, directions, false);
+            EventAction::LinkDown {
+                link,
+                directions,
+                b_first,
+            } => {
+                self.set_link_state(now, link, directions, false, b_first);
                 ("link_down", self.link_names[link].clone())
             }
-            EventAction::LinkUp { link, directions } => {
-                self.set_link_state(now, link, directions, true);
+            EventAction::LinkUp {
+                link,
+                directions,
+                b_first,
+            } => {
+                self.set_link_state(now, link, directions, true, b_first);
                 ("link_up", self.link_names[link].clone())
             }
             EventAction::LinkSet {
@@ -72,8 +80,16 @@ impl World {
 
     /// Takes the chosen directions of `link` down or up, tells the routing protocols of
     /// both ends and recomputes static routes. A link carries routes only while both of its
-    /// directions are up (TCP needs the way back).
-    fn set_link_state(&mut self, now: SimTime, link: usize, directions: [bool; 2], up: bool) {
+    /// directions are up (TCP needs the way back). Under DV the ends hear of it once every
+    /// direction changed, `b` first if `b_first`, and DV's routes replace the static ones.
+    fn set_link_state(
+        &mut self,
+        now: SimTime,
+        link: usize,
+        directions: [bool; 2],
+        up: bool,
+        b_first: bool,
+    ) {
         for d in (0..2).filter(|&d| directions[d]) {
             let device = 2 * link + d;
             let mut out = self.iface_out_pool.pop().unwrap_or_default();
@@ -92,6 +108,10 @@ impl World {
                 .routing
                 .on_interface_change(now, iface, up);
             self.drain_device_output(now, device as u32, out);
+        }
+        if self.dv.is_some() {
+            self.dv_link_state(now, link, directions, up, b_first);
+            return;
         }
         let both_up = (0..2).all(|d| self.ifaces[2 * link + d].up);
         // A Mobile IP radio link never carries routes.

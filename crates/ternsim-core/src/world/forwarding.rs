@@ -197,6 +197,15 @@ impl World {
             self.apply(now, node, in_iface, routed);
             return;
         }
+        // A DV update is for the node's DV agent, which the world runs.
+        let packet = if self.dv.is_some() {
+            match self.dv_receive(now, node, packet) {
+                Some(p) => p,
+                None => return,
+            }
+        } else {
+            packet
+        };
         let Some(agent) = self.nodes[node.ix()].agent(packet.ports.dst) else {
             self.drop_packet(now, Some(node), None, packet, DropReason::NoAgent);
             return;
@@ -232,7 +241,7 @@ impl World {
     }
 
     /// `packet` has ended: its allocation is kept for a new packet, up to a few.
-    fn spend(&mut self, packet: Packet) {
+    pub(super) fn spend(&mut self, packet: Packet) {
         if self.spent_packets.len() < super::SPENT_PACKETS_KEPT {
             self.spent_packets.push(packet);
         }

@@ -21,6 +21,7 @@ mod agents;
 mod base_station;
 mod capture;
 mod device;
+mod dv;
 mod events;
 mod forwarding;
 mod mobile_ip;
@@ -100,6 +101,8 @@ enum Event {
     StageRelease(u32),
     /// A ping flow's next scheduled echo request is due.
     PingDue(u32),
+    /// A node's DV periodic update is due (`$ns rtproto DV`).
+    DvUpdate(u32),
 }
 
 /// The exact bound of a run that ends at `duration`: the next double above it, so that the
@@ -337,6 +340,9 @@ struct World {
     /// settles itself (`net::wired::LAZY`), if one is pending. Only in a run that nothing
     /// steps or captures, without scheduled link changes (`World::set_lazy_tx`).
     lazy_done: Vec<Option<(u128, u32)>>,
+    /// Wired distance-vector routing, when the scenario runs it (`[routing] protocol =
+    /// "dv"`): every node's DV state; the nodes' static tables hold its routes.
+    dv: Option<Box<dv::DvRouting>>,
 }
 
 impl World {
@@ -668,6 +674,7 @@ impl World {
             ping_replies: Vec::new(),
             pause_requested: false,
             lazy_done: Vec::new(),
+            dv: None,
         };
         // Idle links' transmission ends settled without events: only where nothing else
         // touches a link between its events (no link changes, no Mobile IP radio links).
@@ -680,6 +687,9 @@ impl World {
         }
         world.recompute_static_routes(SimTime::ZERO);
         world.start_routing(SimTime::ZERO);
+        if let crate::routing::RoutingConfig::Dv(cfg) = sc.routing {
+            world.start_dv(cfg, &agents_on_node);
+        }
         world
     }
 
@@ -767,6 +777,7 @@ impl World {
                 Event::Coverage { link, up } => self.set_radio_link(now, link as usize, up),
                 Event::StageRelease(slot) => self.release_held(now, slot),
                 Event::PingDue(f) => self.on_ping_due(now, f as usize),
+                Event::DvUpdate(n) => self.on_dv_update(NodeId(n)),
             }
             let events = self.sched.events_executed();
             if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {

@@ -203,3 +203,59 @@ fn an_empty_key_is_named_by_its_quotes() {
         "{e}"
     );
 }
+
+/// `[routing] protocol = "dv"` takes its own keys over ns-2's defaults, refuses bad values
+/// and the keys of other protocols with their paths, and runs on wired links only.
+#[test]
+fn dv_keys_are_checked_with_their_paths() {
+    let dv = BASE.replace("[[flows]]", "[routing]\nprotocol = \"dv\"\n[[flows]]");
+    let sc = from_toml(&dv).unwrap();
+    assert_eq!(
+        sc.routing,
+        ternsim_core::routing::RoutingConfig::Dv(ternsim_core::routing::DvConfig::default())
+    );
+    let with = |keys: &str| dv.replace("protocol = \"dv\"", &format!("protocol = \"dv\"\n{keys}"));
+    let sc = from_toml(&with(
+        "advert_interval = \"500ms\"\ninfinity = 16\nrng_seed = 7",
+    ))
+    .unwrap();
+    let ternsim_core::routing::RoutingConfig::Dv(c) = sc.routing else {
+        panic!("{:?}", sc.routing)
+    };
+    assert_eq!((c.advert_interval, c.infinity, c.seed), (0.5, 16, 7));
+    for (keys, path, says) in [
+        ("advert_interval = \"0s\"", "routing.advert_interval", "> 0"),
+        ("infinity = 1", "routing.infinity", "from 2 to 255"),
+        ("rng_seed = 0", "routing.rng_seed", "from 1 to 2147483646"),
+        ("reroute = false", "routing.reroute", "static routing"),
+        ("hold_packets = 5", "routing", "static routing"),
+        ("randomize = false", "routing.randomize", "dsdv"),
+    ] {
+        let e = err(&with(keys));
+        assert_eq!(e.path, path, "{keys}: {e}");
+        assert!(e.message.contains(says), "{keys}: {e}");
+    }
+    let e = err(&BASE.replace("[[flows]]", "[routing]\ninfinity = 16\n[[flows]]"));
+    assert_eq!(e.path, "routing.infinity");
+    assert!(e.message.contains("protocol = \"dv\" only"), "{e}");
+    let e = err(&dv.replace("[[flows]]", "[wireless]\n[[flows]]"));
+    assert_eq!(e.path, "wireless");
+    assert!(e.message.contains("wired links only"), "{e}");
+}
+
+/// A link event's `notify_order` names the link's two ends, and only a link going down or
+/// up takes one.
+#[test]
+fn notify_order_names_the_links_ends() {
+    let event = |extra: &str| {
+        format!("{BASE}[[events]]\nat = \"1s\"\naction = \"down\"\nlink = \"a-b\"\n{extra}\n")
+    };
+    assert!(from_toml(&event("notify_order = [\"b\", \"a\"]")).is_ok());
+    let e = err(&event("notify_order = [\"a\", \"c\"]"));
+    assert_eq!(e.path, "events.0.notify_order");
+    assert!(e.message.contains("[\"a\", \"b\"] in either order"), "{e}");
+    let e =
+        err(&event("notify_order = [\"a\", \"b\"]")
+            .replace("\"down\"", "\"set\"\nrate = \"2Mbps\""));
+    assert_eq!(e.path, "events.0.notify_order");
+}

@@ -287,3 +287,77 @@ fn progress_reports_every_block_of_events_without_changing_the_run() {
         assert!(i == 0 || *t >= calls[i - 1].0);
     }
 }
+
+/// A triangle a, b, c under DV (`[routing] protocol = "dv"`), CBR from a to c every 10 ms,
+/// the a-c link down from 3 s to 6 s. DV's updates cross every link; while a-c is down the
+/// CBR packets go a -> b -> c (a already knows b's route to c, which is not through a), and
+/// after it is up they are back on a-c. The two on the link when it went down are lost.
+#[test]
+fn dv_routes_round_a_downed_link_and_back() {
+    let toml_text = r#"
+name = "dv-triangle"
+duration = "9s"
+[routing]
+protocol = "dv"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "c"
+[[links]]
+a = "a"
+b = "b"
+rate = "1Mbps"
+delay = "10ms"
+[[links]]
+a = "b"
+b = "c"
+rate = "1Mbps"
+delay = "10ms"
+[[links]]
+a = "a"
+b = "c"
+rate = "1Mbps"
+delay = "10ms"
+[[flows]]
+name = "cbr"
+src = "a"
+dst = "c"
+transport = "udp"
+start = "1s"
+app = { kind = "cbr", interval = "10ms", packet_size = "500B" }
+[[events]]
+at = "3s"
+action = "down"
+link = "a-c"
+[[events]]
+at = "6s"
+action = "up"
+link = "a-c"
+"#;
+    let sc = from_toml(toml_text).unwrap();
+    let out = run(&sc, 1);
+    let s = &out.summary;
+    assert!(s.packets.balanced);
+    let routing = s.routing.as_ref().expect("DV sends updates");
+    let updates = routing.transmissions_by_type["dv_update"];
+    // Periodic updates every ~2 s on 6 link directions over 9 s, plus the triggered ones.
+    assert!((25..45).contains(&updates), "{updates} updates");
+    let sent = |name: &str, dir: &str| {
+        s.links
+            .iter()
+            .find(|l| l.name == name && l.direction == dir)
+            .unwrap()
+            .packets_sent
+    };
+    // 800 CBR packets in 8 s; the 3 s on the detour put about 300 of them on a-b and b-c.
+    let detour = sent("a-b", "a_to_b");
+    assert!((290..330).contains(&detour), "{detour} on a-b");
+    assert!((290..330).contains(&sent("b-c", "a_to_b")));
+    let direct = sent("a-c", "a_to_b");
+    assert!((480..520).contains(&direct), "{direct} on a-c");
+    let received = s.flows[0].packets_received.unwrap();
+    assert!((795..800).contains(&received), "{received} received");
+    assert_eq!(s.packets.drops_by_reason["link_down"], 2);
+}

@@ -91,6 +91,11 @@ impl<'a> NodeNames<'a> {
         NodeNames { index, nodes }
     }
 
+    /// The name of node `i`.
+    pub(super) fn name(&self, i: usize) -> &str {
+        &self.nodes[i].name
+    }
+
     /// The node called `name`, found at key path `path`.
     pub(super) fn lookup(&self, path: String, name: &str) -> Result<usize, ScenarioError> {
         self.index.get(name).copied().ok_or_else(|| {

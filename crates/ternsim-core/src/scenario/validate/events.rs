@@ -26,6 +26,14 @@ pub(super) fn events(
                 format!("after the end of the run ({})", spec.duration.0),
             ));
         }
+        if e.notify_order.is_some()
+            && !(e.link.is_some() && matches!(e.action.as_str(), "down" | "up"))
+        {
+            return Err(ScenarioError::at(
+                at("notify_order"),
+                "applies to a link going down or up",
+            ));
+        }
         let targets = [e.link.is_some(), e.flow.is_some(), e.node.is_some()];
         if targets.iter().filter(|&&t| t).count() > 1 {
             return Err(ScenarioError::at(
@@ -92,10 +100,19 @@ pub(super) fn events(
                                 ));
                             }
                         }
+                        let b_first = notify_order(&at("notify_order"), e, names, &links[link])?;
                         if e.action == "down" {
-                            EventAction::LinkDown { link, directions }
+                            EventAction::LinkDown {
+                                link,
+                                directions,
+                                b_first,
+                            }
                         } else {
-                            EventAction::LinkUp { link, directions }
+                            EventAction::LinkUp {
+                                link,
+                                directions,
+                                b_first,
+                            }
                         }
                     }
                     "set" => {
@@ -195,4 +212,33 @@ pub(super) fn events(
     // Same-time events keep their scenario order (the scheduler is stable).
     let _ = SimTime::ZERO;
     Ok(out)
+}
+
+/// A link event's `notify_order`: whether its `b` end hears of it first. It must name the
+/// link's two ends.
+fn notify_order(
+    path: &str,
+    e: &super::super::schema::EventSpec,
+    names: &NodeNames,
+    link: &ResolvedLink,
+) -> Result<bool, ScenarioError> {
+    let Some(order) = &e.notify_order else {
+        return Ok(false);
+    };
+    let ids = order
+        .iter()
+        .map(|n| names.lookup(path.to_string(), n))
+        .collect::<Result<Vec<_>, _>>()?;
+    match ids[..] {
+        [x, y] if (x, y) == (link.a, link.b) => Ok(false),
+        [x, y] if (x, y) == (link.b, link.a) => Ok(true),
+        _ => Err(ScenarioError::at(
+            path,
+            format!(
+                "allowed: the link's two ends, [\"{}\", \"{}\"] in either order",
+                names.name(link.a),
+                names.name(link.b)
+            ),
+        )),
+    }
 }

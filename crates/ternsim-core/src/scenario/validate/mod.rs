@@ -27,6 +27,7 @@ use crate::net::addr::NodeId;
 use crate::routing::aodv::AodvConfig;
 use crate::routing::dsdv::DsdvConfig;
 use crate::routing::dsr::DsrConfig;
+use crate::routing::dv::DvConfig;
 use crate::routing::{HoldConfig, RoutingConfig};
 use crate::sim::SimTime;
 use crate::tcp::{SinkConfig, TcpConfig};
@@ -201,13 +202,17 @@ impl ResolvedFlow {
 /// flow (indices into the scenario's lists).
 #[derive(Clone, Debug)]
 pub enum EventAction {
+    /// `b_first`: under DV routing the link's `b` end hears of it before `a`
+    /// (`notify_order`).
     LinkDown {
         link: usize,
         directions: [bool; 2],
+        b_first: bool,
     },
     LinkUp {
         link: usize,
         directions: [bool; 2],
+        b_first: bool,
     },
     LinkSet {
         link: usize,
@@ -362,6 +367,19 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
             ));
         }
     }
+    if r.protocol.as_deref() != Some("dv") {
+        let dv_keys = [
+            ("advert_interval", r.advert_interval.is_some()),
+            ("infinity", r.infinity.is_some()),
+            ("rng_seed", r.rng_seed.is_some()),
+        ];
+        if let Some((key, _)) = dv_keys.iter().find(|(_, set)| *set) {
+            return Err(ScenarioError::at(
+                format!("routing.{key}"),
+                "applies to protocol = \"dv\" only",
+            ));
+        }
+    }
     match r.protocol.as_deref() {
         None | Some("static") => {}
         Some("dsr") => {
@@ -386,10 +404,11 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
             }));
         }
         Some("dsdv") => return dsdv(r).map(RoutingConfig::Dsdv),
+        Some("dv") => return dv(spec).map(RoutingConfig::Dv),
         Some(other) => {
             return Err(ScenarioError::at(
                 "routing.protocol",
-                format!("unknown routing protocol `{other}`; allowed: static, dsr, aodv, dsdv"),
+                format!("unknown routing protocol `{other}`; allowed: static, dsr, aodv, dsdv, dv"),
             ))
         }
     }
@@ -405,6 +424,77 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
         }),
     };
     Ok(RoutingConfig::Static { hold })
+}
+
+/// `[routing] protocol = "dv"` (wired nodes only) and its optional keys over ns-2's
+/// defaults.
+fn dv(spec: &ScenarioSpec) -> Result<DvConfig, ScenarioError> {
+    let r = &spec.routing;
+    let refused = [
+        (
+            "routing",
+            r.hold_packets.is_some() || r.hold_timeout.is_some(),
+            "hold_packets and hold_timeout apply to static routing",
+        ),
+        (
+            "routing.reroute",
+            r.reroute.is_some(),
+            "applies to static routing; DV finds its own detours",
+        ),
+        (
+            "routes",
+            !spec.routes.is_empty(),
+            "explicit routes apply to static routing, not dv",
+        ),
+        (
+            "wireless",
+            spec.wireless.is_some(),
+            "dv runs on wired links only",
+        ),
+        (
+            "bearers",
+            !spec.bearers.is_empty(),
+            "dv runs on wired links only",
+        ),
+        (
+            "mobile_ip",
+            spec.mobile_ip.is_some(),
+            "dv runs on wired links only",
+        ),
+    ];
+    if let Some((key, _, why)) = refused.iter().find(|(_, set, _)| *set) {
+        return Err(ScenarioError::at(*key, *why));
+    }
+    let mut cfg = DvConfig::default();
+    if let Some(d) = r.advert_interval {
+        if d.0 == SimTime::ZERO {
+            return Err(ScenarioError::at(
+                "routing.advert_interval",
+                "allowed: a duration > 0",
+            ));
+        }
+        cfg.advert_interval = d.0.as_secs_f64();
+    }
+    if let Some(n) = r.infinity {
+        if !(2..=255).contains(&n) {
+            return Err(ScenarioError::at(
+                "routing.infinity",
+                "allowed: an integer from 2 to 255",
+            ));
+        }
+        cfg.infinity = n;
+    }
+    if let Some(n) = r.rng_seed {
+        // ns-2's RNG refuses 0 (the clock) and from 2^31 - 1 up.
+        if n == 0 || n >= 2_147_483_647 {
+            return Err(ScenarioError::at(
+                "routing.rng_seed",
+                "allowed: an integer from 1 to 2147483646",
+            ));
+        }
+        cfg.seed = n;
+    }
+    Ok(cfg)
 }
 
 /// `[routing] protocol = "dsdv"` and its optional keys over ns-2's defaults.
@@ -466,6 +556,7 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
             RoutingConfig::Static { .. } => "static routing",
             RoutingConfig::Dsr(_) => "dsr",
             RoutingConfig::Aodv(_) => "aodv",
+            RoutingConfig::Dv(_) => "dv",
             _ => "dsdv",
         };
         return Err(ScenarioError::at(

@@ -196,7 +196,7 @@ pub(super) fn wireless(
         RoutingConfig::Aodv(_) => {}
         // ns-2 DSDV's MAC callback pulls nothing out of the interface queue (its `filter`
         // loop is compiled out, `dsdv.cc` `lost_link`), and it does not tap.
-        RoutingConfig::Dsdv(_) | RoutingConfig::Static { .. } => {}
+        RoutingConfig::Dsdv(_) | RoutingConfig::Dv(_) | RoutingConfig::Static { .. } => {}
     }
     Ok(Some(cfg))
 }
