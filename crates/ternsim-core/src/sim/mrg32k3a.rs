@@ -44,23 +44,17 @@ impl Mrg32k3a {
         }
     }
 
-    /// ns-2's `RNG::next()` (`$rng next-random`): the next uniform scaled to an integer in
-    /// [0, 2^31 − 1), truncated.
-    pub fn ns2_next(&mut self) -> u32 {
-        (self.uniform() * NS2_MAXINT) as u32
-    }
-
-    /// ns-2's `RNG::uniform_double()` (`Random::uniform()`, `$rng uniform 0 1`):
-    /// `next() / (2^31 − 1)`, so it carries 31 bits of the underlying uniform.
+    /// ns-2's `RNG::uniform_double()` (`Random::uniform()`, what its C++ models draw: a TCP
+    /// agent's `boot_time_`, an error model's uniform): ns-2.35's `next_double()`, which is
+    /// the generator's own uniform (`rand_u01`), not a 31-bit `next()` scaled back.
     pub fn ns2_uniform_double(&mut self) -> f64 {
-        f64::from(self.ns2_next()) / NS2_MAXINT
+        self.uniform()
     }
 }
 
 impl Mrg32k3a {
-    /// ns-2's `$rng next-random` (`RNG::next()`, which is `rand_int(0, MAXINT)`): the next
-    /// uniform times 2^31, truncated. (`ns2_next` scales by 2^31 − 1, which gives the same
-    /// integer for the first five draws of seed 1 but not for the sixth.)
+    /// ns-2's `$rng next-random` (`RNG::next()`, which is `rand_int(0, MAXINT)`: the range
+    /// holds MAXINT + 1 = 2^31 integers): the next uniform times 2^31, truncated.
     pub fn ns2_next_random(&mut self) -> u32 {
         (self.uniform() * 2_147_483_648.0) as u32
     }
@@ -72,7 +66,7 @@ impl Mrg32k3a {
     }
 }
 
-/// ns-2's `MAXINT` (2^31 − 1), the scale of `RNG::next()`.
+/// ns-2's `MAXINT` (2^31 − 1), by which `ns-random.tcl`'s `uniform` divides `next-random`.
 const NS2_MAXINT: f64 = 2_147_483_647.0;
 
 #[cfg(test)]
@@ -97,9 +91,13 @@ mod tests {
     #[test]
     fn seed_1_gives_ns2s_next_random_and_uniform_double() {
         // ns-2.35 `ns`: `$defaultRNG next-random` twice after `$defaultRNG seed 1`, and
-        // `puts [$defaultRNG uniform 0 1]` (tcl_precision 17) for the first four draws.
+        // `puts [$defaultRNG uniform 0 1]` (tcl_precision 17) for the first four draws: the
+        // Tcl `uniform` is `next-random` / (2^31 − 1).
         let mut g = Mrg32k3a::ns2_seeded(1);
-        assert_eq!((g.ns2_next(), g.ns2_next()), (729_236, 1_193_744_747));
+        assert_eq!(
+            (g.ns2_next_random(), g.ns2_next_random()),
+            (729_236, 1_193_744_747)
+        );
         let mut g = Mrg32k3a::ns2_seeded(1);
         for want in [
             0.000_339_576_974_669_274_4,
@@ -107,7 +105,17 @@ mod tests {
             0.014_204_660_437_165_137,
             0.088_122_671_045_420_07,
         ] {
-            assert_eq!(g.ns2_uniform_double(), want);
+            assert_eq!(g.ns2_tcl_uniform(0.0, 1.0), want);
         }
+        // The C++ draws take the generator's uniform itself, which the 31-bit Tcl value
+        // rounds down: within 2^-31 of it, and not equal to it.
+        let mut raw = Mrg32k3a::ns2_seeded(1);
+        let mut tcl = Mrg32k3a::ns2_seeded(1);
+        for _ in 0..100 {
+            let (u, t) = (raw.ns2_uniform_double(), tcl.ns2_tcl_uniform(0.0, 1.0));
+            assert!((u - t).abs() < 1.0 / 2_147_483_647.0, "{u} {t}");
+        }
+        let mut g = Mrg32k3a::ns2_seeded(1);
+        assert_ne!(g.ns2_uniform_double(), 0.000_339_576_974_669_274_4);
     }
 }
