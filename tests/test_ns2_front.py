@@ -1032,3 +1032,24 @@ def test_two_rate_models_draw_from_ternsims_stream(tmp_path):
     links = translate_script(script)["links"]
     for key in ("drop_stages_a_to_b", "drop_stages_b_to_a"):
         assert links[1][key][0]["rules"] == [{"model": "iid", "unit": "packet", "rate": 0.05}]
+
+
+def test_a_failure_of_ternsim_itself_is_reported_as_one(tmp_path, monkeypatch, capsys):
+    """A Python exception inside a command is ternsim's bug: said so, with where the script
+    was and the traceback, exit status 70 (EX_SOFTWARE), no file left written."""
+    from ternsim.ns2 import interp
+
+    def broken(self):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(interp._Session, "_run", broken)
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD + TCP + 'set f [open out.tr w]\n$ns trace-all $f\n$ns at 1 "exit 0"\n$ns run\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert interp.run_script(script) == 70
+    err = capsys.readouterr().err
+    assert "internal error" in err and "RuntimeError: boom" in err
+    assert f"{script}:" in err or "s.tcl:" in err
+    assert not (tmp_path / "out.tr").exists()

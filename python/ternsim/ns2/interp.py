@@ -58,6 +58,9 @@ class _Session:
         self.seed = seed
         self.refusal: str | None = None
         self.script_error = ""
+        #: A failure of ternsim itself inside a command (a bug, not the script's): where,
+        #: and the Python traceback.
+        self.internal_error: str | None = None
         #: The `$ns at` callback running now and the Tcl frame depth below it, if any.
         self.callback: tuple[Any, int] | None = None
         self.exit_code: int | None = None
@@ -109,6 +112,16 @@ class _Session:
                 # error: set the message and errorInfo back first.
                 info = str(self.tcl.getvar("::errorInfo"))
                 self.tcl.call("error", str(exc), info)
+                raise
+            except ScriptExit:
+                raise
+            except Exception:
+                # ternsim's own failure: reported as such (Tcl would show only a bare
+                # result), the script stopped.
+                if self.internal_error is None:
+                    import traceback
+
+                    self.internal_error = f"{self.where()}\n{traceback.format_exc()}"
                 raise
 
         return call
@@ -352,6 +365,13 @@ class _Session:
         try:
             self.tcl.call("source", str(self.path))
         except tkinter.TclError:
+            if self.internal_error is not None:
+                self._discard_files()
+                sys.stderr.write(
+                    "ternsim ns2: internal error (a bug in ternsim, not in the script; "
+                    f"please report it with the script) at {self.internal_error}"
+                )
+                return 70  # EX_SOFTWARE
             if self.refusal is None and self.exit_code is None:
                 info = str(self.tcl.getvar("errorInfo"))
                 if self.script_error and not info.split("\n", 1)[0].strip():
