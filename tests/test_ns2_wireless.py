@@ -23,6 +23,14 @@ EXAMPLES = Path("/usr/share/doc/ns2/examples/tcl")
 NS = shutil.which("ns")
 STATS = re.compile(r"^acked (-?\d+) rexmit (\d+) timeouts (\d+) kbps ([0-9.eE+-]+)$", re.M)
 
+#: What ns-2.35's C++ code prints on stdout for a wireless script (God's `num_nodes`, the
+#: channel's first frame), after the script's own lines when stdout is a pipe.
+NS2_LINES = (
+    "num_nodes is set {nodes}\n"
+    "channel.cc:sendUp - Calc highestAntennaZ_ and distCST_\n"
+    "highestAntennaZ_ = 1.5,  distCST_ = 550.0\n"
+)
+
 HEAD = """set ns [new Simulator]
 set tf [open out.tr w]
 $ns trace-all $tf
@@ -371,7 +379,10 @@ def test_a_three_node_script_runs_and_writes_the_wireless_trace(tmp_path):
     finish = FINISH.replace("  $ns flush-trace\n  close $tf\n", "")
     proc = ternsim_ns2(tmp_path, HEAD + CONFIG + NODES + moves + UDP + stop + finish)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "stop 8\ndone at 10\n"
+    # ns-2's own C lines come after the script's (stdout is a pipe: C's buffer is written at
+    # exit): God's node count, the channel's first frame with the two-ray distance at which
+    # the power falls to CSThresh_ ((0.28183815 × 1.5^4 / 1.559e-11)^(1/4) = 550.0 m).
+    assert proc.stdout == "stop 8\ndone at 10\n" + NS2_LINES.format(nodes=3)
     lines = (tmp_path / "out.tr").read_text().splitlines()
     # The trace was closed at 8 s: nothing later is in it.
     assert max(float(line.split()[1]) for line in lines) < 8.0
@@ -507,7 +518,9 @@ def test_debian_mobility_library_scripts_run(tmp_path, rel):
 def test_debian_wireless_mitf_runs(tmp_path):
     _, proc = _example(tmp_path, "ex/wireless-mitf.tcl")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "Starting Simulation...\nNS EXITING...\n"
+    # What ns-2.35 prints on this script, stdout and stderr.
+    assert proc.stdout == "Starting Simulation...\nNS EXITING...\n" + NS2_LINES.format(nodes=2)
+    assert proc.stderr == "INITIALIZE THE LIST xListHead\nSORTING LISTS ...DONE!\n"
     lines = (tmp_path / "wireless_mitf.tr").read_text().splitlines()
     assert any(" AGT " in line and " tcp " in line for line in lines)
 
@@ -517,7 +530,12 @@ def test_debian_simple_wireless_runs_and_delivers_what_ns2_delivers(tmp_path):
     # proactive protocol finds during the run as an on-demand one does.
     _, proc = _example(tmp_path, "ex/simple-wireless.tcl")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "Starting Simulation...\nNS EXITING...\n"
+    assert proc.stdout == "Starting Simulation...\nNS EXITING...\n" + NS2_LINES.format(nodes=2)
+    # -channelType: the Tcl library's warning first.
+    assert proc.stderr == (
+        "warning: Please use -channel as shown in tcl/ex/wireless-mitf.tcl\n"
+        "INITIALIZE THE LIST xListHead\nSORTING LISTS ...DONE!\n"
+    )
     fields = [line.split() for line in (tmp_path / "simple.tr").read_text().splitlines()]
     received = sum(1 for f in fields if f[0] == "r" and f[3] == "AGT" and f[6] == "tcp")
     # ns-2.35 on the same script: 3230 TCP segments received by the sink's agent.

@@ -86,6 +86,8 @@ class Simulation:
     def run_until(self, seconds: float) -> bool:
         """Runs the events due before ``seconds`` and pauses there; False when it paused
         earlier, at a ping reply kept for the host (``set_ping_upcalls``)."""
+    def first_radio_frame(self) -> float | None:
+        """When the first 802.11 frame went on the air, in seconds (None if none has)."""
     def set_ping_upcalls(self, on: bool) -> None:
         """Keep ping replies for the host, pausing the run at each."""
     def take_ping_replies(self) -> list[tuple[int, bool, float, int, float, float]]:

@@ -365,6 +365,11 @@ impl Simulation {
         Ok(py.allow_threads(|| sim.run_until_exact(t, seconds)))
     }
 
+    /// When the first 802.11 frame went on the air, in seconds (None if none has).
+    fn first_radio_frame(&mut self) -> PyResult<Option<f64>> {
+        Ok(self.live()?.first_radio_frame().map(|t| t.as_secs_f64()))
+    }
+
     /// Keep ping replies for the host and pause the run at each (`take_ping_replies`).
     fn set_ping_upcalls(&mut self, on: bool) -> PyResult<()> {
         self.live()?.set_ping_upcalls(on);

@@ -217,6 +217,8 @@ class _Session:
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
         self.stream = TraceStream(self.translation)
+        # Nothing was refused: ns-2's own lines so far go out.
+        model.messages.start()
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
         #: Per ping flow of the script: its agents' `recv` runs as each reply arrives.
         if any(model.o.builtin_base(s.cls) == "Agent/Ping" for s, _ in self.translation.ends):
@@ -234,7 +236,9 @@ class _Session:
                 # The callback sees the state before the packet events of its own instant,
                 # as in ns-2, where it was queued before them.
                 writer, nam = self._trace_writer(), model.nam.writer()
-                if not self.stream.run_to(sim, sim.now, t, writer, nam):
+                reached = self.stream.run_to(sim, sim.now, t, writer, nam)
+                self._first_frame(sim)
+                if not reached:
                     # A ping reply arrived first: its agent's `recv` runs now, and may
                     # schedule callbacks before t.
                     self._ping_recv(sim)
@@ -254,6 +258,16 @@ class _Session:
         finally:
             if self.refusal is None and model.live.final is None:
                 self._end_run(sim)
+
+    def _first_frame(self, sim: Any) -> None:
+        """ns-2's lines at its channel's first frame, once the run has passed it (before the
+        callbacks of later instants print anything)."""
+        model = self.model
+        if model.messages.first_frame_done or model.radio_reach is None:
+            return
+        if sim._sim.first_radio_frame() is not None:
+            z, dist = model.radio_reach
+            model.messages.first_frame(z, dist)
 
     def _ping_recv(self, sim: Any) -> None:
         """Calls each ping agent that got a reply: ns-2's `$agent recv FROM RTT` (or with
@@ -319,6 +333,7 @@ class _Session:
         """The script exited or ran out of callbacks: end the simulation where it is paused,
         keep the agents' final state for later reads, write the result folder."""
         self._pull_trace(sim, final=True)
+        self._first_frame(sim)
         self.model.live.end()
         result = sim.stop()
         self.result = result
@@ -378,6 +393,7 @@ class _Session:
                     info = self.script_error + info
                 self._finish_channels()
                 sys.stderr.write(f"{info}\n")
+                self.model.messages.at_exit()
                 return 1
         if self.refusal is not None:
             self._discard_files()  # a refused script writes no file
@@ -385,6 +401,8 @@ class _Session:
                 sys.stderr.write(" ".join(self.refusal.split()) + "\n")
             return 2
         self._finish_channels()
+        if not self.dry:  # a translation runs nothing: ns-2 printed nothing of its own
+            self.model.messages.at_exit()
         return self.exit_code or 0
 
     def _finish_channels(self) -> None:

@@ -14,6 +14,7 @@ Running the record is :mod:`ternsim.ns2.interp`'s job, translating it :mod:`tern
 from __future__ import annotations
 
 from . import classes, mobileip, wireless
+from .messages import NsMessages, carrier_sense_distance
 from .nam import NamTrace
 from .otcl import Obj, ObjectSystem, Refusal
 
@@ -138,6 +139,12 @@ class Model:
         self.live: Any = None
         #: Set by the driver: queues a callback scheduled while the simulation runs.
         self.schedule_hook: Any = None
+        #: What ns-2 itself prints (God's node count, the channel's first frame, ...).
+        self.messages = NsMessages()
+        self.messages.tcl_flush = self._flush_stdout
+        #: The first mobile node's radio: (highest antenna, carrier-sense distance), which
+        #: ns-2 prints at the channel's first frame.
+        self.radio_reach: tuple[float, float] | None = None
         #: Set by the driver: writes the trace lines recorded so far into the trace channel.
         self.pull_trace = lambda: None
         #: `$ns monitor-queue`'s QueueMonitor objects.
@@ -396,6 +403,22 @@ class Model:
         }
         snap = wireless.snapshot(config, values)
         snap["channel"] = config.get("channel", "channelType")
+        # The node joins its channel's node list (the first starts it, `addNodeToList`).
+        self.messages.node_joins(snap["channel"])
+        if self.radio_reach is None:
+            phy, antenna = values["Phy/WirelessPhy"], values["Antenna/OmniAntenna"]
+            z = float(antenna["Z_"])
+            self.radio_reach = (
+                z,
+                carrier_sense_distance(
+                    config["propType"],
+                    float(phy["CSThresh_"]),
+                    float(phy["Pt_"]),
+                    z,
+                    float(phy["L_"]),
+                    float(phy["freq_"]),
+                ),
+            )
         if self.radio is None:
             self.radio = snap
         elif snap != self.radio:
@@ -459,6 +482,9 @@ class Model:
             why = wireless.check_key(name, value)
             if why is not None:
                 raise Refusal(why)
+            if name == "channelType":
+                # ns-lib.tcl's node-config warns (once) that -channel is the new way.
+                self.messages.channel_type_warning()
             if name in ("propInstance", "channel", "topoInstance"):
                 want = {
                     "propInstance": tuple(wireless.PROPAGATION),
@@ -529,7 +555,13 @@ class Model:
             raise Refusal("create-god: give the number of mobile nodes")
         god = self._god()
         god.info["nodes"] = int(args[0])
+        # God::command num_nodes (C's stdout).
+        self.messages.c_stdout(f"num_nodes is set {int(args[0])}")
         return god.name
+
+    def _flush_stdout(self) -> None:
+        """Writes out what the script has put on Tcl's stdout so far."""
+        self.o.tcl.call("flush", "stdout")
 
     def _god(self) -> Obj:
         if self.god is None:

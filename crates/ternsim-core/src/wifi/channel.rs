@@ -274,6 +274,9 @@ pub struct WifiChannel {
     /// Wake-ups handed to the world (for events-per-frame measurements).
     pub wakes_requested: u64,
     pub frames_sent: u64,
+    /// When the first frame went on the air, in ns (ns-2 prints its channel's antenna height
+    /// and carrier-sense distance then, `WirelessChannel::sendUp`).
+    pub first_frame_at: Option<u64>,
     /// Record interface-queue events (the `queues` trace): off unless the run traces queues.
     pub trace_queues: bool,
     /// (time ns, station, queue length after the event, event), drained by the world.
@@ -416,6 +419,7 @@ impl WifiChannel {
             requested: Vec::new(),
             wakes_requested: 0,
             frames_sent: 0,
+            first_frame_at: None,
             trace_queues: false,
             queue_events: Vec::new(),
             station_names: Vec::new(),
@@ -867,6 +871,7 @@ impl WifiChannel {
         out: &mut IfaceOutput,
     ) {
         self.frames_sent += 1;
+        self.first_frame_at.get_or_insert(now);
         let air = frame.air;
         self.st[s].tx_until = now + air;
         self.arm(s, SEND, now + timeout, out);

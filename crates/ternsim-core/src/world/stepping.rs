@@ -103,6 +103,19 @@ impl Simulation {
         true
     }
 
+    /// When the first 802.11 frame went on the air, if one has (`None` without a radio
+    /// channel): ns-2 prints its channel's carrier-sense reach at that instant.
+    pub fn first_radio_frame(&self) -> Option<SimTime> {
+        self.world
+            .devices
+            .iter()
+            .filter_map(|d| match d {
+                super::device::Device::Wifi(w) => w.first_frame_at.map(SimTime),
+                _ => None,
+            })
+            .min()
+    }
+
     /// Whether ping replies are kept for the host ([`Simulation::take_ping_replies`]), the
     /// run pausing at each (ns-2 calls the agent's Tcl `recv` as the reply arrives).
     pub fn set_ping_upcalls(&mut self, on: bool) {
