@@ -1412,7 +1412,8 @@ def _nam_link_event(
     (the core's time; ns-2's is ``stamp``) written where ns-2 writes them: after the other
     lines of its instant, each direction (in the order ns-2 takes them, ``ends``) with the
     drops of its going down (what its queue held, then what it had sent, in the order it
-    sent them: ``sent``), then its `l`/`v` lines; before the updates DV sends when it hears of the change."""
+    sent them: ``sent``), then its `l`/`v` lines; before the updates DV sends when it
+    hears of the change."""
     start = next((i for i, (u, _) in enumerate(out) if u >= t), len(out))
     end = start
     drops: list[tuple[float, str]] = []
