@@ -424,6 +424,18 @@ REFUSED = [
     ("set em [new ErrorModel]\n$em unit time\n", 11, "unit time: not supported; supported: pkt"),
     ("set m [new ErrorModule Dest]\n", 10, "new ErrorModule Dest: not supported"),
     ("$ns rtmodel-at 1.0 down $n1\n", 10, "supported: rtmodel-at TIME down|up NODE NODE"),
+    (
+        "$ns rtmodel Exponential {} $n0 $n1\n",
+        10,
+        "(Exponential draws its times from ns-2's rtglibRNG, which ternsim does not emulate",
+    ),
+    ("$ns rtmodel Deterministic {} $n1\n", 10, "rtmodel on node 1 with 2 links: not supported"),
+    ("$ns rtmodel Deterministic {-1 0.5 0.5} $n0 $n1\n", 10, "an event not after the clock"),
+    (
+        "[$ns link $n0 $n1] trace-dynamics $ns $f\n",
+        10,
+        "trace-dynamics into the trace-all or namtrace-all channel file",
+    ),
     ("$ns cost $n0 $n1 3\n", 10, "cost 3: not supported; supported: cost 1"),
     ("$ns queue-monitor $n0 $n1\n", 10, "queue-monitor: not supported; supported: monitor-queue"),
     (
@@ -1053,3 +1065,72 @@ def test_a_failure_of_ternsim_itself_is_reported_as_one(tmp_path, monkeypatch, c
     assert "internal error" in err and "RuntimeError: boom" in err
     assert f"{script}:" in err or "s.tcl:" in err
     assert not (tmp_path / "out.tr").exists()
+
+
+def test_a_deterministic_link_model_writes_its_ups_and_downs_as_the_run_reaches_them(tmp_path):
+    """`$ns rtmodel Deterministic {0.8 1.0 1.0 3.0} $n1 $n2` (ns-2.35 `dynamics.tcl`): down
+    at 0.8 + 1.0 = 1.8 s, up 1.0 s later at 1.8 + 1.0, the double 2.7999999999999998 (as
+    ns-2 prints it); the next down, 3.8 s, is past the finish time 3.0 s: none. The
+    `trace-dynamics` lines of the 1 -> 2 direction reach stdout between the callbacks
+    around them; the trace has a `v` line per direction, 2 -> 1 first (ns-2's Tcl array
+    order)."""
+    text = (
+        HEAD
+        + TCP
+        + """$ns rtmodel Deterministic {0.8 1.0 1.0 3.0} $n1 $n2
+[$ns link $n1 $n2] trace-dynamics $ns stdout
+$ns at 1.7 {puts "at 1.7"}
+$ns at 1.8 {puts "at 1.8"}
+$ns at 2.9 {puts "at 2.9"}
+proc finish {} {
+    global ns f
+    $ns flush-trace
+    close $f
+    exit 0
+}
+$ns at 4.0 "finish"
+$ns run
+"""
+    )
+    proc = ternsim_ns2(tmp_path, text)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (
+        "at 1.7\nat 1.8\nv 1.8 link-down 1 2\nv 2.7999999999999998 link-up 1 2\nat 2.9\n"
+    )
+    trace = (tmp_path / "out.tr").read_text().splitlines()
+    assert [x for x in trace if x.startswith("v ")] == [
+        "v 1.8 link-down 2 1",
+        "v 1.8 link-down 1 2",
+        "v 2.7999999999999998 link-up 2 1",
+        "v 2.7999999999999998 link-up 1 2",
+    ]
+    # Static routes stay (ns-2.35's default): the flow's segments wait out the outage.
+    over = [x.split() for x in trace if x.startswith("r ")]
+    assert not [f for f in over if f[2:4] in (["1", "2"], ["2", "1"]) and 1.83 < float(f[1]) < 2.8]
+    assert [f for f in over if f[2:4] == ["1", "2"] and float(f[1]) > 2.8]
+
+
+def test_a_deterministic_link_model_takes_ns2s_default_times(tmp_path):
+    """`{}` leaves rtModel's defaults (`ns-default.tcl`): start 0.5 s, up 2.0 s, down
+    1.0 s, no finish; the one-node form takes every link of the node (n0's one link):
+    down at 2.5, 5.5 s, up at 3.5, 6.5 s; with `nam` the nam trace's lines."""
+    text = (
+        HEAD
+        + """$ns rtmodel Deterministic {} $n0
+[$ns link $n1 $n0] trace-dynamics $ns stdout nam
+proc finish {} {
+    global ns f
+    $ns flush-trace
+    close $f
+    exit 0
+}
+$ns at 7.0 "finish"
+$ns run
+"""
+    )
+    proc = ternsim_ns2(tmp_path, text)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:2] == ["l -t 2.5 -s 1 -d 0 -S DOWN", "v -t 2.5 link-down 2.5 1 0"]
+    assert [x.split()[2] for x in lines[::2]] == ["2.5", "3.5", "5.5", "6.5"]
+    assert [x.split()[-1] for x in lines[::2]] == ["DOWN", "UP", "DOWN", "UP"]

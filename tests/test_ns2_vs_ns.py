@@ -223,6 +223,7 @@ def test_a_sampling_callback_reads_what_ns_reads_mid_run(tmp_path):
         "rtmodel_untraced_link.tcl",
         "rtproto_session.tcl",
         "rtproto_dv.tcl",
+        "rtmodel_deterministic.tcl",
     ],
 )
 def test_error_models_and_link_outages_match_ns(tmp_path, script):
@@ -233,7 +234,9 @@ def test_error_models_and_link_outages_match_ns(tmp_path, script):
     (rtmodel-at: ns-2 takes B -> A down first, drops the queue then the packets in flight,
     writes one `v` line per rtmodel-at call, keeps its static routes), under Session
     routing (routes recomputed at each change: the flow detours) and under DV routing (its
-    updates on the links, the detour found by them): ns-2's trace and stdout."""
+    updates on the links, the detour found by them), and an `rtmodel Deterministic` whose
+    `trace-dynamics` lines reach stdout among a callback's (under DV): ns-2's trace and
+    stdout."""
     runs = run_both(tmp_path, script, [])
     (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
     assert (ts_rc, ts_out) == (ns_rc, ns_out)
@@ -357,6 +360,48 @@ def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
     # received at node 3 (nothing answers it).
     tcp = [line.split() for line in ts_tr.splitlines() if " tcp " in line]
     assert float(tcp[-1][1]) > 1.35
+
+
+EXAMPLES = Path("/usr/share/doc/ns2/examples/tcl/ex")
+
+
+@pytest.mark.skipif(
+    not (EXAMPLES / "simple-dyn.tcl").exists(), reason="Debian's ns2-examples is not installed"
+)
+@pytest.mark.parametrize("name", ["simple-dyn.tcl", "simple-rtg.tcl"])
+def test_ns2s_link_dynamics_examples_match_ns(tmp_path, name):
+    """ns-2's `ex/simple-dyn.tcl` (`rtmodel Deterministic {} $n0`: every link of n0, ns-2's
+    default times) and `ex/simple-rtg.tcl` (`rtmodel Deterministic {} $n0 $n1`, a detour
+    over n2) unchanged, under DV, with `trace-dynamics` to stdout (and in the nam format):
+    the same output, exit status, trace and nam files as `ns`, byte for byte. Their
+    `finish` runs `exec nam ... &`: a `nam` that does nothing stands in for both."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "nam").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "nam").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    out = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        shutil.copy(EXAMPLES / name, folder / name)
+        proc = subprocess.run(
+            [*cmd, name], cwd=folder, capture_output=True, text=True, timeout=300, env=env
+        )
+        out[who] = (
+            proc.returncode,
+            proc.stdout,
+            (folder / "out.tr").read_text(),
+            (folder / "out.nam").read_text(),
+        )
+    assert out["ternsim"][:2] == out["ns"][:2]
+    assert out["ns"][0] == 0
+    # The link goes down at 0.5 + 2 s, up 1 s later, down 2 s after that, up at 6.5 s.
+    for line in ("v 2.5 link-down 0 1", "v 3.5 link-up 0 1", "v 6.5 link-up 0 1"):
+        assert line in out["ns"][1].splitlines()
+    for k in (2, 3):
+        difference = first_difference(out["ns"][k].splitlines(), out["ternsim"][k].splitlines())
+        assert difference is None, difference
 
 
 SIMPLE_TCP = Path("/usr/share/doc/ns2/examples/tcl/ex/simple-tcp.tcl")

@@ -226,6 +226,7 @@ class _Session:
         due = [(ev.time, ev.seq, ev) for ev in callbacks]
         heapq.heapify(due)
         model.schedule_hook = lambda ev: heapq.heappush(due, (ev.time, ev.seq, ev))
+        self._dynamics_runs(due)
         model.pull_trace = lambda: self._pull_trace(sim)
         final_resets = list(self.translation.final_resets)
         try:
@@ -269,6 +270,37 @@ class _Session:
             z, dist = model.radio_reach
             model.messages.first_frame(z, dist)
 
+    def _dynamics_runs(self, due: list) -> None:
+        """When the script gave `trace-dynamics` a channel: ns-2's rtQueue runs become
+        callbacks that write its lines there (:meth:`Model.dynamics_lines`), so that they
+        come among the script's own output in ns-2's order. As in ns-2, the runs the models
+        place when the run starts are `$ns at`s after the script's, and each later run is
+        placed by the run before it, when that one runs."""
+        from .simulator import Event
+
+        model = self.model
+        if not model.rtq_runs or not any(d for link in model.links for d in link.dynamics):
+            return
+
+        def place(by: int) -> None:
+            for k, run in enumerate(model.rtq_runs):
+                if run.placed_by == by:
+                    ev = Event(run.time, len(model.events), f"::ns2::rtq_run {k}", "")
+                    model.events.append(ev)
+                    heapq.heappush(due, (ev.time, ev.seq, ev))
+
+        def rtq_run(k: str) -> str:
+            lines = model.dynamics_lines(model.rtq_runs[int(k)])
+            open_channels = set(self.tcl.splitlist(self.tcl.call("file", "channels")))
+            for channel, line in lines:
+                if channel in open_channels:
+                    self.tcl.call("puts", channel, line)
+            place(int(k))
+            return ""
+
+        self.tcl.createcommand("::ns2::rtq_run", self._guard(rtq_run))
+        place(-1)
+
     def _ping_recv(self, sim: Any) -> None:
         """Calls each ping agent that got a reply: ns-2's `$agent recv FROM RTT` (or with
         `oneway` `$agent recv FROM SEQ FORWARD REVERSE`), the times in milliseconds with
@@ -299,8 +331,11 @@ class _Session:
         if self.model.live is None or self.model.live.final is not None:
             return
         write = self._trace_writer()
-        # The core ran every event before now (at the end: every event of the run).
-        until = float("inf") if final else float(sim.now)
+        # The core ran every event before now (at the end: every event of the run). Now
+        # is the exact time the run paused at (a callback's `$ns now`): the core's own clock
+        # reads its nanosecond back as a double (3 s + 0.8 s is 3.8000000000000003), and
+        # an event of that nanosecond at 3.8 s has not run when the pause is at 3.8.
+        until = float("inf") if final else min(float(sim.now), self.model.now)
         nam = self.model.nam.writer()
         self.stream.add(sim.take_ns2_trace(), write, until, nam)
         self.stream.flush(write, float(sim.now), final, nam)

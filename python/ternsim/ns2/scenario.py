@@ -360,6 +360,11 @@ def _secs(x: float) -> str:
     return f"{x!r}s"
 
 
+def _core_time(x: float) -> float:
+    """The time the core runs an event given as ``x`` seconds: its nanosecond."""
+    return round(x * 1e9) / 1e9
+
+
 #: An old-format wireless trace line, up to the ports of its IP part.
 _WIRELESS = re.compile(
     r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+\S+ \S+ (?P<kind>\S+) .*?------- "
@@ -563,10 +568,15 @@ class Translation:
                 stages = errmodel.stages(o, link, d, self.flows, fids, self._replay(end))
                 if stages:
                     spec[key] = stages
-        #: The `rtmodel-at` events inside the run, in time order, not yet written to the
-        #: trace: (time, op, link).
+        # The rtModels' events before the end, as ns-2's rtQueue runs them.
+        model.schedule_link_events(end)
+        #: The rtModels' link events inside the run, in time order, not yet written to the
+        #: trace: (time in the core, op, link, directions, ns-2's time). The core runs an
+        #: event at its nanosecond, where ns-2's double may lie just before it (a
+        #: Deterministic model's 3.7999999999999998 s): the lines of the instant are found
+        #: at the core's time, and the `v` lines print ns-2's.
         self.link_events = [
-            (t, op, link, ends)
+            (_core_time(t), op, link, ends, t)
             for t, _, op, link, ends in sorted(model.link_events, key=lambda e: e[:2])
         ]
         self.link_events = [e for e in self.link_events if e[0] < end]
@@ -1289,8 +1299,8 @@ class Translation:
                     sent.pop(f[11], None)
             out += [(float(f[1]), x) for x in nam.packet_lines(f)]
         while self._nam_link_events and self._nam_link_events[0][0] < until:
-            t, op, link, ends = self._nam_link_events.pop(0)
-            out = _nam_link_event(out, t, op, ends, link.nam_rtmodels, self._nam_sent)
+            t, op, link, ends, stamp = self._nam_link_events.pop(0)
+            out = _nam_link_event(out, t, stamp, op, ends, link.nam_rtmodels, self._nam_sent)
         return "".join(x + "\n" for _, x in out)
 
     def skip_nam_link_events(self, until: float) -> None:
@@ -1311,7 +1321,7 @@ class Translation:
         of the instant are reordered here. An up event writes the `link-up` lines."""
         ends = {
             (str(link.a.info["id"]), str(link.b.info["id"]))
-            for _, _, link, _ in self.link_events
+            for _, _, link, _, _ in self.link_events
             if any(link.traced_dirs)
         }
         watched = ends | {(b, a) for a, b in ends}
@@ -1330,8 +1340,8 @@ class Translation:
 
         done = 0
         while self.link_events and self.link_events[0][0] < until:
-            t, op, link, dirs = self.link_events.pop(0)
-            lines, done = self._one_link_event(lines, done, follow, t, op, link, *dirs)
+            t, op, link, dirs, exact = self.link_events.pop(0)
+            lines, done = self._one_link_event(lines, done, follow, (t, exact), op, link, *dirs)
         follow(lines[done:])
         return lines
 
@@ -1340,13 +1350,15 @@ class Translation:
         lines: list[str],
         done: int,
         follow: Any,
-        t: float,
+        at: tuple[float, float],
         op: str,
         link: Any,
         *dirs: tuple[str, str],
     ) -> tuple[list[str], int]:
-        """One event at ``t`` written into ``lines``, whose first ``done`` lines ``follow``
-        has seen (the packets in flight): the new lines and how many of them it has seen."""
+        """One event at ``at`` (the core's time, ns-2's) written into ``lines``, whose first
+        ``done`` lines ``follow`` has seen (the packets in flight): the new lines and how
+        many of them it has seen."""
+        t, exact = at
 
         def time_of(line: str) -> float:
             try:
@@ -1373,7 +1385,7 @@ class Translation:
                 break
         follow(lines[done:start])
         # ns-2 writes `[$ns now]`, which prints the clock with %.17g.
-        stamp = format(t, ".17g")
+        stamp = format(exact, ".17g")
         new: list[str] = []
         for who in dirs:
             mine = [f for f in block if (f[2], f[3]) == who]
@@ -1390,16 +1402,18 @@ class Translation:
 def _nam_link_event(
     out: list[tuple[float, str]],
     t: float,
+    stamp: float,
     op: str,
     ends: tuple,
     calls: int,
     sent: dict[tuple[str, str], dict[str, int]],
 ) -> list[tuple[float, str]]:
     """``out`` (a piece of the nam trace, in order) with the lines of a link event at ``t``
-    written where ns-2 writes them: after the other lines of its instant, each direction
-    (in the order ns-2 takes them, ``ends``) with the drops of its going down (what its
-    queue held, then what it had sent, in the order it sent them: ``sent``), then its
-    `l`/`v` lines; before the updates DV sends when it hears of the change."""
+    (the core's time; ns-2's is ``stamp``) written where ns-2 writes them: after the other
+    lines of its instant, each direction (in the order ns-2 takes them, ``ends``) with the
+    drops of its going down (what its queue held, then what it had sent, in the order it
+    sent them: ``sent``), then its `l`/`v` lines; before the updates DV sends when it
+    hears of the change."""
     start = next((i for i, (u, _) in enumerate(out) if u >= t), len(out))
     end = start
     drops: list[tuple[float, str]] = []
@@ -1421,7 +1435,7 @@ def _nam_link_event(
         mine = [(f[14], x) for f, x in mine if (f[4], f[6]) == who]
         mine.sort(key=lambda e: (e[0] in order, order.get(e[0], 0)))
         new += [x for _, x in mine]
-        new += [(t, x) for x in nam.link_event_lines(t, op, (who,), calls)]
+        new += [(t, x) for x in nam.link_event_lines(stamp, op, (who,), calls)]
     return out[:start] + new + out[end:]
 
 

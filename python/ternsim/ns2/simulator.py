@@ -17,6 +17,7 @@ from . import classes, mobileip, wireless
 from .messages import NsMessages, carrier_sense_distance
 from .nam import NamTrace
 from .otcl import Obj, ObjectSystem, Refusal
+from .rtmodel import RtModel, RtQueue, Run, parameters
 
 # typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
 TYPE_CHECKING = False
@@ -65,6 +66,9 @@ class Link:
         #: `$ns rtmodel-at` calls naming this link made after `namtrace-all` (each writes
         #: its nam lines for each direction, as `rtmodels` for the trace-all file).
         self.nam_rtmodels = 0
+        #: Per direction, the script's `$link trace-dynamics $ns CHANNEL [nam]` calls in
+        #: order: (channel, nam format or not); each writes a line at every down and up.
+        self.dynamics: list[list[tuple[str, bool]]] = [[], []]
 
 
 class Event:
@@ -149,15 +153,18 @@ class Model:
         self.pull_trace = lambda: None
         #: `$ns monitor-queue`'s QueueMonitor objects.
         self.monitors: list[Obj] = []
-        #: `$ns rtmodel-at T down|up A B`: (time, order, op, link, the directions as ns-2
-        #: takes them down or up, (from, to) ids) in script order.
+        #: The rtModels of `$ns rtmodel` and `$ns rtmodel-at`, in the order they were made.
+        self.rtmodels: list[RtModel] = []
+        #: The rtQueue's runs before the end of the run (:meth:`schedule_link_events`).
+        self.rtq_runs: list[Run] = []
+        #: The link events of the rtModels before the end of the run: (time, order, op,
+        #: link, the directions as ns-2 takes them down or up, (from, to) ids), in the
+        #: order ns-2 runs them (:meth:`schedule_link_events`).
         self.link_events: list[tuple[float, int, str, Link, tuple[str, str]]] = []
-        #: Per `rtmodel-at` call (by its order in `link_events`): the ids of the link's two
+        #: Per link event (by its order in `link_events`): the ids of the link's two
         #: nodes in the order ns-2's rtModel notifies them (its Tcl array `nodes_`), which
         #: under DV is the order in which they send their triggered updates.
         self.link_event_notify: list[tuple[str, str]] = []
-        #: A link's `trace-dynamics` was asked for (its up/down lines are not written).
-        self.dynamics_traced = False
         objects.on_create = self._on_create
         b = objects.builtins
         sim = {
@@ -196,7 +203,7 @@ class Model:
             "lossmodel": lambda o, a: self.errors.lossmodel(o, a, "enqueue"),
             "link-lossmodel": lambda o, a: self.errors.lossmodel(o, a, "arrival"),
             "rtmodel-at": self.rtmodel_at,
-            "rtmodel": self._refuse_rtmodel,
+            "rtmodel": self.rtmodel,
             "cost": self.cost,
             "detach-agent": self.detach_agent,
             "trace-queue": self.trace_queue,
@@ -827,19 +834,55 @@ class Model:
 
     def rtmodel_at(self, sim: Obj, args: tuple) -> str:
         """`$ns rtmodel-at T down|up A B`: both directions of the A-B link go down or up at
-        T (ns-2 recomputes its static routes then; so does ternsim)."""
+        T (ns-2.35 `dynamics.tcl`: an `rtModel/Manual` with one event)."""
         self._before_run("$ns rtmodel-at")
         if len(args) != 4 or args[1] not in ("down", "up"):
             raise Refusal(
                 f"rtmodel-at {' '.join(args)}: not supported; supported: rtmodel-at TIME "
                 "down|up NODE NODE (a link going down or up)"
             )
-        t = _at_time(args[0])
-        if self.dynamics_traced:
-            raise Refusal(
-                "rtmodel-at with trace-dynamics: not supported (the link's up/down lines)"
-            )
-        a, b = self.node_obj(args[2]), self.node_obj(args[3])
+        model = self._new_rtmodel("Manual", args[2:])
+        model.op, model.at, model.at_key = args[1], _at_time(args[0]), args[0]
+        return ""
+
+    def rtmodel(self, sim: Obj, args: tuple) -> str:
+        """`$ns rtmodel Deterministic {[START] UP DOWN [FINISH]} A [B]` (ns-2.35
+        `dynamics.tcl`): the A-B link, or every link of A, goes down at START + UP, up DOWN
+        seconds later, down again UP seconds after that, and so on (none after FINISH, but
+        a last up at FINISH itself); ns-2's class defaults for what the list leaves out."""
+        self._before_run("$ns rtmodel")
+        supported = (
+            "supported: rtmodel Deterministic {[START] UP DOWN [FINISH]} NODE [NODE] and "
+            "rtmodel-at TIME down|up NODE NODE"
+        )
+        if len(args) < 3 or args[0] != "Deterministic" or len(args) > 4:
+            extra = ""
+            if args and args[0] == "Exponential":
+                extra = (
+                    " (Exponential draws its times from ns-2's rtglibRNG, which ternsim "
+                    "does not emulate for link models)"
+                )
+            raise Refusal(f"rtmodel {' '.join(args)}: not supported{extra}; {supported}")
+        model = self._new_rtmodel("Deterministic", args[2:])
+        parameters(model, list(self.o.tcl.splitlist(args[1])), self.o.class_sets)
+        return ""
+
+    def _new_rtmodel(self, kind: str, nodes: tuple) -> RtModel:
+        """An rtModel over the link between two nodes, or over every link of one node
+        (ns-2's `set-elements`), hooked into the trace-all and nam files open now (`rtModel
+        trace`: a `v` line per direction at each of its events)."""
+        tcl = self.o.tcl
+        if len(nodes) == 2:
+            a, b = self.node_obj(nodes[0]), self.node_obj(nodes[1])
+        else:
+            a = self.node_obj(nodes[0])
+            others = self.o.tcl.splitlist(self.node_neighbors(a, ()))
+            if len(others) != 1:
+                raise Refusal(
+                    f"rtmodel on node {a.info['id']} with {len(others)} links: not supported; "
+                    "supported: a node with one link, or NODE NODE (one link)"
+                )
+            b = self.node_obj(others[0])
         link, _ = self.find_link(a, b)
         if self.trace_channel is not None:
             link.rtmodels += 1
@@ -848,7 +891,6 @@ class Model:
         # ns-2's rtModel takes the link's directions down in the order Tcl lists its array
         # links_, keyed "A:B" then "B:A" (Tcl 8.6's hash order: B -> A first here).
         x, y = str(a.info["id"]), str(b.info["id"])
-        tcl = self.o.tcl
         tcl.eval("array unset ::ns2::links_")
         tcl.eval(f"set ::ns2::links_({x}:{y}) {{}}; set ::ns2::links_({y}:{x}) {{}}")
         order = [tuple(k.split(":")) for k in tcl.splitlist(tcl.eval("array names ::ns2::links_"))]
@@ -857,9 +899,39 @@ class Model:
         tcl.eval(f"set ::ns2::nodes_({x}) {{}}; set ::ns2::nodes_({y}) {{}}")
         notify = tuple(tcl.splitlist(tcl.eval("array names ::ns2::nodes_")))
         tcl.eval("array unset ::ns2::nodes_")
-        self.link_event_notify.append(notify if len(notify) == 2 else (x, y))
-        self.link_events.append((t, len(self.link_events), args[1], link, tuple(order)))
-        return ""
+        model = RtModel(kind, link, tuple(order), notify if len(notify) == 2 else (x, y))
+        self.rtmodels.append(model)
+        return model
+
+    def schedule_link_events(self, end: float) -> None:
+        """The rtModels' events before ``end`` (s), as ns-2's rtQueue runs them: fills
+        `rtq_runs`, `link_events` and `link_event_notify`."""
+        self.rtq_runs = RtQueue().schedule(self.rtmodels, end)
+        self.link_events, self.link_event_notify = [], []
+        for run in self.rtq_runs:
+            for model, op in run.events:
+                k = len(self.link_events)
+                self.link_events.append((run.time, k, op, model.link, model.dirs))
+                self.link_event_notify.append(model.notify)
+
+    def dynamics_lines(self, run: Run) -> list[tuple[str, str]]:
+        """What the script's `trace-dynamics` channels get at one run of the rtQueue:
+        (channel, line) in the order ns-2 writes them (each event's directions in the order
+        its model takes them, each direction's traces in the order they were asked for):
+        `v TIME link-down|up FROM TO`, or with `nam` the nam trace's `l` and `v` lines."""
+        from .nam import link_event_lines
+
+        out = []
+        for model, op in run.events:
+            link = model.link
+            for who in model.dirs:
+                d = 0 if who == (str(link.a.info["id"]), str(link.b.info["id"])) else 1
+                for channel, nam in link.dynamics[d]:
+                    if nam:
+                        out += [(channel, x) for x in link_event_lines(run.time, op, (who,), 1)]
+                    else:
+                        out.append((channel, f"v {_num(run.time)} link-{op} {who[0]} {who[1]}"))
+        return out
 
     def link_delay(self, sim: Obj, args: tuple) -> str:
         """`$ns delay A B DELAY [simplex|duplex]` before the run: the A -> B (or both)
@@ -911,19 +983,23 @@ class Model:
         return ""
 
     def _trace_dynamics(self, handle: Obj, args: tuple) -> str:
-        """`$link trace-dynamics $ns CHANNEL`: ns-2 writes the link's ups and downs there. A
-        script whose links never go up or down gets nothing written: accepted as such."""
-        if self.link_events:
+        """`$link trace-dynamics $ns CHANNEL [nam]` (ns-2.35 `ns-link.tcl`): at each down
+        and up of this link direction ns-2 writes a line into CHANNEL, `v TIME link-down
+        FROM TO` (with `nam`: the nam trace's `l` and `v` lines), as the run reaches it."""
+        self._before_run("$link trace-dynamics")
+        if len(args) not in (2, 3) or (len(args) == 3 and args[2] not in ("nam", "")):
+            raise Refusal("trace-dynamics: give $ns CHANNEL [nam]")
+        channel = args[1]
+        if channel in (self.trace_channel, self.nam.channel):
             raise Refusal(
-                "trace-dynamics with rtmodel-at: not supported (the link's up/down lines)"
+                f"trace-dynamics into the trace-all or namtrace-all channel {channel}: not "
+                "supported; supported: another channel (stdout, a file of its own)"
             )
-        self.dynamics_traced = True
+        for link in self.links:
+            for d, h in enumerate(link.handles):
+                if h is handle:
+                    link.dynamics[d].append((channel, len(args) == 3 and args[2] == "nam"))
         return ""
-
-    def _refuse_rtmodel(self, sim: Obj, args: tuple) -> str:
-        raise Refusal(
-            f"rtmodel {' '.join(args)}: not supported; supported: rtmodel-at TIME down|up NODE NODE"
-        )
 
     def cost(self, sim: Obj, args: tuple) -> str:
         if len(args) != 3:
