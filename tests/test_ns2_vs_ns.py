@@ -322,19 +322,25 @@ def test_queue_monitor_reads_match_ns(tmp_path, script):
 SIMPLE = Path("/usr/share/doc/ns2/examples/tcl/ex/simple.tcl")
 
 
+def _nam_stand_in(tmp_path: Path) -> dict[str, str]:
+    """An environment whose PATH finds a `nam` that does nothing: scripts whose `finish`
+    runs `exec nam ... &` need one, and Debian's `nam` package is not installed by CI; the
+    same for both simulators."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "nam").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "nam").chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
 @pytest.mark.skipif(not SIMPLE.exists(), reason="Debian's ns2-examples is not installed")
 def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
     """ns-2's `ex/simple.tcl` unchanged: two CBR flows and a TCP flow whose agents are
     detached at 1.35 s (`$ns detach-agent` in a `$ns at`): from then on the packets in flight
     reach their node and vanish, and the sender sends into the null agent. Same `puts`
     output, same trace byte for byte."""
-    # Its `finish` runs `exec nam out.nam &`: a `nam` that does nothing stands in for
-    # Debian's `nam` package (not installed by CI), the same for both simulators.
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "nam").write_text("#!/bin/sh\nexit 0\n")
-    (bin_dir / "nam").chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    # Its `finish` runs `exec nam out.nam &`: see _nam_stand_in.
+    env = _nam_stand_in(tmp_path)
     out = {}
     for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
         folder = tmp_path / who
@@ -375,11 +381,7 @@ def test_ns2s_link_dynamics_examples_match_ns(tmp_path, name):
     over n2) unchanged, under DV, with `trace-dynamics` to stdout (and in the nam format):
     the same output, exit status, trace and nam files as `ns`, byte for byte. Their
     `finish` runs `exec nam ... &`: a `nam` that does nothing stands in for both."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "nam").write_text("#!/bin/sh\nexit 0\n")
-    (bin_dir / "nam").chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = _nam_stand_in(tmp_path)
     out = {}
     for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
         folder = tmp_path / who
