@@ -280,6 +280,15 @@ fn cbrgen(
     }))
 }
 
+/// The agent a Python `sink` flag names: the flow's sink, else its source.
+fn agent_side(sink: bool) -> ternsim_core::world::AgentSide {
+    if sink {
+        ternsim_core::world::AgentSide::Sink
+    } else {
+        ternsim_core::world::AgentSide::Source
+    }
+}
+
 /// A ping reply as Python gets it: (flow, at the sink end, arrival, seq, request sent,
 /// request arrived), exact seconds.
 type PingReplyTuple = (usize, bool, f64, u32, f64, f64);
@@ -392,11 +401,7 @@ impl Simulation {
 
     /// Ping flow `flow`'s source (`sink = false`) or sink end sends an echo request now.
     fn ping(&mut self, flow: usize, sink: bool) -> PyResult<()> {
-        let side = if sink {
-            ternsim_core::world::AgentSide::Sink
-        } else {
-            ternsim_core::world::AgentSide::Source
-        };
+        let side = agent_side(sink);
         self.live()?.ping(flow, side).map_err(PyValueError::new_err)
     }
 
@@ -436,11 +441,7 @@ impl Simulation {
     /// Detaches flow `flow`'s source (`sink = false`) or sink agent from its node from now
     /// on (ns-2 `$ns detach-agent`).
     fn detach_agent(&mut self, flow: usize, sink: bool) -> PyResult<()> {
-        let side = if sink {
-            ternsim_core::world::AgentSide::Sink
-        } else {
-            ternsim_core::world::AgentSide::Source
-        };
+        let side = agent_side(sink);
         self.live()?
             .detach_agent(flow, side)
             .map_err(PyValueError::new_err)

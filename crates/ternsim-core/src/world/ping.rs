@@ -21,12 +21,19 @@ pub(super) struct PingAgents {
     pub next_due: Option<SimTime>,
     /// The schedule runs (started and not stopped since).
     pub running: bool,
-    /// Requests sent by both ends, and replies that came back to them.
-    pub requests: u64,
+    /// Replies that came back to either end.
     pub replies: u64,
 }
 
 impl PingAgents {
+    /// Echo requests sent by both ends.
+    pub fn requests(&self) -> u64 {
+        self.agents
+            .iter()
+            .map(|a| u64::from(a.requests_sent()))
+            .sum()
+    }
+
     pub fn new(sizes: [u32; 2], interval: Option<SimTime>, count: Option<u64>) -> Self {
         PingAgents {
             agents: [PingAgent::new(sizes[0]), PingAgent::new(sizes[1])],
@@ -35,7 +42,6 @@ impl PingAgents {
             scheduled_sent: 0,
             next_due: None,
             running: false,
-            requests: 0,
             replies: 0,
         }
     }
@@ -68,9 +74,7 @@ impl World {
     /// The end `side` of ping flow `f` sends an echo request now (ns-2 `$ping send`).
     pub(super) fn ping_send(&mut self, now: SimTime, f: usize, side: AgentSide) {
         let exact = self.exact_now(now);
-        let p = self.ping_mut(f);
-        p.requests += 1;
-        let echo = p.agents[side as usize].request(exact);
+        let echo = self.ping_mut(f).agents[side as usize].request(exact);
         self.send_echo(now, f, side, echo);
     }
 

@@ -185,7 +185,7 @@ impl Simulation {
                 ]
             }
             FlowAgents::Ping(p) => vec![
-                ("requests", p.requests as f64),
+                ("requests", p.requests() as f64),
                 ("replies", p.replies as f64),
             ],
             FlowAgents::Udp(u) => {

@@ -419,7 +419,7 @@ fn data_packets_sent(fl: &super::FlowRuntime) -> u64 {
     match &fl.agents {
         FlowAgents::Tcp(t) => t.sender.stats().segments_sent,
         FlowAgents::Udp(u) => u.stats.sent_packets,
-        FlowAgents::Ping(p) => p.requests,
+        FlowAgents::Ping(p) => p.requests(),
     }
 }
 
@@ -541,14 +541,15 @@ fn flow_summary(
             // flow's RTT statistics are the round trips those replies measured.
             s.transport = "ping".to_string();
             s.mean_cwnd = None;
-            s.segments_sent = p.requests;
-            s.packets_sent = Some(p.requests);
+            let requests = p.requests();
+            s.segments_sent = requests;
+            s.packets_sent = Some(requests);
             s.packets_received = Some(p.replies);
-            s.packets_lost = Some(p.requests.saturating_sub(p.replies));
-            s.delivery_ratio = (p.requests > 0).then(|| p.replies as f64 / p.requests as f64);
+            s.packets_lost = Some(requests.saturating_sub(p.replies));
             s.data_packets_received = p.replies;
             (s.packet_delivery_ratio, s.loss_rate) =
-                crate::trace::flow_stats::delivery(p.requests, p.replies);
+                crate::trace::flow_stats::delivery(requests, p.replies);
+            s.delivery_ratio = s.packet_delivery_ratio;
         }
     }
     s
