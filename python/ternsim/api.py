@@ -620,6 +620,19 @@ class Simulation:
         """The ns-2 trace recorded since the last call (with ``ns2_trace=True``)."""
         return str(self._sim.take_ns2_trace())
 
+    def trace_tcp_var(self, flow: str | int, var: str) -> float:
+        """Records each change of a TCP sender's variable from now on, as ns-2's ``$tcp
+        trace VAR`` does (``cwnd_``, ``ssthresh_``, ``t_seqno_``, ``ack_``, ``maxseq_``,
+        ``dupacks_``, ``rtt_``, ``srtt_``, ``rttvar_`` (ns-2's bound integers: ticks, 8 and 4
+        times ticks), ``backoff_``, ``ndatapack_``, ``ndatabytes_``, ``nrexmitpack_``,
+        ``nrexmitbytes_``, ``nrexmit_``, ``ncwndcuts_``); returns its value now."""
+        return float(self._sim.trace_tcp_var(self._index(flow), var))
+
+    def take_var_trace(self) -> list[tuple[float, int, str, float]]:
+        """The traced variables' changes since the last call, in the order they happened:
+        ``(seconds, flow index, variable, value)``."""
+        return list(self._sim.take_var_trace())
+
     def _result(self, out: Any) -> RunResult:
         out = _native.output(out)
         result = RunResult(out["summary"], scenario=self.scenario, raw_traces=out["traces"])

@@ -451,6 +451,18 @@ impl Simulation {
         Ok(self.live()?.take_ns2_trace())
     }
 
+    /// ns-2 `$tcp trace VAR` on flow `flow`'s sender; returns the variable's value now.
+    fn trace_tcp_var(&mut self, flow: usize, var: &str) -> PyResult<f64> {
+        self.live()?
+            .trace_tcp_var(flow, var)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The traced TCP variables' changes since the last call: (seconds, flow, name, value).
+    fn take_var_trace(&mut self) -> PyResult<Vec<(f64, u32, &'static str, f64)>> {
+        Ok(self.live()?.take_var_trace())
+    }
+
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.live()?;
         let sim = self.inner.take().expect("live");

@@ -220,6 +220,7 @@ class _Session:
         # Nothing was refused: ns-2's own lines so far go out.
         model.messages.start()
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
+        model.var_traces.start(model.live)
         #: Per ping flow of the script: its agents' `recv` runs as each reply arrives.
         if any(model.o.builtin_base(s.cls) == "Agent/Ping" for s, _ in self.translation.ends):
             sim.keep_ping_replies()
@@ -339,6 +340,7 @@ class _Session:
         nam = self.model.nam.writer()
         self.stream.add(sim.take_ns2_trace(), write, until, nam)
         self.stream.flush(write, float(sim.now), final, nam)
+        self.model.var_traces.drain(sim)
 
     def _trace_writer(self) -> Callable[[str], None] | None:
         """Writes text into the script's trace-all channel, and the lines of the link
@@ -378,7 +380,9 @@ class _Session:
     def _close(self, *args: str) -> str:
         model = self.model
         if args and (
-            args[0] in (model.trace_channel, model.nam.channel) or args[0] in model.queue_traces
+            args[0] in (model.trace_channel, model.nam.channel)
+            or args[0] in model.queue_traces
+            or args[0] in model.var_traces.channels()
         ):
             self.model.pull_trace()
         return str(self.tcl.call("::ns2::_close", *args))

@@ -263,6 +263,11 @@ class Model:
             "attach-source": self.attach_source,
         }
         b["Agent/Ping"] = {"send": self.ping_send, "oneway": self.ping_oneway}
+        from .tracevar import VarTraces
+
+        #: The TCP agents' traced variables (`$tcp attach $f; $tcp trace cwnd_`).
+        self.var_traces = VarTraces(self)
+        b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
         b["Application"] = {
             "set": self.obj_set,
             "get": self.obj_get,
@@ -302,6 +307,7 @@ class Model:
                 # TcpAgent::reset() draws boot_time_ = Random::uniform(tcpTick_); ns-2 resets a
                 # new agent once (Vegas twice) when it creates it.
                 self.rng_draws += 2 if base == "Agent/TCP/Vegas" else 1
+                self.var_traces.on_create(obj)
                 # `Agent/TCP instproc init` calls `create-eventtrace`: an agent made after
                 # `eventtrace-all` writes its events into that channel.
                 # (`create-eventtrace` also attaches it to the nam channel open then.)

@@ -30,7 +30,8 @@ use super::output::{Ns2EventKind, TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
 use super::send_ring::SendRing;
-use super::variant::WindowKind;
+use super::traced::{TracedVar, VarTracer, VarValues, TRACED_VARS, TRACE_ORDER, TRACE_ORDER_VEGAS};
+use super::variant::{RecoveryKind, WindowKind};
 use crate::sim::SimTime;
 
 /// Seconds for trace events, correctly rounded (0.3 s reads 0.3, not 0.30000000000000004).
@@ -105,6 +106,18 @@ pub struct Conn {
     /// from the first transmission of packet 0.
     send_ring: Option<SendRing>,
     stats: SenderStats,
+    /// ns-2 `ndatabytes_` and `nrexmitbytes_`: payload bytes sent and resent (a SYN carries
+    /// none).
+    data_bytes: i64,
+    rexmit_bytes: i64,
+    /// ns-2 `ncwndcuts_`: calls of `slowdown` (every loss reaction of the AIMD variants, the
+    /// timeouts of the Vegas family).
+    cwnd_cuts: i64,
+    /// The variables a script traces, if any (`$tcp trace cwnd_`; see `super::traced`).
+    tracer: Option<Box<VarTracer>>,
+    /// Intermediate values ns-2 assigns within the window change about to be applied, in
+    /// its order ([`Self::trace_transient`]).
+    transients: Vec<(TracedVar, f64)>,
 }
 
 impl Conn {
@@ -139,6 +152,106 @@ impl Conn {
             records_base: 0,
             send_ring: None,
             stats: SenderStats::default(),
+            data_bytes: 0,
+            rexmit_bytes: 0,
+            cwnd_cuts: 0,
+            tracer: None,
+            transients: Vec::new(),
+        }
+    }
+
+    // ns-2's traced variables (`super::traced`).
+
+    /// The value of every traced variable now (ns-2's representation: see
+    /// [`super::traced::VarChange`]).
+    pub fn traced_values(&self) -> VarValues {
+        let (srtt8, rttvar4, rtt) = self.rto.ns2_bound_values();
+        let mut v = [0.0; TRACED_VARS];
+        let mut put = |var: TracedVar, x: f64| v[var as usize] = x;
+        put(TracedVar::Dupacks, f64::from(self.dupacks()));
+        put(TracedVar::Ack, self.highest_ack as f64);
+        put(TracedVar::Nrexmit, self.stats.timeouts as f64);
+        put(TracedVar::Ncwndcuts, self.cwnd_cuts as f64);
+        put(TracedVar::Ssthresh, self.ssthresh().trunc());
+        put(TracedVar::Cwnd, self.cwnd());
+        put(TracedVar::Backoff, self.rto.backoff_multiplier() as f64);
+        put(TracedVar::Rtt, rtt as f64);
+        put(TracedVar::Srtt, srtt8 as f64);
+        put(TracedVar::Rttvar, rttvar4 as f64);
+        put(TracedVar::Ndatapack, self.stats.segments_sent as f64);
+        put(TracedVar::Ndatabytes, self.data_bytes as f64);
+        put(TracedVar::Maxseq, self.maxseq as f64);
+        put(TracedVar::Nrexmitpack, self.stats.retransmissions as f64);
+        put(TracedVar::Nrexmitbytes, self.rexmit_bytes as f64);
+        put(TracedVar::TSeqno, self.t_seqno as f64);
+        v
+    }
+
+    /// Trace `var` from now on; returns its current value, which ns-2's `trace` command
+    /// writes at once.
+    pub fn trace_var(&mut self, var: TracedVar) -> f64 {
+        let now = self.traced_values();
+        let order = if self.cfg.variant.spec().window == WindowKind::Aimd {
+            &TRACE_ORDER
+        } else {
+            &TRACE_ORDER_VEGAS
+        };
+        self.tracer
+            .get_or_insert_with(|| Box::new(VarTracer::new(&now, order)))
+            .enable(var, &now);
+        now[var as usize]
+    }
+
+    /// ns-2 `rtt_update` assigns `t_rtt_` the sample's tick count and then raises it to 1
+    /// if it is 0: a traced `rtt_` shows both (after the backoff reset that precedes the
+    /// sample).
+    fn trace_rtt_floor(&mut self, out: &mut TcpOutput) {
+        let raw = self.rto.last_raw_sample_ticks();
+        if raw >= 1 {
+            return;
+        }
+        let backoff = self.rto.backoff_multiplier() as f64;
+        if let Some(t) = self.tracer.as_mut() {
+            t.transient(TracedVar::Backoff, backoff, &mut out.var_changes);
+            t.transient(TracedVar::Rtt, raw as f64, &mut out.var_changes);
+        }
+    }
+
+    /// The end of one of ns-2's steps: record the traced variables it changed.
+    pub fn trace_checkpoint(&mut self, out: &mut TcpOutput) {
+        if self.tracer.is_some() {
+            let now = self.traced_values();
+            if let Some(t) = self.tracer.as_mut() {
+                t.checkpoint(&now, &mut out.var_changes);
+            }
+        }
+    }
+
+    /// An intermediate value ns-2 assigns to `var` in the window change about to be applied
+    /// and overwrites before that change ends: traced by [`Self::apply_window`] after the
+    /// changes before it and before the window's final values.
+    pub fn trace_transient(&mut self, var: TracedVar, value: f64) {
+        if self.tracer.is_some() {
+            self.transients.push((var, value));
+        }
+    }
+
+    /// ns-2 `slowdown` (tcp.cc) about to be applied: it counts `ncwndcuts_`, then assigns
+    /// `ssthresh_ = halfwin` (when it halves ssthresh: `halved`, the window halved before
+    /// the floor), then `cwnd_` (`slowdown_cwnd`), then raises `ssthresh_` to 2 if it is
+    /// less: a traced variable shows each assignment that changed it. A window policy may
+    /// change cwnd again after `slowdown` (Vegas's `v_slowstart_`).
+    pub fn note_slowdown(&mut self, halved: Option<f64>, slowdown_cwnd: f64) {
+        self.cwnd_cuts += 1;
+        if self.tracer.is_none() {
+            return;
+        }
+        if let Some(h) = halved {
+            self.trace_transient(TracedVar::Ssthresh, h.trunc());
+        }
+        self.trace_transient(TracedVar::Cwnd, slowdown_cwnd);
+        if let Some(h) = halved {
+            self.trace_transient(TracedVar::Ssthresh, h.trunc().max(self.cfg.min_ssthresh));
         }
     }
 
@@ -278,9 +391,14 @@ impl Conn {
     /// nothing is being timed (retransmissions are never timed: Karn), and arm the timer if it
     /// is not running or nothing was outstanding before this send.
     pub fn output(&mut self, seq: Seq, now: SimTime, out: &mut TcpOutput) {
+        self.trace_checkpoint(out);
         let retransmission = seq <= self.maxseq;
         let (wire_bytes, payload_bytes) = if seq == 0 && self.packet0_is_syn {
             (self.cfg.header_size, 0)
+        } else if seq == 0 && self.cfg.variant.spec().emulates_syn {
+            // ns-2 `TcpAgent::output` adds the headers (`useHeaders_`) to every packet but
+            // packet 0: without `syn_`, packet 0 is `packetSize_` bytes on the wire.
+            (self.cfg.packet_size, self.cfg.packet_size)
         } else {
             (self.cfg.data_wire_bytes(), self.cfg.packet_size)
         };
@@ -301,8 +419,10 @@ impl Conn {
             self.tss[seq.rem_euclid(TSS_SIZE as Seq) as usize] = now;
         }
         self.stats.segments_sent += 1;
+        self.data_bytes += i64::from(payload_bytes);
         if retransmission {
             self.stats.retransmissions += 1;
+            self.rexmit_bytes += i64::from(payload_bytes);
         }
         if self.first_sent.is_none() {
             self.first_sent = Some(now);
@@ -320,6 +440,7 @@ impl Conn {
         if self.rtx_deadline.is_none() || nothing_outstanding {
             self.set_rtx_timer(now);
         }
+        self.trace_checkpoint(out);
     }
 
     fn note_send(&mut self, seq: Seq, now: SimTime) {
@@ -361,9 +482,18 @@ impl Conn {
         }
         let mut sent = 0;
         let limit = self.send_limit();
+        // ns-2 Sack1's own loop sends `t_seqno_++` (the variable moves before `output`), the
+        // others `output(t_seqno_)` then `t_seqno_++`: a traced `t_seqno_` shows the order.
+        let seq_first = self.cfg.variant.spec().recovery == RecoveryKind::Sack1;
         while self.t_seqno <= self.highest_ack + self.window() && self.t_seqno < limit {
-            self.output(self.t_seqno, now, out);
-            self.t_seqno += 1;
+            if seq_first {
+                self.trace_checkpoint(out);
+                self.t_seqno += 1;
+                self.output(self.t_seqno - 1, now, out);
+            } else {
+                self.output(self.t_seqno, now, out);
+                self.t_seqno += 1;
+            }
             sent += 1;
             if maxburst != 0 && sent == maxburst {
                 break;
@@ -406,10 +536,15 @@ impl Conn {
         self.prev_highest_ack = self.highest_ack;
         self.highest_ack = ack;
         self.t_seqno = self.t_seqno.max(ack + 1);
+        // ns-2 traces `dupacks_`, `ack_` and `t_seqno_` before the RTT update's variables.
+        self.trace_checkpoint(out);
         if self.cfg.timestamps {
             self.last_ts_echo = self.ack_ts_echo;
             let rtt = now - self.ack_ts_echo;
             self.rto.sample_timestamp(rtt);
+            self.trace_rtt_floor(out);
+            // ns-2 updates the estimator before `ts_resetRTO_` resets `t_backoff_`.
+            self.trace_checkpoint(out);
             self.report_rtt_sample(rtt, ack, out);
             if self.cfg.ts_reset_rto {
                 self.rto.reset_backoff();
@@ -421,12 +556,14 @@ impl Conn {
             if !self.cfg.timestamps {
                 let rtt = now - self.rtt_ts;
                 self.rto.sample(self.rtt_ts, rtt);
+                self.trace_rtt_floor(out);
                 self.report_rtt_sample(rtt, self.rtt_seq, out);
             }
         }
         if self.cfg.timer_fix {
             self.newtimer(now, ack);
         }
+        self.trace_checkpoint(out);
     }
 
     /// The RTT sample just taken, reported with `seq`, and the RTO it gave.
@@ -527,13 +664,27 @@ impl Conn {
         if d.retransmit.is_some_and(|r| r.opens_reaction) {
             self.open_loss_reaction(CwndAction::DupAck);
         }
+        self.trace_checkpoint(out);
+        if let Some(t) = self.tracer.as_mut() {
+            for (var, value) in self.transients.drain(..) {
+                t.transient(var, value, &mut out.var_changes);
+            }
+        }
         self.congestion.apply(d);
+        self.trace_checkpoint(out);
         if let Some(r) = d.retransmit {
             if r.backs_off_timer {
                 self.reset_rtx_timer(now, true, true, out);
             }
+            // ns-2 Vegas holds `dupacks_` at the threshold: its new-ACK check (the one that
+            // does not back off the timer) before it resends, its duplicate-ACK check after
+            // (a traced `dupacks_` shows the order); sending does not read it.
+            let dupacks_first = r.dupacks_to_threshold && !r.backs_off_timer;
+            if dupacks_first {
+                self.congestion.set_dup_acks(self.cfg.dupack_threshold);
+            }
             self.fast_retransmit(r.seq, now, out);
-            if r.dupacks_to_threshold {
+            if r.dupacks_to_threshold && !dupacks_first {
                 self.congestion.set_dup_acks(self.cfg.dupack_threshold);
             }
         }

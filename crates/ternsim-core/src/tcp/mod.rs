@@ -11,6 +11,7 @@
 //! - [`config`]: parameters and the ns-2 / RFC defaults profiles.
 //! - [`segment`]: what travels on the wire (data segments, ACKs with SACK blocks).
 //! - [`output`]: the buffers through which the state machines speak to the host, and trace events.
+//! - [`traced`]: ns-2's traced variables (`$tcp trace cwnd_`): which changed, in ns-2's order.
 //! - [`congestion`]: the congestion state (cwnd, ssthresh, `recover`, ...) and the window
 //!   decision that changes it.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
@@ -18,7 +19,7 @@
 //!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
 //!
 //! Imports point one way, down these layers (checked by `scripts/tcp_import_cycles.py`):
-//! `sender`; `recovery`; `window`; `conn`, `sink`; `congestion`, `rto`, `output`; `config`,
+//! `sender`; `recovery`; `window`; `conn`, `sink`; `congestion`, `rto`, `output`; `traced`, `config`,
 //! `segment`; `variant`. Inside `recovery/` and `window/` the policies import their shared
 //! parts (`recovery::base`, `window::hooks`) and never the folder's `mod.rs`, which
 //! dispatches to them.
@@ -35,6 +36,7 @@ pub mod sender;
 pub mod sink;
 #[cfg(test)]
 mod tests;
+pub mod traced;
 pub mod variant;
 pub mod window;
 
@@ -43,3 +45,4 @@ pub use output::{Ns2Event, Ns2EventKind, SinkOutput, TcpEvent, TcpOutput};
 pub use segment::{AckSegment, DataSegment, SackBlock, Seq};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
+pub use traced::{TracedVar, VarChange};

@@ -1,6 +1,7 @@
 //! How the TCP state machines speak to the host: segments to transmit and trace events.
 
 use super::segment::{AckSegment, DataSegment, Seq};
+use super::traced::VarChange;
 
 /// A trace-worthy moment inside the sender. The host stamps each with the current time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,6 +85,9 @@ pub struct TcpOutput {
     pub trace: bool,
     pub ns2_events: Vec<Ns2Event>,
     pub ns2_event_trace: bool,
+    /// Changes of the variables a script traces (`$tcp trace cwnd_`), in ns-2's order; filled
+    /// only for a sender with a tracer (`Conn::trace_var`).
+    pub var_changes: Vec<VarChange>,
 }
 
 impl TcpOutput {
@@ -91,6 +95,7 @@ impl TcpOutput {
         self.segments.clear();
         self.events.clear();
         self.ns2_events.clear();
+        self.var_changes.clear();
     }
     /// Records an event-trace moment if they are wanted (nothing otherwise).
     pub fn ns2_event(&mut self, kind: Ns2EventKind, t_seqno: Seq, cwnd: f64) {

@@ -34,6 +34,9 @@ pub struct RtoEstimator {
     backoff: u64,
     /// ns-2 `t_rtt_`: the latest sample in ticks (ns-2 arithmetic only; 0 before one).
     last_sample_ticks: i64,
+    /// The latest sample's tick count before it was raised to 1 (ns-2 `rtt_update` assigns
+    /// `t_rtt_` twice when a sample rounds to 0 ticks).
+    last_raw_ticks: i64,
 }
 
 impl RtoEstimator {
@@ -49,6 +52,7 @@ impl RtoEstimator {
             rtxcur: cfg.initial_rto,
             backoff: 1,
             last_sample_ticks: 0,
+            last_raw_ticks: 0,
         }
     }
 
@@ -85,6 +89,7 @@ impl RtoEstimator {
         let tick = self.cfg.tick.as_nanos();
         // At least one tick.
         let m = (ticks as i64).max(1);
+        self.last_raw_ticks = ticks as i64;
         self.last_sample_ticks = m;
         if self.srtt8 != 0 {
             // d = m − srtt; S += d (floor 1); V += |d| − V/4 (floor 1) (with the default
@@ -166,6 +171,11 @@ impl RtoEstimator {
     /// arithmetic, which keeps seconds instead.
     pub fn ns2_bound_values(&self) -> (i64, i64, i64) {
         (self.srtt8, self.rttvar4, self.last_sample_ticks)
+    }
+
+    /// The latest ns-2 sample's tick count before the floor of one tick.
+    pub fn last_raw_sample_ticks(&self) -> i64 {
+        self.last_raw_ticks
     }
 
     pub fn backoff_multiplier(&self) -> u64 {

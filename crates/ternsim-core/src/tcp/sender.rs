@@ -167,6 +167,12 @@ impl TcpSender {
         self.conn.set_window(window);
     }
 
+    /// ns-2 `$tcp trace VAR` (with a channel attached): report `var`'s changes from now on in
+    /// [`TcpOutput::var_changes`]; returns its value now, which ns-2 writes at once.
+    pub fn trace_var(&mut self, var: super::traced::TracedVar) -> f64 {
+        self.conn.trace_var(var)
+    }
+
     /// End of every call: send the paced packet if one is due (and re-arm the pacer), drop
     /// the send records of acknowledged packets, report a window change.
     fn finish_call(&mut self, now: SimTime, out: &mut TcpOutput) {
@@ -177,6 +183,7 @@ impl TcpSender {
             self.window.paced_packet_due(&self.conn, now);
         }
         self.conn.prune_records();
+        self.conn.trace_checkpoint(out);
         let now = (self.conn.cwnd(), self.conn.ssthresh(), self.conn.dupwnd());
         if now != self.reported {
             self.reported = now;

@@ -226,6 +226,9 @@ impl World {
             self.ns2_event_line(now, f, e);
         }
         self.tcp_out.ns2_events = ns2_events;
+        for c in self.tcp_out.var_changes.drain(..) {
+            self.var_trace.push((now, f as u32, c));
+        }
         if !self.tcp_out.events.is_empty() {
             let events = std::mem::take(&mut self.tcp_out.events);
             for e in &events {

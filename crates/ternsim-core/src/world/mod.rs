@@ -326,6 +326,9 @@ struct World {
     wired_out: IfaceOutput,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
+    /// The traced TCP variables' changes since the host last took them (ns-2 `$tcp trace
+    /// VAR`): time, flow, change.
+    var_trace: Vec<(SimTime, u32, crate::tcp::VarChange)>,
     /// Packets that ended (delivered or dropped), kept for their allocations: a new packet
     /// takes one (`Packet::reuse`) instead of a malloc and a free per packet.
     spent_packets: Vec<Packet>,
@@ -667,6 +670,7 @@ impl World {
             wired_out: IfaceOutput::default(),
             control_tx: BTreeMap::new(),
             tcp_out,
+            var_trace: Vec::new(),
             sink_out: SinkOutput::default(),
             spent_packets: Vec::with_capacity(SPENT_PACKETS_KEPT),
             capture: None,

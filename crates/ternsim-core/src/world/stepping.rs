@@ -270,6 +270,29 @@ impl Simulation {
         Ok(())
     }
 
+    /// ns-2 `$tcp trace VAR` on flow `flow`'s sender: its changes are recorded from now on
+    /// (see [`Self::take_var_trace`]); returns the variable's value now (ns-2's
+    /// representation, see [`crate::tcp::VarChange`]).
+    pub fn trace_tcp_var(&mut self, flow: usize, var: &str) -> Result<f64, String> {
+        let v = crate::tcp::TracedVar::from_name(var)
+            .ok_or_else(|| format!("{var} is not a traced TCP variable"))?;
+        match self.world.flows.get_mut(flow).map(|f| &mut f.agents) {
+            Some(FlowAgents::Tcp(t)) => Ok(t.sender.trace_var(v)),
+            Some(_) => Err(format!("flow {flow} is not a TCP flow")),
+            None => Err(format!("no flow {flow}")),
+        }
+    }
+
+    /// The traced TCP variables' changes since the last call, in the order they happened:
+    /// (seconds, flow, variable name, value).
+    pub fn take_var_trace(&mut self) -> Vec<(f64, u32, &'static str, f64)> {
+        self.world
+            .var_trace
+            .drain(..)
+            .map(|(t, f, c)| (t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
+            .collect()
+    }
+
     /// The ns-2 trace text recorded since the last call (empty without an ns-2 trace).
     pub fn take_ns2_trace(&mut self) -> String {
         self.world

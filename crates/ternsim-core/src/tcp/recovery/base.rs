@@ -6,11 +6,12 @@
 //! itself, which dispatches to them.
 
 use crate::sim::SimTime;
-use crate::tcp::congestion::CwndAction;
+use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
 use crate::tcp::output::{Ns2EventKind, TcpEvent, TcpOutput};
+use crate::tcp::traced::TracedVar;
 use crate::tcp::variant::WindowKind;
-use crate::tcp::window::hooks::{DupAckDecision, LossEvent, NewAck};
+use crate::tcp::window::hooks::{AckKind, DupAckDecision, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
 
 /// tcp-spec §2 "Retransmission timeout" (ns-2 `TcpAgent::timeout`): with data outstanding,
@@ -24,24 +25,34 @@ use crate::tcp::window::WindowPolicy;
 /// first and then calls `slowdown`, which sets cwnd to `wnd_restart_` (1) and writes
 /// SLOW_START with that window before Vegas raises it to `v_slowstart_`.
 pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
+    let aimd = aimd_slowdown(c);
+    let outstanding = c.data_outstanding();
+    if !aimd {
+        // ns-2 Vegas's own `timeout()` backs off and goes back N before anything else (a
+        // traced `backoff_` and `t_seqno_` change before `nrexmit_`); nothing it does next
+        // reads `t_seqno_` or the timer.
+        c.reset_rtx_timer(now, false, outstanding, out);
+        c.trace_checkpoint(out);
+    }
     // ns-2's `TcpAgent::timeout` counts `nrexmit_` only with data outstanding: an idle
     // restart is no loss (an FTP stopped at 1.5 s restarts its window at about 1.8 s with
     // `nrexmit_` unchanged, measured against ns-2.35). Vegas's own `timeout()` counts every
     // expiry.
-    if c.data_outstanding() || !aimd_slowdown(c) {
+    if outstanding || !aimd {
         c.count_timeout();
     }
     out.event(TcpEvent::Timeout {
         seq: c.highest_ack() + 1,
     });
-    let aimd = aimd_slowdown(c);
     if aimd {
         c.trace_ns2_event(Ns2EventKind::Timeout, out);
     }
-    if !c.data_outstanding() {
+    if !outstanding {
         // ns-2 `slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)` and `reset_rtx_timer(0, 0)`.
         loss_window(c, w, now, LossEvent::IdleTimeout, out);
-        c.reset_rtx_timer(now, false, false, out);
+        if aimd {
+            c.reset_rtx_timer(now, false, false, out);
+        }
     } else {
         c.open_loss_reaction(CwndAction::Timeout);
         // tcp-spec §2: the SYN itself timed out → windowInit_ drops to 1 (not in ns-2 Vegas,
@@ -53,7 +64,9 @@ pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut 
             c.syn_timed_out();
         }
         loss_window(c, w, now, LossEvent::Timeout, out);
-        c.reset_rtx_timer(now, false, true, out);
+        if aimd {
+            c.reset_rtx_timer(now, false, true, out);
+        }
     }
     if !aimd {
         out.ns2_event(Ns2EventKind::SlowStart, c.t_seqno(), 1.0);
@@ -76,6 +89,14 @@ pub fn new_ack_window(
     info: &NewAck,
     out: &mut TcpOutput,
 ) {
+    // ns-2 opens the window on the ACK of packet 0 (`opencwnd`) and then sets it to
+    // `initial_window()` (`delay_growth_`): a traced cwnd_ shows both values.
+    if info.ack == 0 && info.kind == AckKind::Normal && c.cfg().delay_growth {
+        if let Some(a) = w.aimd() {
+            let opened = a.opencwnd(c);
+            c.trace_transient(TracedVar::Cwnd, opened);
+        }
+    }
     let d = w.on_new_ack(c, now, info);
     // ns-2 Vegas clears the acknowledged send slots after reading them, before the
     // retransmission its check may send (a no-op without the Vegas send ring).
@@ -110,6 +131,32 @@ pub fn loss_window(
 ) {
     // ns-2 `slowdown` is "in slow start" when it starts with cwnd below ssthresh.
     let slow_start = c.cwnd() < c.ssthresh();
+    // ns-2 `slowdown` halves `window()` (or `windowd()` with `precisionReduce_`) into
+    // ssthresh before raising it to 2: read before the decision changes anything.
+    let halved = if c.cfg().precision_reduce {
+        c.windowd() / 2.0
+    } else {
+        (c.window() / 2) as f64
+    };
+    // Every AIMD loss reaction is a `slowdown` call; the Vegas family's only one is in its
+    // timeout (idle or not), where `slowdown` restarts cwnd at 1 before Vegas raises it.
+    let slowdown = match e {
+        LossEvent::FastRetransmit(how) if aimd_slowdown(c) => Some((Some(halved), how)),
+        LossEvent::FastRetransmit(_) => None,
+        LossEvent::Timeout => Some((Some(halved), Slowdown::HalveSsthreshRestart)),
+        LossEvent::IdleTimeout if aimd_slowdown(c) => Some((None, Slowdown::HalveSsthreshRestart)),
+        LossEvent::IdleTimeout => Some((Some(halved), Slowdown::HalveSsthreshRestart)),
+    };
+    if let Some((halved, how)) = slowdown {
+        // ns-2's `slowdown` restarts at `wnd_restart_` (1); the Vegas family's `min_cwnd`
+        // is its `v_slowstart_`, set after `slowdown`.
+        let slowdown_cwnd = if aimd_slowdown(c) {
+            c.slowdown(how).cwnd
+        } else {
+            1.0
+        };
+        c.note_slowdown(halved, slowdown_cwnd);
+    }
     let d = w.on_loss(c, now, e);
     // Every loss reaction is an ns-2 `slowdown()` that closes cwnd; mark before the
     // decision's own retransmission goes out so that it carries the flag.

@@ -5,10 +5,11 @@
 
 use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
 use crate::sim::SimTime;
-use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 use crate::tcp::output::{Ns2EventKind, TcpOutput};
 use crate::tcp::segment::Seq;
+use crate::tcp::traced::TracedVar;
 use crate::tcp::variant::RecoveryKind;
 use crate::tcp::window::hooks::{AckKind, LossEvent, NewAck};
 use crate::tcp::window::WindowPolicy;
@@ -22,6 +23,15 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
         }
         c.set_inflation(0);
         let info = NewAck::before(c, a, AckKind::Normal);
+        // ns-2 Vegas sizes the window's start (tcp-spec §9.2 steps 1-2) before its
+        // `newack`: a traced cwnd_ or ssthresh_ changes before ack_. `newack` reads neither.
+        if let Some(d) = w.vegas_before_newack(c, &info) {
+            if d != WindowDecision::hold(c.congestion()) {
+                // The deflation assigns cwnd_ before ssthresh_.
+                c.trace_transient(TracedVar::Cwnd, d.cwnd);
+                c.apply_window(&d, now, out);
+            }
+        }
         c.newack(now, a, out);
         new_ack_window(c, w, now, &info, out);
     } else if a == c.last_ack() {

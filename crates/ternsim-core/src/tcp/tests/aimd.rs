@@ -51,14 +51,19 @@ fn syn_then_slow_start_one_per_ack() {
     assert_eq!(r.cwnd(), 4.0);
 }
 
-/// Without SYN emulation cwnd starts at windowInit_ and packet 0 is a full packet.
+/// Without SYN emulation cwnd starts at windowInit_ and packet 0 carries data but no
+/// headers: ns-2's `TcpAgent::output` adds `useHeaders_`'s 40 bytes to every packet except
+/// seqno 0 (ns-2.35 with `syn_ false` traces `+ 0.1 0 1 tcp 1000 ... 0 0` then 1040-byte
+/// packets).
 #[test]
 fn no_syn_starts_at_window_init() {
     let mut c = cfg(TcpVariant::Reno);
     c.syn = false;
     let mut r = Run::new(c);
     assert_eq!(r.start(0), vec![0, 1]);
-    assert_eq!(r.out.segments[0].wire_bytes, 1040);
+    assert_eq!(r.out.segments[0].wire_bytes, 1000);
+    assert_eq!(r.out.segments[0].payload_bytes, 1000);
+    assert_eq!(r.out.segments[1].wire_bytes, 1040);
     // ack 0: opencwnd → 3, then the packet-0 rule resets to windowInit_ (tcp-spec §4 step 1).
     assert_eq!(r.ack(100, 0), vec![2]);
     assert_eq!(r.cwnd(), 2.0);

@@ -10,6 +10,7 @@ mod min_window;
 mod options;
 mod pacing;
 mod recovery;
+mod traced_vars;
 mod vegas;
 mod vegas_table1;
 mod vegasw;

@@ -87,6 +87,22 @@ impl WindowPolicy {
         }
     }
 
+    /// ns-2 Vegas's first steps of a new ACK, which its `recv` takes before `newack`
+    /// (tcp-spec §9.2 steps 1-2: `initial_window()` after ACK 0, the deflation of an inflated
+    /// window); `on_new_ack` takes them again, which changes nothing once applied. None for
+    /// the other policies.
+    pub fn vegas_before_newack(&self, c: &Conn, a: &NewAck) -> Option<WindowDecision> {
+        self.vegas().map(|v| v.start_new_ack(c, a))
+    }
+
+    /// The AIMD algorithm (the Tahoe, Reno, NewReno and Sack1 variants, FeW).
+    pub fn aimd(&self) -> Option<&Aimd> {
+        match &self.algorithm {
+            Algorithm::Aimd(a) => Some(a),
+            _ => None,
+        }
+    }
+
     pub fn demo_vegas(&self) -> Option<&DemoVegas> {
         match &self.algorithm {
             Algorithm::DemoVegas(v) => Some(v),

@@ -1,0 +1,250 @@
+"""ns-2's traced variables of TCP agents: ``$tcp attach CHANNEL`` and ``$tcp trace VAR``.
+
+This module owns what a script's traced variables write into its channel: the line ns-2.35's
+``TcpAgent::traceVar`` (tcp/tcp.cc) prints for each assignment that changes a traced
+variable, ``%-8.5f %-2d %-2d %-2d %-2d %s VALUE`` (time, the agent's address and port, its
+peer's address and port, the name), with ``cwnd_`` as ``%-6.3f``, ``rtt_``, ``srtt_`` and
+``rttvar_`` as seconds (``%-6.3f`` of the tick count times ``tcpTick_``; ``srtt_`` shifted
+right by ``T_SRTT_BITS`` first, ``rttvar_`` divided by 4) and every other one as ``%d``.
+
+Three moments write lines, as in ns-2:
+
+- ``trace`` itself writes the variable's value at once (tclcl traces the variable when it is
+  hooked). Before the run that is the value the agent's creation gave it: ns-2 resets a TCP
+  agent when it makes it, from the class defaults then (a ``$tcp set window_ 40`` after
+  ``new`` changes ``ssthresh_`` only at the next reset).
+- ``$ns run`` resets the agent again: each traced variable the per-object settings change
+  (``ssthresh_`` from ``window_``, ``cwnd_`` from ``windowInit_``/``syn_``, ``srtt_`` and
+  ``rttvar_`` from ``tcpTick_``) writes a line at time 0, in ``TcpAgent::reset``'s order.
+- During the run the core reports each change (``ternsim.api.Simulation.trace_tcp_var``),
+  and the lines go into the channel before each callback runs and when the run ends.
+
+It knows nothing of the run loop: the interpreter calls :meth:`VarTraces.start` and
+:meth:`VarTraces.drain`.
+"""
+
+from __future__ import annotations
+
+from . import classes
+from .otcl import Obj, Refusal
+
+# typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: The TCP variables a script may trace, in the order `TcpAgent::reset` assigns them.
+TRACEABLE = (
+    "rtt_",
+    "srtt_",
+    "rttvar_",
+    "backoff_",
+    "dupacks_",
+    "cwnd_",
+    "t_seqno_",
+    "maxseq_",
+    "ack_",
+    "ssthresh_",
+    "ndatapack_",
+    "ndatabytes_",
+    "nrexmitbytes_",
+    "nrexmit_",
+    "nrexmitpack_",
+    "ncwndcuts_",
+)
+
+#: The settings a reset reads, with ns-2.35's defaults (tcl/lib/ns-default.tcl).
+_RESET_SETTINGS = {
+    "window_": "20",
+    "windowInit_": "2",
+    "syn_": "true",
+    "delay_growth_": "true",
+    "tcpTick_": "0.01",
+    "srtt_init_": "0",
+    "rttvar_init_": "12",
+    "T_SRTT_BITS": "3",
+    "T_RTTVAR_BITS": "2",
+}
+
+
+def reset_values(settings: dict[str, str]) -> dict[str, float]:
+    """The traced variables after ns-2's ``TcpAgent::reset`` with ``settings``
+    (``rtt_init``, ``set_initial_window``, ...), in ns-2's representation."""
+    tick = float(settings["tcpTick_"])
+    syn = classes.boolean(settings["syn_"]) and classes.boolean(settings["delay_growth_"])
+    return {
+        "rtt_": 0,
+        "srtt_": int(float(settings["srtt_init_"]) / tick) << int(settings["T_SRTT_BITS"]),
+        "rttvar_": int(float(settings["rttvar_init_"]) / tick) << int(settings["T_RTTVAR_BITS"]),
+        "backoff_": 1,
+        "dupacks_": 0,
+        "cwnd_": 1.0 if syn else float(settings["windowInit_"]),
+        "t_seqno_": 0,
+        "maxseq_": -1,
+        "ack_": -1,
+        "ssthresh_": int(float(settings["window_"])),
+        "ndatapack_": 0,
+        "ndatabytes_": 0,
+        "nrexmitbytes_": 0,
+        "nrexmit_": 0,
+        "nrexmitpack_": 0,
+        "ncwndcuts_": 0,
+    }
+
+
+class VarTraces:
+    """The traced variables of a script's TCP agents."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        #: Agents with an attached channel or a traced variable, in the order first seen.
+        self.agents: list[Obj] = []
+        #: Flow index -> agent, once the run has started.
+        self.by_flow: dict[int, Obj] = {}
+
+    def on_create(self, agent: Obj) -> None:
+        """A TCP agent was made: ns-2 resets it from the class defaults now."""
+        agent.info["var_settings"] = self._settings(agent)
+
+    def _settings(self, agent: Obj) -> dict[str, str]:
+        o = self.model.o
+        return {
+            v: o.getvar(agent, v) if o.hasvar(agent, v) else default
+            for v, default in _RESET_SETTINGS.items()
+        }
+
+    # --- the agent's commands --------------------------------------------------------------
+
+    def attach(self, agent: Obj, args: tuple) -> str:
+        """``$tcp attach CHANNEL``: traced variables write into CHANNEL from now on."""
+        if len(args) != 1:
+            raise Refusal("attach: give a channel")
+        tcl = self.model.o.tcl
+        if args[0] not in tcl.splitlist(tcl.call("file", "channels")):
+            raise Refusal(f"attach {args[0]}: not an open channel")
+        agent.info["var_channel"] = args[0]
+        self._note(agent)
+        return ""
+
+    def trace(self, agent: Obj, args: tuple) -> str:
+        """``$tcp trace VAR``: VAR's changes are traced; its value now is written at once."""
+        if len(args) != 1:
+            raise Refusal("trace: give one variable")
+        var = args[0]
+        if var not in TRACEABLE:
+            raise Refusal(
+                f"trace {var}: not supported; traceable TCP variables: {', '.join(TRACEABLE)}"
+            )
+        o = self.model.o
+        for mode in ("trace_all_oneline_", "nam_tracevar_"):
+            if o.hasvar(agent, mode) and classes.boolean(o.getvar(agent, mode)):
+                raise Refusal(f"trace {var} with {mode} true: not supported")
+        if self.model.hierarchical:
+            raise Refusal(f"trace {var} with hierarchical addresses: not supported")
+        self._note(agent)
+        traced = agent.info.setdefault("traced_vars", [])
+        if var not in traced:
+            traced.append(var)
+        live = self.model.live
+        if self.model.started and live is not None:
+            flow = live.role.get(agent.name, (None,))[0]
+            if flow is None:
+                raise Refusal(f"trace {var} of an agent that carries no flow: not supported")
+            value = live.sim.trace_tcp_var(flow, var)
+            self.by_flow[flow] = agent
+        else:
+            value = reset_values(agent.info["var_settings"])[var]
+        agent.info.setdefault("var_last", {})[var] = value
+        self._write(agent, self.model.now, var, value)
+        return ""
+
+    def _note(self, agent: Obj) -> None:
+        if agent not in self.agents:
+            self.agents.append(agent)
+
+    # --- the run ---------------------------------------------------------------------------
+
+    def start(self, live: Any) -> None:
+        """``$ns run``: ns-2 resets each agent (a line per traced variable the reset changes,
+        at time 0), then the core traces the variables from there."""
+        for agent in self.agents:
+            traced = agent.info.get("traced_vars", [])
+            if not traced:
+                continue
+            if agent.name not in live.role or live.role[agent.name][1] != "sender":
+                # ns-2 resets only agents attached to a node; one that carries no flow sends
+                # nothing, so its variables never change again.
+                continue
+            flow = live.role[agent.name][0]
+            self.by_flow[flow] = agent
+            after = reset_values(self._settings(agent))
+            last = agent.info["var_last"]
+            for var in TRACEABLE:
+                if var in traced and after[var] != last[var]:
+                    last[var] = after[var]
+                    self._write(agent, 0.0, var, after[var])
+            for var in traced:
+                live.sim.trace_tcp_var(flow, var)
+
+    def drain(self, sim: Any) -> None:
+        """Writes the changes the core reported since the last call into the channels."""
+        if not self.by_flow:
+            return
+        pending: dict[str, list[str]] = {}
+        for t, flow, var, value in sim.take_var_trace():
+            agent = self.by_flow.get(flow)
+            if agent is None:
+                continue
+            line = self._line(agent, t, var, value)
+            if line is not None:
+                pending.setdefault(agent.info["var_channel"], []).append(line)
+        self._flush(pending)
+
+    def channels(self) -> set[str]:
+        """The channels traced variables write into."""
+        return {a.info["var_channel"] for a in self.agents if "var_channel" in a.info}
+
+    # --- lines -----------------------------------------------------------------------------
+
+    def _write(self, agent: Obj, t: float, var: str, value: float) -> None:
+        line = self._line(agent, t, var, value)
+        if line is not None:
+            self._flush({agent.info["var_channel"]: [line]})
+
+    def _flush(self, pending: dict[str, list[str]]) -> None:
+        if not pending:
+            return
+        tcl = self.model.o.tcl
+        open_channels = set(tcl.splitlist(tcl.call("file", "channels")))
+        for channel, lines in pending.items():
+            if channel in open_channels:
+                tcl.call("puts", "-nonewline", channel, "".join(lines))
+
+    def _line(self, agent: Obj, t: float, var: str, value: float) -> str | None:
+        """ns-2's line for ``var`` = ``value`` at ``t``; None without an attached channel
+        (ns-2's ``traceVar`` then writes nothing)."""
+        if "var_channel" not in agent.info:
+            return None
+        node = agent.info.get("node")
+        addr, port = (-1, -1) if node is None else (node.info["id"], agent.info["port"])
+        peer = agent.info.get("peer")
+        if peer is None or peer.info.get("node") is None:
+            daddr, dport = -1, -1
+        else:
+            daddr, dport = peer.info["node"].info["id"], peer.info["port"]
+        if var in ("rtt_", "srtt_", "rttvar_"):
+            settings = self._settings(agent)
+            tick = float(settings["tcpTick_"])
+            ticks = int(value)
+            if var == "srtt_":
+                seconds = (ticks >> int(settings["T_SRTT_BITS"])) * tick
+            elif var == "rttvar_":
+                seconds = ticks * tick / 4.0
+            else:
+                seconds = ticks * tick
+            shown = f"{seconds:<6.3f}"
+        elif var == "cwnd_":
+            shown = f"{value:<6.3f}"
+        else:
+            shown = str(int(value))
+        return f"{t:<8.5f} {addr:<2d} {port:<2d} {daddr:<2d} {dport:<2d} {var} {shown}\n"

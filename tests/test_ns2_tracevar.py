@@ -1,0 +1,120 @@
+"""Traced TCP variables (``$tcp attach $f; $tcp trace cwnd_``), the way course labs plot a
+window: ns-2.35's ``TcpAgent::traceVar`` line for each assignment that changes a traced
+variable, in the order ns-2's code makes them.
+
+The hand-worked case needs no ns-2; the script cases are compared with ``ns`` byte for byte
+(every traceable variable through losses, a two-second outage with backed-off timeouts and
+recovery, for each sender the scripts use)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).parent / "ns2_scripts"
+NS = shutil.which("ns")
+
+TWO_NODES = """set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 1Mb 10ms DropTail
+set tcp [new Agent/TCP/Reno]
+$tcp set window_ 40
+$tcp set windowInit_ 3
+$ns attach-agent $n0 $tcp
+set sink [new Agent/TCPSink]
+$ns attach-agent $n1 $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+set tf [open cwnd.tr w]
+"""
+
+FINISH = """$ns at 0.1 "$ftp start"
+proc finish {} { global tf; close $tf; exit 0 }
+$ns at %s "finish"
+$ns run
+"""
+
+
+def ternsim_ns2(folder: Path, script: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", str(script), *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_window_lines_worked_by_hand(tmp_path):
+    """`trace` writes the value the agent's creation gave it (cwnd_ 1 with the SYN,
+    ssthresh_ = window_ = 20 at `new`); `$ns run` resets the agent, and ssthresh_ takes the
+    per-object window_ 40. The SYN (40 bytes, 0.32 ms at 1 Mb/s, plus 10 ms) and its ACK
+    (the same) come back at 0.1 + 2 × 10.32 ms = 0.12064 s, where ns-2 opens cwnd (1 -> 2,
+    `opencwnd`) and then sets it to `initial_window()` = windowInit_ = 3: two lines. The next
+    ACK cannot come before 0.125 s."""
+    script = tmp_path / "w.tcl"
+    script.write_text(
+        TWO_NODES + "$tcp attach $tf\n$tcp trace cwnd_\n$tcp trace ssthresh_\n" + FINISH % 0.125
+    )
+    proc = ternsim_ns2(tmp_path, script)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "cwnd.tr").read_text().splitlines() == [
+        "0.00000  0  0  1  0  cwnd_ 1.000 ",
+        "0.00000  0  0  1  0  ssthresh_ 20",
+        "0.00000  0  0  1  0  ssthresh_ 40",
+        "0.12064  0  0  1  0  cwnd_ 2.000 ",
+        "0.12064  0  0  1  0  cwnd_ 3.000 ",
+    ]
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("$tcp attach $tf\n$tcp trace window_", "trace window_: not supported; traceable"),
+        ("$tcp attach nosuch", "attach nosuch: not an open channel"),
+        ("$tcp set trace_all_oneline_ true\n$tcp trace cwnd_", "trace_all_oneline_ true"),
+    ],
+)
+def test_what_cannot_be_traced_stops_before_the_run(tmp_path, line, message):
+    script = tmp_path / "bad.tcl"
+    script.write_text(TWO_NODES + line + "\n" + FINISH % 1.0)
+    proc = ternsim_ns2(tmp_path, script)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "bad.tcl:" in proc.stderr
+
+
+CASES = [
+    ("TCP", "TCPSink", "8", "0"),
+    ("TCP/Reno", "TCPSink", "8", "1"),
+    ("TCP/Newreno", "TCPSink/DelAck", "5", "0"),
+    ("TCP/Sack1", "TCPSink/Sack1", "6", "0"),
+    ("TCP/Vegas", "TCPSink", "5", "0"),
+    ("TCP/Vegas", "TCPSink", "7", "1"),
+]
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+@pytest.mark.parametrize("args", CASES, ids=lambda a: "-".join(a).replace("/", ""))
+def test_traced_variables_are_ns2s_line_for_line(tmp_path, args):
+    got = {}
+    for who in ("ns", "ternsim"):
+        folder = tmp_path / who
+        folder.mkdir()
+        script = SCRIPTS / "trace_vars.tcl"
+        if who == "ns":
+            proc = subprocess.run(
+                [NS, str(script), *args], cwd=folder, capture_output=True, text=True, timeout=300
+            )
+        else:
+            proc = ternsim_ns2(folder, script, *args)
+        assert proc.returncode == 0, proc.stderr
+        got[who] = (folder / "vars.tr").read_text()
+    assert len(got["ns"].splitlines()) > 900
+    assert got["ternsim"] == got["ns"]
