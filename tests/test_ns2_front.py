@@ -394,9 +394,9 @@ REFUSED = [
         "Queue/RED q_weight_ -3 (a weight below 0 other than",
     ),
     (
-        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] trace ave_\n",
+        "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] trace prob1_\n",
         11,
-        "not supported; supported Queue/RED methods: get, set",
+        "trace prob1_: not supported; traceable RED variables: curq_, ave_",
     ),
     (
         "$ns duplex-link $n0 $n2 1Mb 1ms RED\n[[$ns link $n0 $n2] queue] set ave_ 3\n",

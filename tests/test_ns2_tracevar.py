@@ -118,3 +118,87 @@ def test_traced_variables_are_ns2s_line_for_line(tmp_path, args):
         got[who] = (folder / "vars.tr").read_text()
     assert len(got["ns"].splitlines()) > 900
     assert got["ternsim"] == got["ns"]
+
+
+RED_TWO_NODES = """set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+Queue/RED set thresh_ 20
+Queue/RED set maxthresh_ 60
+Queue/RED set q_weight_ 0.5
+$ns duplex-link $n0 $n1 1Mb 10ms RED
+set udp [new Agent/UDP]
+$ns attach-agent $n0 $udp
+set null [new Agent/Null]
+$ns attach-agent $n1 $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 1000
+$cbr set interval_ 0.003
+$cbr attach-agent $udp
+set q [[$ns link $n0 $n1] queue]
+set tq [open red.q w]
+$q attach $tq
+"""
+
+RED_FINISH = """$ns at 0.1 "$cbr start"
+$ns at 0.1135 "$cbr stop"
+$ns at 0.2 "finish"
+proc finish {} { global tq; close $tq; exit 0 }
+$ns run
+"""
+
+
+def test_red_average_and_queue_worked_by_hand(tmp_path):
+    """1000-byte packets every 3 ms into a 1 Mb/s RED link (8 ms each), w_q = 1/2, byte mode:
+    arrivals at 0.100, 0.103, 0.106, 0.109, 0.112 s find 0, 0, 1000, 1000, 2000 bytes
+    waiting (the first is on the wire until 0.108, the second until 0.116), so ave =
+    ave/2 + q/2 goes 0, 0, 500, 750, 1375 (ns-2 `REDQueue::enque`: the estimator, then
+    `curq_`). `trace` writes each value at once; only changes follow (`a`: `%g` of the
+    time and the average; `Q`: the queue, an integer)."""
+    script = tmp_path / "red.tcl"
+    script.write_text(RED_TWO_NODES + "$q trace curq_\n$q trace ave_\n" + RED_FINISH)
+    proc = ternsim_ns2(tmp_path, script)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "red.q").read_text().splitlines() == [
+        "Q 0 0",
+        "a 0 0",
+        "a 0.106 500",
+        "Q 0.106 1000",
+        "a 0.109 750",
+        "a 0.112 1375",
+        "Q 0.112 2000",
+    ]
+
+
+def test_an_untraceable_red_variable_stops_before_the_run(tmp_path):
+    script = tmp_path / "red.tcl"
+    script.write_text(RED_TWO_NODES + "$q trace prob1_\n" + RED_FINISH)
+    proc = ternsim_ns2(tmp_path, script)
+    assert proc.returncode == 2
+    assert "traceable RED variables: curq_, ave_" in proc.stderr
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_a_red_run_takes_ns2s_draws_drops_and_traced_variables_alike(tmp_path):
+    """The early tests meet ns-2's own uniforms (its default RNG after the agents'
+    `boot_time_` draws): the trace-all file, early drops included, and the RED trace are
+    ns-2's byte for byte."""
+    got = {}
+    for who in ("ns", "ternsim"):
+        folder = tmp_path / who
+        folder.mkdir()
+        script = SCRIPTS / "red_trace.tcl"
+        if who == "ns":
+            proc = subprocess.run(
+                [NS, str(script)], cwd=folder, capture_output=True, text=True, timeout=300
+            )
+        else:
+            proc = ternsim_ns2(folder, script)
+        assert proc.returncode == 0, proc.stderr
+        got[who] = ((folder / "all.tr").read_text(), (folder / "red.q").read_text())
+    all_ns, red_ns = got["ns"]
+    assert sum(line.startswith("d ") for line in all_ns.splitlines()) >= 5
+    assert len(red_ns.splitlines()) > 500
+    assert got["ternsim"][0] == all_ns
+    assert got["ternsim"][1] == red_ns

@@ -628,6 +628,12 @@ class Simulation:
         ``nrexmitbytes_``, ``nrexmit_``, ``ncwndcuts_``); returns its value now."""
         return float(self._sim.trace_tcp_var(self._index(flow), var))
 
+    def take_red_trace(self) -> list[tuple[float, int, str, float]]:
+        """The traced RED variables' changes since the last call (``trace_red_var`` of the
+        native simulation; ns-2 ``$redq trace curq_``/``ave_``): ``(seconds, device, variable,
+        value)``."""
+        return list(self._sim.take_red_trace())
+
     def take_var_trace(self) -> list[tuple[float, int, str, float]]:
         """The traced variables' changes since the last call, in the order they happened:
         ``(seconds, flow index, variable, value)``."""

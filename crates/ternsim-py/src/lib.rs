@@ -458,6 +458,25 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// ns-2 `$redq trace VAR` on link `link`'s direction `dir`: (device, value now).
+    fn trace_red_var(&mut self, link: usize, dir: u8, var: &str) -> PyResult<(u32, f64)> {
+        self.live()?
+            .trace_red_var(link, dir, var)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// RED's early tests draw from ns-2's default RNG (`seed`, after `skip` draws).
+    fn red_ns2_rng(&mut self, seed: u32, skip: u64) -> PyResult<usize> {
+        self.live()?
+            .red_ns2_rng(seed, skip)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The traced RED variables' changes since the last call: (seconds, device, name, value).
+    fn take_red_trace(&mut self) -> PyResult<Vec<(f64, u32, &'static str, f64)>> {
+        Ok(self.live()?.take_red_trace())
+    }
+
     /// The traced TCP variables' changes since the last call: (seconds, flow, name, value).
     fn take_var_trace(&mut self) -> PyResult<Vec<(f64, u32, &'static str, f64)>> {
         Ok(self.live()?.take_var_trace())

@@ -220,6 +220,9 @@ class _Session:
         # Nothing was refused: ns-2's own lines so far go out.
         model.messages.start()
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
+        red_draws = self.translation.red_ns2_draws()
+        if red_draws is not None:
+            sim._sim.red_ns2_rng(*red_draws)
         model.var_traces.start(model.live)
         #: Per ping flow of the script: its agents' `recv` runs as each reply arrives.
         if any(model.o.builtin_base(s.cls) == "Agent/Ping" for s, _ in self.translation.ends):

@@ -687,12 +687,7 @@ class Translation:
             return None
         from .._native import core
 
-        # Draws before the run: each TCP agent's at creation (rng_draws) and at `$ns run`.
-        k0 = model.rng_draws + sum(
-            1
-            for a in model.agents
-            if a.info["node"] is not None and classes.is_a(o.builtin_base(a.cls), "Agent/TCP")
-        )
+        k0 = self._draws_before_run()
 
         def replay(obj: Obj, point: str) -> list[int] | None:
             if obj is not em:
@@ -712,6 +707,51 @@ class Translation:
             return errmodel.replayed_drops(o, em, uniforms)
 
         return replay
+
+    def _draws_before_run(self) -> int:
+        """Draws ns-2 takes from its default RNG before the run: each TCP agent's
+        `boot_time_` at creation (``rng_draws``) and again at `$ns run`."""
+        o = self.model.o
+        return self.model.rng_draws + sum(
+            1
+            for a in self.model.agents
+            if a.info["node"] is not None and classes.is_a(o.builtin_base(a.cls), "Agent/TCP")
+        )
+
+    def red_ns2_draws(self) -> tuple[int, int] | None:
+        """(seed, draws to skip) when the RED queues' early tests can take ns-2's own
+        numbers: ns-2 draws one uniform per test from its default RNG, after the TCP agents'
+        `boot_time_` draws. When the RED queues are the only thing drawing from it during the
+        run (a wired script, no drawing error model, no random CBR, Exponential or Pareto
+        source, no SFQ, no draw by the script itself), the core's RED queues share a copy of
+        that generator and each test meets ns-2's number: the run is ns-2's, drops and all.
+        Otherwise None (ternsim's own stream per queue; statistical agreement)."""
+        model = self.model
+        o = model.o
+        queues = [o.builtin_base(q.cls) for link in model.links for q in link.queues]
+        drawing = [
+            em
+            for link in model.links
+            for side in link.stages
+            for _, obj in side
+            for em in ([obj] if o.builtin_base(obj.cls) != "ErrorModule" else obj.info["models"])
+            if errmodel.draws_default_rng(o, em)
+        ]
+        if (
+            self.wireless
+            or "Queue/RED" not in queues
+            or "Queue/SFQ" in queues
+            or drawing
+            or model.default_rng_seed is None
+            or model.errors.default_rng_used
+            or any(
+                f.get("app", {}).get("kind") in ("exponential", "pareto")
+                or f.get("app", {}).get("random")
+                for f in self.flows
+            )
+        ):
+            return None
+        return int(model.default_rng_seed), self._draws_before_run()
 
     def node_name(self, node: Obj) -> str:
         """ns-2 node i is scenario node ``n<i>`` in a wireless script (the names a ternsim

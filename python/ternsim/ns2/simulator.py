@@ -268,6 +268,10 @@ class Model:
         #: The TCP agents' traced variables (`$tcp attach $f; $tcp trace cwnd_`).
         self.var_traces = VarTraces(self)
         b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
+        b["Queue/RED"] = {
+            "attach": self.var_traces.red_attach,
+            "trace": self.var_traces.red_trace,
+        }
         b["Application"] = {
             "set": self.obj_set,
             "get": self.obj_get,

@@ -1,4 +1,5 @@
-"""ns-2's traced variables of TCP agents: ``$tcp attach CHANNEL`` and ``$tcp trace VAR``.
+"""ns-2's traced variables: ``$tcp attach CHANNEL; $tcp trace VAR`` on TCP agents and
+``$redq attach CHANNEL; $redq trace VAR`` on RED queues.
 
 This module owns what a script's traced variables write into its channel: the line ns-2.35's
 ``TcpAgent::traceVar`` (tcp/tcp.cc) prints for each assignment that changes a traced
@@ -18,6 +19,12 @@ Three moments write lines, as in ns-2:
   ``rttvar_`` from ``tcpTick_``) writes a line at time 0, in ``TcpAgent::reset``'s order.
 - During the run the core reports each change (``ternsim.api.Simulation.trace_tcp_var``),
   and the lines go into the channel before each callback runs and when the run ends.
+
+A RED queue (ns-2.35 ``REDQueue::trace``, queue/red.cc) traces ``curq_`` (the queue an
+arrival finds, packets or bytes) as ``Q %g %d`` and ``ave_`` (the average after the
+arrival's estimator step) as ``a %g %g``; ns-2 assigns both at every arrival, ``ave_`` first.
+RED's early drops draw from ternsim's stream, not ns-2's, so a run agrees with ns-2 line for
+line only up to its first early drop.
 
 It knows nothing of the run loop: the interpreter calls :meth:`VarTraces.start` and
 :meth:`VarTraces.drain`.
@@ -52,6 +59,9 @@ TRACEABLE = (
     "nrexmitpack_",
     "ncwndcuts_",
 )
+
+#: The RED variables a script may trace.
+RED_TRACEABLE = ("curq_", "ave_")
 
 #: The settings a reset reads, with ns-2.35's defaults (tcl/lib/ns-default.tcl).
 _RESET_SETTINGS = {
@@ -101,6 +111,10 @@ class VarTraces:
         self.agents: list[Obj] = []
         #: Flow index -> agent, once the run has started.
         self.by_flow: dict[int, Obj] = {}
+        #: RED queues with an attached channel or a traced variable.
+        self.queues: list[Obj] = []
+        #: Core device -> RED queue, once the run has started.
+        self.by_device: dict[int, Obj] = {}
 
     def on_create(self, agent: Obj) -> None:
         """A TCP agent was made: ns-2 resets it from the class defaults now."""
@@ -158,6 +172,57 @@ class VarTraces:
         self._write(agent, self.model.now, var, value)
         return ""
 
+    def red_attach(self, queue: Obj, args: tuple) -> str:
+        """``$redq attach CHANNEL``."""
+        if len(args) != 1:
+            raise Refusal("attach: give a channel")
+        tcl = self.model.o.tcl
+        if args[0] not in tcl.splitlist(tcl.call("file", "channels")):
+            raise Refusal(f"attach {args[0]}: not an open channel")
+        queue.info["var_channel"] = args[0]
+        if queue not in self.queues:
+            self.queues.append(queue)
+        return ""
+
+    def red_trace(self, queue: Obj, args: tuple) -> str:
+        """``$redq trace VAR``: VAR's changes are traced; its value now is written at once."""
+        if len(args) != 1 or args[0] not in RED_TRACEABLE:
+            raise Refusal(
+                f"trace {' '.join(args)}: not supported; traceable RED variables: "
+                + ", ".join(RED_TRACEABLE)
+            )
+        var = args[0]
+        if queue not in self.queues:
+            self.queues.append(queue)
+        traced = queue.info.setdefault("traced_vars", [])
+        if var not in traced:
+            traced.append(var)
+        value = 0.0
+        live = self.model.live
+        if self.model.started and live is not None:
+            device, value = self._red_enable(live.sim, queue, var)
+            self.by_device[device] = queue
+        self._flush(self._red_lines(queue, [(self.model.now, var, value)]))
+        return ""
+
+    def _red_enable(self, sim: Any, queue: Obj, var: str) -> tuple[int, float]:
+        link = queue.info["link"]
+        index = self.model.links.index(link)
+        device, value = sim.trace_red_var(index, queue.info["direction"], var)
+        return int(device), float(value)
+
+    def _red_lines(self, queue: Obj, changes: list) -> dict[str, list[str]]:
+        channel = queue.info.get("var_channel")
+        if channel is None:
+            return {}
+        lines = []
+        for t, var, value in changes:
+            if var == "curq_":
+                lines.append(f"Q {t:g} {int(value)}\n")
+            else:
+                lines.append(f"a {t:g} {value:g}\n")
+        return {channel: lines}
+
     def _note(self, agent: Obj) -> None:
         if agent not in self.agents:
             self.agents.append(agent)
@@ -185,12 +250,24 @@ class VarTraces:
                     self._write(agent, 0.0, var, after[var])
             for var in traced:
                 live.sim.trace_tcp_var(flow, var)
+        # ns-2 resets the RED queues too (ave_ 0, curq_ 0: unchanged, nothing is written).
+        for queue in self.queues:
+            for var in queue.info.get("traced_vars", []):
+                device, _ = self._red_enable(live.sim, queue, var)
+                self.by_device[device] = queue
 
     def drain(self, sim: Any) -> None:
         """Writes the changes the core reported since the last call into the channels."""
-        if not self.by_flow:
-            return
         pending: dict[str, list[str]] = {}
+        if self.by_device:
+            for t, device, var, value in sim.take_red_trace():
+                queue = self.by_device.get(device)
+                if queue is not None:
+                    for channel, lines in self._red_lines(queue, [(t, var, value)]).items():
+                        pending.setdefault(channel, []).extend(lines)
+        if not self.by_flow:
+            self._flush(pending)
+            return
         for t, flow, var, value in sim.take_var_trace():
             agent = self.by_flow.get(flow)
             if agent is None:
@@ -202,7 +279,9 @@ class VarTraces:
 
     def channels(self) -> set[str]:
         """The channels traced variables write into."""
-        return {a.info["var_channel"] for a in self.agents if "var_channel" in a.info}
+        return {
+            o.info["var_channel"] for o in (*self.agents, *self.queues) if "var_channel" in o.info
+        }
 
     # --- lines -----------------------------------------------------------------------------
 

@@ -21,6 +21,58 @@
 
 use crate::sim::SimTime;
 
+/// A RED variable a script traces (ns-2 `$redq trace curq_` / `ave_`, `REDQueue::trace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedTracedVar {
+    /// `curq_`: the queue an arrival finds (packets, or bytes in byte-queue mode).
+    Curq,
+    /// `ave_`: the average queue after the arrival's estimator step.
+    Ave,
+}
+
+impl RedTracedVar {
+    pub fn name(self) -> &'static str {
+        match self {
+            RedTracedVar::Curq => "curq_",
+            RedTracedVar::Ave => "ave_",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RedTracedVar> {
+        match name {
+            "curq_" => Some(RedTracedVar::Curq),
+            "ave_" => Some(RedTracedVar::Ave),
+            _ => None,
+        }
+    }
+}
+
+/// The traced RED variables of one queue: as tclcl's traced variables, an assignment that
+/// changes a value is recorded (ns-2 assigns `ave_` by the estimator, then `curq_`, at every
+/// arrival).
+#[derive(Clone, Debug, Default)]
+pub struct RedVarTrace {
+    curq: Option<f64>,
+    ave: Option<f64>,
+    /// Changes not yet taken: time, variable, new value.
+    pub changes: Vec<(SimTime, RedTracedVar, f64)>,
+}
+
+impl RedVarTrace {
+    fn assign(&mut self, now: SimTime, var: RedTracedVar, value: f64) {
+        let last = match var {
+            RedTracedVar::Curq => &mut self.curq,
+            RedTracedVar::Ave => &mut self.ave,
+        };
+        if let Some(l) = last {
+            if *l != value {
+                *l = value;
+                self.changes.push((now, var, value));
+            }
+        }
+    }
+}
+
 /// RED parameters in ns-2's vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RedConfig {
@@ -97,6 +149,10 @@ pub struct Red {
     /// The base and the actual drop probability of the last `drop_early` call.
     pub last_p_b: f64,
     pub last_p_a: f64,
+    /// The variables a script traces, if any.
+    pub var_trace: Option<Box<RedVarTrace>>,
+    /// `curq_`: the queue the last arrival found.
+    curq: f64,
 }
 
 impl Red {
@@ -120,7 +176,24 @@ impl Red {
             idle_since: SimTime::ZERO,
             last_p_b: 0.0,
             last_p_a: 0.0,
+            var_trace: None,
+            curq: 0.0,
         }
+    }
+
+    /// Trace `var` from now on (ns-2 `$redq trace VAR`); returns its value now, which the
+    /// caller writes at once.
+    pub fn trace_var(&mut self, var: RedTracedVar) -> f64 {
+        let value = match var {
+            RedTracedVar::Curq => self.curq,
+            RedTracedVar::Ave => self.ave,
+        };
+        let t = self.var_trace.get_or_insert_with(Box::default);
+        match var {
+            RedTracedVar::Curq => t.curq = Some(value),
+            RedTracedVar::Ave => t.ave = Some(value),
+        }
+        value
     }
 
     /// The link's rate changed: the idle decay uses the new packet time.
@@ -160,6 +233,12 @@ impl Red {
         };
         let w = self.cfg.q_weight;
         self.ave = self.ave * (1.0 - w).powf(m + 1.0) + w * qlen;
+        // ns-2 then sets `curq_` to the queue the arrival found (traced variables).
+        self.curq = qlen;
+        if let Some(t) = self.var_trace.as_deref_mut() {
+            t.assign(now, RedTracedVar::Ave, self.ave);
+            t.assign(now, RedTracedVar::Curq, qlen);
+        }
         // Step 3.
         self.count += 1;
         self.count_bytes += u64::from(size);

@@ -16,6 +16,7 @@
 
 use std::cell::Cell;
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use crate::channel::drop_stage::{DropPoint, DropStage, Verdict};
 use crate::channel::ErrorModel;
@@ -23,6 +24,7 @@ use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
 use crate::net::red::{Red, RedConfig, RedVerdict};
 use crate::net::sfq::{Sfq, SfqConfig};
+use crate::sim::mrg32k3a::Mrg32k3a;
 use crate::sim::time::round_to_u64;
 use crate::sim::{RandomStream, SimTime};
 
@@ -64,6 +66,9 @@ fn sfq_bucket(q: &Sfq, packet: &Packet) -> usize {
 struct RedQueue {
     red: Red,
     rng: RandomStream,
+    /// ns-2's default RNG, shared by every RED queue of the run, when the early tests draw
+    /// from it instead of `rng` ([`WiredDirection::use_ns2_rng`]).
+    ns2_rng: Option<Arc<Mutex<Mrg32k3a>>>,
     /// The average queue after each arrival (for the summary).
     ave: crate::trace::RunningStats,
 }
@@ -233,6 +238,7 @@ impl WiredDirection {
             Box::new(RedQueue {
                 red: Red::new(c, self.rate_bps),
                 rng: red_rng,
+                ns2_rng: None,
                 ave: crate::trace::RunningStats::default(),
             })
         });
@@ -242,6 +248,34 @@ impl WiredDirection {
     /// Packets waiting (not the one on the wire).
     pub fn waiting(&self) -> usize {
         self.sfq.as_ref().map_or(self.queue.len(), |q| q.len())
+    }
+
+    /// RED's early tests draw from `shared`, ns-2's default RNG as the script's ns-2 run
+    /// would draw it (ns-2 `REDQueue::drop_early`: `Random::uniform()`, one draw per test,
+    /// from the one generator every queue shares). False without RED.
+    pub fn use_ns2_rng(&mut self, shared: &Arc<Mutex<Mrg32k3a>>) -> bool {
+        match self.red.as_deref_mut() {
+            Some(r) => {
+                r.ns2_rng = Some(Arc::clone(shared));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// ns-2 `$redq trace VAR` on this direction's RED queue; returns the value now. None
+    /// without RED.
+    pub fn trace_red_var(&mut self, var: crate::net::red::RedTracedVar) -> Option<f64> {
+        self.red.as_deref_mut().map(|r| r.red.trace_var(var))
+    }
+
+    /// The traced RED variables' changes since the last call.
+    pub fn take_red_trace(&mut self) -> Vec<(SimTime, crate::net::red::RedTracedVar, f64)> {
+        self.red
+            .as_deref_mut()
+            .and_then(|r| r.red.var_trace.as_deref_mut())
+            .map(|t| std::mem::take(&mut t.changes))
+            .unwrap_or_default()
     }
 
     /// RED's average queue after each arrival (mean, max), if the queue is RED.
@@ -266,8 +300,17 @@ impl WiredDirection {
                 Some(b) if r.red.cfg.queue_in_bytes => (self.queued_bytes as f64, b as f64),
                 _ => (self.queue.len() as f64, self.limit as f64),
             };
-            let rng = &mut r.rng;
-            let verdict = r.red.arrival(now, qlen, qlim, size, &mut || rng.uniform());
+            let verdict = match &r.ns2_rng {
+                Some(shared) => {
+                    let mut rng = shared.lock().expect("one thread runs the simulation");
+                    r.red
+                        .arrival(now, qlen, qlim, size, &mut || rng.ns2_uniform_double())
+                }
+                None => {
+                    let rng = &mut r.rng;
+                    r.red.arrival(now, qlen, qlim, size, &mut || rng.uniform())
+                }
+            };
             r.ave.add(r.red.ave);
             return match verdict {
                 RedVerdict::Enqueue => None,

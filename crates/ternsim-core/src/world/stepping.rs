@@ -283,6 +283,66 @@ impl Simulation {
         }
     }
 
+    /// ns-2 `$redq trace VAR` (`curq_`, `ave_`) on the RED queue of link `link` (scenario
+    /// order) in direction `dir` (0: a to b); returns the device that reports it in
+    /// [`Self::take_red_trace`] and the variable's value now.
+    pub fn trace_red_var(&mut self, link: usize, dir: u8, var: &str) -> Result<(u32, f64), String> {
+        let v = crate::net::red::RedTracedVar::from_name(var)
+            .ok_or_else(|| format!("{var} is not a traced RED variable (curq_, ave_)"))?;
+        for (i, d) in self.world.devices.iter_mut().enumerate() {
+            if let super::device::Device::Wired {
+                wire,
+                link: l,
+                dir: dd,
+            } = d
+            {
+                if *l == link && *dd == usize::from(dir) {
+                    return wire
+                        .trace_red_var(v)
+                        .map(|value| (i as u32, value))
+                        .ok_or_else(|| format!("link {link} direction {dir} has no RED queue"));
+                }
+            }
+        }
+        Err(format!("no wired link {link} direction {dir}"))
+    }
+
+    /// Every RED queue's early test draws from ns-2's default RNG (MRG32k3a seeded `seed`
+    /// as ns-2 seeds it) after its first `skip` draws, one generator for all queues in the
+    /// order the tests happen, as in an ns-2 run where nothing else draws from it during
+    /// the run. Returns the number of RED queues.
+    pub fn red_ns2_rng(&mut self, seed: u32, skip: u64) -> Result<usize, String> {
+        if seed == 0 {
+            return Err("seed: allowed >= 1 (ns-2 takes 0 as a clock seed)".into());
+        }
+        let mut rng = crate::sim::mrg32k3a::Mrg32k3a::ns2_seeded(seed);
+        for _ in 0..skip {
+            rng.ns2_uniform_double();
+        }
+        let shared = std::sync::Arc::new(std::sync::Mutex::new(rng));
+        let mut queues = 0;
+        for w in self.world.devices.iter_mut().filter_map(|d| d.wired_mut()) {
+            if w.use_ns2_rng(&shared) {
+                queues += 1;
+            }
+        }
+        Ok(queues)
+    }
+
+    /// The traced RED variables' changes since the last call: (seconds, device, name, value),
+    /// each device's in time order.
+    pub fn take_red_trace(&mut self) -> Vec<(f64, u32, &'static str, f64)> {
+        let mut out = Vec::new();
+        for (i, d) in self.world.devices.iter_mut().enumerate() {
+            if let Some(w) = d.wired_mut() {
+                for (t, v, x) in w.take_red_trace() {
+                    out.push((t.as_nanos() as f64 / 1e9, i as u32, v.name(), x));
+                }
+            }
+        }
+        out
+    }
+
     /// The traced TCP variables' changes since the last call, in the order they happened:
     /// (seconds, flow, variable name, value).
     pub fn take_var_trace(&mut self) -> Vec<(f64, u32, &'static str, f64)> {
