@@ -166,10 +166,10 @@ pub struct WiredDirection {
     pub stats: LinkStats,
     up: bool,
     epoch: u32,
-    /// The last (size, serialisation time in seconds) computed: a direction mostly carries
-    /// one or two sizes, and the time is needed at the start and the end of every
-    /// transmission.
-    last_txt: Cell<Option<(u32, f64)>>,
+    /// The last (size, serialisation time in seconds, the same rounded to nanoseconds)
+    /// computed: a direction mostly carries one or two sizes, and the time is needed at the
+    /// start and the end of every transmission.
+    last_txt: Cell<Option<(u32, f64, SimTime)>>,
     /// A fixed air time per frame that replaces size / rate (a radio last hop whose frame
     /// delay is fixed, `ho-mobileip` seed §V-A: "a multiple of 8 ms").
     pub frame_time: Option<SimTime>,
@@ -294,7 +294,7 @@ impl WiredDirection {
     pub fn tx_time(&self, bytes: u32) -> SimTime {
         match self.frame_time {
             Some(t) => t,
-            None => SimTime(round_to_u64(self.txt(bytes) * 1e9)),
+            None => self.serialisation(bytes).1,
         }
     }
 
@@ -304,12 +304,20 @@ impl WiredDirection {
         if let Some(t) = self.frame_time {
             return t.0 as f64 / 1e9;
         }
+        self.serialisation(bytes).0
+    }
+
+    /// `8. * size / bandwidth_` in seconds and rounded to nanoseconds, remembered for the
+    /// last size (the rounding was done again at the end of every transmission).
+    #[inline]
+    fn serialisation(&self, bytes: u32) -> (f64, SimTime) {
         match self.last_txt.get() {
-            Some((b, t)) if b == bytes => t,
+            Some((b, t, ns)) if b == bytes => (t, ns),
             _ => {
                 let t = 8.0 * f64::from(bytes) / self.rate_bps;
-                self.last_txt.set(Some((bytes, t)));
-                t
+                let ns = SimTime(round_to_u64(t * 1e9));
+                self.last_txt.set(Some((bytes, t, ns)));
+                (t, ns)
             }
         }
     }
