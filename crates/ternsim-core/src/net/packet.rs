@@ -188,13 +188,39 @@ impl Packet {
     /// A new packet in the allocation of `spent`, a packet that has ended (delivered or
     /// dropped): its fields are replaced by `fields`, whose header stack takes over the
     /// spent packet's (emptied) buffer, so no allocation is made.
-    pub fn reuse(mut spent: Packet, mut fields: PacketFields) -> Self {
-        if fields.headers.is_empty() {
-            let mut headers = std::mem::take(&mut spent.0.headers);
-            headers.clear();
-            fields.headers = headers;
+    ///
+    /// Field by field, not `*spent = fields`: that drops the whole old value and copies the
+    /// new one in with a call to `memcpy`, twice a packet's size of moves per packet made;
+    /// inlined, each field here is one store.
+    #[inline]
+    pub fn reuse(mut spent: Packet, fields: PacketFields) -> Self {
+        let PacketFields {
+            uid,
+            ns2_uid,
+            num_forwards,
+            flow,
+            ip,
+            ports,
+            headers,
+            size,
+            created,
+            payload,
+        } = fields;
+        let f = &mut *spent.0;
+        if headers.is_empty() {
+            f.headers.clear();
+        } else {
+            f.headers = headers;
         }
-        *spent.0 = fields;
+        f.uid = uid;
+        f.ns2_uid = ns2_uid;
+        f.num_forwards = num_forwards;
+        f.flow = flow;
+        f.ip = ip;
+        f.ports = ports;
+        f.size = size;
+        f.created = created;
+        f.payload = payload;
         spent
     }
 

@@ -290,6 +290,7 @@ impl RoutingProtocol {
         }
     }
 
+    #[inline]
     pub fn next_timer(&self) -> Option<SimTime> {
         match self {
             RoutingProtocol::Static(s) => s.next_timer(),

@@ -295,10 +295,11 @@ impl<E> Scheduler<E> {
     /// time; otherwise leaves the queue as it is.
     #[inline]
     pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, E)> {
-        if self.peek_time()? > end {
+        let at = self.peek_time()?;
+        if at > end {
             return None;
         }
-        self.pop()
+        Some(self.pop_top(at))
     }
 
     /// Removes the earliest event if it is due at or before `end` and exactly before
@@ -307,10 +308,11 @@ impl<E> Scheduler<E> {
     #[inline]
     pub fn pop_before(&mut self, end: SimTime, end_exact: f64) -> Option<(SimTime, E)> {
         let top = self.heap.peek()?;
-        if top.at() > end || f64::from_bits((top.key >> 64) as u64) >= end_exact {
+        let at = top.at();
+        if at > end || f64::from_bits((top.key >> 64) as u64) >= end_exact {
             return None;
         }
-        self.pop()
+        Some(self.pop_top(at))
     }
 
     /// Removes the earliest event and advances `now` to its time. The next event of the
@@ -318,7 +320,16 @@ impl<E> Scheduler<E> {
     /// pass down the heap instead of a pop and a push.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let top = self.heap.peek()?;
+        let at = self.peek_time()?;
+        Some(self.pop_top(at))
+    }
+
+    /// [`Scheduler::pop`] of a non-empty queue whose earliest event is at `at` (its key's
+    /// time, which the callers computed already to compare with their end: rounding a key's
+    /// time is a good part of a pop).
+    #[inline]
+    fn pop_top(&mut self, at: SimTime) -> (SimTime, E) {
+        let top = self.heap.peek().expect("pop_top of an empty queue");
         let (key, lane) = (top.key, top.lane);
         let next = if lane == NO_LANE {
             None
@@ -344,9 +355,9 @@ impl<E> Scheduler<E> {
         };
         self.now_exact = f64::from_bits((key >> 64) as u64);
         self.now_key = key;
-        self.now = time_of_key(key).max(self.now);
+        self.now = at.max(self.now);
         self.popped += 1;
-        Some((self.now, event))
+        (self.now, event)
     }
 
     pub fn len(&self) -> usize {

@@ -357,8 +357,12 @@ impl World {
     pub(super) fn on_device_wake(&mut self, now: SimTime, device: u32, tag: u32) {
         if self.fast_wired {
             if let Some(wire) = self.devices[device as usize].wired_mut() {
-                wire.on_wake(now, tag, &mut self.wired_out);
-                self.drain_wired(now, device);
+                // An arrival comes back alone (nothing in `wired_out`), straight to the far
+                // end; anything else (the end of a transmission) leaves its output to drain.
+                match wire.wake(now, tag, &mut self.wired_out) {
+                    Some(packet) => self.leave_wire(now, device, 0, packet, 0),
+                    None => self.drain_wired(now, device),
+                }
                 return;
             }
         }
