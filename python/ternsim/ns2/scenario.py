@@ -656,26 +656,12 @@ class Translation:
         becomes a list of them. Otherwise None (ternsim's own stream; statistical agreement)."""
         model = self.model
         o = model.o
-        drawing = [
-            em
-            for link in model.links
-            for side in link.stages
-            for _, obj in side
-            for em in ([obj] if o.builtin_base(obj.cls) != "ErrorModule" else obj.info["models"])
-            if errmodel.draws_default_rng(o, em)
-        ]
+        drawing = self._drawing_error_models()
         if (
-            self.wireless
-            or len(drawing) != 1
-            or model.default_rng_seed is None
-            or model.errors.default_rng_used
+            len(drawing) != 1
+            or not self._default_rng_replayable()
             or any(
                 o.builtin_base(q.cls) == "Queue/RED" for link in model.links for q in link.queues
-            )
-            or any(
-                f.get("app", {}).get("kind") in ("exponential", "pareto")
-                or f.get("app", {}).get("random")
-                for f in self.flows
             )
         ):
             return None
@@ -727,21 +713,35 @@ class Translation:
         that generator and each test meets ns-2's number: the run is ns-2's, drops and all.
         Otherwise None (ternsim's own stream per queue; statistical agreement)."""
         model = self.model
-        o = model.o
-        queues = [o.builtin_base(q.cls) for link in model.links for q in link.queues]
-        drawing = [
+        queues = [model.o.builtin_base(q.cls) for link in model.links for q in link.queues]
+        if (
+            "Queue/RED" not in queues
+            or "Queue/SFQ" in queues
+            or self._drawing_error_models()
+            or not self._default_rng_replayable()
+        ):
+            return None
+        return int(model.default_rng_seed), self._draws_before_run()
+
+    def _drawing_error_models(self) -> list[Obj]:
+        """The error models of the links that draw from ns-2's default RNG."""
+        o = self.model.o
+        return [
             em
-            for link in model.links
+            for link in self.model.links
             for side in link.stages
             for _, obj in side
             for em in ([obj] if o.builtin_base(obj.cls) != "ErrorModule" else obj.info["models"])
             if errmodel.draws_default_rng(o, em)
         ]
-        if (
+
+    def _default_rng_replayable(self) -> bool:
+        """Whether ns-2's default RNG can be replayed for the run at all: a wired script
+        with a known seed, no draw by the script itself, no random traffic source (those
+        draw ternsim's own streams)."""
+        model = self.model
+        return not (
             self.wireless
-            or "Queue/RED" not in queues
-            or "Queue/SFQ" in queues
-            or drawing
             or model.default_rng_seed is None
             or model.errors.default_rng_used
             or any(
@@ -749,9 +749,7 @@ class Translation:
                 or f.get("app", {}).get("random")
                 for f in self.flows
             )
-        ):
-            return None
-        return int(model.default_rng_seed), self._draws_before_run()
+        )
 
     def node_name(self, node: Obj) -> str:
         """ns-2 node i is scenario node ``n<i>`` in a wireless script (the names a ternsim

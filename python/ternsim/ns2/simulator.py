@@ -269,7 +269,7 @@ class Model:
         self.var_traces = VarTraces(self)
         b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
         b["Queue/RED"] = {
-            "attach": self.var_traces.red_attach,
+            "attach": self.var_traces.attach,
             "trace": self.var_traces.red_trace,
         }
         b["Application"] = {

@@ -129,15 +129,18 @@ class VarTraces:
 
     # --- the agent's commands --------------------------------------------------------------
 
-    def attach(self, agent: Obj, args: tuple) -> str:
-        """``$tcp attach CHANNEL``: traced variables write into CHANNEL from now on."""
+    def attach(self, obj: Obj, args: tuple) -> str:
+        """``$tcp attach CHANNEL`` or ``$redq attach CHANNEL``: traced variables write into
+        CHANNEL from now on."""
         if len(args) != 1:
             raise Refusal("attach: give a channel")
         tcl = self.model.o.tcl
         if args[0] not in tcl.splitlist(tcl.call("file", "channels")):
             raise Refusal(f"attach {args[0]}: not an open channel")
-        agent.info["var_channel"] = args[0]
-        self._note(agent)
+        obj.info["var_channel"] = args[0]
+        known = self.queues if self.model.o.builtin_base(obj.cls) == "Queue/RED" else self.agents
+        if obj not in known:
+            known.append(obj)
         return ""
 
     def trace(self, agent: Obj, args: tuple) -> str:
@@ -170,18 +173,6 @@ class VarTraces:
             value = reset_values(agent.info["var_settings"])[var]
         agent.info.setdefault("var_last", {})[var] = value
         self._write(agent, self.model.now, var, value)
-        return ""
-
-    def red_attach(self, queue: Obj, args: tuple) -> str:
-        """``$redq attach CHANNEL``."""
-        if len(args) != 1:
-            raise Refusal("attach: give a channel")
-        tcl = self.model.o.tcl
-        if args[0] not in tcl.splitlist(tcl.call("file", "channels")):
-            raise Refusal(f"attach {args[0]}: not an open channel")
-        queue.info["var_channel"] = args[0]
-        if queue not in self.queues:
-            self.queues.append(queue)
         return ""
 
     def red_trace(self, queue: Obj, args: tuple) -> str:
