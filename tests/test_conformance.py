@@ -393,6 +393,8 @@ VALIDATION_PASSES = [
     ("newreno", "newreno_rto_loss_ack"),
     # ... and its timestamp heuristic (bugFix_ts_, a table of send times by seqno).
     ("newreno", "newreno_rto_loss_tsh"),
+    # RED's early tests on ns-2's own draws, its `curq_`/`ave_` traced into a channel.
+    ("red", "red1"),
 ]
 
 
