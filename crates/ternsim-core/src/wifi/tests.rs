@@ -328,6 +328,93 @@ fn equal_backoffs_from_one_frame_end_collide_across_the_propagation_delay() {
     assert_eq!(got, vec![(1, 1), (1, 2), (0, 3)]);
 }
 
+/// A frame that reaches a station exactly on one of its slot boundaries, as ns-2 counts the
+/// slots (`BackoffTimer::pause`, in doubles). RTS/CTS, A at 0 m and B at 200 m (d = 667 ns),
+/// from S = 1 s: A queues two packets for B, B one for A.
+///
+/// A's RTS starts at S + 75 µs (LL 25 + DIFS 50, 0 slots); B's CTS, A's DATA and B's ACK
+/// follow, and B's ACK ends at B at T = S + 75 + 352 + 10 + 304 + 10 + 4464 + 10 + 304 µs +
+/// 3d = S + 5529 µs + 3d. B's packet reached its MAC during A's DATA (its backoff, `kb`
+/// slots, starts frozen) and counts from T + DIFS; A's post-ACK backoff (3 slots, taken by
+/// its second packet) counts from the ACK's end at A, T + d, + DIFS. B's RTS starts at T +
+/// 50 + 20·kb µs and reaches A at T + d + 50 + 20·kb µs: exactly A's slot boundary kb.
+///
+/// * kb = 1: ns-2 computes (now − (stime + difs)) / slot = 1.999999999990898e-05 s / 2e-05 s
+///   = 0.99999999999545: 0 whole slots counted, all 3 left (exact counting would leave 2).
+/// * kb = 2: 4.0000000000040004e-05 s / 2e-05 s = 2.000000000002: 2 counted, 1 left.
+///
+/// A then answers B's RTS: CTS, B's DATA, A's ACK, which ends at A (A's own transmission end)
+/// at T2 = T + 50 + 20·kb + 352 + 10 + 304 + 10 + 4464 + 10 + 304 µs + 3d, and A resumes
+/// there with what it kept: its RTS starts at T2 + DIFS + left·20 µs, and the packet reaches
+/// B 352 + 10 + 304 + 10 + 4464 + 25 = 5165 µs + 3d after that.
+#[test]
+fn a_frame_on_a_slot_boundary_freezes_the_backoff_as_ns2_counts_the_slots() {
+    let pos = [(0.0, 0.0), (200.0, 0.0)];
+    let p = prop(pos[0], pos[1]);
+    assert_eq!(p, 667);
+    let s = 1_000_000 * US;
+    for (kb, counted) in [(1u64, 0u64), (2, 2)] {
+        let left = 3 - counted;
+        let mut d = Driver::new(legacy(), &pos);
+        d.force(0, &[0, 3, 0]);
+        d.force(1, &[kb, 0]);
+        d.run_until(s);
+        d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+        d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
+        d.run_until(s + 1_000 * US);
+        d.submit(1, udp_packet(3, 0, 1040), Addr::nth(0));
+        let t = s + 5529 * US + 3 * p;
+        // Both resumed: B at its own ACK's end, A at that ACK's end at A.
+        d.run_until(t + p);
+        assert_eq!(
+            d.ch.st[1].backoff,
+            Backoff::Running {
+                stime: t,
+                difs_wait: 50 * US,
+                rtime: kb * 20 * US
+            },
+            "kb = {kb}"
+        );
+        assert_eq!(
+            d.ch.st[0].backoff,
+            Backoff::Running {
+                stime: t + p,
+                difs_wait: 50 * US,
+                rtime: 60 * US
+            },
+            "kb = {kb}"
+        );
+        // B's RTS is on the air; A froze at its arrival, on its boundary kb.
+        let b_rts = t + (50 + 20 * kb) * US;
+        d.run_until(b_rts);
+        assert_eq!(d.ch.st[1].tx_state, TxState::Rts, "kb = {kb}");
+        assert_eq!(
+            d.ch.st[0].backoff,
+            Backoff::Paused {
+                rtime: left * 20 * US
+            },
+            "kb = {kb}"
+        );
+        // A's ACK to B ends at T2; A counts its `left` slots after DIFS.
+        let t2 = b_rts + (352 + 10 + 304 + 10 + 4464 + 10 + 304) * US + 3 * p;
+        d.run_until(t2);
+        assert_eq!(d.ch.st[0].tx_state, TxState::Idle, "kb = {kb}");
+        assert_eq!(
+            d.ch.st[0].backoff.deadline(),
+            Some(t2 + (50 + 20 * left) * US),
+            "kb = {kb}"
+        );
+        d.run_until(s + 40_000 * US);
+        let got: Vec<(u64, u16, u64)> = d.arrivals.iter().map(|a| (a.0, a.1, a.2.uid)).collect();
+        let a_rts = t2 + (50 + 20 * left) * US;
+        assert_eq!(got.len(), 3, "kb = {kb}");
+        assert_eq!((got[0].1, got[0].2), (1, 1), "kb = {kb}");
+        assert_eq!((got[1].1, got[1].2), (0, 3), "kb = {kb}");
+        assert_eq!(got[2], (a_rts + 5165 * US + 3 * p, 1, 2), "kb = {kb}");
+        assert_eq!(d.ch.stats(0).collisions + d.ch.stats(1).collisions, 0);
+    }
+}
+
 /// Hidden terminals: A and C, 400 m apart, cannot sense each other (carrier sense = 250 m)
 /// and both send to B in the middle with the same backoff: the two DATA frames overlap at B
 /// with equal power, both are lost, neither is ACKed; both packets get through on retry.
@@ -679,7 +766,9 @@ fn bianchi_rate(n: usize, rts: bool, w: f64, eifs_after_collision: bool) -> f64 
 
 /// n saturated stations on a 10 m circle around a sink, all in range of each other; packets
 /// per second delivered at the sink from 1 s to `secs`. Returns (rate, world events per
-/// frame sent).
+/// frame sent). Topping up a station's queue runs the channel on (30 µs per packet handed
+/// down) until that station's MAC takes one, which may be well past `secs` when it ends
+/// the run in a long backoff: arrivals after `secs` are not counted.
 fn saturated_rate(n: usize, rts: bool, secs: u64) -> (f64, f64) {
     let mut pos = vec![(0.0, 0.0)];
     for i in 0..n {
@@ -690,9 +779,10 @@ fn saturated_rate(n: usize, rts: bool, secs: u64) -> (f64, f64) {
     let mut d = Driver::new(cfg, &pos);
     let mut uid = 0;
     let warmup = 1_000_000 * US;
+    let end = secs * 1_000_000 * US;
     let mut counted = 0u64;
     let mut t = 0;
-    while t < secs * 1_000_000 * US {
+    while t < end {
         for s in 1..=n as u16 {
             while d.ch.queue_len(s) < 3 {
                 uid += 1;
@@ -705,7 +795,7 @@ fn saturated_rate(n: usize, rts: bool, secs: u64) -> (f64, f64) {
         counted += d
             .arrivals
             .drain(..)
-            .filter(|a| a.0 >= warmup && a.1 == 0)
+            .filter(|a| a.0 >= warmup && a.0 < end && a.1 == 0)
             .count() as u64;
     }
     let rate = counted as f64 / (secs - 1) as f64;
