@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -450,7 +451,7 @@ REFUSED = [
     ),
     ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
-    (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_: not supported"),
+    (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_ 1 (ECN): not supp"),
     (
         TCP + "$ns at 1.0 {puts [$tcp set nackpack_]}\n",
         17,
@@ -1134,3 +1135,48 @@ $ns run
     assert lines[:2] == ["l -t 2.5 -s 1 -d 0 -S DOWN", "v -t 2.5 link-down 2.5 1 0"]
     assert [x.split()[2] for x in lines[::2]] == ["2.5", "3.5", "5.5", "6.5"]
     assert [x.split()[-1] for x in lines[::2]] == ["DOWN", "UP", "DOWN", "UP"]
+
+
+UNIFORM_LOSS = """set em [new ErrorModel/Uniform 0.01 pkt]
+$ns lossmodel $em $n1 $n2
+"""
+
+BASE_LOSS = """set em [new ErrorModel]
+$em unit pkt
+$em set rate_ 0.01
+$ns lossmodel $em $n1 $n2
+"""
+
+
+def test_error_model_uniform_is_the_rate_model_its_constructor_sets(tmp_path):
+    """ns-2.35's `ErrorModel/Uniform` (tcl/lib/ns-errmodel.tcl) is the base model whose
+    constructor sets `unit` and `rate_`: the same scenario as setting them by hand."""
+    scenarios = []
+    for i, loss in enumerate((UNIFORM_LOSS, BASE_LOSS)):
+        script = tmp_path / f"s{i}.tcl"
+        script.write_text(HEAD + TCP + loss + FINISH)
+        scenarios.append(translate_script(str(script)))
+    assert scenarios[0] == scenarios[1]
+    assert any("drop_stages_a_to_b" in link for link in scenarios[0]["links"])
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
+def test_error_model_uniform_loses_the_packets_ns2_loses(tmp_path):
+    """Its draws are ns-2's default RNG's, replayed: the trace is ns-2's byte for byte."""
+    traces = []
+    for who, cmd in (("ns", ["ns"]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        (folder / "s.tcl").write_text(HEAD + TCP + UNIFORM_LOSS + FINISH)
+        subprocess.run([*cmd, "s.tcl"], cwd=folder, capture_output=True, timeout=120)
+        traces.append((folder / "out.tr").read_text())
+    assert traces[0].count("\nd ") >= 1
+    assert traces[1] == traces[0]
+
+
+def test_a_tcp_variable_at_its_default_is_accepted_and_another_value_refused(tmp_path):
+    ok = ternsim_ns2(tmp_path, HEAD + TCP + "$tcp set ecn_ 0\n$tcp set overhead_ 0\n" + FINISH)
+    assert ok.returncode == 3, ok.stderr
+    bad = ternsim_ns2(tmp_path, HEAD + TCP + "$tcp set ecn_ 1\n" + FINISH)
+    assert bad.returncode == 2
+    assert "ecn_ 1 (ECN): not supported; supported: ecn_ 0" in bad.stderr

@@ -123,17 +123,26 @@ def _same_value(a: str, b: str) -> bool:
         return a == b
 
 
+def unmodelled_value(base: str, var: str, value: str) -> str | None:
+    """The refusal of ``value`` for ``var`` of a TCP agent of class ``base``, when ternsim
+    models only ns-2.35's default of it (``TCP_UNMODELLED``), or None."""
+    default, what = TCP_UNMODELLED[var]
+    if _same_value(value, default):
+        return None
+    return (
+        f"{base} {var} {value} ({what}): not supported; "
+        f"supported: {var} {default} (ns-2.35's default)"
+    )
+
+
 def unmodelled_setting(o: Any, agent: Obj) -> str | None:
     """The first variable of ``agent`` (a TCP sender or sink) holding a value ternsim does
     not model, as a refusal message, or None."""
-    for var, (default, what) in TCP_UNMODELLED.items():
+    for var in TCP_UNMODELLED:
         if o.hasvar(agent, var):
-            value = o.getvar(agent, var)
-            if not _same_value(value, default):
-                return (
-                    f"{o.builtin_base(agent.cls)} {var} {value} ({what}): not supported; "
-                    f"supported: {var} {default} (ns-2.35's default)"
-                )
+            message = unmodelled_value(o.builtin_base(agent.cls), var, o.getvar(agent, var))
+            if message is not None:
+                return message
     return None
 
 
@@ -307,6 +316,8 @@ def settable(base: str) -> set[str]:
         out.add("fid_")
     if classes.is_a(base, "Agent/TCP"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_") or base == "Agent/TCP/Vegas"}
+        # Settable to their ns-2.35 default only: another value is refused before the run.
+        out |= set(TCP_UNMODELLED)
     elif classes.is_a(base, "Agent/TCPSink"):
         if base.endswith("DelAck"):
             out.add("interval_")

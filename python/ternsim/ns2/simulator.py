@@ -256,6 +256,13 @@ class Model:
             "proc uniform args { global defaultRNG; eval [list $defaultRNG uniform] $args }\n"
             "proc exponential args { global defaultRNG; eval [list $defaultRNG exponential] $args }"
         )
+        # ns-2.35's Tcl-level error model of a rate and a unit (tcl/lib/ns-errmodel.tcl): the
+        # base model with `rate_` and `unit` set by its constructor.
+        tcl.eval(
+            "Class ErrorModel/Uniform -superclass ErrorModel\n"
+            'ErrorModel/Uniform instproc init {rate {unit "pkt"}} '
+            "{ $self next; $self unit $unit; $self set rate_ $rate }"
+        )
         b["Agent"] = {
             "set": self.obj_set,
             "get": self.obj_get,
@@ -1330,12 +1337,16 @@ class Model:
                 "supported: window_ of a TCP agent, bytes_ of a TCPSink, bytes_, npkts_ and "
                 "nlost_ of a LossMonitor"
             )
-        from .scenario import red_refusal, settable
+        from .scenario import TCP_UNMODELLED, red_refusal, settable, unmodelled_value
 
         base = self.o.builtin_base(o.cls)
         ok = settable(base)
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
+        if var in TCP_UNMODELLED:
+            message = unmodelled_value(base, var, value)
+            if message is not None:
+                raise Refusal(message)
         if var == "limit_" and classes.is_a(base, "Queue"):
             return self._set_limit(o, value)
         if base == "Queue/RED":
