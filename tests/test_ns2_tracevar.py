@@ -51,6 +51,32 @@ def ternsim_ns2(folder: Path, script: Path, *args: str) -> subprocess.CompletedP
     )
 
 
+def traced_lines(tmp_path: Path, text: str, output: str) -> list[str]:
+    """The lines ``ternsim ns2`` writes into ``output`` for the script ``text``."""
+    script = tmp_path / "script.tcl"
+    script.write_text(text)
+    proc = ternsim_ns2(tmp_path, script)
+    assert proc.returncode == 0, proc.stderr
+    return (tmp_path / output).read_text().splitlines()
+
+
+def in_both(tmp_path: Path, script: Path, args: tuple, outputs: tuple) -> dict[str, tuple]:
+    """The files ``outputs`` as ``ns`` and as ``ternsim ns2`` write them for ``script``."""
+    got = {}
+    for who in ("ns", "ternsim"):
+        folder = tmp_path / who
+        folder.mkdir()
+        if who == "ns":
+            proc = subprocess.run(
+                [NS, str(script), *args], cwd=folder, capture_output=True, text=True, timeout=300
+            )
+        else:
+            proc = ternsim_ns2(folder, script, *args)
+        assert proc.returncode == 0, proc.stderr
+        got[who] = tuple((folder / name).read_text() for name in outputs)
+    return got
+
+
 def test_window_lines_worked_by_hand(tmp_path):
     """`trace` writes the value the agent's creation gave it (cwnd_ 1 with the SYN,
     ssthresh_ = window_ = 20 at `new`); `$ns run` resets the agent, and ssthresh_ takes the
@@ -58,13 +84,8 @@ def test_window_lines_worked_by_hand(tmp_path):
     (the same) come back at 0.1 + 2 × 10.32 ms = 0.12064 s, where ns-2 opens cwnd (1 -> 2,
     `opencwnd`) and then sets it to `initial_window()` = windowInit_ = 3: two lines. The next
     ACK cannot come before 0.125 s."""
-    script = tmp_path / "w.tcl"
-    script.write_text(
-        TWO_NODES + "$tcp attach $tf\n$tcp trace cwnd_\n$tcp trace ssthresh_\n" + FINISH % 0.125
-    )
-    proc = ternsim_ns2(tmp_path, script)
-    assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "cwnd.tr").read_text().splitlines() == [
+    text = TWO_NODES + "$tcp attach $tf\n$tcp trace cwnd_\n$tcp trace ssthresh_\n" + FINISH % 0.125
+    assert traced_lines(tmp_path, text, "cwnd.tr") == [
         "0.00000  0  0  1  0  cwnd_ 1.000 ",
         "0.00000  0  0  1  0  ssthresh_ 20",
         "0.00000  0  0  1  0  ssthresh_ 40",
@@ -103,20 +124,8 @@ CASES = [
 @pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
 @pytest.mark.parametrize("args", CASES, ids=lambda a: "-".join(a).replace("/", ""))
 def test_traced_variables_are_ns2s_line_for_line(tmp_path, args):
-    got = {}
-    for who in ("ns", "ternsim"):
-        folder = tmp_path / who
-        folder.mkdir()
-        script = SCRIPTS / "trace_vars.tcl"
-        if who == "ns":
-            proc = subprocess.run(
-                [NS, str(script), *args], cwd=folder, capture_output=True, text=True, timeout=300
-            )
-        else:
-            proc = ternsim_ns2(folder, script, *args)
-        assert proc.returncode == 0, proc.stderr
-        got[who] = (folder / "vars.tr").read_text()
-    assert len(got["ns"].splitlines()) > 900
+    got = in_both(tmp_path, SCRIPTS / "trace_vars.tcl", args, ("vars.tr",))
+    assert len(got["ns"][0].splitlines()) > 900
     assert got["ternsim"] == got["ns"]
 
 
@@ -156,11 +165,8 @@ def test_red_average_and_queue_worked_by_hand(tmp_path):
     ave/2 + q/2 goes 0, 0, 500, 750, 1375 (ns-2 `REDQueue::enque`: the estimator, then
     `curq_`). `trace` writes each value at once; only changes follow (`a`: `%g` of the
     time and the average; `Q`: the queue, an integer)."""
-    script = tmp_path / "red.tcl"
-    script.write_text(RED_TWO_NODES + "$q trace curq_\n$q trace ave_\n" + RED_FINISH)
-    proc = ternsim_ns2(tmp_path, script)
-    assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "red.q").read_text().splitlines() == [
+    text = RED_TWO_NODES + "$q trace curq_\n$q trace ave_\n" + RED_FINISH
+    assert traced_lines(tmp_path, text, "red.q") == [
         "Q 0 0",
         "a 0 0",
         "a 0.106 500",
@@ -184,19 +190,7 @@ def test_a_red_run_takes_ns2s_draws_drops_and_traced_variables_alike(tmp_path):
     """The early tests meet ns-2's own uniforms (its default RNG after the agents'
     `boot_time_` draws): the trace-all file, early drops included, and the RED trace are
     ns-2's byte for byte."""
-    got = {}
-    for who in ("ns", "ternsim"):
-        folder = tmp_path / who
-        folder.mkdir()
-        script = SCRIPTS / "red_trace.tcl"
-        if who == "ns":
-            proc = subprocess.run(
-                [NS, str(script)], cwd=folder, capture_output=True, text=True, timeout=300
-            )
-        else:
-            proc = ternsim_ns2(folder, script)
-        assert proc.returncode == 0, proc.stderr
-        got[who] = ((folder / "all.tr").read_text(), (folder / "red.q").read_text())
+    got = in_both(tmp_path, SCRIPTS / "red_trace.tcl", (), ("all.tr", "red.q"))
     all_ns, red_ns = got["ns"]
     assert sum(line.startswith("d ") for line in all_ns.splitlines()) >= 5
     assert len(red_ns.splitlines()) > 500
