@@ -61,7 +61,8 @@ def traced_lines(tmp_path: Path, text: str, output: str) -> list[str]:
 
 
 def in_both(tmp_path: Path, script: Path, args: tuple, outputs: tuple) -> dict[str, tuple]:
-    """The files ``outputs`` as ``ns`` and as ``ternsim ns2`` write them for ``script``."""
+    """The files ``outputs`` as ``ns`` and as ``ternsim ns2`` write them for ``script``, then
+    its standard output."""
     got = {}
     for who in ("ns", "ternsim"):
         folder = tmp_path / who
@@ -73,7 +74,7 @@ def in_both(tmp_path: Path, script: Path, args: tuple, outputs: tuple) -> dict[s
         else:
             proc = ternsim_ns2(folder, script, *args)
         assert proc.returncode == 0, proc.stderr
-        got[who] = tuple((folder / name).read_text() for name in outputs)
+        got[who] = (*((folder / name).read_text() for name in outputs), proc.stdout)
     return got
 
 
@@ -191,7 +192,7 @@ def test_a_red_run_takes_ns2s_draws_drops_and_traced_variables_alike(tmp_path):
     `boot_time_` draws): the trace-all file, early drops included, and the RED trace are
     ns-2's byte for byte."""
     got = in_both(tmp_path, SCRIPTS / "red_trace.tcl", (), ("all.tr", "red.q"))
-    all_ns, red_ns = got["ns"]
+    all_ns, red_ns, _ = got["ns"]
     assert sum(line.startswith("d ") for line in all_ns.splitlines()) >= 5
     assert len(red_ns.splitlines()) > 500
     assert got["ternsim"][0] == all_ns

@@ -41,7 +41,9 @@ $ns rtmodel-at 3.2 up $n1 $n2
 $ns at 0.1 "$ftp start"
 $ns at 6.0 "finish"
 proc finish {} {
-    global tf
+    global tf tcp
+    # The counters a script reads (ns-2's `ndatabytes_`, `nrexmitbytes_`, `ncwndcuts_`).
+    puts "[$tcp set ndatabytes_] [$tcp set nrexmitbytes_] [$tcp set ncwndcuts_]"
     close $tf
     exit 0
 }

@@ -35,8 +35,8 @@ def _double(x: float) -> str:
     return format(x, ".17g")
 
 
-#: TCP sender variables: (flow-state key or function of (state, size, syn), format).
-_TCP: dict[str, tuple[Any, Callable[[float], str]]] = {
+#: TCP sender variables: (flow-state key, format).
+_TCP: dict[str, tuple[str, Callable[[float], str]]] = {
     "cwnd_": ("cwnd", _traced_double),
     "ssthresh_": ("ssthresh", _int),
     "t_seqno_": ("t_seqno", _int),
@@ -49,11 +49,11 @@ _TCP: dict[str, tuple[Any, Callable[[float], str]]] = {
     "rtt_": ("rtt_ticks", _int),
     "backoff_": ("backoff", _int),
     "nrexmitpack_": ("retransmissions", _int),
-    "nrexmitbytes_": (lambda s, size, syn: s["retransmissions"] * size, _int),
+    "nrexmitbytes_": ("retransmitted_bytes", _int),
     "ndatapack_": ("segments_sent", _int),
-    "ndatabytes_": (lambda s, size, syn: (s["segments_sent"] - (1 if syn else 0)) * size, _int),
+    "ndatabytes_": ("data_bytes", _int),
     "nrexmit_": ("timeouts", _int),
-    "ncwndcuts_": (lambda s, size, syn: s["timeouts"] + s["fast_retransmits"], _int),
+    "ncwndcuts_": ("cwnd_cuts", _int),
 }
 
 #: Receiver counters a script reads and resets: TCPSink ``bytes_`` (packets delivered in order,
@@ -115,13 +115,7 @@ class LiveState:
             return None
         flow, _ = self.role[o.name]
         key, fmt = table[var]
-        state = self._state(flow)
-        if callable(key):
-            size = int(float(self.o.getvar(o, "packetSize_")))
-            syn = classes.boolean(self.o.getvar(o, "syn_"))
-            value = float(key(state, size, syn))
-        else:
-            value = state[key]
+        value = self._state(flow)[key]
         if (o.name, var) in self.offset:
             core_then, set_to = self.offset[(o.name, var)]
             value = value - core_then + set_to

@@ -44,9 +44,20 @@ pub struct Retransmit {
     /// ns-2 `reset_rtx_timer(1, 1)` before resending: back off and restart the coarse timer
     /// and stop RTT timing, without go-back-N (Vegas quirk (i), tcp-spec §9.2).
     pub backs_off_timer: bool,
-    /// Afterwards set `dupacks_` to the threshold, so that further duplicates inflate and the
-    /// send rule (`dupacks == 0 || dupacks >= 3`) lets packets out (ns-2 Vegas).
-    pub dupacks_to_threshold: bool,
+    /// Whether and when to set `dupacks_` to the threshold, so that further duplicates
+    /// inflate and the send rule (`dupacks == 0 || dupacks >= 3`) lets packets out (ns-2
+    /// Vegas).
+    pub hold_dupacks: DupacksHold,
+}
+
+/// When a Vegas retransmission holds `dupacks_` at the threshold (ns-2 `VegasTcpAgent::recv`):
+/// its new-ACK check sets it before it resends, its duplicate-ACK check after. Sending does
+/// not read it; a traced `dupacks_` shows the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DupacksHold {
+    No,
+    BeforeResend,
+    AfterResend,
 }
 
 /// What a window policy answers: a decision, not an action. The policy reads the connection

@@ -25,7 +25,7 @@
 use std::collections::VecDeque;
 
 use super::config::TcpConfig;
-use super::congestion::{CongestionState, CwndAction, Slowdown, WindowDecision};
+use super::congestion::{CongestionState, CwndAction, DupacksHold, Slowdown, WindowDecision};
 use super::output::{Ns2EventKind, TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, Seq};
@@ -207,7 +207,7 @@ impl Conn {
     /// sample).
     fn trace_rtt_floor(&mut self, out: &mut TcpOutput) {
         let raw = self.rto.last_raw_sample_ticks();
-        if raw >= 1 {
+        if self.tracer.is_none() || raw >= 1 {
             return;
         }
         let backoff = self.rto.backoff_multiplier() as f64;
@@ -332,6 +332,12 @@ impl Conn {
     }
     pub fn stats(&self) -> SenderStats {
         self.stats
+    }
+
+    /// ns-2's `ndatabytes_`, `nrexmitbytes_` and `ncwndcuts_`: payload bytes sent and resent,
+    /// and `slowdown` calls.
+    pub fn ns2_counters(&self) -> (i64, i64, i64) {
+        (self.data_bytes, self.rexmit_bytes, self.cwnd_cuts)
     }
 
     /// A host changed the receiver's advertised window (ns-2 `$tcp set window_ W` during the
@@ -683,15 +689,11 @@ impl Conn {
             if r.backs_off_timer {
                 self.reset_rtx_timer(now, true, true, out);
             }
-            // ns-2 Vegas holds `dupacks_` at the threshold: its new-ACK check (the one that
-            // does not back off the timer) before it resends, its duplicate-ACK check after
-            // (a traced `dupacks_` shows the order); sending does not read it.
-            let dupacks_first = r.dupacks_to_threshold && !r.backs_off_timer;
-            if dupacks_first {
+            if r.hold_dupacks == DupacksHold::BeforeResend {
                 self.congestion.set_dup_acks(self.cfg.dupack_threshold);
             }
             self.fast_retransmit(r.seq, now, out);
-            if r.dupacks_to_threshold && !dupacks_first {
+            if r.hold_dupacks == DupacksHold::AfterResend {
                 self.congestion.set_dup_acks(self.cfg.dupack_threshold);
             }
         }

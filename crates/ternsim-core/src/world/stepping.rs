@@ -34,7 +34,8 @@ pub struct Simulation {
 /// protocol's vocabulary. TCP flows: `cwnd`, `ssthresh`, `t_seqno`, `maxseq`, `ack` (highest
 /// cumulative ACK), `dupacks`, `srtt_s`, `rttvar_s`, `rto_s` (the timer value the next arming
 /// uses), `backoff`, ns-2's bound integers `srtt8_ticks`, `rttvar4_ticks`, `rtt_ticks`,
-/// `segments_sent`, `retransmissions`, `timeouts`, `fast_retransmits`, and at the sink
+/// `segments_sent`, `retransmissions`, `timeouts`, `fast_retransmits`, ns-2's `data_bytes`,
+/// `retransmitted_bytes` (payload bytes) and `cwnd_cuts` (`slowdown` calls), and at the sink
 /// `sink_packets` (data packets that arrived, duplicates included) and
 /// `sink_delivered_wire_bytes` (packets delivered in order, with their headers: ns-2's
 /// `TCPSink` `bytes_`). UDP flows: `sent_packets`,
@@ -154,6 +155,7 @@ impl Simulation {
                 let rto = c.rto();
                 let (srtt8, rttvar4, rtt) = rto.ns2_bound_values();
                 let st = c.stats();
+                let (data_bytes, rexmit_bytes, cwnd_cuts) = c.ns2_counters();
                 let sink = t.sink.stats();
                 // ns-2's TCPSink `bytes_` adds each packet's size (payload plus headers) when it
                 // is delivered in order (tcp-sink.cc, Acker::update): a packet 0 emulating the
@@ -177,6 +179,9 @@ impl Simulation {
                     ("retransmissions", st.retransmissions as f64),
                     ("timeouts", st.timeouts as f64),
                     ("fast_retransmits", st.fast_retransmits as f64),
+                    ("data_bytes", data_bytes as f64),
+                    ("retransmitted_bytes", rexmit_bytes as f64),
+                    ("cwnd_cuts", cwnd_cuts as f64),
                     ("sink_packets", sink.packets_received as f64),
                     (
                         "sink_delivered_wire_bytes",

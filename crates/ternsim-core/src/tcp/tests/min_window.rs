@@ -2,7 +2,7 @@
 //! decisions of the policies: hooks answer without touching the connection.
 
 use super::*;
-use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, DupacksHold, Slowdown};
 use crate::tcp::conn::Conn;
 use crate::tcp::window::{DupAckDecision, LossEvent, Retransmit, WindowDecision, WindowPolicy};
 
@@ -128,7 +128,7 @@ fn vegas_duplicate_is_claimed_with_a_retransmit_decision() {
                 seq: 21,
                 opens_reaction: true,
                 backs_off_timer: true,
-                dupacks_to_threshold: true,
+                hold_dupacks: DupacksHold::AfterResend,
             }),
         })
     );

@@ -28,7 +28,7 @@
 use super::hooks::{DupAckDecision, LossEvent, NewAck};
 use crate::sim::SimTime;
 use crate::tcp::config::TcpConfig;
-use crate::tcp::congestion::{CwndAction, Retransmit, Slowdown, WindowDecision};
+use crate::tcp::congestion::{CwndAction, DupacksHold, Retransmit, Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 use crate::tcp::segment::Seq;
 use crate::tcp::send_ring::Slot;
@@ -271,7 +271,7 @@ impl Vegas {
                     seq: next,
                     opens_reaction: false,
                     backs_off_timer: false,
-                    dupacks_to_threshold: true,
+                    hold_dupacks: DupacksHold::BeforeResend,
                 });
             } else {
                 self.worried = 0;
@@ -400,7 +400,11 @@ impl Vegas {
                     seq,
                     opens_reaction: true,
                     backs_off_timer: true,
-                    dupacks_to_threshold: transmits == 1,
+                    hold_dupacks: if transmits == 1 {
+                        DupacksHold::AfterResend
+                    } else {
+                        DupacksHold::No
+                    },
                 });
             }
         } else if c.dupacks() > thresh {
