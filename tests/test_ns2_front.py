@@ -209,6 +209,56 @@ def test_cbr_reports_the_interval_of_its_rate(tmp_path):
     assert proc.stdout == "0.0037499999999999999\n0.01\n168000\n", proc.stderr
 
 
+def test_a_queue_monitors_integrators_sum_the_queue_over_time(tmp_path):
+    """ns-2's Integrator (`get-bytes-integrator`, `get-pkts-integrator`): 1000-byte CBR
+    packets every 5 ms into a 1 Mb/s link (8 ms each). The first goes straight onto the wire
+    at 0; the second waits from 5 to 8 ms; the third arrives at 10 ms. Read at 12 ms, the
+    integral runs to the last point only (10 ms): 1000 bytes x 3 ms = 3 byte-seconds (1
+    packet x 3 ms), summed in doubles as ns-2 sums them, lastx_ 0.01, lasty_ the queue's size
+    since. `reset` and `newpoint` as ns-2's: 1.5 x 2 = 3 after points (1, 1.5) and (3, 1.5)."""
+    text = """set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 1Mb 10ms DropTail
+set udp [new Agent/UDP]
+$ns attach-agent $n0 $udp
+set null [new Agent/Null]
+$ns attach-agent $n1 $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 1000
+$cbr set interval_ 0.005
+$cbr attach-agent $udp
+set qm [$ns monitor-queue $n0 $n1 ""]
+$ns at 0.0 "$cbr start"
+proc rd {} {
+    global qm
+    foreach i [list [$qm get-bytes-integrator] [$qm get-pkts-integrator]] {
+        puts "[$i set sum_] [$i set lastx_] [$i set lasty_]"
+    }
+    set i [new Integrator]
+    $i newpoint 1 1.5
+    $i newpoint 3 1.5
+    puts "[$i set sum_] [$i set lastx_] [$i set lasty_]"
+    $i reset
+    puts "[$i set sum_] [$i set lastx_] [$i set lasty_]"
+    exit 0
+}
+$ns at 0.012 "rd"
+$ns run
+"""
+    proc = ternsim_ns2(tmp_path, text)
+    assert proc.returncode == 0, proc.stderr
+    wait = 0.008 - 0.005  # the second packet's wait, as ns-2's doubles give it
+    assert wait * 1000 == pytest.approx(3.0)
+    assert proc.stdout.splitlines() == [
+        f"{wait * 1000:.17g} 0.01 1000",
+        f"{wait * 1:.17g} 0.01 1",
+        "3 3 1.5",
+        "0 0 0",
+    ]
+
+
 def test_the_trace_numbers_agents_as_ns2(tmp_path):
     agents = "$n0 [new Agent/Null]\n$tcp set class_ 4\n$ns attach-agent $n0 $tcp"
     finish = FINISH.replace(

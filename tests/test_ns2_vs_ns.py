@@ -310,11 +310,13 @@ def test_queue_monitor_reads_match_ns(tmp_path, script):
     the link before the monitor (its drops are arrivals, then drops) and an outage at 1.1 s
     (ns-2 resets the monitor as the link goes down: its size goes below zero as the packets in
     flight are dropped); and with a List after the delay plus one placed after the monitor
-    (drops, never arrivals). The same lines as ns-2 prints, and ns-2's trace."""
+    (drops, never arrivals); with each read, the monitor's bytes and packets integrators
+    (sum_, lastx_, lasty_: time integrals of the queue's size over exact event times, reset
+    with the monitor). The same lines as ns-2 prints, and ns-2's trace."""
     runs = run_both(tmp_path, script, [])
     (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
     assert (ts_rc, ts_out) == (ns_rc, ns_out)
-    assert len(ns_out.splitlines()) == 8
+    assert len(ns_out.splitlines()) == 3 * 8
     difference = first_difference(ns_tr, ts_tr)
     assert difference is None, difference
 
@@ -369,6 +371,35 @@ def test_ns2s_simple_example_with_its_mid_run_detach_matches_ns(tmp_path):
 
 
 EXAMPLES = Path("/usr/share/doc/ns2/examples/tcl/ex")
+
+
+@pytest.mark.skipif(
+    not (EXAMPLES / "example.tcl").exists(), reason="Debian's ns2-examples is not installed"
+)
+def test_ns2s_first_example_queue_delay_matches_ns(tmp_path):
+    """ns-2's `ex/example.tcl` unchanged: two Tahoe flows in opposite directions over one
+    1.5 Mb/s link, `trace-queue` of one direction into its own file (no trace-all), a queue
+    monitor whose bytes integrator the script reads every second as `8 * sum_ / [[$link link]
+    set bandwidth_]`. The 20 `delay=` lines (17 significant digits: the integral over ns-2's
+    exact event times) and the trace file are ns-2's byte for byte."""
+    out = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        proc = subprocess.run(
+            [*cmd, str(EXAMPLES / "example.tcl")],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        out[who] = (proc.returncode, proc.stdout, (folder / "out.tr").read_text())
+    assert out["ternsim"][0] == out["ns"][0] == 0
+    assert out["ternsim"][1] == out["ns"][1]
+    assert len(out["ns"][1].splitlines()) == 20
+    assert out["ternsim"][2] == out["ns"][2]
+    # Only the traced direction (node 0 to node 1) is in the file.
+    assert {tuple(x.split()[2:4]) for x in out["ternsim"][2].splitlines()} == {("0", "1")}
 
 
 @pytest.mark.skipif(

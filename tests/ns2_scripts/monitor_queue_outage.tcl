@@ -20,7 +20,7 @@ $ns connect $tcp $sink
 set ftp [new Application/FTP]
 $ftp attach-agent $tcp
 $ns at 0.1 "$ftp start"
-proc rec {} { global ns qm; puts "[$ns now] [$qm set size_] [$qm set pkts_] [$qm set parrivals_] [$qm set barrivals_] [$qm set pdepartures_] [$qm set bdepartures_] [$qm set pdrops_] [$qm set bdrops_]"; $ns at [expr [$ns now]+0.25] rec }
+proc rec {} { global ns qm; puts "[$ns now] [$qm set size_] [$qm set pkts_] [$qm set parrivals_] [$qm set barrivals_] [$qm set pdepartures_] [$qm set bdepartures_] [$qm set pdrops_] [$qm set bdrops_]"; foreach i [list [$qm get-bytes-integrator] [$qm get-pkts-integrator]] { puts "  [$i set sum_] [$i set lastx_] [$i set lasty_]" }; $ns at [expr [$ns now]+0.25] rec }
 $ns at 0.0 rec
 $ns rtmodel-at 1.1 down $n1 $n2
 $ns rtmodel-at 1.3 up $n1 $n2

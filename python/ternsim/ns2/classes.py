@@ -76,6 +76,10 @@ PARENT: dict[str, str | None] = {
     "RandomVariable/Pareto": "RandomVariable",
     "RandomVariable/Constant": "RandomVariable",
     "QueueMonitor": None,
+    # A queue monitor's time integrals of its queue's size (`get-bytes-integrator`), and the
+    # object a link direction's `link` method returns (its bandwidth_ and delay_).
+    "Integrator": None,
+    "DelayLink": None,
     # The wired trace objects trace-all puts on each link; scripts set `Trace set show_tcphdr_`.
     "Trace": None,
 }

@@ -211,8 +211,9 @@ class _Session:
                 ns2_omit=omit,
                 ns2_mac=self.translation.mac_traced(),
                 ns2_events=self.translation.events,
-                # The nam trace prints each event's exact double (`%.15g`).
-                ns2_exact_times=model.nam.channel is not None,
+                # The nam trace prints each event's exact double (`%.15g`); the queue
+                # monitors' integrators sum over exact times.
+                ns2_exact_times=model.nam.channel is not None or bool(model.monitors),
             )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None
@@ -357,11 +358,14 @@ class _Session:
             return None
         if not extra:
             return lambda text: self.tcl.call("puts", "-nonewline", main, text)
+        only = self.model.queue_only
 
         def write(text: str) -> None:
-            if main is not None:
-                self.tcl.call("puts", "-nonewline", main, text)
             lines = text.splitlines(keepends=True)
+            if main is not None:
+                if only:
+                    text = "".join(x for x in lines if tuple(x.split(" ", 4)[2:4]) not in only)
+                self.tcl.call("puts", "-nonewline", main, text)
             for channel, pairs in extra:
                 mine = [x for x in lines if tuple(x.split(" ", 4)[2:4]) in pairs]
                 if mine:

@@ -7,7 +7,11 @@ where a packet leaves the queue for the wire (a departure: ``size_``/``pkts_`` s
 ``pdepartures_``/``bdepartures_`` count it) and one on the link's drop trace (a drop: they
 shrink too, ``pdrops_``/``bdrops_`` count it). These are the ``+``, ``-`` and ``d`` events of
 the link's trace, which the core writes for every link: the monitor counts them from the
-core's trace, traced link or not. A loss module ahead of the queue that was on the link
+core's trace, traced link or not. Each monitor also keeps ns-2's two integrators
+(``get-bytes-integrator``, ``get-pkts-integrator``; ``tools/integrator.cc``): at each of those
+events, with the queue's new size y at the event's exact time x, ``sum_ += (x - lastx_) *
+lasty_``, then ``lastx_ = x`` and ``lasty_ = y`` (the core's traces carry the exact double
+time while a monitor exists). A loss module ahead of the queue that was on the link
 before the monitor sits behind the monitor's head snoop (a packet it drops was an arrival,
 then a drop); one placed after sits ahead of it (a drop only, never an arrival).
 """
@@ -43,6 +47,14 @@ class QueueMonitors:
             "set": self.set,
             "get": lambda o, a: self.set(o, a[:1]),
             "reset": self.reset,
+            "get-bytes-integrator": lambda o, a: o.info["integrators"][0].name,
+            "get-pkts-integrator": lambda o, a: o.info["integrators"][1].name,
+        }
+        model.o.builtins["Integrator"] = {
+            "set": self.integrator_set,
+            "get": lambda o, a: self.integrator_set(o, a[:1]),
+            "newpoint": self.newpoint,
+            "reset": self.integrator_reset,
         }
         #: Per monitored direction (from, to): its monitors and the packets enqueued and on
         #: the wire or in flight (uids).
@@ -70,7 +82,46 @@ class QueueMonitors:
         return str(counts[var])
 
     def reset(self, qm: Obj, args: tuple) -> str:
+        # ns-2.35's `QueueMonitor instproc reset` (tcl/lib/ns-queue.tcl): every counter to 0
+        # and each integrator's `reset` (Integrator::set(0, 0)).
         qm.info["counts"] = dict.fromkeys(COUNTERS, 0)
+        for integrator in qm.info.get("integrators", ()):
+            self.integrator_reset(integrator, ())
+        return ""
+
+    def integrator_reset(self, integrator: Obj, args: tuple) -> str:
+        """`$integ reset`: Integrator::set(0, 0)."""
+        integrator.info["integral"] = Integral()
+        return ""
+
+    def add_integrators(self, qm: Obj) -> None:
+        """The bytes and packets integrators ns-2's `init-monitor` gives each monitor."""
+        qm.info["integrators"] = (self.m.o.create("Integrator"), self.m.o.create("Integrator"))
+
+    @staticmethod
+    def _integrate(integrator: Obj) -> Integral:
+        if "integral" not in integrator.info:
+            integrator.info["integral"] = Integral()
+        return integrator.info["integral"]
+
+    def integrator_set(self, integrator: Obj, args: tuple) -> str:
+        """`$integ set sum_|lastx_|lasty_ [VALUE]`, bound doubles (printed `%.17g`)."""
+        if not args or len(args) > 2 or args[0] not in Integral.VARS:
+            raise Refusal(
+                f"Integrator {' '.join(args[:1])}: not supported; supported: set "
+                f"{'|'.join(Integral.VARS)} [VALUE], newpoint X Y, reset"
+            )
+        state = self._integrate(integrator)
+        attr = args[0].rstrip("_")
+        if len(args) == 2:
+            setattr(state, attr, float(args[1]))
+        return format(getattr(state, attr), ".17g")
+
+    def newpoint(self, integrator: Obj, args: tuple) -> str:
+        """`$integ newpoint X Y` (ns-2 reads both with atof)."""
+        if len(args) != 2:
+            raise Refusal("newpoint: give X Y")
+        self._integrate(integrator).point(float(args[0]), float(args[1]))
         return ""
 
     def check(self) -> None:
@@ -129,13 +180,17 @@ class QueueMonitors:
                 fresh = uid not in queued and uid not in sent
                 queued.discard(uid)
                 sent.discard(uid)
+            # The event's exact time (13th field), for the integrators.
+            x = float(f[12]) if len(f) == 13 else float(f[1])
             for qm in by_dir[key]:
                 c = self._counts(qm)
+                integrals = [self._integrate(i) for i in qm.info.get("integrators", ())]
                 if f[0] == "+" or (f[0] == "d" and fresh and qm.info.get("in_drop")):
                     c["size_"] += size
                     c["pkts_"] += 1
                     c["parrivals_"] += 1
                     c["barrivals_"] += size
+                    self._points(integrals, x, c)
                 if f[0] == "-":
                     c["size_"] -= size
                     c["pkts_"] -= 1
@@ -146,5 +201,32 @@ class QueueMonitors:
                     c["pkts_"] -= 1
                     c["pdrops_"] += 1
                     c["bdrops_"] += size
+                if f[0] != "+":
+                    self._points(integrals, x, c)
         while downs and downs[0][0] < until:
             self.reset(downs.pop(0)[2], ())
+
+    @staticmethod
+    def _points(integrals: list[Integral], x: float, c: dict[str, int]) -> None:
+        """QueueMonitor::in/out/drop: each integrator's new point after the change."""
+        if integrals:
+            integrals[0].point(x, float(c["size_"]))
+            integrals[1].point(x, float(c["pkts_"]))
+
+
+class Integral:
+    """ns-2's Integrator (tools/integrator.cc): the running integral of a step function
+    whose points arrive in time order; `sum_` covers up to the last point only."""
+
+    VARS = ("sum_", "lastx_", "lasty_")
+    __slots__ = ("sum", "lastx", "lasty")
+
+    def __init__(self) -> None:
+        self.sum = 0.0
+        self.lastx = 0.0
+        self.lasty = 0.0
+
+    def point(self, x: float, y: float) -> None:
+        self.sum += (x - self.lastx) * self.lasty
+        self.lastx = x
+        self.lasty = y

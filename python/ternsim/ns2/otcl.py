@@ -400,6 +400,7 @@ _MADE_BY_LINKS = {
     "Queue/RED",
     "Queue/SFQ",
     "SimpleLink",
+    "DelayLink",
     "QueueMonitor",
     "Trace",
 }

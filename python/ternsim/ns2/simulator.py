@@ -114,6 +114,9 @@ class Model:
         #: `$ns trace-queue A B FILE` into another channel than trace-all's: channel -> the
         #: (from, to) node ids of the link directions whose lines it gets too.
         self.queue_traces: dict[str, set[tuple[str, str]]] = {}
+        #: Of those, the directions trace-all does not trace: their lines go into their
+        #: `trace-queue` file only.
+        self.queue_only: set[tuple[str, str]] = set()
         #: The nam trace (`namtrace-all`): its channel and the drawing commands' attributes.
         self.nam = NamTrace(self)
         self.now = 0.0
@@ -289,10 +292,12 @@ class Model:
         b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
         b["SimpleLink"] = {
             "queue": lambda o, a: o.info["queue"].name,
+            "link": self._delay_link,
             "cost": lambda o, a: self._link_cost(o, a),
             "trace-dynamics": self._trace_dynamics,
             **{name: self._link_nam_op(name) for name in LINK_NAM_OPS},
         }
+        b["DelayLink"] = {"set": self._delay_link_var, "get": self._delay_link_var}
         objects.on_class_set = self._on_class_set
         from .errmodel import ErrorModels
         from .monitor import QueueMonitors
@@ -835,6 +840,33 @@ class Model:
         self.links.append(link)
         return ""
 
+    def _delay_link(self, handle: Obj, args: tuple) -> str:
+        """`[$ns link A B] link`: the direction's DelayLink (made when first asked for)."""
+        if "delay_link" not in handle.info:
+            dl = self.o.create("DelayLink")
+            dl.info.update(link=handle.info["link"], direction=handle.info["direction"])
+            handle.info["delay_link"] = dl
+        return handle.info["delay_link"].name
+
+    def _delay_link_var(self, dl: Obj, args: tuple) -> str:
+        """A DelayLink's `bandwidth_` (b/s) and `delay_` (s), bound doubles printed `%.17g`;
+        set before the run only (ternsim's links keep their rate and delay during it)."""
+        link, d = dl.info["link"], dl.info["direction"]
+        values = {"bandwidth_": link.dir_rates, "delay_": link.dir_delays}
+        if not args or len(args) > 2 or args[0] not in values:
+            raise Refusal(
+                f"DelayLink {' '.join(args[:1])}: not supported; supported: set "
+                "bandwidth_|delay_ [VALUE]"
+            )
+        if len(args) == 2:
+            self._before_run(f"[$link link] set {args[0]}")
+            convert = classes.bandwidth if args[0] == "bandwidth_" else classes.seconds
+            try:
+                values[args[0]][d] = convert(args[1])
+            except ValueError as exc:
+                raise Refusal(f"DelayLink {args[0]} {args[1]}: {exc}") from None
+        return format(values[args[0]][d], ".17g")
+
     def link(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:
             raise Refusal("link: give NODE NODE")
@@ -1077,16 +1109,24 @@ class Model:
         if channel is None:
             return ""
         if channel != self.trace_channel:
-            if not link.traced_dirs[d]:
-                raise Refusal(
-                    "trace-queue into a file other than trace-all's, of a link direction "
-                    "trace-all does not trace: not supported; supported: trace-queue A B (or "
-                    "with the trace-all channel, or of a direction trace-all traces)"
-                )
-            # ns-2 adds a second set of trace objects writing into FILE; the trace-all
-            # lines stay as they were (each line once in each file).
+            # ns-2 adds a set of trace objects writing into FILE. On a direction trace-all
+            # traces, its lines stay as they were (each line once in each file); on one it
+            # does not, the core traces the direction and its lines go into FILE only.
             ids = (str(link.a.info["id"]), str(link.b.info["id"]))
             pair = ids if d == 0 else (ids[1], ids[0])
+            if not link.traced_dirs[d]:
+                if link.stages[d]:
+                    raise Refusal(
+                        "trace-queue on a link direction that has a loss module: not "
+                        "supported (ns-2 would put the new trace ahead of it)"
+                    )
+                if any(pair in pairs for pairs in self.queue_traces.values()):
+                    raise Refusal(
+                        "trace-queue of one untraced link direction into two files: not supported"
+                    )
+                link.traced_dirs[d] = True
+                link.tcphdr[d] = self.show_tcphdr()
+                self.queue_only.add(pair)
             self.queue_traces.setdefault(channel, set()).add(pair)
             return ""
         if link.traced_dirs[d]:
@@ -1118,6 +1158,7 @@ class Model:
             ends=(str(self.node_obj(args[0]).info["id"]), str(self.node_obj(args[1]).info["id"])),
             behind={id(em) for p, em in link.stages[d] if p == "enqueue"},
         )
+        self.queue_monitors.add_integrators(qm)
         self.monitors.append(qm)
         return qm.name
 
