@@ -35,9 +35,11 @@ use crate::sim::heap::{Keyed, MinHeap};
 use crate::sim::scheduler::exact_of;
 use crate::sim::{RandomStream, SimTime};
 use crate::wifi::backoff::Backoff;
-use crate::wifi::config::{Timing, WifiConfig, ACK_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES};
+use crate::wifi::config::{
+    Timing, WifiConfig, ACK_BYTES, ARP_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES,
+};
 use crate::wifi::grid::Grid;
-use crate::wifi::ifq::{Enqueued, Ifq, Queued};
+use crate::wifi::ifq::{Enqueued, Ifq, Queued, Waiting};
 use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
 use crate::wifi::propagation::propagation_delay_ns;
 use crate::wifi::stats::WifiStats;
@@ -115,7 +117,7 @@ pub(super) struct PendingData {
 /// An ARP message (link-spec §3.5). ARP frames are link-layer only, not `Packet`s: they
 /// travel as DATA frames of 28 octets, like RTS/CTS/ACK are internal to the channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Arp {
+pub enum Arp {
     /// Broadcast "who has `target`".
     Request { target: Addr },
     /// Unicast answer to the requester.
@@ -210,14 +212,13 @@ pub(super) struct Station {
     pub last_seq: HashMap<u16, u16>,
     /// Packets going up, due after the LL delay, in time order.
     pub ll_up: VecDeque<(u64, Packet)>,
-    /// Packets coming down, due at the queue after the LL delay, in time order.
-    pub ll_down: VecDeque<(u64, Queued)>,
+    /// What comes down to the queue, in time order: packets due after the LL delay, ARP
+    /// frames after the ARP table's.
+    pub ll_down: VecDeque<(u64, Waiting)>,
     pub timers: [Option<u64>; N_TIMERS],
     pub stats: WifiStats,
     /// ARP table by next-hop address.
     pub arp_table: HashMap<Addr, ArpEntry>,
-    /// ARP frames waiting for the MAC, taken ahead of the interface queue: (RA, message).
-    pub arp_out: VecDeque<(Addr, Arp)>,
     /// Test hook: backoff draws (in slots) used before the random stream, in order.
     pub forced_backoff: VecDeque<u64>,
 }
@@ -288,6 +289,9 @@ pub struct WifiChannel {
     pub trace_mac: bool,
     /// The MAC events since the world last drained them, in the order they happened.
     pub mac_log: Vec<MacLogEntry>,
+    /// With `trace_mac`: where and when each packet the interface queue turned away was
+    /// dropped, (uid, station, time ns), for its `D IFQ` line.
+    pub ifq_drop_sites: Vec<(u64, u16, u64)>,
 }
 
 /// An agenda entry packed in one integer, so that the agenda's heap moves 16 bytes per
@@ -395,7 +399,6 @@ impl WifiChannel {
                     timers: [None; N_TIMERS],
                     stats: WifiStats::default(),
                     arp_table: HashMap::new(),
-                    arp_out: VecDeque::new(),
                     forced_backoff: VecDeque::new(),
                 }
             })
@@ -425,6 +428,7 @@ impl WifiChannel {
             station_names: Vec::new(),
             trace_mac: false,
             mac_log: Vec::new(),
+            ifq_drop_sites: Vec::new(),
         };
         channel.reset_pair_cache();
         channel
@@ -479,9 +483,12 @@ impl WifiChannel {
             .st
             .iter()
             .map(|s| {
-                s.ifq.len()
+                s.ifq.packets()
                     + s.ll_up.len()
-                    + s.ll_down.len()
+                    + s.ll_down
+                        .iter()
+                        .filter(|(_, w)| matches!(w, Waiting::Packet(_)))
+                        .count()
                     + usize::from(s.pkt_tx.as_ref().is_some_and(|d| d.packet.is_some()))
                     + s.arp_table.values().filter(|e| e.hold.is_some()).count()
             })
@@ -523,7 +530,9 @@ impl WifiChannel {
     // The interface seam.
 
     /// The node hands a packet for `next_hop` (`Addr::BROADCAST` for a broadcast frame) to
-    /// its NIC. It reaches the interface queue after the LL delay (link-spec §3.5).
+    /// its NIC. ARP resolves the next hop at once (ns-2 `LL::sendDown` calls `arpresolve`
+    /// before it schedules the packet); a packet it lets through reaches the interface
+    /// queue after the LL delay (link-spec §3.5).
     pub fn submit(
         &mut self,
         now: SimTime,
@@ -533,10 +542,12 @@ impl WifiChannel {
         out: &mut IfaceOutput,
     ) {
         let s = usize::from(port);
+        let Some(q) = self.arp_resolve(s, now.as_nanos(), Queued { packet, next_hop }, out) else {
+            self.request_wake(out);
+            return;
+        };
         let ready = now.as_nanos() + self.cfg.ll_delay.as_nanos();
-        self.st[s]
-            .ll_down
-            .push_back((ready, Queued { packet, next_hop }));
+        self.st[s].ll_down.push_back((ready, Waiting::Packet(q)));
         if !self.st[s].holding && self.st[s].ll_down.len() == 1 {
             self.arm(s, LL_DOWN, ready, out);
         }
@@ -570,8 +581,11 @@ impl WifiChannel {
         if self.st[s].holding {
             self.ll_down_into_queue(s, now.as_nanos(), out);
         }
-        while let Some(q) = self.st[s].ifq.dequeue() {
-            out.drops.push((q.packet, DropReason::EndOfSimulation));
+        while let Some(w) = self.st[s].ifq.dequeue() {
+            // An ARP frame in the queue goes too (ternsim traces no END line for it).
+            if let Waiting::Packet(q) = w {
+                out.drops.push((q.packet, DropReason::EndOfSimulation));
+            }
         }
     }
 
@@ -717,22 +731,27 @@ impl WifiChannel {
         self.arm(s, LL_UP, front, out);
     }
 
-    /// Packets due at the queue: the first goes straight to an idle MAC (ns-2 `Queue::recv`
-    /// on an unblocked queue), the rest wait in the queue.
+    /// Packets and ARP frames due at the queue: the first goes straight to an idle MAC
+    /// (ns-2 `Queue::recv` on an unblocked queue), the rest wait in the queue.
     fn ll_down_due(&mut self, s: usize, now: u64, out: &mut IfaceOutput) {
         while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= now) {
-            let (at, q) = self.st[s].ll_down.pop_front().expect("front checked");
-            let Some(q) = self.arp_resolve(s, at, q, out) else {
-                continue;
-            };
+            let (at, w) = self.st[s].ll_down.pop_front().expect("front checked");
             if self.st[s].holding {
-                self.enqueue(s, at, q, out);
+                self.enqueue(s, at, w, out);
             } else {
                 self.st[s].holding = true;
-                self.mac_send(s, at, q, out);
+                self.mac_take(s, at, w, out);
             }
         }
         self.arm_ll_down(s, out);
+    }
+
+    /// The MAC takes `w` at `t`.
+    fn mac_take(&mut self, s: usize, t: u64, w: Waiting, out: &mut IfaceOutput) {
+        match w {
+            Waiting::Packet(q) => self.mac_send(s, t, q, out),
+            Waiting::Arp { ra, msg } => self.mac_send_arp(s, t, ra, msg, out),
+        }
     }
 
     /// Asks for a wake-up for the next packet coming down, but only if the MAC is free to
@@ -746,34 +765,44 @@ impl WifiChannel {
         }
     }
 
-    /// Moves every packet that reached the queue by `t` into it.
+    /// Moves every packet and ARP frame that reached the queue by `t` into it.
     pub(super) fn ll_down_into_queue(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         while self.st[s].ll_down.front().is_some_and(|(at, _)| *at <= t) {
-            let (at, q) = self.st[s].ll_down.pop_front().expect("front checked");
-            if let Some(q) = self.arp_resolve(s, at, q, out) {
-                self.enqueue(s, at, q, out);
-            }
+            let (at, w) = self.st[s].ll_down.pop_front().expect("front checked");
+            self.enqueue(s, at, w, out);
         }
     }
 
-    /// A packet re-enters the LL going down, due at the queue at `at` (an ARP-held packet
-    /// released by its reply).
-    pub(super) fn ll_down_push(&mut self, s: usize, at: u64, q: Queued, out: &mut IfaceOutput) {
+    /// `w` comes down to the queue at `at`, out of turn (the ARP table's frames and the
+    /// packet it held, which it schedules after its own delay): in time order, after what
+    /// is already due at the same instant.
+    pub(super) fn ll_down_push(&mut self, s: usize, at: u64, w: Waiting, out: &mut IfaceOutput) {
         let d = &mut self.st[s].ll_down;
         let pos = d.iter().rposition(|(t, _)| *t <= at).map_or(0, |i| i + 1);
-        d.insert(pos, (at, q));
+        d.insert(pos, (at, w));
         self.arm_ll_down(s, out);
     }
 
-    fn enqueue(&mut self, s: usize, at: u64, q: Queued, out: &mut IfaceOutput) {
+    fn enqueue(&mut self, s: usize, at: u64, w: Waiting, out: &mut IfaceOutput) {
         let st = &mut self.st[s];
-        let event = if let Enqueued::Dropped(d) = st.ifq.enqueue(q) {
+        let event = if let Enqueued::Dropped(d) = st.ifq.enqueue(w) {
             st.stats.drops_ifq += 1;
-            out.drops.push((d.packet, DropReason::IfqOverflow));
+            match d {
+                Waiting::Packet(d) => {
+                    if self.trace_mac {
+                        // The queue takes in what came down while the MAC was busy only
+                        // when it next pulls: the trace needs the drop's own place and time.
+                        self.ifq_drop_sites.push((d.packet.uid, s as u16, at));
+                    }
+                    out.drops.push((d.packet, DropReason::IfqOverflow));
+                }
+                Waiting::Arp { ra, msg } => self.log_arp_ifq_drop(s, at, ra, msg),
+            }
             QueueEvent::Drop
         } else {
             QueueEvent::Enqueue
         };
+        let st = &mut self.st[s];
         let len = st.ifq.len();
         st.stats.ifq_max = st.stats.ifq_max.max(len as u64);
         if self.trace_queues {
@@ -781,24 +810,40 @@ impl WifiChannel {
         }
     }
 
+    /// The `D IFQ` line of an ARP frame the full interface queue dropped at `t`.
+    fn log_arp_ifq_drop(&mut self, s: usize, t: u64, ra: Addr, msg: Arp) {
+        if !self.trace_mac {
+            return;
+        }
+        let entry = MacLogEntry {
+            time: t,
+            port: s as u16,
+            event: 'D',
+            reason: "---",
+            layer: "IFQ",
+            kind: MacFrameKind::of(FrameKind::Data, Some(msg), ra),
+            bytes: ARP_BYTES,
+            duration_us: 0,
+            ra,
+            ta: Some(self.st[s].addr),
+            packet: None,
+        };
+        self.mac_log.push(entry);
+    }
+
     /// The MAC finished its packet (ns-2 `callback_` → `Queue::resume`): the next queued
     /// packet, if any, enters the MAC at `t`.
     pub(super) fn pull(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         self.ll_down_into_queue(s, t, out);
-        if let Some((ra, msg)) = self.st[s].arp_out.pop_front() {
-            self.st[s].holding = true;
-            self.mac_send_arp(s, t, ra, msg, out);
-            return;
-        }
         match self.st[s].ifq.dequeue() {
-            Some(q) => {
+            Some(w) => {
                 if self.trace_queues {
                     let len = self.st[s].ifq.len();
                     self.queue_events
                         .push((t, s as u16, len, QueueEvent::Dequeue));
                 }
                 self.st[s].holding = true;
-                self.mac_send(s, t, q, out);
+                self.mac_take(s, t, w, out);
             }
             None => {
                 self.st[s].holding = false;
@@ -1101,6 +1146,7 @@ impl WifiChannel {
             port: port as u16,
             event,
             reason,
+            layer: "MAC",
             kind,
             bytes: self.frame_trace_bytes(f.kind, f.ip_bytes, ip_size),
             duration_us: f.duration_us,

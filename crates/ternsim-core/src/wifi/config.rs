@@ -85,6 +85,10 @@ pub struct WifiConfig {
     pub max_propagation_delay: SimTime,
     /// LL `delay_`: 25 µs each way (link-spec §3.5).
     pub ll_delay: SimTime,
+    /// The ARP table's own `delay_` (ns-default.tcl `ARPTable set delay_ 5us`): its requests
+    /// and replies, and the packet a reply releases, reach the interface queue this long
+    /// after the ARP table sends them.
+    pub arp_delay: SimTime,
     pub ifq: IfqKind,
     /// `ifqlen`: 50 (link-spec §3.6).
     pub ifq_limit: usize,
@@ -128,6 +132,7 @@ impl Default for WifiConfig {
             header: MacHeader::FourAddress58,
             max_propagation_delay: SimTime::from_micros(2),
             ll_delay: SimTime::from_micros(25),
+            arp_delay: SimTime::from_micros(5),
             ifq: IfqKind::PriQueue,
             ifq_limit: 50,
             promiscuous: false,

@@ -494,6 +494,7 @@ impl WifiChannel {
             port: s as u16,
             event: 'D',
             reason: "RET",
+            layer: "MAC",
             kind,
             bytes,
             duration_us,

@@ -63,6 +63,9 @@ pub struct MacLogEntry {
     pub event: char,
     /// `---` or the drop reason.
     pub reason: &'static str,
+    /// The trace's layer: `MAC`, or `IFQ` for an ARP frame the interface queue dropped
+    /// (ns-2 traces those with the queue's drop trace, which every mobile node has).
+    pub layer: &'static str,
     pub kind: MacFrameKind,
     /// The size the trace prints: the whole frame with its PLCP (44 for an RTS, IP size +
     /// MAC overhead for DATA), except a DATA frame passed up or given up after the retry

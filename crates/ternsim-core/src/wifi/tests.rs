@@ -861,13 +861,16 @@ fn seven_hop_chain_events_per_frame() {
 
 /// First packet to a neighbour, basic access, backoffs forced (A: request k1 = 3, post-backoff
 /// after it 0, DATA k3 = 5; B: reply j1 = 4, post-backoff 0):
-/// - the packet leaves the LL at 25 µs; the request (broadcast, 28 + 52 octets at 1 Mb/s:
-///   192 + 448 = 640 µs) starts after DIFS 50 + 3·20: it ends at A at T1 = 25+50+60+640 µs;
-/// - B decodes it at T1 + d/c, learns A and answers: DIFS 50 + 4·20, reply unicast at 2 Mb/s
-///   (192 + 224 = 416 µs), ending at A at T2 = T1 + 2·d/c + 50 + 80 + 416 µs;
-/// - A ACKs after SIFS (10 + 304 µs); the held packet comes down the LL again at T2 + 25 µs,
-///   meets a busy MAC (A is sending the ACK), and goes after the ACK: DIFS 50 + 5·20, DATA
-///   4464 µs, d/c, LL 25 µs.
+/// - ARP looks the hop up as the packet enters the LL at 0 and keeps it; the request reaches
+///   the queue after the ARP table's 5 µs (ns-2 `ARPTable set delay_ 5us`) and the idle MAC
+///   sends it after DIFS 50 + 3·20 (broadcast, 28 + 52 octets at 1 Mb/s: 192 + 448 =
+///   640 µs): it ends at A at T1 = 5+50+60+640 µs;
+/// - B decodes it at T1 + d/c, learns A and answers 5 µs later: DIFS 50 + 4·20, reply
+///   unicast at 2 Mb/s (192 + 224 = 416 µs), ending at A at T2 = T1 + 2·d/c + 5 + 50 + 80 +
+///   416 µs;
+/// - A ACKs after SIFS (10 + 304 µs); the held packet reaches the MAC 5 µs after the reply,
+///   while the ACK's SIFS runs (no draw then, as in ns-2 `send` with the defer timer busy),
+///   and goes after the ACK: DIFS 50 + 5·20, DATA 4464 µs, d/c, LL 25 µs.
 ///
 /// The second packet finds B resolved: LL 25 + DIFS 50 + 2·20 + DATA 4464 + d/c + LL 25.
 #[test]
@@ -879,8 +882,8 @@ fn arp_resolves_the_first_packet_then_none_after() {
     d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
     d.run_until(50_000 * US);
     let p = prop(pos[0], pos[1]);
-    let t1 = (25 + 50 + 60 + 640) * US;
-    let t2 = t1 + 2 * p + (50 + 80 + 416) * US;
+    let t1 = (5 + 50 + 60 + 640) * US;
+    let t2 = t1 + 2 * p + (5 + 50 + 80 + 416) * US;
     let want = t2 + (314 + 50 + 100 + 4464 + 25) * US + p;
     assert_eq!(d.arrivals.len(), 1);
     assert_eq!((d.arrivals[0].0, d.arrivals[0].1), (want, 1));
@@ -900,27 +903,114 @@ fn arp_resolves_the_first_packet_then_none_after() {
     assert_eq!(d.ch.packets_held(), 0);
 }
 
-/// Two packets for B before its reply: the second replaces the held first (dropped as
-/// `arp_replaced`) and sends a second request; only the second packet arrives.
+/// Two packets for B before its reply: the second replaces the held first as it enters the
+/// LL (dropped at once as `arp_replaced`) and sends a second request, which waits in the
+/// queue behind the first; only the second packet arrives.
 #[test]
 fn a_newer_packet_replaces_the_held_one() {
     let pos = [(0.0, 0.0), (100.0, 0.0)];
     let mut d = Driver::new(basic_arp(), &pos);
     d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
     d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
-    assert_eq!(d.ch.packets_held(), 2); // both in the LL
-    d.run_until(26 * US);
     assert_eq!(d.ch.packets_held(), 1); // the one ARP holds
+    assert_eq!(d.drops, vec![(0, DropReason::ArpReplaced)]);
     d.run_until(100_000 * US);
     let uids: Vec<u64> = d.arrivals.iter().map(|a| a.2.uid).collect();
     assert_eq!(uids, vec![2]);
-    assert_eq!(d.drops, vec![(25 * US, DropReason::ArpReplaced)]);
     let a = d.ch.stats(0);
     assert_eq!((a.arp_requests, a.arp_drops, a.data_sent), (2, 1, 1));
     // B answers each request it decodes.
     assert_eq!(d.ch.stats(1).arp_replies, 2);
     assert!(d.failures.is_empty());
     assert_eq!(d.ch.packets_held(), 0);
+}
+
+/// An ARP request waits in the interface queue behind what is already there (ns-2's ARP
+/// sends it to the LL's down target, the queue): A, resolved for B, has three packets for
+/// B queued behind the one its MAC sends when, 30 µs later, a packet for C needs ARP. The
+/// request goes on the air after B's four DATA frames, not next; C's packet follows C's
+/// reply.
+#[test]
+fn an_arp_request_waits_behind_queued_packets() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (0.0, 100.0)];
+    let mut d = Driver::new(basic_arp(), &pos);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(50_000 * US);
+    assert_eq!(d.arrivals.len(), 1);
+    d.ch.trace_mac = true;
+    for uid in 2..=5 {
+        d.submit(0, udp_packet(uid, 1, 1040), Addr::nth(1));
+    }
+    d.run_until(50_000 * US + 30 * US);
+    d.submit(0, udp_packet(6, 2, 1040), Addr::nth(2));
+    d.run_until(200_000 * US);
+    let sent: Vec<String> =
+        d.ch.mac_log
+            .iter()
+            .filter(|e| e.port == 0 && e.event == 's')
+            .filter_map(|e| match e.kind {
+                MacFrameKind::Data => e.packet.as_ref().map(|p| format!("data {}", p.uid)),
+                MacFrameKind::Arp { request: true, .. } => Some("arp request".to_string()),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(
+        sent,
+        [
+            "data 2",
+            "data 3",
+            "data 4",
+            "data 5",
+            "arp request",
+            "data 6"
+        ]
+    );
+    let got: Vec<(u64, u16)> = d.arrivals.iter().map(|a| (a.2.uid, a.1)).collect();
+    assert_eq!(got, vec![(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 2)]);
+    assert_eq!(d.ch.packets_held(), 0);
+}
+
+/// A full queue drops an ARP request like a packet (ns-2's `D IFQ ... ARP` line): with a
+/// PriQueue of limit 3, A's MAC sends packet 2 and packets 3 and 4 wait (the queue is
+/// full); the request for C, 30 µs later, is dropped. It is logged at the IFQ layer, 28
+/// octets, its receiver the broadcast address; C's packet stays held by ARP.
+#[test]
+fn a_full_queue_drops_an_arp_request() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (0.0, 100.0)];
+    let cfg = WifiConfig {
+        ifq_limit: 3,
+        ..basic_arp()
+    };
+    let mut d = Driver::new(cfg, &pos);
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(50_000 * US);
+    d.ch.trace_mac = true;
+    for uid in 2..=4 {
+        d.submit(0, udp_packet(uid, 1, 1040), Addr::nth(1));
+    }
+    d.run_until(50_000 * US + 30 * US);
+    d.submit(0, udp_packet(5, 2, 1040), Addr::nth(2));
+    d.run_until(100_000 * US);
+    let ifq: Vec<(u16, char, &str, MacFrameKind, u32)> =
+        d.ch.mac_log
+            .iter()
+            .filter(|e| e.layer == "IFQ")
+            .map(|e| (e.port, e.event, e.reason, e.kind, e.bytes))
+            .collect();
+    let request = MacFrameKind::Arp {
+        request: true,
+        target: Addr::nth(2),
+    };
+    assert_eq!(ifq, vec![(0, 'D', "---", request, 28)]);
+    let line = d.ch.mac_log.iter().find(|e| e.layer == "IFQ").unwrap();
+    assert_eq!((line.time, line.ra), (50_035 * US, Addr::BROADCAST));
+    assert!(d.drops.is_empty());
+    // The one request on the air was for B, before packet 1.
+    assert_eq!(d.ch.stats(0).arp_requests, 1);
+    let got: Vec<u64> = d.arrivals.iter().map(|a| a.2.uid).collect();
+    assert_eq!(got, vec![1, 2, 3, 4]);
+    // Packet 5 stays with ARP, which has no timer: only a new packet for C asks again.
+    assert_eq!(d.ch.packets_held(), 1);
 }
 
 /// Nobody answers (an address no station has, and a neighbour out of range): each packet

@@ -821,7 +821,9 @@ impl World {
                     cap.last_mac.insert(p.uid, mac);
                 }
             }
-            if self.capture.as_deref().is_some_and(|c| c.mac) {
+            // An ARP frame's `D IFQ` line comes from the queue's drop trace, which ns-2
+            // gives every mobile node whatever its trace switches.
+            if self.capture.as_deref().is_some_and(|c| c.mac) || e.layer == "IFQ" {
                 self.mac_line(device, e);
             }
         }
@@ -858,7 +860,9 @@ impl World {
             } else {
                 self.ns2_node(e.ra)
             };
-            self.wireless_packet_line(e.event, now, n, "MAC", e.reason, next_hop, p, mac, e.bytes);
+            self.wireless_packet_line(
+                e.event, now, n, e.layer, e.reason, next_hop, p, mac, e.bytes,
+            );
             return;
         }
         let (kind, proto) = match e.kind {
@@ -893,7 +897,7 @@ impl World {
             event: e.event,
             time: now,
             node: node.0,
-            layer: "MAC",
+            layer: e.layer,
             reason: e.reason,
             uid: 0,
             kind,
@@ -1219,11 +1223,18 @@ impl World {
             .capture
             .as_deref_mut()
             .and_then(|c| c.ifq_hop.remove(&p.uid));
-        if let (Some(hop), "IFQ", false) = (hop, layer, why == DropReason::ArpReplaced) {
-            // Out of the interface queue: the link layer's MAC header and the next hop.
+        if let (Some(hop), "IFQ") = (hop, layer) {
+            // Out of the interface queue: the link layer's MAC header and the next hop. A
+            // packet ARP gave up holding has the header `LL::sendDown` wrote before
+            // `arpresolve`, the receiver not yet known (0).
+            let ra = if why == DropReason::ArpReplaced {
+                0
+            } else {
+                self.ns2_mac(hop)
+            };
             let mac = MacFields {
                 duration_us: 0,
-                ra: self.ns2_mac(hop),
+                ra,
                 ta: self.ns2_mac_of(n).max(0),
                 ether_type: 0x800,
             };

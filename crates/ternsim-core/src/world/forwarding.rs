@@ -519,11 +519,20 @@ impl World {
                 // per station by the channel (`WifiStats`); the packet does not say which.
                 super::Device::Bearer(_) | super::Device::Wifi(_) => None,
             };
-            let node = iface.map(|i| self.ifaces[i.ix()].node);
+            let mut node = iface.map(|i| self.ifaces[i.ix()].node);
+            let mut at = now;
+            if let (super::Device::Wifi(w), DropReason::IfqOverflow) = (&mut self.devices[d], why) {
+                // Traced runs: the station and time the channel recorded for the drop.
+                if let Some(k) = w.ifq_drop_sites.iter().position(|x| x.0 == packet.uid) {
+                    let (_, port, t) = w.ifq_drop_sites.swap_remove(k);
+                    node = Some(self.ifaces[self.arrival_iface[d][usize::from(port)].ix()].node);
+                    at = SimTime(t);
+                }
+            }
             if let Some(c) = self.capture.as_deref_mut() {
                 c.submitter = submitter;
             }
-            self.drop_packet(now, node, iface, packet, why);
+            self.drop_packet(at, node, iface, packet, why);
         }
     }
 

@@ -792,7 +792,10 @@ impl AodvAgent {
             let Some(e) = self.table.get_mut(d) else {
                 continue;
             };
-            if e.is_valid() && e.next_hop == from && !seq_newer(e.seq, s) {
+            // ns-2 `recvError` tests `rt_hops != INFINITY2`, not `RTF_UP`: a route in repair
+            // through the sender goes down too (its asserts are compiled out in ns-2.35's
+            // builds).
+            if e.has_hops() && e.next_hop == from && !seq_newer(e.seq, s) {
                 e.seq = s;
                 e.down();
                 // ns-2 `recvError` then drops every packet in the interface queue bound for
@@ -925,7 +928,9 @@ impl AodvAgent {
         // in one RERR sent at once.
         let mut report = Vec::new();
         for e in self.table.iter_mut() {
-            if e.is_valid() && e.next_hop == nbr {
+            // `rt_hops != INFINITY2`, as in `recvError`: a route in repair through the lost
+            // neighbour is reported and goes down as well.
+            if e.has_hops() && e.next_hop == nbr {
                 e.seq = e.seq.wrapping_add(1);
                 e.down();
                 report.push((e.dst, e.seq));

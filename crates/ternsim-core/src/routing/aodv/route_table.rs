@@ -91,6 +91,13 @@ impl RouteEntry {
         self.state == RouteState::Valid
     }
 
+    /// Whether the entry has a hop count, as ns-2's `rt_hops != INFINITY2` tests it: a route
+    /// that is up or in repair (`local_rt_repair` keeps the hop count and the next hop;
+    /// only `rt_down` makes them infinite and none).
+    pub fn has_hops(&self) -> bool {
+        self.state != RouteState::Invalid
+    }
+
     pub fn add_precursor(&mut self, a: Addr) {
         if !self.precursors.contains(&a) {
             self.precursors.push(a);

@@ -1030,6 +1030,49 @@ fn ns2_repair_timers_one_per_failure_the_first_takes_the_route_down() {
     );
 }
 
+/// ns-2's `handle_link_failure` (and `recvError`) look for routes with `rt_hops !=
+/// INFINITY2`, not for `RTF_UP` ones: a route in repair keeps its hop count and next hop,
+/// so when the neighbour is then lost it goes down and is reported like an up route.
+/// 0-1-2-3-4: at 1 s the link 3-4 breaks under a forwarded packet and node 3 repairs its
+/// route to 4 (as above). At 2 s a packet node 3 itself sent to 4 fails as well: it has come
+/// no farther than the route goes (0 hops, not more than 1), so no repair: ns-2 drops it,
+/// drops what the queue holds for 4 and loses the neighbour, and the route in repair goes
+/// down with its sequence number raised (4 → 5) and is reported (RERR 4:5).
+#[test]
+fn ns2_a_lost_neighbour_takes_down_a_route_in_repair_through_it() {
+    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (3, 4)], cfg());
+    net.send_data(0, 4);
+    net.run_until(SimTime::ZERO);
+    net.now = ms(1_000);
+    net.links.retain(|&l| l != (3, 4));
+    net.broken.push((3, 4));
+    net.send_data(0, 4);
+    net.run_until(ms(2_000));
+    net.take_log();
+    assert_eq!(net.route(3, 4), (RouteState::InRepair, 4, 1, 4, vec![2]));
+    let mut p = udp_packet(77, 4, 1000);
+    p.ip.src = a(3);
+    p.num_forwards = 0;
+    let mut out = RoutingOutput::default();
+    let (addrs, ifaces) = net.ctx_of(3);
+    let ctx = RouteCtx {
+        node: NodeId(3),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    net.agents[3].on_tx_failure(ms(2_000), &ctx, ifaces[0], a(4), p, &mut out);
+    net.drain(3, out);
+    assert_eq!(
+        net.take_log(),
+        vec![
+            "2.000 n3 drop uid=77 link_failure".to_string(),
+            "2.000 n3 purge queued for n4".to_string(),
+            "2.000 n3>* rerr 4:5 32B".to_string(),
+        ]
+    );
+    assert_eq!(net.route(3, 4), (Invalid, 5, 1, usize::MAX, vec![2]));
+}
+
 /// ns-2.35 `recvRequest` puts `(u_int32_t)(rt_expire - now)` in an intermediate node's
 /// reply: whole seconds, truncated towards zero, and a negative difference (a route in
 /// repair, whose `rt_expire` `sendRequest` cleared) wraps through the low 32 bits of a
