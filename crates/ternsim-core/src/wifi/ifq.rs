@@ -210,6 +210,7 @@ mod tests {
             echo_seq: 0,
             ts_echo: crate::sim::SimTime::ZERO,
             sig: false,
+            ecn: Default::default(),
         });
         q.enqueue(ack);
         q.enqueue(control(5));

@@ -575,6 +575,11 @@ impl World {
             seq: p.trace_seq(),
             uid: p.ns2_uid,
             cong_action: matches!(&p.payload, Payload::TcpData(s) if s.cong_action),
+            ecn: match &p.payload {
+                Payload::TcpData(s) => s.ecn,
+                Payload::TcpAck(a) => a.ecn,
+                _ => Default::default(),
+            },
             exact,
         }
         .write(out);
@@ -1329,6 +1334,7 @@ mod tests {
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
             cong_action: false,
+            ecn: Default::default(),
             sent_at: SimTime::ZERO,
         };
         let ip = cap.ip_packet(&packet(Payload::TcpData(seg(2))));
@@ -1378,6 +1384,7 @@ mod tests {
             ts_echo: SimTime::ZERO,
             echo_seq: 6,
             sig: false,
+            ecn: Default::default(),
         };
         let Transport::Tcp {
             seq,
@@ -1403,6 +1410,7 @@ mod tests {
             ts_echo: SimTime::ZERO,
             echo_seq: 0,
             sig: false,
+            ecn: Default::default(),
         };
         let Transport::Tcp {
             seq, ack: a, flags, ..
