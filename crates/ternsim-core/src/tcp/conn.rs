@@ -644,8 +644,14 @@ impl Conn {
     /// still has data to send; cancel it only once the transfer is complete. (ns-2 restarts
     /// it after every new ACK, which is how its "no outstanding data" timeout, tcp-spec §2,
     /// restarts slow start after an idle RTO and how a window stalled at 0 recovers.)
+    /// With ECN, a window an ECN-Echo left below one packet keeps the timer too (ns-2's
+    /// `cwnd_ < 1` test): only the timer sends again.
     pub fn newtimer(&mut self, now: SimTime, ack: Seq) {
-        if self.t_seqno > ack + 1 || ack < self.maxseq || self.t_seqno < self.curseq {
+        if self.t_seqno > ack + 1
+            || ack < self.maxseq
+            || self.t_seqno < self.curseq
+            || (self.cfg.ecn && self.cwnd() < 1.0)
+        {
             self.set_rtx_timer(now);
         } else {
             self.rtx_deadline = None;

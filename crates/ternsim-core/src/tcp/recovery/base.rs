@@ -32,13 +32,6 @@ use crate::tcp::window::WindowPolicy;
 pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
     let aimd = aimd_slowdown(c);
     let outstanding = c.data_outstanding();
-    if c.cfg().ecn && c.cwnd() < 1.0 {
-        let d = WindowDecision {
-            cwnd: 1.0,
-            ..WindowDecision::hold(c.congestion())
-        };
-        c.apply_window(&d, now, out);
-    }
     let after_ecn = outstanding && c.last_cwnd_action() == CwndAction::Ecn;
     if !aimd {
         // ns-2 Vegas's own `timeout()` backs off and goes back N before anything else (a
@@ -59,6 +52,13 @@ pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut 
     });
     if aimd {
         c.trace_ns2_event(Ns2EventKind::Timeout, out);
+    }
+    if c.cfg().ecn && c.cwnd() < 1.0 {
+        let d = WindowDecision {
+            cwnd: 1.0,
+            ..WindowDecision::hold(c.congestion())
+        };
+        c.apply_window(&d, now, out);
     }
     if !outstanding && aimd && !c.cfg().slow_start_restart {
         // ns-2 `slow_start_restart_` false: nothing outstanding, nothing done but the timer
