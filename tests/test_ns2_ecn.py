@@ -97,8 +97,13 @@ def test_red_marks_and_the_flows_answer(tmp_path):
 
 
 @needs_ns
-def test_red_marking_gives_ns2s_trace(tmp_path):
-    got = in_both(tmp_path, SCRIPTS / "ecn_red.tcl", ("all.tr", "cwnd.tr"))
+@pytest.mark.parametrize(
+    "script,outputs",
+    [("ecn_red.tcl", ("all.tr", "cwnd.tr")), ("ecn_red_idle.tcl", ("all.tr",))],
+    ids=["ecn_red", "ecn_red_idle"],
+)
+def test_red_marking_gives_ns2s_trace(tmp_path, script, outputs):
+    got = in_both(tmp_path, SCRIPTS / script, outputs)
     assert got["ternsim"] == got["ns"]
 
 

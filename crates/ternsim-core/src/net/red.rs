@@ -25,6 +25,26 @@
 
 use crate::sim::SimTime;
 
+/// A moment as RED reads it: the simulation time, and the same instant in seconds as ns-2's
+/// double clock has it (`sim::scheduler`'s exact time). The idle decay's m = int(ptc · (now
+/// − idle since)) is taken from the exact seconds, so that a product that is a whole number
+/// in nanoseconds but just below it in doubles truncates as in ns-2.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedClock {
+    pub at: SimTime,
+    pub exact: f64,
+}
+
+impl From<SimTime> for RedClock {
+    /// A time whose exact seconds are its nanoseconds (tests, a clock without exact times).
+    fn from(at: SimTime) -> Self {
+        RedClock {
+            at,
+            exact: at.as_nanos() as f64 / 1e9,
+        }
+    }
+}
+
 /// A RED variable a script traces (ns-2 `$redq trace curq_` / `ave_`, `REDQueue::trace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RedTracedVar {
@@ -158,7 +178,8 @@ pub struct Red {
     /// Whether the previous arrival found ave ≥ min_th with more than one packet waiting.
     old: bool,
     idle: bool,
-    idle_since: SimTime,
+    /// When the idle period started, in exact seconds.
+    idle_since: f64,
     /// The base and the actual drop probability of the last `drop_early` call.
     pub last_p_b: f64,
     pub last_p_a: f64,
@@ -186,7 +207,7 @@ impl Red {
             count_bytes: 0,
             old: false,
             idle: true,
-            idle_since: SimTime::ZERO,
+            idle_since: 0.0,
             last_p_b: 0.0,
             last_p_a: 0.0,
             var_trace: None,
@@ -216,9 +237,9 @@ impl Red {
 
     /// The queue is empty as the link finishes sending: the idle period starts (ns-2 `deque`
     /// finding nothing).
-    pub fn on_idle(&mut self, now: SimTime) {
+    pub fn on_idle(&mut self, now: impl Into<RedClock>) {
         self.idle = true;
-        self.idle_since = now;
+        self.idle_since = now.into().exact;
     }
 
     /// max_p = 1 / linterm.
@@ -234,7 +255,7 @@ impl Red {
     /// says so.
     pub fn arrival(
         &mut self,
-        now: SimTime,
+        now: impl Into<RedClock>,
         qlen: f64,
         qlim: f64,
         size: u32,
@@ -242,9 +263,11 @@ impl Red {
         uniform: &mut dyn FnMut() -> f64,
     ) -> (RedVerdict, bool) {
         // Steps 1-2: idle correction and the average (ns-2 `estimator`).
+        let clock = now.into();
+        let now = clock.at;
         let m = if self.idle {
             self.idle = false;
-            (self.ptc * (now - self.idle_since).as_secs_f64()).floor()
+            (self.ptc * (clock.exact - self.idle_since)).floor()
         } else {
             0.0
         };
@@ -678,5 +701,28 @@ mod tests {
         red.count = 5;
         let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, true, &mut || 0.0);
         assert_eq!(v, (RedVerdict::ForcedDrop, true));
+    }
+
+    /// The idle decay's m = int(ptc · (now − idle since)) comes from ns-2's double clock: an
+    /// idle period of exactly 4 ms in nanoseconds that the doubles make 0.304 − (0.1 + 0.2)
+    /// = 0.00399999999999996 s gives m = int(750 · that) = 2 (ns-2), not 3.
+    #[test]
+    fn the_idle_decay_truncates_the_exact_seconds() {
+        let cfg = RedConfig {
+            q_weight: 0.5,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 3e6); // ptc 750 packets of 500 B per second
+        red.ave = 1.0;
+        red.on_idle(RedClock {
+            at: SimTime::from_millis(300),
+            exact: 0.1 + 0.2,
+        });
+        let now = RedClock {
+            at: SimTime::from_millis(304),
+            exact: 0.304,
+        };
+        red.arrival(now, 0.0, 50.0, 500, false, &mut || 1.0);
+        assert_eq!(red.ave, 0.125, "(1 - 0.5)^(2 + 1)");
     }
 }

@@ -22,7 +22,7 @@ use crate::channel::drop_stage::{DropPoint, DropStage, Verdict};
 use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
-use crate::net::red::{Red, RedConfig, RedVerdict};
+use crate::net::red::{Red, RedClock, RedConfig, RedVerdict};
 use crate::net::sfq::{Sfq, SfqConfig};
 use crate::sim::mrg32k3a::Mrg32k3a;
 use crate::sim::time::round_to_u64;
@@ -290,7 +290,7 @@ impl WiredDirection {
     /// RED may instead mark an ECN-capable packet (congestion experienced) and let it in.
     fn refuse(
         &mut self,
-        now: SimTime,
+        now: RedClock,
         packet: &mut Packet,
         bucket: Option<usize>,
     ) -> Option<DropReason> {
@@ -497,7 +497,14 @@ impl WiredDirection {
         if !self.up {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
-        } else if let Some(why) = self.refuse(now, &mut packet, bucket) {
+        } else if let Some(why) = self.refuse(
+            RedClock {
+                at: now,
+                exact: now_exact,
+            },
+            &mut packet,
+            bucket,
+        ) {
             self.stats.drops_queue += 1;
             out.drops.push((packet, why));
             self.note(now, QueueEvent::Drop);
@@ -628,8 +635,12 @@ impl WiredDirection {
             self.transmit(now, start, next, out);
             self.note(now, QueueEvent::Dequeue);
         } else if let Some(r) = self.red.as_deref_mut() {
-            // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`).
-            r.red.on_idle(now);
+            // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`), at
+            // the transmission's exact end.
+            r.red.on_idle(RedClock {
+                at: now,
+                exact: self.on_wire_exact_end,
+            });
         }
         if let Some(p) = corrupted {
             out.drops.push((p, DropReason::ChannelError));
