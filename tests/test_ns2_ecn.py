@@ -147,3 +147,31 @@ def test_what_is_not_modelled_is_refused_before_the_run(tmp_path, extra, line, m
     assert proc.returncode == 2, proc.stderr
     assert f"s.tcl:{line}: " in proc.stderr, proc.stderr
     assert message in proc.stderr, proc.stderr
+
+
+@needs_ns
+def test_a_queue_monitor_counts_marked_departures_as_ns2(tmp_path):
+    """`pmarks_` counts the packets that leave the queue with CE and ECT set (ns-2
+    `QueueMonitor::out`); `$qm reset` (ns-queue.tcl) leaves it as it is."""
+    text = (SCRIPTS / "ecn_red.tcl").read_text()
+    report = '{puts "[$qm set pmarks_] [$qm set pdepartures_] [$qm set pdrops_]"}'
+    text = text.replace(
+        '$ns at 6.0 "finish"',
+        "set qm [$ns monitor-queue $r1 $r2 [open qm.tr w]]\n"
+        f"$ns at 3.0 {report}\n"
+        '$ns at 4.0 "$qm reset"\n'
+        f"$ns at 5.9 {report}\n"
+        '$ns at 6.0 "finish"',
+    )
+    script = tmp_path / "qm.tcl"
+    script.write_text(text)
+    outs = []
+    for program in ([NS], [sys.executable, "-m", "ternsim", "ns2"]):
+        folder = tmp_path / program[0].replace("/", "_")
+        folder.mkdir()
+        proc = run(folder, program, script)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc.stdout)
+    assert outs[1] == outs[0]
+    first, second = (int(line.split()[0]) for line in outs[1].splitlines())
+    assert 0 < first < second
