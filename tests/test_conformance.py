@@ -395,6 +395,16 @@ VALIDATION_PASSES = [
     ("newreno", "newreno_rto_loss_tsh"),
     # RED's early tests on ns-2's own draws, its `curq_`/`ave_` traced into a channel.
     ("red", "red1"),
+    # ECN: RED marking (`setbit_`) and an error model's marks (`markecn_`), twice in a window.
+    ("ecn", "ecn_twoecn_reno"),
+    # ... a timeout in the window an ECN-Echo halved (ssthresh kept).
+    ("ecn", "ecn_timeout_sack"),
+    # ... an ECN-Echo at a window of one (cwnd below one, the ECN backoff), Tahoe.
+    ("ecn", "ecn_smallwin1Ecn_tahoe"),
+    # ... with delayed ACKs echoing the held packet's mark, NewReno.
+    ("ecn", "ecn_drop_newreno_delack"),
+    # ... `old_ecn_`: the window opens on the second of a run of ECN-Echo ACKs.
+    ("red", "ecn"),
 ]
 
 

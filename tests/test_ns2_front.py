@@ -432,7 +432,7 @@ REFUSED = [
     ("set tcp [new Agent/TCP/FullTcp]\n", 10, "new Agent/TCP/FullTcp: not supported; supported:"),
     ("$ns frobnicate $n0\n", 10, "$ns frobnicate $n0: not supported; supported Simulator"),
     ("$ns duplex-link $n0 $n2 1Mb 1ms CBQ\n", 10, "queue CBQ not supported; supported: DropTail"),
-    ("Queue/RED set setbit_ true\n", 10, "Queue/RED setbit_ 1 (ECN marking): not supported"),
+    ("Queue/RED set cautious_ 1\n", 10, "Queue/RED cautious_ 1 (cautious marking): not supported"),
     (
         "$ns duplex-link $n0 $n2 1Mb 1ms RED\nset q [[$ns link $n0 $n2] queue]\n"
         "$q set adaptive_ 1\n",
@@ -456,10 +456,10 @@ REFUSED = [
     ),
     ("set q [new Queue/RED]\n", 10, "Queue/RED on its own: not supported"),
     (
-        "Queue/RED set maxthresh_ 4\nQueue/RED set thresh_ 4\n"
+        "Queue/RED set maxthresh_ 3\nQueue/RED set thresh_ 4\n"
         "$ns duplex-link $n0 $n2 1Mb 1ms RED\n",
         12,
-        "Queue/RED maxthresh_ 4 not above thresh_ 4: not supported",
+        "Queue/RED maxthresh_ 3 below thresh_ 4: not supported",
     ),
     (
         "$ns simplex-link $n0 $n2 1Mb 1ms DropTail\n",
@@ -501,7 +501,11 @@ REFUSED = [
     ),
     ("$ns queue-limit $n0 $n1 1\n", 10, "limits below 2 are not supported"),
     ("wibble 1 2\n", 10, "wibble 1 2: not supported; supported: Simulator"),
-    (TCP + "$tcp set ecn_ 1\n", 17, "$tcp set ecn_ 1: Agent/TCP/Newreno ecn_ 1 (ECN): not supp"),
+    (
+        TCP + "$tcp set frto_enabled_ 1\n",
+        17,
+        "$tcp set frto_enabled_ 1: Agent/TCP/Newreno frto_enabled_ 1 (F-RTO): not supported",
+    ),
     (
         TCP + "$ns at 1.0 {puts [$tcp set nackpack_]}\n",
         17,
@@ -1225,8 +1229,10 @@ def test_error_model_uniform_loses_the_packets_ns2_loses(tmp_path):
 
 
 def test_a_tcp_variable_at_its_default_is_accepted_and_another_value_refused(tmp_path):
-    ok = ternsim_ns2(tmp_path, HEAD + TCP + "$tcp set ecn_ 0\n$tcp set overhead_ 0\n" + FINISH)
+    ok = ternsim_ns2(
+        tmp_path, HEAD + TCP + "$tcp set frto_enabled_ 0\n$tcp set overhead_ 0\n" + FINISH
+    )
     assert ok.returncode == 3, ok.stderr
-    bad = ternsim_ns2(tmp_path, HEAD + TCP + "$tcp set ecn_ 1\n" + FINISH)
+    bad = ternsim_ns2(tmp_path, HEAD + TCP + "$tcp set frto_enabled_ 1\n" + FINISH)
     assert bad.returncode == 2
-    assert "ecn_ 1 (ECN): not supported; supported: ecn_ 0" in bad.stderr
+    assert "frto_enabled_ 1 (F-RTO): not supported; supported: frto_enabled_ 0" in bad.stderr

@@ -28,7 +28,18 @@ from pathlib import Path
 from typing import Any
 
 #: The suites of the TCP validation, in ns-2's test folder.
-SUITES = ("newreno", "testReno", "tcp", "sack", "rfc2581", "LimTransmit", "tcpVariants", "red")
+SUITES = (
+    "newreno",
+    "testReno",
+    "tcp",
+    "sack",
+    "rfc2581",
+    "LimTransmit",
+    "tcpVariants",
+    "red",
+    "ecn",
+    "ecn-ack",
+)
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")
 

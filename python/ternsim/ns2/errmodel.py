@@ -331,9 +331,12 @@ def _rule(o: Any, em: Obj) -> dict[str, Any]:
     def var(name: str) -> str:
         return o.getvar(em, name)
 
-    if classes.boolean(var("markecn_")):
-        raise Refusal(f"{base} markecn_ true (ECN marking instead of dropping): not supported")
     rule = _model_rule(o, em, base, unit, var)
+    if classes.boolean(var("markecn_")) and rule["model"] != "pass":
+        # ns-2 ErrorModel::recv: a corrupted packet is marked CE and passed on (markecn_
+        # goes before delay_pkt_, which it overrides).
+        rule["mark"] = True
+        return rule
     if classes.boolean(var("delay_pkt_")) and rule["model"] != "pass":
         # ns-2 ErrorModel::recv: a corrupted packet is scheduled to the model's target
         # delay_ seconds later instead of being dropped (it is not judged again).
@@ -345,6 +348,16 @@ def _rule(o: Any, em: Obj) -> dict[str, Any]:
             raise Refusal(f"{base} delay_pkt_ true with delay_ {var('delay_')}: give a delay_ > 0")
         rule["delay"] = f"{_num(delay)}s"
     return rule
+
+
+def _check_marking(rule: dict[str, Any], flows: list[dict[str, Any]]) -> None:
+    """Refuse an ECN-marking rule (``markecn_ true``) that may judge packets other than TCP's:
+    ns-2 sets their CE bit (a trace line's ``E``), ternsim's packets carry it only in TCP."""
+    if rule.get("mark") and any("tcp" not in f for f in flows):
+        raise Refusal(
+            "ErrorModel markecn_ true on packets other than TCP's: not supported; ternsim "
+            "marks TCP packets only (bind the model to TCP flows with an ErrorModule Fid)"
+        )
 
 
 def _model_rule(o: Any, em: Obj, base: str, unit: str, var: Callable[[str], str]) -> dict[str, Any]:
@@ -427,6 +440,7 @@ def stages(
                     if drops
                     else {"model": "pass"}
                 )
+            _check_marking(rule, flows)
             out.append({"at": point, "traced": em.info["drop"] == "link", "rules": [rule]})
             continue
         for m in em.info["models"]:
@@ -453,6 +467,8 @@ def stages(
                 bound = default
             by_model.setdefault(bound.name, (bound, []))[1].append(flow["name"])
         rules = [{**_rule(o, m), "flows": names} for m, names in by_model.values()]
+        for rule in rules:
+            _check_marking(rule, [f for f in flows if f["name"] in rule["flows"]])
         if rules:
             out.append({"at": point, "traced": em.info["drop"] == "link", "rules": rules})
     return out

@@ -74,16 +74,20 @@ class QueueMonitors:
             raise Refusal(
                 f"QueueMonitor {var}: not supported; supported: {', '.join(COUNTERS)}, pmarks_"
             )
-        if var == "pmarks_":  # ECN marks: none without ECN
-            return "0"
         counts = self._counts(qm)
+        if var == "pmarks_":
+            # ECN marks (ns-2 `QueueMonitor::out`): departures with CE and ECT set.
+            if len(args) == 2:
+                qm.info["pmarks"] = int(float(args[1]))
+            return str(qm.info.get("pmarks", 0))
         if len(args) == 2:
             counts[var] = int(float(args[1]))
         return str(counts[var])
 
     def reset(self, qm: Obj, args: tuple) -> str:
         # ns-2.35's `QueueMonitor instproc reset` (tcl/lib/ns-queue.tcl): every counter to 0
-        # and each integrator's `reset` (Integrator::set(0, 0)).
+        # but `pmarks_`, which it leaves as it is, and each integrator's `reset`
+        # (Integrator::set(0, 0)).
         qm.info["counts"] = dict.fromkeys(COUNTERS, 0)
         for integrator in qm.info.get("integrators", ()):
             self.integrator_reset(integrator, ())
@@ -196,6 +200,8 @@ class QueueMonitors:
                     c["pkts_"] -= 1
                     c["pdepartures_"] += 1
                     c["bdepartures_"] += size
+                    if f[6][4:7:2] == "EN":
+                        qm.info["pmarks"] = qm.info.get("pmarks", 0) + 1
                 elif f[0] == "d":
                     c["size_"] -= size
                     c["pkts_"] -= 1

@@ -17,6 +17,8 @@ themselves (what ``$ns node`` or ``$ftp start`` does) is not here:
 
 from __future__ import annotations
 
+import tkinter
+
 from . import classes
 
 # typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
@@ -27,6 +29,15 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:  # a type for annotations only: building it needs typing
     #: A built-in method: (object, argument words) -> Tcl result.
     Method = Callable[["Obj", tuple], str]
+
+
+def tcl_text(value: Any) -> str:
+    """A Tcl result as the script sees it: tkinter hands a value whose Tcl object is a list
+    (a proc returning a variable ``llength`` has read) to Python as a tuple, whose ``str`` is
+    Python's, not Tcl's."""
+    if isinstance(value, tuple):
+        return tkinter._join(value)  # type: ignore[attr-defined]  # Tcl's list form
+    return str(value)
 
 
 class Refusal(Exception):
@@ -160,7 +171,7 @@ class ObjectSystem:
             return ""
         if (cls, what) in self.class_procs:
             proc = self.class_procs[(cls, what)]
-            return str(self.tcl.call(proc, cls, "Class", what, *rest))
+            return tcl_text(self.tcl.call(proc, cls, "Class", what, *rest))
         if what == "instance" and cls == "Simulator":
             return self.builtin_call(None, "Simulator", "instance", ())
         if what == "info" and rest:
@@ -286,7 +297,7 @@ class ObjectSystem:
         self.tcl.globalsetvar(f"{self._ns(obj)}::{var}", value)
 
     def getvar(self, obj: Obj, var: str) -> str:
-        return str(self.tcl.globalgetvar(f"{self._ns(obj)}::{var}"))
+        return tcl_text(self.tcl.globalgetvar(f"{self._ns(obj)}::{var}"))
 
     def hasvar(self, obj: Obj, var: str) -> bool:
         return str(self.tcl.call("info", "exists", f"{self._ns(obj)}::{var}")) == "1"
@@ -334,7 +345,7 @@ class ObjectSystem:
         self._running.append((obj, owner, method))
         try:
             proc = self.instprocs[(owner, method)]
-            return str(self.tcl.call(proc, obj.name, owner, method, *rest))
+            return tcl_text(self.tcl.call(proc, obj.name, owner, method, *rest))
         finally:
             self._running.pop()
 
@@ -367,7 +378,7 @@ class ObjectSystem:
         if obj is not None and method == "array" and len(rest) >= 2:
             # OTcl's Object array: Tcl's `array` on an instance variable.
             words = ["array", rest[0], f"{self._ns(obj)}::{rest[1]}", *rest[2:]]
-            return str(self.tcl.eval(" ".join("{" + w + "}" for w in words)))
+            return tcl_text(self.tcl.eval(" ".join("{" + w + "}" for w in words)))
         if obj is not None and method == "info" and rest:
             return self._object_info(obj, rest)
         base = self.builtin_base(cls)

@@ -75,6 +75,10 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "ts_option_size_": ("ts_option_size", lambda v: int(float(v))),
     "ts_resetRTO_": ("ts_reset_rto", classes.boolean),
     "timerfix_": ("timer_fix", classes.boolean),
+    # ECN (RFC 3168 as ns-2 models it; not for Vegas, refused below).
+    "ecn_": ("ecn", classes.boolean),
+    "old_ecn_": ("old_ecn", classes.boolean),
+    "slow_start_restart_": ("slow_start_restart", classes.boolean),
     # ns-2's RTT estimator gains and RTO weight (rtt_update).
     "T_SRTT_BITS": ("srtt_bits", lambda v: int(float(v))),
     "T_RTTVAR_BITS": ("rttvar_bits", lambda v: int(float(v))),
@@ -86,8 +90,9 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 #: another value is refused (`updated_rttvar_` is bound in ns-2.35 but read nowhere, so any
 #: value is accepted).
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
-    "ecn_": ("0", "ECN"),
-    "old_ecn_": ("0", "ECN"),
+    "SetCWRonRetransmit_": ("true", "no CWR on a retransmission"),
+    "ecn_syn_": ("false", "ECN-capable SYN/ACKs"),
+    "max_connects_": ("-1", "giving up after a number of SYNs"),
     "QOption_": ("0", "the Q option"),
     "control_increase_": ("0", "increase limited by the sending rate"),
     "EnblRTTCtr_": ("0", "the RTT counter"),
@@ -97,7 +102,6 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "exitFastRetrans_": ("true", "staying in fast retransmit"),
     "restart_bugfix_": ("true", "the old idle restart"),
     "aggressive_maxburst_": ("1", "maxburst on invalid ACKs"),
-    "slow_start_restart_": ("true", "no slow start after idle"),
     "overhead_": ("0", "random send overhead"),
     "frto_enabled_": ("0", "F-RTO"),
     "sfrto_enabled_": ("0", "SACK F-RTO"),
@@ -172,8 +176,9 @@ _APP_VARS = {
 }
 
 
-#: Queue/RED variables a script may set: those ternsim models, and those that change nothing
-#: in ns-2 with the supported values (adaptive RED's, ECN's and `cautious_`'s parameters,
+#: Queue/RED variables a script may set: those ternsim models (ECN's `setbit_` and `mark_p_`
+#: among them), and those that change nothing in ns-2 with the supported values (adaptive
+#: RED's and `cautious_`'s parameters,
 #: `thresh_queue_`/`maxthresh_queue_`, which `reset()` overwrites, the victim choice
 #: `drop_tail_`, `summarystats_`, the unbound `doubleq_`/`dqthresh_`). The state variables
 #: (`ave_`, `curq_`, ...) are not settable.
@@ -182,7 +187,6 @@ RED_SETTABLE = {v for v in classes.DEFAULTS["Queue/RED"] if v not in classes.RED
 #: Queue/RED variables whose other values ternsim does not model: var -> (what the value
 #: does, the supported values, test of a bound value).
 _RED_UNSUPPORTED: dict[str, tuple[str, str, Any]] = {
-    "setbit_": ("ECN marking", "setbit_ false", lambda v: v == "0"),
     "adaptive_": ("adaptive RED", "adaptive_ 0", lambda v: v == "0"),
     "cautious_": ("cautious marking", "cautious_ 0", lambda v: v == "0"),
     "drop_front_": ("dropping from the front", "drop_front_ false", lambda v: v == "0"),
@@ -276,13 +280,16 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
     )
     mean = int(num("mean_pktsize_"))
     for bad, message in (
-        (not th_max > th_min, f"maxthresh_ {th_max:g} not above thresh_ {th_min:g}"),
+        (not th_max >= th_min, f"maxthresh_ {th_max:g} below thresh_ {th_min:g}"),
         (not 0.0 < q_w <= 1.0, f"q_weight_ {q_w:g} outside (0, 1]"),
         (not linterm >= 1.0, f"linterm_ {linterm:g} below 1 (max_p = 1/linterm_)"),
         (not 1 <= mean <= 65535, f"mean_pktsize_ {mean} outside 1 to 65535 bytes"),
     ):
         if bad:
             raise Refusal(f"Queue/RED {message}: not supported", where=link.where)
+    # ECN marking (`setbit_`, with `mark_p_`): written only when on, so that a scenario
+    # without ECN reads as before.
+    ecn = {"setbit": True, "mark_p": num("mark_p_")} if flag("setbit_") else {}
     return {
         "kind": "red",
         "limit": int(num("limit_")),
@@ -296,6 +303,7 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
         "queue_in_bytes": flag("queue_in_bytes_"),
         "mean_packet_size": f"{mean}B",
         "use_mark_p": flag("use_mark_p_"),
+        **ecn,
     }
 
 
@@ -905,6 +913,18 @@ class Translation:
                 why = unmodelled_setting(o, end)
                 if why is not None:
                     raise Refusal(why)
+            if base == "Agent/TCP/Vegas" and classes.boolean(self._var(agent, "ecn_")):
+                raise Refusal(
+                    f"{base} ecn_ 1 (ECN): not supported; ECN is supported for Agent/TCP, "
+                    "/Reno, /Newreno and /Sack1"
+                )
+            if base == "Agent/TCP/Vegas" and not classes.boolean(
+                self._var(agent, "slow_start_restart_")
+            ):
+                raise Refusal(
+                    f"{base} slow_start_restart_ false: not supported; supported for "
+                    "Agent/TCP, /Reno, /Newreno and /Sack1"
+                )
             options: dict[str, Any] = {"profile": "ns2.35"}
             defaults = classes.class_defaults(base, {})
             for var, (key, conv) in TCP_OPTIONS.items():

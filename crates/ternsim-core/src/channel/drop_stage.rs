@@ -36,6 +36,11 @@
 //! judged again); the other packets pass at once. This is how ns-2's validation scripts
 //! reorder packets.
 //!
+//! A rule with `mark` (ns-2's `markecn_ true`) does not lose the packets its model picks
+//! either: it marks them "congestion experienced" (RFC 3168 §5) and passes them on, to the
+//! later stages (ns-2 `ErrorModel::recv` sets the CE bit whether or not the packet is
+//! ECN-capable and hands it to its target).
+//!
 //! Not here: where the stage's drops are traced and counted (the world), and the link's own
 //! error model at the end of each transmission ([`crate::channel::ErrorModel`]).
 
@@ -50,6 +55,8 @@ pub enum Verdict {
     Lose,
     /// It is held for this long, then goes on past the stage.
     Delay(SimTime),
+    /// It is marked "congestion experienced" and goes on.
+    Mark,
 }
 
 /// Where on a wired direction a stage judges packets.
@@ -135,6 +142,8 @@ pub struct DropRule {
     /// Hold the packets the model picks for this long instead of losing them (ns-2
     /// `delay_pkt_` with `delay_`).
     pub delay: Option<SimTime>,
+    /// Mark the packets the model picks instead of losing them (ns-2 `markecn_`).
+    pub mark: bool,
     /// Units counted so far (packets or bytes, as the model counts them).
     count: u64,
 }
@@ -146,8 +155,16 @@ impl DropRule {
             unit,
             model,
             delay: None,
+            mark: false,
             count: 0,
         }
+    }
+
+    /// The same rule, marking the packets its model picks "congestion experienced" instead
+    /// of losing them.
+    pub fn marking(mut self) -> Self {
+        self.mark = true;
+        self
     }
 
     /// The same rule, holding the packets its model picks for `delay` instead of losing
@@ -234,6 +251,8 @@ pub struct DropStage {
     pub drops: u64,
     /// Packets this stage held back (rules with a delay).
     pub delayed: u64,
+    /// Packets this stage marked (rules with `mark`).
+    pub marked: u64,
 }
 
 impl DropStage {
@@ -245,6 +264,7 @@ impl DropStage {
             rng,
             drops: 0,
             delayed: 0,
+            marked: 0,
         }
     }
 
@@ -255,6 +275,10 @@ impl DropStage {
         };
         if !rule.judge(size, &mut self.rng) {
             return Verdict::Pass;
+        }
+        if rule.mark {
+            self.marked += 1;
+            return Verdict::Mark;
         }
         match rule.delay {
             Some(d) => {
@@ -297,6 +321,21 @@ mod tests {
         let mut s = stage(vec![DropRule::new(None, DropUnit::Packet, m)]);
         assert_eq!(lost(&mut s, &packets(10)), vec![3, 7]);
         assert_eq!(s.drops, 2);
+    }
+
+    #[test]
+    fn a_marking_periodic_rule_marks_the_packets_it_picks_and_loses_none() {
+        // ns-2 `ErrorModel/Periodic` with `offset_ 3`, `period_ 4`, `markecn_ true`: the
+        // 3rd packet (index 2) starts the pattern, then every 4th (6, 10): marked, not lost.
+        let m = RuleModel::periodic(4.0, 3.0, 0.0, false).unwrap();
+        let mut s = stage(vec![
+            DropRule::new(Some(vec![0]), DropUnit::Packet, m).marking()
+        ]);
+        let verdicts: Vec<_> = packets(12).iter().map(|&(f, n)| s.judge(f, n)).collect();
+        let marked: Vec<_> = (0..12).filter(|&i| verdicts[i] == Verdict::Mark).collect();
+        assert_eq!(marked, vec![2, 6, 10]);
+        assert!(verdicts.iter().all(|v| *v != Verdict::Lose));
+        assert_eq!((s.marked, s.drops), (3, 0));
     }
 
     #[test]

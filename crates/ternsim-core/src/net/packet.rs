@@ -399,6 +399,23 @@ impl PacketFields {
         }
     }
 
+    /// Whether the packet is ECN-capable (RFC 3168 §5; ns-2 `hdr_flags::ect`): the data of
+    /// a sender with ECN on.
+    pub fn ecn_capable(&self) -> bool {
+        matches!(&self.payload, Payload::TcpData(s) if s.ecn.ect)
+    }
+
+    /// A router or an error model marks the packet "congestion experienced" (RFC 3168 §5;
+    /// ns-2 `hdr_flags::ce`). Only TCP packets carry the bit in ternsim; the front ends
+    /// refuse marking for the others.
+    pub fn mark_congestion_experienced(&mut self) {
+        match &mut self.payload {
+            Payload::TcpData(s) => s.ecn.ce = true,
+            Payload::TcpAck(a) => a.ecn.ce = true,
+            Payload::Udp(_) | Payload::Control(_) | Payload::Ping(_) => {}
+        }
+    }
+
     /// The sequence number traces show: the data segment's, the ACK's cumulative ACK, the
     /// datagram's; -1 for control packets.
     pub fn trace_seq(&self) -> i64 {

@@ -16,10 +16,34 @@
 //! and the limit in bytes. Above max_th (2·max_th with `gentle_`) an arrival is a forced drop,
 //! as in RED93 and ns-2 before `use_mark_p_` (ns-2.29); with `use_mark_p` (ns-2.35's default)
 //! that test is skipped and such an arrival goes through the early test, where p_b is 1 and
-//! the packet is dropped as an early ("unforced") drop. ternsim models no ECN marking, the
-//! only other thing `use_mark_p_` changes in ns-2.
+//! the packet is dropped as an early ("unforced") drop.
+//!
+//! ECN (RFC 3168 §5; ns-2 `setbit_`): an early drop of an ECN-capable packet becomes a mark
+//! (congestion experienced) and the packet is queued, with `use_mark_p_` (ns-2.35's
+//! default) only while the base probability is below `mark_p_` (so not above max_th), as
+//! ns-2's `REDQueue::drop_early` decides. Forced drops are never marks. The caller sets the mark.
 
 use crate::sim::SimTime;
+
+/// A moment as RED reads it: the simulation time, and the same instant in seconds as ns-2's
+/// double clock has it (`sim::scheduler`'s exact time). The idle decay's m = int(ptc · (now
+/// − idle since)) is taken from the exact seconds, so that a product that is a whole number
+/// in nanoseconds but just below it in doubles truncates as in ns-2.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedClock {
+    pub at: SimTime,
+    pub exact: f64,
+}
+
+impl From<SimTime> for RedClock {
+    /// A time whose exact seconds are its nanoseconds (tests, a clock without exact times).
+    fn from(at: SimTime) -> Self {
+        RedClock {
+            at,
+            exact: at.as_nanos() as f64 / 1e9,
+        }
+    }
+}
 
 /// A RED variable a script traces (ns-2 `$redq trace curq_` / `ave_`, `REDQueue::trace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +120,10 @@ pub struct RedConfig {
     /// `use_mark_p_` (ns-2.35 default true): no forced drop on the average alone; above
     /// max_th (2·max_th when gentle) the early test drops with probability 1.
     pub use_mark_p: bool,
+    /// `setbit_` (default false): mark ECN-capable packets instead of dropping them early.
+    pub setbit: bool,
+    /// `mark_p_` (default 0.1): with `use_mark_p`, mark only while p_b is below this.
+    pub mark_p: f64,
 }
 
 impl Default for RedConfig {
@@ -113,6 +141,8 @@ impl Default for RedConfig {
             queue_in_bytes: false,
             mean_pktsize: 500,
             use_mark_p: false,
+            setbit: false,
+            mark_p: 0.1,
         }
     }
 }
@@ -123,6 +153,9 @@ pub enum RedVerdict {
     Enqueue,
     /// Dropped by the random early test (ns-2 "unforced").
     EarlyDrop,
+    /// Chosen by the random early test, ECN-capable, and marked instead of dropped
+    /// (`setbit`): the caller sets the packet's congestion-experienced bit and queues it.
+    Mark,
     /// Dropped because the average was above the maximum threshold (2·max_th when gentle;
     /// not with `use_mark_p`) or the queue was at its physical limit.
     ForcedDrop,
@@ -145,7 +178,8 @@ pub struct Red {
     /// Whether the previous arrival found ave ≥ min_th with more than one packet waiting.
     old: bool,
     idle: bool,
-    idle_since: SimTime,
+    /// When the idle period started, in exact seconds.
+    idle_since: f64,
     /// The base and the actual drop probability of the last `drop_early` call.
     pub last_p_b: f64,
     pub last_p_a: f64,
@@ -173,7 +207,7 @@ impl Red {
             count_bytes: 0,
             old: false,
             idle: true,
-            idle_since: SimTime::ZERO,
+            idle_since: 0.0,
             last_p_b: 0.0,
             last_p_a: 0.0,
             var_trace: None,
@@ -203,9 +237,9 @@ impl Red {
 
     /// The queue is empty as the link finishes sending: the idle period starts (ns-2 `deque`
     /// finding nothing).
-    pub fn on_idle(&mut self, now: SimTime) {
+    pub fn on_idle(&mut self, now: impl Into<RedClock>) {
         self.idle = true;
-        self.idle_since = now;
+        self.idle_since = now.into().exact;
     }
 
     /// max_p = 1 / linterm.
@@ -215,19 +249,25 @@ impl Red {
 
     /// An arrival of `size` bytes finding `qlen` waiting (packets, or bytes in byte-queue mode)
     /// on a queue whose physical limit is `qlim` in the same unit. `uniform` is drawn once if
-    /// the early test runs (ns-2 `REDQueue::enque`, §5.2).
+    /// the early test runs (ns-2 `REDQueue::enque`, §5.2). `ect`: the packet is ECN-capable.
+    /// A packet marked and then refused at the physical limit is a [`RedVerdict::ForcedDrop`]
+    /// whose mark stays (ns-2 marks it in `drop_early`, before the limit test): `marked`
+    /// says so.
     pub fn arrival(
         &mut self,
-        now: SimTime,
+        now: impl Into<RedClock>,
         qlen: f64,
         qlim: f64,
         size: u32,
+        ect: bool,
         uniform: &mut dyn FnMut() -> f64,
-    ) -> RedVerdict {
+    ) -> (RedVerdict, bool) {
         // Steps 1-2: idle correction and the average (ns-2 `estimator`).
+        let clock = now.into();
+        let now = clock.at;
         let m = if self.idle {
             self.idle = false;
-            (self.ptc * (now - self.idle_since).as_secs_f64()).floor()
+            (self.ptc * (clock.exact - self.idle_since)).floor()
         } else {
             0.0
         };
@@ -257,11 +297,16 @@ impl Red {
                 self.count_bytes = u64::from(size);
                 self.old = true;
             } else if self.drop_early(size, uniform) {
-                verdict = RedVerdict::EarlyDrop;
+                verdict = if self.marks(ect) {
+                    RedVerdict::Mark
+                } else {
+                    RedVerdict::EarlyDrop
+                };
             }
         } else {
             self.old = false;
         }
+        let marked = verdict == RedVerdict::Mark;
         // Step 5: the physical limit overrides.
         if qlen >= qlim {
             verdict = RedVerdict::ForcedDrop;
@@ -270,13 +315,26 @@ impl Red {
             self.count = 0;
             self.count_bytes = 0;
         }
-        verdict
+        (verdict, marked)
+    }
+
+    /// Whether the early test's victim is marked rather than dropped (ns-2
+    /// `REDQueue::drop_early`): `setbit`, an ECN-capable packet, and, with `use_mark_p`,
+    /// p_b below `mark_p`.
+    fn marks(&self, ect: bool) -> bool {
+        self.cfg.setbit && ect && (!self.cfg.use_mark_p || self.last_p_b < self.cfg.mark_p)
     }
 
     /// The base probability p_b for the current average (ns-2 `calculate_p_new`, RED93 §4).
     pub fn p_b(&self) -> f64 {
         let max_p = self.max_p();
-        let span = (self.max_th - self.min_th).max(f64::MIN_POSITIVE);
+        // ns-2 `REDQueue::reset` takes a difference of 0 as 1 (equal thresholds: the linear
+        // part is never used, an early test needs ave >= min_th = max_th).
+        let span = if self.max_th == self.min_th {
+            1.0
+        } else {
+            self.max_th - self.min_th
+        };
         let p = if self.ave < self.max_th {
             max_p * (self.ave - self.min_th) / span
         } else if self.cfg.gentle {
@@ -354,6 +412,8 @@ mod tests {
             queue_in_bytes: false,
             mean_pktsize: 500,
             use_mark_p: false,
+            setbit: false,
+            mark_p: 0.1,
         };
         let mut red = Red::new(cfg, 1e6);
         // (qlen before arrival, u if drop_early runs, ave after, count after, p_b, p_a, verdict)
@@ -376,11 +436,11 @@ mod tests {
         for (k, &(qlen, u, ave, count, p_b, p_a, verdict)) in steps.iter().enumerate() {
             let now = SimTime::from_micros(100 * k as u64);
             let mut drawn = false;
-            let got = red.arrival(now, qlen, 10.0, 1000, &mut || {
+            let got = red.arrival(now, qlen, 10.0, 1000, false, &mut || {
                 drawn = true;
                 u
             });
-            assert_eq!(got, verdict, "arrival {}", k + 1);
+            assert_eq!(got.0, verdict, "arrival {}", k + 1);
             assert_eq!(red.ave, ave, "ave after arrival {}", k + 1);
             assert_eq!(red.count, count, "count after arrival {}", k + 1);
             assert!(
@@ -417,7 +477,7 @@ mod tests {
         for (k, &q) in qlens.iter().enumerate() {
             let now = SimTime::from_micros(100 * k as u64);
             // ns-2 drops when u <= p_a: any u > 0 passes a p_a of 0.
-            verdicts.push(red.arrival(now, q, 10.0, 1000, &mut || 1e-9));
+            verdicts.push(red.arrival(now, q, 10.0, 1000, false, &mut || 1e-9).0);
             if (6..=8).contains(&(k + 1)) {
                 assert_eq!(red.last_p_a, 0.0, "arrival {}", k + 1);
             }
@@ -445,7 +505,7 @@ mod tests {
         let qlens = [0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
         for (k, &q) in qlens.iter().enumerate() {
             let now = SimTime::from_micros(100 * k as u64);
-            let v = red.arrival(now, q, 10.0, 1000, &mut || 0.99);
+            let v = red.arrival(now, q, 10.0, 1000, false, &mut || 0.99).0;
             match k + 1 {
                 9 => {
                     assert_eq!(v, RedVerdict::Enqueue);
@@ -470,10 +530,17 @@ mod tests {
     #[test]
     fn an_idle_queue_decays_the_average_by_m_plus_one_factors() {
         let mut red = Red::new(RedConfig::default(), 1e6);
-        red.arrival(SimTime::ZERO, 0.0, 50.0, 500, &mut || 0.0);
+        red.arrival(SimTime::ZERO, 0.0, 50.0, 500, false, &mut || 0.0);
         red.ave = 5.0;
         red.on_idle(SimTime::from_millis(1000));
-        red.arrival(SimTime::from_millis(1125), 0.0, 50.0, 500, &mut || 0.0);
+        red.arrival(
+            SimTime::from_millis(1125),
+            0.0,
+            50.0,
+            500,
+            false,
+            &mut || 0.0,
+        );
         assert!(close(red.ave, 5.0 * 0.998f64.powi(32)));
         assert!(close(red.ave, 4.689724));
     }
@@ -498,7 +565,7 @@ mod tests {
             red.cfg.q_weight = 0.0;
             red.old = true;
             red.idle = false;
-            red.arrival(SimTime::ZERO, 2.0, 50.0, size, &mut || 1.0);
+            red.arrival(SimTime::ZERO, 2.0, 50.0, size, false, &mut || 1.0);
             assert!(close(red.last_p_b, 0.05));
             assert!(close(red.last_p_a, want), "{size}: {}", red.last_p_a);
         }
@@ -528,7 +595,7 @@ mod tests {
         let mut verdicts = Vec::new();
         for (k, (&q, &u)) in qlens.iter().zip(&draws).enumerate() {
             let now = SimTime::from_micros(100 * k as u64);
-            verdicts.push(red.arrival(now, q, 10.0, 1000, &mut || u));
+            verdicts.push(red.arrival(now, q, 10.0, 1000, false, &mut || u).0);
         }
         use RedVerdict::*;
         assert_eq!(verdicts[6], EarlyDrop);
@@ -550,13 +617,15 @@ mod tests {
         red.cfg.q_weight = 0.0;
         red.count = 5;
         assert_eq!(
-            red.arrival(SimTime::ZERO, 8.0, 10.0, 1000, &mut || 0.999),
+            red.arrival(SimTime::ZERO, 8.0, 10.0, 1000, false, &mut || 0.999)
+                .0,
             EarlyDrop
         );
         assert_eq!(red.last_p_b, 1.0);
         // The physical limit forces a drop whatever use_mark_p says.
         assert_eq!(
-            red.arrival(SimTime::ZERO, 10.0, 10.0, 1000, &mut || 1.0),
+            red.arrival(SimTime::ZERO, 10.0, 10.0, 1000, false, &mut || 1.0)
+                .0,
             ForcedDrop
         );
     }
@@ -565,8 +634,95 @@ mod tests {
     #[test]
     fn a_full_queue_forces_a_drop() {
         let mut red = Red::new(RedConfig::default(), 1e6);
-        let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, &mut || 1.0);
-        assert_eq!(v, RedVerdict::ForcedDrop);
+        let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, false, &mut || 1.0);
+        assert_eq!(v.0, RedVerdict::ForcedDrop);
         assert_eq!(red.count, 0);
+    }
+
+    /// ECN (ns-2 `setbit_`, RFC 3168 §5): the §5.4 sequence (wait_ false, not gentle,
+    /// use_mark_p_ true) with ECN-capable arrivals. Arrival 7's early test picks it (u 0.05 ≤
+    /// p_a 0.0599, p_b 0.0508 < mark_p 0.1): marked and queued, count reset as for a drop.
+    /// Arrival 10 finds ave 6.1289 ≥ max_th, p_b = 1, not below mark_p: dropped even though
+    /// ECN-capable. A packet that is not ECN-capable at arrival 7 is dropped.
+    #[test]
+    fn setbit_marks_ecn_capable_packets_while_p_b_is_below_mark_p() {
+        let cfg = RedConfig {
+            min_thresh: 2.0,
+            max_thresh: 6.0,
+            q_weight: 0.5,
+            gentle: false,
+            wait: false,
+            bytes: false,
+            queue_in_bytes: false,
+            use_mark_p: true,
+            setbit: true,
+            ..RedConfig::default()
+        };
+        let run = |ect_at_7: bool| {
+            let mut red = Red::new(cfg, 1e6);
+            let qlens = [0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 5.0, 6.0, 7.0];
+            let us = [0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0.05, 0.9, 0.9, 0.5];
+            let mut out = Vec::new();
+            for (k, (&q, &u)) in qlens.iter().zip(&us).enumerate() {
+                let now = SimTime::from_micros(100 * k as u64);
+                let ect = k != 6 || ect_at_7;
+                out.push(red.arrival(now, q, 10.0, 1000, ect, &mut || u));
+                if k == 6 {
+                    assert_eq!(red.count, 0, "the mark resets count");
+                }
+            }
+            out
+        };
+        use RedVerdict::*;
+        let marked = run(true);
+        assert_eq!(marked[6], (Mark, true));
+        assert_eq!(marked[9], (EarlyDrop, false));
+        assert!(marked[..6].iter().all(|&v| v == (Enqueue, false)));
+        assert_eq!(run(false)[6], (EarlyDrop, false));
+    }
+
+    /// A packet marked at the physical limit is still dropped (forced), carrying its mark:
+    /// ave 3, p_b = 0.1·3/100 = 0.003 < mark_p, u 0 picks it, qlen 3 = limit 3.
+    #[test]
+    fn a_marked_packet_at_the_limit_is_a_forced_drop() {
+        let cfg = RedConfig {
+            min_thresh: 0.0,
+            max_thresh: 100.0,
+            q_weight: 1.0,
+            wait: false,
+            gentle: false,
+            use_mark_p: true,
+            setbit: true,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 1e6);
+        red.idle = false;
+        red.old = true;
+        red.count = 5;
+        let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, true, &mut || 0.0);
+        assert_eq!(v, (RedVerdict::ForcedDrop, true));
+    }
+
+    /// The idle decay's m = int(ptc · (now − idle since)) comes from ns-2's double clock: an
+    /// idle period of exactly 4 ms in nanoseconds that the doubles make 0.304 − (0.1 + 0.2)
+    /// = 0.00399999999999996 s gives m = int(750 · that) = 2 (ns-2), not 3.
+    #[test]
+    fn the_idle_decay_truncates_the_exact_seconds() {
+        let cfg = RedConfig {
+            q_weight: 0.5,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 3e6); // ptc 750 packets of 500 B per second
+        red.ave = 1.0;
+        red.on_idle(RedClock {
+            at: SimTime::from_millis(300),
+            exact: 0.1 + 0.2,
+        });
+        let now = RedClock {
+            at: SimTime::from_millis(304),
+            exact: 0.304,
+        };
+        red.arrival(now, 0.0, 50.0, 500, false, &mut || 1.0);
+        assert_eq!(red.ave, 0.125, "(1 - 0.5)^(2 + 1)");
     }
 }

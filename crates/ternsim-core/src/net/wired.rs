@@ -22,7 +22,7 @@ use crate::channel::drop_stage::{DropPoint, DropStage, Verdict};
 use crate::channel::ErrorModel;
 use crate::net::iface::IfaceOutput;
 use crate::net::packet::{DropReason, Packet};
-use crate::net::red::{Red, RedConfig, RedVerdict};
+use crate::net::red::{Red, RedClock, RedConfig, RedVerdict};
 use crate::net::sfq::{Sfq, SfqConfig};
 use crate::sim::mrg32k3a::Mrg32k3a;
 use crate::sim::time::round_to_u64;
@@ -85,6 +85,8 @@ pub struct LinkStats {
     /// Of `drops_queue`, RED's early and forced drops.
     pub drops_red_early: u64,
     pub drops_red_forced: u64,
+    /// Packets RED marked (congestion experienced) instead of dropping (`setbit_`).
+    pub red_marks: u64,
     /// Total transmitter busy time.
     pub busy: SimTime,
 }
@@ -285,10 +287,11 @@ impl WiredDirection {
 
     /// Whether `packet`'s arrival is refused, and why: drop-tail limits, RED, or SFQ (whose
     /// bucket for it the caller found).
+    /// RED may instead mark an ECN-capable packet (congestion experienced) and let it in.
     fn refuse(
         &mut self,
-        now: SimTime,
-        packet: &Packet,
+        now: RedClock,
+        packet: &mut Packet,
         bucket: Option<usize>,
     ) -> Option<DropReason> {
         let size = packet.size;
@@ -300,20 +303,26 @@ impl WiredDirection {
                 Some(b) if r.red.cfg.queue_in_bytes => (self.queued_bytes as f64, b as f64),
                 _ => (self.queue.len() as f64, self.limit as f64),
             };
-            let verdict = match &r.ns2_rng {
+            let ect = packet.ecn_capable();
+            let (verdict, marked) = match &r.ns2_rng {
                 Some(shared) => {
                     let mut rng = shared.lock().expect("one thread runs the simulation");
                     r.red
-                        .arrival(now, qlen, qlim, size, &mut || rng.ns2_uniform_double())
+                        .arrival(now, qlen, qlim, size, ect, &mut || rng.ns2_uniform_double())
                 }
                 None => {
                     let rng = &mut r.rng;
-                    r.red.arrival(now, qlen, qlim, size, &mut || rng.uniform())
+                    r.red
+                        .arrival(now, qlen, qlim, size, ect, &mut || rng.uniform())
                 }
             };
             r.ave.add(r.red.ave);
+            if marked {
+                packet.mark_congestion_experienced();
+                self.stats.red_marks += 1;
+            }
             return match verdict {
-                RedVerdict::Enqueue => None,
+                RedVerdict::Enqueue | RedVerdict::Mark => None,
                 RedVerdict::EarlyDrop => {
                     self.stats.drops_red_early += 1;
                     Some(DropReason::RedEarly)
@@ -383,10 +392,11 @@ impl WiredDirection {
     /// stage held comes back past that stage), do with `packet`. A loss is counted as an
     /// error drop.
     #[inline]
+    /// A stage that marks the packet (ECN) sets its bit here and lets it go on.
     pub fn stage_verdict(
         &mut self,
         point: DropPoint,
-        packet: &Packet,
+        packet: &mut Packet,
         from: usize,
     ) -> StageVerdict {
         // Asked twice per packet per hop; almost no link has stages, and the filtered,
@@ -397,11 +407,17 @@ impl WiredDirection {
         self.judge_at_stages(point, packet, from)
     }
 
-    fn judge_at_stages(&mut self, point: DropPoint, packet: &Packet, from: usize) -> StageVerdict {
+    fn judge_at_stages(
+        &mut self,
+        point: DropPoint,
+        packet: &mut Packet,
+        from: usize,
+    ) -> StageVerdict {
         let at_point = self.stages.iter_mut().filter(|s| s.point == point);
         for (k, stage) in at_point.enumerate().skip(from) {
             match stage.judge(packet.flow, packet.size) {
                 Verdict::Pass => {}
+                Verdict::Mark => packet.mark_congestion_experienced(),
                 Verdict::Lose => {
                     self.stats.drops_error += 1;
                     return StageVerdict::Lose {
@@ -470,12 +486,25 @@ impl WiredDirection {
 
     /// The sending node hands over a packet (a point-to-point link ignores the next hop) at
     /// `now`, exactly `now_exact` seconds (the scheduler's exact time, `sim::scheduler`).
-    pub fn submit(&mut self, now: SimTime, now_exact: f64, packet: Packet, out: &mut IfaceOutput) {
+    pub fn submit(
+        &mut self,
+        now: SimTime,
+        now_exact: f64,
+        mut packet: Packet,
+        out: &mut IfaceOutput,
+    ) {
         let bucket = self.sfq.as_deref().map(|q| sfq_bucket(q, &packet));
         if !self.up {
             self.stats.drops_down += 1;
             out.drops.push((packet, DropReason::LinkDown));
-        } else if let Some(why) = self.refuse(now, &packet, bucket) {
+        } else if let Some(why) = self.refuse(
+            RedClock {
+                at: now,
+                exact: now_exact,
+            },
+            &mut packet,
+            bucket,
+        ) {
             self.stats.drops_queue += 1;
             out.drops.push((packet, why));
             self.note(now, QueueEvent::Drop);
@@ -606,8 +635,12 @@ impl WiredDirection {
             self.transmit(now, start, next, out);
             self.note(now, QueueEvent::Dequeue);
         } else if let Some(r) = self.red.as_deref_mut() {
-            // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`).
-            r.red.on_idle(now);
+            // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`), at
+            // the transmission's exact end.
+            r.red.on_idle(RedClock {
+                at: now,
+                exact: self.on_wire_exact_end,
+            });
         }
         if let Some(p) = corrupted {
             out.drops.push((p, DropReason::ChannelError));

@@ -492,6 +492,11 @@ pub struct DropRuleSpec {
     /// losing them (ns-2 `ErrorModel set delay_pkt_ true` with `delay_`): packets reordered.
     #[serde(default)]
     pub delay: Option<Duration>,
+    /// Mark the packets the model picks "congestion experienced" (ECN, RFC 3168 §5) and
+    /// pass them on, instead of losing them (ns-2 `ErrorModel set markecn_ true`). TCP
+    /// packets only carry the mark.
+    #[serde(default)]
+    pub mark: Option<bool>,
 }
 
 fn default_queue() -> QueueSpec {
@@ -570,6 +575,14 @@ pub struct QueueTable {
     /// average alone, the early test drops with probability 1 there instead.
     #[serde(default)]
     pub use_mark_p: Option<bool>,
+    /// ECN (RFC 3168 §5; ns-2 `setbit_`, default false): an early drop of an ECN-capable
+    /// packet marks it (congestion experienced) instead.
+    #[serde(default)]
+    pub setbit: Option<bool>,
+    /// ns-2 `mark_p_` (default 0.1): with `use_mark_p`, mark only while the base drop
+    /// probability is below it.
+    #[serde(default)]
+    pub mark_p: Option<f64>,
     /// SFQ: the number of buckets (ns-2 `buckets_`, default 16).
     #[serde(default)]
     pub buckets: Option<u32>,
@@ -906,6 +919,15 @@ pub struct TcpOptions {
     /// Restart the retransmission timer after a new ACK's RTT sample (ns-2 `timerfix_`,
     /// default true) or before it (false).
     pub timer_fix: Option<bool>,
+    /// ECN (RFC 3168; ns-2 `ecn_`, default false): ECN-capable data packets, and the window
+    /// halved once per window of data on an ECN-Echo ACK. AIMD variants only.
+    pub ecn: Option<bool>,
+    /// With `ecn`, an ECN-Echo ACK right after another opens the window (ns-2 `old_ecn_`,
+    /// default false).
+    pub old_ecn: Option<bool>,
+    /// A timeout with nothing outstanding restarts the window at one packet (ns-2
+    /// `slow_start_restart_`, default true); false: only the timer restarts. AIMD variants.
+    pub slow_start_restart: Option<bool>,
     /// ns-2's RTT estimator gains and RTO weight (`T_SRTT_BITS` 3, `T_RTTVAR_BITS` 2,
     /// `rttvar_exp_` 2): srtt gain 2^-srtt_bits, rttvar gain 2^-rttvar_bits, RTO = srtt +
     /// 2^rttvar_exp · rttvar.

@@ -202,6 +202,16 @@ pub struct TcpConfig {
     /// Restart the retransmission timer after a new ACK's RTT sample (ns-2 `timerfix_`,
     /// default true); false: before it, with the RTO the sample is about to change.
     pub timer_fix: bool,
+    /// ECN (RFC 3168) as ns-2's one-way agents model it (ns-2 `ecn_`, default false): data
+    /// packets are ECN-capable, an ECN-Echo ACK halves the window once per window of data
+    /// (`super::ecn`).
+    pub ecn: bool,
+    /// With `ecn`, the window opens on an ECN-Echo ACK that follows another (ns-2 `old_ecn_`,
+    /// default false: no ECN-Echo ACK opens it).
+    pub old_ecn: bool,
+    /// A timeout with nothing outstanding restarts the window at one packet (ns-2
+    /// `slow_start_restart_`, default true); false: it changes nothing but the timer.
+    pub slow_start_restart: bool,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
     pub vegas: VegasConfig,
@@ -240,6 +250,9 @@ impl TcpConfig {
             ts_option_size: 10,
             ts_reset_rto: false,
             timer_fix: true,
+            ecn: false,
+            old_ecn: false,
+            slow_start_restart: true,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),

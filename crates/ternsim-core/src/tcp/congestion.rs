@@ -14,12 +14,14 @@
 use super::config::TcpConfig;
 use super::segment::Seq;
 
-/// ns-2 `last_cwnd_action_`: what last changed the window (ECN is not modelled).
+/// ns-2 `last_cwnd_action_`: what last changed the window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CwndAction {
     None,
     DupAck,
     Timeout,
+    /// An ECN-Echo halved the window (ns-2 `CWND_ACTION_ECN`, `TcpAgent::ecn`).
+    Ecn,
     Exited,
 }
 
@@ -32,6 +34,16 @@ pub enum Slowdown {
     HalveSsthreshCwndOne,
     /// `CLOSE_SSTHRESH_HALF | CLOSE_CWND_RESTART` (timeout; `wnd_restart_` = 1).
     HalveSsthreshRestart,
+    /// `CLOSE_CWND_ONE` alone: ssthresh kept (a Tahoe fast retransmit or a timeout in the
+    /// window an ECN-Echo already halved: ns-2 `dupack_action`, `timeout`).
+    CwndOne,
+}
+
+impl Slowdown {
+    /// Whether ns-2 `slowdown` assigns ssthresh (`CLOSE_SSTHRESH_HALF`).
+    pub fn halves_ssthresh(self) -> bool {
+        !matches!(self, Slowdown::CwndOne)
+    }
 }
 
 /// A retransmission a window policy asks for (ns-2 Vegas's fine-grained checks, tcp-spec §9.2).
@@ -165,9 +177,15 @@ impl CongestionState {
         WindowDecision {
             cwnd: match how {
                 Slowdown::HalveBoth => halfwin,
-                Slowdown::HalveSsthreshCwndOne | Slowdown::HalveSsthreshRestart => cfg.min_cwnd,
+                Slowdown::HalveSsthreshCwndOne
+                | Slowdown::HalveSsthreshRestart
+                | Slowdown::CwndOne => cfg.min_cwnd,
             },
-            ssthresh: halfwin.floor().max(cfg.min_ssthresh),
+            ssthresh: if how.halves_ssthresh() {
+                halfwin.floor().max(cfg.min_ssthresh)
+            } else {
+                self.ssthresh.max(cfg.min_ssthresh)
+            },
             retransmit: None,
         }
     }
@@ -185,6 +203,12 @@ impl CongestionState {
     /// one-reaction-per-window rule (bugFix_) reads.
     pub fn open_loss_reaction(&mut self, action: CwndAction, maxseq: Seq) {
         self.recover = maxseq;
+        self.last_cwnd_action = action;
+    }
+
+    /// `last_cwnd_action_` without moving `recover_` (the duplicate ACKs that follow an ECN
+    /// reaction in the same window: ns-2 `dupack_action`).
+    pub fn note_cwnd_action(&mut self, action: CwndAction) {
         self.last_cwnd_action = action;
     }
 

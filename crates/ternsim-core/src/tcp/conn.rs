@@ -26,9 +26,10 @@ use std::collections::VecDeque;
 
 use super::config::TcpConfig;
 use super::congestion::{CongestionState, CwndAction, DupacksHold, Slowdown, WindowDecision};
+use super::ecn::EcnState;
 use super::output::{Ns2EventKind, TcpEvent, TcpOutput};
 use super::rto::RtoEstimator;
-use super::segment::{DataSegment, Seq};
+use super::segment::{DataSegment, EcnFlags, Seq};
 use super::send_ring::SendRing;
 use super::traced::{TracedVar, VarTracer, VarValues, TRACED_VARS, TRACE_ORDER, TRACE_ORDER_VEGAS};
 use super::variant::{RecoveryKind, WindowKind};
@@ -78,6 +79,8 @@ pub struct Conn {
     prev_highest_ack: Seq,
     /// ns-2 `cong_action_`: the window was cut and no packet has been sent since.
     cong_action: bool,
+    /// ns-2 `ect_`, `ecn_backoff_` and the ECN-Echo of the ACK being processed.
+    ecn: EcnState,
     /// ns-2 `curseq_`: packets below this exist (the SYN included); `Seq::MAX` = unlimited.
     curseq: Seq,
     /// The application stopped offering new data (ns-2 FTP `stop`): see
@@ -132,6 +135,7 @@ impl Conn {
             highest_ack: -1,
             prev_highest_ack: -1,
             cong_action: false,
+            ecn: EcnState::default(),
             curseq: Seq::MAX,
             app_stopped: false,
             packet0_is_syn,
@@ -420,12 +424,20 @@ impl Conn {
         // Vegas's own `output()` never sets it.
         let cong_action =
             std::mem::take(&mut self.cong_action) && self.cfg.variant.spec().marks_cong_action;
+        // ns-2 `output()` with `ecn_`: packet 0 asks for ECN (ECN-Echo, not ECN-capable,
+        // ns-2's ECN-setup SYN, RFC 3168 §6.1.1); every other packet is ECN-capable.
+        let ecn = EcnFlags {
+            ect: self.cfg.ecn && seq != 0,
+            ce: false,
+            ece: self.cfg.ecn && seq == 0,
+        };
         out.segments.push(DataSegment {
             seq,
             wire_bytes,
             payload_bytes,
             retransmission,
             cong_action,
+            ecn,
             sent_at: now,
         });
         if !self.tss.is_empty() {
@@ -533,6 +545,41 @@ impl Conn {
         self.ack_ts_echo = ts_echo;
     }
 
+    // ECN (`super::ecn`).
+
+    pub fn ecn(&self) -> &EcnState {
+        &self.ecn
+    }
+
+    /// The ECN-Echo bit of the ACK about to be processed.
+    pub fn set_ack_ecn_echo(&mut self, ece: bool) {
+        self.ecn.ack_ece = ece;
+    }
+
+    /// The end of a new ACK's processing (ns-2 `recv_newack_helper`, see
+    /// [`EcnState::after_new_ack`]).
+    pub fn ecn_after_new_ack(&mut self) {
+        self.ecn.after_new_ack();
+    }
+
+    /// ns-2 `TcpAgent::ecn` before its `slowdown`: `recover_ = maxseq_`,
+    /// `last_cwnd_action_ = ECN`; with cwnd at one packet or less, a second such reaction
+    /// backs the timer off (the first only notes it), otherwise the ECN backoff ends.
+    pub fn open_ecn_reaction(&mut self, out: &mut TcpOutput) {
+        self.congestion
+            .open_loss_reaction(CwndAction::Ecn, self.maxseq);
+        if self.cwnd() <= 1.0 {
+            if self.ecn.backoff {
+                self.rto.backoff();
+                self.emit_rto(out);
+            } else {
+                self.ecn.backoff = true;
+            }
+        } else {
+            self.ecn.backoff = false;
+        }
+    }
+
     /// ns-2 `newack` (tcp-spec §2 "New ACK"): advance the cumulative ACK, take the RTT sample
     /// of the timed packet if this ACK covers it (resetting the backoff), then restart the
     /// timer if data is still outstanding, else cancel it. With the timestamp option every
@@ -559,13 +606,18 @@ impl Conn {
             // ns-2 updates the estimator before `ts_resetRTO_` resets `t_backoff_`.
             self.trace_checkpoint(out);
             self.report_rtt_sample(rtt, ack, out);
-            if self.cfg.ts_reset_rto {
+            if self.cfg.ts_reset_rto && self.ecn.may_end_backoff() {
                 self.rto.reset_backoff();
+                self.ecn.backoff = false;
             }
         }
         if self.rtt_active && ack >= self.rtt_seq {
             self.rtt_active = false;
-            self.rto.reset_backoff();
+            // ns-2 `newack`: an ECN-Echo ACK does not end a backoff ECN started.
+            if self.ecn.may_end_backoff() {
+                self.rto.reset_backoff();
+                self.ecn.backoff = false;
+            }
             if !self.cfg.timestamps {
                 let rtt = now - self.rtt_ts;
                 self.rto.sample(self.rtt_ts, rtt);
@@ -592,8 +644,14 @@ impl Conn {
     /// still has data to send; cancel it only once the transfer is complete. (ns-2 restarts
     /// it after every new ACK, which is how its "no outstanding data" timeout, tcp-spec §2,
     /// restarts slow start after an idle RTO and how a window stalled at 0 recovers.)
+    /// With ECN, a window an ECN-Echo left below one packet keeps the timer too (ns-2's
+    /// `cwnd_ < 1` test): only the timer sends again.
     pub fn newtimer(&mut self, now: SimTime, ack: Seq) {
-        if self.t_seqno > ack + 1 || ack < self.maxseq || self.t_seqno < self.curseq {
+        if self.t_seqno > ack + 1
+            || ack < self.maxseq
+            || self.t_seqno < self.curseq
+            || (self.cfg.ecn && self.cwnd() < 1.0)
+        {
             self.set_rtx_timer(now);
         } else {
             self.rtx_deadline = None;
@@ -724,6 +782,12 @@ impl Conn {
     /// `last_cwnd_action_`, which the one-reaction-per-window rule (bugFix_) reads.
     pub fn open_loss_reaction(&mut self, action: CwndAction) {
         self.congestion.open_loss_reaction(action, self.maxseq);
+    }
+
+    /// `last_cwnd_action_` alone: a duplicate-ACK reaction in the window an ECN-Echo
+    /// already halved (ns-2 `dupack_action`).
+    pub fn note_cwnd_action(&mut self, action: CwndAction) {
+        self.congestion.note_cwnd_action(action);
     }
 
     /// `recover_ = maxseq_` without a cwnd action (Reno/NewReno/Sack1 timeout bookkeeping).

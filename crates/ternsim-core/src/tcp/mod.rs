@@ -14,19 +14,21 @@
 //! - [`traced`]: ns-2's traced variables (`$tcp trace cwnd_`): which changed, in ns-2's order.
 //! - [`congestion`]: the congestion state (cwnd, ssthresh, `recover`, ...) and the window
 //!   decision that changes it.
+//! - [`ecn`]: the sender's ECN state (RFC 3168 as ns-2 models it).
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
 //!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
 //!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
 //!
 //! Imports point one way, down these layers (checked by `scripts/tcp_import_cycles.py`):
-//! `sender`; `recovery`; `window`; `conn`, `sink`; `congestion`, `rto`, `output`; `traced`, `config`,
-//! `segment`; `variant`. Inside `recovery/` and `window/` the policies import their shared
+//! `sender`; `recovery`; `window`; `conn`, `sink`; `congestion`, `ecn`, `rto`, `output`;
+//! `traced`, `config`, `segment`; `variant`. Inside `recovery/` and `window/` the policies import their shared
 //! parts (`recovery::base`, `window::hooks`) and never the folder's `mod.rs`, which
 //! dispatches to them.
 
 pub mod config;
 pub mod congestion;
 pub mod conn;
+pub mod ecn;
 pub mod output;
 pub mod recovery;
 pub mod rto;
@@ -42,7 +44,7 @@ pub mod window;
 
 pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
 pub use output::{Ns2Event, Ns2EventKind, SinkOutput, TcpEvent, TcpOutput};
-pub use segment::{AckSegment, DataSegment, SackBlock, Seq};
+pub use segment::{AckSegment, DataSegment, EcnFlags, SackBlock, Seq};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
 pub use traced::{TracedVar, VarChange};

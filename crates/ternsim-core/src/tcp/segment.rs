@@ -13,6 +13,18 @@ pub struct SackBlock {
     pub right: Seq,
 }
 
+/// The ECN bits of a TCP packet (RFC 3168), as ns-2 keeps them in `hdr_flags` (`flags.h`) and
+/// prints them in a trace line's flags: `ect` (the `N`: ECN-capable transport, RFC 3168 §5),
+/// `ce` (the `E`: congestion experienced, set by a marking router), `ece` (the `C`: ECN-Echo,
+/// RFC 3168 §6.1.3, and ns-2's ECN-setup mark on packet 0). The congestion-action bit (CWR,
+/// `A`) is [`DataSegment::cong_action`]. All false unless the sender has `ecn`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EcnFlags {
+    pub ect: bool,
+    pub ce: bool,
+    pub ece: bool,
+}
+
 /// A data segment handed from the sender to the network.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DataSegment {
@@ -26,6 +38,7 @@ pub struct DataSegment {
     /// ns-2's congestion-action flag (`hdr_flags::cong_action_`, the `A` of a trace line's
     /// flags): set on the first packet sent after the window was cut.
     pub cong_action: bool,
+    pub ecn: EcnFlags,
     /// Time the sender emitted it (echoed by the sink, like a timestamp option).
     pub sent_at: SimTime,
 }
@@ -57,6 +70,8 @@ pub struct AckSegment {
     /// header that the receiver flips on each change of its care-of address and sets on
     /// every ACK. It takes no bytes.
     pub sig: bool,
+    /// ECN-Echo (`ece`) as the sink sets it; `ce` if a router marked the ACK.
+    pub ecn: EcnFlags,
 }
 
 impl AckSegment {

@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 
 use super::config::SinkConfig;
 use super::output::SinkOutput;
-use super::segment::{AckSegment, DataSegment, SackBlock, Seq, MAX_SACK_BLOCKS};
+use super::segment::{AckSegment, DataSegment, EcnFlags, SackBlock, Seq, MAX_SACK_BLOCKS};
 use crate::sim::SimTime;
 
 /// Bytes each SACK block adds to an ACK on the wire (RFC 2018 §3: two 32-bit edges; ns-2
@@ -37,6 +37,9 @@ const SACK_BLOCK_BYTES: u32 = 8;
 struct Echo {
     seq: Seq,
     sent_at: SimTime,
+    /// The segment's CWR and ECN bits, which the ACK answers (ns-2 `TcpSink::ack`).
+    cong_action: bool,
+    ecn: EcnFlags,
 }
 
 impl Echo {
@@ -44,6 +47,8 @@ impl Echo {
         Echo {
             seq: seg.seq,
             sent_at: seg.sent_at,
+            cong_action: seg.cong_action,
+            ecn: seg.ecn,
         }
     }
 }
@@ -96,6 +101,9 @@ pub struct TcpSink {
     /// The cumulative ACK last sent (ns-2 `Acker::last_ack_sent_`, which starts at 0, not
     /// at -1 as the cumulative ACK does).
     last_ack_sent: Seq,
+    /// ns-2 `Acker::ecn_unacked_`: a congestion-experienced mark arrived and the sender has
+    /// not yet answered with CWR (RFC 3168 §6.1.3).
+    ecn_unacked: bool,
 }
 
 impl TcpSink {
@@ -119,6 +127,7 @@ impl TcpSink {
             sig: false,
             ts_to_echo: SimTime::ZERO,
             last_ack_sent: 0,
+            ecn_unacked: false,
         }
     }
 
@@ -219,10 +228,11 @@ impl TcpSink {
             self.delack_at = Some(now + self.cfg.delack_interval);
             return;
         }
-        // The held packet, if any, is acknowledged by this ACK too; the ACK echoes `seg`.
-        self.held = None;
+        // The held packet, if any, is acknowledged by this ACK too; the ACK echoes `seg`
+        // (and the ECN bits of both).
+        let held = self.held.take();
         self.delack_at = None;
-        self.send_ack(Echo::of(seg), out);
+        self.send_ack(Echo::of(seg), held, out);
     }
 
     /// The delayed-ACK timer. Called at or after [`next_timer`](Self::next_timer); sends the
@@ -236,7 +246,7 @@ impl TcpSink {
         self.delack_at = None;
         if let Some(held) = self.held.take() {
             self.stats.delayed_acks_by_timer += 1;
-            self.send_ack(held, out);
+            self.send_ack(held, Some(held), out);
         }
     }
 
@@ -294,7 +304,10 @@ impl TcpSink {
         matches!(self.window.get(idx), Some(Some(_)))
     }
 
-    fn send_ack(&mut self, echo: Echo, out: &mut SinkOutput) {
+    /// ns-2 `TcpSink::ack` for the segment `echo` (and `held`, the segment whose ACK was
+    /// being delayed, ns-2 `save_`).
+    fn send_ack(&mut self, echo: Echo, held: Option<Echo>, out: &mut SinkOutput) {
+        let ecn = self.ecn_echo(echo, held);
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let n_sack = self.sack_blocks(echo.seq, &mut sack);
         out.acks.push(AckSegment {
@@ -310,9 +323,34 @@ impl TcpSink {
                 echo.sent_at
             },
             sig: self.sig,
+            ecn,
         });
         self.last_ack_sent = self.cumulative_ack();
         self.stats.acks_sent += 1;
+    }
+
+    /// The ECN bits of the ACK for `echo` and `held` (ns-2 `TcpSink::ack`; RFC 3168 §6.1.3):
+    /// CWR on either ends the echoing, a congestion-experienced mark on an ECN-capable one
+    /// starts it (the later wins), and ECN-Echo is set while it lasts on the ACK of an
+    /// ECN-capable segment; the ECN setup (ECN-Echo on a segment that is not ECN-capable,
+    /// ns-2's packet 0) is always answered with ECN-Echo.
+    fn ecn_echo(&mut self, echo: Echo, held: Option<Echo>) -> EcnFlags {
+        let both = [Some(echo), held];
+        let any = |f: &dyn Fn(&Echo) -> bool| both.iter().flatten().any(f);
+        if any(&|e| e.cong_action) {
+            self.ecn_unacked = false;
+        }
+        if any(&|e| e.ecn.ect && e.ecn.ce) {
+            self.ecn_unacked = true;
+        }
+        let mut ack = EcnFlags::default();
+        if any(&|e| e.ecn.ect) {
+            ack.ece = self.ecn_unacked;
+        }
+        if any(&|e| !e.ecn.ect && e.ecn.ece) {
+            ack.ece = true;
+        }
+        ack
     }
 
     /// Fill `blocks` with the SACK blocks for an ACK triggered by packet `trigger`; returns
@@ -403,6 +441,7 @@ mod tests {
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
             cong_action: false,
+            ecn: Default::default(),
             sent_at: t(sent_ms),
         }
     }
@@ -874,7 +913,66 @@ mod tests {
             payload_bytes: 1000,
             retransmission: false,
             cong_action: false,
+            ecn: Default::default(),
             sent_at: SimTime::ZERO,
         }
+    }
+
+    /// ECN at the sink (ns-2 `TcpSink::ack`, RFC 3168 §6.1.3), one ACK per packet: the
+    /// setup (packet 0: ECN-Echo, not ECN-capable) is echoed; a CE mark on an ECN-capable
+    /// packet is echoed on every ACK until a packet carries CWR; CWR and CE on the same
+    /// packet: the mark wins (ns-2 clears first, then sets); CE on a packet that is not
+    /// ECN-capable is not echoed.
+    #[test]
+    fn ecn_echo_lasts_from_a_mark_until_the_sender_answers_with_cwr() {
+        let mut s = plain();
+        // (seq, ect, ce, cwr, ece expected)
+        let steps = [
+            (0, false, false, false, true),
+            (1, true, false, false, false),
+            (2, true, true, false, true),
+            (3, true, false, false, true),
+            (4, true, false, true, false),
+            (5, true, true, true, true),
+            (6, true, false, true, false),
+            (7, false, true, false, false),
+        ];
+        for (seq, ect, ce, cwr, ece) in steps {
+            let mut seg = seg(seq, 10 * seq as u64);
+            seg.ecn = EcnFlags {
+                ect,
+                ce,
+                ece: seq == 0,
+            };
+            seg.cong_action = cwr;
+            let mut out = SinkOutput::default();
+            s.on_segment(t(10 * seq as u64), &seg, &mut out);
+            assert_eq!(out.acks.len(), 1);
+            assert_eq!(out.acks[0].ecn.ece, ece, "ACK of {seq}");
+            assert!(!out.acks[0].ecn.ect && !out.acks[0].ecn.ce);
+        }
+    }
+
+    /// With delayed ACKs the ACK answers the held packet's bits too (ns-2 `save_`): a mark
+    /// on the held packet is echoed by the ACK the next packet triggers.
+    #[test]
+    fn a_delayed_ack_echoes_the_mark_of_the_held_packet() {
+        let mut s = delack();
+        let ect = |seq: Seq, ce: bool| {
+            let mut d = seg(seq, 0);
+            d.ecn = EcnFlags {
+                ect: seq != 0,
+                ce,
+                ece: seq == 0,
+            };
+            d
+        };
+        let mut out = SinkOutput::default();
+        s.on_segment(t(0), &ect(0, false), &mut out);
+        s.on_segment(t(10), &ect(1, true), &mut out);
+        assert_eq!(out.acks.len(), 1, "packet 0 at once, packet 1 held");
+        s.on_segment(t(20), &ect(2, false), &mut out);
+        assert_eq!(out.acks.len(), 2);
+        assert_eq!((out.acks[1].ack, out.acks[1].ecn.ece), (2, true));
     }
 }

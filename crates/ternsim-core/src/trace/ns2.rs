@@ -13,6 +13,7 @@
 use std::fmt::Write;
 
 use crate::sim::SimTime;
+use crate::tcp::EcnFlags;
 
 /// The time field of the wired trace: sim time rounded to the microsecond
 /// (floor(t·10^6 + 0.5)/10^6) and printed like C's `%.15g` (no trailing zeros, `2` for 2 s).
@@ -53,21 +54,31 @@ pub struct WiredRecord<'a> {
     pub uid: u64,
     /// ns-2's congestion-action flag, the fourth flag character (`---A---`).
     pub cong_action: bool,
+    /// The ECN bits: ECN-Echo `C` (first), congestion experienced `E` (fifth), ECN-capable
+    /// `N` (seventh).
+    pub ecn: EcnFlags,
     /// The exact time in seconds, written as a 13th field when given
     /// (`CaptureSpec::ns2_exact_times`).
     pub exact: Option<f64>,
 }
 
 impl WiredRecord<'_> {
-    /// Appends the line (with its newline) to `out`. Of the 7 flag characters (ns-2
-    /// `Trace::format`: ECN echo, priority, ECN-capable, congestion action, ...) only the
-    /// congestion action can be set: ternsim models no ECN, priority or fast start.
+    /// Appends the line (with its newline) to `out`. The 7 flag characters are ns-2
+    /// `Trace::format`'s: ECN-Echo `C`, priority, always `-`, congestion action `A`,
+    /// congestion experienced `E`, fast start, ECN-capable `N` (ternsim models no priority
+    /// or fast start).
     pub fn write(&self, out: &mut String) {
-        let flags = if self.cong_action {
-            "---A---"
-        } else {
-            "-------"
-        };
+        let flag = |set: bool, c: u8| if set { c } else { b'-' };
+        let flags_bytes = [
+            flag(self.ecn.ece, b'C'),
+            b'-',
+            b'-',
+            flag(self.cong_action, b'A'),
+            flag(self.ecn.ce, b'E'),
+            b'-',
+            flag(self.ecn.ect, b'N'),
+        ];
+        let flags = std::str::from_utf8(&flags_bytes).expect("ASCII flags");
         let _ = write!(
             out,
             "{} {} {} {} {} {} {flags} {} {}.{} {}.{} {} {}",
@@ -629,6 +640,7 @@ mod tests {
             seq: 62,
             uid: 197,
             cong_action: true,
+            ecn: EcnFlags::default(),
             exact: None,
         }
         .write(&mut s);
@@ -653,6 +665,7 @@ mod tests {
             seq: 225,
             uid: 610,
             cong_action: false,
+            ecn: EcnFlags::default(),
             exact: None,
         }
         .write(&mut s);
@@ -682,6 +695,7 @@ mod tests {
             seq: 47,
             uid: 194,
             cong_action: false,
+            ecn: EcnFlags::default(),
             exact: Some(t),
         }
         .write(&mut s);

@@ -267,6 +267,7 @@ mod tests {
             echo_seq: 0,
             ts_echo: crate::sim::SimTime::ZERO,
             sig: false,
+            ecn: Default::default(),
         });
         q.enqueue(Waiting::Packet(ack));
         q.enqueue(control(5));

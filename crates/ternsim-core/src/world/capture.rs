@@ -575,6 +575,11 @@ impl World {
             seq: p.trace_seq(),
             uid: p.ns2_uid,
             cong_action: matches!(&p.payload, Payload::TcpData(s) if s.cong_action),
+            ecn: match &p.payload {
+                Payload::TcpData(s) => s.ecn,
+                Payload::TcpAck(a) => a.ecn,
+                _ => Default::default(),
+            },
             exact,
         }
         .write(out);
@@ -1340,6 +1345,7 @@ mod tests {
             payload_bytes: if seq == 0 { 0 } else { 1000 },
             retransmission: false,
             cong_action: false,
+            ecn: Default::default(),
             sent_at: SimTime::ZERO,
         };
         let ip = cap.ip_packet(&packet(Payload::TcpData(seg(2))));
@@ -1389,6 +1395,7 @@ mod tests {
             ts_echo: SimTime::ZERO,
             echo_seq: 6,
             sig: false,
+            ecn: Default::default(),
         };
         let Transport::Tcp {
             seq,
@@ -1414,6 +1421,7 @@ mod tests {
             ts_echo: SimTime::ZERO,
             echo_seq: 0,
             sig: false,
+            ecn: Default::default(),
         };
         let Transport::Tcp {
             seq, ack: a, flags, ..

@@ -268,7 +268,7 @@ impl World {
         now: SimTime,
         iface: IfaceId,
         next_hop: Addr,
-        packet: Packet,
+        mut packet: Packet,
         from: usize,
     ) {
         let device = self.ifaces[iface.ix()].device;
@@ -276,7 +276,7 @@ impl World {
         // A drop stage before the queue (ns-2's loss module at the link's head) judges the
         // packet before the enqueue trace sees it.
         if let Some(wire) = self.devices[device as usize].wired_mut() {
-            match wire.stage_verdict(DropPoint::Enqueue, &packet, from) {
+            match wire.stage_verdict(DropPoint::Enqueue, &mut packet, from) {
                 StageVerdict::Pass => {}
                 StageVerdict::Lose { traced } => {
                     let node = self.ifaces[iface.ix()].node;
@@ -481,12 +481,19 @@ impl World {
 
     /// A packet leaves the wire of `device` at `port`, past the first `from` drop stages at
     /// the far end.
-    fn leave_wire(&mut self, now: SimTime, device: u32, port: u16, packet: Packet, from: usize) {
+    fn leave_wire(
+        &mut self,
+        now: SimTime,
+        device: u32,
+        port: u16,
+        mut packet: Packet,
+        from: usize,
+    ) {
         let d = device as usize;
         // A drop stage at the far end (ns-2's `link-lossmodel`, after the delay) judges the
         // packet before the receive trace sees it.
         if let Some(wire) = self.devices[d].wired_mut() {
-            match wire.stage_verdict(DropPoint::Arrival, &packet, from) {
+            match wire.stage_verdict(DropPoint::Arrival, &mut packet, from) {
                 StageVerdict::Pass => {}
                 StageVerdict::Lose { traced } => {
                     let sender = IfaceId(device);

@@ -174,3 +174,57 @@ fn an_sfq_bottleneck_shares_the_link_fairly() {
     let drop_tail = shares(r#"{ kind = "drop_tail", limit = 40 }"#);
     assert!(drop_tail[0] > 0.5, "{drop_tail:?}");
 }
+
+/// ECN (RFC 3168) at the same RED bottleneck: with `setbit` and ECN-capable flows the early
+/// test marks instead of dropping (below max_thresh, where p_b < mark_p), so the flows lose
+/// fewer than half the packets they lose without ECN (428 and 140 early drops, seed 1); the
+/// window reactions keep the average queue between the thresholds all the same.
+#[test]
+fn ecn_flows_through_a_marking_red_lose_fewer_packets() {
+    let queue = r#"{ kind = "red", limit = 100, min_thresh = 5, max_thresh = 15, q_weight = 0.002, linterm = 10, gentle = true, use_mark_p = true, setbit = true }"#;
+    let plain = run(&from_toml(&dumbbell(queue)).unwrap(), 1);
+    let ecn_text = dumbbell(queue).replace("window = 200\n", "window = 200\necn = true\n");
+    let ecn = run(&from_toml(&ecn_text).unwrap(), 1);
+    let early = |s: &ternsim_core::world::RunOutput| {
+        s.summary
+            .packets
+            .drops_by_reason
+            .get("red_early")
+            .copied()
+            .unwrap_or(0)
+    };
+    let link = ecn
+        .summary
+        .links
+        .iter()
+        .find(|l| l.name == "bottleneck" && l.direction == "a_to_b")
+        .unwrap();
+    let mean = link.red.as_ref().unwrap().avg_queue_mean.unwrap();
+    eprintln!(
+        "early drops: {} without ECN, {} with; ECN average queue {mean:.2}",
+        early(&plain),
+        early(&ecn)
+    );
+    assert!(early(&plain) > 0);
+    assert!(early(&ecn) * 2 < early(&plain));
+    assert!(mean > 5.0 && mean < 15.0, "mean average queue {mean}");
+    assert!(ecn.summary.packets.balanced);
+}
+
+#[test]
+fn ecn_settings_name_their_key() {
+    let red = r#"{ kind = "red", setbit = true, mark_p = -1 }"#;
+    let err = from_toml(&dumbbell(red)).unwrap_err().to_string();
+    assert!(err.contains("links.0.queue.mark_p"), "{err}");
+    let err = from_toml(&dumbbell(
+        r#"{ kind = "drop_tail", limit = 5, setbit = true }"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("links.0.queue.setbit"), "{err}");
+    let vegas = dumbbell("50")
+        .replace("window = 200\n", "window = 200\necn = true\n")
+        .replace("tcp = \"reno\"", "tcp = \"vegas\"");
+    let err = from_toml(&vegas).unwrap_err().to_string();
+    assert!(err.contains("ecn"), "{err}");
+}

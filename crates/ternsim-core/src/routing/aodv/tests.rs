@@ -846,6 +846,7 @@ fn originated_non_tcp_packets_carry_ns2s_ip_header_on_the_air() {
         payload_bytes: 960,
         retransmission: false,
         cong_action: false,
+        ecn: Default::default(),
         sent_at: SimTime::ZERO,
     });
     let (addrs, ifaces) = net.ctx_of(0);

@@ -104,6 +104,27 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.timer_fix {
         cfg.timer_fix = v;
     }
+    if let Some(v) = opts.ecn {
+        if v && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
+            return Err(ScenarioError::at(
+                at("ecn"),
+                "ECN is modelled for the AIMD variants (Tahoe, Reno, NewReno, Sack1, FeW) only",
+            ));
+        }
+        cfg.ecn = v;
+    }
+    if let Some(v) = opts.old_ecn {
+        cfg.old_ecn = v;
+    }
+    if let Some(v) = opts.slow_start_restart {
+        if !v && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
+            return Err(ScenarioError::at(
+                at("slow_start_restart"),
+                "false is modelled for the AIMD variants only (ns-2 Vegas restarts anyway)",
+            ));
+        }
+        cfg.slow_start_restart = v;
+    }
     for (key, value, slot) in [
         ("srtt_bits", opts.srtt_bits, &mut cfg.rto.srtt_bits),
         ("rttvar_bits", opts.rttvar_bits, &mut cfg.rto.rttvar_bits),

@@ -286,6 +286,15 @@ fn drop_stages(
                 }
                 rule_out = rule_out.delaying(delay.0);
             }
+            if rule.mark == Some(true) {
+                if rule.delay.is_some() {
+                    return Err(ScenarioError::at(
+                        key("mark"),
+                        "a rule either marks or delays the packets it picks",
+                    ));
+                }
+                rule_out = rule_out.marking();
+            }
             rules.push(rule_out);
         }
         out.push(ResolvedDropStage {
@@ -534,6 +543,8 @@ fn red_key_given(t: &QueueTable) -> Option<&'static str> {
         ("queue_in_bytes", t.queue_in_bytes.is_some()),
         ("mean_packet_size", t.mean_packet_size.is_some()),
         ("use_mark_p", t.use_mark_p.is_some()),
+        ("setbit", t.setbit.is_some()),
+        ("mark_p", t.mark_p.is_some()),
     ]
     .into_iter()
     .find_map(|(key, given)| given.then_some(key))
@@ -619,17 +630,22 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 queue_in_bytes: t.queue_in_bytes.unwrap_or(d.queue_in_bytes),
                 mean_pktsize: mean_packet_size(path, t, d)?,
                 use_mark_p: t.use_mark_p.unwrap_or(d.use_mark_p),
+                setbit: t.setbit.unwrap_or(d.setbit),
+                mark_p: t.mark_p.unwrap_or(d.mark_p),
             };
+            if !(cfg.mark_p >= 0.0 && cfg.mark_p.is_finite()) {
+                return Err(ScenarioError::at(at("mark_p"), "allowed: a number >= 0"));
+            }
             if !(cfg.min_thresh >= 0.0 && cfg.min_thresh.is_finite()) {
                 return Err(ScenarioError::at(
                     at("min_thresh"),
                     "allowed: a number >= 0 (packets)",
                 ));
             }
-            if !(cfg.max_thresh > cfg.min_thresh && cfg.max_thresh.is_finite()) {
+            if !(cfg.max_thresh >= cfg.min_thresh && cfg.max_thresh.is_finite()) {
                 return Err(ScenarioError::at(
                     at("max_thresh"),
-                    format!("allowed: a number > min_thresh ({})", cfg.min_thresh),
+                    format!("allowed: a number >= min_thresh ({})", cfg.min_thresh),
                 ));
             }
             if !(cfg.q_weight > 0.0 && cfg.q_weight <= 1.0) {

@@ -6,9 +6,10 @@
 //! itself, which dispatches to them.
 
 use crate::sim::SimTime;
-use crate::tcp::congestion::{CwndAction, Slowdown};
+use crate::tcp::congestion::{CwndAction, Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 use crate::tcp::output::{Ns2EventKind, TcpEvent, TcpOutput};
+use crate::tcp::segment::Seq;
 use crate::tcp::traced::TracedVar;
 use crate::tcp::variant::WindowKind;
 use crate::tcp::window::hooks::{AckKind, DupAckDecision, LossEvent, NewAck};
@@ -24,9 +25,14 @@ use crate::tcp::window::WindowPolicy;
 /// (see [`loss_window`]). ns-2 Vegas's own `timeout()` writes no TIMEOUT; it goes back N
 /// first and then calls `slowdown`, which sets cwnd to `wnd_restart_` (1) and writes
 /// SLOW_START with that window before Vegas raises it to `v_slowstart_`.
+///
+/// ECN (ns-2 `TcpAgent::timeout`): a window an ECN-Echo left below one packet counts as one
+/// first; a timeout in the window an ECN-Echo halved (`last_cwnd_action_` ECN with data
+/// outstanding) sets cwnd to 1 and keeps ssthresh, and is not counted in `nrexmit_`.
 pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
     let aimd = aimd_slowdown(c);
     let outstanding = c.data_outstanding();
+    let after_ecn = outstanding && c.last_cwnd_action() == CwndAction::Ecn;
     if !aimd {
         // ns-2 Vegas's own `timeout()` backs off and goes back N before anything else (a
         // traced `backoff_` and `t_seqno_` change before `nrexmit_`); nothing it does next
@@ -38,7 +44,7 @@ pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut 
     // restart is no loss (an FTP stopped at 1.5 s restarts its window at about 1.8 s with
     // `nrexmit_` unchanged, measured against ns-2.35). Vegas's own `timeout()` counts every
     // expiry.
-    if outstanding || !aimd {
+    if (outstanding && !after_ecn) || !aimd {
         c.count_timeout();
     }
     out.event(TcpEvent::Timeout {
@@ -47,8 +53,25 @@ pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut 
     if aimd {
         c.trace_ns2_event(Ns2EventKind::Timeout, out);
     }
-    if !outstanding {
-        // ns-2 `slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)` and `reset_rtx_timer(0, 0)`.
+    if c.cfg().ecn && c.cwnd() < 1.0 {
+        let d = WindowDecision {
+            cwnd: 1.0,
+            ..WindowDecision::hold(c.congestion())
+        };
+        c.apply_window(&d, now, out);
+    }
+    if !outstanding && aimd && !c.cfg().slow_start_restart {
+        // ns-2 `slow_start_restart_` false: nothing outstanding, nothing done but the timer
+        // restart and `last_cwnd_action_ = TIMEOUT` (`recover_` stays).
+        c.reset_rtx_timer(now, false, false, out);
+        c.note_cwnd_action(CwndAction::Timeout);
+    } else if !outstanding {
+        // ns-2 `recover_ = maxseq_`, `slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)`,
+        // `reset_rtx_timer(0, 0)`, then `last_cwnd_action_ = TIMEOUT` (which the next
+        // reaction reads: an ECN-Echo is answered after a timeout whatever `recover_`).
+        if aimd {
+            c.open_loss_reaction(CwndAction::Timeout);
+        }
         loss_window(c, w, now, LossEvent::IdleTimeout, out);
         if aimd {
             c.reset_rtx_timer(now, false, false, out);
@@ -63,7 +86,12 @@ pub fn base_timeout(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut 
         {
             c.syn_timed_out();
         }
-        loss_window(c, w, now, LossEvent::Timeout, out);
+        let e = if after_ecn {
+            LossEvent::Ecn(Slowdown::CwndOne)
+        } else {
+            LossEvent::Timeout
+        };
+        loss_window(c, w, now, e, out);
         if aimd {
             c.reset_rtx_timer(now, false, true, out);
         }
@@ -97,11 +125,24 @@ pub fn new_ack_window(
             c.trace_transient(TracedVar::Cwnd, opened);
         }
     }
-    let d = w.on_new_ack(c, now, info);
+    // ns-2 `recv_newack_helper`: an ECN-Echo ACK from an ECN-capable peer does not open
+    // the window (`crate::tcp::ecn`); the ACK of packet 0 still sets the initial window.
+    let d = if info.kind == AckKind::Normal && !c.ecn().opens_window(c.cfg().old_ecn) {
+        let mut d = WindowDecision::hold(c.congestion());
+        if info.ack == 0 && c.cfg().delay_growth {
+            d.cwnd = c.window_init();
+        }
+        d
+    } else {
+        w.on_new_ack(c, now, info)
+    };
     // ns-2 Vegas clears the acknowledged send slots after reading them, before the
     // retransmission its check may send (a no-op without the Vegas send ring).
     c.clear_acked_send_slots(info.prev_last_ack, info.ack);
     c.apply_window(&d, now, out);
+    if info.kind == AckKind::Normal {
+        c.ecn_after_new_ack();
+    }
 }
 
 /// Offer a counted duplicate ACK to the window policy. True if it passed, so the recovery's
@@ -141,8 +182,10 @@ pub fn loss_window(
     // Every AIMD loss reaction is a `slowdown` call; the Vegas family's only one is in its
     // timeout (idle or not), where `slowdown` restarts cwnd at 1 before Vegas raises it.
     let slowdown = match e {
-        LossEvent::FastRetransmit(how) if aimd_slowdown(c) => Some((Some(halved), how)),
-        LossEvent::FastRetransmit(_) => None,
+        LossEvent::FastRetransmit(how) | LossEvent::Ecn(how) if aimd_slowdown(c) => {
+            Some((how.halves_ssthresh().then_some(halved), how))
+        }
+        LossEvent::FastRetransmit(_) | LossEvent::Ecn(_) => None,
         LossEvent::Timeout => Some((Some(halved), Slowdown::HalveSsthreshRestart)),
         LossEvent::IdleTimeout if aimd_slowdown(c) => Some((None, Slowdown::HalveSsthreshRestart)),
         LossEvent::IdleTimeout => Some((Some(halved), Slowdown::HalveSsthreshRestart)),
@@ -171,7 +214,43 @@ pub fn loss_window(
 
 /// ns-2 `dupack_action` permission shared by all variants: a new window of data since the
 /// last reaction (`highest_ack > recover`, bugFix_), or the first data packet was lost
-/// (`bugfix_ss_`: `highest_ack == 0`); always without `bugFix_` (`!bug_fix_ && !ecn_`).
+/// (`bugfix_ss_`: `highest_ack == 0`); always without `bugFix_` and ECN (`!bug_fix_ &&
+/// !ecn_`).
 pub fn new_window(c: &Conn) -> bool {
-    !c.cfg().bug_fix || c.highest_ack() > c.recover() || c.highest_ack() == 0
+    (!c.cfg().bug_fix && !c.cfg().ecn) || c.highest_ack() > c.recover() || c.highest_ack() == 0
+}
+
+/// What ns-2 `dupack_action` does at the duplicate-ACK threshold when [`new_window`] did not
+/// allow a reaction (the Tahoe, Reno, NewReno and Sack1 truth tables of `tcp/*.cc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepeatReaction {
+    /// The window was halved by an ECN-Echo: the policy's ECN branch (retransmit, no cut).
+    AfterEcn,
+    /// `bugFix_`: nothing, one reaction per window.
+    Refused,
+    /// Without `bugFix_` (but with ECN): the ordinary reaction.
+    Allowed,
+}
+
+/// The ns-2 `dupack_action` step after [`new_window`] said no (and the policy's own
+/// permissions, checked first, also did): ECN's branch, then `bugFix_`.
+pub fn repeat_reaction(c: &Conn) -> RepeatReaction {
+    if c.cfg().ecn && c.last_cwnd_action() == CwndAction::Ecn {
+        RepeatReaction::AfterEcn
+    } else if c.cfg().bug_fix {
+        RepeatReaction::Refused
+    } else {
+        RepeatReaction::Allowed
+    }
+}
+
+/// An ACK carrying ECN-Echo, before anything else is done with it (ns-2 `TcpAgent::ecn`,
+/// called at the top of every variant's `recv` when `ecn_` is on; RFC 3168 §6.1.2): once
+/// per window of data (the ACK is above `recover`, or the last reaction was a timeout),
+/// halve ssthresh and cwnd as a fast retransmit would, without retransmitting.
+pub fn ecn_echo(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, ack: Seq, out: &mut TcpOutput) {
+    if ack > c.recover() || c.last_cwnd_action() == CwndAction::Timeout {
+        c.open_ecn_reaction(out);
+        loss_window(c, w, now, LossEvent::Ecn(Slowdown::HalveBoth), out);
+    }
 }

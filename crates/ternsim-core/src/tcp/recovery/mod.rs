@@ -63,6 +63,11 @@ impl Recovery {
         ack: &AckSegment,
         out: &mut TcpOutput,
     ) {
+        // ns-2: every variant's `recv` answers an ECN-Echo first (`TcpAgent::ecn`).
+        c.set_ack_ecn_echo(ack.ecn.ece);
+        if ack.ecn.ece && c.cfg().ecn {
+            base::ecn_echo(c, w, now, ack.ack, out);
+        }
         match self {
             Recovery::Tahoe => tahoe::on_ack(c, w, now, ack.ack, out),
             Recovery::Reno => reno::on_ack(c, w, now, ack.ack, out),

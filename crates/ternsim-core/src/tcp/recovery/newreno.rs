@@ -5,7 +5,7 @@
 //! during recovery; the full ACK deflates to the halved cwnd and opens it by one CA step.
 
 use super::base::{dup_ack_passed, new_ack_window, new_window};
-use super::reno;
+use super::reno::{self, Threshold};
 use crate::sim::SimTime;
 use crate::tcp::congestion::CwndAction;
 use crate::tcp::conn::Conn;
@@ -43,15 +43,20 @@ impl NewReno {
                 // bugFix_ts_ and bugFix_ack_ (RFC 6582 §4.2): an ACK that echoes the last
                 // send of what it acknowledges, or that advanced little with cwnd > 1, is
                 // taken as a loss in the new window rather than a retransmitted copy.
+                // ns-2 checks these after ECN's branch (`dupack_action`).
                 let cfg = c.cfg();
                 let allowed = new_window(c)
-                    || (cfg.bug_fix && cfg.newreno.less_careful && c.highest_ack() == c.recover())
-                    || (cfg.bug_fix && cfg.bug_fix_ts && c.ack_echoes_last_send())
-                    || (cfg.bug_fix
-                        && cfg.bug_fix_ack
+                    || (cfg.bug_fix && cfg.newreno.less_careful && c.highest_ack() == c.recover());
+                let bug_fix_exception = (cfg.bug_fix_ts && c.ack_echoes_last_send())
+                    || (cfg.bug_fix_ack
                         && c.cwnd() > 1.0
                         && c.last_ack_advance() <= cfg.dupack_threshold as Seq);
-                reno::on_dup_ack(c, w, now, out, allowed);
+                let action = if allowed {
+                    Threshold::React
+                } else {
+                    Threshold::after_refusal(c, bug_fix_exception)
+                };
+                reno::on_dup_ack(c, w, now, out, action);
             }
         }
         send(c, now, out);

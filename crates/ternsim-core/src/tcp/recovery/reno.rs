@@ -3,7 +3,9 @@
 //! ACK deflates it and ends recovery, and a second fast retransmit in the same window is
 //! refused (bugFix_), so two losses in one window usually end in a timeout.
 
-use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
+use super::base::{
+    dup_ack_passed, loss_window, new_ack_window, new_window, repeat_reaction, RepeatReaction,
+};
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
@@ -37,7 +39,12 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
     } else if a == c.last_ack() {
         c.count_dup_ack();
         if dup_ack_passed(c, w, now, out) {
-            on_dup_ack(c, w, now, out, allowed(c));
+            let action = if allowed(c) {
+                Threshold::React
+            } else {
+                Threshold::after_refusal(c, false)
+            };
+            on_dup_ack(c, w, now, out, action);
         }
     }
     send(c, now, out);
@@ -48,19 +55,47 @@ fn allowed(c: &Conn) -> bool {
     new_window(c) || c.last_cwnd_action() == CwndAction::DupAck
 }
 
-/// §5 "Dup ACK", shared with NewReno (which differs only in `allowed`).
+/// What the duplicate ACK that reaches the threshold does (ns-2 Reno and NewReno
+/// `dupack_action`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threshold {
+    /// Fast retransmit and fast recovery.
+    React,
+    /// The window an ECN-Echo halved: retransmit and recover without another cut.
+    AfterEcn,
+    /// One reaction per window (bugFix_).
+    Nothing,
+}
+
+impl Threshold {
+    /// The action once the policy's own permissions said no: ECN's branch first, then
+    /// `bugFix_`, whose refusal `bug_fix_exception` (NewReno's `bugFix_ts_`/`bugFix_ack_`
+    /// tests) may overrule.
+    pub fn after_refusal(c: &Conn, bug_fix_exception: bool) -> Self {
+        match repeat_reaction(c) {
+            RepeatReaction::AfterEcn => Threshold::AfterEcn,
+            RepeatReaction::Allowed => Threshold::React,
+            RepeatReaction::Refused if bug_fix_exception => Threshold::React,
+            RepeatReaction::Refused => Threshold::Nothing,
+        }
+    }
+}
+
+/// §5 "Dup ACK", shared with NewReno (which differs only in its permissions).
 pub fn on_dup_ack(
     c: &mut Conn,
     w: &mut WindowPolicy,
     now: SimTime,
     out: &mut TcpOutput,
-    allowed: bool,
+    action: Threshold,
 ) {
     let thresh = c.cfg().dupack_threshold;
     let exit_fast_retrans = c.cfg().exit_fast_retrans;
     if c.dupacks() == thresh {
-        if allowed {
-            dupack_action(c, w, now, out);
+        match action {
+            Threshold::React => dupack_action(c, w, now, out),
+            Threshold::AfterEcn => ecn_dupack_action(c, now, out),
+            Threshold::Nothing => {}
         }
         // ns-2.26 (no exitFastRetrans_): dupwnd_ = 3 even when refused.
         if !exit_fast_retrans {
@@ -99,6 +134,17 @@ fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut Tcp
         LossEvent::FastRetransmit(Slowdown::HalveBoth),
         out,
     );
+    c.reset_rtx_timer(now, true, false, out);
+    c.fast_retransmit(c.last_ack() + 1, now, out);
+    c.set_inflation(c.cfg().dupack_threshold as i64);
+}
+
+/// The ECN branch of ns-2 Reno and NewReno `dupack_action`: the window an ECN-Echo halved
+/// is not cut again; `last_cwnd_action_` becomes DUPACK (so recovery proceeds as after a
+/// fast retransmit), the timer restarts without backoff, the hole is resent and the window
+/// inflated by the three duplicates. No event-trace line.
+fn ecn_dupack_action(c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
+    c.note_cwnd_action(CwndAction::DupAck);
     c.reset_rtx_timer(now, true, false, out);
     c.fast_retransmit(c.last_ack() + 1, now, out);
     c.set_inflation(c.cfg().dupack_threshold as i64);

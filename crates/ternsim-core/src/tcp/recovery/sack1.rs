@@ -6,7 +6,9 @@
 //! counts only if its SACK blocks reported new data. The timer restarts on every partial ACK;
 //! the exit ACK does not open cwnd; the scoreboard is discarded on RTO.
 
-use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
+use super::base::{
+    dup_ack_passed, loss_window, new_ack_window, new_window, repeat_reaction, RepeatReaction,
+};
 use super::scoreboard::Scoreboard;
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
@@ -114,7 +116,21 @@ impl Sack1 {
         out: &mut TcpOutput,
     ) {
         if !new_window(c) {
-            return;
+            match repeat_reaction(c) {
+                RepeatReaction::AfterEcn => {
+                    // ns-2 `Sack1TcpAgent::dupack_action`'s ECN branch: recovery without
+                    // another cut, `recover_` left where the ECN reaction put it.
+                    c.note_cwnd_action(CwndAction::DupAck);
+                    c.reset_rtx_timer(now, true, false, out);
+                    self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold as i64;
+                    self.fastrecov = true;
+                    self.sb.mark_retran(c.highest_ack() + 1);
+                    c.fast_retransmit(c.last_ack() + 1, now, out);
+                    return;
+                }
+                RepeatReaction::Refused => return,
+                RepeatReaction::Allowed => {}
+            }
         }
         c.open_loss_reaction(CwndAction::DupAck);
         self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold as i64;

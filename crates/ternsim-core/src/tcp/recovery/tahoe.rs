@@ -1,7 +1,9 @@
 //! Tahoe recovery, ns-2 `Agent/TCP` (tcp-spec §4): on the 3rd duplicate ACK halve ssthresh,
 //! set cwnd to `min_cwnd` (ns-2: one) and go back N from `highest_ack + 1`; no fast recovery.
 
-use super::base::{dup_ack_passed, loss_window, new_ack_window, new_window};
+use super::base::{
+    dup_ack_passed, loss_window, new_ack_window, new_window, repeat_reaction, RepeatReaction,
+};
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CwndAction, Slowdown};
 use crate::tcp::conn::Conn;
@@ -34,9 +36,21 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
 }
 
 /// §4 step 2, `dupacks_ == 3`: once per window (bugFix_), slow start again from the hole.
+/// In the window an ECN-Echo halved, go back N with cwnd 1 and ssthresh kept (ns-2
+/// `TcpAgent::dupack_action`'s ECN branch: no FAST_RETX event, `recover_` not moved).
 fn dupack_action(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, out: &mut TcpOutput) {
     if !new_window(c) {
-        return;
+        match repeat_reaction(c) {
+            RepeatReaction::AfterEcn => {
+                c.note_cwnd_action(CwndAction::DupAck);
+                loss_window(c, w, now, LossEvent::Ecn(Slowdown::CwndOne), out);
+                c.reset_rtx_timer(now, false, false, out);
+                c.count_fast_retransmit(c.t_seqno(), out);
+                return;
+            }
+            RepeatReaction::Refused => return,
+            RepeatReaction::Allowed => {}
+        }
     }
     // Event trace: FAST_RETX before the window changes (ns-2 `TcpAgent::dupack_action`).
     c.trace_ns2_event(Ns2EventKind::FastRetx, out);

@@ -30,6 +30,7 @@ fn the_sink_flips_sig_once_per_care_of_change_and_sets_it_on_every_ack() {
         payload_bytes: 1000,
         retransmission: false,
         cong_action: false,
+        ecn: Default::default(),
         sent_at: SimTime::ZERO,
     };
     let mut sigs = Vec::new();

@@ -4,6 +4,7 @@
 
 mod aimd;
 mod demo_vegas;
+mod ecn;
 mod event_trace;
 mod few;
 mod min_window;
@@ -49,6 +50,7 @@ pub fn ack_sack(k: Seq, blocks: &[(Seq, Seq)]) -> AckSegment {
         echo_seq: k,
         ts_echo: SimTime::ZERO,
         sig: false,
+        ecn: Default::default(),
     }
 }
 

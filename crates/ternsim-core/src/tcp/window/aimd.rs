@@ -50,7 +50,7 @@ impl Aimd {
 
     pub fn on_loss(&mut self, c: &Conn, e: LossEvent) -> WindowDecision {
         match e {
-            LossEvent::FastRetransmit(how) => c.slowdown(how),
+            LossEvent::FastRetransmit(how) | LossEvent::Ecn(how) => c.slowdown(how),
             // ssthresh = max(min_ssthresh, floor(min(cwnd, window)/2)), cwnd = min_cwnd.
             LossEvent::Timeout => c.slowdown(Slowdown::HalveSsthreshRestart),
             // tcp-spec §2: nothing outstanding → cwnd = min_cwnd only (restart_bugfix_).

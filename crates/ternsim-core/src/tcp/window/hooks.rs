@@ -51,6 +51,9 @@ pub enum LossEvent {
     Timeout,
     /// The timer expired with nothing outstanding (ns-2 slow-start restart after idle).
     IdleTimeout,
+    /// ECN (`crate::tcp::ecn`): ns-2 `slowdown` with these flags, for an ECN-Echo
+    /// (`HalveBoth`) or a loss in the window an ECN-Echo already halved (`CwndOne`).
+    Ecn(Slowdown),
 }
 
 /// The answer to a duplicate ACK.

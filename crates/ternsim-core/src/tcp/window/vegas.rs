@@ -418,7 +418,8 @@ impl Vegas {
     /// (`v_slowstart_` = 2).
     pub fn on_loss(&mut self, c: &Conn, now: SimTime, e: LossEvent) -> WindowDecision {
         match e {
-            LossEvent::FastRetransmit(how) => c.slowdown(how),
+            // ECN is refused for the Vegas family; a plain `slowdown` if it came.
+            LossEvent::FastRetransmit(how) | LossEvent::Ecn(how) => c.slowdown(how),
             // Vegas's timeout does the same with or without outstanding data
             // (slow_start_restart_ true).
             LossEvent::Timeout | LossEvent::IdleTimeout => {

@@ -249,7 +249,7 @@ impl VegasW {
     /// consecutive timeouts at it, the fractional window (D7); ssthresh by TO_ss (D6).
     pub fn on_loss(&mut self, c: &Conn, now: SimTime, e: LossEvent) -> WindowDecision {
         match e {
-            LossEvent::FastRetransmit(_) => self.vegas.on_loss(c, now, e),
+            LossEvent::FastRetransmit(_) | LossEvent::Ecn(_) => self.vegas.on_loss(c, now, e),
             LossEvent::Timeout => {
                 self.vegas.note_timeout(c, now);
                 let w = c.cwnd();
