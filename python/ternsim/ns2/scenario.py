@@ -30,6 +30,64 @@ TCP_VARIANTS = {
     "Agent/TCP/Vegas": "vegas",
 }
 
+#: FullTcp agent class -> ternsim FullTcp variant (`transport = "fulltcp"`).
+FULL_VARIANTS = {
+    "Agent/TCP/FullTcp": "reno",
+    "Agent/TCP/FullTcp/Tahoe": "tahoe",
+    "Agent/TCP/FullTcp/Newreno": "newreno",
+}
+
+#: The `Agent/TCP` variables a FullTcp agent reads, as their TCP option (the rest of
+#: TCP_OPTIONS are one-way TCP's: ns-2's FullTcp never reads them, whatever their value).
+FULL_TCP_SHARED = (
+    "tcpip_base_hdr_size_",
+    "window_",
+    "windowInit_",
+    "maxburst_",
+    "tcpTick_",
+    "minrto_",
+    "maxrto_",
+    "rtxcur_init_",
+    "precisionReduce_",
+    "bugFix_",
+    "rfc2988_",
+    "delay_growth_",
+    "T_SRTT_BITS",
+    "T_RTTVAR_BITS",
+    "rttvar_exp_",
+)
+
+#: FullTcp variable -> (`full_tcp` option, conversion).
+FULL_TCP_OPTIONS: dict[str, tuple[str, Any]] = {
+    "segsize_": ("segsize", lambda v: int(float(v))),
+    "segsperack_": ("segs_per_ack", lambda v: int(float(v))),
+    "spa_thresh_": ("spa_thresh", lambda v: int(float(v))),
+    "tcprexmtthresh_": ("dupack_threshold", lambda v: int(float(v))),
+    "iss_": ("iss", lambda v: int(float(v))),
+    "nodelay_": ("nodelay", classes.boolean),
+    "data_on_syn_": ("data_on_syn", classes.boolean),
+    "dupseg_fix_": ("dupseg_fix", classes.boolean),
+    "dupack_reset_": ("dupack_reset", classes.boolean),
+    "close_on_empty_": ("close_on_empty", classes.boolean),
+    "halfclose_": ("halfclose", classes.boolean),
+    "nopredict_": ("nopredict", classes.boolean),
+    "slow_start_restart_": ("slow_start_restart", classes.boolean),
+    "restart_bugfix_": ("restart_bugfix", classes.boolean),
+    "reno_fastrecov_": ("reno_fastrecov", classes.boolean),
+    "open_cwnd_on_pack_": ("open_cwnd_on_pack", classes.boolean),
+    "recov_maxburst_": ("recov_maxburst", lambda v: int(float(v))),
+}
+
+#: FullTcp variables ternsim models only at their ns-2.35 default: var -> (default, what).
+FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
+    "pipectrl_": ("0", "pipe-style send control"),
+    "signal_on_empty_": ("0", "the done_data callback"),
+    "ecn_syn_": ("0", "ECN-capable SYN/ACKs"),
+    "ecn_syn_wait_": ("0", "ECN SYN/ACK handling"),
+    "maxcwnd_": ("0", "a cwnd cap"),
+    "timestamps_": ("0", "the timestamp option"),
+}
+
 #: Traffic class -> ternsim UDP application kind.
 UDP_APPS = {
     "Application/Traffic/CBR": "cbr",
@@ -314,7 +372,11 @@ def settable(base: str) -> set[str]:
         # An application has no flow id in ns-2: `$cbr set fid_ 1` (Greis's tutorial) makes
         # a Tcl variable that nothing reads; the agent's fid_ marks the packets.
         out.add("fid_")
-    if classes.is_a(base, "Agent/TCP"):
+    if classes.is_a(base, "Agent/TCP/FullTcp"):
+        out |= {v for v in TCP_OPTIONS if not v.startswith("v_")}
+        out |= set(TCP_UNMODELLED) | set(FULL_TCP_OPTIONS) | set(FULL_TCP_UNMODELLED)
+        out |= {"interval_", "ts_option_size_", "debug_"}
+    elif classes.is_a(base, "Agent/TCP"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_") or base == "Agent/TCP/Vegas"}
         # Settable to their ns-2.35 default only: another value is refused before the run.
         out |= set(TCP_UNMODELLED)
@@ -520,6 +582,14 @@ class Translation:
                 ):
                     self.flows.append(self._ping_flow(agent))
                     self.ends.append((agent, agent.info["peer"]))
+                continue
+            if base in FULL_VARIANTS:
+                if agent.info.get("listen"):
+                    continue  # the passive end: its flow is its peer's
+                source = agent.info["app"] or agent
+                flow = self._full_flow(agent, source, times.get(source.name, []), end)
+                self.flows.append(flow)
+                self.ends.append((agent, agent.info["peer"]))
                 continue
             if base not in TCP_VARIANTS and base != "Agent/UDP":
                 continue
@@ -959,6 +1029,108 @@ class Translation:
         flow.update(transport="udp", app=spec)
         return flow
 
+    def _full_tcp_end(self, agent: Obj, peer: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One FullTcp agent's TCP options and `full_tcp` options: the variables it holds
+        that differ from ns-2.35's defaults of its class (and always the window)."""
+        o = self.model.o
+        base = o.builtin_base(agent.cls)
+        for var in TCP_UNMODELLED:
+            if var in FULL_TCP_OPTIONS or not o.hasvar(agent, var):
+                continue
+            message = unmodelled_value(base, var, o.getvar(agent, var))
+            if message is not None:
+                raise Refusal(message)
+        for var, (default, what) in FULL_TCP_UNMODELLED.items():
+            if o.hasvar(agent, var) and not _same_value(o.getvar(agent, var), default):
+                raise Refusal(
+                    f"{base} {var} {o.getvar(agent, var)} ({what}): not supported; "
+                    f"supported: {var} {default} (ns-2.35's default)"
+                )
+        defaults = classes.class_defaults(base, {})
+        options: dict[str, Any] = {"profile": "ns2.35"}
+        for var in FULL_TCP_SHARED:
+            key, conv = TCP_OPTIONS[var]
+            if not o.hasvar(agent, var):
+                continue
+            value = self._var(agent, var)
+            if var == "window_" or value != classes.bound_value(var, defaults.get(var, "")):
+                options[key] = conv(value)
+        interval = classes.seconds(self._var(agent, "interval_"))
+        if interval != 0.1:
+            options["delack_interval"] = _secs(interval)
+        if agent.name in self.boot_times:
+            options["tick_phase"] = _secs(self.boot_times[agent.name])
+        full: dict[str, Any] = {}
+        if peer and base != o.builtin_base(agent.info["peer"].cls):
+            full["variant"] = FULL_VARIANTS[base]
+        for var, (key, conv) in FULL_TCP_OPTIONS.items():
+            if not o.hasvar(agent, var):
+                continue
+            value = self._var(agent, var)
+            if value != classes.bound_value(var, defaults.get(var, "")):
+                full[key] = conv(value)
+        if peer:
+            options.pop("profile")
+        return options, full
+
+    def _full_flow(
+        self, agent: Obj, app: Obj, times: list[tuple[float, str]], end: float
+    ) -> dict[str, Any]:
+        """The flow of a FullTcp agent and the FullTcp agent listening at its peer: the
+        application (FTP `start` or `produce`) on the active opener."""
+        o = self.model.o
+        base = o.builtin_base(agent.cls)
+        peer = agent.info["peer"]
+        if agent.info["node"] is None or peer is None or peer.info["node"] is None:
+            raise Refusal(f"agent {agent.name} ({base}) is not attached and connected")
+        peer_base = o.builtin_base(peer.cls)
+        if peer_base not in FULL_VARIANTS or not peer.info.get("listen"):
+            raise Refusal(
+                f"{base} connected to {peer_base}{'' if peer.info.get('listen') else ''}: "
+                "supported: a FullTcp agent connected to a FullTcp agent that listens "
+                "(`$sink listen`)"
+            )
+        if peer.info["app"] is not None:
+            raise Refusal(
+                "an application on the listening FullTcp agent: not supported; supported: "
+                "data from the active opener only"
+            )
+        if app is not agent and o.builtin_base(app.cls) != "Application/FTP":
+            raise Refusal(
+                f"{o.builtin_base(app.cls)} over {base}: not supported; supported: Application/FTP"
+            )
+        starts = [t for t, what in times if what == "start"]
+        if any(what == "stop" for _, what in times) or len(starts) > 1:
+            raise Refusal(
+                f"{base}: an application stopped or started twice: not supported (FTP `stop` "
+                "closes a FullTcp connection, which ternsim does not model); supported: one "
+                "`start` or `produce`"
+            )
+        options, full = self._full_tcp_end(agent, peer=False)
+        peer_options, peer_full = self._full_tcp_end(peer, peer=True)
+        flow: dict[str, Any] = {
+            "name": agent.name,
+            "src": self.node_name(agent.info["node"]),
+            "dst": self.node_name(peer.info["node"]),
+            "start": _secs(starts[0] if starts else 0.0),
+            "transport": "fulltcp",
+            "tcp": FULL_VARIANTS[base],
+            "options": options,
+        }
+        if not starts:
+            flow["autostart"] = False
+        if peer_options:
+            flow["peer_options"] = peer_options
+        if full:
+            flow["full_tcp"] = full
+        if peer_full:
+            flow["full_tcp_peer"] = peer_full
+        if app.info.get("produce") is not None:
+            # `$ftp produce N` / `$tcp advance N`: N segments of segsize_ bytes.
+            size = int(float(self._var(agent, "segsize_")))
+            flow["bytes"] = f"{app.info['produce'] * size}B"
+        return flow
+
     # --- results back to ns-2 --------------------------------------------------------------
 
     def trace_lines(self, text: str) -> list[str]:
@@ -1261,6 +1433,14 @@ class Translation:
                     f[11] += f"{tcphdr} 0"
                 return " ".join(f)
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
+            uid, at, header = f[11].partition("@")
+            if at:
+                # A FullTcp segment: the core glued its ackno, flags and hlen to the uid.
+                f[11] = uid
+                if (f[2], f[3]) in tcphdr_dirs:
+                    f[11] += " " + header.replace(",", " ") + " 0"
+                renumber(f, i)
+                return " ".join(f)
             if (f[2], f[3]) in tcphdr_dirs:
                 blocks = 0
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:

@@ -275,6 +275,12 @@ class Model:
         #: The TCP agents' traced variables (`$tcp attach $f; $tcp trace cwnd_`).
         self.var_traces = VarTraces(self)
         b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
+        b["Agent/TCP/FullTcp"] = {
+            "listen": self.full_listen,
+            "trace": self._refuse_full("trace (traced variables of a FullTcp agent)"),
+            "close": self._refuse_full("close (FullTcp's FIN exchange)"),
+            "send": self._refuse_full("send from a callback"),
+        }
         b["Queue/RED"] = {
             "attach": self.var_traces.attach,
             "trace": self.var_traces.red_trace,
@@ -316,8 +322,10 @@ class Model:
             self.agents.append(obj)
             if classes.is_a(base, "Agent/TCP"):
                 # TcpAgent::reset() draws boot_time_ = Random::uniform(tcpTick_); ns-2 resets a
-                # new agent once (Vegas twice) when it creates it.
-                self.rng_draws += 2 if base == "Agent/TCP/Vegas" else 1
+                # new agent once (Vegas and FullTcp twice: their delay_bind_init_all resets it
+                # again) when it creates it.
+                twice = base == "Agent/TCP/Vegas" or classes.is_a(base, "Agent/TCP/FullTcp")
+                self.rng_draws += 2 if twice else 1
                 self.var_traces.on_create(obj)
                 # `Agent/TCP instproc init` calls `create-eventtrace`: an agent made after
                 # `eventtrace-all` writes its events into that channel.
@@ -1420,6 +1428,20 @@ class Model:
             raise Refusal("an agent with two applications (or the reverse): not supported")
         app.info["agent"], agent.info["app"] = agent, app
         return ""
+
+    def full_listen(self, agent: Obj, args: tuple) -> str:
+        """`$tcp listen` (ns-2 `FullTcpAgent::listen`): the agent is a passive opener."""
+        self._before_run("listen")
+        if args:
+            raise Refusal("listen: takes no arguments")
+        agent.info["listen"] = True
+        return ""
+
+    def _refuse_full(self, what: str) -> Any:
+        def refuse(o: Obj, args: tuple) -> str:
+            raise Refusal(f"{what}: not supported")
+
+        return refuse
 
     def ping_send(self, agent: Obj, args: tuple) -> str:
         """`$ping send`: an echo request now; during the run only (ns-2 sends one made

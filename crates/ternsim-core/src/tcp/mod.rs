@@ -27,6 +27,7 @@
 pub mod config;
 pub mod congestion;
 pub mod conn;
+pub mod full;
 pub mod output;
 pub mod recovery;
 pub mod rto;

@@ -53,6 +53,10 @@ pub struct WiredRecord<'a> {
     pub uid: u64,
     /// ns-2's congestion-action flag, the fourth flag character (`---A---`).
     pub cong_action: bool,
+    /// A FullTcp segment's header fields that `Trace set show_tcphdr_ 1` prints (ackno,
+    /// flags, hlen): written glued to the uid as `uid@ackno,flags,hlen` for the host to
+    /// place (the ns-2 front end) or drop.
+    pub tcp_header: Option<(i64, u8, u32)>,
     /// The exact time in seconds, written as a 13th field when given
     /// (`CaptureSpec::ns2_exact_times`).
     pub exact: Option<f64>,
@@ -85,6 +89,9 @@ impl WiredRecord<'_> {
             self.seq,
             self.uid
         );
+        if let Some((ack, flags, hlen)) = self.tcp_header {
+            let _ = write!(out, "@{ack},{flags:#x},{hlen}");
+        }
         match self.exact {
             Some(t) => {
                 let _ = writeln!(out, " {t:?}");
@@ -629,6 +636,7 @@ mod tests {
             seq: 62,
             uid: 197,
             cong_action: true,
+            tcp_header: None,
             exact: None,
         }
         .write(&mut s);
@@ -653,6 +661,7 @@ mod tests {
             seq: 225,
             uid: 610,
             cong_action: false,
+            tcp_header: None,
             exact: None,
         }
         .write(&mut s);
@@ -682,6 +691,7 @@ mod tests {
             seq: 47,
             uid: 194,
             cong_action: false,
+            tcp_header: None,
             exact: Some(t),
         }
         .write(&mut s);

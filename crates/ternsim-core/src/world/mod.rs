@@ -24,6 +24,7 @@ mod device;
 mod dv;
 mod events;
 mod forwarding;
+mod full_tcp;
 mod mobile_ip;
 mod node;
 mod ping;
@@ -194,6 +195,7 @@ struct TcpAgents {
 
 enum FlowAgents {
     Tcp(Box<TcpAgents>),
+    Full(Box<full_tcp::FullAgents>),
     Udp(Box<UdpAgents>),
     Ping(Box<PingAgents>),
 }
@@ -328,6 +330,8 @@ struct World {
     wired_out: IfaceOutput,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
+    /// The output buffer of FullTcp calls, reused.
+    full_out: crate::tcp::full::FullOutput,
     /// The traced TCP variables' changes since the host last took them (ns-2 `$tcp trace
     /// VAR`): time, flow, change.
     var_trace: Vec<(SimTime, u32, crate::tcp::VarChange)>,
@@ -583,6 +587,33 @@ impl World {
                         running: false,
                     }))
                 }
+                FlowTransport::FullTcp {
+                    a,
+                    b,
+                    phases,
+                    app_bytes,
+                } => {
+                    // Each agent draws its tick-clock phase (ns-2 `boot_time_`) as the
+                    // one-way sender does, unless the scenario gives it.
+                    let phase = |k: usize, cfg: &crate::tcp::full::FullTcpConfig| {
+                        let mut rng =
+                            RandomStream::named(seed, &format!("flow/{}/fulltcp{k}", f.name));
+                        let drawn = SimTime(rng.below(cfg.rto.tick.as_nanos().max(1)));
+                        phases[k].unwrap_or(drawn)
+                    };
+                    let pa = phase(0, a);
+                    let pb = phase(1, b);
+                    let mut listener = crate::tcp::full::FullTcpAgent::new(**b, pb);
+                    listener.listen();
+                    nodes[f.src].bind(port, Agent::TcpSender(i as u32));
+                    nodes[f.dst].bind(port, Agent::TcpSink(i as u32));
+                    FlowAgents::Full(Box::new(full_tcp::FullAgents {
+                        ends: [crate::tcp::full::FullTcpAgent::new(**a, pa), listener],
+                        wakes: [Wake::default(), Wake::default()],
+                        started: false,
+                        app_bytes: *app_bytes,
+                    }))
+                }
                 FlowTransport::Udp { traffic } => {
                     nodes[f.src].bind(port, Agent::UdpSource(i as u32));
                     nodes[f.dst].bind(port, Agent::UdpSink(i as u32));
@@ -674,6 +705,7 @@ impl World {
             tcp_out,
             var_trace: Vec::new(),
             sink_out: SinkOutput::default(),
+            full_out: crate::tcp::full::FullOutput::default(),
             spent_packets: Vec::with_capacity(SPENT_PACKETS_KEPT),
             capture: None,
             ping_upcalls: false,
@@ -745,6 +777,7 @@ impl World {
         self.fast_wired = false;
         self.set_lazy_tx(false);
         self.tcp_out.ns2_event_trace = c.events;
+        self.full_out.ns2_event_trace = c.events;
         self.capture = Some(Box::new(c));
         for d in &mut self.devices {
             if let Some(w) = d.wired_mut() {

@@ -10,6 +10,7 @@ mod base_station;
 mod common;
 mod events;
 mod flows;
+mod full_tcp;
 mod mobileip;
 mod mobility;
 mod tcp;
@@ -163,6 +164,16 @@ pub enum FlowTransport {
     Udp {
         traffic: TrafficSpec,
     },
+    /// A pair of ns-2 FullTcp agents: the active opener at the flow's `src` (its
+    /// application sends), the passive opener (listening) at `dst`.
+    FullTcp {
+        a: Box<crate::tcp::full::FullTcpConfig>,
+        b: Box<crate::tcp::full::FullTcpConfig>,
+        /// Each end's tick-clock phase (ns-2 `boot_time_`); `None`: drawn.
+        phases: [Option<SimTime>; 2],
+        /// Application bytes to send; `None` = unlimited (FTP).
+        app_bytes: Option<u64>,
+    },
     /// A pair of ns-2 ping agents (`Agent/Ping`): either end sends echo requests, the other
     /// replies.
     Ping {
@@ -193,7 +204,9 @@ impl ResolvedFlow {
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match &self.transport {
             FlowTransport::Tcp { tcp, .. } => Some(tcp.as_ref()),
-            FlowTransport::Udp { .. } | FlowTransport::Ping { .. } => None,
+            FlowTransport::Udp { .. }
+            | FlowTransport::Ping { .. }
+            | FlowTransport::FullTcp { .. } => None,
         }
     }
 }

@@ -1,0 +1,1 @@
+//! Hand-worked exchanges of two FullTcp agents.
