@@ -502,7 +502,7 @@ def _variable_names(tcl: Any, handles: set[str]) -> dict[str, str]:
     return names
 
 
-def boot_times(model: Model) -> dict[str, float]:
+def boot_times(model: Model, full_starts: list[str] | None = None) -> dict[str, float]:
     """Each attached TCP agent's ``boot_time_`` as ns-2.35 draws it, in seconds.
 
     ``boot_time_`` (the agent's phase against the ``tcpTick_`` clock, which sets how each RTT
@@ -512,6 +512,10 @@ def boot_times(model: Model) -> dict[str, float]:
     in the order Tcl's ``array names Node_`` lists them and each node's agents in the order
     they were attached. The last draw is the one the run uses. Tcl 8.6 lists an array in the
     order of its hash table, which this interpreter (Tcl 8.6, as ns-2.35 links) reproduces.
+
+    A FullTcp active opener is reset once more when its application starts (ns-2
+    `advance_bytes` in state CLOSED): ``full_starts`` names them in the order they start,
+    each drawing after everything before the run.
     """
     from .._native import core
 
@@ -536,6 +540,9 @@ def boot_times(model: Model) -> dict[str, float]:
             if classes.is_a(model.o.builtin_base(agent.cls), "Agent/TCP"):
                 index[agent.name] = draw
                 draw += 1
+    for name in full_starts or []:
+        index[name] = draw
+        draw += 1
     uniforms = core().ns2_uniforms(model.default_rng_seed, draw) if index else []
     out = {}
     for name, i in index.items():
@@ -567,7 +574,17 @@ class Translation:
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
         self.wireless = any(n.info["mobile"] for n in model.nodes)
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
-        self.boot_times = boot_times(model)
+        full_starts = []
+        for _, obj, what, _ in actions:
+            agent = obj.info.get("agent") or obj
+            if (
+                what == "start"
+                and o.builtin_base(agent.cls) in FULL_VARIANTS
+                and not agent.info.get("listen")
+                and agent.name not in full_starts
+            ):
+                full_starts.append(agent.name)
+        self.boot_times = boot_times(model, full_starts)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what, _ in actions:

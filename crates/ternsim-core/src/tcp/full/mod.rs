@@ -350,7 +350,7 @@ impl FullTcpAgent {
             highest_ack: -1,
             curseq: 0,
             infinite_send: false,
-            close_on_empty: cfg.close_on_empty,
+            close_on_empty: false,
             cwnd: 0.0,
             ssthresh: i64::from(cfg.window),
             dupacks: 0,
@@ -410,7 +410,9 @@ impl FullTcpAgent {
         self.irs = -1;
         self.last_send_time = None;
         self.fastrecov = false;
-        self.close_on_empty = self.cfg.close_on_empty;
+        // ns-2's reset clears `close_on_empty_` whatever the script set (only a
+        // `sendmsg ... MSG_EOF` sets it again).
+        self.close_on_empty = false;
     }
 
     // --- read-only view ---
@@ -631,6 +633,12 @@ impl FullTcpAgent {
     /// A timer deadline passed (ns-2 `FullTcpAgent::timeout`).
     pub fn on_timer(&mut self, now: SimTime, out: &mut FullOutput) {
         if self.state == State::Listen {
+            // ns-2 ignores a timer that expires while listening (and does not restart it).
+            for t in [&mut self.rtx_at, &mut self.delack_at] {
+                if t.is_some_and(|t| t <= now) {
+                    *t = None;
+                }
+            }
             return;
         }
         if self.rtx_at.is_some_and(|t| t <= now) {
@@ -646,6 +654,8 @@ impl FullTcpAgent {
                 self.flags |= TF_ACKNOW;
                 self.send_much(now, true, Reason::Normal, 0, out);
             }
+            // The delayed-ACK timer runs on, one tick every `interval_`.
+            self.delack_at = Some(now + self.cfg.delack_interval);
         }
     }
 
@@ -814,7 +824,6 @@ impl FullTcpAgent {
         }
         self.sendpacket(now, seqno, self.rcv_nxt, pflags, datalen, reason, out);
         self.flags &= !(TF_ACKNOW | TF_DELACK);
-        self.delack_at = None;
         let reliable = datalen + i64::from(syn) + i64::from(fin);
         if self.cong_action && reliable > 0 && !is_retransmit {
             self.cong_action = false;
@@ -994,6 +1003,14 @@ impl FullTcpAgent {
             return;
         }
         let ackno = p.ack;
+        // The delayed-ACK timer: started by the first segment that arrives, at the next
+        // multiple of `interval_` (ns-2 recv: "t0 = k * interval_ for some k such that
+        // t0 > now"), then every `interval_` (`timeout(TCP_TIMER_DELACK)`).
+        let interval = self.cfg.delack_interval.as_nanos();
+        if interval > 0 && self.delack_at.is_none() {
+            let k = now.as_nanos() / interval;
+            self.delack_at = Some(SimTime::from_nanos((k + 1) * interval));
+        }
         // Header prediction (ns-2 `predict_ok`): in-order pure ACK or in-order data.
         if !self.cfg.nopredict && self.predict_ok(&p) {
             if p.datalen == 0 {
@@ -1009,7 +1026,6 @@ impl FullTcpAgent {
             } else if ackno == self.highest_ack && self.rq.is_empty() {
                 self.rcv_nxt += p.datalen;
                 self.flags |= TF_DELACK;
-                self.delack_at = Some(now + self.cfg.delack_interval);
                 out.delivered_bytes += p.datalen as u64;
                 if self.need_send() {
                     self.send_much(now, true, Reason::Normal, self.maxburst, out);
@@ -1057,7 +1073,6 @@ impl FullTcpAgent {
                     self.cwnd = self.initial_window();
                     if p.datalen > 0 {
                         self.flags |= TF_DELACK;
-                        self.delack_at = Some(now + self.cfg.delack_interval);
                     } else {
                         self.flags |= TF_ACKNOW;
                     }
@@ -1214,7 +1229,6 @@ impl FullTcpAgent {
         if (p.datalen > 0 || p.flags & TH_FIN != 0) && !self.state.have_received_fin() {
             if p.seq == self.rcv_nxt && self.rq.is_empty() {
                 self.flags |= TF_DELACK;
-                self.delack_at = Some(now + self.cfg.delack_interval);
                 self.rcv_nxt += p.datalen;
                 tiflags = p.flags & TH_FIN;
                 if p.datalen > 0 {
