@@ -395,6 +395,14 @@ VALIDATION_PASSES = [
     ("newreno", "newreno_rto_loss_tsh"),
     # RED's early tests on ns-2's own draws, its `curq_`/`ave_` traced into a channel.
     ("red", "red1"),
+    # FullTcp: handshake, byte sequence numbers, the header fields, Reno recovery, E lines.
+    ("testReno-full", "Reno_FullTCP"),
+    # FullTcp/Newreno's partial ACKs; FullTcp/Tahoe's slow start on three duplicates.
+    ("testReno-full", "NewReno_FullTCP2"),
+    ("tcpVariants", "twodrops_tahoe_full"),
+    # FullTcp's periodic delayed-ACK timer (segsperack_ 2 on the listener), a lost SYN.
+    ("full", "delack"),
+    ("full", "droppedsyn"),
 ]
 
 

@@ -28,7 +28,19 @@ from pathlib import Path
 from typing import Any
 
 #: The suites of the TCP validation, in ns-2's test folder.
-SUITES = ("newreno", "testReno", "tcp", "sack", "rfc2581", "LimTransmit", "tcpVariants", "red")
+SUITES = (
+    "newreno",
+    "testReno",
+    "tcp",
+    "sack",
+    "rfc2581",
+    "LimTransmit",
+    "tcpVariants",
+    "red",
+    # ns-2's two-way TCP (Agent/TCP/FullTcp, /Tahoe, /Newreno).
+    "full",
+    "testReno-full",
+)
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")
 

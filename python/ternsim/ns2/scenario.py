@@ -44,6 +44,7 @@ FULL_TCP_SHARED = (
     "window_",
     "windowInit_",
     "maxburst_",
+    "maxcwnd_",
     "tcpTick_",
     "minrto_",
     "maxrto_",
@@ -84,7 +85,6 @@ FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "signal_on_empty_": ("0", "the done_data callback"),
     "ecn_syn_": ("0", "ECN-capable SYN/ACKs"),
     "ecn_syn_wait_": ("0", "ECN SYN/ACK handling"),
-    "maxcwnd_": ("0", "a cwnd cap"),
     "timestamps_": ("0", "the timestamp option"),
 }
 
@@ -1501,6 +1501,12 @@ class Translation:
                 m[str(agent.info["node"].info["id"])] = str(agent.info["port"])
             ports.append(m)
             if o.builtin_base(receiver.cls) == "Agent/Ping":
+                answer_fid[i] = (str(receiver.info["node"].info["id"]), o.getvar(receiver, "fid_"))
+            elif (
+                o.builtin_base(receiver.cls) in FULL_VARIANTS and o.getvar(receiver, "fid_") != "0"
+            ):
+                # A listening FullTcp agent's segments carry its own fid_ (it takes the
+                # SYN's only when its own is 0: FullTcpAgent::recv in LISTEN).
                 answer_fid[i] = (str(receiver.info["node"].info["id"]), o.getvar(receiver, "fid_"))
         return flow_fid, ports, answer_fid
 

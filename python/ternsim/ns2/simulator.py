@@ -177,6 +177,7 @@ class Model:
             "attach-agent": self.attach_agent,
             "connect": self.connect,
             "create-connection": self.create_connection,
+            "create-connection-listen": self.create_connection_listen,
             "at": self.at,
             "now": lambda o, a: _num(self.now),
             "run": self.run,
@@ -1290,6 +1291,19 @@ class Model:
         self.connect(None, (made[0].name, made[1].name))  # type: ignore[arg-type]
         return made[0].name
 
+    def create_connection_listen(self, sim: Obj, args: tuple) -> str:
+        """`$ns create-connection-listen SRCTYPE SRCNODE DSTTYPE DSTNODE FID`
+        (ns-lib.tcl): `create-connection`, then the destination agent listens (FullTcp)."""
+        source = self.create_connection(sim, args)
+        sink = self.o.objects[source].info["peer"]
+        if not classes.is_a(self.o.builtin_base(sink.cls), "Agent/TCP/FullTcp"):
+            raise Refusal(
+                f"create-connection-listen {args[2]}: supported: a FullTcp destination "
+                "(the agent that listens)"
+            )
+        self.full_listen(sink, ())
+        return source
+
     def at(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:
             raise Refusal("at: give TIME SCRIPT")
@@ -1351,7 +1365,10 @@ class Model:
         ok = settable(base)
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
-        if var in TCP_UNMODELLED:
+        from .scenario import FULL_TCP_OPTIONS
+
+        modelled = classes.is_a(base, "Agent/TCP/FullTcp") and var in FULL_TCP_OPTIONS
+        if var in TCP_UNMODELLED and not modelled:
             message = unmodelled_value(base, var, value)
             if message is not None:
                 raise Refusal(message)
