@@ -403,6 +403,10 @@ VALIDATION_PASSES = [
     # FullTcp's periodic delayed-ACK timer (segsperack_ 2 on the listener), a lost SYN.
     ("full", "delack"),
     ("full", "droppedsyn"),
+    # FullTcp's FIN exchange (`$src close`), data both ways, a simultaneous open and close.
+    ("full", "close"),
+    ("full", "twoway"),
+    ("full", "simul-close"),
 ]
 
 

@@ -107,15 +107,21 @@ def test_fulltcp_scripts_give_ns2s_trace_byte_for_byte(tmp_path, name):
 @pytest.mark.parametrize(
     "body,message",
     [
-        ('$sink listen\n$ns at 1.0 "$tcp close"', "close (FullTcp's FIN exchange): not supported"),
-        ("", "a FullTcp agent connected to a FullTcp agent that listens"),
+        (
+            '$sink listen\n$ns at 0.5 "$tcp close"\n$ns at 0.7 "$tcp advance-bytes 100"',
+            "after a close (reopening a FullTcp connection): not supported",
+        ),
+        (
+            '$sink listen\n$ns at 0.05 "$sink advance-bytes 100"',
+            "a listening FullTcp agent that sends before its peer opens the connection",
+        ),
         ("$sink listen\n$sink set ecn_ 1", "ecn_ 1 (ECN): not supported"),
         ("$sink listen\n$tcp set timestamps_ true", "timestamps_ 1 (the timestamp option)"),
-        (
-            '$sink listen\nset ftp2 [$sink attach-app FTP]\n$ns at 0.2 "$ftp2 start"',
-            "an application on the listening FullTcp agent: not supported",
-        ),
         ("$sink listen\n$tcp set pipectrl_ true", "pipectrl_ 1 (pipe-style send control)"),
+        (
+            "$sink listen\nAgent/TCP/FullTcp instproc done {} { puts done }",
+            "a `done` instproc of Agent/TCP/FullTcp",
+        ),
     ],
 )
 def test_what_fulltcp_does_not_model_stops_before_the_run(tmp_path, body, message):

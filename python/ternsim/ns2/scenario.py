@@ -574,15 +574,17 @@ class Translation:
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
         self.wireless = any(n.info["mobile"] for n in model.nodes)
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
+        #: The FullTcp ends' actions in schedule order: (time, agent, what, args).
+        self._full_actions: list[tuple[float, Obj, str, tuple]] = []
         full_starts = []
-        for _, obj, what, _ in actions:
-            agent = obj.info.get("agent") or obj
-            if (
-                what == "start"
-                and o.builtin_base(agent.cls) in FULL_VARIANTS
-                and not agent.info.get("listen")
-                and agent.name not in full_starts
-            ):
+        for t, obj, what, args in actions:
+            agent = obj.info.get("agent") if "agent" in obj.info else obj
+            if agent is None or o.builtin_base(agent.cls) not in FULL_VARIANTS:
+                continue
+            self._full_actions.append((t, obj, what, args))
+            # The opener's first send resets it (advance_bytes in CLOSED): a boot_time_ draw.
+            sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes")
+            if sends and not agent.info.get("listen") and agent.name not in full_starts:
                 full_starts.append(agent.name)
         self.boot_times = boot_times(model, full_starts)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
@@ -601,10 +603,10 @@ class Translation:
                     self.ends.append((agent, agent.info["peer"]))
                 continue
             if base in FULL_VARIANTS:
-                if agent.info.get("listen"):
-                    continue  # the passive end: its flow is its peer's
+                if agent.info.get("listen") or any(agent is far for _, far in self.ends):
+                    continue  # the far end: its flow is its peer's
                 source = agent.info["app"] or agent
-                flow = self._full_flow(agent, source, times.get(source.name, []), end)
+                flow = self._full_flow(agent, source, end)
                 self.flows.append(flow)
                 self.ends.append((agent, agent.info["peer"]))
                 continue
@@ -1090,9 +1092,41 @@ class Translation:
             options.pop("profile")
         return options, full
 
-    def _full_flow(
-        self, agent: Obj, app: Obj, times: list[tuple[float, str]], end: float
-    ) -> dict[str, Any]:
+    def _full_end_actions(self, agent: Obj, end: float) -> list[tuple[float, dict[str, Any]]]:
+        """One FullTcp end's scheduled sends and closes before ``end``, as scenario actions
+        (ns-2: FTP `start` is `send -1`, `produce N` and `advance N` offer N segments,
+        `advance-bytes N` N bytes, FTP `stop` is `advance 0` then `close`)."""
+        segsize = int(float(self._var(agent, "segsize_")))
+        out: list[tuple[float, dict[str, Any]]] = []
+        closed = False
+        for t, obj, what, args in self._full_actions:
+            if not (obj is agent or obj is agent.info["app"]) or t >= end:
+                continue
+            at = _secs(t)
+            if closed:
+                raise Refusal(
+                    f"{obj.name} {what} after a close (reopening a FullTcp connection): not "
+                    "supported"
+                )
+            if what == "start":
+                out.append((t, {"at": at}))
+            elif what in ("produce", "advance", "advanceby"):
+                n = int(args[0])
+                if n >= 0x10000000:
+                    raise Refusal(f"{what} {n}: ns-2's `huge number` convention: not supported")
+                out.append((t, {"at": at, "bytes": f"{n * segsize}B"}))
+            elif what == "advance-bytes":
+                out.append((t, {"at": at, "bytes": f"{int(args[0])}B"}))
+            elif what == "stop":
+                out.append((t, {"at": at, "bytes": "0B"}))
+                out.append((t, {"at": at, "close": True}))
+                closed = True
+            elif what == "close":
+                out.append((t, {"at": at, "close": True}))
+                closed = True
+        return out
+
+    def _full_flow(self, agent: Obj, app: Obj, end: float) -> dict[str, Any]:
         """The flow of a FullTcp agent and the FullTcp agent listening at its peer: the
         application (FTP `start` or `produce`) on the active opener."""
         o = self.model.o
@@ -1101,51 +1135,63 @@ class Translation:
         if agent.info["node"] is None or peer is None or peer.info["node"] is None:
             raise Refusal(f"agent {agent.name} ({base}) is not attached and connected")
         peer_base = o.builtin_base(peer.cls)
-        if peer_base not in FULL_VARIANTS or not peer.info.get("listen"):
-            raise Refusal(
-                f"{base} connected to {peer_base}{'' if peer.info.get('listen') else ''}: "
-                "supported: a FullTcp agent connected to a FullTcp agent that listens "
-                "(`$sink listen`)"
-            )
-        if peer.info["app"] is not None:
-            raise Refusal(
-                "an application on the listening FullTcp agent: not supported; supported: "
-                "data from the active opener only"
-            )
-        if app is not agent and o.builtin_base(app.cls) != "Application/FTP":
-            raise Refusal(
-                f"{o.builtin_base(app.cls)} over {base}: not supported; supported: Application/FTP"
-            )
-        starts = [t for t, what in times if what == "start"]
-        if any(what == "stop" for _, what in times) or len(starts) > 1:
-            raise Refusal(
-                f"{base}: an application stopped or started twice: not supported (FTP `stop` "
-                "closes a FullTcp connection, which ternsim does not model); supported: one "
-                "`start` or `produce`"
-            )
+        if peer_base not in FULL_VARIANTS:
+            raise Refusal(f"{base} connected to {peer_base}: needs a FullTcp agent")
+        listens = bool(peer.info.get("listen"))
+        for end_agent in (agent, peer):
+            a = end_agent.info["app"]
+            if a is not None and o.builtin_base(a.cls) != "Application/FTP":
+                raise Refusal(
+                    f"{o.builtin_base(a.cls)} over {o.builtin_base(end_agent.cls)}: not "
+                    "supported; supported: Application/FTP"
+                )
+            if any((c, "done") in o.instprocs for c in o.lineage(end_agent.cls)):
+                raise Refusal(
+                    f"a `done` instproc of {end_agent.cls} (ns-2 calls it when the FullTcp "
+                    "connection closes): not supported"
+                )
+        mine = self._full_end_actions(agent, end)
+        theirs = self._full_end_actions(peer, end)
         options, full = self._full_tcp_end(agent, peer=False)
         peer_options, peer_full = self._full_tcp_end(peer, peer=True)
+        # The opener's first send opens the connection: the flow's start (and its bytes).
+        first = mine.pop(0) if mine and "close" not in mine[0][1] else None
+        if first is None and (theirs or not listens):
+            raise Refusal(
+                f"{base} {agent.name} that never sends while its peer listens or sends: not "
+                "supported; supported: the agent connected first opens the connection"
+            )
         flow: dict[str, Any] = {
             "name": agent.name,
             "src": self.node_name(agent.info["node"]),
             "dst": self.node_name(peer.info["node"]),
-            "start": _secs(starts[0] if starts else 0.0),
+            "start": first[1]["at"] if first else "0s",
             "transport": "fulltcp",
             "tcp": FULL_VARIANTS[base],
             "options": options,
         }
-        if not starts:
+        if first is None:
             flow["autostart"] = False
+        elif "bytes" in first[1]:
+            flow["bytes"] = first[1]["bytes"]
+        if listens and theirs and theirs[0][0] <= first[0]:
+            raise Refusal(
+                "a listening FullTcp agent that sends before its peer opens the connection: "
+                "not supported"
+            )
+        if mine:
+            full["actions"] = [a for _, a in mine]
+        if theirs:
+            peer_full["actions"] = [a for _, a in theirs]
+        if not listens:
+            # No `$sink listen`: the far end opens too when its application first sends.
+            peer_full["listen"] = False
         if peer_options:
             flow["peer_options"] = peer_options
         if full:
             flow["full_tcp"] = full
         if peer_full:
             flow["full_tcp_peer"] = peer_full
-        if app.info.get("produce") is not None:
-            # `$ftp produce N` / `$tcp advance N`: N segments of segsize_ bytes.
-            size = int(float(self._var(agent, "segsize_")))
-            flow["bytes"] = f"{app.info['produce'] * size}B"
         return flow
 
     # --- results back to ns-2 --------------------------------------------------------------

@@ -279,8 +279,8 @@ class Model:
         b["Agent/TCP/FullTcp"] = {
             "listen": self.full_listen,
             "trace": self._refuse_full("trace (traced variables of a FullTcp agent)"),
-            "close": self._refuse_full("close (FullTcp's FIN exchange)"),
-            "send": self._refuse_full("send from a callback"),
+            "close": self._refuse_full("close from a callback (schedule it with `$ns at`)"),
+            "send": self._refuse_full("send (schedule the application's start instead)"),
         }
         b["Queue/RED"] = {
             "attach": self.var_traces.attach,
@@ -1516,6 +1516,14 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
             callbacks.append(ev)
             continue
         for obj, what, args in parsed:
+            agent = obj.info.get("agent") if "agent" in obj.info else obj
+            if agent is not None and classes.is_a(
+                model.o.builtin_base(agent.cls), "Agent/TCP/FullTcp"
+            ):
+                # A FullTcp end's sends and closes are kept as they come (the scenario's
+                # FullTcp actions): the same end may send, send more and close.
+                actions.append((ev.time, obj, what, args))
+                continue
             if what == "setdest":
                 model.move(obj, ev.time, args, ev.where)
             elif what == "reset":
@@ -1558,6 +1566,10 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             ok = what in ("start", "stop") and not args
             if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
                 ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
+        elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP/FullTcp"):
+            # ns-2 FullTcpAgent::command: advance/advanceby N segments, advance-bytes N, close.
+            ok = what in ("advance", "advanceby", "advance-bytes") and len(args) == 1
+            ok = (ok and args[0].isdigit()) or (what == "close" and not args)
         elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP"):
             ok = what in ("advance", "advanceby") and len(args) == 1 and args[0].isdigit()
             ok = ok and int(args[0]) > 0

@@ -824,6 +824,24 @@ pub struct FullTcpOptions {
     pub open_cwnd_on_pack: Option<bool>,
     /// NewReno: maxburst during recovery (`recov_maxburst_`, 2).
     pub recov_maxburst: Option<u32>,
+    /// The passive end listens (ns-2 `$sink listen`; default true; only in `full_tcp_peer`). false: it opens the connection itself when it first sends.
+    pub listen: Option<bool>,
+    /// What this end's application (or the script) does and when, besides the flow's own
+    /// start: more bytes to send (`bytes`; absent: an unlimited send, FTP `start`) or a
+    /// close (`close = true`, ns-2 `$tcp close`).
+    pub actions: Option<Vec<FullTcpActionSpec>>,
+}
+
+/// One scheduled action of a FullTcp end (`[[flows.full_tcp.actions]]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FullTcpActionSpec {
+    pub at: Duration,
+    /// Bytes the application offers (ns-2 `advance_bytes`); absent with `close` absent: an
+    /// unlimited send.
+    pub bytes: Option<Bytes>,
+    /// Close the connection (ns-2 `usrclosed`: the FIN exchange).
+    pub close: Option<bool>,
 }
 
 /// The application feeding a flow, named by `kind`.

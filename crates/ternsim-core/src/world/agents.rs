@@ -114,6 +114,9 @@ impl World {
     }
 
     pub(super) fn on_app_write(&mut self, now: SimTime, f: usize) {
+        if matches!(self.flows[f].agents, FlowAgents::Full(_)) {
+            return self.on_full_action(now, f);
+        }
         let flow = &mut self.flows[f];
         let FlowTransport::Tcp {
             app_trace: Some(writes),

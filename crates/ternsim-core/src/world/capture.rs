@@ -545,7 +545,8 @@ impl World {
     fn ns2_ports(&self, p: &Packet) -> (u16, u16) {
         match p.flow.and_then(|f| self.flows.get(f as usize)) {
             Some(f) if matches!(p.payload, Payload::TcpAck(_)) => (f.ns2_ports.1, f.ns2_ports.0),
-            Some(f) if matches!(p.payload, Payload::FullTcp(s) if s.listener) => {
+            // A FullTcp segment from the flow's far end (its listener, or a second opener).
+            Some(f) if matches!(p.payload, Payload::FullTcp(_)) && p.ip.src != f.src_addr => {
                 (f.ns2_ports.1, f.ns2_ports.0)
             }
             Some(f) => f.ns2_ports,

@@ -5,6 +5,7 @@
 
 use super::{AgentSide, Event, FlowAgents, Wake, World};
 use crate::net::packet::{Payload, Ports};
+use crate::scenario::validate::{FullTcpAction, FullTcpWhat};
 use crate::sim::SimTime;
 use crate::tcp::full::{FullSegment, FullTcpAgent};
 
@@ -16,6 +17,9 @@ pub(super) struct FullAgents {
     pub started: bool,
     /// Payload bytes the application offers; `None`: unlimited (FTP `start`).
     pub app_bytes: Option<u64>,
+    /// The ends' other scheduled actions, in time order, and the next one due.
+    pub actions: Vec<FullTcpAction>,
+    pub next_action: usize,
 }
 
 fn full_mut(agents: &mut FlowAgents) -> &mut FullAgents {
@@ -39,6 +43,30 @@ impl World {
         out.clear();
         full_mut(&mut self.flows[f].agents).ends[0].send(now, bytes, &mut out);
         self.after_full(now, f, AgentSide::Source, &mut out);
+        self.full_out = out;
+    }
+
+    /// The next scheduled action of flow `f`'s ends is due: more bytes to send (ns-2
+    /// `advance_bytes`, `sendmsg`) or a close (`usrclosed`).
+    pub(super) fn on_full_action(&mut self, now: SimTime, f: usize) {
+        let t = full_mut(&mut self.flows[f].agents);
+        let Some(&act) = t.actions.get(t.next_action) else {
+            return;
+        };
+        t.next_action += 1;
+        let side = if act.end == 0 {
+            AgentSide::Source
+        } else {
+            AgentSide::Sink
+        };
+        let mut out = std::mem::take(&mut self.full_out);
+        out.clear();
+        let agent = &mut full_mut(&mut self.flows[f].agents).ends[act.end as usize];
+        match act.what {
+            FullTcpWhat::Send(bytes) => agent.send(now, bytes.map(|b| b as i64), &mut out),
+            FullTcpWhat::Close => agent.close(now, &mut out),
+        }
+        self.after_full(now, f, side, &mut out);
         self.full_out = out;
     }
 

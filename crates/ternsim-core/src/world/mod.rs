@@ -592,6 +592,8 @@ impl World {
                     b,
                     phases,
                     app_bytes,
+                    actions,
+                    peer_listens,
                 } => {
                     // Each agent draws its tick-clock phase (ns-2 `boot_time_`) as the
                     // one-way sender does, unless the scenario gives it.
@@ -603,15 +605,19 @@ impl World {
                     };
                     let pa = phase(0, a);
                     let pb = phase(1, b);
-                    let mut listener = crate::tcp::full::FullTcpAgent::new(**b, pb);
-                    listener.listen();
+                    let mut peer = crate::tcp::full::FullTcpAgent::new(**b, pb);
+                    if *peer_listens {
+                        peer.listen();
+                    }
                     nodes[f.src].bind(port, Agent::TcpSender(i as u32));
                     nodes[f.dst].bind(port, Agent::TcpSink(i as u32));
                     FlowAgents::Full(Box::new(full_tcp::FullAgents {
-                        ends: [crate::tcp::full::FullTcpAgent::new(**a, pa), listener],
+                        ends: [crate::tcp::full::FullTcpAgent::new(**a, pa), peer],
                         wakes: [Wake::default(), Wake::default()],
                         started: false,
                         app_bytes: *app_bytes,
+                        actions: actions.clone(),
+                        next_action: 0,
                     }))
                 }
                 FlowTransport::Udp { traffic } => {
@@ -659,6 +665,13 @@ impl World {
             }
             if let Some(stop) = f.stop {
                 sched.schedule(stop, Event::FlowStop(i as u32));
+            }
+            // A FullTcp flow's other actions wake it once each, in time order, after its start
+            // at the same instant.
+            if let FlowTransport::FullTcp { actions, .. } = &f.transport {
+                for act in actions {
+                    sched.schedule(act.at, Event::AppWrite(i as u32));
+                }
             }
         }
         for (i, e) in sc.events.iter().enumerate() {

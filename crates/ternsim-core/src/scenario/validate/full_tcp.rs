@@ -6,7 +6,7 @@
 use super::super::schema::{FlowSpec, FullTcpOptions, ScenarioSpec, TcpOptions};
 use super::super::ScenarioError;
 use super::tcp::{apply_tcp_options, profile};
-use super::FlowTransport;
+use super::{FlowTransport, FullTcpAction, FullTcpWhat};
 use crate::tcp::full::{FullTcpConfig, FullVariant};
 use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
 
@@ -177,6 +177,17 @@ pub(super) fn full_tcp_transport(
             "the active opener's variant is the flow's `tcp`",
         ));
     }
+    if f.full_tcp.as_ref().is_some_and(|o| o.listen.is_some()) {
+        return Err(ScenarioError::at(
+            at("full_tcp.listen"),
+            "the flow's `src` opens the connection; `listen` is for full_tcp_peer",
+        ));
+    }
+    let peer_listens = f
+        .full_tcp_peer
+        .as_ref()
+        .and_then(|o| o.listen)
+        .unwrap_or(true);
     let vb = match f.full_tcp_peer.as_ref().and_then(|o| o.variant.as_ref()) {
         Some(n) => variant(at("full_tcp_peer.variant"), n)?,
         None => va,
@@ -210,10 +221,49 @@ pub(super) fn full_tcp_transport(
         peer_opts,
         f.full_tcp_peer.as_ref(),
     )?;
+    let mut actions = Vec::new();
+    for (end, key, opts) in [
+        (0u8, "full_tcp", f.full_tcp.as_ref()),
+        (1u8, "full_tcp_peer", f.full_tcp_peer.as_ref()),
+    ] {
+        for (k, act) in opts
+            .and_then(|o| o.actions.as_ref())
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let here = at(&format!("{key}.actions.{k}"));
+            if act.at.0 >= spec.duration.0 {
+                return Err(ScenarioError::at(
+                    format!("{here}.at"),
+                    format!("must be before the end of the run ({})", spec.duration.0),
+                ));
+            }
+            let what = match (act.close, act.bytes) {
+                (Some(true), None) => FullTcpWhat::Close,
+                (None | Some(false), b) => FullTcpWhat::Send(b.map(|b| b.0)),
+                (Some(true), Some(_)) => {
+                    return Err(ScenarioError::at(
+                        here,
+                        "an action either sends `bytes` or closes; give one",
+                    ))
+                }
+            };
+            actions.push(FullTcpAction {
+                at: act.at.0,
+                end,
+                what,
+            });
+        }
+    }
+    // In time order; at one instant the active opener's first, each end's in list order.
+    actions.sort_by_key(|a| a.at);
     Ok(FlowTransport::FullTcp {
         phases: [a.rto.tick_phase, b.rto.tick_phase],
         a: Box::new(a),
         b: Box::new(b),
         app_bytes: f.bytes.map(|b| b.0),
+        actions,
+        peer_listens,
     })
 }

@@ -173,6 +173,11 @@ pub enum FlowTransport {
         phases: [Option<SimTime>; 2],
         /// Application bytes to send; `None` = unlimited (FTP).
         app_bytes: Option<u64>,
+        /// The ends' other scheduled actions, in time order.
+        actions: Vec<FullTcpAction>,
+        /// The far end listens (`$sink listen`); else it opens too when it first sends
+        /// (a simultaneous open).
+        peer_listens: bool,
     },
     /// A pair of ns-2 ping agents (`Agent/Ping`): either end sends echo requests, the other
     /// replies.
@@ -185,6 +190,23 @@ pub enum FlowTransport {
         interval: Option<SimTime>,
         count: Option<u64>,
     },
+}
+
+/// A scheduled action of one end of a FullTcp flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullTcpAction {
+    pub at: SimTime,
+    /// 0: the active opener (the flow's `src`), 1: the listener.
+    pub end: u8,
+    pub what: FullTcpWhat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FullTcpWhat {
+    /// The application offers this many more bytes (`None`: unlimited).
+    Send(Option<u64>),
+    /// `$tcp close`.
+    Close,
 }
 
 #[derive(Clone, Debug)]
