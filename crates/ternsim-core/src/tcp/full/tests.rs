@@ -156,8 +156,10 @@ fn sender_with_four_out(variant: FullVariant, out: &mut FullOutput) -> FullTcpAg
 /// `recover` deflates cwnd to ssthresh, then opens it by 1/cwnd.
 #[test]
 fn reno_fast_retransmit_and_recovery() {
-    let mut out = FullOutput::default();
-    out.ns2_event_trace = true;
+    let mut out = FullOutput {
+        ns2_event_trace: true,
+        ..FullOutput::default()
+    };
     let mut a = sender_with_four_out(FullVariant::Reno, &mut out);
     let dup = seg(1, 1, TH_ACK | TH_PUSH, 0, true);
     a.on_segment(ms(200), &dup, &mut out);
