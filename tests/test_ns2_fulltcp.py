@@ -159,3 +159,74 @@ def test_the_listeners_state_is_not_reported(tmp_path):
     proc = ternsim_ns2(tmp_path, script)
     assert proc.returncode == 2
     assert "cwnd_ during or after the run: not available" in proc.stderr
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_fulltcp_in_the_nam_trace_is_ns2s(tmp_path):
+    script = SCRIPTS / "fulltcp_nam.tcl"
+    got = {}
+    for who in ("ns", "ternsim"):
+        folder = tmp_path / who
+        folder.mkdir()
+        if who == "ns":
+            proc = subprocess.run([NS, str(script)], cwd=folder, capture_output=True, text=True)
+        else:
+            proc = ternsim_ns2(folder, script)
+        assert proc.returncode == 0, proc.stderr
+        got[who] = ((folder / "out.tr").read_text(), (folder / "out.nam").read_text())
+    assert len(got["ns"][1].splitlines()) > 600
+    assert got["ternsim"] == got["ns"]
+
+
+def _fulltcp_scenario(**flow: object) -> dict:
+    return {
+        "name": "fulltcp",
+        "duration": "3s",
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [{"name": "ab", "a": "a", "b": "b", "rate": "1Mbps", "delay": "10ms"}],
+        "flows": [
+            {
+                "name": "f",
+                "src": "a",
+                "dst": "b",
+                "start": "0.1s",
+                "transport": "fulltcp",
+                "tcp": "reno",
+                **flow,
+            }
+        ],
+    }
+
+
+def test_a_fulltcp_scenario_delivers_what_it_sends_and_closes():
+    """A scenario of its own (no ns-2 script): 10 segments of 536 bytes, then 1000 bytes
+    more at 1 s, a close at 2 s; everything arrives in order once."""
+    import ternsim
+
+    scenario = _fulltcp_scenario(
+        bytes="5360B",
+        full_tcp={"actions": [{"at": "1s", "bytes": "1000B"}, {"at": "2s", "close": True}]},
+    )
+    flows = ternsim.run(scenario).flows
+    assert flows.loc[0, "transport"] == "fulltcp"
+    assert flows.loc[0, "delivered_bytes"] == 6360
+    assert flows.loc[0, "retransmitted_segments"] == 0
+
+
+@pytest.mark.parametrize(
+    "flow,message",
+    [
+        ({"stop": "1s"}, "a FullTcp flow stops by closing"),
+        ({"tcp": "sack"}, "unknown FullTcp variant `sack`"),
+        ({"options": {"timestamps": True}}, "not read by a FullTcp agent"),
+        (
+            {"full_tcp": {"actions": [{"at": "1s", "bytes": "1B", "close": True}]}},
+            "either sends `bytes` or closes",
+        ),
+    ],
+)
+def test_a_fulltcp_scenario_refuses_what_it_cannot_mean(flow, message):
+    import ternsim
+
+    with pytest.raises(Exception, match=message):
+        ternsim.run(_fulltcp_scenario(**flow))

@@ -1584,6 +1584,8 @@ class Translation:
                 f[1] = format(float(f.pop()), ".15g")
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
+            # A FullTcp segment's header fields (glued to its uid) are not nam's.
+            f[11] = f[11].partition("@")[0]
             if f[4] == "rtProtoDV":
                 dv(f)
             else:

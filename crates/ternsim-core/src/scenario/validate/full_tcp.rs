@@ -192,6 +192,12 @@ pub(super) fn full_tcp_transport(
         Some(n) => variant(at("full_tcp_peer.variant"), n)?,
         None => va,
     };
+    if f.stop.is_some() {
+        return Err(ScenarioError::at(
+            at("stop"),
+            "a FullTcp flow stops by closing: give a full_tcp action with `close = true`",
+        ));
+    }
     if f.app.is_some() {
         return Err(ScenarioError::at(
             at("app"),
