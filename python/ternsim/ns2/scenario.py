@@ -69,7 +69,6 @@ FULL_TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "data_on_syn_": ("data_on_syn", classes.boolean),
     "dupseg_fix_": ("dupseg_fix", classes.boolean),
     "dupack_reset_": ("dupack_reset", classes.boolean),
-    "close_on_empty_": ("close_on_empty", classes.boolean),
     "halfclose_": ("halfclose", classes.boolean),
     "nopredict_": ("nopredict", classes.boolean),
     "slow_start_restart_": ("slow_start_restart", classes.boolean),
@@ -375,7 +374,9 @@ def settable(base: str) -> set[str]:
     if classes.is_a(base, "Agent/TCP/FullTcp"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_")}
         out |= set(TCP_UNMODELLED) | set(FULL_TCP_OPTIONS) | set(FULL_TCP_UNMODELLED)
-        out |= {"interval_", "ts_option_size_", "debug_"}
+        # `close_on_empty_` changes nothing: ns-2's reset at `$ns run` clears it (only
+        # `sendmsg ... MSG_EOF` sets it for good).
+        out |= {"interval_", "ts_option_size_", "debug_", "close_on_empty_"}
     elif classes.is_a(base, "Agent/TCP"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_") or base == "Agent/TCP/Vegas"}
         # Settable to their ns-2.35 default only: another value is refused before the run.
@@ -1137,6 +1138,8 @@ class Translation:
         peer_base = o.builtin_base(peer.cls)
         if peer_base not in FULL_VARIANTS:
             raise Refusal(f"{base} connected to {peer_base}: needs a FullTcp agent")
+        if self.wireless:
+            raise Refusal(f"{base} in a wireless script: not supported")
         listens = bool(peer.info.get("listen"))
         for end_agent in (agent, peer):
             a = end_agent.info["app"]

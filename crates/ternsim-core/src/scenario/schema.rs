@@ -806,8 +806,6 @@ pub struct FullTcpOptions {
     pub dupseg_fix: Option<bool>,
     /// A data segment with a duplicate ACK clears the count (`dupack_reset_`, false).
     pub dupack_reset: Option<bool>,
-    /// Close when the send buffer empties (`close_on_empty_`, false).
-    pub close_on_empty: Option<bool>,
     /// Allow half-closed connections (`halfclose_`, false).
     pub halfclose: Option<bool>,
     /// No header prediction (`nopredict_`, false).

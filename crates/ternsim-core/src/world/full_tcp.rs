@@ -80,7 +80,7 @@ impl World {
     ) {
         if s.datalen > 0 {
             let stats = &mut self.flows[f].stats;
-            stats.data_arrival(now, s.wire_bytes(), 0.0);
+            stats.data_arrival(now, s.wire_bytes(), (now - s.sent_at).as_secs_f64());
         }
         let mut out = std::mem::take(&mut self.full_out);
         out.clear();
@@ -124,6 +124,12 @@ impl World {
     ) {
         let fl = &mut self.flows[f];
         fl.stats.delivered_bytes += out.delivered_bytes;
+        if side == AgentSide::Source {
+            let FlowAgents::Full(t) = &fl.agents else {
+                unreachable!("not a FullTcp flow")
+            };
+            fl.stats.cwnd_now(now, t.ends[0].cwnd());
+        }
         let (node, from, to) = match side {
             AgentSide::Source => (fl.src, fl.src_addr, fl.dst_addr),
             AgentSide::Sink => (fl.dst, fl.dst_addr, fl.src_addr),

@@ -147,7 +147,6 @@ fn end_config(
         (&mut c.data_on_syn, f.data_on_syn),
         (&mut c.dupseg_fix, f.dupseg_fix),
         (&mut c.dupack_reset, f.dupack_reset),
-        (&mut c.close_on_empty, f.close_on_empty),
         (&mut c.halfclose, f.halfclose),
         (&mut c.nopredict, f.nopredict),
         (&mut c.slow_start_restart, f.slow_start_restart),

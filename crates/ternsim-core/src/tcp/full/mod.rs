@@ -82,8 +82,6 @@ pub struct FullTcpConfig {
     pub dupseg_fix: bool,
     /// `dupack_reset_`.
     pub dupack_reset: bool,
-    /// `close_on_empty_`.
-    pub close_on_empty: bool,
     /// `halfclose_`.
     pub halfclose: bool,
     /// `nopredict_`.
@@ -123,7 +121,6 @@ impl FullTcpConfig {
             data_on_syn: false,
             dupseg_fix: true,
             dupack_reset: false,
-            close_on_empty: false,
             halfclose: false,
             nopredict: false,
             iss: 0,
@@ -810,7 +807,8 @@ impl FullTcpAgent {
         }
         syn = pflags & TH_SYN != 0;
         let mut fin = pflags & TH_FIN != 0;
-        // "set it even if we aren't doing ECN": the CWR bit marks new data after a cut.
+        // ns-2 sets CWR on the first new data after a window cut whether or not ECN is on
+        // (its traces show it as the congestion-action flag).
         if datalen > 0 && self.cong_action && !is_retransmit {
             pflags |= TH_CWR;
         }
@@ -874,6 +872,7 @@ impl FullTcpAgent {
             datalen: datalen.max(0) as u32,
             hlen: self.cfg.header_size,
             listener: self.listener,
+            sent_at: now,
         });
     }
 
@@ -1044,7 +1043,7 @@ impl FullTcpAgent {
         let next = match self.state {
             State::Listen => {
                 if p.flags & TH_ACK != 0 {
-                    self.drop_with_reset(&p, out);
+                    self.drop_with_reset(now, &p, out);
                     return;
                 }
                 if p.flags & TH_SYN == 0 {
@@ -1060,7 +1059,7 @@ impl FullTcpAgent {
             }
             State::SynSent => {
                 if p.flags & TH_ACK != 0 && (ackno <= self.cfg.iss || ackno > self.maxseq) {
-                    self.drop_with_reset(&p, out);
+                    self.drop_with_reset(now, &p, out);
                     return;
                 }
                 if p.flags & TH_SYN == 0 {
@@ -1121,7 +1120,7 @@ impl FullTcpAgent {
                     p.datalen -= todrop;
                 }
                 if p.flags & TH_SYN != 0 {
-                    self.drop_with_reset(&p, out);
+                    self.drop_with_reset(now, &p, out);
                     return;
                 }
                 if p.flags & TH_ACK == 0 {
@@ -1130,7 +1129,7 @@ impl FullTcpAgent {
                 match self.state {
                     State::SynReceived => {
                         if ackno < self.highest_ack || ackno > self.maxseq {
-                            self.drop_with_reset(&p, out);
+                            self.drop_with_reset(now, &p, out);
                             return;
                         }
                         self.cwnd = self.initial_window();
@@ -1309,8 +1308,7 @@ impl FullTcpAgent {
     }
 
     /// ns-2 recv's `dropwithreset`: ns-2 sends a header-only segment in place of an RST.
-    fn drop_with_reset(&mut self, p: &Arrival, out: &mut FullOutput) {
-        let now = SimTime::ZERO; // not a data send: last_send_time is not touched
+    fn drop_with_reset(&mut self, now: SimTime, p: &Arrival, out: &mut FullOutput) {
         if p.flags & TH_ACK != 0 {
             self.sendpacket(now, p.ack, 0, 0, 0, Reason::Normal, out);
         } else {

@@ -1,6 +1,7 @@
 //! What a FullTcp agent puts on the wire: ns-2's `hdr_tcp` as `FullTcpAgent::sendpacket`
 //! fills it, sequence and acknowledgement numbers in bytes.
 
+use crate::sim::SimTime;
 use crate::tcp::output::Ns2Event;
 
 /// TCP header flags (ns-2 `tcp-full.h`, the 4.4BSD values).
@@ -28,6 +29,8 @@ pub struct FullSegment {
     /// ns-2's packet type: `ack` once the agent listened (`FullTcpAgent::listen` sets
     /// `type_ = PT_ACK`), `tcp` for an active opener.
     pub listener: bool,
+    /// When the agent sent it (not a header field: the host's one-way delay metric).
+    pub sent_at: SimTime,
 }
 
 impl FullSegment {

@@ -34,6 +34,7 @@ fn seg(seq: i64, ack: i64, flags: u8, datalen: u32, listener: bool) -> FullSegme
         datalen,
         hlen: 40,
         listener,
+        sent_at: SimTime::ZERO,
     }
 }
 
