@@ -407,6 +407,11 @@ VALIDATION_PASSES = [
     ("full", "close"),
     ("full", "twoway"),
     ("full", "simul-close"),
+    # FullTcp/Sack: SACK blocks (sa_length, longer ACKs), pipe-controlled hole filling; a RED
+    # bottleneck on ns-2's draws after the opener's own boot_time_ draw at its start.
+    ("sack-full", "sack1"),
+    ("tcpVariants", "twodrops_sack_full"),
+    ("sack-full", "sackB4"),
 ]
 
 

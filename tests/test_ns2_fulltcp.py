@@ -134,12 +134,13 @@ def test_what_fulltcp_does_not_model_stops_before_the_run(tmp_path, body, messag
     assert not (tmp_path / "out.tr").exists()
 
 
-def test_fulltcp_sack_is_refused(tmp_path):
+def test_fulltcp_sack_variables_other_than_ns2s_defaults_are_refused(tmp_path):
     script = tmp_path / "sack.tcl"
-    script.write_text(TWO_NODES.replace("TCP/FullTcp]", "TCP/FullTcp/Sack]") + FINISH % 1.0)
+    text = TWO_NODES.replace("TCP/FullTcp]", "TCP/FullTcp/Sack]")
+    script.write_text(text + "$sink listen\n$tcp set max_sack_blocks_ 4\n" + FINISH % 1.0)
     proc = ternsim_ns2(tmp_path, script)
     assert proc.returncode == 2
-    assert "new Agent/TCP/FullTcp/Sack: not supported" in proc.stderr
+    assert "max_sack_blocks_ 4 (another number of SACK blocks): not supported" in proc.stderr
 
 
 @pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
@@ -217,7 +218,7 @@ def test_a_fulltcp_scenario_delivers_what_it_sends_and_closes():
     "flow,message",
     [
         ({"stop": "1s"}, "a FullTcp flow stops by closing"),
-        ({"tcp": "sack"}, "unknown FullTcp variant `sack`"),
+        ({"tcp": "vegas"}, "unknown FullTcp variant `vegas`"),
         ({"options": {"timestamps": True}}, "not read by a FullTcp agent"),
         (
             {"full_tcp": {"actions": [{"at": "1s", "bytes": "1B", "close": True}]}},

@@ -37,9 +37,10 @@ SUITES = (
     "LimTransmit",
     "tcpVariants",
     "red",
-    # ns-2's two-way TCP (Agent/TCP/FullTcp, /Tahoe, /Newreno).
+    # ns-2's two-way TCP (Agent/TCP/FullTcp, /Tahoe, /Newreno, /Sack).
     "full",
     "testReno-full",
+    "sack-full",
 )
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")

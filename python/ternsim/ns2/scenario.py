@@ -35,6 +35,7 @@ FULL_VARIANTS = {
     "Agent/TCP/FullTcp": "reno",
     "Agent/TCP/FullTcp/Tahoe": "tahoe",
     "Agent/TCP/FullTcp/Newreno": "newreno",
+    "Agent/TCP/FullTcp/Sack": "sack",
 }
 
 #: The `Agent/TCP` variables a FullTcp agent reads, as their TCP option (the rest of
@@ -85,6 +86,14 @@ FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "ecn_syn_": ("0", "ECN-capable SYN/ACKs"),
     "ecn_syn_wait_": ("0", "ECN SYN/ACK handling"),
     "timestamps_": ("0", "the timestamp option"),
+    # FullTcp/Sack's, modelled at their ns-default.tcl values only.
+    "clear_on_timeout_": ("1", "a scoreboard kept over timeouts"),
+    "sack_rtx_cthresh_": ("1", "another hole-fill threshold"),
+    "sack_rtx_bthresh_": ("1", "another hole-fill threshold"),
+    "sack_rtx_threshmode_": ("1", "another hole-fill rule"),
+    "sack_block_size_": ("8", "another SACK block size"),
+    "sack_option_size_": ("2", "another SACK option size"),
+    "max_sack_blocks_": ("3", "another number of SACK blocks"),
 }
 
 #: Traffic class -> ternsim UDP application kind.
@@ -577,6 +586,10 @@ class Translation:
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
         #: The FullTcp ends' actions in schedule order: (time, agent, what, args).
         self._full_actions: list[tuple[float, Obj, str, tuple]] = []
+        #: When each FullTcp opener first sends (ns-2 draws its boot_time_ again then).
+        self._full_start_times: list[float] = []
+        #: When the first application (any) starts.
+        self._first_start = min((t for t, _, _, _ in actions), default=float("inf"))
         full_starts = []
         for t, obj, what, args in actions:
             agent = obj.info.get("agent") if "agent" in obj.info else obj
@@ -587,6 +600,7 @@ class Translation:
             sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes")
             if sends and not agent.info.get("listen") and agent.name not in full_starts:
                 full_starts.append(agent.name)
+                self._full_start_times.append(t)
         self.boot_times = boot_times(model, full_starts)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
@@ -822,7 +836,12 @@ class Translation:
             or not self._default_rng_replayable()
         ):
             return None
-        return int(model.default_rng_seed), self._draws_before_run()
+        # A FullTcp opener's start draws too (`advance_bytes` resets it): counted when every
+        # such start comes at the first instant anything starts, before any RED test.
+        starts = self._full_start_times
+        if starts and max(starts) > self._first_start:
+            return None
+        return int(model.default_rng_seed), self._draws_before_run() + len(starts)
 
     def _drawing_error_models(self) -> list[Obj]:
         """The error models of the links that draw from ns-2's default RNG."""
@@ -1501,10 +1520,11 @@ class Translation:
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
             uid, at, header = f[11].partition("@")
             if at:
-                # A FullTcp segment: the core glued its ackno, flags and hlen to the uid.
+                # A FullTcp segment: the core glued its ackno, flags, hlen and sa_length
+                # to the uid.
                 f[11] = uid
                 if (f[2], f[3]) in tcphdr_dirs:
-                    f[11] += " " + header.replace(",", " ") + " 0"
+                    f[11] += " " + header.replace(",", " ")
                 renumber(f, i)
                 return " ".join(f)
             if (f[2], f[3]) in tcphdr_dirs:

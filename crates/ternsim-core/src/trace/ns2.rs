@@ -54,9 +54,9 @@ pub struct WiredRecord<'a> {
     /// ns-2's congestion-action flag, the fourth flag character (`---A---`).
     pub cong_action: bool,
     /// A FullTcp segment's header fields that `Trace set show_tcphdr_ 1` prints (ackno,
-    /// flags, hlen): written glued to the uid as `uid@ackno,flags,hlen` for the host to
-    /// place (the ns-2 front end) or drop.
-    pub tcp_header: Option<(i64, u8, u32)>,
+    /// flags, hlen, sa_length): written glued to the uid as `uid@ackno,flags,hlen,salen` for
+    /// the host to place (the ns-2 front end) or drop.
+    pub tcp_header: Option<(i64, u8, u32, u8)>,
     /// The exact time in seconds, written as a 13th field when given
     /// (`CaptureSpec::ns2_exact_times`).
     pub exact: Option<f64>,
@@ -89,8 +89,8 @@ impl WiredRecord<'_> {
             self.seq,
             self.uid
         );
-        if let Some((ack, flags, hlen)) = self.tcp_header {
-            let _ = write!(out, "@{ack},{flags:#x},{hlen}");
+        if let Some((ack, flags, hlen, salen)) = self.tcp_header {
+            let _ = write!(out, "@{ack},{flags:#x},{hlen},{salen}");
         }
         match self.exact {
             Some(t) => {

@@ -625,7 +625,7 @@ impl World {
                 _ => false,
             },
             tcp_header: match &p.payload {
-                Payload::FullTcp(s) => Some((s.ack, s.flags, s.hlen)),
+                Payload::FullTcp(s) => Some((s.ack, s.flags, s.hlen, s.n_sack)),
                 _ => None,
             },
             exact,

@@ -16,9 +16,10 @@ fn variant(path: String, name: &str) -> Result<FullVariant, ScenarioError> {
         "reno" => Ok(FullVariant::Reno),
         "tahoe" => Ok(FullVariant::Tahoe),
         "newreno" => Ok(FullVariant::NewReno),
+        "sack" => Ok(FullVariant::Sack),
         _ => Err(ScenarioError::at(
             path,
-            format!("unknown FullTcp variant `{name}`; allowed: reno, tahoe, newreno"),
+            format!("unknown FullTcp variant `{name}`; allowed: reno, tahoe, newreno, sack"),
         )),
     }
 }

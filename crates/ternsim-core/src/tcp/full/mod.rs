@@ -17,11 +17,15 @@
 //! Sequence numbers, windows and flags keep ns-2's names; each step cites the
 //! `FullTcpAgent` function it follows.
 
+mod queue;
 pub mod segment;
 #[cfg(test)]
 mod tests;
 
 pub use segment::{FullOutput, FullSegment, TH_ACK, TH_CWR, TH_FIN, TH_PUSH, TH_SYN};
+
+use queue::ReassemblyQueue;
+use segment::MAX_SACK_BLOCKS;
 
 use super::config::RtoConfig;
 use super::output::Ns2EventKind;
@@ -37,6 +41,9 @@ pub enum FullVariant {
     Tahoe,
     /// `Agent/TCP/FullTcp/Newreno`: partial ACKs retransmit and stay in recovery.
     NewReno,
+    /// `Agent/TCP/FullTcp/Sack`: SACK blocks from the receiver's queue, a scoreboard and
+    /// pipe-controlled hole filling at the sender.
+    Sack,
 }
 
 /// Parameters, with ns-2.35's names in the comments (ns-default.tcl defaults in
@@ -94,6 +101,16 @@ pub struct FullTcpConfig {
     pub open_cwnd_on_pack: bool,
     /// NewReno's `recov_maxburst_`.
     pub recov_maxburst: u32,
+    /// Sack: `max_sack_blocks_` (at most [`MAX_SACK_BLOCKS`]), `sack_block_size_`,
+    /// `sack_option_size_` (bytes), `clear_on_timeout_`, and the hole-fill rule
+    /// (`sack_rtx_threshmode_`, `sack_rtx_cthresh_`, `sack_rtx_bthresh_`).
+    pub max_sack_blocks: u32,
+    pub sack_block_size: u32,
+    pub sack_option_size: u32,
+    pub clear_on_timeout: bool,
+    pub sack_rtx_threshmode: u32,
+    pub sack_rtx_cthresh: i64,
+    pub sack_rtx_bthresh: i64,
     pub rto: RtoConfig,
 }
 
@@ -124,9 +141,16 @@ impl FullTcpConfig {
             halfclose: false,
             nopredict: false,
             iss: 0,
-            reno_fastrecov: variant != FullVariant::Tahoe,
-            open_cwnd_on_pack: variant != FullVariant::NewReno,
+            reno_fastrecov: !matches!(variant, FullVariant::Tahoe | FullVariant::Sack),
+            open_cwnd_on_pack: !matches!(variant, FullVariant::NewReno | FullVariant::Sack),
             recov_maxburst: 2,
+            max_sack_blocks: 3,
+            sack_block_size: 8,
+            sack_option_size: 2,
+            clear_on_timeout: true,
+            sack_rtx_threshmode: 1,
+            sack_rtx_cthresh: 1,
+            sack_rtx_bthresh: 1,
             rto,
         }
     }
@@ -221,64 +245,6 @@ enum Reason {
     DupAck,
 }
 
-/// The reassembly queue (ns-2 `ReassemblyQueue`, tcp/rq.cc) reduced to what a non-SACK
-/// FullTcp reads: disjoint blocks of received bytes above `rcv_nxt`, each with the OR of the
-/// header flags of the segments in it.
-#[derive(Clone, Debug, Default)]
-struct Reassembly {
-    /// (start, end, flags), sorted, disjoint and not adjacent.
-    blocks: Vec<(i64, i64, u8)>,
-}
-
-impl Reassembly {
-    fn is_empty(&self) -> bool {
-        self.blocks.is_empty()
-    }
-
-    /// ns-2 `ReassemblyQueue::add`: insert `[start, end)`, merge what it overlaps or
-    /// touches, and move `rcv_nxt` to the end of the block if the block reaches it.
-    fn add(&mut self, start: i64, end: i64, flags: u8, rcv_nxt: &mut i64) {
-        let (mut s, mut e, mut f) = (start, end, flags);
-        let mut kept = Vec::with_capacity(self.blocks.len() + 1);
-        for &(bs, be, bf) in &self.blocks {
-            if be < s || bs > e {
-                kept.push((bs, be, bf));
-            } else {
-                s = s.min(bs);
-                e = e.max(be);
-                f |= bf;
-            }
-        }
-        kept.push((s, e, f));
-        kept.sort_by_key(|b| b.0);
-        self.blocks = kept;
-        if *rcv_nxt >= s {
-            *rcv_nxt = (*rcv_nxt).max(e);
-        }
-    }
-
-    /// ns-2 `ReassemblyQueue::cleartonxt`: drop the blocks below `rcv_nxt`, returning their
-    /// flags.
-    fn clear_to(&mut self, rcv_nxt: i64) -> u8 {
-        let mut flags = 0;
-        self.blocks.retain(|&(_, e, f)| {
-            if e <= rcv_nxt {
-                flags |= f;
-                false
-            } else {
-                true
-            }
-        });
-        if let Some(b) = self.blocks.first_mut() {
-            if b.0 <= rcv_nxt {
-                b.0 = rcv_nxt;
-                flags |= b.2;
-            }
-        }
-        flags
-    }
-}
-
 /// A segment as it arrived, which the receive path trims (ns-2 edits the header in place).
 #[derive(Clone, Copy, Debug)]
 struct Arrival {
@@ -327,9 +293,17 @@ pub struct FullTcpAgent {
     rcv_nxt: i64,
     irs: i64,
     last_ack_sent: i64,
-    rq: Reassembly,
+    rq: ReassemblyQueue,
     delack_at: Option<SimTime>,
     stats: FullStats,
+    // Sack's sender side: the scoreboard (`sq_`, above `sack_min_`), the next hole to fill
+    // (`h_seqno_`), the bytes in flight (`pipe_`) and whether it controls sending
+    // (`pipectrl_`, on in recovery).
+    sq: ReassemblyQueue,
+    sack_min: i64,
+    h_seqno: i64,
+    pipe: i64,
+    pipectrl: bool,
 }
 
 impl FullTcpAgent {
@@ -368,9 +342,14 @@ impl FullTcpAgent {
             rcv_nxt: -1,
             irs: -1,
             last_ack_sent: -1,
-            rq: Reassembly::default(),
+            rq: ReassemblyQueue::default(),
             delack_at: None,
             stats: FullStats::default(),
+            sq: ReassemblyQueue::default(),
+            sack_min: -1,
+            h_seqno: -1,
+            pipe: 0,
+            pipectrl: false,
         };
         a.reset();
         a
@@ -399,7 +378,12 @@ impl FullTcpAgent {
         self.last_cwnd_action = CwndAction::None;
         self.first_decrease = true;
         self.stats = FullStats::default();
-        self.rq = Reassembly::default();
+        // SackFullTcpAgent::reset.
+        self.sq.clear();
+        self.sack_min = -1;
+        self.h_seqno = -1;
+        self.pipe = 0;
+        self.rq.clear();
         self.last_ack_sent = -1;
         self.rcv_nxt = -1;
         self.flags = 0;
@@ -672,6 +656,11 @@ impl FullTcpAgent {
         };
         self.fastrecov = false;
         self.dupacks = 0;
+        // SackFullTcpAgent::timeout_action: forget what the receiver reported.
+        if self.cfg.variant == FullVariant::Sack && self.cfg.clear_on_timeout {
+            self.sq.clear();
+            self.sack_min = self.highest_ack;
+        }
     }
 
     // --- output ---
@@ -687,7 +676,7 @@ impl FullTcpAgent {
     ) {
         let mut npackets = 0;
         loop {
-            let seq = self.t_seqno;
+            let seq = self.nxt_tseq();
             if !force && !self.send_allowed(seq) {
                 break;
             }
@@ -709,15 +698,66 @@ impl FullTcpAgent {
         }
     }
 
-    /// ns-2 `FullTcpAgent::sent`.
+    /// ns-2 `FullTcpAgent::sent` (and Sack's, which moves `h_seqno_` first).
     fn sent(&mut self, seq: i64, amt: i64) {
+        if self.cfg.variant == FullVariant::Sack && seq == self.h_seqno {
+            self.h_seqno += amt;
+        }
         if seq == self.t_seqno {
             self.t_seqno += amt;
         }
+        self.pipe += amt;
     }
 
-    /// ns-2 `FullTcpAgent::send_allowed`.
+    /// The next sequence number to send (ns-2 `nxt_tseq`): `t_seqno_`, or for Sack in
+    /// recovery the first hole with enough reported above it (`SackFullTcpAgent::nxt_tseq`).
+    fn nxt_tseq(&mut self) -> i64 {
+        if self.cfg.variant != FullVariant::Sack || self.highest_ack >= self.recover {
+            return self.t_seqno;
+        }
+        let c = &self.cfg;
+        let mut seq = self.h_seqno;
+        loop {
+            let (hole, fcnt, fbytes) = self.sq.next_hole(seq);
+            if hole <= 0 {
+                break;
+            }
+            seq = hole;
+            let (cnt_ok, bytes_ok) = (fcnt >= c.sack_rtx_cthresh, fbytes >= c.sack_rtx_bthresh);
+            let fill = match c.sack_rtx_threshmode {
+                0 => true,
+                1 => cnt_ok,
+                2 => bytes_ok,
+                3 => cnt_ok || bytes_ok,
+                4 => cnt_ok && bytes_ok,
+                _ => false,
+            };
+            if fill {
+                if seq > self.h_seqno {
+                    self.h_seqno = seq;
+                }
+                return seq;
+            } else if fcnt <= 0 {
+                break;
+            }
+            seq += i64::from(c.segsize);
+        }
+        self.t_seqno
+    }
+
+    /// ns-2 `send_allowed`: inside the window; for Sack under pipe control, inside the
+    /// advertised window and while `pipe_` is below cwnd (`SackFullTcpAgent::send_allowed`).
     fn send_allowed(&self, seq: i64) -> bool {
+        let maxseg = i64::from(self.cfg.segsize);
+        if self.pipectrl {
+            if seq >= self.highest_ack + i64::from(self.cfg.window) * maxseg {
+                return false;
+            }
+            if self.state != State::Established && seq > self.curseq {
+                return false;
+            }
+            return self.pipe < (self.cwnd as i64) * maxseg;
+        }
         let win = self.window() * i64::from(self.cfg.segsize);
         let mut topwin = self.curseq;
         if topwin > self.highest_ack + win || self.infinite_send {
@@ -775,6 +815,8 @@ impl FullTcpAgent {
         }
         let mut datalen = if syn && !self.cfg.data_on_syn {
             0
+        } else if self.pipectrl {
+            buffered_bytes - off
         } else {
             buffered_bytes.min(win) - off
         };
@@ -865,14 +907,30 @@ impl FullTcpAgent {
             self.stats.rexmit_bytes += datalen.max(0) as u64;
         }
         self.last_ack_sent = ack;
+        // SackFullTcpAgent::build_options: the receiver's queued blocks as SACK blocks.
+        let mut sack = [(0, 0); MAX_SACK_BLOCKS];
+        let mut hlen = self.cfg.header_size;
+        let blocks = if self.cfg.variant == FullVariant::Sack && !self.rq.is_empty() {
+            self.rq.sack_blocks(self.cfg.max_sack_blocks as usize)
+        } else {
+            Vec::new()
+        };
+        for (k, b) in blocks.iter().enumerate() {
+            sack[k] = *b;
+        }
+        if !blocks.is_empty() {
+            hlen += blocks.len() as u32 * self.cfg.sack_block_size + self.cfg.sack_option_size;
+        }
         out.segments.push(FullSegment {
             seq,
             ack,
             flags,
             datalen: datalen.max(0) as u32,
-            hlen: self.cfg.header_size,
+            hlen,
             listener: self.listener,
             sent_at: now,
+            sack,
+            n_sack: blocks.len() as u8,
         });
     }
 
@@ -929,6 +987,23 @@ impl FullTcpAgent {
                 self.fast_retransmit(now, seq, out);
                 self.cwnd = self.ssthresh as f64 + f64::from(self.dupacks);
             }
+            FullVariant::Sack => {
+                self.pipe = self.maxseq - self.highest_ack - self.sq.total();
+                if !(recovered || !self.cfg.bug_fix) {
+                    return;
+                }
+                self.trace_event(Ns2EventKind::FastRecovery, out);
+                self.slowdown(Slowdown::HalveBoth, out);
+                self.rtx_at = None;
+                self.rtt_active = false;
+                // SACK-style "pipe" recovery from where the window stands now.
+                self.pipectrl = true;
+                self.recover = self.maxseq;
+                let seq = self.highest_ack;
+                let amt = self.fast_retransmit(now, seq, out);
+                self.h_seqno = self.highest_ack + amt;
+                self.send_much(now, false, Reason::DupAck, self.maxburst, out);
+            }
             FullVariant::Tahoe => {
                 if !(recovered || !self.cfg.bug_fix || self.highest_ack == 0) {
                     return;
@@ -963,6 +1038,13 @@ impl FullTcpAgent {
     /// ns-2 `pack_action` of the variant.
     fn pack_action(&mut self, now: SimTime, out: &mut FullOutput) {
         match self.cfg.variant {
+            FullVariant::Sack => {
+                self.clear_scoreboard_below_ack();
+                self.pipe -= i64::from(self.cfg.segsize);
+                if self.h_seqno < self.highest_ack {
+                    self.h_seqno = self.highest_ack;
+                }
+            }
             FullVariant::Reno | FullVariant::Tahoe => self.reno_pack_action(),
             FullVariant::NewReno => {
                 let seq = self.highest_ack;
@@ -976,8 +1058,26 @@ impl FullTcpAgent {
         }
     }
 
+    /// Sack: what the cumulative ACK now covers leaves the scoreboard (`sack_min_`).
+    fn clear_scoreboard_below_ack(&mut self) {
+        if !self.sq.is_empty() && self.sack_min < self.highest_ack {
+            self.sack_min = self.highest_ack;
+            self.sq.clear_to(self.sack_min);
+        }
+    }
+
     /// ns-2 `ack_action` of the variant.
     fn ack_action(&mut self) {
+        if self.cfg.variant == FullVariant::Sack {
+            self.fastrecov = false;
+            self.pipectrl = false;
+            self.clear_scoreboard_below_ack();
+            self.dupacks = 0;
+            if self.h_seqno < self.highest_ack {
+                self.h_seqno = self.highest_ack;
+            }
+            return;
+        }
         if self.cfg.variant == FullVariant::NewReno {
             if let Some(m) = self.save_maxburst.take() {
                 self.maxburst = m;
@@ -1011,7 +1111,7 @@ impl FullTcpAgent {
             self.delack_at = Some(SimTime::from_nanos((k + 1) * interval));
         }
         // Header prediction (ns-2 `predict_ok`): in-order pure ACK or in-order data.
-        if !self.cfg.nopredict && self.predict_ok(&p) {
+        if !self.cfg.nopredict && self.predict_ok(&p, seg.n_sack) {
             if p.datalen == 0 {
                 if ackno > self.highest_ack
                     && ackno < self.maxseq
@@ -1148,6 +1248,14 @@ impl FullTcpAgent {
                     | State::LastAck => {}
                     _ => return,
                 }
+                // SACK blocks (Sack; ns-2 `process_sack`), then the pipe's estimate: an ACK
+                // means a packet left the network.
+                if self.state >= State::Established && seg.n_sack > 0 {
+                    self.process_sack(seg);
+                }
+                if self.fastrecov && (p.datalen == 0 || ackno > self.highest_ack) {
+                    self.pipe -= i64::from(self.cfg.segsize);
+                }
                 if ackno <= self.highest_ack {
                     // Duplicate and old ACKs.
                     if p.datalen == 0 && (!self.cfg.dupseg_fix || !dupseg) {
@@ -1275,9 +1383,25 @@ impl FullTcpAgent {
         }
     }
 
-    /// ns-2 `predict_ok` (no timestamps, ECN or SACK).
-    fn predict_ok(&self, p: &Arrival) -> bool {
-        self.state == State::Established
+    /// ns-2 `SackFullTcpAgent::process_sack`: the reported blocks into the scoreboard.
+    fn process_sack(&mut self, seg: &FullSegment) {
+        if self.cfg.variant != FullVariant::Sack {
+            return; // ns-2's non-SACK agent only warns
+        }
+        for &(left, right) in &seg.sack[..seg.n_sack as usize] {
+            if seg.flags & TH_FIN == 0 && left >= right {
+                continue;
+            }
+            let mut min = self.sack_min;
+            self.sq.add(left, right, 0, &mut min);
+            self.sack_min = min;
+        }
+    }
+
+    /// ns-2 `predict_ok` (no timestamps or ECN).
+    fn predict_ok(&self, p: &Arrival, n_sack: u8) -> bool {
+        n_sack == 0
+            && self.state == State::Established
             && p.flags & (TH_SYN | TH_FIN | TH_ACK) == TH_ACK
             && self.flags & TF_NEEDFIN == 0
             && p.seq == self.rcv_nxt

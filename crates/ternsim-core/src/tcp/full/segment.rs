@@ -31,7 +31,14 @@ pub struct FullSegment {
     pub listener: bool,
     /// When the agent sent it (not a header field: the host's one-way delay metric).
     pub sent_at: SimTime,
+    /// SACK blocks `[left, right)` (`FullTcp/Sack`'s receiver), the first `n_sack` of them
+    /// (ns-2 `sa_length`); `hlen` counts their option bytes.
+    pub sack: [(i64, i64); MAX_SACK_BLOCKS],
+    pub n_sack: u8,
 }
+
+/// SACK blocks a header holds (ns-2 `NSA`).
+pub const MAX_SACK_BLOCKS: usize = 3;
 
 impl FullSegment {
     /// Bytes on the wire: payload plus header (`sendpacket`: `size = datalen + hlen`).

@@ -35,6 +35,8 @@ fn seg(seq: i64, ack: i64, flags: u8, datalen: u32, listener: bool) -> FullSegme
         hlen: 40,
         listener,
         sent_at: SimTime::ZERO,
+        sack: [(0, 0); segment::MAX_SACK_BLOCKS],
+        n_sack: 0,
     }
 }
 
@@ -278,4 +280,63 @@ fn reassembly_acks_holes_at_once_and_delivers_on_fill() {
     assert_eq!(out.delivered_bytes, 3 * 536);
     assert_eq!(sent(&mut out), vec![(1, 1609, TH_ACK | TH_PUSH, 0)]);
     assert!(b.rq.is_empty());
+}
+
+/// A duplicate ACK carrying SACK blocks, as a `FullTcp/Sack` receiver sends it.
+fn sack_ack(ack: i64, blocks: &[(i64, i64)]) -> FullSegment {
+    let mut s = seg(1, ack, TH_ACK | TH_PUSH, 0, true);
+    for (k, b) in blocks.iter().enumerate() {
+        s.sack[k] = *b;
+    }
+    s.n_sack = blocks.len() as u8;
+    s.hlen += blocks.len() as u32 * 8 + 2;
+    s
+}
+
+/// Sack (ns-2 `SackFullTcpAgent`): the third duplicate sets `pipe_` = maxseq − highest_ack −
+/// SACKed bytes (401 − 1 − 300 = 100), halves the window (cwnd 2), resends the hole and
+/// then sends while `pipe_` < cwnd (one new segment, carrying CWR); each further duplicate
+/// takes a segment out of the pipe and lets one more go; no window inflation. The ACK past
+/// `recover_` ends pipe control and clears the scoreboard.
+#[test]
+fn sack_recovery_is_pipe_controlled() {
+    let mut out = FullOutput::default();
+    let mut a = sender_with_four_out(FullVariant::Sack, &mut out);
+    a.on_segment(ms(200), &sack_ack(1, &[(101, 201)]), &mut out);
+    a.on_segment(ms(201), &sack_ack(1, &[(101, 301)]), &mut out);
+    assert!(sent(&mut out).is_empty());
+    a.on_segment(ms(202), &sack_ack(1, &[(101, 401)]), &mut out);
+    assert_eq!(
+        sent(&mut out),
+        vec![(1, 1, TH_ACK, 100), (401, 1, TH_ACK | TH_CWR, 100)]
+    );
+    assert_eq!((a.cwnd(), a.ssthresh(), a.pipe), (2.0, 2, 200));
+    assert!(a.pipectrl);
+    a.on_segment(ms(203), &sack_ack(1, &[(101, 501)]), &mut out);
+    assert_eq!(sent(&mut out), vec![(501, 1, TH_ACK, 100)]);
+    assert_eq!((a.cwnd(), a.pipe), (2.0, 200));
+    a.on_segment(ms(300), &sack_ack(501, &[]), &mut out);
+    assert_eq!(sent(&mut out), vec![(601, 1, TH_ACK, 100)]);
+    assert!(!a.pipectrl);
+    assert!(a.sq.is_empty());
+    assert_eq!(a.cwnd(), 2.5);
+}
+
+/// A `FullTcp/Sack` receiver reports its out-of-order blocks most recent first, the option
+/// adding 2 + 8 bytes per block to the header.
+#[test]
+fn sack_receiver_reports_blocks_most_recent_first() {
+    let mut out = FullOutput::default();
+    let mut b = FullTcpAgent::new(cfg(FullVariant::Sack), SimTime::ZERO);
+    b.listen();
+    b.on_segment(ms(10), &seg(0, -1, TH_SYN, 0, false), &mut out);
+    b.on_segment(ms(20), &seg(1, 1, TH_ACK, 0, false), &mut out);
+    out.clear();
+    b.on_segment(ms(30), &seg(537, 1, TH_ACK, 536, false), &mut out);
+    b.on_segment(ms(31), &seg(1609, 1, TH_ACK, 536, false), &mut out);
+    let ack = out.segments[1];
+    assert_eq!(
+        (ack.ack, ack.n_sack, ack.hlen, ack.sack[0], ack.sack[1]),
+        (1, 2, 40 + 2 + 16, (1609, 2145), (537, 1073))
+    );
 }
