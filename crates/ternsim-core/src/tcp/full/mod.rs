@@ -989,7 +989,8 @@ impl FullTcpAgent {
             }
             FullVariant::Sack => {
                 self.pipe = self.maxseq - self.highest_ack - self.sq.total();
-                if !(recovered || !self.cfg.bug_fix) {
+                // Once per window (`bugFix_`) unless the last reaction is recovered from.
+                if !recovered && self.cfg.bug_fix {
                     return;
                 }
                 self.trace_event(Ns2EventKind::FastRecovery, out);

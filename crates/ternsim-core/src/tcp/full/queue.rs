@@ -113,7 +113,7 @@ impl ReassemblyQueue {
     /// ns-2 `gensack(max)`: up to `max` blocks, most recent first.
     pub(super) fn sack_blocks(&self, max: usize) -> Vec<(i64, i64)> {
         let mut order: Vec<&Block> = self.blocks.iter().collect();
-        order.sort_by(|a, b| b.lifo.cmp(&a.lifo));
+        order.sort_by_key(|b| std::cmp::Reverse(b.lifo));
         order
             .into_iter()
             .take(max)
