@@ -115,6 +115,7 @@ def test_fulltcp_scripts_give_ns2s_trace_byte_for_byte(tmp_path, name):
             '$sink listen\n$ns at 0.05 "$sink advance-bytes 100"',
             "a listening FullTcp agent that sends before its peer opens the connection",
         ),
+        ("$sink listen\n$tcp listen", "has no connection ternsim can open (both ends listen"),
         ("$sink listen\n$sink set ecn_ 1", "ecn_ 1 (ECN): not supported"),
         ("$sink listen\n$tcp set timestamps_ true", "timestamps_ 1 (the timestamp option)"),
         ("$sink listen\n$tcp set pipectrl_ true", "pipectrl_ 1 (pipe-style send control)"),

@@ -643,6 +643,15 @@ class Translation:
                 flow = self._flow(agent, source, times[source.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
+        in_flows = {a.name for pair in self.ends for a in pair if a is not None}
+        for _, obj, what, _ in self._full_actions:
+            agent = obj.info.get("agent") if "agent" in obj.info else obj
+            if agent.name not in in_flows:
+                raise Refusal(
+                    f"{obj.name} {what}: its FullTcp agent has no connection ternsim can open "
+                    "(both ends listen, or it is not connected); supported: the agent that "
+                    "sends first does not listen"
+                )
         for link in model.links:
             if link.missing is not None:
                 a, b = link.a.info["id"], link.b.info["id"]

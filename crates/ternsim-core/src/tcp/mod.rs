@@ -14,6 +14,9 @@
 //! - [`traced`]: ns-2's traced variables (`$tcp trace cwnd_`): which changed, in ns-2's order.
 //! - [`congestion`]: the congestion state (cwnd, ssthresh, `recover`, ...) and the window
 //!   decision that changes it.
+//! - [`full`]: ns-2's two-way TCP (`Agent/TCP/FullTcp` and variants), an agent of its own in
+//!   byte sequence numbers; it shares only the RTO estimator (`rto`) and the config and output
+//!   types with the one-way agents.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
 //!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
 //!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.

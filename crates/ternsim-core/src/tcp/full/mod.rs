@@ -1,15 +1,19 @@
-//! ns-2.35's two-way TCP, `Agent/TCP/FullTcp` and its `/Tahoe` and `/Newreno` variants
-//! (ns-2 `tcp/tcp-full.cc`): one agent that is both sender and receiver, with the 3-way
-//! handshake, byte sequence numbers, a reassembly queue, delayed ACKs and FIN/close states.
+//! ns-2.35's two-way TCP, `Agent/TCP/FullTcp` and its `/Tahoe`, `/Newreno` and `/Sack`
+//! variants (ns-2 `tcp/tcp-full.cc`): one agent that is both sender and receiver, with the
+//! 3-way handshake, byte sequence numbers, a reassembly queue, delayed ACKs and FIN/close
+//! states.
 //!
 //! What it owns: the connection state (`state_`, `flags_`), the send side (`t_seqno_`,
-//! `maxseq_`, `highest_ack_`, `curseq_`, cwnd, ssthresh, duplicate-ACK and recovery marks),
-//! the receive side (`rcv_nxt_`, the reassembly queue, the delayed-ACK timer) and the RTO
-//! estimator, which is ternsim's `RtoEstimator`: ns-2's FullTcp inherits `TcpAgent`'s
-//! `rtt_update`, `rtt_timeout` and `rtt_backoff` unchanged.
+//! `maxseq_`, `highest_ack_`, `curseq_`, cwnd, ssthresh, duplicate-ACK and recovery marks;
+//! for Sack the scoreboard, `h_seqno_`, `pipe_`), the receive side (`rcv_nxt_`, the
+//! reassembly queue in [`queue`], the delayed-ACK timer) and the RTO estimator, which is
+//! ternsim's `RtoEstimator`: ns-2's FullTcp inherits `TcpAgent`'s `rtt_update`,
+//! `rtt_timeout` and `rtt_backoff` unchanged.
 //!
-//! What it does not model (the front end refuses them): SACK (`/Sack`), ECN and DCTCP, the
-//! timestamp option, `pipectrl_`, the random send overhead, `signal_on_empty_`.
+//! What it does not model (the front end refuses them): ECN and DCTCP, the timestamp
+//! option, `pipectrl_` set by a script, the random send overhead, `signal_on_empty_`,
+//! Sack's hole-fill thresholds other than ns-2's defaults (the rule is here, the scenario
+//! does not expose it).
 //!
 //! Like the one-way agents it is sans-IO: the host hands it `now` and a segment (or a timer
 //! expiry, or the application's bytes) and it answers with the segments to send in a
