@@ -412,6 +412,8 @@ VALIDATION_PASSES = [
     ("sack-full", "sack1"),
     ("tcpVariants", "twodrops_sack_full"),
     ("sack-full", "sackB4"),
+    # `sendmsg N MSG_EOF`: the FIN goes with the last data.
+    ("full-fixes", "reno-msg_eof-fin"),
 ]
 
 

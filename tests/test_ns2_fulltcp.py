@@ -225,6 +225,10 @@ def test_a_fulltcp_scenario_delivers_what_it_sends_and_closes():
             {"full_tcp": {"actions": [{"at": "1s", "bytes": "1B", "close": True}]}},
             "either sends `bytes` or closes",
         ),
+        (
+            {"full_tcp": {"actions": [{"at": "1s", "eof": True}]}},
+            "`eof` closes after `bytes`",
+        ),
     ],
 )
 def test_a_fulltcp_scenario_refuses_what_it_cannot_mean(flow, message):

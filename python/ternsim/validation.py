@@ -41,6 +41,7 @@ SUITES = (
     "full",
     "testReno-full",
     "sack-full",
+    "full-fixes",
 )
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")

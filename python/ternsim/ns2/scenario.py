@@ -597,7 +597,7 @@ class Translation:
                 continue
             self._full_actions.append((t, obj, what, args))
             # The opener's first send resets it (advance_bytes in CLOSED): a boot_time_ draw.
-            sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes")
+            sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes", "sendmsg")
             if sends and not agent.info.get("listen") and agent.name not in full_starts:
                 full_starts.append(agent.name)
                 self._full_start_times.append(t)
@@ -1146,6 +1146,11 @@ class Translation:
                 out.append((t, {"at": at, "bytes": f"{n * segsize}B"}))
             elif what == "advance-bytes":
                 out.append((t, {"at": at, "bytes": f"{int(args[0])}B"}))
+            elif what == "sendmsg":
+                act: dict[str, Any] = {"at": at, "bytes": f"{int(args[0])}B"}
+                if args[1:] == ("MSG_EOF",):
+                    act["eof"] = True
+                out.append((t, act))
             elif what == "stop":
                 out.append((t, {"at": at, "bytes": "0B"}))
                 out.append((t, {"at": at, "close": True}))

@@ -1570,6 +1570,9 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             # ns-2 FullTcpAgent::command: advance/advanceby N segments, advance-bytes N, close.
             ok = what in ("advance", "advanceby", "advance-bytes") and len(args) == 1
             ok = (ok and args[0].isdigit()) or (what == "close" and not args)
+            # `sendmsg N [MSG_EOF]` (ns-2 FullTcpAgent::sendmsg; DAT_EOF's callback is not).
+            eof = args[1:] in ((), ("MSG_EOF",))
+            ok = ok or (what == "sendmsg" and 1 <= len(args) <= 2 and args[0].isdigit() and eof)
         elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP"):
             ok = what in ("advance", "advanceby") and len(args) == 1 and args[0].isdigit()
             ok = ok and int(args[0]) > 0

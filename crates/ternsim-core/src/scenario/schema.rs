@@ -840,6 +840,8 @@ pub struct FullTcpActionSpec {
     pub bytes: Option<Bytes>,
     /// Close the connection (ns-2 `usrclosed`: the FIN exchange).
     pub close: Option<bool>,
+    /// With `bytes`: close once they are all sent (ns-2 `sendmsg N MSG_EOF`).
+    pub eof: Option<bool>,
 }
 
 /// The application feeding a flow, named by `kind`.

@@ -64,6 +64,7 @@ impl World {
         let agent = &mut full_mut(&mut self.flows[f].agents).ends[act.end as usize];
         match act.what {
             FullTcpWhat::Send(bytes) => agent.send(now, bytes.map(|b| b as i64), &mut out),
+            FullTcpWhat::SendEof(bytes) => agent.send_eof(now, bytes as i64, &mut out),
             FullTcpWhat::Close => agent.close(now, &mut out),
         }
         self.after_full(now, f, side, &mut out);

@@ -245,10 +245,19 @@ pub(super) fn full_tcp_transport(
                     format!("must be before the end of the run ({})", spec.duration.0),
                 ));
             }
-            let what = match (act.close, act.bytes) {
-                (Some(true), None) => FullTcpWhat::Close,
-                (None | Some(false), b) => FullTcpWhat::Send(b.map(|b| b.0)),
-                (Some(true), Some(_)) => {
+            let close = act.close == Some(true);
+            let eof = act.eof == Some(true);
+            let what = match (close, eof, act.bytes) {
+                (true, false, None) => FullTcpWhat::Close,
+                (false, true, Some(b)) => FullTcpWhat::SendEof(b.0),
+                (false, false, b) => FullTcpWhat::Send(b.map(|b| b.0)),
+                (false, true, None) => {
+                    return Err(ScenarioError::at(
+                        format!("{here}.eof"),
+                        "`eof` closes after `bytes`: give the bytes",
+                    ))
+                }
+                (true, _, _) => {
                     return Err(ScenarioError::at(
                         here,
                         "an action either sends `bytes` or closes; give one",

@@ -205,6 +205,9 @@ pub struct FullTcpAction {
 pub enum FullTcpWhat {
     /// The application offers this many more bytes (`None`: unlimited).
     Send(Option<u64>),
+    /// `sendmsg N MSG_EOF`: the bytes, and close once they are all sent
+    /// (`close_on_empty_`).
+    SendEof(u64),
     /// `$tcp close`.
     Close,
 }

@@ -477,6 +477,14 @@ impl FullTcpAgent {
         }
     }
 
+    /// `$tcp sendmsg N MSG_EOF` (ns-2 `sendmsg`): close once these bytes are sent. The
+    /// flag is set before the bytes are offered, so a send that opens the connection (from
+    /// CLOSED, whose reset clears it) loses it, as in ns-2.
+    pub fn send_eof(&mut self, now: SimTime, bytes: i64, out: &mut FullOutput) {
+        self.close_on_empty = true;
+        self.send(now, Some(bytes), out);
+    }
+
     /// `$tcp advance N` / `advanceby N`: N segments (ns-2 `advanceby`).
     pub fn advance_segments(&mut self, now: SimTime, segments: i64, out: &mut FullOutput) {
         let mut np = segments;
