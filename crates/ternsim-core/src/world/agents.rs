@@ -143,7 +143,7 @@ impl World {
 
     pub(super) fn on_sender_timer(&mut self, now: SimTime, f: usize) {
         if matches!(self.flows[f].agents, FlowAgents::Full(_)) {
-            return self.on_full_timer(now, f, AgentSide::Source);
+            return self.on_full_timer(now, f, AgentSide::Source, false);
         }
         let tcp = self.tcp_mut(f);
         tcp.sender_wake.fired(now);
@@ -159,7 +159,7 @@ impl World {
 
     pub(super) fn on_sink_timer(&mut self, now: SimTime, f: usize) {
         if matches!(self.flows[f].agents, FlowAgents::Full(_)) {
-            return self.on_full_timer(now, f, AgentSide::Sink);
+            return self.on_full_timer(now, f, AgentSide::Sink, false);
         }
         let tcp = self.tcp_mut(f);
         tcp.sink_wake.fired(now);

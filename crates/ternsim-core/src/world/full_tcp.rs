@@ -13,7 +13,8 @@ use crate::tcp::full::{FullSegment, FullTcpAgent};
 /// the passive opener (listening) at its destination.
 pub(super) struct FullAgents {
     pub ends: [FullTcpAgent; 2],
-    pub wakes: [Wake; 2],
+    /// Per end: the retransmission timer's wake-up and the delayed-ACK timer's.
+    pub wakes: [[Wake; 2]; 2],
     pub started: bool,
     /// Payload bytes the application offers; `None`: unlimited (FTP `start`).
     pub app_bytes: Option<u64>,
@@ -90,11 +91,18 @@ impl World {
         self.full_out = out;
     }
 
-    /// A FullTcp agent's timer event fired.
-    pub(super) fn on_full_timer(&mut self, now: SimTime, f: usize, side: AgentSide) {
+    /// A FullTcp agent's timer event fired: its retransmission timer, or with `delack` its
+    /// delayed-ACK timer.
+    pub(super) fn on_full_timer(&mut self, now: SimTime, f: usize, side: AgentSide, delack: bool) {
         let t = full_mut(&mut self.flows[f].agents);
-        t.wakes[side as usize].fired(now);
-        if t.ends[side as usize].next_timer().is_some_and(|d| d <= now) {
+        t.wakes[side as usize][usize::from(delack)].fired(now);
+        let agent = &t.ends[side as usize];
+        let deadline = if delack {
+            agent.delack_deadline()
+        } else {
+            agent.rtx_deadline()
+        };
+        if deadline.is_some_and(|d| d <= now) {
             let mut out = std::mem::take(&mut self.full_out);
             out.clear();
             full_mut(&mut self.flows[f].agents).ends[side as usize].on_timer(now, &mut out);
@@ -105,14 +113,19 @@ impl World {
         }
     }
 
+    /// Keeps one wake-up in the event queue per timer of the agent on `side`, each at the
+    /// exact time the agent set it for.
     fn arm_full(&mut self, f: usize, side: AgentSide) {
-        let event = match side {
-            AgentSide::Source => Event::SenderTimer(f as u32),
-            AgentSide::Sink => Event::SinkTimer(f as u32),
+        let (rtx_event, delack_event) = match side {
+            AgentSide::Source => (Event::SenderTimer(f as u32), Event::FullDelack(f as u32, 0)),
+            AgentSide::Sink => (Event::SinkTimer(f as u32), Event::FullDelack(f as u32, 1)),
         };
         let t = full_mut(&mut self.flows[f].agents);
-        let deadline = t.ends[side as usize].next_timer();
-        t.wakes[side as usize].request_exact(&mut self.sched, deadline, event);
+        let agent = &t.ends[side as usize];
+        let (rtx, delack) = (agent.rtx_deadline(), agent.delack_deadline());
+        let [rtx_wake, delack_wake] = &mut t.wakes[side as usize];
+        rtx_wake.request_exact(&mut self.sched, rtx, rtx_event);
+        delack_wake.request_exact(&mut self.sched, delack, delack_event);
     }
 
     /// Routes what the agent on `side` produced during the last call.

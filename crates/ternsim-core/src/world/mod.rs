@@ -104,6 +104,10 @@ enum Event {
     PingDue(u32),
     /// A node's DV periodic update is due (`$ns rtproto DV`).
     DvUpdate(u32),
+    /// A FullTcp agent's delayed-ACK timer (flow, end 0 or 1); its retransmission timer is
+    /// `SenderTimer` / `SinkTimer`. Two events, so that each timer keeps the exact time
+    /// it was set for.
+    FullDelack(u32, u8),
 }
 
 /// The exact bound of a run that ends at `duration`: the next double above it, so that the
@@ -613,7 +617,7 @@ impl World {
                     nodes[f.dst].bind(port, Agent::TcpSink(i as u32));
                     FlowAgents::Full(Box::new(full_tcp::FullAgents {
                         ends: [crate::tcp::full::FullTcpAgent::new(**a, pa), peer],
-                        wakes: [Wake::default(), Wake::default()],
+                        wakes: [[Wake::default(); 2]; 2],
                         started: false,
                         app_bytes: *app_bytes,
                         actions: actions.clone(),
@@ -830,6 +834,14 @@ impl World {
                 Event::StageRelease(slot) => self.release_held(now, slot),
                 Event::PingDue(f) => self.on_ping_due(now, f as usize),
                 Event::DvUpdate(n) => self.on_dv_update(NodeId(n)),
+                Event::FullDelack(f, end) => {
+                    let side = if end == 0 {
+                        AgentSide::Source
+                    } else {
+                        AgentSide::Sink
+                    };
+                    self.on_full_timer(now, f as usize, side, true)
+                }
             }
             let events = self.sched.events_executed();
             if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {

@@ -432,6 +432,16 @@ impl FullTcpAgent {
     pub fn rto(&self) -> &RtoEstimator {
         &self.rto
     }
+    /// The retransmission timer's deadline (ns-2 `rtx_timer_`).
+    pub fn rtx_deadline(&self) -> Option<SimTime> {
+        self.rtx_at
+    }
+
+    /// The delayed-ACK timer's deadline (ns-2 `delack_timer_`).
+    pub fn delack_deadline(&self) -> Option<SimTime> {
+        self.delack_at
+    }
+
     /// The earliest timer deadline (retransmission or delayed ACK).
     pub fn next_timer(&self) -> Option<SimTime> {
         match (self.rtx_at, self.delack_at) {
