@@ -405,6 +405,25 @@ VALIDATION_PASSES = [
     ("ecn", "ecn_drop_newreno_delack"),
     # ... `old_ecn_`: the window opens on the second of a run of ECN-Echo ACKs.
     ("red", "ecn"),
+    # FullTcp: handshake, byte sequence numbers, the header fields, Reno recovery, E lines.
+    ("testReno-full", "Reno_FullTCP"),
+    # FullTcp/Newreno's partial ACKs; FullTcp/Tahoe's slow start on three duplicates.
+    ("testReno-full", "NewReno_FullTCP2"),
+    ("tcpVariants", "twodrops_tahoe_full"),
+    # FullTcp's periodic delayed-ACK timer (segsperack_ 2 on the listener), a lost SYN.
+    ("full", "delack"),
+    ("full", "droppedsyn"),
+    # FullTcp's FIN exchange (`$src close`), data both ways, a simultaneous open and close.
+    ("full", "close"),
+    ("full", "twoway"),
+    ("full", "simul-close"),
+    # FullTcp/Sack: SACK blocks (sa_length, longer ACKs), pipe-controlled hole filling; a RED
+    # bottleneck on ns-2's draws after the opener's own boot_time_ draw at its start.
+    ("sack-full", "sack1"),
+    ("tcpVariants", "twodrops_sack_full"),
+    ("sack-full", "sackB4"),
+    # `sendmsg N MSG_EOF`: the FIN goes with the last data.
+    ("full-fixes", "reno-msg_eof-fin"),
 ]
 
 

@@ -429,7 +429,11 @@ def test_red_reads_back_its_automatic_values(tmp_path):
 
 
 REFUSED = [
-    ("set tcp [new Agent/TCP/FullTcp]\n", 10, "new Agent/TCP/FullTcp: not supported; supported:"),
+    (
+        "set tcp [new Agent/TCP/BayFullTcp]\n",
+        10,
+        "new Agent/TCP/BayFullTcp: not supported; supported:",
+    ),
     ("$ns frobnicate $n0\n", 10, "$ns frobnicate $n0: not supported; supported Simulator"),
     ("$ns duplex-link $n0 $n2 1Mb 1ms CBQ\n", 10, "queue CBQ not supported; supported: DropTail"),
     ("Queue/RED set cautious_ 1\n", 10, "Queue/RED cautious_ 1 (cautious marking): not supported"),

@@ -39,6 +39,11 @@ SUITES = (
     "red",
     "ecn",
     "ecn-ack",
+    # ns-2's two-way TCP (Agent/TCP/FullTcp, /Tahoe, /Newreno, /Sack).
+    "full",
+    "testReno-full",
+    "sack-full",
+    "full-fixes",
 )
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")

@@ -56,6 +56,26 @@ _TCP: dict[str, tuple[str, Callable[[float], str]]] = {
     "ncwndcuts_": ("cwnd_cuts", _int),
 }
 
+#: FullTcp active opener variables (`FlowState` keys of a `fulltcp` flow).
+_FULL_TCP: dict[str, tuple[str, Callable[[float], str]]] = {
+    "cwnd_": ("cwnd", _traced_double),
+    "ssthresh_": ("ssthresh", _int),
+    "t_seqno_": ("t_seqno", _int),
+    "maxseq_": ("maxseq", _int),
+    "ack_": ("ack", _int),
+    "dupacks_": ("dupacks", _int),
+    "srtt_": ("srtt8_ticks", _int),
+    "rttvar_": ("rttvar4_ticks", _int),
+    "rtt_": ("rtt_ticks", _int),
+    "backoff_": ("backoff", _int),
+    "nrexmitpack_": ("retransmitted_packets", _int),
+    "nrexmitbytes_": ("retransmitted_bytes", _int),
+    "ndatapack_": ("data_packets", _int),
+    "ndatabytes_": ("data_bytes", _int),
+    "nrexmit_": ("timeouts", _int),
+    "nackpack_": ("ack_packets", _int),
+}
+
 #: Receiver counters a script reads and resets: TCPSink ``bytes_`` (packets delivered in order,
 #: with their headers) and the LossMonitor's four.
 _SINK = {"bytes_": ("sink_delivered_wire_bytes", _int)}
@@ -99,6 +119,9 @@ class LiveState:
 
     def _table(self, o: Obj) -> dict[str, tuple[Any, Callable[[float], str]]] | None:
         base = self.o.builtin_base(o.cls)
+        if classes.is_a(base, "Agent/TCP/FullTcp"):
+            # The active opener's state; the listener's is not kept (refused when read).
+            return _FULL_TCP if self.role.get(o.name, (0, ""))[1] == "sender" else {}
         if classes.is_a(base, "Agent/TCP"):
             return _TCP
         if classes.is_a(base, "Agent/TCPSink"):
@@ -141,6 +164,11 @@ class LiveState:
             raise Refusal(
                 f"{what} of {app.name} from a callback: its agent is not attached and "
                 "connected, or carries what ternsim does not model"
+            )
+        if what == "stop" and classes.is_a(self.o.builtin_base(agent.cls), "Agent/TCP/FullTcp"):
+            raise Refusal(
+                f"stop of {app.name} over a FullTcp agent: not supported (FTP `stop` closes the "
+                "connection, FullTcp's FIN exchange)"
             )
         if self.final is None:
             flow, _ = self.role[agent.name]

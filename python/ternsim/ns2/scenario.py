@@ -30,6 +30,75 @@ TCP_VARIANTS = {
     "Agent/TCP/Vegas": "vegas",
 }
 
+#: FullTcp agent class -> ternsim FullTcp variant (`transport = "fulltcp"`).
+FULL_VARIANTS = {
+    "Agent/TCP/FullTcp": "reno",
+    "Agent/TCP/FullTcp/Tahoe": "tahoe",
+    "Agent/TCP/FullTcp/Newreno": "newreno",
+    "Agent/TCP/FullTcp/Sack": "sack",
+}
+
+#: The `Agent/TCP` variables a FullTcp agent reads, as their TCP option (the rest of
+#: TCP_OPTIONS are one-way TCP's: ns-2's FullTcp never reads them, whatever their value).
+FULL_TCP_SHARED = (
+    "tcpip_base_hdr_size_",
+    "window_",
+    "windowInit_",
+    "maxburst_",
+    "maxcwnd_",
+    "tcpTick_",
+    "minrto_",
+    "maxrto_",
+    "rtxcur_init_",
+    "precisionReduce_",
+    "bugFix_",
+    "rfc2988_",
+    "delay_growth_",
+    "T_SRTT_BITS",
+    "T_RTTVAR_BITS",
+    "rttvar_exp_",
+)
+
+#: FullTcp variable -> (`full_tcp` option, conversion).
+FULL_TCP_OPTIONS: dict[str, tuple[str, Any]] = {
+    "segsize_": ("segsize", lambda v: int(float(v))),
+    "segsperack_": ("segs_per_ack", lambda v: int(float(v))),
+    "spa_thresh_": ("spa_thresh", lambda v: int(float(v))),
+    "tcprexmtthresh_": ("dupack_threshold", lambda v: int(float(v))),
+    "iss_": ("iss", lambda v: int(float(v))),
+    "nodelay_": ("nodelay", classes.boolean),
+    "data_on_syn_": ("data_on_syn", classes.boolean),
+    "dupseg_fix_": ("dupseg_fix", classes.boolean),
+    "dupack_reset_": ("dupack_reset", classes.boolean),
+    "halfclose_": ("halfclose", classes.boolean),
+    "nopredict_": ("nopredict", classes.boolean),
+    "slow_start_restart_": ("slow_start_restart", classes.boolean),
+    "restart_bugfix_": ("restart_bugfix", classes.boolean),
+    "reno_fastrecov_": ("reno_fastrecov", classes.boolean),
+    "open_cwnd_on_pack_": ("open_cwnd_on_pack", classes.boolean),
+    "recov_maxburst_": ("recov_maxburst", lambda v: int(float(v))),
+}
+
+#: FullTcp variables ternsim models only at their ns-2.35 default: var -> (default, what).
+FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
+    "pipectrl_": ("0", "pipe-style send control"),
+    "signal_on_empty_": ("0", "the done_data callback"),
+    "ecn_syn_": ("0", "ECN-capable SYN/ACKs"),
+    "ecn_syn_wait_": ("0", "ECN SYN/ACK handling"),
+    "timestamps_": ("0", "the timestamp option"),
+    # ECN is modelled for the one-way agents only.
+    "ecn_": ("0", "ECN"),
+    "old_ecn_": ("0", "ECN"),
+    # FullTcp/Sack's, modelled at their ns-default.tcl values only.
+    "clear_on_timeout_": ("1", "a scoreboard kept over timeouts"),
+    "sack_rtx_cthresh_": ("1", "another hole-fill threshold"),
+    "sack_rtx_bthresh_": ("1", "another hole-fill threshold"),
+    "sack_rtx_threshmode_": ("1", "another hole-fill rule"),
+    "sack_block_size_": ("8", "another SACK block size"),
+    "sack_option_size_": ("2", "another SACK option size"),
+    "max_sack_blocks_": ("3", "another number of SACK blocks"),
+}
+
 #: Traffic class -> ternsim UDP application kind.
 UDP_APPS = {
     "Application/Traffic/CBR": "cbr",
@@ -322,7 +391,13 @@ def settable(base: str) -> set[str]:
         # An application has no flow id in ns-2: `$cbr set fid_ 1` (Greis's tutorial) makes
         # a Tcl variable that nothing reads; the agent's fid_ marks the packets.
         out.add("fid_")
-    if classes.is_a(base, "Agent/TCP"):
+    if classes.is_a(base, "Agent/TCP/FullTcp"):
+        out |= {v for v in TCP_OPTIONS if not v.startswith("v_")}
+        out |= set(TCP_UNMODELLED) | set(FULL_TCP_OPTIONS) | set(FULL_TCP_UNMODELLED)
+        # `close_on_empty_` changes nothing: ns-2's reset at `$ns run` clears it (only
+        # `sendmsg ... MSG_EOF` sets it for good).
+        out |= {"interval_", "ts_option_size_", "debug_", "close_on_empty_"}
+    elif classes.is_a(base, "Agent/TCP"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_") or base == "Agent/TCP/Vegas"}
         # Settable to their ns-2.35 default only: another value is refused before the run.
         out |= set(TCP_UNMODELLED)
@@ -448,7 +523,7 @@ def _variable_names(tcl: Any, handles: set[str]) -> dict[str, str]:
     return names
 
 
-def boot_times(model: Model) -> dict[str, float]:
+def boot_times(model: Model, full_starts: list[str] | None = None) -> dict[str, float]:
     """Each attached TCP agent's ``boot_time_`` as ns-2.35 draws it, in seconds.
 
     ``boot_time_`` (the agent's phase against the ``tcpTick_`` clock, which sets how each RTT
@@ -458,6 +533,10 @@ def boot_times(model: Model) -> dict[str, float]:
     in the order Tcl's ``array names Node_`` lists them and each node's agents in the order
     they were attached. The last draw is the one the run uses. Tcl 8.6 lists an array in the
     order of its hash table, which this interpreter (Tcl 8.6, as ns-2.35 links) reproduces.
+
+    A FullTcp active opener is reset once more when its application starts (ns-2
+    `advance_bytes` in state CLOSED): ``full_starts`` names them in the order they start,
+    each drawing after everything before the run.
     """
     from .._native import core
 
@@ -482,6 +561,9 @@ def boot_times(model: Model) -> dict[str, float]:
             if classes.is_a(model.o.builtin_base(agent.cls), "Agent/TCP"):
                 index[agent.name] = draw
                 draw += 1
+    for name in full_starts or []:
+        index[name] = draw
+        draw += 1
     uniforms = core().ns2_uniforms(model.default_rng_seed, draw) if index else []
     out = {}
     for name, i in index.items():
@@ -513,7 +595,24 @@ class Translation:
         #: A wireless script: every node is a mobile node (all or none, simulator.py checks).
         self.wireless = any(n.info["mobile"] for n in model.nodes)
         #: ns-2's boot_time_ of each TCP sender (wired scripts), by agent handle.
-        self.boot_times = boot_times(model)
+        #: The FullTcp ends' actions in schedule order: (time, agent, what, args).
+        self._full_actions: list[tuple[float, Obj, str, tuple]] = []
+        #: When each FullTcp opener first sends (ns-2 draws its boot_time_ again then).
+        self._full_start_times: list[float] = []
+        #: When the first application (any) starts.
+        self._first_start = min((t for t, _, _, _ in actions), default=float("inf"))
+        full_starts = []
+        for t, obj, what, args in actions:
+            agent = obj.info.get("agent") if "agent" in obj.info else obj
+            if agent is None or o.builtin_base(agent.cls) not in FULL_VARIANTS:
+                continue
+            self._full_actions.append((t, obj, what, args))
+            # The opener's first send resets it (advance_bytes in CLOSED): a boot_time_ draw.
+            sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes", "sendmsg")
+            if sends and not agent.info.get("listen") and agent.name not in full_starts:
+                full_starts.append(agent.name)
+                self._full_start_times.append(t)
+        self.boot_times = boot_times(model, full_starts)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
         times: dict[str, list[tuple[float, str]]] = {}
         for t, app, what, _ in actions:
@@ -528,6 +627,14 @@ class Translation:
                 ):
                     self.flows.append(self._ping_flow(agent))
                     self.ends.append((agent, agent.info["peer"]))
+                continue
+            if base in FULL_VARIANTS:
+                if agent.info.get("listen") or any(agent is far for _, far in self.ends):
+                    continue  # the far end: its flow is its peer's
+                source = agent.info["app"] or agent
+                flow = self._full_flow(agent, source, end)
+                self.flows.append(flow)
+                self.ends.append((agent, agent.info["peer"]))
                 continue
             if base not in TCP_VARIANTS and base != "Agent/UDP":
                 continue
@@ -547,6 +654,15 @@ class Translation:
                 flow = self._flow(agent, source, times[source.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
+        in_flows = {a.name for pair in self.ends for a in pair if a is not None}
+        for _, obj, what, _ in self._full_actions:
+            agent = obj.info.get("agent") if "agent" in obj.info else obj
+            if agent.name not in in_flows:
+                raise Refusal(
+                    f"{obj.name} {what}: its FullTcp agent has no connection ternsim can open "
+                    "(both ends listen, or it is not connected); supported: the agent that "
+                    "sends first does not listen"
+                )
         for link in model.links:
             if link.missing is not None:
                 a, b = link.a.info["id"], link.b.info["id"]
@@ -740,7 +856,12 @@ class Translation:
             or not self._default_rng_replayable()
         ):
             return None
-        return int(model.default_rng_seed), self._draws_before_run()
+        # A FullTcp opener's start draws too (`advance_bytes` resets it): counted when every
+        # such start comes at the first instant anything starts, before any RED test.
+        starts = self._full_start_times
+        if starts and max(starts) > self._first_start:
+            return None
+        return int(model.default_rng_seed), self._draws_before_run() + len(starts)
 
     def _drawing_error_models(self) -> list[Obj]:
         """The error models of the links that draw from ns-2's default RNG."""
@@ -977,6 +1098,159 @@ class Translation:
             if kind == "pareto":
                 spec["shape"] = float(self._var(app, "shape_"))
         flow.update(transport="udp", app=spec)
+        return flow
+
+    def _full_tcp_end(self, agent: Obj, peer: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One FullTcp agent's TCP options and `full_tcp` options: the variables it holds
+        that differ from ns-2.35's defaults of its class (and always the window)."""
+        o = self.model.o
+        base = o.builtin_base(agent.cls)
+        for var in TCP_UNMODELLED:
+            if var in FULL_TCP_OPTIONS or not o.hasvar(agent, var):
+                continue
+            message = unmodelled_value(base, var, o.getvar(agent, var))
+            if message is not None:
+                raise Refusal(message)
+        for var, (default, what) in FULL_TCP_UNMODELLED.items():
+            if o.hasvar(agent, var) and not _same_value(o.getvar(agent, var), default):
+                raise Refusal(
+                    f"{base} {var} {o.getvar(agent, var)} ({what}): not supported; "
+                    f"supported: {var} {default} (ns-2.35's default)"
+                )
+        defaults = classes.class_defaults(base, {})
+        options: dict[str, Any] = {"profile": "ns2.35"}
+        for var in FULL_TCP_SHARED:
+            key, conv = TCP_OPTIONS[var]
+            if not o.hasvar(agent, var):
+                continue
+            value = self._var(agent, var)
+            if var == "window_" or value != classes.bound_value(var, defaults.get(var, "")):
+                options[key] = conv(value)
+        interval = classes.seconds(self._var(agent, "interval_"))
+        if interval != 0.1:
+            options["delack_interval"] = _secs(interval)
+        if agent.name in self.boot_times:
+            options["tick_phase"] = _secs(self.boot_times[agent.name])
+        full: dict[str, Any] = {}
+        if peer and base != o.builtin_base(agent.info["peer"].cls):
+            full["variant"] = FULL_VARIANTS[base]
+        for var, (key, conv) in FULL_TCP_OPTIONS.items():
+            if not o.hasvar(agent, var):
+                continue
+            value = self._var(agent, var)
+            if value != classes.bound_value(var, defaults.get(var, "")):
+                full[key] = conv(value)
+        if peer:
+            options.pop("profile")
+        return options, full
+
+    def _full_end_actions(self, agent: Obj, end: float) -> list[tuple[float, dict[str, Any]]]:
+        """One FullTcp end's scheduled sends and closes before ``end``, as scenario actions
+        (ns-2: FTP `start` is `send -1`, `produce N` and `advance N` offer N segments,
+        `advance-bytes N` N bytes, FTP `stop` is `advance 0` then `close`)."""
+        segsize = int(float(self._var(agent, "segsize_")))
+        out: list[tuple[float, dict[str, Any]]] = []
+        closed = False
+        for t, obj, what, args in self._full_actions:
+            if not (obj is agent or obj is agent.info["app"]) or t >= end:
+                continue
+            at = _secs(t)
+            if closed:
+                raise Refusal(
+                    f"{obj.name} {what} after a close (reopening a FullTcp connection): not "
+                    "supported"
+                )
+            if what == "start":
+                out.append((t, {"at": at}))
+            elif what in ("produce", "advance", "advanceby"):
+                n = int(args[0])
+                if n >= 0x10000000:
+                    raise Refusal(f"{what} {n}: ns-2's `huge number` convention: not supported")
+                out.append((t, {"at": at, "bytes": f"{n * segsize}B"}))
+            elif what == "advance-bytes":
+                out.append((t, {"at": at, "bytes": f"{int(args[0])}B"}))
+            elif what == "sendmsg":
+                act: dict[str, Any] = {"at": at, "bytes": f"{int(args[0])}B"}
+                if args[1:] == ("MSG_EOF",):
+                    act["eof"] = True
+                out.append((t, act))
+            elif what == "stop":
+                out.append((t, {"at": at, "bytes": "0B"}))
+                out.append((t, {"at": at, "close": True}))
+                closed = True
+            elif what == "close":
+                out.append((t, {"at": at, "close": True}))
+                closed = True
+        return out
+
+    def _full_flow(self, agent: Obj, app: Obj, end: float) -> dict[str, Any]:
+        """The flow of a FullTcp agent and the FullTcp agent listening at its peer: the
+        application (FTP `start` or `produce`) on the active opener."""
+        o = self.model.o
+        base = o.builtin_base(agent.cls)
+        peer = agent.info["peer"]
+        if agent.info["node"] is None or peer is None or peer.info["node"] is None:
+            raise Refusal(f"agent {agent.name} ({base}) is not attached and connected")
+        peer_base = o.builtin_base(peer.cls)
+        if peer_base not in FULL_VARIANTS:
+            raise Refusal(f"{base} connected to {peer_base}: needs a FullTcp agent")
+        if self.wireless:
+            raise Refusal(f"{base} in a wireless script: not supported")
+        listens = bool(peer.info.get("listen"))
+        for end_agent in (agent, peer):
+            a = end_agent.info["app"]
+            if a is not None and o.builtin_base(a.cls) != "Application/FTP":
+                raise Refusal(
+                    f"{o.builtin_base(a.cls)} over {o.builtin_base(end_agent.cls)}: not "
+                    "supported; supported: Application/FTP"
+                )
+            if any((c, "done") in o.instprocs for c in o.lineage(end_agent.cls)):
+                raise Refusal(
+                    f"a `done` instproc of {end_agent.cls} (ns-2 calls it when the FullTcp "
+                    "connection closes): not supported"
+                )
+        mine = self._full_end_actions(agent, end)
+        theirs = self._full_end_actions(peer, end)
+        options, full = self._full_tcp_end(agent, peer=False)
+        peer_options, peer_full = self._full_tcp_end(peer, peer=True)
+        # The opener's first send opens the connection: the flow's start (and its bytes).
+        first = mine.pop(0) if mine and "close" not in mine[0][1] else None
+        if first is None and (theirs or not listens):
+            raise Refusal(
+                f"{base} {agent.name} that never sends while its peer listens or sends: not "
+                "supported; supported: the agent connected first opens the connection"
+            )
+        flow: dict[str, Any] = {
+            "name": agent.name,
+            "src": self.node_name(agent.info["node"]),
+            "dst": self.node_name(peer.info["node"]),
+            "start": first[1]["at"] if first else "0s",
+            "transport": "fulltcp",
+            "tcp": FULL_VARIANTS[base],
+            "options": options,
+        }
+        if first is None:
+            flow["autostart"] = False
+        elif "bytes" in first[1]:
+            flow["bytes"] = first[1]["bytes"]
+        if listens and theirs and theirs[0][0] <= first[0]:
+            raise Refusal(
+                "a listening FullTcp agent that sends before its peer opens the connection: "
+                "not supported"
+            )
+        if mine:
+            full["actions"] = [a for _, a in mine]
+        if theirs:
+            peer_full["actions"] = [a for _, a in theirs]
+        if not listens:
+            # No `$sink listen`: the far end opens too when its application first sends.
+            peer_full["listen"] = False
+        if peer_options:
+            flow["peer_options"] = peer_options
+        if full:
+            flow["full_tcp"] = full
+        if peer_full:
+            flow["full_tcp_peer"] = peer_full
         return flow
 
     # --- results back to ns-2 --------------------------------------------------------------
@@ -1281,6 +1555,15 @@ class Translation:
                     f[11] += f"{tcphdr} 0"
                 return " ".join(f)
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
+            uid, at, header = f[11].partition("@")
+            if at:
+                # A FullTcp segment: the core glued its ackno, flags, hlen and sa_length
+                # to the uid.
+                f[11] = uid
+                if (f[2], f[3]) in tcphdr_dirs:
+                    f[11] += " " + header.replace(",", " ")
+                renumber(f, i)
+                return " ".join(f)
             if (f[2], f[3]) in tcphdr_dirs:
                 blocks = 0
                 if f[4] == "ack" and 0 <= i < len(sack_sink) and sack_sink[i]:
@@ -1325,6 +1608,12 @@ class Translation:
             ports.append(m)
             if o.builtin_base(receiver.cls) == "Agent/Ping":
                 answer_fid[i] = (str(receiver.info["node"].info["id"]), o.getvar(receiver, "fid_"))
+            elif (
+                o.builtin_base(receiver.cls) in FULL_VARIANTS and o.getvar(receiver, "fid_") != "0"
+            ):
+                # A listening FullTcp agent's segments carry its own fid_ (it takes the
+                # SYN's only when its own is 0: FullTcpAgent::recv in LISTEN).
+                answer_fid[i] = (str(receiver.info["node"].info["id"]), o.getvar(receiver, "fid_"))
         return flow_fid, ports, answer_fid
 
     def nam_packets(self, text: str, until: float = float("inf")) -> str:
@@ -1355,6 +1644,8 @@ class Translation:
                 f[1] = format(float(f.pop()), ".15g")
             if len(f) != 12 or (f[2], f[3]) not in dirs:
                 continue
+            # A FullTcp segment's header fields (glued to its uid) are not nam's.
+            f[11] = f[11].partition("@")[0]
             if f[4] == "rtProtoDV":
                 dv(f)
             else:

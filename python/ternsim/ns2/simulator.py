@@ -180,6 +180,7 @@ class Model:
             "attach-agent": self.attach_agent,
             "connect": self.connect,
             "create-connection": self.create_connection,
+            "create-connection-listen": self.create_connection_listen,
             "at": self.at,
             "now": lambda o, a: _num(self.now),
             "run": self.run,
@@ -278,6 +279,12 @@ class Model:
         #: The TCP agents' traced variables (`$tcp attach $f; $tcp trace cwnd_`).
         self.var_traces = VarTraces(self)
         b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
+        b["Agent/TCP/FullTcp"] = {
+            "listen": self.full_listen,
+            "trace": self._refuse_full("trace (traced variables of a FullTcp agent)"),
+            "close": self._refuse_full("close from a callback (schedule it with `$ns at`)"),
+            "send": self._refuse_full("send (schedule the application's start instead)"),
+        }
         b["Queue/RED"] = {
             "attach": self.var_traces.attach,
             "trace": self.var_traces.red_trace,
@@ -321,8 +328,10 @@ class Model:
             self.agents.append(obj)
             if classes.is_a(base, "Agent/TCP"):
                 # TcpAgent::reset() draws boot_time_ = Random::uniform(tcpTick_); ns-2 resets a
-                # new agent once (Vegas twice) when it creates it.
-                self.rng_draws += 2 if base == "Agent/TCP/Vegas" else 1
+                # new agent once (Vegas and FullTcp twice: their delay_bind_init_all resets it
+                # again) when it creates it.
+                twice = base == "Agent/TCP/Vegas" or classes.is_a(base, "Agent/TCP/FullTcp")
+                self.rng_draws += 2 if twice else 1
                 self.var_traces.on_create(obj)
                 # `Agent/TCP instproc init` calls `create-eventtrace`: an agent made after
                 # `eventtrace-all` writes its events into that channel.
@@ -1323,6 +1332,19 @@ class Model:
         self.connect(None, (made[0].name, made[1].name))  # type: ignore[arg-type]
         return made[0].name
 
+    def create_connection_listen(self, sim: Obj, args: tuple) -> str:
+        """`$ns create-connection-listen SRCTYPE SRCNODE DSTTYPE DSTNODE FID`
+        (ns-lib.tcl): `create-connection`, then the destination agent listens (FullTcp)."""
+        source = self.create_connection(sim, args)
+        sink = self.o.objects[source].info["peer"]
+        if not classes.is_a(self.o.builtin_base(sink.cls), "Agent/TCP/FullTcp"):
+            raise Refusal(
+                f"create-connection-listen {args[2]}: supported: a FullTcp destination "
+                "(the agent that listens)"
+            )
+        self.full_listen(sink, ())
+        return source
+
     def at(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:
             raise Refusal("at: give TIME SCRIPT")
@@ -1384,7 +1406,10 @@ class Model:
         ok = settable(base)
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
-        if var in TCP_UNMODELLED:
+        from .scenario import FULL_TCP_OPTIONS
+
+        modelled = classes.is_a(base, "Agent/TCP/FullTcp") and var in FULL_TCP_OPTIONS
+        if var in TCP_UNMODELLED and not modelled:
             message = unmodelled_value(base, var, value)
             if message is not None:
                 raise Refusal(message)
@@ -1462,6 +1487,20 @@ class Model:
         app.info["agent"], agent.info["app"] = agent, app
         return ""
 
+    def full_listen(self, agent: Obj, args: tuple) -> str:
+        """`$tcp listen` (ns-2 `FullTcpAgent::listen`): the agent is a passive opener."""
+        self._before_run("listen")
+        if args:
+            raise Refusal("listen: takes no arguments")
+        agent.info["listen"] = True
+        return ""
+
+    def _refuse_full(self, what: str) -> Any:
+        def refuse(o: Obj, args: tuple) -> str:
+            raise Refusal(f"{what}: not supported")
+
+        return refuse
+
     def ping_send(self, agent: Obj, args: tuple) -> str:
         """`$ping send`: an echo request now; during the run only (ns-2 sends one made
         before `$ns run` at time 0, a case the scripts schedule with `$ns at` instead)."""
@@ -1518,6 +1557,14 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
             callbacks.append(ev)
             continue
         for obj, what, args in parsed:
+            agent = obj.info.get("agent") if "agent" in obj.info else obj
+            if agent is not None and classes.is_a(
+                model.o.builtin_base(agent.cls), "Agent/TCP/FullTcp"
+            ):
+                # A FullTcp end's sends and closes are kept as they come (the scenario's
+                # FullTcp actions): the same end may send, send more and close.
+                actions.append((ev.time, obj, what, args))
+                continue
             if what == "setdest":
                 model.move(obj, ev.time, args, ev.where)
             elif what == "reset":
@@ -1560,6 +1607,13 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             ok = what in ("start", "stop") and not args
             if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
                 ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
+        elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP/FullTcp"):
+            # ns-2 FullTcpAgent::command: advance/advanceby N segments, advance-bytes N, close.
+            ok = what in ("advance", "advanceby", "advance-bytes") and len(args) == 1
+            ok = (ok and args[0].isdigit()) or (what == "close" and not args)
+            # `sendmsg N [MSG_EOF]` (ns-2 FullTcpAgent::sendmsg; DAT_EOF's callback is not).
+            eof = args[1:] in ((), ("MSG_EOF",))
+            ok = ok or (what == "sendmsg" and 1 <= len(args) <= 2 and args[0].isdigit() and eof)
         elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP"):
             ok = what in ("advance", "advanceby") and len(args) == 1 and args[0].isdigit()
             ok = ok and int(args[0]) > 0

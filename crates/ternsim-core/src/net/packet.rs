@@ -134,6 +134,8 @@ pub struct Datagram {
 pub enum Payload {
     TcpData(DataSegment),
     TcpAck(AckSegment),
+    /// A segment of an ns-2 FullTcp agent (either end: data, pure ACK, SYN or FIN).
+    FullTcp(crate::tcp::full::FullSegment),
     Udp(Datagram),
     /// A routing or mobility protocol's own message.
     Control(ControlMessage),
@@ -393,6 +395,9 @@ impl PacketFields {
         match self.payload {
             Payload::TcpData(_) => PacketKind::TcpData,
             Payload::TcpAck(_) => PacketKind::TcpAck,
+            // A FullTcp segment counts as data when it carries some, else as an ACK.
+            Payload::FullTcp(s) if s.datalen > 0 => PacketKind::TcpData,
+            Payload::FullTcp(_) => PacketKind::TcpAck,
             Payload::Udp(_) => PacketKind::Udp,
             Payload::Control(_) => PacketKind::Control,
             Payload::Ping(_) => PacketKind::Ping,
@@ -412,7 +417,8 @@ impl PacketFields {
         match &mut self.payload {
             Payload::TcpData(s) => s.ecn.ce = true,
             Payload::TcpAck(a) => a.ecn.ce = true,
-            Payload::Udp(_) | Payload::Control(_) | Payload::Ping(_) => {}
+            // A FullTcp segment carries no ECN bits in ternsim (FullTcp's ECN is refused).
+            Payload::FullTcp(_) | Payload::Udp(_) | Payload::Control(_) | Payload::Ping(_) => {}
         }
     }
 
@@ -422,6 +428,8 @@ impl PacketFields {
         match &self.payload {
             Payload::TcpData(s) => s.seq,
             Payload::TcpAck(a) => a.ack,
+            // ns-2 traces a FullTcp segment's byte sequence number (`hdr_tcp::seqno`).
+            Payload::FullTcp(s) => s.seq,
             Payload::Udp(d) => d.seq as i64,
             // ns-2 prints no sequence number for a ping (its own header's is not the trace's).
             Payload::Control(_) | Payload::Ping(_) => -1,

@@ -783,6 +783,78 @@ pub struct FlowSpec {
     /// Per-flow TCP parameters, over `tcp_defaults`.
     #[serde(default)]
     pub options: TcpOptions,
+    /// `transport = "fulltcp"`: the parameters of the passive opener (the flow's `dst`
+    /// end), over `tcp_defaults` (the active opener's are `options`).
+    #[serde(default)]
+    pub peer_options: Option<TcpOptions>,
+    /// `transport = "fulltcp"`: the active opener's FullTcp-only parameters.
+    #[serde(default)]
+    pub full_tcp: Option<FullTcpOptions>,
+    /// `transport = "fulltcp"`: the passive opener's FullTcp-only parameters.
+    #[serde(default)]
+    pub full_tcp_peer: Option<FullTcpOptions>,
+}
+
+/// The parameters of an ns-2 FullTcp agent that one-way TCP has not (ns-2.35's names in
+/// parentheses, its defaults when absent).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FullTcpOptions {
+    /// The agent's class for the passive opener: reno, tahoe or newreno (default: the
+    /// flow's `tcp`).
+    pub variant: Option<String>,
+    /// Payload bytes per segment (`segsize_`, 536).
+    pub segsize: Option<u32>,
+    /// Duplicate ACKs that trigger a fast retransmit (`tcprexmtthresh_`, 3).
+    pub dupack_threshold: Option<u32>,
+    /// ACK every this many full segments (`segsperack_`, 1).
+    pub segs_per_ack: Option<u32>,
+    /// Below this many bytes received, ACK every segment (`spa_thresh_`, 0: off).
+    pub spa_thresh: Option<i64>,
+    /// No sender-side Nagle (`nodelay_`, false).
+    pub nodelay: Option<bool>,
+    /// Data on the SYN (`data_on_syn_`, false).
+    pub data_on_syn: Option<bool>,
+    /// Duplicate segments' ACKs do not count as duplicate ACKs (`dupseg_fix_`, true).
+    pub dupseg_fix: Option<bool>,
+    /// A data segment with a duplicate ACK clears the count (`dupack_reset_`, false).
+    pub dupack_reset: Option<bool>,
+    /// Allow half-closed connections (`halfclose_`, false).
+    pub halfclose: Option<bool>,
+    /// No header prediction (`nopredict_`, false).
+    pub nopredict: Option<bool>,
+    /// Initial send sequence number (`iss_`, 0).
+    pub iss: Option<i64>,
+    /// Slow start after an idle period (`slow_start_restart_`, true).
+    pub slow_start_restart: Option<bool>,
+    /// No backoff on a timeout with nothing outstanding (`restart_bugfix_`, true).
+    pub restart_bugfix: Option<bool>,
+    /// Reno-style window inflation in fast recovery (`reno_fastrecov_`; Tahoe false).
+    pub reno_fastrecov: Option<bool>,
+    /// Open cwnd on a partial ACK (`open_cwnd_on_pack_`; NewReno false).
+    pub open_cwnd_on_pack: Option<bool>,
+    /// NewReno: maxburst during recovery (`recov_maxburst_`, 2).
+    pub recov_maxburst: Option<u32>,
+    /// The passive end listens (ns-2 `$sink listen`; default true; only in `full_tcp_peer`). false: it opens the connection itself when it first sends.
+    pub listen: Option<bool>,
+    /// What this end's application (or the script) does and when, besides the flow's own
+    /// start: more bytes to send (`bytes`; absent: an unlimited send, FTP `start`) or a
+    /// close (`close = true`, ns-2 `$tcp close`).
+    pub actions: Option<Vec<FullTcpActionSpec>>,
+}
+
+/// One scheduled action of a FullTcp end (`[[flows.full_tcp.actions]]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FullTcpActionSpec {
+    pub at: Duration,
+    /// Bytes the application offers (ns-2 `advance_bytes`); absent with `close` absent: an
+    /// unlimited send.
+    pub bytes: Option<Bytes>,
+    /// Close the connection (ns-2 `usrclosed`: the FIN exchange).
+    pub close: Option<bool>,
+    /// With `bytes`: close once they are all sent (ns-2 `sendmsg N MSG_EOF`).
+    pub eof: Option<bool>,
 }
 
 /// The application feeding a flow, named by `kind`.

@@ -15,6 +15,9 @@
 //! - [`congestion`]: the congestion state (cwnd, ssthresh, `recover`, ...) and the window
 //!   decision that changes it.
 //! - [`ecn`]: the sender's ECN state (RFC 3168 as ns-2 models it).
+//! - [`full`]: ns-2's two-way TCP (`Agent/TCP/FullTcp` and variants), an agent of its own in
+//!   byte sequence numbers; it shares only the RTO estimator (`rto`) and the config and output
+//!   types with the one-way agents.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
 //!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
 //!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
@@ -29,6 +32,7 @@ pub mod config;
 pub mod congestion;
 pub mod conn;
 pub mod ecn;
+pub mod full;
 pub mod output;
 pub mod recovery;
 pub mod rto;

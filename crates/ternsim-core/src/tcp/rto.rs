@@ -178,6 +178,12 @@ impl RtoEstimator {
         self.last_raw_ticks
     }
 
+    /// The RTO before backoff and clamps (ns-2 `t_rtxcur_`), which FullTcp's
+    /// `idle_restart` compares an idle time with.
+    pub fn rtxcur(&self) -> SimTime {
+        self.rtxcur
+    }
+
     pub fn backoff_multiplier(&self) -> u64 {
         self.backoff
     }

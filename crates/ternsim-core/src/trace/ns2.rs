@@ -57,6 +57,10 @@ pub struct WiredRecord<'a> {
     /// The ECN bits: ECN-Echo `C` (first), congestion experienced `E` (fifth), ECN-capable
     /// `N` (seventh).
     pub ecn: EcnFlags,
+    /// A FullTcp segment's header fields that `Trace set show_tcphdr_ 1` prints (ackno,
+    /// flags, hlen, sa_length): written glued to the uid as `uid@ackno,flags,hlen,salen` for
+    /// the host to place (the ns-2 front end) or drop.
+    pub tcp_header: Option<(i64, u8, u32, u8)>,
     /// The exact time in seconds, written as a 13th field when given
     /// (`CaptureSpec::ns2_exact_times`).
     pub exact: Option<f64>,
@@ -96,6 +100,9 @@ impl WiredRecord<'_> {
             self.seq,
             self.uid
         );
+        if let Some((ack, flags, hlen, salen)) = self.tcp_header {
+            let _ = write!(out, "@{ack},{flags:#x},{hlen},{salen}");
+        }
         match self.exact {
             Some(t) => {
                 let _ = writeln!(out, " {t:?}");
@@ -641,6 +648,7 @@ mod tests {
             uid: 197,
             cong_action: true,
             ecn: EcnFlags::default(),
+            tcp_header: None,
             exact: None,
         }
         .write(&mut s);
@@ -666,6 +674,7 @@ mod tests {
             uid: 610,
             cong_action: false,
             ecn: EcnFlags::default(),
+            tcp_header: None,
             exact: None,
         }
         .write(&mut s);
@@ -696,6 +705,7 @@ mod tests {
             uid: 194,
             cong_action: false,
             ecn: EcnFlags::default(),
+            tcp_header: None,
             exact: Some(t),
         }
         .write(&mut s);

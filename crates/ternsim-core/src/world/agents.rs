@@ -12,8 +12,8 @@ use crate::tcp::{AckSegment, DataSegment, TcpEvent};
 fn split(flow: &mut super::FlowRuntime) -> (&mut TcpAgents, &mut crate::trace::FlowStats) {
     match &mut flow.agents {
         FlowAgents::Tcp(t) => (t, &mut flow.stats),
-        FlowAgents::Udp(_) | FlowAgents::Ping(_) => {
-            unreachable!("flow {} is not TCP", flow.spec.name)
+        FlowAgents::Udp(_) | FlowAgents::Ping(_) | FlowAgents::Full(_) => {
+            unreachable!("flow {} is not one-way TCP", flow.spec.name)
         }
     }
 }
@@ -27,6 +27,7 @@ impl World {
         match self.flows[f].agents {
             FlowAgents::Udp(_) => return self.start_udp(now, f),
             FlowAgents::Ping(_) => return self.start_ping(now, f),
+            FlowAgents::Full(_) => return self.start_full(now, f),
             FlowAgents::Tcp(_) => {}
         }
         let t = split(&mut self.flows[f]).0;
@@ -63,6 +64,9 @@ impl World {
             }
             FlowAgents::Udp(_) => self.stop_udp(f),
             FlowAgents::Ping(_) => self.stop_ping(f),
+            // FTP `stop` on a FullTcp agent closes the connection; the front end refuses
+            // it, and a scenario's stop leaves a FullTcp flow running.
+            FlowAgents::Full(_) => {}
         }
     }
 
@@ -110,6 +114,9 @@ impl World {
     }
 
     pub(super) fn on_app_write(&mut self, now: SimTime, f: usize) {
+        if matches!(self.flows[f].agents, FlowAgents::Full(_)) {
+            return self.on_full_action(now, f);
+        }
         let flow = &mut self.flows[f];
         let FlowTransport::Tcp {
             app_trace: Some(writes),
@@ -135,6 +142,9 @@ impl World {
     }
 
     pub(super) fn on_sender_timer(&mut self, now: SimTime, f: usize) {
+        if matches!(self.flows[f].agents, FlowAgents::Full(_)) {
+            return self.on_full_timer(now, f, AgentSide::Source, false);
+        }
         let tcp = self.tcp_mut(f);
         tcp.sender_wake.fired(now);
         if tcp.sender.next_timer().is_some_and(|t| t <= now) {
@@ -148,6 +158,9 @@ impl World {
     }
 
     pub(super) fn on_sink_timer(&mut self, now: SimTime, f: usize) {
+        if matches!(self.flows[f].agents, FlowAgents::Full(_)) {
+            return self.on_full_timer(now, f, AgentSide::Sink, false);
+        }
         let tcp = self.tcp_mut(f);
         tcp.sink_wake.fired(now);
         if tcp.sink.next_timer().is_some_and(|t| t <= now) {

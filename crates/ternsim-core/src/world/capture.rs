@@ -111,6 +111,13 @@ impl FlowWire {
                 isn_r,
                 udp_type: "udp",
             },
+            FlowTransport::FullTcp { a, .. } => FlowWire {
+                mss: a.segsize,
+                syn: false,
+                isn_s,
+                isn_r,
+                udp_type: "udp",
+            },
             FlowTransport::Ping { .. } => FlowWire {
                 mss: 0,
                 syn: false,
@@ -286,6 +293,9 @@ impl Capture {
         match &p.payload {
             Payload::TcpData(_) => "tcp",
             Payload::TcpAck(_) => "ack",
+            // ns-2 `FullTcpAgent::listen` makes the passive opener's packets `ack`s.
+            Payload::FullTcp(s) if s.listener => "ack",
+            Payload::FullTcp(_) => "tcp",
             Payload::Ping(_) => "ping",
             Payload::Udp(_) => p
                 .flow
@@ -382,6 +392,37 @@ impl Capture {
                     window: TCP_WINDOW,
                     options,
                     payload_len: 0,
+                }
+            }
+            // A FullTcp segment carries its own byte numbers, offset by each side's ISN.
+            (Payload::FullTcp(s), Some(w)) => {
+                let (own, peer) = if s.listener {
+                    (w.isn_r, w.isn_s)
+                } else {
+                    (w.isn_s, w.isn_r)
+                };
+                let mut flags = 0;
+                for (bit, wire) in [
+                    (crate::tcp::full::TH_SYN, pcap::TCP_SYN),
+                    (crate::tcp::full::TH_ACK, pcap::TCP_ACK),
+                ] {
+                    if s.flags & bit != 0 {
+                        flags |= wire;
+                    }
+                }
+                Transport::Tcp {
+                    src_port: p.ports.src,
+                    dst_port: p.ports.dst,
+                    seq: own.wrapping_add(s.seq as u32),
+                    ack: if s.ack < 0 {
+                        0
+                    } else {
+                        peer.wrapping_add(s.ack as u32)
+                    },
+                    flags,
+                    window: TCP_WINDOW,
+                    options: Vec::new(),
+                    payload_len: s.datalen,
                 }
             }
             (Payload::Udp(d), _) => Transport::Udp {
@@ -504,6 +545,10 @@ impl World {
     fn ns2_ports(&self, p: &Packet) -> (u16, u16) {
         match p.flow.and_then(|f| self.flows.get(f as usize)) {
             Some(f) if matches!(p.payload, Payload::TcpAck(_)) => (f.ns2_ports.1, f.ns2_ports.0),
+            // A FullTcp segment from the flow's far end (its listener, or a second opener).
+            Some(f) if matches!(p.payload, Payload::FullTcp(_)) && p.ip.src != f.src_addr => {
+                (f.ns2_ports.1, f.ns2_ports.0)
+            }
             Some(f) => f.ns2_ports,
             None => (p.ports.src, p.ports.dst),
         }
@@ -574,11 +619,19 @@ impl World {
             dst: (dst.max(0) as u32, dport),
             seq: p.trace_seq(),
             uid: p.ns2_uid,
-            cong_action: matches!(&p.payload, Payload::TcpData(s) if s.cong_action),
+            cong_action: match &p.payload {
+                Payload::TcpData(s) => s.cong_action,
+                Payload::FullTcp(s) => s.cong_action(),
+                _ => false,
+            },
             ecn: match &p.payload {
                 Payload::TcpData(s) => s.ecn,
                 Payload::TcpAck(a) => a.ecn,
                 _ => Default::default(),
+            },
+            tcp_header: match &p.payload {
+                Payload::FullTcp(s) => Some((s.ack, s.flags, s.hlen, s.n_sack)),
+                _ => None,
             },
             exact,
         }
@@ -678,6 +731,10 @@ impl World {
         let proto = match &p.payload {
             Payload::TcpData(s) => WirelessProto::Tcp { seq: s.seq, ack: 0 },
             Payload::TcpAck(a) => WirelessProto::Tcp { seq: a.ack, ack: 0 },
+            Payload::FullTcp(s) => WirelessProto::Tcp {
+                seq: s.seq,
+                ack: s.ack.max(0),
+            },
             Payload::Udp(d) if kind == "cbr" => WirelessProto::Rtp { seq: d.seq as i64 },
             Payload::Control(_) => routing_part.unwrap_or(WirelessProto::None),
             _ => WirelessProto::None,

@@ -227,6 +227,9 @@ impl World {
         match (agent, &packet.payload) {
             (Agent::TcpSink(f), Payload::TcpData(seg)) => self.deliver_data(now, f as usize, seg),
             (Agent::TcpSender(f), Payload::TcpAck(ack)) => self.deliver_ack(now, f as usize, ack),
+            (Agent::TcpSender(f) | Agent::TcpSink(f), Payload::FullTcp(s)) => {
+                self.deliver_full(now, f as usize, side, s)
+            }
             (Agent::UdpSink(f), Payload::Udp(d)) => {
                 self.deliver_datagram(now, f as usize, packet.size, d)
             }

@@ -24,6 +24,7 @@ mod device;
 mod dv;
 mod events;
 mod forwarding;
+mod full_tcp;
 mod mobile_ip;
 mod node;
 mod ping;
@@ -103,6 +104,10 @@ enum Event {
     PingDue(u32),
     /// A node's DV periodic update is due (`$ns rtproto DV`).
     DvUpdate(u32),
+    /// A FullTcp agent's delayed-ACK timer (flow, end 0 or 1); its retransmission timer is
+    /// `SenderTimer` / `SinkTimer`. Two events, so that each timer keeps the exact time
+    /// it was set for.
+    FullDelack(u32, u8),
 }
 
 /// The exact bound of a run that ends at `duration`: the next double above it, so that the
@@ -194,6 +199,7 @@ struct TcpAgents {
 
 enum FlowAgents {
     Tcp(Box<TcpAgents>),
+    Full(Box<full_tcp::FullAgents>),
     Udp(Box<UdpAgents>),
     Ping(Box<PingAgents>),
 }
@@ -328,6 +334,8 @@ struct World {
     wired_out: IfaceOutput,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
+    /// The output buffer of FullTcp calls, reused.
+    full_out: crate::tcp::full::FullOutput,
     /// The traced TCP variables' changes since the host last took them (ns-2 `$tcp trace
     /// VAR`): time, flow, change.
     var_trace: Vec<(SimTime, u32, crate::tcp::VarChange)>,
@@ -583,6 +591,39 @@ impl World {
                         running: false,
                     }))
                 }
+                FlowTransport::FullTcp {
+                    a,
+                    b,
+                    phases,
+                    app_bytes,
+                    actions,
+                    peer_listens,
+                } => {
+                    // Each agent draws its tick-clock phase (ns-2 `boot_time_`) as the
+                    // one-way sender does, unless the scenario gives it.
+                    let phase = |k: usize, cfg: &crate::tcp::full::FullTcpConfig| {
+                        let mut rng =
+                            RandomStream::named(seed, &format!("flow/{}/fulltcp{k}", f.name));
+                        let drawn = SimTime(rng.below(cfg.rto.tick.as_nanos().max(1)));
+                        phases[k].unwrap_or(drawn)
+                    };
+                    let pa = phase(0, a);
+                    let pb = phase(1, b);
+                    let mut peer = crate::tcp::full::FullTcpAgent::new(**b, pb);
+                    if *peer_listens {
+                        peer.listen();
+                    }
+                    nodes[f.src].bind(port, Agent::TcpSender(i as u32));
+                    nodes[f.dst].bind(port, Agent::TcpSink(i as u32));
+                    FlowAgents::Full(Box::new(full_tcp::FullAgents {
+                        ends: [crate::tcp::full::FullTcpAgent::new(**a, pa), peer],
+                        wakes: [[Wake::default(); 2]; 2],
+                        started: false,
+                        app_bytes: *app_bytes,
+                        actions: actions.clone(),
+                        next_action: 0,
+                    }))
+                }
                 FlowTransport::Udp { traffic } => {
                     nodes[f.src].bind(port, Agent::UdpSource(i as u32));
                     nodes[f.dst].bind(port, Agent::UdpSink(i as u32));
@@ -629,6 +670,13 @@ impl World {
             if let Some(stop) = f.stop {
                 sched.schedule(stop, Event::FlowStop(i as u32));
             }
+            // A FullTcp flow's other actions wake it once each, in time order, after its start
+            // at the same instant.
+            if let FlowTransport::FullTcp { actions, .. } = &f.transport {
+                for act in actions {
+                    sched.schedule(act.at, Event::AppWrite(i as u32));
+                }
+            }
         }
         for (i, e) in sc.events.iter().enumerate() {
             sched.schedule(e.at, Event::Scheduled(i as u32));
@@ -674,6 +722,7 @@ impl World {
             tcp_out,
             var_trace: Vec::new(),
             sink_out: SinkOutput::default(),
+            full_out: crate::tcp::full::FullOutput::default(),
             spent_packets: Vec::with_capacity(SPENT_PACKETS_KEPT),
             capture: None,
             ping_upcalls: false,
@@ -745,6 +794,7 @@ impl World {
         self.fast_wired = false;
         self.set_lazy_tx(false);
         self.tcp_out.ns2_event_trace = c.events;
+        self.full_out.ns2_event_trace = c.events;
         self.capture = Some(Box::new(c));
         for d in &mut self.devices {
             if let Some(w) = d.wired_mut() {
@@ -784,6 +834,14 @@ impl World {
                 Event::StageRelease(slot) => self.release_held(now, slot),
                 Event::PingDue(f) => self.on_ping_due(now, f as usize),
                 Event::DvUpdate(n) => self.on_dv_update(NodeId(n)),
+                Event::FullDelack(f, end) => {
+                    let side = if end == 0 {
+                        AgentSide::Source
+                    } else {
+                        AgentSide::Sink
+                    };
+                    self.on_full_timer(now, f as usize, side, true)
+                }
             }
             let events = self.sched.events_executed();
             if events.is_multiple_of(PROGRESS_EVERY_EVENTS) {

@@ -189,6 +189,31 @@ impl Simulation {
                     ),
                 ]
             }
+            FlowAgents::Full(t) => {
+                let a = &t.ends[0];
+                let st = a.stats();
+                let rto = a.rto();
+                let (srtt8, rttvar4, rtt) = rto.ns2_bound_values();
+                vec![
+                    ("cwnd", a.cwnd()),
+                    ("ssthresh", a.ssthresh() as f64),
+                    ("t_seqno", a.t_seqno() as f64),
+                    ("maxseq", a.maxseq() as f64),
+                    ("ack", a.highest_ack() as f64),
+                    ("dupacks", f64::from(a.dupacks())),
+                    ("srtt8_ticks", srtt8 as f64),
+                    ("rttvar4_ticks", rttvar4 as f64),
+                    ("rtt_ticks", rtt as f64),
+                    ("backoff", rto.backoff_multiplier() as f64),
+                    ("data_packets", st.data_packets as f64),
+                    ("data_bytes", st.data_bytes as f64),
+                    ("ack_packets", st.ack_packets as f64),
+                    ("retransmitted_packets", st.rexmit_packets as f64),
+                    ("retransmitted_bytes", st.rexmit_bytes as f64),
+                    ("timeouts", st.timeouts as f64),
+                    ("peer_rcv_nxt", t.ends[1].rcv_nxt() as f64),
+                ]
+            }
             FlowAgents::Ping(p) => vec![
                 ("requests", p.requests() as f64),
                 ("replies", p.replies as f64),
@@ -221,8 +246,8 @@ impl Simulation {
                 self.world.set_tcp_window(flow, window);
                 Ok(())
             }
-            Some(FlowAgents::Udp(_) | FlowAgents::Ping(_)) => {
-                Err(format!("flow {flow} is not TCP"))
+            Some(FlowAgents::Udp(_) | FlowAgents::Ping(_) | FlowAgents::Full(_)) => {
+                Err(format!("flow {flow} is not one-way TCP"))
             }
             None => Err(format!("no flow {flow}")),
         }

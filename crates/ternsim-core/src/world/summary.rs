@@ -418,6 +418,7 @@ fn traffic_summary(flows: &[super::FlowRuntime]) -> Option<TrafficSummary> {
 fn data_packets_sent(fl: &super::FlowRuntime) -> u64 {
     match &fl.agents {
         FlowAgents::Tcp(t) => t.sender.stats().segments_sent,
+        FlowAgents::Full(t) => t.ends[0].stats().data_packets,
         FlowAgents::Udp(u) => u.stats.sent_packets,
         FlowAgents::Ping(p) => p.requests(),
     }
@@ -521,6 +522,16 @@ fn flow_summary(
             if t.sender.config().variant == crate::tcp::TcpVariant::DemoVegas {
                 s.base_rtt_remeasures = Some(t.sender.base_rtt_remeasures());
             }
+        }
+        FlowAgents::Full(t) => {
+            let st = t.ends[0].stats();
+            s.transport = "fulltcp".to_string();
+            s.goodput_bps = per_s(fl.stats.delivered_bytes as f64 * 8.0);
+            s.delivered_bytes = fl.stats.delivered_bytes;
+            s.segments_sent = st.data_packets;
+            s.retransmitted_segments = st.rexmit_packets;
+            s.timeouts = st.timeouts;
+            s.fast_retransmits = st.fast_retransmits;
         }
         FlowAgents::Udp(u) => {
             let d = &u.stats;

@@ -59,13 +59,22 @@ pub(super) fn flows(
             None | Some("tcp") => None,
             Some("udp") => Some(false),
             Some("ping") => Some(true),
+            Some("fulltcp") => None,
             Some(other) => {
                 return Err(ScenarioError::at(
                     at("transport"),
-                    format!("unknown transport `{other}`; allowed: tcp, udp, ping"),
+                    format!("unknown transport `{other}`; allowed: tcp, fulltcp, udp, ping"),
                 ))
             }
         };
+        let full = f.transport.as_deref() == Some("fulltcp");
+        if !full && (f.full_tcp.is_some() || f.full_tcp_peer.is_some() || f.peer_options.is_some())
+        {
+            return Err(ScenarioError::at(
+                at("full_tcp"),
+                "full_tcp, full_tcp_peer and peer_options are for transport = \"fulltcp\"",
+            ));
+        }
         if transport != Some(false) && !reach.connected(dst, src) {
             let what = if transport.is_none() {
                 "ACKs"
@@ -78,6 +87,7 @@ pub(super) fn flows(
             ));
         }
         let transport = match transport {
+            None if full => super::full_tcp::full_tcp_transport(i, f, spec, default_profile)?,
             None => tcp_transport(i, f, spec, default_profile)?,
             Some(false) => udp_transport(i, f)?,
             Some(true) => ping_transport(i, f)?,

@@ -10,6 +10,7 @@ mod base_station;
 mod common;
 mod events;
 mod flows;
+mod full_tcp;
 mod mobileip;
 mod mobility;
 mod tcp;
@@ -163,6 +164,21 @@ pub enum FlowTransport {
     Udp {
         traffic: TrafficSpec,
     },
+    /// A pair of ns-2 FullTcp agents: the active opener at the flow's `src` (its
+    /// application sends), the passive opener (listening) at `dst`.
+    FullTcp {
+        a: Box<crate::tcp::full::FullTcpConfig>,
+        b: Box<crate::tcp::full::FullTcpConfig>,
+        /// Each end's tick-clock phase (ns-2 `boot_time_`); `None`: drawn.
+        phases: [Option<SimTime>; 2],
+        /// Application bytes to send; `None` = unlimited (FTP).
+        app_bytes: Option<u64>,
+        /// The ends' other scheduled actions, in time order.
+        actions: Vec<FullTcpAction>,
+        /// The far end listens (`$sink listen`); else it opens too when it first sends
+        /// (a simultaneous open).
+        peer_listens: bool,
+    },
     /// A pair of ns-2 ping agents (`Agent/Ping`): either end sends echo requests, the other
     /// replies.
     Ping {
@@ -174,6 +190,26 @@ pub enum FlowTransport {
         interval: Option<SimTime>,
         count: Option<u64>,
     },
+}
+
+/// A scheduled action of one end of a FullTcp flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullTcpAction {
+    pub at: SimTime,
+    /// 0: the active opener (the flow's `src`), 1: the listener.
+    pub end: u8,
+    pub what: FullTcpWhat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FullTcpWhat {
+    /// The application offers this many more bytes (`None`: unlimited).
+    Send(Option<u64>),
+    /// `sendmsg N MSG_EOF`: the bytes, and close once they are all sent
+    /// (`close_on_empty_`).
+    SendEof(u64),
+    /// `$tcp close`.
+    Close,
 }
 
 #[derive(Clone, Debug)]
@@ -193,7 +229,9 @@ impl ResolvedFlow {
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match &self.transport {
             FlowTransport::Tcp { tcp, .. } => Some(tcp.as_ref()),
-            FlowTransport::Udp { .. } | FlowTransport::Ping { .. } => None,
+            FlowTransport::Udp { .. }
+            | FlowTransport::Ping { .. }
+            | FlowTransport::FullTcp { .. } => None,
         }
     }
 }

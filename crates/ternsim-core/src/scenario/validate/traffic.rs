@@ -80,6 +80,9 @@ fn flow(spec: &ScenarioSpec, c: &FileConnection, src: String, dst: String) -> Fl
         bytes: None,
         app: None,
         options: TcpOptions::default(),
+        peer_options: None,
+        full_tcp: None,
+        full_tcp_peer: None,
     };
     match &c.transport {
         FileTransport::Cbr {

@@ -1,0 +1,342 @@
+//! Hand-worked exchanges of FullTcp agents: each step hands one agent a segment (or a timer)
+//! at a given time and checks what it sends and its state, the numbers worked out from
+//! ns-2.35's `FullTcpAgent` code by hand.
+
+use super::*;
+use crate::tcp::config::{DefaultsProfile, TcpConfig, TcpVariant};
+
+fn ms(v: u64) -> SimTime {
+    SimTime::from_millis(v)
+}
+
+fn cfg(variant: FullVariant) -> FullTcpConfig {
+    let rto = TcpConfig::from_profile(TcpVariant::Reno, DefaultsProfile::Ns2_35).rto;
+    FullTcpConfig::ns2_defaults(variant, rto)
+}
+
+/// What an agent sent during one call: (seq, ack, flags, datalen).
+fn sent(out: &mut FullOutput) -> Vec<(i64, i64, u8, u32)> {
+    let v = out
+        .segments
+        .iter()
+        .map(|s| (s.seq, s.ack, s.flags, s.datalen))
+        .collect();
+    out.clear();
+    v
+}
+
+/// A segment as the peer would send it.
+fn seg(seq: i64, ack: i64, flags: u8, datalen: u32, listener: bool) -> FullSegment {
+    FullSegment {
+        seq,
+        ack,
+        flags,
+        datalen,
+        hlen: 40,
+        listener,
+        sent_at: SimTime::ZERO,
+        sack: [(0, 0); segment::MAX_SACK_BLOCKS],
+        n_sack: 0,
+    }
+}
+
+/// The 3-way handshake and the first data segment and its ACK (ns-2 `connect`, recv's
+/// LISTEN and SYN_SENT branches, header prediction), with ns-2.35's defaults: segsize_ 536,
+/// windowInit_ 2, segsperack_ 1, interval_ 100 ms.
+#[test]
+fn handshake_then_data_and_its_ack() {
+    let mut out = FullOutput::default();
+    let mut a = FullTcpAgent::new(cfg(FullVariant::Reno), SimTime::ZERO);
+    let mut b = FullTcpAgent::new(cfg(FullVariant::Reno), SimTime::ZERO);
+    b.listen();
+
+    // FTP start: an infinite send. The SYN (seq 0, no ACK yet) carries PUSH (dataless SYN
+    // of an infinite send); the retransmission timer runs with the initial RTO (3 s).
+    a.send(ms(1000), None, &mut out);
+    assert_eq!(sent(&mut out), vec![(0, -1, TH_SYN | TH_PUSH, 0)]);
+    assert_eq!(a.state(), State::SynSent);
+    assert_eq!(a.maxseq(), 1);
+    assert_eq!(a.next_timer(), Some(ms(4000)));
+
+    // The listener answers SYN+ACK (PUSH: a dataless SYN empties its buffer) and starts its
+    // delayed-ACK timer at the next multiple of 100 ms.
+    let syn = seg(0, -1, TH_SYN | TH_PUSH, 0, false);
+    b.on_segment(ms(1050), &syn, &mut out);
+    assert_eq!(sent(&mut out), vec![(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0)]);
+    assert_eq!(b.state(), State::SynReceived);
+    assert_eq!(b.rcv_nxt(), 1);
+    assert_eq!(b.delack_at, Some(ms(1100)));
+
+    // The SYN+ACK: ns-2's own pure ACK first, then cwnd = windowInit_ (2) segments.
+    let syn_ack = seg(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0, true);
+    a.on_segment(ms(1100), &syn_ack, &mut out);
+    assert_eq!(
+        sent(&mut out),
+        vec![
+            (1, 1, TH_ACK, 0),
+            (1, 1, TH_ACK, 536),
+            (537, 1, TH_ACK, 536)
+        ]
+    );
+    assert_eq!(a.state(), State::Established);
+    assert_eq!(a.cwnd(), 2.0);
+    assert_eq!((a.highest_ack(), a.t_seqno(), a.maxseq()), (1, 1073, 1073));
+    // The SYN's RTT (100 ms, 10 ticks of 10 ms) is the first sample: RTO 0.3 s after the
+    // timer was cancelled (all acknowledged) and armed again by the first data segment.
+    assert_eq!(a.rto().timeout(), ms(300));
+    assert_eq!(a.rtx_at, Some(ms(1400)));
+
+    // The handshake's ACK completes the passive open; nothing to answer.
+    b.on_segment(ms(1150), &seg(1, 1, TH_ACK, 0, false), &mut out);
+    assert!(sent(&mut out).is_empty());
+    assert_eq!(b.state(), State::Established);
+
+    // A full segment in order: header prediction, ACK at once (segsperack_ 1), PUSH set
+    // because the listener's own send buffer is empty.
+    b.on_segment(ms(1160), &seg(1, 1, TH_ACK, 536, false), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 537, TH_ACK | TH_PUSH, 0)]);
+    assert_eq!(out.delivered_bytes, 0);
+    assert_eq!(b.rcv_nxt(), 537);
+}
+
+/// segsperack_ 2: one segment waits for the delayed-ACK timer, which fires on the 100 ms
+/// grid the first arrival set and then runs on every 100 ms (ns-2 `timeout(DELACK)`); a
+/// second segment makes the ACK go at once.
+#[test]
+fn delayed_ack_fires_on_the_interval_grid() {
+    let mut out = FullOutput::default();
+    let mut c = cfg(FullVariant::Reno);
+    c.segs_per_ack = 2;
+    let mut b = FullTcpAgent::new(c, SimTime::ZERO);
+    b.listen();
+    b.on_segment(ms(30), &seg(0, -1, TH_SYN | TH_PUSH, 0, false), &mut out);
+    assert_eq!(sent(&mut out), vec![(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0)]);
+    b.on_segment(ms(70), &seg(1, 1, TH_ACK, 0, false), &mut out);
+    assert_eq!(b.delack_at, Some(ms(100)));
+    // The grid's tick at 100 ms finds nothing held: it only re-arms.
+    b.on_timer(ms(100), &mut out);
+    assert!(sent(&mut out).is_empty());
+    assert_eq!(b.delack_at, Some(ms(200)));
+    // One segment is held (1 of 2)...
+    b.on_segment(ms(120), &seg(1, 1, TH_ACK, 536, false), &mut out);
+    assert!(sent(&mut out).is_empty());
+    // ... and ACKed by the timer at 200 ms.
+    b.on_timer(ms(200), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 537, TH_ACK | TH_PUSH, 0)]);
+    assert_eq!(b.delack_at, Some(ms(300)));
+    // Two segments: the second one is acknowledged at once.
+    b.on_segment(ms(210), &seg(537, 1, TH_ACK, 536, false), &mut out);
+    assert!(sent(&mut out).is_empty());
+    b.on_segment(ms(215), &seg(1073, 1, TH_ACK, 536, false), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 1609, TH_ACK | TH_PUSH, 0)]);
+}
+
+/// An established sender with `segsize` 100, cwnd 4: four segments out, the first lost.
+fn sender_with_four_out(variant: FullVariant, out: &mut FullOutput) -> FullTcpAgent {
+    let mut c = cfg(variant);
+    c.segsize = 100;
+    c.window_init = 4;
+    let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+    a.send(ms(0), None, out);
+    assert_eq!(sent(out), vec![(0, -1, TH_SYN | TH_PUSH, 0)]);
+    a.on_segment(ms(100), &seg(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0, true), out);
+    assert_eq!(
+        sent(out),
+        vec![
+            (1, 1, TH_ACK, 0),
+            (1, 1, TH_ACK, 100),
+            (101, 1, TH_ACK, 100),
+            (201, 1, TH_ACK, 100),
+            (301, 1, TH_ACK, 100),
+        ]
+    );
+    a
+}
+
+/// Reno (ns-2 `FullTcpAgent::dupack_action`, `extra_ack`, `pack_action`): the third
+/// duplicate halves ssthresh and cwnd and resends the hole, cwnd = ssthresh + 3; each
+/// further duplicate adds one (the new data after the cut carries CWR); the ACK past
+/// `recover` deflates cwnd to ssthresh, then opens it by 1/cwnd.
+#[test]
+fn reno_fast_retransmit_and_recovery() {
+    let mut out = FullOutput {
+        ns2_event_trace: true,
+        ..FullOutput::default()
+    };
+    let mut a = sender_with_four_out(FullVariant::Reno, &mut out);
+    let dup = seg(1, 1, TH_ACK | TH_PUSH, 0, true);
+    a.on_segment(ms(200), &dup, &mut out);
+    a.on_segment(ms(201), &dup, &mut out);
+    assert!(sent(&mut out).is_empty());
+    assert_eq!(a.dupacks(), 2);
+    a.on_segment(ms(202), &dup, &mut out);
+    // ns-2's event trace: the cut came in slow start (cwnd 4 < ssthresh 20), so `slowdown`
+    // writes SLOW_START, then FAST_RETX, both with cwnd halved, before the resent segment.
+    let events: Vec<_> = out
+        .ns2_events
+        .iter()
+        .map(|e| (e.kind, e.cwnd, e.before_segment))
+        .collect();
+    assert_eq!(
+        events,
+        vec![
+            (Ns2EventKind::SlowStart, 2, 0),
+            (Ns2EventKind::FastRetx, 2, 0)
+        ]
+    );
+    assert_eq!(sent(&mut out), vec![(1, 1, TH_ACK, 100)]);
+    assert_eq!(a.ssthresh(), 2);
+    assert_eq!(a.cwnd(), 5.0);
+    assert_eq!(a.recover, 401);
+    // Fourth duplicate: cwnd 6, so the window reaches 1 + 600: two new segments.
+    a.on_segment(ms(203), &dup, &mut out);
+    assert_eq!(a.cwnd(), 6.0);
+    assert_eq!(
+        sent(&mut out),
+        vec![(401, 1, TH_ACK | TH_CWR, 100), (501, 1, TH_ACK, 100)]
+    );
+    // The retransmission fills the hole: ACK 401 = recover, a full ACK.
+    a.on_segment(ms(300), &seg(1, 401, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert_eq!(a.cwnd(), 2.5);
+    assert_eq!(a.dupacks(), 0);
+    assert!(!a.fastrecov);
+    // Window 2 segments from 401: 601 is outside it.
+    assert!(sent(&mut out).is_empty());
+}
+
+/// Tahoe (ns-2 `TahoeFullTcpAgent::dupack_action`): the third duplicate restarts from
+/// `highest_ack` with cwnd 1 and ssthresh halved; no inflation on further duplicates.
+#[test]
+fn tahoe_fast_retransmit_is_a_slow_start() {
+    let mut out = FullOutput::default();
+    let mut a = sender_with_four_out(FullVariant::Tahoe, &mut out);
+    let dup = seg(1, 1, TH_ACK | TH_PUSH, 0, true);
+    for t in 200..202 {
+        a.on_segment(ms(t), &dup, &mut out);
+    }
+    a.on_segment(ms(202), &dup, &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 1, TH_ACK, 100)]);
+    assert_eq!((a.cwnd(), a.ssthresh(), a.t_seqno()), (1.0, 2, 101));
+    a.on_segment(ms(203), &dup, &mut out);
+    assert!(sent(&mut out).is_empty());
+    assert_eq!(a.cwnd(), 1.0);
+}
+
+/// NewReno (ns-2 `NewRenoFullTcpAgent::pack_action`): a partial ACK resends the next hole
+/// at once, sets cwnd to ssthresh and stays in recovery.
+#[test]
+fn newreno_partial_ack_retransmits_the_next_hole() {
+    let mut out = FullOutput::default();
+    let mut a = sender_with_four_out(FullVariant::NewReno, &mut out);
+    let dup = seg(1, 1, TH_ACK | TH_PUSH, 0, true);
+    for t in 200..203 {
+        a.on_segment(ms(t), &dup, &mut out);
+    }
+    assert_eq!(sent(&mut out), vec![(1, 1, TH_ACK, 100)]);
+    // Segments 1 and 101 arrived, 201 was lost too: ACK 201 is partial (recover 401).
+    a.on_segment(ms(300), &seg(1, 201, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert_eq!(sent(&mut out), vec![(201, 1, TH_ACK, 100)]);
+    assert_eq!(a.cwnd(), 2.0);
+    assert!(a.fastrecov);
+    assert_eq!(a.maxburst, 2);
+}
+
+/// A retransmission timeout (ns-2 `timeout_action`): ssthresh = half the window, cwnd 1,
+/// the RTO doubled, go back to `highest_ack`.
+#[test]
+fn timeout_goes_back_to_the_cumulative_ack() {
+    let mut out = FullOutput::default();
+    let mut a = sender_with_four_out(FullVariant::Reno, &mut out);
+    // (The delayed-ACK timer, started by the SYN+ACK, ticks every 100 ms meanwhile.)
+    let rtx = a.rtx_at.unwrap();
+    let rto = a.rto().timeout();
+    a.delack_at = None;
+    a.on_timer(rtx, &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 1, TH_ACK, 100)]);
+    assert_eq!((a.cwnd(), a.ssthresh(), a.t_seqno()), (1.0, 2, 101));
+    assert_eq!(a.rto().backoff_multiplier(), 2);
+    assert_eq!(
+        a.rtx_at,
+        Some(rtx + SimTime::from_nanos(2 * rto.as_nanos()))
+    );
+    assert_eq!(a.stats().timeouts, 1);
+}
+
+/// Out-of-order data is queued and acknowledged at once with the old `rcv_nxt`; the hole's
+/// arrival delivers the queued bytes too.
+#[test]
+fn reassembly_acks_holes_at_once_and_delivers_on_fill() {
+    let mut out = FullOutput::default();
+    let mut b = FullTcpAgent::new(cfg(FullVariant::Reno), SimTime::ZERO);
+    b.listen();
+    b.on_segment(ms(10), &seg(0, -1, TH_SYN, 0, false), &mut out);
+    b.on_segment(ms(20), &seg(1, 1, TH_ACK, 0, false), &mut out);
+    out.clear();
+    b.on_segment(ms(30), &seg(537, 1, TH_ACK, 536, false), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 1, TH_ACK | TH_PUSH, 0)]);
+    b.on_segment(ms(31), &seg(1073, 1, TH_ACK, 536, false), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 1, TH_ACK | TH_PUSH, 0)]);
+    b.on_segment(ms(40), &seg(1, 1, TH_ACK, 536, false), &mut out);
+    assert_eq!(out.delivered_bytes, 3 * 536);
+    assert_eq!(sent(&mut out), vec![(1, 1609, TH_ACK | TH_PUSH, 0)]);
+    assert!(b.rq.is_empty());
+}
+
+/// A duplicate ACK carrying SACK blocks, as a `FullTcp/Sack` receiver sends it.
+fn sack_ack(ack: i64, blocks: &[(i64, i64)]) -> FullSegment {
+    let mut s = seg(1, ack, TH_ACK | TH_PUSH, 0, true);
+    for (k, b) in blocks.iter().enumerate() {
+        s.sack[k] = *b;
+    }
+    s.n_sack = blocks.len() as u8;
+    s.hlen += blocks.len() as u32 * 8 + 2;
+    s
+}
+
+/// Sack (ns-2 `SackFullTcpAgent`): the third duplicate sets `pipe_` = maxseq − highest_ack −
+/// SACKed bytes (401 − 1 − 300 = 100), halves the window (cwnd 2), resends the hole and
+/// then sends while `pipe_` < cwnd (one new segment, carrying CWR); each further duplicate
+/// takes a segment out of the pipe and lets one more go; no window inflation. The ACK past
+/// `recover_` ends pipe control and clears the scoreboard.
+#[test]
+fn sack_recovery_is_pipe_controlled() {
+    let mut out = FullOutput::default();
+    let mut a = sender_with_four_out(FullVariant::Sack, &mut out);
+    a.on_segment(ms(200), &sack_ack(1, &[(101, 201)]), &mut out);
+    a.on_segment(ms(201), &sack_ack(1, &[(101, 301)]), &mut out);
+    assert!(sent(&mut out).is_empty());
+    a.on_segment(ms(202), &sack_ack(1, &[(101, 401)]), &mut out);
+    assert_eq!(
+        sent(&mut out),
+        vec![(1, 1, TH_ACK, 100), (401, 1, TH_ACK | TH_CWR, 100)]
+    );
+    assert_eq!((a.cwnd(), a.ssthresh(), a.pipe), (2.0, 2, 200));
+    assert!(a.pipectrl);
+    a.on_segment(ms(203), &sack_ack(1, &[(101, 501)]), &mut out);
+    assert_eq!(sent(&mut out), vec![(501, 1, TH_ACK, 100)]);
+    assert_eq!((a.cwnd(), a.pipe), (2.0, 200));
+    a.on_segment(ms(300), &sack_ack(501, &[]), &mut out);
+    assert_eq!(sent(&mut out), vec![(601, 1, TH_ACK, 100)]);
+    assert!(!a.pipectrl);
+    assert!(a.sq.is_empty());
+    assert_eq!(a.cwnd(), 2.5);
+}
+
+/// A `FullTcp/Sack` receiver reports its out-of-order blocks most recent first, the option
+/// adding 2 + 8 bytes per block to the header.
+#[test]
+fn sack_receiver_reports_blocks_most_recent_first() {
+    let mut out = FullOutput::default();
+    let mut b = FullTcpAgent::new(cfg(FullVariant::Sack), SimTime::ZERO);
+    b.listen();
+    b.on_segment(ms(10), &seg(0, -1, TH_SYN, 0, false), &mut out);
+    b.on_segment(ms(20), &seg(1, 1, TH_ACK, 0, false), &mut out);
+    out.clear();
+    b.on_segment(ms(30), &seg(537, 1, TH_ACK, 536, false), &mut out);
+    b.on_segment(ms(31), &seg(1609, 1, TH_ACK, 536, false), &mut out);
+    let ack = out.segments[1];
+    assert_eq!(
+        (ack.ack, ack.n_sack, ack.hlen, ack.sack[0], ack.sack[1]),
+        (1, 2, 40 + 2 + 16, (1609, 2145), (537, 1073))
+    );
+}
