@@ -56,23 +56,12 @@ _TCP: dict[str, tuple[str, Callable[[float], str]]] = {
     "ncwndcuts_": ("cwnd_cuts", _int),
 }
 
-#: FullTcp active opener variables (`FlowState` keys of a `fulltcp` flow).
+#: FullTcp active opener variables (`FlowState` keys of a `fulltcp` flow): the one-way
+#: sender's, but for its own packet counters and `nackpack_`, and without `ncwndcuts_`.
 _FULL_TCP: dict[str, tuple[str, Callable[[float], str]]] = {
-    "cwnd_": ("cwnd", _traced_double),
-    "ssthresh_": ("ssthresh", _int),
-    "t_seqno_": ("t_seqno", _int),
-    "maxseq_": ("maxseq", _int),
-    "ack_": ("ack", _int),
-    "dupacks_": ("dupacks", _int),
-    "srtt_": ("srtt8_ticks", _int),
-    "rttvar_": ("rttvar4_ticks", _int),
-    "rtt_": ("rtt_ticks", _int),
-    "backoff_": ("backoff", _int),
+    **{var: read for var, read in _TCP.items() if var != "ncwndcuts_"},
     "nrexmitpack_": ("retransmitted_packets", _int),
-    "nrexmitbytes_": ("retransmitted_bytes", _int),
     "ndatapack_": ("data_packets", _int),
-    "ndatabytes_": ("data_bytes", _int),
-    "nrexmit_": ("timeouts", _int),
     "nackpack_": ("ack_packets", _int),
 }
 

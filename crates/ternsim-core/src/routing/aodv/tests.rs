@@ -196,20 +196,25 @@ impl Net {
         let j = next_hop.index();
         if self.broken.contains(&(i, j)) {
             self.log(format!("n{i}>n{j} FAIL {}", Self::describe(&p)));
-            let mut out = RoutingOutput::default();
-            let (addrs, ifaces) = self.ctx_of(i);
-            let ctx = RouteCtx {
-                node: NodeId(i as u32),
-                addrs: &addrs,
-                ifaces: &ifaces,
-            };
-            self.agents[i].on_tx_failure(self.now, &ctx, ifaces[0], next_hop, p, &mut out);
-            self.drain(i, out);
+            self.tx_failure(i, next_hop, p);
             return;
         }
         assert!(self.neighbours(i).contains(&j), "n{i} -> n{j} not a link");
         self.log(format!("n{i}>n{j} {}", Self::describe(&p)));
         self.input(j, p);
+    }
+
+    /// Node `i`'s link layer could not deliver `p` to `next_hop` at the current time.
+    fn tx_failure(&mut self, i: usize, next_hop: Addr, p: Packet) {
+        let mut out = RoutingOutput::default();
+        let (addrs, ifaces) = self.ctx_of(i);
+        let ctx = RouteCtx {
+            node: NodeId(i as u32),
+            addrs: &addrs,
+            ifaces: &ifaces,
+        };
+        self.agents[i].on_tx_failure(self.now, &ctx, ifaces[0], next_hop, p, &mut out);
+        self.drain(i, out);
     }
 
     /// Node `i` originates a 1000-byte UDP packet to node `dst` at the current time.
@@ -986,15 +991,8 @@ fn ns2_repair_timers_one_per_failure_the_first_takes_the_route_down() {
     let mut p = udp_packet(77, 4, 1000);
     p.ip.src = a(0);
     p.num_forwards = 3;
-    let mut out = RoutingOutput::default();
-    let (addrs, ifaces) = net.ctx_of(3);
-    let ctx = RouteCtx {
-        node: NodeId(3),
-        addrs: &addrs,
-        ifaces: &ifaces,
-    };
-    net.agents[3].on_tx_failure(ms(2_000), &ctx, ifaces[0], a(4), p, &mut out);
-    net.drain(3, out);
+    net.now = ms(2_000);
+    net.tx_failure(3, a(4), p);
     assert!(net.take_log().is_empty());
     assert_eq!(net.agents[3].queued(), 2);
     assert_eq!(
@@ -1054,15 +1052,8 @@ fn ns2_a_lost_neighbour_takes_down_a_route_in_repair_through_it() {
     let mut p = udp_packet(77, 4, 1000);
     p.ip.src = a(3);
     p.num_forwards = 0;
-    let mut out = RoutingOutput::default();
-    let (addrs, ifaces) = net.ctx_of(3);
-    let ctx = RouteCtx {
-        node: NodeId(3),
-        addrs: &addrs,
-        ifaces: &ifaces,
-    };
-    net.agents[3].on_tx_failure(ms(2_000), &ctx, ifaces[0], a(4), p, &mut out);
-    net.drain(3, out);
+    net.now = ms(2_000);
+    net.tx_failure(3, a(4), p);
     assert_eq!(
         net.take_log(),
         vec![
