@@ -424,6 +424,8 @@ VALIDATION_PASSES = [
     ("sack-full", "sackB4"),
     # `sendmsg N MSG_EOF`: the FIN goes with the last data.
     ("full-fixes", "reno-msg_eof-fin"),
+    # The "simple" suites' trace: `trace-queue` of one node's links into out.tr, no trace-all.
+    ("simple-full", "tahoe3"),
 ]
 
 

@@ -5,7 +5,9 @@ Each test runs as ns-2's ``validate`` script runs it, ``ns test-suite-X.tcl TEST
 copy of the test folder (Debian's ``ns2-examples`` package installs it under
 ``/usr/share/doc/ns2/examples/tcl/test``; ``TERNSIM_NS2_TESTS`` names another). A test writes
 its packet trace into ``all.tr`` and then fails in its ``finish`` proc on ``exec $PERL
-../../bin/getrc``, which the package lacks: the trace is what is compared. Verdicts:
+../../bin/getrc``, which the package lacks: the trace is what is compared (the "simple"
+suites write ``out.tr`` instead, through ``trace-queue`` on one node's links:
+:data:`TRACE_FILES`). Verdicts:
 
 - ``pass``: the two ``all.tr`` are identical, or equal up to lines ordered differently within
   one timestamp (ternsim.conformance.compare_traces);
@@ -44,7 +46,14 @@ SUITES = (
     "testReno-full",
     "sack-full",
     "full-fixes",
+    "simple",
+    "simple-full",
 )
+
+#: The trace a suite's tests write, where it is not ``all.tr``: the "simple" suites trace the
+#: links of one node with ``$ns trace-queue`` into ``out.tr`` (headed by a ``v testName``
+#: line, with the links' ``trace-dynamics``).
+TRACE_FILES = {"simple": "out.tr", "simple-full": "out.tr"}
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")
 
@@ -81,9 +90,11 @@ def tests_of(suite: str, folder: Path | None = None) -> list[str]:
     return _TEST.findall(text)
 
 
-def _run(command: list[str], cwd: Path, timeout: float) -> tuple[int, str, str | None]:
-    """(exit status, stderr, all.tr or None) of one run in ``cwd``."""
-    trace = cwd / "all.tr"
+def _run(
+    command: list[str], cwd: Path, timeout: float, trace_name: str = "all.tr"
+) -> tuple[int, str, str | None]:
+    """(exit status, stderr, the trace or None) of one run in ``cwd``."""
+    trace = cwd / trace_name
     if trace.exists():
         trace.unlink()
     try:
@@ -106,13 +117,14 @@ def run_test(suite: str, test: str, work: Path, timeout: float = 300.0) -> dict[
     from .conformance import _ns, compare_traces
 
     script = f"test-suite-{suite}.tcl"
+    name = TRACE_FILES.get(suite, "all.tr")
     row: dict[str, Any] = {"suite": suite, "test": test}
-    _, ns_err, ns_tr = _run([_ns(), script, test, "QUIET"], work, timeout)
+    _, ns_err, ns_tr = _run([_ns(), script, test, "QUIET"], work, timeout, name)
     ts_code, ts_err, ts_tr = _run(
-        [sys.executable, "-m", "ternsim", "ns2", script, test, "QUIET"], work, timeout
+        [sys.executable, "-m", "ternsim", "ns2", script, test, "QUIET"], work, timeout, name
     )
     if ns_tr is None:
-        row.update(verdict="out of scope", reason=f"ns-2 wrote no all.tr: {_refusal(ns_err)}")
+        row.update(verdict="out of scope", reason=f"ns-2 wrote no {name}: {_refusal(ns_err)}")
     elif ts_code == 2 or ts_tr is None:
         row.update(verdict="out of scope", reason=_refusal(ts_err))
     else:
