@@ -95,12 +95,15 @@ class QueueMonitors:
 
     def integrator_reset(self, integrator: Obj, args: tuple) -> str:
         """`$integ reset`: Integrator::set(0, 0)."""
-        integrator.info["integral"] = Integral()
+        self._integrate(integrator).reset()
         return ""
 
     def add_integrators(self, qm: Obj) -> None:
         """The bytes and packets integrators ns-2's `init-monitor` gives each monitor."""
-        qm.info["integrators"] = (self.m.o.create("Integrator"), self.m.o.create("Integrator"))
+        pair = (self.m.o.create("Integrator"), self.m.o.create("Integrator"))
+        qm.info["integrators"] = pair
+        # The sums the trace counting feeds (reset in place, so the same two objects).
+        qm.info["integrals"] = [self._integrate(i) for i in pair]
 
     @staticmethod
     def _integrate(integrator: Obj) -> Integral:
@@ -188,7 +191,7 @@ class QueueMonitors:
             x = float(f[12]) if len(f) == 13 else float(f[1])
             for qm in by_dir[key]:
                 c = self._counts(qm)
-                integrals = [self._integrate(i) for i in qm.info.get("integrators", ())]
+                integrals = qm.info.get("integrals", [])
                 if f[0] == "+" or (f[0] == "d" and fresh and qm.info.get("in_drop")):
                     c["size_"] += size
                     c["pkts_"] += 1
@@ -228,6 +231,10 @@ class Integral:
     __slots__ = ("sum", "lastx", "lasty")
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Integrator::set(0, 0)."""
         self.sum = 0.0
         self.lastx = 0.0
         self.lasty = 0.0

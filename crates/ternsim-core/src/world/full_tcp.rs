@@ -144,10 +144,7 @@ impl World {
             };
             fl.stats.cwnd_now(now, t.ends[0].cwnd());
         }
-        let (node, from, to) = match side {
-            AgentSide::Source => (fl.src, fl.src_addr, fl.dst_addr),
-            AgentSide::Sink => (fl.dst, fl.dst_addr, fl.src_addr),
-        };
+        let (node, from, to) = fl.end(side);
         let ports = Ports {
             src: fl.port,
             dst: fl.port,

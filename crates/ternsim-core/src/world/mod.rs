@@ -224,6 +224,16 @@ struct FlowRuntime {
     detached: [bool; 2],
 }
 
+impl FlowRuntime {
+    /// End `side`'s node, its own address and its peer's: what a packet it sends carries.
+    fn end(&self, side: AgentSide) -> (NodeId, Addr, Addr) {
+        match side {
+            AgentSide::Source => (self.src, self.src_addr, self.dst_addr),
+            AgentSide::Sink => (self.dst, self.dst_addr, self.src_addr),
+        }
+    }
+}
+
 /// A flow's two agents: the source (TCP sender, UDP source, the first ping agent) and the
 /// sink (the second ping agent).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

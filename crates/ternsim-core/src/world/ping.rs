@@ -82,10 +82,7 @@ impl World {
     fn send_echo(&mut self, now: SimTime, f: usize, side: AgentSide, echo: Echo) {
         let size = self.ping_mut(f).agents[side as usize].packet_size;
         let fl = &self.flows[f];
-        let (node, from, to) = match side {
-            AgentSide::Source => (fl.src, fl.src_addr, fl.dst_addr),
-            AgentSide::Sink => (fl.dst, fl.dst_addr, fl.src_addr),
-        };
+        let (node, from, to) = fl.end(side);
         let ports = Ports {
             src: fl.port,
             dst: fl.port,
