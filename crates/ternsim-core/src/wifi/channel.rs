@@ -1003,6 +1003,52 @@ impl WifiChannel {
                     coll: false,
                 });
             }
+            // Frames are handed to their receivers as their transmissions start, so two that
+            // start within a propagation delay of each other can reach this station in the
+            // other order. ns-2 schedules each arrival (`WirelessChannel::sendUp`), so its
+            // `Mac802_11::recv` sees them as they arrive: the newcomer, here first, is the
+            // frame being received when the other comes in.
+            Some(cur) if t0 < cur.start && !cur.coll => {
+                let later = *cur;
+                if power / later.power >= cp {
+                    // The newcomer captures the station; the later frame only keeps the medium
+                    // busy (NAV = EIFS + its air time from its arrival).
+                    *cur = Reception {
+                        frame: fid,
+                        start: t0,
+                        end,
+                        power,
+                        error,
+                        coll: false,
+                    };
+                    st.nav = st.nav.max(later.start + eifs + (later.end - later.start));
+                } else {
+                    // ns-2 `collision` as the later frame arrives: the one that ends first is
+                    // dropped then, the other when it ends.
+                    st.stats.collisions += 1;
+                    let lost = if later.end > end {
+                        *cur = Reception {
+                            start: t0,
+                            coll: true,
+                            ..later
+                        };
+                        (fid, error)
+                    } else {
+                        *cur = Reception {
+                            frame: fid,
+                            start: t0,
+                            end,
+                            power,
+                            error,
+                            coll: true,
+                        };
+                        (later.frame, later.error)
+                    };
+                    if self.trace_mac && self.drop_is_traced(r, lost.0, lost.1) {
+                        self.log_frame(later.start, r, 'D', "COL", lost.0, false);
+                    }
+                }
+            }
             Some(cur) => {
                 if cur.power / power >= cp {
                     // Capture: the frame being received survives; the newcomer only keeps

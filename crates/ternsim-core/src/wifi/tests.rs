@@ -473,6 +473,50 @@ fn a_strong_frame_captures_the_receiver() {
     assert_eq!(d.ch.stats(2).ack_timeouts, 1);
 }
 
+/// Frames are decided in the order they arrive, not the order they were sent. C (240 m from
+/// B) starts at 1000 µs + 75; A (20 m from B, 260 m from C: too far to decode C, and C's first
+/// bit reaches A only after 867 ns) starts 300 ns later. At B, A's frame arrives first
+/// (300 + 67 ns after C's start) and C's after 800 ns: as in ns-2, whose receivers take each
+/// frame at its arrival, A's frame is the one being received and captures B (P_A / P_C ≫ 10);
+/// C's frame only sets B's NAV. Decided in sending order, the strong frame would have been the
+/// newcomer and both would have been lost.
+#[test]
+fn a_frame_arriving_first_is_received_first_even_if_sent_second() {
+    let pos = [(20.0, 0.0), (0.0, 0.0), (-240.0, 0.0)];
+    let cfg = hidden(basic_access());
+    let mut d = Driver::new(cfg, &pos);
+    d.force(0, &[0, 0]);
+    d.force(2, &[0, 0]);
+    d.now = 1000 * US;
+    d.submit(2, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.now = 1000 * US + 300;
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(100_000 * US);
+    let clean = 1000 * US + 300 + (25 + 50 + 4464 + 25) * US + prop(pos[0], pos[1]);
+    assert_eq!(d.arrivals[0].0, clean);
+    assert_eq!(d.arrivals[0].2.uid, 1);
+    assert_eq!(d.ch.stats(1).collisions, 0);
+    assert_eq!(d.ch.stats(0).ack_timeouts, 0);
+    assert_eq!(d.ch.stats(2).ack_timeouts, 1);
+
+    // Without a 10-fold margin (A 150 m from B, C 245 m: P_A / P_C = (245/150)^4 ≈ 7.1) the
+    // frame arriving first (A's, at 300 + 500 ns against 817 ns) is lost with the other: B
+    // decodes neither.
+    let pos = [(150.0, 0.0), (0.0, 0.0), (-245.0, 0.0)];
+    let r = hidden(basic_access()).radio;
+    assert!(r.rx_power(150.0) / r.rx_power(245.0) < 10.0);
+    let mut d = Driver::new(hidden(basic_access()), &pos);
+    d.force(0, &[0, 0]);
+    d.force(2, &[0, 0]);
+    d.now = 1000 * US;
+    d.submit(2, udp_packet(2, 1, 1040), Addr::nth(1));
+    d.now = 1000 * US + 300;
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(5_600 * US);
+    assert_eq!(d.ch.stats(1).collisions, 1);
+    assert!(d.arrivals.is_empty());
+}
+
 /// EIFS: C (400 m from A) senses A's broadcast but cannot decode it. C's broadcast, queued
 /// during A's frame, waits until the frame's end at C + EIFS 364 + DIFS 50 + 2 slots.
 /// A's broadcast: 1040 + 52 octets at 1 Mb/s = 192 + 8·1068 = 8736 µs, from 75 µs.
