@@ -538,8 +538,7 @@ impl AodvAgent {
         let from = packet.ip.src;
         match &packet.payload {
             Payload::Control(ControlMessage::AodvRreq { .. }) => {
-                self.on_rreq(now, iface, from, &packet);
-                return Routed::Consumed(packet);
+                return self.on_rreq(now, iface, from, packet);
             }
             Payload::Control(ControlMessage::AodvRrep { .. }) => {
                 return self.on_rrep(now, iface, packet);
@@ -591,7 +590,9 @@ impl AodvAgent {
 
     // ---- Control ------------------------------------------------------------------------
 
-    fn on_rreq(&mut self, now: SimTime, iface: IfaceId, from: Addr, packet: &Packet) {
+    /// ns-2 `recvRequest`. The request is consumed, except one whose TTL runs out here:
+    /// that one is dropped (see the end).
+    fn on_rreq(&mut self, now: SimTime, iface: IfaceId, from: Addr, mut packet: Packet) -> Routed {
         let Payload::Control(ControlMessage::AodvRreq {
             id,
             dst,
@@ -603,11 +604,11 @@ impl AodvAgent {
             sent,
         }) = packet.payload
         else {
-            return;
+            return Routed::Consumed(packet);
         };
         if orig == self.me || self.seen.contains(&(orig, id)) {
             self.stats.rreq_suppressed += 1;
-            return;
+            return Routed::Consumed(packet);
         }
         let forget = now + self.cfg.bcast_id_save;
         debug_assert!(self.seen_order.back().is_none_or(|&(_, _, t)| t <= forget));
@@ -660,7 +661,7 @@ impl AodvAgent {
                 last_hop: self.me,
             };
             self.unicast(now, msg, orig, back);
-            return;
+            return Routed::Consumed(packet);
         }
         // An intermediate node with a fresh enough route answers (RFC 3561 §6.6.2). ns-2
         // `recvRequest` asks only that the route have a hop count (`rt_hops != INFINITY2`):
@@ -686,20 +687,15 @@ impl AodvAgent {
                 last_hop: self.me,
             };
             self.unicast(now, msg, orig, back);
-            return;
+            return Routed::Consumed(packet);
         }
         let ttl = ttl.saturating_sub(1);
-        if ttl == 0 {
-            self.stats.rreq_suppressed += 1;
-            return;
-        }
         let known = self.table.get(dst).map_or(0, |e| e.seq);
         let dst_seq = if seq_newer(known, dst_seq) {
             known
         } else {
             dst_seq
         };
-        self.stats.rreq_forwarded += 1;
         let msg = ControlMessage::AodvRreq {
             id,
             dst,
@@ -710,7 +706,20 @@ impl AodvAgent {
             ttl,
             sent,
         };
+        if ttl == 0 {
+            // ns-2 `recvRequest` readies the request for forwarding (its IP source this node,
+            // one hop more, the freshest destination sequence number known) before `forward`
+            // finds its TTL spent and drops it (`DROP_RTR_TTL`): the trace shows that request,
+            // with the MAC header of the frame that brought it, at the time it arrived.
+            self.stats.rreq_suppressed += 1;
+            packet.payload = Payload::Control(msg);
+            packet.ip.src = self.me;
+            *packet.routing_ttl_mut() = 0;
+            return Routed::Drop(packet, DropReason::TtlExpired);
+        }
+        self.stats.rreq_forwarded += 1;
         self.broadcast(now, msg, true);
+        Routed::Consumed(packet)
     }
 
     /// ns-2 `recvReply`: the route to the reply's destination, then, unless this node asked,

@@ -653,6 +653,77 @@ fn duplicate_rreq_suppression() {
     assert_eq!(feed(6_001, 3, 1), (3, 1));
 }
 
+/// ns-2 `recvRequest` → `forward`: node 0, neither the target (7) nor holding a route to it,
+/// receives originator 9's request (id 1, hop count 2) from neighbour 1. With TTL 2 it passes
+/// the request on with TTL 1 and hop count 3. With TTL 1 the TTL is spent here: the request
+/// is dropped (`DROP_RTR_TTL`, a `D RTR TTL` trace line), as the request this node would have
+/// sent: its IP source this node, hop count 3, TTL 0.
+#[test]
+fn a_rreq_whose_ttl_runs_out_is_dropped_as_the_request_it_would_forward() {
+    let mut ag = AodvAgent::new(cfg(), RandomStream::named(1, "x"));
+    let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+    let ctx = RouteCtx {
+        node: NodeId(0),
+        addrs: &addrs,
+        ifaces: &ifaces,
+    };
+    let rreq = |id: u32, ttl: u8| {
+        Packet::new(PacketFields {
+            uid: 1,
+            ns2_uid: 1,
+            num_forwards: 0,
+            flow: None,
+            ip: IpHeader {
+                src: a(1),
+                dst: Addr::BROADCAST,
+                ttl,
+            },
+            ports: Ports::default(),
+            headers: Vec::new(),
+            size: 48,
+            created: SimTime::ZERO,
+            payload: Payload::Control(ControlMessage::AodvRreq {
+                id,
+                dst: a(7),
+                dst_seq: 0,
+                orig: a(9),
+                orig_seq: 4,
+                hop_count: 2,
+                ttl,
+                sent: SimTime::ZERO,
+            }),
+        })
+    };
+    assert!(matches!(
+        ag.route_input(ms(0), &ctx, IfaceId(0), rreq(1, 2)),
+        Routed::Consumed(_)
+    ));
+    assert_eq!(
+        (ag.stats().rreq_forwarded, ag.stats().rreq_suppressed),
+        (1, 0)
+    );
+    let Routed::Drop(p, why) = ag.route_input(ms(1), &ctx, IfaceId(0), rreq(2, 1)) else {
+        panic!("a request with its TTL spent is dropped");
+    };
+    assert_eq!(why, crate::net::packet::DropReason::TtlExpired);
+    assert_eq!((p.ip.src, p.ip.ttl), (a(0), 0));
+    let Payload::Control(ControlMessage::AodvRreq {
+        hop_count,
+        ttl,
+        orig,
+        id,
+        ..
+    }) = p.payload
+    else {
+        panic!("still the request");
+    };
+    assert_eq!((hop_count, ttl, orig, id), (3, 0, a(9), 2));
+    assert_eq!(
+        (ag.stats().rreq_forwarded, ag.stats().rreq_suppressed),
+        (1, 1)
+    );
+}
+
 /// Queue timeout 1 s, capacity 2: packets queued at 0 and 0.4 s for an unreachable
 /// address; a third at 0.6 s evicts the first (`hold_overflow`); the second is dropped at
 /// 1.4 s and the third at 1.6 s (`hold_timeout`).
