@@ -238,3 +238,33 @@ fn nodes_that_meet_later_need_a_path_at_the_start_only_under_static_routes() {
         err.message
     );
 }
+
+/// Two static nodes that never come in range (1000 m apart): a routing protocol runs the
+/// scenario and finds no route (ns-2 runs such a script: its agent drops the packets), while
+/// static routes refuse it before the run.
+#[test]
+fn a_node_never_in_range_is_a_result_under_a_routing_protocol() {
+    let scenario = |routing: &str| {
+        from_toml(&format!(
+            "name = \"apart\"\nduration = \"10s\"\n\
+             [[nodes]]\nname = \"n0\"\nposition = [0.0, 0.0]\n\
+             [[nodes]]\nname = \"n1\"\nposition = [1000.0, 0.0]\n\
+             [[flows]]\nsrc = \"n0\"\ndst = \"n1\"\ntransport = \"udp\"\n\
+             app = {{ kind = \"cbr\", rate = \"64kbps\" }}\n\
+             [wireless]\n[routing]\nprotocol = \"{routing}\"\n"
+        ))
+    };
+    for routing in ["dsdv", "aodv", "dsr"] {
+        let sc = scenario(routing).unwrap_or_else(|e| panic!("{routing}: {e}"));
+        let out = ternsim_core::world::run(&sc, 1);
+        assert_eq!(out.summary.flows[0].data_packets_received, 0, "{routing}");
+        assert!(out.summary.flows[0].data_packets_sent > 0, "{routing}");
+    }
+    let err = scenario("static").unwrap_err();
+    assert_eq!(err.path, "flows.0.dst");
+    assert!(
+        err.message.contains("no route from `n0` to `n1`"),
+        "{}",
+        err.message
+    );
+}

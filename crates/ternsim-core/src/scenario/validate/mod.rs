@@ -615,13 +615,16 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
     // Where a random node is depends on the run's seed; and a routing protocol (on-demand,
     // or DSDV's periodic updates) finds paths among moving nodes during the run, so where
     // they start says nothing of where they will be (ns-2's `simple-wireless.tcl`: two DSDV
-    // nodes start out of range and meet later). Such nodes are not checked for a path; only
-    // static routes, fixed at the start, need one.
+    // nodes start out of range and meet later). Under such a protocol a node on the air that
+    // never comes in range is a result, not a mistake: ns-2 runs the script and its routing
+    // agent drops the packets for want of a route (a flood test sends to a node nobody
+    // reaches). Such nodes are not checked for a path; only static routes, fixed at the
+    // start, need one.
     let dynamic = !matches!(routing, RoutingConfig::Static { .. });
     let base_stations = base_station::base_stations(&spec, &names, &nodes, &links, &routing)?;
     reach.assume_reachable(nodes.iter().map(|n| {
         matches!(n.mobility, NodeMobility::Random(_))
-                    || dynamic && n.mobile()
+                    || dynamic && n.on_air()
                     // DSDV finds a mobile node of a wired-cum-wireless network wherever it is.
                     || base_stations.is_some() && n.on_air()
     }));
