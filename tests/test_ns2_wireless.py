@@ -678,6 +678,40 @@ def test_a_queue_purge_is_traced_at_the_node_that_held_the_packets(tmp_path):
     assert {"tcp", "ack"} <= {kind for kind, _ in cbk}
     assert all(0 <= node <= 6 for kind, node in cbk if kind == "tcp")
     assert all(1 <= node <= 7 for kind, node in cbk if kind == "ack")
+    # Each line shows the header ns-2's link layer wrote (`[duration next-hop me 0x800]`,
+    # the chain's MAC addresses being its node numbers) and the next hop; a packet that
+    # came over a hop keeps the previous MAC's Duration, and a packet the MAC gave up on
+    # carries this MAC's even if it started here (the others purged with it, or after a
+    # neighbour's RERR, have none).
+    lines = [f for f in trace if f[0] == "D" and f[4] == "CBK"]
+    for f in lines:
+        node, next_hop = int(f[2].strip("_")), int(f[16].rstrip("]"))
+        assert f[9:12] == [format(next_hop, "x"), format(node, "x"), "800]"], f
+        assert abs(next_hop - node) == 1, f
+        if f[19] != "0":
+            assert f[8] != "[0", f
+    assert any(f[19] == "0" and f[8] != "[0" for f in lines)
+    assert any(f[19] == "0" and f[8] == "[0" for f in lines)
+
+
+def test_a_forwarded_rreq_keeps_the_mac_header_it_arrived_with(tmp_path):
+    """ns-2's AODV re-broadcasts the request it received: its `s RTR` line at a forwarder
+    shows the broadcast frame's header, `[0 ffffffff <sender> 800]`, the sender a chain
+    neighbour; the originator's request has none yet (`[0 0 0 0]`)."""
+    trace = _chain_trace([sys.executable, "-m", "ternsim", "ns2"], "AODV", tmp_path)
+    sent = [
+        f
+        for f in trace
+        if f[0] == "s" and f[3] == "RTR" and f[6] == "AODV" and f[-1] == "(REQUEST)"
+    ]
+    assert sent
+    for f in sent:
+        hops = int(f[18])
+        if hops == 1:
+            assert f[8:12] == ["[0", "0", "0", "0]"], f
+        else:
+            assert f[8:10] == ["[0", "ffffffff"] and f[11] == "800]", f
+            assert abs(int(f[10], 16) - int(f[2].strip("_"))) == 1, f
 
 
 def _dsr_log(trace: list[list[str]]) -> list[list[str]]:

@@ -27,6 +27,18 @@ pub struct TxFailure {
     pub port: u16,
     pub next_hop: Addr,
     pub packet: Packet,
+    pub cause: TxFailureCause,
+}
+
+/// Why an interface handed a packet back to routing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxFailureCause {
+    /// The MAC was sending it and gave up at the retry limit.
+    RetryLimit,
+    /// It waited in the queue for the next hop the MAC just gave up on.
+    Queued,
+    /// ARP sent its requests for the next hop and none was answered.
+    ArpUnresolved,
 }
 
 /// What one call into an interface produced. The owner drains it after every call.

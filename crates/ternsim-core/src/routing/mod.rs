@@ -108,6 +108,9 @@ pub struct ControlSend {
     pub dst: Addr,
     pub via: Option<(IfaceId, Addr)>,
     pub source_route: Option<SourceRoute>,
+    /// The packet (uid) whose MAC header the message keeps on its trace lines: ns-2
+    /// forwards the packet it received (a flooded RREQ), header included.
+    pub header_of: Option<u64>,
 }
 
 /// What one call into a routing protocol produced, drained by the world after every call.

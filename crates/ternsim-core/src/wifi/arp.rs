@@ -19,7 +19,7 @@
 //! traces).
 
 use crate::net::addr::Addr;
-use crate::net::iface::{IfaceOutput, TxFailure};
+use crate::net::iface::{IfaceOutput, TxFailure, TxFailureCause};
 use crate::net::packet::DropReason;
 use crate::wifi::channel::{Arp, WifiChannel};
 use crate::wifi::ifq::{Queued, Waiting};
@@ -56,6 +56,7 @@ impl WifiChannel {
                     port: s as u16,
                     next_hop: q.next_hop,
                     packet: q.packet,
+                    cause: TxFailureCause::ArpUnresolved,
                 });
             }
             return None;

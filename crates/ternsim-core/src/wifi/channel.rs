@@ -464,6 +464,11 @@ impl WifiChannel {
         &self.cfg
     }
 
+    /// The Duration field of a unicast DATA frame, in µs (SIFS + T(ACK)).
+    pub fn data_duration_us(&self) -> u64 {
+        self.t.data_duration_us()
+    }
+
     pub fn stations(&self) -> usize {
         self.st.len()
     }

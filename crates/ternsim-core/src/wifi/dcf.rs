@@ -9,7 +9,7 @@
 //! and the backoff then resumes after a further DIFS; CW goes 31, 63, … (2·cw + 1).
 
 use crate::net::addr::Addr;
-use crate::net::iface::{IfaceOutput, TxFailure};
+use crate::net::iface::{IfaceOutput, TxFailure, TxFailureCause};
 use crate::net::packet::DropReason;
 use crate::wifi::backoff::Backoff;
 use crate::wifi::channel::{
@@ -446,6 +446,7 @@ impl WifiChannel {
                     port: s as u16,
                     next_hop: d.next_hop,
                     packet,
+                    cause: TxFailureCause::RetryLimit,
                 });
                 // ns-2 calls routing back here, before `tx_resume` pulls the queue.
                 self.st[s].awaiting_routing = Some(self.st[s].tx_state);
@@ -461,6 +462,7 @@ impl WifiChannel {
                     port: s as u16,
                     next_hop: q.next_hop,
                     packet: q.packet,
+                    cause: TxFailureCause::Queued,
                 });
             }
         }

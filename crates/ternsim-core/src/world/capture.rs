@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use super::{Device, World};
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
+use crate::net::iface::TxFailureCause;
 use crate::net::packet::{DropReason, Header, Packet, Payload, IP_HEADER_BYTES};
 use crate::routing::dsr::DsrLogEntry;
 use crate::routing::RoutingProtocol;
@@ -178,6 +179,11 @@ pub(super) struct Capture {
     /// arrives or is dropped: ns-2's link layer writes the frame's MAC header before the
     /// interface queue, so an `IFQ` drop line shows it (`[0 next-hop me 800]`).
     ifq_hop: HashMap<u64, Addr>,
+    /// The packet (uid) an 802.11 interface is handing back to routing, why, and the
+    /// Duration of that MAC's DATA header, while routing handles the failure: ns-2's MAC
+    /// writes the header (`sendDATA`) as it takes a packet and hands routing a copy of it;
+    /// ARP writes the receiver only once it knows it.
+    pub(super) tx_failed: Option<(u64, TxFailureCause, u64)>,
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
@@ -230,6 +236,7 @@ impl Capture {
             exact_times: spec.ns2_exact_times,
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
+            tx_failed: None,
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }))
@@ -710,16 +717,19 @@ impl World {
             return;
         };
         // Above the MAC: the header of the frame that brought the packet here, if any (a
-        // packet its node originated has none yet: `[0 0 0 0]`).
-        let ifq_header = layer == "IFQ" && mac.ether_type != 0;
-        let mac = if layer == "MAC" || ifq_header || (event == 's' && layer == "AGT") {
+        // packet its node originated has none yet: `[0 0 0 0]`), unless the caller gives
+        // the one the link layer wrote (an ether type set).
+        let given = mac.ether_type != 0;
+        let mac = if layer == "MAC" || given || (event == 's' && layer == "AGT") {
             mac
         } else {
             cap.last_mac.get(&p.uid).copied().unwrap_or(mac)
         };
         // A packet received by unicast still carries the next hop its sender chose, this
-        // node (ns-2 `hdr_cmn::next_hop_`), on the lines above the MAC.
-        let next_hop = if event == 'r' && layer != "MAC" && next_hop == -2 && mac.ra == own_mac {
+        // node (ns-2 `hdr_cmn::next_hop_`), on the lines above the MAC: as it arrives, and
+        // if routing drops it before choosing another (`D RTR NRTE`).
+        let received = event == 'r' || event == 'D';
+        let next_hop = if received && layer != "MAC" && next_hop == -2 && mac.ra == own_mac {
             node
         } else {
             next_hop
@@ -1255,6 +1265,16 @@ impl World {
         }
     }
 
+    /// Packet `to` (uid) carries on the MAC header packet `from` arrived with: ns-2 passes
+    /// on the packet it received, and every line about it prints that header.
+    pub(super) fn keep_mac_header(&mut self, from: u64, to: u64) {
+        if let Some(c) = self.capture.as_deref_mut() {
+            if let Some(&mac) = c.last_mac.get(&from) {
+                c.last_mac.insert(to, mac);
+            }
+        }
+    }
+
     /// `p` is dropped at `node`/`iface` (either may be unknown) by `device` if a device
     /// dropped it.
     pub(super) fn tap_drop(
@@ -1285,23 +1305,47 @@ impl World {
             .capture
             .as_deref_mut()
             .and_then(|c| c.ifq_hop.remove(&p.uid));
-        if let (Some(hop), "IFQ") = (hop, layer) {
-            // Out of the interface queue: the link layer's MAC header and the next hop. A
-            // packet ARP gave up holding has the header `LL::sendDown` wrote before
-            // `arpresolve`, the receiver not yet known (0).
-            let ra = if why == DropReason::ArpReplaced {
-                0
+        if let Some(hop) = hop.filter(|_| layer == "IFQ" || why == DropReason::LinkFailure) {
+            // Out of the interface queue (or handed back by the interface): the link
+            // layer's MAC header and the next hop (`LL::sendDown` writes the source and the
+            // type over the header the packet arrived with, ARP the receiver once resolved).
+            // The Duration is the last one a MAC wrote: this node's DATA header for the
+            // packet its MAC gave up on, else the previous hop's (0 for a packet originated
+            // here). A packet ARP did not resolve a next hop for (replaced while held, or
+            // failed with its requests unanswered) keeps the receiver of the frame that
+            // brought it (0 if none).
+            let (failed, prior) = match self.capture.as_deref() {
+                Some(c) => (c.tx_failed, c.last_mac.get(&p.uid).copied()),
+                None => (None, None),
+            };
+            let cause = failed.filter(|f| f.0 == p.uid).map(|f| (f.1, f.2));
+            let duration_us = match cause {
+                Some((TxFailureCause::RetryLimit, d)) => d,
+                _ => prior.map_or(0, |m| m.duration_us),
+            };
+            let unresolved = why == DropReason::ArpReplaced
+                || matches!(cause, Some((TxFailureCause::ArpUnresolved, _)));
+            let ra = if unresolved {
+                prior.map_or(0, |m| m.ra)
             } else {
                 self.ns2_mac(hop)
             };
             let mac = MacFields {
-                duration_us: 0,
+                duration_us,
                 ra,
                 ta: self.ns2_mac_of(n).max(0),
                 ether_type: 0x800,
             };
             let next_hop = self.ns2_node(hop);
             self.wireless_packet_line('D', now, n, layer, reason, next_hop, p, mac, p.size);
+            return;
+        }
+        if why == DropReason::LinkFailure
+            && matches!(p.payload, Payload::Control(ControlMessage::AodvRrep { .. }))
+        {
+            // ns-2's AODV gives its own messages no transmit-failure callback (it sets
+            // `xmit_failure_` in `rt_resolve`, for data only): a reply the MAC gives up on
+            // is dropped by the MAC alone (`D MAC RET`, under the MAC trace).
             return;
         }
         if matches!(
@@ -1366,6 +1410,7 @@ mod tests {
             exact_times: false,
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
+            tx_failed: None,
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }

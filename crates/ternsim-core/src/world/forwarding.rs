@@ -575,6 +575,11 @@ impl World {
                 continue;
             };
             let node = self.ifaces[iface.ix()].node;
+            if let (Some(c), super::Device::Wifi(w)) =
+                (self.capture.as_deref_mut(), &self.devices[device as usize])
+            {
+                c.tx_failed = Some((failure.packet.uid, failure.cause, w.data_duration_us()));
+            }
             let mut rout = RoutingOutput::default();
             let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
             routing.on_tx_failure(
@@ -587,6 +592,9 @@ impl World {
             );
             self.drain_dsr_log(node);
             self.drain_routing(now, node, rout);
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.tx_failed = None;
+            }
         }
         for port in ports {
             let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
@@ -654,6 +662,7 @@ impl World {
             dst,
             via,
             source_route,
+            header_of,
         } = send;
         let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
         let mut packet = self.new_packet(
@@ -667,6 +676,9 @@ impl World {
         );
         if let Some(sr) = source_route {
             packet.push_header(Header::SourceRoute(sr));
+        }
+        if let Some(from) = header_of {
+            self.keep_mac_header(from, packet.uid);
         }
         (packet, via)
     }
@@ -865,6 +877,7 @@ delay = "1ms"
                 salvaged: 0,
                 ..SourceRoute::default()
             }),
+            header_of: None,
         };
         let (p, via) = w.control_packet(SimTime::ZERO, send);
         assert_eq!((p.size, via), (20 + 16 + 8, Some((IfaceId(1), a))));
@@ -876,6 +889,7 @@ delay = "1ms"
             dst: a,
             via: None,
             source_route: None,
+            header_of: None,
         };
         let (p, _) = w.control_packet(SimTime::ZERO, plain);
         assert_eq!((p.size, p.headers.len()), (36, 0));

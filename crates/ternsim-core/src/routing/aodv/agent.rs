@@ -235,6 +235,18 @@ impl AodvAgent {
     /// forwarded RREQ and a RERR passed on from `recvError` wait U(0, 10 ms); an originated
     /// RREQ (`sendRequest`) and the RERRs of a link failure or a missing route do not.
     fn broadcast(&mut self, now: SimTime, msg: ControlMessage, jittered: bool) {
+        self.broadcast_keeping(now, msg, jittered, None);
+    }
+
+    /// [`Self::broadcast`] of a message that passes on the packet `header_of` (uid): ns-2
+    /// forwards a RREQ as the packet it received, whose MAC header its trace lines show.
+    fn broadcast_keeping(
+        &mut self,
+        now: SimTime,
+        msg: ControlMessage,
+        jittered: bool,
+        header_of: Option<u64>,
+    ) {
         let at = if jittered { now + self.jitter() } else { now };
         let c = ControlSend {
             msg,
@@ -242,6 +254,7 @@ impl AodvAgent {
             dst: Addr::BROADCAST,
             via: self.iface.map(|i| (i, Addr::BROADCAST)),
             source_route: None,
+            header_of,
         };
         self.later(at, Delayed::Control(c));
     }
@@ -253,6 +266,7 @@ impl AodvAgent {
             dst,
             via: self.iface.map(|i| (i, next_hop)),
             source_route: None,
+            header_of: None,
         };
         self.later(now, Delayed::Control(c));
     }
@@ -718,7 +732,7 @@ impl AodvAgent {
             return Routed::Drop(packet, DropReason::TtlExpired);
         }
         self.stats.rreq_forwarded += 1;
-        self.broadcast(now, msg, true);
+        self.broadcast_keeping(now, msg, true, Some(packet.uid));
         Routed::Consumed(packet)
     }
 

@@ -442,6 +442,7 @@ impl DsdvAgent {
             dst: Addr::BROADCAST,
             via: self.iface.map(|i| (i, Addr::BROADCAST)),
             source_route: None,
+            header_of: None,
         };
         self.later(at, Delayed::Control(c));
     }

@@ -523,6 +523,7 @@ impl DsrAgent {
             dst: Addr::BROADCAST,
             via: self.iface.map(|i| (i, Addr::BROADCAST)),
             source_route: None,
+            header_of: None,
         }
     }
 
@@ -554,6 +555,7 @@ impl DsrAgent {
                 salvaged: 0,
                 ..SourceRoute::default()
             }),
+            header_of: None,
         }
     }
 
@@ -649,6 +651,7 @@ impl DsrAgent {
             dst: Addr::BROADCAST,
             via: Some((iface, Addr::BROADCAST)),
             source_route: None,
+            header_of: None,
         };
         let at = now + self.jitter();
         self.later(at, Delayed::Control(c));

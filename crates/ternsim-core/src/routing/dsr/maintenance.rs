@@ -90,6 +90,7 @@ impl DsrAgent {
                     salvaged: 0,
                     ..SourceRoute::default()
                 }),
+                header_of: None,
             });
         }
         self.salvage(now, ctx, iface, packet, next_hop, out);
