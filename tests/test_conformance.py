@@ -74,6 +74,17 @@ def test_stats_lines_are_summed_over_flows_and_cbr_lines_read():
     }
 
 
+def test_the_flood_line_is_parsed():
+    """flood.tcl's own count of its MAC trace's request frames."""
+    out = "num_nodes is set 51\nrreq sent 3600 received 58947 collisions 26042\n"
+    assert conf._flood_metrics(out) == {
+        "RREQ frames sent": 3600.0,
+        "RREQ frames received": 58947.0,
+        "RREQ collision drops": 26042.0,
+    }
+    assert conf._flood_metrics("rreq sent 1") is None
+
+
 def test_every_case_has_its_script_and_a_valid_twin(tmp_path, monkeypatch):
     import ternsim
     from ternsim.ns2 import translate_script

@@ -71,7 +71,8 @@ class Case:
     fast: bool = True
     seeds: int = 10
     #: What a stats case's script prints: "tcp" (a line "acked A rexmit R timeouts T kbps
-    #: K" per flow, summed over flows) or "cbr" ("first F npkts N nlost L"). "manet-tcp" and
+    #: K" per flow, summed over flows), "cbr" ("first F npkts N nlost L") or "flood" ("rreq
+    #: sent S received R collisions C"). "manet-tcp" and
     #: "manet-cbr": manet.tcl's lines and counts from its traces (see :func:`_manet_metrics`).
     metrics: str = "tcp"
     #: MANET cases: the setdest movement file (scen.tcl) each seed's run reads, as keyword
@@ -249,6 +250,21 @@ def _base_station(tcp: str, hops: int) -> Case:
     )
 
 
+def _flood() -> Case:
+    """flood.tcl: AODV route discovery's broadcast storm alone (50 static nodes, requests
+    nobody answers), 100 s; the script counts the MAC trace's request frames sent, received
+    and lost in collisions."""
+    return Case(
+        name="flood-aodv",
+        kind="stats",
+        script="flood.tcl",
+        twin=None,
+        ns_args=("{seed}", "100"),
+        fast=False,
+        metrics="flood",
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -287,6 +303,7 @@ CASES: list[Case] = [
     _pairs("hidden", "aodv", False),
     _pairs("cross", "dsr", True),
     _pairs("cross", "aodv", False),
+    _flood(),
     _manet("v1p0", "tcp", "aodv"),
     _manet("v1p0", "tcp", "dsr"),
     _manet("v1p0", "tcp", "dsdv"),
@@ -481,7 +498,21 @@ def _cbr_metrics(out: str) -> dict[str, float] | None:
     }
 
 
-_METRICS = {"tcp": _tcp_metrics, "cbr": _cbr_metrics}
+_NS_FLOOD = re.compile(r"^rreq sent (\d+) received (\d+) collisions (\d+)$", re.M)
+
+
+def _flood_metrics(out: str) -> dict[str, float] | None:
+    m = _NS_FLOOD.search(out)
+    if m is None:
+        return None
+    return {
+        "RREQ frames sent": float(m.group(1)),
+        "RREQ frames received": float(m.group(2)),
+        "RREQ collision drops": float(m.group(3)),
+    }
+
+
+_METRICS = {"tcp": _tcp_metrics, "cbr": _cbr_metrics, "flood": _flood_metrics}
 
 
 #: ns-2's packet types of routing control packets (DSDV's are "message").
@@ -492,9 +523,8 @@ def _manet_trace_metrics(path: Path, traffic: str) -> dict[str, float]:
     """Counts from a wireless trace (old format, agent and routing lines): routing control
     packets sent or forwarded (RTR ``s``/``f`` lines of AODV, DSR or DSDV's ``message``),
     drops by the interface queue (``D ... IFQ``, any packet) and data packets dropped by
-    routing (``D ... RTR`` of TCP or CBR packets: no route, link failure callback; ns-2 also
-    logs an AODV request whose ring TTL runs out as a ``D RTR TTL`` drop, which ternsim
-    discards without a line), and for CBR the agents' sent and received packets, the delivery
+    routing (``D ... RTR`` of TCP or CBR packets: no route, link failure callback; not the
+    ``D RTR TTL`` lines of AODV requests whose ring TTL runs out), and for CBR the agents' sent and received packets, the delivery
     ratio and the mean and median delay of the received ones (matched by packet id; the mean
     is dominated by the few packets an ARP entry or a route holds for tens of seconds)."""
     routing = ifq = rtr = 0
