@@ -203,6 +203,12 @@ impl MobilityAgent {
                 return self.for_home_address(now, packet, out);
             }
             if self.is_known_mobile(inner) {
+                if self.cfg.through_dsdv {
+                    // ns-2: a base station's decapsulator hands every packet to DSDV (its
+                    // default target, `ns-mip.tcl` `decap-route`): no visitor entry expires
+                    // there, DSDV's route to the mobile node decides.
+                    return Verdict::ToRoutingAgent(packet);
+                }
                 return self.no_visitor(now, outer, packet, out);
             }
             // A reverse-tunnelled packet: forward the inner packet to its destination.
@@ -211,8 +217,10 @@ impl MobilityAgent {
         if self.homes.contains(&dst) {
             return self.for_home_address(now, packet, out);
         }
-        // From a visitor on its radio link: reverse tunnel if it asked for one.
-        if self.is_radio(in_iface) {
+        // From a visitor on its radio link: reverse tunnel if it asked for one. Not a
+        // broadcast (a DSDV update from a visitor that runs DSDV): it is for the link, and a
+        // foreign agent reverse-tunnels only what the visitor sends beyond it (RFC 3024 §5.1).
+        if self.is_radio(in_iface) && !dst.is_broadcast() {
             let src = packet.routing_header().src;
             if let Some(v) = self.visitor(src, now) {
                 if v.reverse_tunnel {

@@ -82,7 +82,9 @@
 //!   straight to its DSDV (`MIPBSAgent::recv`'s `ragent_`; the decapsulator's default target,
 //!   `ns-mip.tcl` `decap-route`: [`MipSend::to_routing_agent`], [`Verdict::ToRoutingAgent`]),
 //!   which sends them only on a route to the visitor: without one ns-2's base station sends
-//!   them to its own `base_stn`, itself, and they are lost untraced;
+//!   them to its own `base_stn`, itself, and they are lost untraced. A packet tunnelled to
+//!   the foreign agent for a mobile node whose visitor entry has lapsed goes to DSDV too
+//!   (ns-2's base station keeps no visitor entry), not dropped as `mip_no_visitor`;
 //! - a home agent without a binding leaves a packet for its mobile node to its DSDV (queued
 //!   until a route is known).
 

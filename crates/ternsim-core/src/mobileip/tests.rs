@@ -686,7 +686,59 @@ fn through_dsdv_the_agents_leave_the_last_hop_to_dsdv() {
         panic!("handed to DSDV");
     };
     assert_eq!((p.size, p.ip.dst, p.is_tunnelled()), (1000, a(MN), false));
-    // HA, MN at home (no binding): a packet for MN goes to HA's DSDV.
+    // A visitor that asked for reverse tunnelling: its unicast leaves in the tunnel to HA,
+    // its DSDV update (a broadcast for the link) is left to FA's DSDV, not tunnelled.
+    let req = ControlMessage::MipRegRequest {
+        home: a(MN),
+        home_agent: a(HA),
+        care_of: a(FA),
+        lifetime: t(2000),
+        id: 2,
+        reverse_tunnel: true,
+    };
+    fa.on_packet(t(1150), Some(NIC), control(req, a(MN), a(FA)), &mut out);
+    let reply = ControlMessage::MipRegReply {
+        home: a(MN),
+        home_agent: a(HA),
+        lifetime: t(2000),
+        id: 2,
+        code: 0,
+    };
+    fa.on_packet(t(1160), Some(WIRED), control(reply, a(HA), a(FA)), &mut out);
+    let mut ack = udp_packet(9, CN, 40);
+    ack.ip.src = a(MN);
+    assert!(matches!(
+        fa.on_packet(t(1170), Some(NIC), ack, &mut out),
+        Verdict::Route(p) if p.is_tunnelled()
+    ));
+    let update = control(
+        ControlMessage::DsdvUpdate {
+            entries: Vec::new(),
+            full: true,
+        },
+        a(MN),
+        Addr::BROADCAST,
+    );
+    assert!(matches!(
+        fa.on_packet(t(1180), Some(NIC), update, &mut out),
+        Verdict::Pass(p) if !p.is_tunnelled()
+    ));
+    // At 5 s the visitor entry (from the reply at 1.16 s, 2 s) has lapsed: a tunnelled packet
+    // for MN still goes to DSDV, not dropped as mip_no_visitor (ns-2's base station keeps
+    // no visitor entry: its decapsulator's default target is DSDV).
+    let mut late = udp_packet(10, MN, 1000);
+    late.encapsulate(IpHeader {
+        src: a(HA),
+        dst: a(FA),
+        ttl: 32,
+    });
+    assert_eq!(fa.visitor(a(MN), t(5000)), None);
+    assert!(matches!(
+        fa.on_packet(t(5000), Some(WIRED), late, &mut out),
+        Verdict::ToRoutingAgent(p) if p.ip.dst == a(MN)
+    ));
+    out.control.clear(); // the second registration's relay and reply
+                         // HA, MN at home (no binding): a packet for MN goes to HA's DSDV.
     let mut ha = MobilityAgent::new(a(HA), dsdv_cfg(), vec![a(MN)], t(300));
     ha.radio.push(RadioPort {
         iface: NIC,

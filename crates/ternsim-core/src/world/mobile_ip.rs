@@ -167,7 +167,7 @@ impl World {
     /// share), and a mobile node belongs to its home agent's subnet, its base station being
     /// its home agent until an advertisement from another agent names that one
     /// (`MipOutput::base_station`).
-    fn attach_dsdv_subnets(&mut self, m: &crate::scenario::validate::ResolvedMobileIp) {
+    fn attach_dsdv_subnets(&mut self, m: &ResolvedMobileIp) {
         for &agent in &m.agents {
             let mut members = vec![self.nodes[agent].primary()];
             for mn in m.mobiles.iter().filter(|mn| mn.home_agent == agent) {
@@ -278,7 +278,7 @@ impl World {
                 None
             }
             Verdict::ToRoutingAgent(p) => {
-                self.to_routing_agent(now, node, in_iface, p, false);
+                self.hand_to_dsdv(now, node, in_iface, p, false);
                 None
             }
         };
@@ -289,6 +289,13 @@ impl World {
     /// Sends the messages a role produced and tells the node's TCP agents of care-of address
     /// changes.
     fn drain_mip(&mut self, now: SimTime, node: NodeId, out: MipOutput) {
+        // The new base station first: ns-2's `MIPMHAgent::recv` calls `set_base_stn` before
+        // `reg()`, so the registration request is routed towards the new agent.
+        if let Some(bs) = out.base_station {
+            if let RoutingProtocol::Dsdv(d) = &mut self.nodes[node.ix()].routing {
+                d.set_base_station(bs);
+            }
+        }
         for _ in 0..out.care_of_changes {
             self.on_care_of_change(now, node);
         }
@@ -305,15 +312,8 @@ impl World {
             );
             match send.via {
                 Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
-                None if send.to_routing_agent => {
-                    self.to_routing_agent(now, node, None, packet, true)
-                }
+                None if send.to_routing_agent => self.hand_to_dsdv(now, node, None, packet, true),
                 None => self.originate(now, node, packet),
-            }
-        }
-        if let Some(bs) = out.base_station {
-            if let RoutingProtocol::Dsdv(d) = &mut self.nodes[node.ix()].routing {
-                d.set_base_station(bs);
             }
         }
         self.arm_mip(node);
@@ -322,7 +322,7 @@ impl World {
     /// Hands `packet` straight to `node`'s DSDV agent, past the node's classifier (ns-2's
     /// base station giving a registration reply or a decapsulated packet to `ragent_`);
     /// `originated` when the node is its source. A node without DSDV routes it as usual.
-    fn to_routing_agent(
+    fn hand_to_dsdv(
         &mut self,
         now: SimTime,
         node: NodeId,
