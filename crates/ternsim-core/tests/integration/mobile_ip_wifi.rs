@@ -223,3 +223,60 @@ fn the_wireless_variant_refuses_a_radio_link_or_a_coverage_radius() {
         "{err}"
     );
 }
+
+/// The drops of a run: (time, node, reason, kind).
+fn drops(out: &RunOutput) -> Vec<(f64, String, String, String)> {
+    let t = out.tables.iter().find(|t| t.name == "drops").unwrap();
+    let s = |name| match t.column(name) {
+        Some(Column::Str(v)) => v.clone(),
+        other => panic!("not a string column: {other:?}"),
+    };
+    let (node, reason, kind) = (s("node"), s("reason"), s("kind"));
+    f64s(t.column("time_s"))
+        .into_iter()
+        .enumerate()
+        .map(|(i, at)| (at, node[i].clone(), reason[i].clone(), kind[i].clone()))
+        .collect()
+}
+
+/// The first handoff of Fig. 3's walk (seed 1) through DSDV, as ns-2 runs it
+/// (`mip-reg.cc` `MIPMHAgent::recv` names the new agent the base station before `reg()`;
+/// `dsdv.cc` `forwardPacket`). MN hears FA1's advertisement at 23.03 s: FA1 becomes its
+/// care-of address and its base station at once, so the registration request, with no DSDV
+/// route to FA1 yet, is dropped at MN (`no_base_station_route`), not sent towards HA, the
+/// old base station to which MN still has a route; so is its retransmission 0.5 s later.
+/// Once MN has FA1's DSDV update the request gets through, but FA1's DSDV has no route to MN
+/// yet: the relayed replies (control) and the first tunnelled segments are lost at FA1
+/// (`base_station_to_itself`) until MN's own update reaches FA1.
+#[test]
+fn the_first_registration_through_dsdv_waits_for_routes_both_ways() {
+    let out = run_with(
+        &[("[traces]", "[traces]\ndrops = true\ntopology = true")],
+        1,
+    );
+    let c = topology_events(&out, "care_of_change")[0];
+    assert!(c > 22.9289 && c < 23.9289, "{c}");
+    let d = drops(&out);
+    let at_mn: Vec<_> = d
+        .iter()
+        .filter(|(t, n, _, k)| *t >= c && *t < c + 0.6 && n == "MN" && k == "control")
+        .map(|(t, _, r, _)| (*t - c, r.as_str()))
+        .collect();
+    assert_eq!(at_mn.len(), 2, "{at_mn:?}");
+    assert!(at_mn.iter().all(|(_, r)| *r == "no_base_station_route"));
+    assert!(
+        at_mn[0].0 < 1e-6 && (at_mn[1].0 - 0.5).abs() < 1e-6,
+        "{at_mn:?}"
+    );
+    let at_fa1 = |kind: &str| {
+        d.iter()
+            .filter(|(t, n, r, k)| {
+                *t > c && *t < c + 5.0 && n == "FA1" && r == "base_station_to_itself" && k == kind
+            })
+            .count()
+    };
+    assert!(at_fa1("control") >= 1 && at_fa1("tcp_data") >= 1);
+    assert!(d
+        .iter()
+        .all(|(t, n, r, _)| !(*t > c && *t < c + 2.0 && n == "MN" && r == "link_failure")));
+}
