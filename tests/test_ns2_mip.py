@@ -58,13 +58,15 @@ def test_translation_maps_the_pattern_onto_mobile_ip():
     assert sc["mobile_ip"]["mobiles"] == [{"node": "n4", "home_agent": "n2"}]
     # ns-default.tcl: ad_lifetime_ 2, reg_lifetime_ 2, reg_rtx_ 0.5.
     assert sc["mobile_ip"]["registration_retransmit"] == "0.5s"
-    assert "routing" not in sc  # ns-2's DSDV is replaced by the one 802.11 hop
+    # ns-2's DSDV on the agents and the host (the wired nodes route statically).
+    assert sc["routing"]["protocol"] == "dsdv"
     assert [(lk["a"], lk["b"]) for lk in sc["links"]] == [("n0", "n1"), ("n1", "n2"), ("n1", "n3")]
 
 
 def test_handoff_hand_worked(tmp_path):
-    """Registration on the first FA advertisement heard after entering its cell; after it,
-    every segment reaches MH through the HA-FA tunnel (IP in IP, 1040 + 20 bytes)."""
+    """The care-of address changes on the first FA advertisement heard after entering its
+    cell (the registration then waits for a DSDV route to FA); after it, every segment
+    reaches MH through the HA-FA tunnel (IP in IP, 1040 + 20 bytes)."""
     import ternsim
 
     sc = translate_script(SCRIPT, ["1"])
@@ -73,8 +75,9 @@ def test_handoff_hand_worked(tmp_path):
     topo = r.trace("topology")
     coa = topo[topo["event"] == "care_of_change"]["time_s"].tolist()
     # One care-of change, within one advertisement period (1 s) of entering FA's cell, plus
-    # the advertisement's air time (48 + 20 bytes at 1 Mb/s with the MAC header: < 2 ms).
-    assert len(coa) == 1 and ENTER_FA < coa[0] <= ENTER_FA + 1.0 + 0.002
+    # DSDV's broadcast jitter (< 10 ms, `sendOutBCastPkt`) and the advertisement's air time
+    # (48 + 20 bytes at 1 Mb/s with the MAC header: < 2 ms).
+    assert len(coa) == 1 and ENTER_FA < coa[0] <= ENTER_FA + 1.0 + 0.010 + 0.002
 
     h = _ternsim(1, tmp_path)
     # The last segment via HA when MH crosses 250 m (a frame or two of slack), the first
@@ -95,7 +98,7 @@ def test_handoff_hand_worked(tmp_path):
     assert other >= int(150 - coa[0])
     assert 1060 * after <= w1_fa["bytes_sent"] <= 1060 * w1_fa["packets_sent"]
     # ... and HA -> W(1) carries the same tunnelled segments on their way to FA, besides
-    # MH's 40-byte ACKs from before the move.
+    # MH's ACKs from before the move (60 bytes: its DSDV adds an IP header, as ns-2's).
     ha_w1 = links.loc[("1-2", "b_to_a")]
     assert ha_w1["bytes_sent"] >= 1060 * after
 
@@ -156,12 +159,14 @@ def test_stored_ns2_results_are_what_ns_gives(tmp_path):
 
 
 def test_against_ns2(tmp_path):
-    """Six seeds on each side (802.11 backoffs, Mobile IP phases), ns-2.35's from its stored
-    runs. Measured (ns-2.35 | ternsim, means over seeds 1-6): goodput before the move 650.4 |
-    659.5 kb/s, after both resumed (75-150 s) within 5 %, retransmissions 17.5 | 21.0; the
-    outage starts at 44.0 s in both. ns-2 registers later (DSDV, see below) so its outage and
-    goodput around the handoff differ, in the direction asserted, and so do its timeouts: up
-    to one more RTO backoff in ns-2's longer outage."""
+    """Six seeds on each side (802.11 backoffs, Mobile IP and DSDV phases), ns-2.35's from its
+    stored runs. Both hosts route through DSDV: the registration with FA waits for a DSDV
+    route to FA (FA's next update, every 15 s x U(0.75, 1)), and FA hands the reply and the
+    tunnelled segments to MH only once its DSDV has a route to MH. Measured (ns-2.35 |
+    ternsim, means over seeds 1-6): goodput before the move 650.4 | 652.7 kb/s, after both
+    resumed (75-150 s) 650.0 | 646.2, first segment through FA 63.7 | 63.9 s (ns-2 55.8, 66.1,
+    66.7, 67.3, 57.0, 69.2; ternsim 57.0, 65.4, 68.0, 68.0, 54.6, 70.4), timeouts 5.7 | 6.5,
+    retransmissions 17.5 | 25.7; the outage starts at 44.0 s in both."""
     ns = _stored_ns2()
     assert len(ns) == len(SEEDS)
     ts = [_ternsim(s, tmp_path / f"t{s}") for s in SEEDS]
@@ -169,32 +174,32 @@ def test_against_ns2(tmp_path):
     def mean(hs, f):
         return statistics.mean(getattr(h, f) for h in hs)
 
-    # Before the move: one 802.11 hop, 1 Mb/s, RTS/CTS; within 5 % (ns-2's ACKs are 20
-    # bytes longer on the air, its DSDV adding an IP header: about 1.3 % of each cycle).
-    for f in ("before_kbps", "after_kbps"):
-        assert abs(mean(ts, f) / mean(ns, f) - 1) < 0.05, f
+    def median(hs, f):
+        return statistics.median(getattr(h, f) for h in hs)
+
+    # Before the move: one 802.11 hop, 1 Mb/s, RTS/CTS, 60-byte ACKs on the air in both
+    # (DSDV's IP header); within 1 %. After: within 5 % (a registration lapse costs a few
+    # segments in some seeds).
+    assert abs(mean(ts, "before_kbps") / mean(ns, "before_kbps") - 1) < 0.01
+    assert abs(mean(ts, "after_kbps") / mean(ns, "after_kbps") - 1) < 0.05
     # Both lose HA at the cell edge, by geometry.
     for h in ns + ts:
         assert abs(h.outage_start - LEAVE_HA) < 0.05
-    # Retransmissions: what was in flight when the link broke, resent after the handoff;
-    # the means within each other's spread (stdev over seeds: ns-2 6.2, ternsim 4.4).
-    r_ns, r_ts = mean(ns, "retransmissions"), mean(ts, "retransmissions")
-    spread = statistics.stdev(h.retransmissions for h in ns)
-    assert abs(r_ns - r_ts) < spread
-    # The known difference: ns-2's host can send its registration only when its DSDV has a
-    # route to FA (from FA's next DSDV update, every 15 s x U(0.75, 1)); ternsim registers
-    # on the first advertisement. Every ternsim handoff comes before the mean ns-2 one. The
-    # timeouts are the RTO backoffs across the outage, which doubles with each: ternsim's
-    # outage (44 s to about 50 s) is 6-19 s shorter than ns-2's (to 56-69 s), so it ends at
-    # most one doubling sooner: as many timeouts or up to one fewer on average (seeds 1-6,
-    # ns-2 5, 6, 6, 6, 5, 6; ternsim 6, 4, 4, 4, 5, 5 since backoffs count their slots as
-    # ns-2 does, 5.17 over seeds 1-30 before that and 4.90 after).
-    assert max(h.handoff_time for h in ts) < mean(ns, "handoff_time")
-    t_spread = statistics.stdev(h.timeouts for h in ns)
-    shortfall = mean(ns, "timeouts") - mean(ts, "timeouts")
-    assert -t_spread <= shortfall <= 1.0 + t_spread
+    # The handoff: registration after FA's DSDV update, then TCP's backed-off retransmission
+    # through the tunnel. Each ternsim handoff within the range ns-2's take (about 6-22 s
+    # after entering the cell), the means within a second of each other's.
+    lo, hi = min(h.handoff_time for h in ns), max(h.handoff_time for h in ns)
     for h in ts:
-        assert ENTER_FA < h.handoff_time < ENTER_FA + 8.0  # RTO backoff after registering
+        assert lo - 2.0 < h.handoff_time < hi + 2.0
+    assert abs(mean(ts, "handoff_time") - mean(ns, "handoff_time")) < 1.0
+    # The RTO backoffs across the outage: the same median (6 each). Retransmissions: what was
+    # in flight when the link broke, resent after the handoff, plus what a lapse of the
+    # registration costs (ternsim's seed 2 misses FA's advertisements twice, at 123 s and
+    # 141 s, and HA's binding expires each time: 64 retransmissions, 10 timeouts; README):
+    # the medians (20.5, 20) within ns-2's spread (stdev over seeds 6.2).
+    assert median(ts, "timeouts") == median(ns, "timeouts")
+    spread = statistics.stdev(h.retransmissions for h in ns)
+    assert abs(median(ns, "retransmissions") - median(ts, "retransmissions")) < spread
 
 
 def test_shipped_handoff_script_and_stored_ns2_results(tmp_path):
@@ -255,21 +260,22 @@ def test_wired_cum_wireless_trace_has_the_wired_lines(tmp_path):
     # Both formats: the wireless drop lines and the setdest M lines are still there.
     assert any(line.startswith("M 10.00000 4194305 ") for line in lines)
     assert any(line.startswith("+ ") and " 2 1 ack " in line for line in lines)
-    # Base RTT at home from CN's lines: the hand-worked 28.944 ms of mobileip_wifi.toml
-    # with ns-2.35's 58-byte MAC header (6 bytes more than ns-2.26's on the DATA and the
-    # TCP ACK frame: 0.096 ms), less at most a DIFS, plus at most two backoffs of 31 slots.
-    assert 29.040 - 0.050 <= row["rtt_home_ms"] <= 29.040 + 62 * 0.020
-    assert 38.208 + 0.096 - 0.050 <= row["rtt_fa1_ms"] <= 38.304 + 62 * 0.020
+    # Base RTT at home from CN's lines: the hand-worked 29.168 ms of mobileip_wifi.toml (the
+    # ACK 60 bytes with DSDV's IP header, in both) with ns-2.35's 58-byte MAC header (6 bytes
+    # more than ns-2.26's on the DATA and the TCP ACK frame: 0.096 ms), less at most a DIFS,
+    # plus at most two backoffs of 31 slots.
+    assert 29.264 - 0.050 <= row["rtt_home_ms"] <= 29.264 + 62 * 0.020
+    assert 38.528 - 0.050 <= row["rtt_fa1_ms"] <= 38.528 + 62 * 0.020
 
 
 @pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed: apt-get install ns2")
 def test_vegas_fig3_against_ns2(tmp_path):
     """`ternsim ns2 vegas_fig3.tcl` against `ns vegas_fig3.tcl`, seeds 1-3 each. Measured
-    (10 seeds, README "The ns-2 script of Fig. 3"): the base RTTs are ns-2's less 0.22-0.25
-    ms (ns-2's ACKs carry a 20-byte IP header: 0.16 ms on the air and 0.064 ms on two wired
-    hops); Vegas's settled throughput at home and in each foreign network within 5 %; ns-2's
-    handoffs take longer (its registration waits for a DSDV update), so its throughput over
-    a whole foreign interval is lower."""
+    (10 seeds, README "The ns-2 script of Fig. 3"): both hosts route through DSDV, so the
+    base RTTs agree within 0.03 ms (60-byte ACKs on both sides' air), the handoffs wait for
+    DSDV in both, and Vegas's settled throughput at home and in each foreign network, the
+    segments acknowledged and the timeouts agree (seeds 1-3: acked 6678, 6988, 6801 against
+    6973, 7184, 7398; timeouts 12, 12, 13 against 12, 11, 12)."""
     ns = [_vegas_fig3([NS], s, tmp_path / f"ns{s}")[1] for s in (1, 2, 3)]
     ts = [_vegas_fig3([sys.executable, "-m", "ternsim", "ns2"], s, tmp_path / f"t{s}")[1]
           for s in (1, 2, 3)]  # fmt: skip
@@ -278,11 +284,11 @@ def test_vegas_fig3_against_ns2(tmp_path):
         return statistics.mean(r[col] for r in rows)
 
     for col in ("rtt_home_ms", "rtt_fa1_ms", "rtt_fa2_ms"):
-        assert 0.1 < mean(ns, col) - mean(ts, col) < 0.4, col
+        assert abs(mean(ns, col) - mean(ts, col)) < 0.1, col
     for col in ("kbps_home", "kbps_fa1_settled", "kbps_fa2_settled"):
         assert abs(mean(ts, col) / mean(ns, col) - 1) < 0.05, col
-    assert mean(ns, "kbps_fa2") < 0.8 * mean(ts, "kbps_fa2")
-    assert mean(ns, "timeouts") > mean(ts, "timeouts")
+    assert abs(mean(ts, "acked") / mean(ns, "acked") - 1) < 0.1
+    assert abs(mean(ns, "timeouts") - mean(ts, "timeouts")) <= 1.0
 
 
 WL_TUTORIAL = Path("/usr/share/doc/ns2/examples/tcl/test/test-suite-WLtutorial.tcl")
@@ -307,6 +313,7 @@ def test_the_wireless_tutorials_mobile_ip_test_runs_unchanged(tmp_path):
     assert p.returncode == 0, p.stderr
     lines = (tmp_path / "temp.rands").read_text().splitlines()
     acks = sum(1 for line in lines if line.startswith("s ") and " AGT " in line and " ack " in line)
-    # ns-2.35 on the same test: 7083 ACKs sent by the host's agent; ternsim 7688 (the
-    # handoff comes earlier in ternsim, see the README's Mobile IP figures).
-    assert 0.85 * 7083 <= acks <= 1.15 * 7083, acks
+    # ns-2.35 on the same test: 7083 ACKs sent by the host's agent; ternsim 6904 (with the
+    # script's `ns-random N`, seeds 1-6: ns-2 6242-8259, mean 7417; ternsim 6694-8676, mean
+    # 7360; before the host routed through DSDV, ternsim's seed 1 sent 7688).
+    assert 0.9 * 7083 <= acks <= 1.1 * 7083, acks

@@ -13,15 +13,14 @@ sets through ``[$MH set regagent_]``), and ``AddrParams addr2id``.
 The mapping (ternsim's ``crates/ternsim-core/src/mobileip/``, "The last hop over 802.11"):
 wired nodes are scenario nodes without a position, base stations are ``mobile_ip.agents`` with
 a position and hence a NIC, the mobile host is a ``mobile_ip.mobiles`` entry with its home
-agent; the wired links are links. ns-2 routes the wireless side with DSDV and sends
-everything between a mobile host and the wired world through the host's current agent
-(``MobileNode::base_stn``, set by ``MIPMHAgent`` on each new advertisement); ternsim sends
-it over the one 802.11 hop directly, with static routing on the wired side. What that does
-not carry over (documented in the README's "Coming from ns-2"): ns-2's mobile host can only
-send its registration once its DSDV has a route to the new agent, which it learns from the
-agent's next DSDV update (``dsdv.cc``: "Route to base_stn not known: dropping pkt"), so
-ns-2's registrations come up to one DSDV period (15 s) later; ternsim's come on the first
-advertisement. The DSDV updates themselves (a few per 15 s) are not sent.
+agent; the wired links are links, routed statically. As in ns-2 the base stations and the
+host run the script's DSDV (``[routing] protocol = "dsdv"``), and the Mobile IP agents' last
+hop goes through it (``crates/ternsim-core/src/mobileip/mod.rs``, "The last hop through
+DSDV"): the host sends everything through its current agent (``MobileNode::base_stn``, set
+by ``MIPMHAgent`` on an advertisement from a new agent) and only on a DSDV route to it, so a
+registration with a new foreign agent waits for the agent's next DSDV update (``dsdv.cc``:
+"Route to base_stn not known: dropping pkt"); the foreign agent reaches the host only on a
+DSDV route to it; and what the host originates carries DSDV's 20-byte IP header.
 
 It does not answer commands (:mod:`ternsim.ns2.simulator` does) nor build the rest of the
 scenario (:mod:`ternsim.ns2.scenario`).

@@ -917,10 +917,11 @@ class Translation:
         self.scenario["nodes"] = nodes
         self.scenario["wireless"] = dict(model.radio["wireless"])
         if model.hierarchical and any(n.info.get("mip") for n in model.nodes):
-            # Mobile IP over the 802.11 last hop; the wired side routes statically (ns-2's
-            # hierarchical routing) and ns-2's DSDV on the wireless side is not modelled
-            # (ternsim.ns2.mobileip's module doc).
+            # Mobile IP over the 802.11 last hop, through DSDV on the agents and mobile hosts
+            # as in ns-2; the wired side routes statically (ns-2's hierarchical routing;
+            # ternsim.ns2.mobileip's module doc).
             self.scenario["mobile_ip"] = mobileip.section(model, self.node_name)
+            self.scenario["routing"] = dict(model.radio["routing"])
         else:
             if model.hierarchical:
                 # Base stations routing for their subnets' mobile nodes over DSDV, wired

@@ -124,13 +124,19 @@ impl MobilityAgent {
     pub fn on_timer(&mut self, now: SimTime, out: &mut MipOutput) {
         if now >= self.next_beacon {
             for iface in up_ifaces(&self.radio) {
-                self.advertise(iface, out);
+                self.advertise(iface, None, out);
             }
             self.next_beacon = now + self.cfg.beacon_period;
         }
     }
 
-    fn advertise(&mut self, iface: IfaceId, out: &mut MipOutput) {
+    /// An advertisement: broadcast on `iface`, or with `to` a unicast answer to a
+    /// solicitation from `to`. Through DSDV both are sent as packets the node originates
+    /// (ns-2 `MIPBSAgent::send_ads`: `get-link` is empty for a mobile node, so the packet
+    /// goes to the agent's target, the node's entry): the broadcast through DSDV's jittered
+    /// broadcast, the unicast by the node's routes (to a visitor's home network, as ns-2's
+    /// hierarchical classifier sends it).
+    fn advertise(&mut self, iface: IfaceId, to: Option<Addr>, out: &mut MipOutput) {
         self.seq = self.seq.wrapping_add(1);
         self.stats.advertisements += 1;
         out.control.push(MipSend {
@@ -142,8 +148,12 @@ impl MobilityAgent {
                 foreign_agent: true,
             },
             src: self.addr,
-            dst: Addr::BROADCAST,
-            via: Some((iface, Addr::BROADCAST)),
+            dst: to.unwrap_or(Addr::BROADCAST),
+            via: match (self.cfg.through_dsdv, to) {
+                (true, _) => None,
+                (false, to) => Some((iface, to.unwrap_or(Addr::BROADCAST))),
+            },
+            to_routing_agent: false,
         });
     }
 
@@ -165,7 +175,9 @@ impl MobilityAgent {
     ) -> Verdict {
         let dst = packet.routing_header().dst;
         if let Some(msg) = mip_message(&packet) {
-            if dst == self.addr || dst.is_broadcast() {
+            // A broadcast the agent itself sends (through DSDV its advertisements are
+            // routed as packets it originates) is not one it receives.
+            if dst == self.addr || (dst.is_broadcast() && in_iface.is_some()) {
                 let msg = msg.clone();
                 self.on_message(now, in_iface, &packet, msg, out);
                 return Verdict::Consumed(packet);
@@ -178,6 +190,11 @@ impl MobilityAgent {
             self.stats.decapsulated += 1;
             let inner = packet.routing_header().dst;
             if let Some(v) = self.visitor(inner, now) {
+                if self.cfg.through_dsdv {
+                    // ns-2: the decapsulator's default target is the DSDV agent, which
+                    // needs a route to the visitor (`ns-mip.tcl` `decap-route`).
+                    return Verdict::ToRoutingAgent(packet);
+                }
                 return Verdict::Send(packet, v.iface, inner);
             }
             if self.homes.contains(&inner) {
@@ -186,6 +203,12 @@ impl MobilityAgent {
                 return self.for_home_address(now, packet, out);
             }
             if self.is_known_mobile(inner) {
+                if self.cfg.through_dsdv {
+                    // ns-2: a base station's decapsulator hands every packet to DSDV (its
+                    // default target, `ns-mip.tcl` `decap-route`): no visitor entry expires
+                    // there, DSDV's route to the mobile node decides.
+                    return Verdict::ToRoutingAgent(packet);
+                }
                 return self.no_visitor(now, outer, packet, out);
             }
             // A reverse-tunnelled packet: forward the inner packet to its destination.
@@ -194,8 +217,10 @@ impl MobilityAgent {
         if self.homes.contains(&dst) {
             return self.for_home_address(now, packet, out);
         }
-        // From a visitor on its radio link: reverse tunnel if it asked for one.
-        if self.is_radio(in_iface) {
+        // From a visitor on its radio link: reverse tunnel if it asked for one. Not a
+        // broadcast (a DSDV update from a visitor that runs DSDV): it is for the link, and a
+        // foreign agent reverse-tunnels only what the visitor sends beyond it (RFC 3024 §5.1).
+        if self.is_radio(in_iface) && !dst.is_broadcast() {
             let src = packet.routing_header().src;
             if let Some(v) = self.visitor(src, now) {
                 if v.reverse_tunnel {
@@ -245,6 +270,11 @@ impl MobilityAgent {
             }
             return Verdict::Route(packet);
         }
+        if self.cfg.through_dsdv {
+            // ns-2: the mobile node at home is in the base station's subnet, routed by its
+            // DSDV (queued until it has a route, `dsdv.cc` `forwardPacket`).
+            return Verdict::Pass(packet);
+        }
         match self.port_to(home) {
             Some(p) => Verdict::Send(packet, p.iface, home),
             None => Verdict::Drop(packet, DropReason::NoRoute),
@@ -277,6 +307,7 @@ impl MobilityAgent {
                     src: self.addr,
                     dst: ha,
                     via: None,
+                    to_routing_agent: false,
                 });
             }
         }
@@ -299,6 +330,7 @@ impl MobilityAgent {
             src: self.addr,
             dst: to,
             via: None,
+            to_routing_agent: false,
         });
     }
 
@@ -314,7 +346,10 @@ impl MobilityAgent {
             ControlMessage::MipSolicitation => {
                 // Answered at once on the link it came from (ns-2 `MIPBSAgent::recv`).
                 if let Some(iface) = in_iface.filter(|&i| self.is_radio(Some(i))) {
-                    self.advertise(iface, out);
+                    // Through DSDV ns-2 answers the solicitation's sender by unicast
+                    // (`send_ads(miph->haddr_, ...)`); otherwise on the link it came from.
+                    let to = self.cfg.through_dsdv.then_some(packet.ip.src);
+                    self.advertise(iface, to, out);
                 }
             }
             ControlMessage::MipRegRequest {
@@ -342,6 +377,7 @@ impl MobilityAgent {
                         src: self.addr,
                         dst: home_agent,
                         via: None,
+                        to_routing_agent: false,
                     });
                 }
             }
@@ -361,11 +397,15 @@ impl MobilityAgent {
                     self.visitors.retain(|o| o.home != home);
                     self.visitors.push(v);
                 }
+                // Through DSDV ns-2 hands the reply to the DSDV agent, which needs a route
+                // to the visitor (`MIPBSAgent::recv`, `obj = ragent_`).
+                let dsdv = self.cfg.through_dsdv;
                 out.control.push(MipSend {
                     msg: packet_msg(packet),
                     src: self.addr,
                     dst: home,
-                    via: Some((v.iface, home)),
+                    via: (!dsdv).then_some((v.iface, home)),
+                    to_routing_agent: dsdv,
                 });
             }
             ControlMessage::MipBindingWarning { home, target }
@@ -414,13 +454,24 @@ impl MobilityAgent {
             id,
             code: 0,
         };
-        if at_home {
+        if at_home && self.cfg.through_dsdv {
+            // ns-2: the reply goes to the agent's target, the node's entry, and the node's
+            // DSDV routes it within its subnet.
+            out.control.push(MipSend {
+                msg: reply,
+                src: self.addr,
+                dst: home,
+                via: None,
+                to_routing_agent: false,
+            });
+        } else if at_home {
             if let Some(p) = self.port_to(home) {
                 out.control.push(MipSend {
                     msg: reply,
                     src: self.addr,
                     dst: home,
                     via: Some((p.iface, home)),
+                    to_routing_agent: false,
                 });
             }
         } else {
@@ -429,6 +480,7 @@ impl MobilityAgent {
                 src: self.addr,
                 dst: care_of,
                 via: None,
+                to_routing_agent: false,
             });
         }
         if self.cfg.route_optimization {

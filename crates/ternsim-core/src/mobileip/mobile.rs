@@ -128,8 +128,13 @@ impl MobileNode {
         self.radio.iter().find(|p| p.peer == agent).copied()
     }
 
-    /// A packet the node originates: to the current agent.
+    /// A packet the node originates: to the current agent; through DSDV, to the node's
+    /// DSDV (ns-2: every agent's target is the node's entry, whose default target is DSDV),
+    /// which sends it towards its base station, the current agent.
     pub fn on_output(&mut self, _now: SimTime, packet: Packet) -> Verdict {
+        if self.cfg.through_dsdv {
+            return Verdict::Pass(packet);
+        }
         match self.current.and_then(|a| self.port(a)) {
             Some(p) => Verdict::Send(packet, p.iface, p.peer),
             None => Verdict::Drop(packet, DropReason::MipNoAgent),
@@ -178,11 +183,18 @@ impl MobileNode {
                 h.last = now;
                 h.lifetime = lifetime;
             }
-            None => self.heard.push(Heard {
-                agent,
-                last: now,
-                lifetime,
-            }),
+            None => {
+                self.heard.push(Heard {
+                    agent,
+                    last: now,
+                    lifetime,
+                });
+                if self.cfg.through_dsdv {
+                    // ns-2 `MIPMHAgent::recv`: an advertisement from an agent not in the
+                    // list makes it the node's base station (`set_base_stn`), and only then.
+                    out.base_station = Some(agent);
+                }
+            }
         }
         if self.current != Some(agent) {
             self.switch_to(now, agent, out);
@@ -211,6 +223,10 @@ impl MobileNode {
         let Some(port) = self.port(agent) else {
             return;
         };
+        // Through DSDV the request is a packet the node originates (ns-2 `MIPMHAgent::reg`:
+        // `get-link` is empty for a mobile node, so `send`), which DSDV sends only on a route
+        // to the agent or the base station (`forwardPacket`).
+        let via = (!self.cfg.through_dsdv).then_some((port.iface, agent));
         let advertised = self
             .heard
             .iter()
@@ -234,7 +250,8 @@ impl MobileNode {
             },
             src: self.home,
             dst: agent,
-            via: Some((port.iface, agent)),
+            via,
+            to_routing_agent: false,
         });
         self.pending = Some(Pending {
             id,
@@ -275,11 +292,14 @@ impl MobileNode {
                 self.pending = None;
                 for iface in up_ifaces(&self.radio) {
                     self.stats.solicitations += 1;
+                    // Through DSDV: DSDV's jittered broadcast (`sendOutBCastPkt`).
+                    let via = (!self.cfg.through_dsdv).then_some((iface, Addr::BROADCAST));
                     out.control.push(MipSend {
                         msg: ControlMessage::MipSolicitation,
                         src: self.home,
                         dst: Addr::BROADCAST,
-                        via: Some((iface, Addr::BROADCAST)),
+                        via,
+                        to_routing_agent: false,
                     });
                 }
             }

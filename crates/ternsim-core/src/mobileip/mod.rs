@@ -57,6 +57,36 @@
 //! fixed-link model's `link_down`). The air time is that of the packet's size, so a tunnel
 //! header counts wherever one is on the air; with foreign-agent care-of addresses the foreign
 //! agent decapsulates before the last hop, so none is (the 20 bytes count on the wired links).
+//!
+//! **The last hop through DSDV** (`[routing] protocol = "dsdv"` with `[wireless]`,
+//! [`MipConfig::through_dsdv`]; what `ternsim ns2` gives ns-2's wired-cum-wireless Mobile IP
+//! scripts). In ns-2 the agents and the mobile hosts are mobile nodes running DSDV, and
+//! their Mobile IP agents send through the node, not on an interface (`mip-reg.cc`: `get-link`
+//! is empty for a mobile node; `ns-mobilenode.tcl`: an agent's target is the node's entry,
+//! whose default target is DSDV). So here each agent is a DSDV base station whose subnet is
+//! itself and its home mobile nodes, each mobile node a member of its home agent's subnet
+//! (`crate::routing::dsdv::subnet`), and:
+//! - everything a mobile node originates (registration requests, solicitations, TCP ACKs)
+//!   is routed by its DSDV, which adds ns-2's 20-byte IP header and sends a packet for
+//!   another subnet only on a route to the destination or to its base station, else drops it
+//!   ("Route to base_stn not known: dropping pkt", `dsdv.cc` `forwardPacket`); the base
+//!   station is the agent of the last advertisement from an agent not in its list
+//!   (`MIPMHAgent::recv` → `set_base_stn`, [`MipOutput::base_station`]). A registration with
+//!   a new foreign agent therefore leaves only once the host has heard the agent's DSDV
+//!   update, up to a DSDV period (15 s) after its first advertisement;
+//! - the agents' advertisements and solicitations are broadcasts the node originates (DSDV
+//!   sends them after U(0, 10 ms), `sendOutBCastPkt`, with the 20-byte header); the unicast
+//!   answer to a solicitation is routed as the node routes it (towards the host's home
+//!   network, over the wire);
+//! - a foreign agent hands the registration reply and the decapsulated packets for a visitor
+//!   straight to its DSDV (`MIPBSAgent::recv`'s `ragent_`; the decapsulator's default target,
+//!   `ns-mip.tcl` `decap-route`: [`MipSend::to_routing_agent`], [`Verdict::ToRoutingAgent`]),
+//!   which sends them only on a route to the visitor: without one ns-2's base station sends
+//!   them to its own `base_stn`, itself, and they are lost untraced. A packet tunnelled to
+//!   the foreign agent for a mobile node whose visitor entry has lapsed goes to DSDV too
+//!   (ns-2's base station keeps no visitor entry), not dropped as `mip_no_visitor`;
+//! - a home agent without a binding leaves a packet for its mobile node to its DSDV (queued
+//!   until a route is known).
 
 pub mod agent;
 pub mod correspondent;
@@ -91,6 +121,10 @@ pub struct MipConfig {
     pub registration_retransmit: SimTime,
     /// Home agents send binding updates to correspondents, foreign agents binding warnings.
     pub route_optimization: bool,
+    /// The last hop goes through the nodes' DSDV, as in ns-2's wired-cum-wireless Mobile IP
+    /// (module doc, "The last hop through DSDV"): set for a scenario over 802.11 whose
+    /// `[routing]` is DSDV.
+    pub through_dsdv: bool,
 }
 
 impl Default for MipConfig {
@@ -101,6 +135,7 @@ impl Default for MipConfig {
             registration_lifetime: SimTime::from_secs_f64(2.0),
             registration_retransmit: SimTime::from_secs_f64(0.5),
             route_optimization: false,
+            through_dsdv: false,
         }
     }
 }
@@ -129,6 +164,10 @@ pub enum Verdict {
     /// A Mobile IP message that ends here.
     Consumed(Packet),
     Drop(Packet, DropReason),
+    /// Hand it straight to the node's DSDV agent, past the node's classifier (ns-2: the
+    /// decapsulator's default target at a base station is `ragent_`, `ns-mip.tcl`
+    /// `decap-route`); not a packet this node originates.
+    ToRoutingAgent(Packet),
 }
 
 /// A Mobile IP message to send: from `src` to `dst`, on `via` (interface and next hop) or,
@@ -139,6 +178,10 @@ pub struct MipSend {
     pub src: Addr,
     pub dst: Addr,
     pub via: Option<(IfaceId, Addr)>,
+    /// With `via` = None: handed straight to the node's DSDV agent as a packet it
+    /// originates, past the node's classifier (ns-2 `MIPBSAgent::recv` gives a relayed
+    /// registration reply to `ragent_`), instead of routed by the node.
+    pub to_routing_agent: bool,
 }
 
 /// What one call into a role produced.
@@ -148,6 +191,9 @@ pub struct MipOutput {
     /// The node's care-of address changed (or was cancelled on returning home) this many
     /// times during the call.
     pub care_of_changes: u32,
+    /// A mobile node's new base station for its DSDV (ns-2 `MobileNode::set_base_stn`, on an
+    /// advertisement from an agent not in its list), when the last hop goes through DSDV.
+    pub base_station: Option<Addr>,
 }
 
 /// A node's Mobile IP role.

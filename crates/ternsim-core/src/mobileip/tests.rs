@@ -547,3 +547,222 @@ fn coverage_crossings_of_a_straight_walk() {
     assert!((changes[0].0.as_secs_f64() - 22.9289).abs() < 1e-4);
     assert!(changes[0].1);
 }
+
+// --- The last hop through DSDV (ns-2's wired-cum-wireless Mobile IP) ----------------------
+
+fn dsdv_cfg() -> MipConfig {
+    MipConfig {
+        through_dsdv: true,
+        ..MipConfig::default()
+    }
+}
+
+/// Through DSDV, MN (whose one NIC reaches HA and FA) hands everything it originates to its
+/// DSDV (ns-2: the agent's target is the node's entry; `get-link` is empty for a mobile
+/// node). The sequence: the TCP ACK at 0.5 s passes to routing; HA's advertisement at 0.9 s
+/// is from an agent already in the list (MN starts attached to it): no base-station change;
+/// FA's at 1.0 s is a new agent: FA becomes the care-of address and DSDV's base station
+/// (`MIPMHAgent::recv` calls `set_base_stn` on a new advertisement), and the request goes to
+/// FA with no interface (routed: DSDV sends it only on a route to FA); FA's next
+/// advertisement at 2.0 s changes neither but re-registers (id 2: the first unanswered).
+#[test]
+fn through_dsdv_the_mobile_node_originates_everything_and_names_its_base_station() {
+    const NIC: IfaceId = IfaceId(7);
+    let mut mn = MobileNode::new(a(MN), a(HA), false, dsdv_cfg(), t(900));
+    for peer in [HA, FA] {
+        mn.radio.push(RadioPort {
+            iface: NIC,
+            peer: a(peer),
+            up: true,
+        });
+    }
+    assert!(matches!(
+        mn.on_output(t(500), udp_packet(1, CN, 40)),
+        Verdict::Pass(_)
+    ));
+    let mut out = MipOutput::default();
+    mn.on_input(t(900), NIC, advertisement(HA), &mut out);
+    assert_eq!((out.base_station, out.control.len()), (None, 0));
+    mn.on_input(t(1000), NIC, advertisement(FA), &mut out);
+    assert_eq!(out.base_station, Some(a(FA)));
+    assert_eq!((mn.care_of(), out.care_of_changes), (Some(a(FA)), 1));
+    let req = out.control.remove(0);
+    assert_eq!(
+        (req.dst, req.via, req.to_routing_agent),
+        (a(FA), None, false)
+    );
+    assert!(matches!(
+        req.msg,
+        ControlMessage::MipRegRequest { id: 1, .. }
+    ));
+    let mut out = MipOutput::default();
+    mn.on_timer(t(1500), &mut out); // reg_rtx: the request is sent again
+    assert!(matches!(
+        out.control.remove(0).msg,
+        ControlMessage::MipRegRequest { id: 2, .. }
+    ));
+    mn.on_input(t(2000), NIC, advertisement(FA), &mut out);
+    assert_eq!((out.base_station, out.care_of_changes), (None, 0));
+    // A solicitation, when every agent is lost (scan at 4.9 s: FA last heard at 2.0 s),
+    // is a broadcast the node originates (DSDV's jittered broadcast).
+    let mut out = MipOutput::default();
+    mn.on_timer(t(4900), &mut out);
+    let sol = out.control.last().expect("a solicitation");
+    assert_eq!(sol.msg, ControlMessage::MipSolicitation);
+    assert_eq!((sol.dst, sol.via), (Addr::BROADCAST, None));
+}
+
+/// Through DSDV, the agents (one NIC each reaching MN): FA's broadcast advertisement is a
+/// packet it originates (no interface) and, seen again on its way out (`in_iface` None), is
+/// not taken for one it received; FA answers MN's solicitation with a unicast advertisement
+/// to MN, routed as the node routes it (ns-2 `send_ads(haddr, NULL)`: the node's classifier
+/// sends MN's home address towards HA over the wire). The relayed registration reply goes
+/// straight to FA's DSDV (`to_routing_agent`, ns-2 `ragent_->recv`), and so does a
+/// decapsulated packet for the visitor (`Verdict::ToRoutingAgent`, the decapsulator's
+/// default target). HA with no binding leaves a packet for MN at home to its DSDV (`Pass`);
+/// its deregistration reply is routed (no interface, not to the DSDV agent directly).
+#[test]
+fn through_dsdv_the_agents_leave_the_last_hop_to_dsdv() {
+    const NIC: IfaceId = IfaceId(7);
+    let mut fa = MobilityAgent::new(a(FA), dsdv_cfg(), Vec::new(), t(700));
+    fa.radio.push(RadioPort {
+        iface: NIC,
+        peer: a(MN),
+        up: true,
+    });
+    let mut out = MipOutput::default();
+    fa.on_timer(t(700), &mut out);
+    let ad = out.control.remove(0);
+    assert_eq!(
+        (ad.dst, ad.via, ad.to_routing_agent),
+        (Addr::BROADCAST, None, false)
+    );
+    assert!(matches!(
+        fa.on_packet(t(700), None, as_packet(&ad), &mut out),
+        Verdict::Pass(_)
+    ));
+    let sol = control(ControlMessage::MipSolicitation, a(MN), Addr::BROADCAST);
+    fa.on_packet(t(800), Some(NIC), sol, &mut out);
+    let answer = out.control.remove(0);
+    assert!(matches!(
+        answer.msg,
+        ControlMessage::MipAdvertisement { .. }
+    ));
+    assert_eq!((answer.dst, answer.via), (a(MN), None));
+    // Registration: MN's request relayed to HA, HA's reply handed to FA's DSDV.
+    let req = ControlMessage::MipRegRequest {
+        home: a(MN),
+        home_agent: a(HA),
+        care_of: a(FA),
+        lifetime: t(2000),
+        id: 1,
+        reverse_tunnel: false,
+    };
+    fa.on_packet(t(1000), Some(NIC), control(req, a(MN), a(FA)), &mut out);
+    let relayed = out.control.remove(0);
+    assert_eq!((relayed.dst, relayed.via), (a(HA), None));
+    let reply = ControlMessage::MipRegReply {
+        home: a(MN),
+        home_agent: a(HA),
+        lifetime: t(2000),
+        id: 1,
+        code: 0,
+    };
+    fa.on_packet(t(1010), Some(WIRED), control(reply, a(HA), a(FA)), &mut out);
+    let to_mn = out.control.remove(0);
+    assert_eq!(
+        (to_mn.src, to_mn.dst, to_mn.via, to_mn.to_routing_agent),
+        (a(FA), a(MN), None, true)
+    );
+    // A tunnelled segment for the visitor: decapsulated and handed to DSDV.
+    let mut p = udp_packet(7, MN, 1000);
+    p.ip.src = a(CN);
+    p.encapsulate(IpHeader {
+        src: a(HA),
+        dst: a(FA),
+        ttl: 32,
+    });
+    let Verdict::ToRoutingAgent(p) = fa.on_packet(t(1100), Some(WIRED), p, &mut out) else {
+        panic!("handed to DSDV");
+    };
+    assert_eq!((p.size, p.ip.dst, p.is_tunnelled()), (1000, a(MN), false));
+    // A visitor that asked for reverse tunnelling: its unicast leaves in the tunnel to HA,
+    // its DSDV update (a broadcast for the link) is left to FA's DSDV, not tunnelled.
+    let req = ControlMessage::MipRegRequest {
+        home: a(MN),
+        home_agent: a(HA),
+        care_of: a(FA),
+        lifetime: t(2000),
+        id: 2,
+        reverse_tunnel: true,
+    };
+    fa.on_packet(t(1150), Some(NIC), control(req, a(MN), a(FA)), &mut out);
+    let reply = ControlMessage::MipRegReply {
+        home: a(MN),
+        home_agent: a(HA),
+        lifetime: t(2000),
+        id: 2,
+        code: 0,
+    };
+    fa.on_packet(t(1160), Some(WIRED), control(reply, a(HA), a(FA)), &mut out);
+    let mut ack = udp_packet(9, CN, 40);
+    ack.ip.src = a(MN);
+    assert!(matches!(
+        fa.on_packet(t(1170), Some(NIC), ack, &mut out),
+        Verdict::Route(p) if p.is_tunnelled()
+    ));
+    let update = control(
+        ControlMessage::DsdvUpdate {
+            entries: Vec::new(),
+            full: true,
+        },
+        a(MN),
+        Addr::BROADCAST,
+    );
+    assert!(matches!(
+        fa.on_packet(t(1180), Some(NIC), update, &mut out),
+        Verdict::Pass(p) if !p.is_tunnelled()
+    ));
+    // At 5 s the visitor entry (from the reply at 1.16 s, 2 s) has lapsed: a tunnelled packet
+    // for MN still goes to DSDV, not dropped as mip_no_visitor (ns-2's base station keeps
+    // no visitor entry: its decapsulator's default target is DSDV).
+    let mut late = udp_packet(10, MN, 1000);
+    late.encapsulate(IpHeader {
+        src: a(HA),
+        dst: a(FA),
+        ttl: 32,
+    });
+    assert_eq!(fa.visitor(a(MN), t(5000)), None);
+    assert!(matches!(
+        fa.on_packet(t(5000), Some(WIRED), late, &mut out),
+        Verdict::ToRoutingAgent(p) if p.ip.dst == a(MN)
+    ));
+    out.control.clear(); // the second registration's relay and reply
+                         // HA, MN at home (no binding): a packet for MN goes to HA's DSDV.
+    let mut ha = MobilityAgent::new(a(HA), dsdv_cfg(), vec![a(MN)], t(300));
+    ha.radio.push(RadioPort {
+        iface: NIC,
+        peer: a(MN),
+        up: true,
+    });
+    let mut q = udp_packet(8, MN, 1000);
+    q.ip.src = a(CN);
+    assert!(matches!(
+        ha.on_packet(t(1200), Some(WIRED), q, &mut out),
+        Verdict::Pass(_)
+    ));
+    let dereg = ControlMessage::MipRegRequest {
+        home: a(MN),
+        home_agent: a(HA),
+        care_of: a(MN),
+        lifetime: SimTime::ZERO,
+        id: 3,
+        reverse_tunnel: false,
+    };
+    ha.on_packet(t(1300), Some(NIC), control(dereg, a(MN), a(HA)), &mut out);
+    let reply = out.control.remove(0);
+    assert_eq!(
+        (reply.dst, reply.via, reply.to_routing_agent),
+        (a(MN), None, false)
+    );
+}

@@ -496,13 +496,18 @@ pub enum DropReason {
     /// A wired-cum-wireless mobile node had no DSDV route to its base station for a packet
     /// outside its subnet (ns-2 `forwardPacket`: freed untraced, a warning on stderr).
     NoBaseStationRoute,
+    /// A Mobile IP base station's DSDV had no route to a visiting mobile node for a packet
+    /// its agent handed it directly (a registration reply, a decapsulated packet): ns-2
+    /// `forwardPacket` then sends it to the station's own `base_stn`, itself, where it is
+    /// lost untraced.
+    BaseStationToItself,
     /// It waited in an interface queue when its node was reset (ns-2 `$node reset` at the
     /// end of a CMU script: `DROP_END_OF_SIMULATION`, `END`).
     EndOfSimulation,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 24] = [
+    pub const ALL: [DropReason; 25] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -526,6 +531,7 @@ impl DropReason {
         DropReason::MipNoVisitor,
         DropReason::MipNoAgent,
         DropReason::NoBaseStationRoute,
+        DropReason::BaseStationToItself,
         DropReason::EndOfSimulation,
     ];
     pub fn name(self) -> &'static str {
@@ -553,6 +559,7 @@ impl DropReason {
             DropReason::MipNoVisitor => "mip_no_visitor",
             DropReason::MipNoAgent => "mip_no_agent",
             DropReason::NoBaseStationRoute => "no_base_station_route",
+            DropReason::BaseStationToItself => "base_station_to_itself",
             DropReason::EndOfSimulation => "end_of_simulation",
         }
     }

@@ -352,7 +352,10 @@ pub struct MoveSpec {
 /// agent of the mobile nodes that name it), the mobile nodes, the correspondents that
 /// support route optimization, and the timing constants (ns-2 defaults, link-spec §7.2).
 /// The links between an agent and a mobile node are that agent's radio links: out of the
-/// routing graph, up only while the mobile node is within `coverage` of the agent.
+/// routing graph, up only while the mobile node is within `coverage` of the agent. Over
+/// `[wireless]` with `[routing] protocol = "dsdv"` the agents and mobile nodes run DSDV and
+/// their last hop goes through it (ns-2's wired-cum-wireless Mobile IP; `crate::mobileip`,
+/// "The last hop through DSDV"); the nodes without a position route statically.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MobileIpSpec {

@@ -506,7 +506,7 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         // A Mobile IP agent or mobile node dropped it at the network layer.
         DropReason::MipNoVisitor | DropReason::MipNoAgent => ("RTR", "---"),
         // Not written (see `tap_drop`).
-        DropReason::NoBaseStationRoute => ("RTR", "NRTE"),
+        DropReason::NoBaseStationRoute | DropReason::BaseStationToItself => ("RTR", "NRTE"),
         DropReason::ChannelError | DropReason::NoReceiver => ("MAC", "ERR"),
         DropReason::LinkDown | DropReason::RlcBufferOverflow | DropReason::RlcDiscard => {
             ("MAC", "---")
@@ -1293,10 +1293,15 @@ impl World {
             let device = self.ifaces[i.ix()].device as usize;
             self.wired_line('d', now, device, p);
         }
-        if matches!(why, DropReason::NoReceiver | DropReason::NoBaseStationRoute) {
-            // ternsim's own accounting of a broadcast nobody decoded, and a packet ns-2's
-            // DSDV frees without a trace (`forwardPacket`, no route to `base_stn`): no ns-2
-            // event.
+        if matches!(
+            why,
+            DropReason::NoReceiver
+                | DropReason::NoBaseStationRoute
+                | DropReason::BaseStationToItself
+        ) {
+            // ternsim's own accounting of a broadcast nobody decoded, and packets ns-2's
+            // DSDV frees or loses without a trace (`forwardPacket`, no route to `base_stn`,
+            // or a base station's `base_stn` being itself): no ns-2 event.
             return;
         }
         let (layer, reason) = wireless_drop_code(why);

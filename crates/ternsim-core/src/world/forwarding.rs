@@ -138,7 +138,13 @@ impl World {
 
     /// Carries out a routing decision taken at `node` (for a packet that arrived on
     /// `in_iface`, or was originated there when `None`).
-    fn apply(&mut self, now: SimTime, node: NodeId, in_iface: Option<IfaceId>, routed: Routed) {
+    pub(super) fn apply(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        in_iface: Option<IfaceId>,
+        routed: Routed,
+    ) {
         match routed {
             Routed::Forward {
                 mut packet,
@@ -693,7 +699,7 @@ impl World {
         }
     }
 
-    fn arm_routing(&mut self, node: NodeId) {
+    pub(super) fn arm_routing(&mut self, node: NodeId) {
         let n = &mut self.nodes[node.ix()];
         let deadline = n.routing.next_timer();
         n.routing_wake

@@ -13,7 +13,10 @@
 //! node talks through its NIC on the shared channel, every radio port of a role is that NIC
 //! (one per peer, always up), and the channel decides who hears an advertisement or a frame
 //! (reception range, carrier sense, collisions). The channel's neighbour edges at a mobile
-//! node are kept out of the routing graph, as a radio link is.
+//! node are kept out of the routing graph, as a radio link is. With DSDV as the scenario's
+//! routing (`MipConfig::through_dsdv`) the agents and mobile nodes run it in subnets, the
+//! roles' last hop goes through it, and a mobile node's DSDV follows the base station its
+//! role names (`crate::mobileip`, "The last hop through DSDV").
 
 use super::{Event, FlowAgents, World};
 use crate::mobileip::coverage::coverage_changes;
@@ -22,6 +25,8 @@ use crate::mobileip::{
 };
 use crate::net::addr::{IfaceId, NodeId};
 use crate::net::packet::{Packet, Payload, Ports, IP_HEADER_BYTES};
+use crate::routing::dsdv::Subnet;
+use crate::routing::RoutingProtocol;
 use crate::scenario::validate::ResolvedMobileIp;
 use crate::scenario::ResolvedScenario;
 use crate::sim::{RandomStream, SimTime};
@@ -101,6 +106,9 @@ impl World {
         if m.over_wifi {
             self.attach_wifi_last_hop(m);
         }
+        if m.cfg.through_dsdv {
+            self.attach_dsdv_subnets(m);
+        }
         for n in 0..self.nodes.len() {
             self.arm_mip(NodeId(n as u32));
         }
@@ -149,6 +157,42 @@ impl World {
                 .any(|mn| e.a.ix() == mn.node || e.b.ix() == mn.node);
             if on_channel && at_mobile {
                 self.edges[k].up = false;
+            }
+        }
+    }
+
+    /// ns-2's wired-cum-wireless Mobile IP runs DSDV on the agents and the mobile nodes
+    /// (`crate::routing::dsdv::subnet`): an agent is a base station whose subnet is itself and
+    /// the mobile nodes it is the home agent of (ns-2: the hierarchical domain and cluster they
+    /// share), and a mobile node belongs to its home agent's subnet, its base station being
+    /// its home agent until an advertisement from another agent names that one
+    /// (`MipOutput::base_station`).
+    fn attach_dsdv_subnets(&mut self, m: &ResolvedMobileIp) {
+        for &agent in &m.agents {
+            let mut members = vec![self.nodes[agent].primary()];
+            for mn in m.mobiles.iter().filter(|mn| mn.home_agent == agent) {
+                members.push(self.nodes[mn.node].primary());
+            }
+            let own = |w: &World, node: usize, base_station| {
+                w.wifi_iface(node).map(|wifi| Subnet {
+                    wifi,
+                    members: members.clone(),
+                    base_station,
+                    wired: Vec::new(),
+                })
+            };
+            if let Some(s) = own(self, agent, None) {
+                if let RoutingProtocol::Dsdv(d) = &mut self.nodes[agent].routing {
+                    d.set_subnet(s);
+                }
+            }
+            let ha = self.nodes[agent].primary();
+            for mn in m.mobiles.iter().filter(|mn| mn.home_agent == agent) {
+                if let Some(s) = own(self, mn.node, Some(ha)) {
+                    if let RoutingProtocol::Dsdv(d) = &mut self.nodes[mn.node].routing {
+                        d.set_subnet(s);
+                    }
+                }
             }
         }
     }
@@ -233,6 +277,10 @@ impl World {
                 self.drop_packet(now, Some(node), None, p, why);
                 None
             }
+            Verdict::ToRoutingAgent(p) => {
+                self.hand_to_dsdv(now, node, in_iface, p, false);
+                None
+            }
         };
         self.drain_mip(now, node, out);
         pass
@@ -241,6 +289,13 @@ impl World {
     /// Sends the messages a role produced and tells the node's TCP agents of care-of address
     /// changes.
     fn drain_mip(&mut self, now: SimTime, node: NodeId, out: MipOutput) {
+        // The new base station first: ns-2's `MIPMHAgent::recv` calls `set_base_stn` before
+        // `reg()`, so the registration request is routed towards the new agent.
+        if let Some(bs) = out.base_station {
+            if let RoutingProtocol::Dsdv(d) = &mut self.nodes[node.ix()].routing {
+                d.set_base_station(bs);
+            }
+        }
         for _ in 0..out.care_of_changes {
             self.on_care_of_change(now, node);
         }
@@ -257,10 +312,38 @@ impl World {
             );
             match send.via {
                 Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
+                None if send.to_routing_agent => self.hand_to_dsdv(now, node, None, packet, true),
                 None => self.originate(now, node, packet),
             }
         }
         self.arm_mip(node);
+    }
+
+    /// Hands `packet` straight to `node`'s DSDV agent, past the node's classifier (ns-2's
+    /// base station giving a registration reply or a decapsulated packet to `ragent_`);
+    /// `originated` when the node is its source. A node without DSDV routes it as usual.
+    fn hand_to_dsdv(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        in_iface: Option<IfaceId>,
+        packet: Packet,
+        originated: bool,
+    ) {
+        let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
+        let routed = match routing {
+            RoutingProtocol::Dsdv(d) => d.route_direct(now, &ctx, packet, originated),
+            _ if originated => {
+                self.route_originated(now, node, packet);
+                return;
+            }
+            _ => match in_iface {
+                Some(i) => routing.route_input(now, &ctx, i, packet),
+                None => routing.route_output(now, &ctx, packet),
+            },
+        };
+        self.apply(now, node, in_iface, routed);
+        self.arm_routing(node);
     }
 
     /// Demo-Vegas's signals (`ho-mobileip` seed §IV-B): a sink on the node flips its SIG bit,

@@ -372,6 +372,10 @@ impl World {
     fn build(sc: &ResolvedScenario, seed: u64) -> Self {
         // Random placements and random waypoint paths are drawn here, from the run's seed.
         let mobility: Vec<Mobility> = sc.nodes.iter().map(|n| n.mobility_for_run(seed)).collect();
+        // Wired-cum-wireless: base stations routing for their subnets, or Mobile IP whose
+        // last hop goes through DSDV (ns-2's wired-cum-wireless Mobile IP).
+        let wired_cum_wireless =
+            sc.base_stations.is_some() || sc.mobile_ip.as_ref().is_some_and(|m| m.cfg.through_dsdv);
         let mut nodes: Vec<Node> = sc
             .nodes
             .iter()
@@ -382,7 +386,7 @@ impl World {
                 ifaces: Vec::new(),
                 // A wired node of a wired-cum-wireless network routes statically (ns-2's
                 // hierarchical routes); the nodes on the air run the scenario's protocol.
-                routing: if sc.base_stations.is_some() && !n.on_air() {
+                routing: if wired_cum_wireless && !n.on_air() {
                     RoutingProtocol::Static(crate::routing::StaticRouting::new(None))
                 } else {
                     RoutingProtocol::for_node(&sc.routing, seed, &n.name)
@@ -542,7 +546,7 @@ impl World {
                 .enumerate()
                 .filter_map(|(k, &i)| mobility[i].position_at(SimTime::ZERO).map(|p| (k, p)))
                 .collect();
-            let radio_edges = if sc.base_stations.is_some() {
+            let radio_edges = if wired_cum_wireless {
                 Vec::new()
             } else {
                 pairs_within(&stations, rx_range)

@@ -71,16 +71,17 @@ const DEMO_VEGAS: (&str, &str) = ("tcp = \"vegas\"", "tcp = \"demo_vegas\"");
 
 /// The 802.11 part of a base RTT, from the DCF constants of the scenario's channel (1 Mb/s
 /// DATA and basic rate, 52-octet MAC overhead, no RTS/CTS), for one 1000-byte TCP segment
-/// down and its 40-byte ACK up, with no backoff and no propagation delay:
+/// down and its ACK up (60 bytes: 40 plus the IP header MN's DSDV adds to what it
+/// originates, as ns-2's does), with no backoff and no propagation delay:
 /// - the agent's LL delay (25 µs), DIFS (50), the DATA frame: 192 µs PLCP + 8·(1000 + 52 −
 ///   24) bits at 1 Mb/s = 8416 µs; the mobile node takes the segment up at the frame's end
 ///   (+25 µs LL);
 /// - its TCP ACK (+25 µs LL down) finds the NIC busy answering the DATA with a MAC ACK
 ///   (SIFS 10 + 192 + 8·14 = 304 µs), so it waits for that, then DIFS (50), then its DATA
-///   frame 192 + 8·(40 + 52 − 24) = 736 µs; the agent passes it up at the frame's end
+///   frame 192 + 8·(60 + 52 − 24) = 896 µs; the agent passes it up at the frame's end
 ///   (+25 µs), not after the MAC ACK that follows.
 ///
-/// 25 + 50 + 8416 + 10 + 304 + 50 + 736 + 25 = 9616 µs, against 16 ms for the fixed link's
+/// 25 + 50 + 8416 + 10 + 304 + 50 + 896 + 25 = 9776 µs, against 16 ms for the fixed link's
 /// two 8 ms frames.
 fn air_ms() -> f64 {
     let cfg = WifiConfig {
@@ -90,26 +91,26 @@ fn air_ms() -> f64 {
     };
     let t = cfg.timing();
     let ll = cfg.ll_delay.as_nanos();
-    let ns = ll + t.difs + t.data(1000, false) + t.sifs + t.ack + t.difs + t.data(40, false) + ll;
-    assert_eq!(ns, 9_616_000);
+    let ns = ll + t.difs + t.data(1000, false) + t.sifs + t.ack + t.difs + t.data(60, false) + ll;
+    assert_eq!(ns, 9_776_000);
     ns as f64 / 1e6
 }
 
-// Wired transmission times at 5 Mb/s: 1000 B 1.6 ms, 1020 B (tunnelled) 1.632 ms, 40 B
-// 0.064 ms (as in tests/mobile_ip.rs).
+// Wired transmission times at 5 Mb/s: 1000 B 1.6 ms, 1020 B (tunnelled) 1.632 ms, the 60 B
+// ACK (with DSDV's IP header) 0.096 ms.
 const DATA: f64 = 1.6;
 const DATA_TUNNEL: f64 = 1.632;
-const ACK: f64 = 0.064;
+const ACK: f64 = 0.096;
 
 /// One backoff slot (20 µs).
 const SLOT_MS: f64 = 0.020;
 
 /// The base RTT of each path of Fig. 3's walk (X = 3, Y = 3, Z = 1, triangular routing),
 /// with a window of one packet so nothing queues:
-/// - home: CN→R 5 + 1.6, R→HA 3 + 1.6, air 9.616, HA→R 3.064, R→CN 5.064 = 28.944 ms;
-/// - FA1: CN→R 6.6, R→HA 4.6, HA→R 3 + 1.632, R→FA1 3 + 1.632, air, FA1→R 3.064,
-///   R→CN 5.064 = 38.208 ms;
-/// - FA2: the same with R–FA2 1 ms each way: 34.208 ms.
+/// - home: CN→R 5 + 1.6, R→HA 3 + 1.6, air 9.776, HA→R 3.096, R→CN 5.096 = 29.168 ms;
+/// - FA1: CN→R 6.6, R→HA 4.6, HA→R 3 + 1.632, R→FA1 3 + 1.632, air, FA1→R 3.096,
+///   R→CN 5.096 = 38.432 ms;
+/// - FA2: the same with R–FA2 1 ms each way: 34.432 ms.
 ///
 /// The agent's DATA frame and the mobile node's ACK frame each wait a backoff drawn uniformly
 /// in 0..=31 slots (ns-2 draws one even on an idle medium), so an RTT sample is the
@@ -137,8 +138,8 @@ fn base_rtt_over_the_80211_last_hop_is_the_hand_worked_sum() {
             + (y + ACK)
             + (5.0 + ACK)
     };
-    assert!((home - 28.944).abs() < 1e-9);
-    assert!((via(3.0) - 38.208).abs() < 1e-9 && (via(1.0) - 34.208).abs() < 1e-9);
+    assert!((home - 29.168).abs() < 1e-9);
+    assert!((via(3.0) - 38.432).abs() < 1e-9 && (via(1.0) - 34.432).abs() < 1e-9);
     let out = run_with(&[RTT_TRACE, ONE_PACKET], 1);
     for (from, to, expected) in [
         (1.0, 20.0, home),
@@ -172,25 +173,29 @@ fn base_rtt_over_the_80211_last_hop_is_the_hand_worked_sum() {
 /// coverage is the channel's 75 m reception range, so the mobile node enters FA1's, FA2's,
 /// FA1's and HA's range at the same instants as the fixed-link coverage (22.93, 47.93,
 /// 82.93, 107.93 s: tests/mobile_ip.rs) and switches on the first advertisement it decodes,
-/// less than one beacon period later. The care-of address changes four times, the sender
-/// re-measures BaseRTT once for each, and the flow keeps going in every interval between
-/// handoffs.
+/// less than one beacon period later. The care-of address changes at least four times; the
+/// sender re-measures BaseRTT when an ACK brings the sink's flipped SIG bit, so once for each
+/// change an ACK follows. The flow keeps going in every interval between handoffs but the
+/// last: back home, HA's DSDV needs MN's route and TCP's backed-off timer runs past the end
+/// (ns-2's `vegas_fig3.tcl` stalls there too in some seeds, README "The ns-2 script of Fig. 3").
 #[test]
 fn handoffs_follow_the_radio_range_and_demo_vegas_remeasures_at_each() {
     let out = run_with(&[RTT_TRACE, TOPOLOGY_TRACE, DEMO_VEGAS], 1);
     let changes = topology_events(&out, "care_of_change");
-    assert_eq!(changes.len(), 4, "{changes:?}");
+    assert!(changes.len() >= 4, "{changes:?}");
     for (c, enter) in changes.iter().zip([22.9289, 47.9289, 82.9289, 107.9289]) {
         assert!(*c > enter && *c < enter + 1.0, "{c} after {enter}");
     }
-    assert_eq!(out.summary.flows[0].base_rtt_remeasures, Some(4));
-    for (from, to) in [
-        (1.0, 20.0),
-        (26.0, 46.0),
-        (50.0, 80.0),
-        (85.0, 105.0),
-        (110.0, 120.0),
-    ] {
+    // Seed 1 also misses one of HA's advertisements at home (DSDV's updates and jittered
+    // broadcasts share the channel): HA forgotten at 110.06 s, MN switches to FA1, still in
+    // its list, and back to HA on HA's next advertisement at 110.16 s. No ACK reaches CN after
+    // the return home (108.17 s) before the end, so the last three changes are never seen:
+    // three re-measurements, one per handoff an ACK followed.
+    assert_eq!(changes.len(), 6, "{changes:?}");
+    assert!(changes[4] > 110.0 && changes[5] - changes[4] < 1.0);
+    assert_eq!(out.summary.flows[0].base_rtt_remeasures, Some(3));
+    assert!(rtts_ms(&out, 108.0, 120.0).is_empty());
+    for (from, to) in [(1.0, 20.0), (26.0, 46.0), (50.0, 80.0), (85.0, 105.0)] {
         let n = rtts_ms(&out, from, to).len();
         assert!(
             n as f64 > 10.0 * (to - from),
@@ -217,4 +222,61 @@ fn the_wireless_variant_refuses_a_radio_link_or_a_coverage_radius() {
         err.contains("mobile_ip.coverage") && err.contains("rx_range"),
         "{err}"
     );
+}
+
+/// The drops of a run: (time, node, reason, kind).
+fn drops(out: &RunOutput) -> Vec<(f64, String, String, String)> {
+    let t = out.tables.iter().find(|t| t.name == "drops").unwrap();
+    let s = |name| match t.column(name) {
+        Some(Column::Str(v)) => v.clone(),
+        other => panic!("not a string column: {other:?}"),
+    };
+    let (node, reason, kind) = (s("node"), s("reason"), s("kind"));
+    f64s(t.column("time_s"))
+        .into_iter()
+        .enumerate()
+        .map(|(i, at)| (at, node[i].clone(), reason[i].clone(), kind[i].clone()))
+        .collect()
+}
+
+/// The first handoff of Fig. 3's walk (seed 1) through DSDV, as ns-2 runs it
+/// (`mip-reg.cc` `MIPMHAgent::recv` names the new agent the base station before `reg()`;
+/// `dsdv.cc` `forwardPacket`). MN hears FA1's advertisement at 23.03 s: FA1 becomes its
+/// care-of address and its base station at once, so the registration request, with no DSDV
+/// route to FA1 yet, is dropped at MN (`no_base_station_route`), not sent towards HA, the
+/// old base station to which MN still has a route; so is its retransmission 0.5 s later.
+/// Once MN has FA1's DSDV update the request gets through, but FA1's DSDV has no route to MN
+/// yet: the relayed replies (control) and the first tunnelled segments are lost at FA1
+/// (`base_station_to_itself`) until MN's own update reaches FA1.
+#[test]
+fn the_first_registration_through_dsdv_waits_for_routes_both_ways() {
+    let out = run_with(
+        &[("[traces]", "[traces]\ndrops = true\ntopology = true")],
+        1,
+    );
+    let c = topology_events(&out, "care_of_change")[0];
+    assert!(c > 22.9289 && c < 23.9289, "{c}");
+    let d = drops(&out);
+    let at_mn: Vec<_> = d
+        .iter()
+        .filter(|(t, n, _, k)| *t >= c && *t < c + 0.6 && n == "MN" && k == "control")
+        .map(|(t, _, r, _)| (*t - c, r.as_str()))
+        .collect();
+    assert_eq!(at_mn.len(), 2, "{at_mn:?}");
+    assert!(at_mn.iter().all(|(_, r)| *r == "no_base_station_route"));
+    assert!(
+        at_mn[0].0 < 1e-6 && (at_mn[1].0 - 0.5).abs() < 1e-6,
+        "{at_mn:?}"
+    );
+    let at_fa1 = |kind: &str| {
+        d.iter()
+            .filter(|(t, n, r, k)| {
+                *t > c && *t < c + 5.0 && n == "FA1" && r == "base_station_to_itself" && k == kind
+            })
+            .count()
+    };
+    assert!(at_fa1("control") >= 1 && at_fa1("tcp_data") >= 1);
+    assert!(d
+        .iter()
+        .all(|(t, n, r, _)| !(*t > c && *t < c + 2.0 && n == "MN" && r == "link_failure")));
 }

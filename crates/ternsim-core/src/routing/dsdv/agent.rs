@@ -57,6 +57,9 @@ pub struct DsdvStats {
     /// Packets for another subnet a mobile node dropped for want of a route to its base
     /// station (ns-2's "Route to base_stn not known").
     pub no_base_station_route: u64,
+    /// Packets for a visiting mobile node a Mobile IP base station had no DSDV route to
+    /// (ns-2 sends them to the station's own address: lost untraced).
+    pub sent_to_itself: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -154,6 +157,17 @@ impl DsdvAgent {
 
     pub fn subnet(&self) -> Option<&Subnet> {
         self.subnet.as_deref()
+    }
+
+    /// A mobile node's new base station (ns-2 `MobileNode::set_base_stn`, which
+    /// `MIPMHAgent::recv` calls on an advertisement from an agent it had not heard): packets
+    /// for other subnets now go to it. Nothing at a base station or outside a subnet.
+    pub fn set_base_station(&mut self, base_station: Addr) {
+        if let Some(s) = self.subnet.as_deref_mut() {
+            if s.base_station.is_some() {
+                s.base_station = Some(base_station);
+            }
+        }
     }
 
     /// At a base station: the routes over the wired links, by destination address index.
@@ -611,7 +625,7 @@ impl DsdvAgent {
     /// one hop); otherwise queued on the destination's entry, a placeholder entry (unreachable,
     /// never advertised) created for an unknown destination.
     fn forward(&mut self, now: SimTime, packet: Packet) -> Routed {
-        let dst = packet.ip.dst;
+        let dst = packet.routing_header().dst;
         if self.subnet.as_ref().is_some_and(|s| !s.contains(dst)) {
             return self.forward_out_of_subnet(packet);
         }
@@ -656,7 +670,7 @@ impl DsdvAgent {
     /// a usable route to the destination, else to the base station, else a drop.
     fn forward_out_of_subnet(&mut self, packet: Packet) -> Routed {
         let sub = self.subnet.as_deref().expect("called with a subnet");
-        let dst = packet.ip.dst;
+        let dst = packet.routing_header().dst;
         let Some(base_station) = sub.base_station else {
             return match sub.wired_route(dst) {
                 Some(r) => Routed::Forward {
@@ -685,7 +699,7 @@ impl DsdvAgent {
     /// A packet this node originates.
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, mut packet: Packet) -> Routed {
         self.note_ctx(ctx, None);
-        let dst = packet.ip.dst;
+        let dst = packet.routing_header().dst;
         if ctx.is_local(dst) {
             return Routed::Deliver(packet);
         }
@@ -700,9 +714,63 @@ impl DsdvAgent {
             packet.push_header(Header::RoutingIpCopy);
         }
         if dst.is_broadcast() {
-            return Routed::broadcast(packet, self.iface);
+            return self.broadcast_originated(now, packet);
         }
         self.forward(now, packet)
+    }
+
+    /// A broadcast this node originates that is not a DSDV update (a Mobile IP
+    /// advertisement or solicitation): ns-2 `DSDV_Agent::recv` hands it to
+    /// `sendOutBCastPkt`, which sends it after U(0, `broadcast_jitter`) "to avoid sync".
+    fn broadcast_originated(&mut self, now: SimTime, packet: Packet) -> Routed {
+        let Some(iface) = self.iface else {
+            return Routed::Drop(packet, DropReason::NoRoute);
+        };
+        let at = now + self.jitter(self.cfg.broadcast_jitter);
+        self.later(at, Delayed::Send(packet, iface, Addr::BROADCAST));
+        Routed::Held
+    }
+
+    /// A packet a Mobile IP base station hands straight to its DSDV agent, past the node's
+    /// classifier (ns-2 `MIPBSAgent::recv` gives a registration reply to `ragent_`, and the
+    /// decapsulator's default target is `ragent_`, `ns-mip.tcl` `decap-route`):
+    /// `originated` (the reply, whose source the agent set to its own address) gets ns-2's
+    /// extra IP header as anything DSDV originates does (`DSDV_Agent::recv`). Then ns-2
+    /// `forwardPacket`: a destination in the subnet takes the usual path (queued without a
+    /// route); one outside it (a visiting mobile node) leaves on a usable route to it, and
+    /// without one goes to the node's `base_stn`, which at a base station is the station
+    /// itself (`ns-lib.tcl` names it for `-wiredRouting ON`): a frame addressed to itself
+    /// that ARP never resolves and no trace shows. Here it is dropped untraced
+    /// ([`DropReason::BaseStationToItself`]).
+    pub fn route_direct(
+        &mut self,
+        now: SimTime,
+        ctx: &RouteCtx,
+        mut packet: Packet,
+        originated: bool,
+    ) -> Routed {
+        self.note_ctx(ctx, None);
+        if originated && self.cfg.originated_ip_copy {
+            packet.push_header(Header::RoutingIpCopy);
+        }
+        let dst = packet.routing_header().dst;
+        let Some(s) = self.subnet.as_deref() else {
+            return self.forward(now, packet);
+        };
+        if !s.is_base_station() || s.contains(dst) {
+            return self.forward(now, packet);
+        }
+        let wifi = s.wifi;
+        if let Some(e) = self.table.usable(dst) {
+            let next_hop = e.hop();
+            return Routed::Forward {
+                packet,
+                iface: wifi,
+                next_hop,
+            };
+        }
+        self.stats.sent_to_itself += 1;
+        Routed::Drop(packet, DropReason::BaseStationToItself)
     }
 
     /// A packet that arrived on `iface`: an update is processed and ends here; broadcast
@@ -722,7 +790,7 @@ impl DsdvAgent {
             }
             return Routed::Consumed(packet);
         }
-        let dst = packet.ip.dst;
+        let dst = packet.routing_header().dst;
         if ctx.is_local(dst) || dst.is_broadcast() {
             // The extra IP header ns-2 counts comes off where the node delivers the packet
             // (`World::deliver_locally`), after ns-2's `r AGT` line has counted it.

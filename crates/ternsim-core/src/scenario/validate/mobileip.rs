@@ -40,6 +40,7 @@ pub(super) fn mobile_ip(
     names: &NodeNames,
     nodes: &[ResolvedNode],
     links: &[ResolvedLink],
+    dsdv: bool,
 ) -> Result<Option<ResolvedMobileIp>, ScenarioError> {
     let Some(m) = &spec.mobile_ip else {
         return Ok(None);
@@ -138,6 +139,9 @@ pub(super) fn mobile_ip(
             d.registration_retransmit,
         )?,
         route_optimization: m.route_optimization,
+        // `[routing] protocol = "dsdv"` over 802.11: ns-2's wired-cum-wireless Mobile IP,
+        // whose agents and mobile nodes send their wireless traffic through DSDV.
+        through_dsdv: dsdv && spec.wireless.is_some(),
     };
     let mut radio_links = Vec::new();
     for (i, l) in links.iter().enumerate() {

@@ -646,7 +646,8 @@ pub fn resolve(mut spec: ScenarioSpec) -> Result<ResolvedScenario, ScenarioError
             "must be a positive duration, e.g. \"1s\" (the default)",
         ));
     }
-    let mobile_ip = mobileip::mobile_ip(&spec, &names, &nodes, &links)?;
+    let dsdv = matches!(routing, RoutingConfig::Dsdv(_));
+    let mobile_ip = mobileip::mobile_ip(&spec, &names, &nodes, &links, dsdv)?;
     Ok(ResolvedScenario {
         name: spec.name,
         duration: spec.duration.0,
