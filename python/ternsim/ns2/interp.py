@@ -164,6 +164,8 @@ class _Session:
         name = args[0] if args else ""
         if name.startswith("_o"):
             raise Refusal("no such object")
+        if name in classes.UNMODELLED:
+            return self.objects.unmodelled_class(name, args[1:])
         raise Refusal(
             "not supported; supported: Simulator, new, Class and the classes "
             "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
