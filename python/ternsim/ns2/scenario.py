@@ -404,6 +404,8 @@ def settable(base: str) -> set[str]:
     elif classes.is_a(base, "Agent/TCPSink"):
         if base.endswith("DelAck"):
             out.add("interval_")
+        # Read from the sink object when the flow is built (SINK_OPTIONS).
+        out |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
         if "Sack1" in base:
             out.add("maxSackBlocks_")
     elif base in ("Agent/UDP", "Agent/Ping"):

@@ -226,6 +226,7 @@ class Model:
             "random-motion": self.node_random_motion,
             "base-station": self.node_base_station,
             "reset": self.node_reset,
+            "agent": self.node_agent,
             **{name: self._node_nam_op(name) for name in NODE_NAM_OPS},
         }
         b["Topography"] = {"load_flatgrid": self.load_flatgrid}
@@ -272,6 +273,7 @@ class Model:
             "get": self.obj_get,
             "attach-app": self.attach_app,
             "attach-source": self.attach_source,
+            "dst-port": self.agent_dst_port,
         }
         b["Agent/Ping"] = {"send": self.ping_send, "oneway": self.ping_oneway}
         from .tracevar import VarTraces
@@ -1404,6 +1406,15 @@ class Model:
 
         base = self.o.builtin_base(o.cls)
         ok = settable(base)
+        if (
+            classes.is_a(base, "Agent/TCPSink") or classes.is_a(base, "Agent/TCP")
+        ) and not (var.endswith("_") or var in ok):
+            # Every variable ns-2.35's TCP agents and sinks bind in C++ ends in `_` (tcp.cc,
+            # tcp-full.cc, tcp-sink.cc) but for T_SRTT_BITS and T_RTTVAR_BITS: another name
+            # is a plain OTcl instance variable, which nothing reads (the simple suites'
+            # `delayed` test sets `interval`, not `interval_`).
+            self.o.setvar(o, var, value)
+            return value
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
         from .scenario import FULL_TCP_OPTIONS
@@ -1458,6 +1469,26 @@ class Model:
         if not self.o.hasvar(o, var):
             raise Refusal(f'can\'t read "{var}": no such variable')
         return self.o.getvar(o, var)
+
+    def agent_dst_port(self, agent: Obj, args: tuple) -> str:
+        """`$agent dst-port` (ns-2 `Agent::command`): the port of the agent it is connected
+        to, as `$ns connect` set it (the peer's port on its node)."""
+        if args:
+            raise Refusal("dst-port: takes no arguments")
+        peer = agent.info["peer"]
+        if peer is None or peer.info["port"] is None:
+            raise Refusal("dst-port of an agent not connected to an attached agent")
+        return str(peer.info["port"])
+
+    def node_agent(self, node: Obj, args: tuple) -> str:
+        """`$node agent PORT` (ns-2.35 ns-node.tcl `Node instproc agent`): the agent attached
+        to the node at that port, or "" when there is none."""
+        if len(args) != 1:
+            raise Refusal("agent: give PORT")
+        for a in self.agents:
+            if a.info["node"] is node and str(a.info["port"]) == args[0].strip():
+                return a.name
+        return ""
 
     def attach_app(self, agent: Obj, args: tuple) -> str:
         if not args:
