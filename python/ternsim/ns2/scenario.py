@@ -616,10 +616,10 @@ class Translation:
                 self._full_start_times.append(t)
         self.boot_times = boot_times(model, full_starts)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
-        times: dict[str, list[tuple[float, str]]] = {}
-        for t, app, what, _ in actions:
+        times: dict[str, list[tuple[float, str, tuple]]] = {}
+        for t, app, what, args in actions:
             if t < end or (t == end and what == "start"):
-                times.setdefault(app.name, []).append((t, what))
+                times.setdefault(app.name, []).append((t, what, args))
         for agent in model.agents:
             base = o.builtin_base(agent.cls)
             if base == "Agent/Ping":
@@ -642,7 +642,7 @@ class Translation:
                 continue
             # `$tcp advance N` without an application: the agent is its own source.
             source = agent.info["app"] or agent
-            if not times.get(source.name):
+            if not any(what != "stop" for _, what, _ in times.get(source.name, [])):
                 # No `$ns at` starts it before the run; a callback may (`$app start` in a
                 # proc): a flow that waits to be started, if ternsim can carry it.
                 if source is agent or agent.info["node"] is None or agent.info["peer"] is None:
@@ -975,7 +975,9 @@ class Translation:
             "app": {"kind": "ping", "packet_size": f"{size}B", "reply_size": f"{reply}B"},
         }
 
-    def _flow(self, agent: Obj, app: Obj, times: list[tuple[float, str]], end: float) -> dict:
+    def _flow(
+        self, agent: Obj, app: Obj, times: list[tuple[float, str, tuple]], end: float
+    ) -> dict:
         o = self.model.o
         base, app_base = o.builtin_base(agent.cls), o.builtin_base(app.cls)
         peer = agent.info["peer"]
@@ -985,8 +987,21 @@ class Translation:
         # application switched on and off) are scheduled events. A stop of an application
         # that is not running changes nothing, in ns-2 too.
         start, stop, running = None, None, False
-        later: list[tuple[float, str]] = []
-        for t, what in times:
+        later: list[tuple[float, str, int | None]] = []
+        for t, what, args in times:
+            if what in ("produce", "producemore"):
+                # ns-2's FTP `produce N` (`advance N`) and `producemore N` (`advanceby N`).
+                # From a fresh agent (curseq_ 0, nothing sent) either one offers N packets: a
+                # start with a finite transfer, or nothing at all when N is 0.
+                n = args[0]
+                if start is None:
+                    if n > 0:
+                        start, running = t, True
+                        app.info["produce"] = n
+                else:
+                    later.append((t, what, n))
+                    running = running or n > 0
+                continue
             if what == "start" and running:
                 raise Refusal(
                     f"{app_base} {app.name}: started again while running (at {t:g} s): not "
@@ -998,7 +1013,7 @@ class Translation:
             elif what == "stop" and running and stop is None and not later:
                 stop, running = t, False
             elif start is not None and (what == "start" or running):
-                later.append((t, what))
+                later.append((t, what, None))
                 running = what == "start"
         name = agent.name
         if self.wireless:
@@ -1015,8 +1030,17 @@ class Translation:
         }
         if stop is not None:
             flow["stop"] = _secs(stop)
-        for t, what in later:
-            self.flow_events.append({"at": _secs(t), "action": what, "flow": name})
+        if start is None:
+            # Nothing starts it before the run (a `produce` of no packets offers nothing):
+            # a flow that waits to be started.
+            flow["autostart"] = False
+        for t, what, packets in later:
+            event: dict[str, Any] = {"at": _secs(t), "action": what, "flow": name}
+            if packets is not None:
+                if base not in TCP_VARIANTS:
+                    raise Refusal(f"{app_base} {what}: supported over the one-way TCP agents only")
+                event["packets"] = packets
+            self.flow_events.append(event)
         peer_base = o.builtin_base(peer.cls)
         if base in TCP_VARIANTS:
             if app is not agent and app_base != "Application/FTP":
@@ -1056,6 +1080,9 @@ class Translation:
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
+            # ns-2's newtimer keeps the retransmission timer running once a finite
+            # transfer is acknowledged (data offered later meets the restarted window).
+            options["idle_rtx_timer"] = True
             if app.info.get("produce") is not None:
                 # `$ftp produce N` (ns-2 curseq_ = N): N packets of packetSize_ bytes.
                 size = int(float(self._var(agent, "packetSize_")))
@@ -1165,12 +1192,17 @@ class Translation:
             if what == "start":
                 out.append((t, {"at": at}))
             elif what in ("produce", "advance", "advanceby"):
-                n = int(args[0])
+                from .simulator import _atoi
+
+                # (FTP `produce` reads its count with C's atoi: `produce 8.58` is 8.)
+                n = _atoi(str(args[0]))
                 if n >= 0x10000000:
                     raise Refusal(f"{what} {n}: ns-2's `huge number` convention: not supported")
                 out.append((t, {"at": at, "bytes": f"{n * segsize}B"}))
             elif what == "advance-bytes":
                 out.append((t, {"at": at, "bytes": f"{int(args[0])}B"}))
+            elif what == "producemore":
+                raise Refusal(f"{obj.name} producemore on a FullTcp agent: not supported")
             elif what == "sendmsg":
                 act: dict[str, Any] = {"at": at, "bytes": f"{int(args[0])}B"}
                 if args[1:] == ("MSG_EOF",):

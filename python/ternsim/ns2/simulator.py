@@ -638,6 +638,8 @@ class Model:
         rng.info["seed"] = int(float(args[0]))
         if rng is self.default_rng:
             self._seed(args[0])
+        else:
+            self.errors.seed_rng(rng, rng.info["seed"])
         return ""
 
     def _seed(self, text: str) -> None:
@@ -653,6 +655,8 @@ class Model:
             self.seed = n
         self.default_rng_seed = n if n > 0 else None
         self.rng_draws = 0
+        # RNG::set_seed on the default RNG seeds the package too (the next `new RNG`).
+        self.errors.seed_rng(self.default_rng, n)
 
     # --- mobile nodes ----------------------------------------------------------------------
 
@@ -1406,9 +1410,9 @@ class Model:
 
         base = self.o.builtin_base(o.cls)
         ok = settable(base)
-        if (
-            classes.is_a(base, "Agent/TCPSink") or classes.is_a(base, "Agent/TCP")
-        ) and not (var.endswith("_") or var in ok):
+        if (classes.is_a(base, "Agent/TCPSink") or classes.is_a(base, "Agent/TCP")) and not (
+            var.endswith("_") or var in ok
+        ):
             # Every variable ns-2.35's TCP agents and sinks bind in C++ ends in `_` (tcp.cc,
             # tcp-full.cc, tcp-sink.cc) but for T_SRTT_BITS and T_RTTVAR_BITS: another name
             # is a plain OTcl instance variable, which nothing reads (the simple suites'
@@ -1571,6 +1575,15 @@ def _at_time(text: str) -> float:
     return float(m.group(0))
 
 
+def _atoi(text: str) -> int:
+    """C's ``atoi``, as ns-2's commands read an integer argument: the optional sign and
+    digits at the start (``3.47`` is 3, ``.5`` and ``x`` are 0)."""
+    import re
+
+    m = re.match(r"\s*([-+]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
 def _num(x: float) -> str:
     return format(x, ".17g")
 
@@ -1602,11 +1615,11 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 model.resets.append((ev.time, obj))
             elif what in ("start", "stop"):
                 actions.append((ev.time, obj, what, args))
-            elif what == "produce":
-                # ns-2's FTP `produce N`: the agent's curseq_ becomes N (`advance`), N packets
-                # from then on: a start with a finite transfer.
-                obj.info["produce"] = int(args[0])
-                actions.append((ev.time, obj, "start", ()))
+            elif what in ("produce", "producemore"):
+                # ns-2's FTP `produce N` (the agent's `advance N`) and `producemore N`
+                # (`advanceby N`), N read with C's atoi: the flow's first one starts it with
+                # a finite transfer, later ones are scenario events (Translation._flow).
+                actions.append((ev.time, obj, what, (_atoi(args[0]),)))
             elif what in ("advance", "advanceby"):
                 # The same on a TCP agent without an application (`ex/simple-tcp.tcl`): from
                 # a fresh agent (curseq_ 0) `advanceby N` and `advance N` both make it N.
@@ -1636,8 +1649,11 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
         what, args = words[1], tuple(words[2:])
         if classes.is_a(model.o.builtin_base(o.cls), "Application"):
             ok = what in ("start", "stop") and not args
-            if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
-                ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
+            if model.o.builtin_base(o.cls) == "Application/FTP" and what in (
+                "produce",
+                "producemore",
+            ):
+                ok = len(args) == 1 and _atoi(args[0]) >= 0
         elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP/FullTcp"):
             # ns-2 FullTcpAgent::command: advance/advanceby N segments, advance-bytes N, close.
             ok = what in ("advance", "advanceby", "advance-bytes") and len(args) == 1

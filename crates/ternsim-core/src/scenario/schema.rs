@@ -134,6 +134,10 @@ pub struct EventSpec {
     /// order its Tcl array lists them, and each sends its triggered updates then.
     #[serde(default)]
     pub notify_order: Option<Vec<String>>,
+    /// `produce` and `producemore` on a one-way TCP flow: the packets (ns-2 FTP `produce N`:
+    /// the application has offered N packets in all; `producemore N`: N more).
+    #[serde(default)]
+    pub packets: Option<u64>,
     #[serde(default)]
     pub rate: Option<Rate>,
     #[serde(default)]
@@ -949,6 +953,12 @@ pub struct TcpOptions {
     /// NewReno with timestamps: ns-2 `bugFix_ts_` (default false), RFC 6582's timestamp
     /// heuristic.
     pub bug_fix_ts: Option<bool>,
+    /// Restart the retransmission timer on every new ACK, also once everything the
+    /// application offered is sent and acknowledged (ns-2 `TcpAgent::newtimer`; default
+    /// false: the timer stops when a finite transfer is complete). The timer then fires each
+    /// RTO with nothing outstanding, restarting the window from its initial size, which is
+    /// what data the application offers later (`producemore`) meets.
+    pub idle_rtx_timer: Option<bool>,
     /// Tahoe: no fast retransmit, losses wait for the timer (ns-2 `noFastRetrans_`, default
     /// false).
     pub no_fast_retrans: Option<bool>,

@@ -167,6 +167,9 @@ pub struct TcpConfig {
     /// new ACK echoed the last send time of the packet it acknowledges (ns-2 `bugFix_ts_`,
     /// default false; RFC 6582 §4.2 "timestamp heuristic").
     pub bug_fix_ts: bool,
+    /// ns-2 `newtimer`: the retransmission timer is restarted on every new ACK, even when
+    /// everything offered is acknowledged (scenario `idle_rtx_timer`).
+    pub idle_rtx_timer: bool,
     /// No fast retransmit at all: the third duplicate ACK does nothing and losses wait for
     /// the timer (ns-2 `noFastRetrans_`, default false; read only by ns-2's Tahoe,
     /// `TcpAgent::recv`, as here).
@@ -240,6 +243,7 @@ impl TcpConfig {
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,
+            idle_rtx_timer: false,
             no_fast_retrans: false,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,

@@ -86,6 +86,9 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.bug_fix_ack {
         cfg.bug_fix_ack = v;
     }
+    if let Some(v) = opts.idle_rtx_timer {
+        cfg.idle_rtx_timer = v;
+    }
     if let Some(v) = opts.bug_fix_ts {
         cfg.bug_fix_ts = v;
     }

@@ -1,0 +1,130 @@
+"""What ns-2's validation suites need of the front end: class defaults of classes ternsim does
+not model, `dst-port` and `$node agent`, ns-2's own numbers from `new RNG`, FTP `produce` and
+`producemore`, and a queue's `printstats`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from ternsim.ns2 import translate_script
+from ternsim.ns2.rngstream import Ns2Rng, RngStreams, jump_stream
+
+HEAD = """set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 10ms DropTail
+"""
+
+END = """proc finish {} { exit 0 }
+$ns at 3.0 finish
+$ns run
+"""
+
+
+def run(tmp_path: Path, text: str) -> subprocess.CompletedProcess:
+    (tmp_path / "s.tcl").write_text(text)
+    return subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", "s.tcl"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_class_defaults_of_an_unmodelled_class_are_kept_and_its_objects_refused(tmp_path):
+    """test-suite-simple.tcl's preamble sets Agent/TFRC defaults for every test; ns-2 reads
+    them back. Making a TFRC agent is refused before the run."""
+    done = run(
+        tmp_path, HEAD + "Agent/TFRC set ss_changes_ 1\nputs [Agent/TFRC set ss_changes_]\n" + END
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["1"]
+    done = run(tmp_path, HEAD + "set t [new Agent/TFRC]\n" + END)
+    assert done.returncode == 2
+    assert "new Agent/TFRC: not supported (TFRC" in done.stderr
+
+
+def test_dst_port_and_node_agent_find_the_sink(tmp_path):
+    """`$tcp dst-port` is the port of the agent it is connected to; `$node agent PORT` the
+    agent there ("" when none). A TCP sink's variable without a trailing `_` is a plain OTcl
+    variable ns-2 binds to nothing (the simple suites' `set interval 100ms`)."""
+    done = run(
+        tmp_path,
+        HEAD
+        + "set u [new Agent/Null]\n$ns attach-agent $n1 $u\n"
+        + "set tcp [$ns create-connection TCP $n0 TCPSink/DelAck $n1 0]\n"
+        + "set sink [$n1 agent [$tcp dst-port]]\n"
+        + 'puts "[$tcp dst-port] [$sink info class] <[$n1 agent 7]>"\n'
+        + "$sink set interval 100ms\n$sink set SYN_immediate_ack_ false\n"
+        + "puts [$sink set interval]\n"
+        + END,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["1 Agent/TCPSink/DelAck <>", "100ms"]
+
+
+def test_new_rng_draws_ns2s_numbers():
+    """ns-2.35 (`ns`, Debian's build): after start-up (the default RNG seeded with 1) the
+    first `new RNG` gives next-random 357444843 then 1769133972, the next `new RNG`
+    879475696; `$r seed 5` then `uniform 0 10`, `integer 100`, `exponential 2` give
+    0.01676796936279534, 0, 5.2899399164524663 and a `new RNG` after that 1787190253."""
+    streams = RngStreams()
+    r = streams.new_stream()
+    assert r is not None and (r.next_random(), r.next_random()) == (357444843, 1769133972)
+    r2 = streams.new_stream()
+    assert r2 is not None and r2.next_random() == 879475696
+    r5 = streams.seed(5)
+    assert r5 is not None
+    assert r5.tcl_uniform(0, 10) == 0.01676796936279534
+    assert r5.tcl_integer(100) == 0
+    assert r5.tcl_exponential(2) == 5.2899399164524663
+    r3 = streams.new_stream()
+    assert r3 is not None and r3.next_random() == 1787190253
+    # Seed 0 is ns-2's seed from the clock: the streams after it are unknown.
+    assert streams.seed(0) is None and streams.new_stream() is None
+    # The jump is L'Ecuyer's A1^(2^127): its first row as RngStreams tabulates it.
+    assert jump_stream([1, 0, 0, 1, 0, 0])[:3] == [2427906178, 226153695, 1988835001]
+    assert Ns2Rng([1] * 6).u01() > 0
+
+
+def test_the_same_draws_in_a_script(tmp_path):
+    done = run(
+        tmp_path,
+        HEAD
+        + 'set r [new RNG]\nputs "[$r next-random] [$r next-random]"\n'
+        + '$r seed 5\nputs "[$r uniform 0 10] [$r integer 100]"\n'
+        + END,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["357444843 1769133972", "0.01676796936279534 0"]
+
+
+def test_produce_and_producemore_become_a_finite_start_and_flow_events(tmp_path):
+    """FTP `produce N` first: a start with N packets (N read with C's atoi); later
+    `producemore N` and `produce N`: scenario events with the packets; a `produce` of less
+    than one packet from a fresh agent sends nothing at all."""
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD
+        + "set tcp [$ns create-connection TCP $n0 TCPSink $n1 0]\n"
+        + "set ftp [$tcp attach-app FTP]\n"
+        + '$ns at 0.5 "$ftp produce 3.7"\n$ns at 1.0 "$ftp producemore 5"\n'
+        + '$ns at 1.5 "$ftp produce 20"\n'
+        + "set tcp2 [$ns create-connection TCP $n0 TCPSink $n1 1]\n"
+        + "set ftp2 [$tcp2 attach-app FTP]\n"
+        + '$ns at 0.2 "$ftp2 produce 0.4"\n$ns at 2.0 "$ftp2 stop"\n'
+        + END
+    )
+    sc = translate_script(script)
+    flow, idle = sc["flows"]
+    assert (flow["start"], flow["bytes"]) == ("0.5s", "3000B")
+    assert flow["options"]["idle_rtx_timer"] is True
+    events = [e for e in sc["events"] if e["flow"] == flow["name"]]
+    assert events == [
+        {"at": "1.0s", "action": "producemore", "flow": flow["name"], "packets": 5},
+        {"at": "1.5s", "action": "produce", "flow": flow["name"], "packets": 20},
+    ]
+    assert idle["autostart"] is False
