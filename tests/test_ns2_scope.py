@@ -128,3 +128,71 @@ def test_produce_and_producemore_become_a_finite_start_and_flow_events(tmp_path)
         {"at": "1.5s", "action": "produce", "flow": flow["name"], "packets": 20},
     ]
     assert idle["autostart"] is False
+
+
+def test_ftp_send_offers_whole_packets(tmp_path):
+    """FTP `send NBYTES` is the agent's sendmsg: ceil(NBYTES / packetSize_) packets more."""
+    script = tmp_path / "s.tcl"
+    script.write_text(
+        HEAD
+        + "set tcp [$ns create-connection TCP $n0 TCPSink $n1 0]\n$tcp set packetSize_ 100\n"
+        + "set ftp [$tcp attach-app FTP]\n"
+        + '$ns at 0.5 "$ftp send 950"\n$ns at 1.0 "$ftp send 100"\n'
+        + END
+    )
+    sc = translate_script(script)
+    (flow,) = sc["flows"]
+    assert (flow["start"], flow["bytes"]) == ("0.5s", "1000B")
+    assert sc["events"] == [
+        {"at": "1.0s", "action": "producemore", "flow": flow["name"], "packets": 1}
+    ]
+
+
+MONITORED = """set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+set n2 [$ns node]
+Queue/DropTail set summarystats_ true
+$ns duplex-link $n0 $n1 10Mb 1ms DropTail
+$ns duplex-link $n1 $n2 1Mb 10ms DropTail
+$ns queue-limit $n1 $n2 5
+set q [[$ns link $n1 $n2] queue]
+set fmon [$ns makeflowmon Fid]
+$ns attach-fmon [$ns link $n1 $n2] $fmon
+foreach fid {3 5} {
+    set tcp [$ns create-connection TCP $n0 TCPSink $n2 $fid]
+    $tcp set window_ 20
+    set ftp [$tcp attach-app FTP]
+    $ns at 0.0 "$ftp start"
+}
+proc show {} {
+    global q fmon
+    $q printstats
+    foreach f [$fmon flows] {
+        puts "flow [$f set flowid_] [$f set src_] [$f set dst_] [$f set pdepartures_]\\
+ [$f set bdepartures_] [$f set pdrops_]"
+    }
+    set f5 [[$fmon classifier] lookup auto 0 0 5]
+    puts "lookup [$f5 set flowid_] <[[$fmon classifier] lookup auto 0 0 9]>"
+    puts "all [$fmon set pdepartures_] [$fmon set pdrops_]"
+    exit 0
+}
+$ns at 2.0 show
+$ns run
+"""
+
+
+def test_printstats_and_a_flow_monitor_count_the_links_packets(tmp_path):
+    """A DropTail queue's `printstats` (the time-average queue length since 0 and the time of
+    its last update, on C's stdout: after the script's own lines into a pipe) and a Fid flow
+    monitor's flows, in the order they appeared, looked up by flow id. ns-2.35 prints exactly
+    these lines for this script."""
+    done = run(tmp_path, MONITORED)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "flow 3 0 2 132 136280 12",
+        "flow 5 0 2 98 100920 10",
+        "lookup 5 <>",
+        "all 230 22",
+        "True average queue: 2.120 time: 1.997",
+    ]

@@ -81,6 +81,12 @@ PARENT: dict[str, str | None] = {
     "RandomVariable/Pareto": "RandomVariable",
     "RandomVariable/Constant": "RandomVariable",
     "QueueMonitor": None,
+    # `$ns makeflowmon Fid`: a queue monitor that also counts each flow id on its own
+    # (ns-2 `QueueMonitor/ED/Flowmon`), its flows (`QueueMonitor/ED/Flow`) and its
+    # classifier (`$fmon classifier`, whose `lookup` finds a flow).
+    "QueueMonitor/ED/Flowmon": "QueueMonitor",
+    "QueueMonitor/ED/Flow": "QueueMonitor",
+    "Classifier/Hash/Fid": None,
     # A queue monitor's time integrals of its queue's size (`get-bytes-integrator`), and the
     # object a link direction's `link` method returns (its bandwidth_ and delay_).
     "Integrator": None,

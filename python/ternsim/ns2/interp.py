@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import classes
 from .otcl import ObjectSystem, Refusal, ScriptError, ScriptExit
-from .scenario import Translation
+from .scenario import Translation, ns2_fid
 from .simulator import Model, parse_events
 from .trace_stream import TraceStream
 
@@ -204,6 +204,9 @@ class _Session:
                 available = (*LIVE_TCP, "nackpack_")
             self._refuse_unavailable_reads(callbacks, available)
         self.translation = Translation(model, actions, end)
+        model.queue_monitors.start_queue_stats()
+        numbers = self.translation._flow_numbers()
+        model.queue_monitors.fid_of = lambda f: ns2_fid(numbers, f)
         if self.dry:
             self.exit_code = 0
             self._discard_files()
@@ -222,7 +225,9 @@ class _Session:
                 ns2_events=self.translation.events,
                 # The nam trace prints each event's exact double (`%.15g`); the queue
                 # monitors' integrators sum over exact times.
-                ns2_exact_times=model.nam.channel is not None or bool(model.monitors),
+                ns2_exact_times=model.nam.channel is not None
+                or bool(model.monitors)
+                or bool(model.queue_stats),
             )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None

@@ -425,6 +425,9 @@ _OTCL_ARGS = ("self", "class", "proc")
 
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
 _MADE_BY_LINKS = {
+    "QueueMonitor/ED/Flowmon",
+    "QueueMonitor/ED/Flow",
+    "Classifier/Hash/Fid",
     "Queue",
     "Queue/DropTail",
     "Queue/RED",
@@ -436,6 +439,9 @@ _MADE_BY_LINKS = {
 }
 
 _ABSTRACT = {
+    "QueueMonitor/ED/Flowmon",
+    "QueueMonitor/ED/Flow",
+    "Classifier/Hash/Fid",
     "RandomVariable",
     "QueueMonitor",
     "Agent",

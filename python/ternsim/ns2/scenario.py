@@ -610,7 +610,15 @@ class Translation:
                 continue
             self._full_actions.append((t, obj, what, args))
             # The opener's first send resets it (advance_bytes in CLOSED): a boot_time_ draw.
-            sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes", "sendmsg")
+            sends = what in (
+                "start",
+                "produce",
+                "advance",
+                "advanceby",
+                "advance-bytes",
+                "sendmsg",
+                "send",
+            )
             if sends and not agent.info.get("listen") and agent.name not in full_starts:
                 full_starts.append(agent.name)
                 self._full_start_times.append(t)
@@ -1203,6 +1211,14 @@ class Translation:
                 out.append((t, {"at": at, "bytes": f"{int(args[0])}B"}))
             elif what == "producemore":
                 raise Refusal(f"{obj.name} producemore on a FullTcp agent: not supported")
+            elif what == "send" and str(args[0]).strip() == "-1":
+                # FTP `send -1` is FTP `start`.
+                out.append((t, {"at": at}))
+            elif what == "send":
+                # FTP `send NBYTES`: the agent's sendmsg (FullTcpAgent::sendmsg, advance_bytes).
+                from .simulator import _atoi
+
+                out.append((t, {"at": at, "bytes": f"{_atoi(str(args[0]))}B"}))
             elif what == "sendmsg":
                 act: dict[str, Any] = {"at": at, "bytes": f"{int(args[0])}B"}
                 if args[1:] == ("MSG_EOF",):
@@ -1831,6 +1847,22 @@ def _nam_link_event(
         new += [x for _, x in mine]
         new += [(t, x) for x in nam.link_event_lines(stamp, op, (who,), calls)]
     return out[:start] + new + out[end:]
+
+
+def ns2_fid(
+    numbers: tuple[list[str], list[dict[str, str]], dict[int, tuple[str, str]]], f: list[str]
+) -> str:
+    """The flow id ns-2 gives a core trace line's packet (fields split; field 7 is ternsim's
+    flow index): the sender's `fid_`, or the answering end's for its packets
+    (:class:`_Renumbering`)."""
+    flow_fid, _, answer_fid = numbers
+    i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
+    if not 0 <= i < len(flow_fid):
+        return f[7]
+    answer = answer_fid.get(i)
+    if answer is not None and f[8].split(".")[0] == answer[0]:
+        return answer[1]
+    return flow_fid[i]
 
 
 class _Renumbering:

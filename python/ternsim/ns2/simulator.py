@@ -156,6 +156,9 @@ class Model:
         self.pull_trace = lambda: None
         #: `$ns monitor-queue`'s QueueMonitor objects.
         self.monitors: list[Obj] = []
+        #: The queues keeping ns-2's `summarystats_` (their `printstats`), by direction
+        #: (from, to) node ids (ternsim.ns2.monitor.QueueStats).
+        self.queue_stats: dict[tuple[str, str], Any] = {}
         #: The rtModels of `$ns rtmodel` and `$ns rtmodel-at`, in the order they were made.
         self.rtmodels: list[RtModel] = []
         #: The rtQueue's runs before the end of the run (:meth:`schedule_link_events`).
@@ -212,6 +215,8 @@ class Model:
             "detach-agent": self.detach_agent,
             "trace-queue": self.trace_queue,
             "monitor-queue": self.monitor_queue,
+            "makeflowmon": self.makeflowmon,
+            "attach-fmon": self.attach_fmon,
             "queue-monitor": self._refuse_monitor,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
@@ -298,7 +303,11 @@ class Model:
             "start": lambda o, a: self._app_now(o, "start"),
             "stop": lambda o, a: self._app_now(o, "stop"),
         }
-        b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
+        b["Queue"] = {
+            "set": self.obj_set,
+            "get": self.obj_get,
+            "printstats": lambda o, a: self.queue_monitors.printstats(o, a),
+        }
         b["SimpleLink"] = {
             "queue": lambda o, a: o.info["queue"].name,
             "link": self._delay_link,
@@ -1177,6 +1186,41 @@ class Model:
         self.monitors.append(qm)
         return qm.name
 
+    def makeflowmon(self, sim: Obj, args: tuple) -> str:
+        """`$ns makeflowmon Fid` (ns-lib.tcl): a flow monitor classifying by flow id; it
+        counts once `attach-fmon` puts it on a link (ternsim.ns2.monitor)."""
+        self._before_run("$ns makeflowmon")
+        if not args or args[0] != "Fid" or len(args) > 2:
+            raise Refusal(
+                f"makeflowmon {' '.join(args)}: not supported; supported: makeflowmon Fid "
+                "(flows by flow id)"
+            )
+        fmon = self.o.create("QueueMonitor/ED/Flowmon")
+        fmon.info.update(link=None, flows={}, classifier=self.o.create("Classifier/Hash/Fid"))
+        fmon.info["classifier"].info["fmon"] = fmon
+        return fmon.name
+
+    def attach_fmon(self, sim: Obj, args: tuple) -> str:
+        """`$ns attach-fmon LINK FMON` (ns-lib.tcl, SimpleLink `attach-fmon`): the flow
+        monitor's snoops on the link, as a queue monitor's (arrivals at its head,
+        departures onto the wire, the queue's drops)."""
+        self._before_run("$ns attach-fmon")
+        if len(args) not in (2, 3) or args[2:] not in ((), ("0",)):
+            raise Refusal("attach-fmon: give LINK FMON (without early-drop monitoring)")
+        handle, fmon = self.obj(args[0], "SimpleLink"), self.obj(args[1], "QueueMonitor")
+        if fmon.info.get("flows") is None or fmon.info.get("link") is not None:
+            raise Refusal("attach-fmon: give a flow monitor from makeflowmon, once")
+        link, d = handle.info["link"], handle.info["direction"]
+        ends = (link.a, link.b) if d == 0 else (link.b, link.a)
+        fmon.info.update(
+            link=link,
+            direction=d,
+            ends=(str(ends[0].info["id"]), str(ends[1].info["id"])),
+            behind={id(em) for p, em in link.stages[d] if p == "enqueue"},
+        )
+        self.monitors.append(fmon)
+        return ""
+
     def _refuse_monitor(self, sim: Obj, args: tuple) -> str:
         raise Refusal(
             "queue-monitor: not supported; supported: monitor-queue A B QTRACE [INTERVAL] "
@@ -1329,6 +1373,11 @@ class Model:
         stype, snode, dtype, dnode, fid = args
         made = []
         for cls, node in ((f"Agent/{stype}", snode), (f"Agent/{dtype}", dnode)):
+            if cls in classes.UNMODELLED:
+                raise Refusal(
+                    f"create-connection {cls[6:]}: not supported ({classes.UNMODELLED[cls]} "
+                    "is not modelled)"
+                )
             if not self.o.known(cls):
                 raise Refusal(f"create-connection {cls[6:]}: not supported")
             agent = self.o.create(cls)
@@ -1620,6 +1669,17 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 # (`advanceby N`), N read with C's atoi: the flow's first one starts it with
                 # a finite transfer, later ones are scenario events (Translation._flow).
                 actions.append((ev.time, obj, what, (_atoi(args[0]),)))
+            elif what == "send":
+                # ns-2's FTP `send NBYTES` (ns-source.tcl) is its agent's `send`: TcpAgent's
+                # sendmsg offers NBYTES in whole packets of packetSize_ (`curseq_` grows by
+                # ceil(NBYTES / size_)), -1 without limit (what FTP `start` does).
+                n = _atoi(args[0])
+                if n == -1:
+                    actions.append((ev.time, obj, "start", ()))
+                else:
+                    agent = obj.info["agent"]
+                    size = int(float(model.o.getvar(agent, "packetSize_")))
+                    actions.append((ev.time, obj, "producemore", (-(-n // size),)))
             elif what in ("advance", "advanceby"):
                 # The same on a TCP agent without an application (`ex/simple-tcp.tcl`): from
                 # a fresh agent (curseq_ 0) `advanceby N` and `advance N` both make it N.
@@ -1652,8 +1712,16 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             if model.o.builtin_base(o.cls) == "Application/FTP" and what in (
                 "produce",
                 "producemore",
+                "send",
             ):
-                ok = len(args) == 1 and _atoi(args[0]) >= 0
+                ok = len(args) == 1 and (
+                    _atoi(args[0]) >= 0 or (what, _atoi(args[0])) == ("send", -1)
+                )
+                agent = o.info.get("agent")
+                if what == "send" and (
+                    agent is None or not classes.is_a(model.o.builtin_base(agent.cls), "Agent/TCP")
+                ):
+                    ok = False
         elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP/FullTcp"):
             # ns-2 FullTcpAgent::command: advance/advanceby N segments, advance-bytes N, close.
             ok = what in ("advance", "advanceby", "advance-bytes") and len(args) == 1
