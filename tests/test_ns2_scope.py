@@ -196,3 +196,31 @@ def test_printstats_and_a_flow_monitor_count_the_links_packets(tmp_path):
         "all 230 22",
         "True average queue: 2.120 time: 1.997",
     ]
+
+
+def test_a_second_duplex_link_between_two_nodes_replaces_the_first(tmp_path):
+    """ns-2's second `duplex-link` between two nodes makes new simplex links that its link_
+    array, routes and `$ns link` follow: ternsim's link takes the new rate, delay and queue
+    (the first link's queue limit stays with the first link). `$node neighbors` (ns-2 lists
+    the neighbor once per link made) is refused on such a node."""
+    script = tmp_path / "s.tcl"
+    body = (
+        HEAD
+        + "$ns queue-limit $n0 $n1 7\n"
+        + "$ns duplex-link $n1 $n0 2Mb 5ms RED\n$ns queue-limit $n1 $n0 9\n"
+        + "set tcp [$ns create-connection TCP $n0 TCPSink $n1 0]\n"
+        + 'set ftp [$tcp attach-app FTP]\n$ns at 0.5 "$ftp start"\n'
+    )
+    script.write_text(body + END)
+    sc = translate_script(script)
+    (link,) = sc["links"]
+    assert (link["a"], link["b"], link["rate"], link["delay"]) == (
+        "1",
+        "0",
+        "2000000.0bps",
+        "0.005s",
+    )
+    # n1 -> n0 got its limit after the second link; n0 -> n1's 7 was the first link's.
+    assert link["queue_a_to_b"]["limit"] == 9 and link["queue_b_to_a"]["limit"] == 50
+    done = run(tmp_path, body + "$n0 neighbors\n" + END)
+    assert done.returncode == 2 and "a link made twice" in done.stderr

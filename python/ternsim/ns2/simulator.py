@@ -774,7 +774,9 @@ class Model:
                     "duplex-link to a mobile node: not supported; supported: links between "
                     "wired nodes and base stations (-wiredRouting ON)"
                 )
-        self._no_link_between(a, b, "duplex-link")
+        replaced = self._replaced_link(a, b)
+        if replaced is None:
+            self._no_link_between(a, b, "duplex-link")
         link = Link(
             a,
             b,
@@ -790,8 +792,37 @@ class Model:
         # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
         for d in range(2):
             self._make_direction(link, d, qtype)
-        self.links.append(link)
+        if replaced is not None:
+            # ns-2's link_(a:b) and link_(b:a) now name the new simplex links, which routing
+            # and `$ns link` use from then on; the old ones stay, carrying nothing.
+            self.links[self.links.index(replaced)] = link
+            for n in (a, b):
+                n.info["relinked"] = True
+        else:
+            self.links.append(link)
         return ""
+
+    def _replaced_link(self, a: Obj, b: Obj) -> Link | None:
+        """A second `duplex-link` between two nodes already joined by a duplex link
+        (test-suite-red.tcl's net3 makes r1-r2 twice, test-suite-sack.tcl's sack_finiteflow
+        remakes r1-k1): ns-2 makes two new simplex links, and its link_ array, which routes
+        and `$ns link` follow, names them instead of the first ones. The old link is
+        replaced when nothing holds on to it: no loss module, queue or flow monitor,
+        dynamics or rtModel on it."""
+        for link in self.links:
+            if {link.a.name, link.b.name} != {a.name, b.name}:
+                continue
+            held = (
+                link.missing is not None
+                or any(link.stages)
+                or link.rtmodels
+                or link.nam_rtmodels
+                or any(link.dynamics)
+                or any(qm.info.get("link") is link for qm in self.monitors)
+                or any(rt.link is link for rt in self.rtmodels)
+            )
+            return None if held else link
+        return None
 
     def _link_args(self, what: str, args: tuple) -> tuple[Obj, Obj, str]:
         """The two nodes and the queue type of `$ns duplex-link|simplex-link A B BW DELAY
@@ -1030,6 +1061,11 @@ class Model:
     def node_neighbors(self, node: Obj, args: tuple) -> str:
         """`$node neighbors`: the nodes it has a link to, in the order the links were made
         (ns-2's add-neighbor as each simplex link is made)."""
+        if node.info.get("relinked"):
+            raise Refusal(
+                "neighbors of a node with a link made twice: not supported (ns-2 lists the "
+                "neighbor once per link made)"
+            )
         out = []
         for link in self.links:
             if link.a is node:
@@ -1201,12 +1237,15 @@ class Model:
         return fmon.name
 
     def attach_fmon(self, sim: Obj, args: tuple) -> str:
-        """`$ns attach-fmon LINK FMON` (ns-lib.tcl, SimpleLink `attach-fmon`): the flow
-        monitor's snoops on the link, as a queue monitor's (arrivals at its head,
-        departures onto the wire, the queue's drops)."""
+        """`$ns attach-fmon LINK FMON [EDROP]` (ns-lib.tcl): the flow monitor's snoops on
+        the link, as a queue monitor's (arrivals at its head, departures onto the wire, the
+        queue's drops). With EDROP 1 a RED queue's early drops go to an EDrop snoop, which
+        counts them as drops too (EDQueueMonitor::edrop calls QueueMonitor::drop) and ns-2
+        still traces them: the counters ternsim keeps are the same (the early drops' own
+        `epdrops_`/`ebdrops_` are not kept, and refused when read)."""
         self._before_run("$ns attach-fmon")
-        if len(args) not in (2, 3) or args[2:] not in ((), ("0",)):
-            raise Refusal("attach-fmon: give LINK FMON (without early-drop monitoring)")
+        if len(args) not in (2, 3) or args[2:] not in ((), ("0",), ("1",)):
+            raise Refusal("attach-fmon: give LINK FMON [0|1]")
         handle, fmon = self.obj(args[0], "SimpleLink"), self.obj(args[1], "QueueMonitor")
         if fmon.info.get("flows") is None or fmon.info.get("link") is not None:
             raise Refusal("attach-fmon: give a flow monitor from makeflowmon, once")
