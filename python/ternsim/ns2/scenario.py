@@ -124,6 +124,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "v_beta_": ("vegas_beta", float),
     "v_gamma_": ("vegas_gamma", float),
     "singledup_": ("limited_transmit", classes.boolean),
+    # 1 or 2 (one-way agents; unmodelled_value refuses other values and FullTcp's 2).
+    "windowInitOption_": ("window_init_option", lambda v: int(float(v))),
     "precisionReduce_": ("precision_reduce", classes.boolean),
     "bugFix_": ("bug_fix", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's): RFC 6582's ACK heuristic.
@@ -201,6 +203,13 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     models only ns-2.35's default of it (``TCP_UNMODELLED``), or None."""
     default, what = TCP_UNMODELLED[var]
     if _same_value(value, default):
+        return None
+    if (
+        var == "windowInitOption_"
+        and _same_value(value, "2")
+        and not classes.is_a(base, "Agent/TCP/FullTcp")
+    ):
+        # The one-way agents' initial window from the segment size (TCP_OPTIONS).
         return None
     return (
         f"{base} {var} {value} ({what}): not supported; "

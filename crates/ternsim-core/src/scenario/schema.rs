@@ -936,6 +936,10 @@ pub struct TcpOptions {
     /// Advertised (receiver) window in packets (ns-2 `window_`).
     pub window: Option<u32>,
     pub window_init: Option<u32>,
+    /// ns-2 `windowInitOption_`: 1 (default) the initial window is `window_init`; 2 it comes
+    /// from the segment size (`TcpAgent::initial_window`: 4 packets up to 1095 bytes, 3
+    /// below 2190, else 2), until a timeout before anything is acknowledged goes back to 1.
+    pub window_init_option: Option<u8>,
     pub max_burst: Option<u32>,
     pub max_cwnd: Option<f64>,
     pub syn: Option<bool>,

@@ -140,6 +140,9 @@ pub struct TcpConfig {
     pub window: u32,
     /// Initial window in packets (ns-2 `windowInit_`).
     pub window_init: u32,
+    /// ns-2 `windowInitOption_` 2: the initial window comes from `packet_size`
+    /// ([`Self::initial_window`]).
+    pub window_init_by_size: bool,
     /// Most packets sent in response to one event; 0 = unlimited (ns-2 `maxburst_`).
     pub max_burst: u32,
     /// Upper bound on cwnd in packets; 0 = none (ns-2 `maxcwnd_`).
@@ -233,6 +236,7 @@ impl TcpConfig {
             vegas_omits_header: true,
             window: 20,
             window_init: 2,
+            window_init_by_size: false,
             max_burst: 0,
             max_cwnd: 0.0,
             syn: true,
@@ -334,6 +338,21 @@ impl TcpConfig {
 
     /// Whether packet 0 is an emulated 40-byte SYN (ns-2 `syn_`, for variants that emulate
     /// it: ns-2 Vegas sends a full data packet 0 instead).
+    /// ns-2 `TcpAgent::initial_window`: `window_init`, or with `window_init_by_size` (ns-2
+    /// `windowInitOption_` 2, RFC 2414's rule) 4 packets of up to 1095 bytes, 3 below 2190
+    /// bytes, 2 from there.
+    pub fn initial_window(&self) -> f64 {
+        if !self.window_init_by_size {
+            f64::from(self.window_init)
+        } else if self.packet_size <= 1095 {
+            4.0
+        } else if self.packet_size < 2190 {
+            3.0
+        } else {
+            2.0
+        }
+    }
+
     pub fn packet0_is_syn(&self) -> bool {
         self.syn && self.variant.spec().emulates_syn
     }

@@ -38,6 +38,15 @@ pub(super) fn apply_tcp_options(
         }
         cfg.window = w;
     }
+    if let Some(o) = opts.window_init_option {
+        if !(1..=2).contains(&o) {
+            return Err(ScenarioError::at(
+                at("window_init_option"),
+                "allowed: 1 or 2",
+            ));
+        }
+        cfg.window_init_by_size = o == 2;
+    }
     if let Some(w) = opts.window_init {
         if w == 0 {
             return Err(ScenarioError::at(

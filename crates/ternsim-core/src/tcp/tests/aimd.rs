@@ -327,3 +327,38 @@ fn idle_rtx_timer_keeps_the_timer_after_a_finite_transfer() {
     r.s.produce(ms(5_000), 3, true, &mut r.out);
     assert_eq!(r.sent(), vec![4]);
 }
+
+/// ns-2 `windowInitOption_` 2 (`TcpAgent::initial_window`): the initial window comes from the
+/// segment size, 4 packets up to 1095 bytes, 3 below 2190, 2 from there; the SYN timing out
+/// (nothing acknowledged) goes back to `windowInit_` ("first packet dropped, so don't use
+/// larger initial windows"), a second such timeout to 1.
+#[test]
+fn window_init_option_2_takes_the_window_from_the_segment_size() {
+    for (size, iw) in [
+        (536, 4.0),
+        (1095, 4.0),
+        (1096, 3.0),
+        (1500, 3.0),
+        (2190, 2.0),
+    ] {
+        let mut c = cfg(TcpVariant::Reno);
+        c.window_init_by_size = true;
+        c.packet_size = size;
+        assert_eq!(c.initial_window(), iw, "{size} bytes");
+        let mut r = Run::new(c);
+        r.s.set_app_packets(None);
+        assert_eq!(r.start(0), vec![0]);
+        r.ack(100, 0);
+        assert_eq!(r.cwnd(), iw, "the SYN's ACK opens the initial window");
+    }
+    let mut c = cfg(TcpVariant::Reno);
+    c.window_init_by_size = true;
+    c.packet_size = 1500;
+    let mut r = Run::new(c);
+    r.s.set_app_packets(None);
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.fire(), vec![0], "the SYN again");
+    assert_eq!(r.s.conn().window_init(), 2.0, "windowInit_");
+    assert_eq!(r.fire(), vec![0]);
+    assert_eq!(r.s.conn().window_init(), 1.0);
+}
