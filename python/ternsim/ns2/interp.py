@@ -195,14 +195,7 @@ class _Session:
         end = max(ev.time for ev in callbacks)
         self.callbacks = callbacks
         if not self.static:
-            available = LIVE_TCP
-            if any(
-                classes.is_a(model.o.builtin_base(a.cls), "Agent/TCP/FullTcp") for a in model.agents
-            ):
-                # A FullTcp agent also counts its pure ACKs (a one-way sender's read of it
-                # is refused when it happens).
-                available = (*LIVE_TCP, "nackpack_")
-            self._refuse_unavailable_reads(callbacks, available)
+            self._refuse_unavailable_reads(callbacks, LIVE_TCP)
         self.translation = Translation(model, actions, end)
         model.queue_monitors.start_queue_stats()
         numbers = self.translation._flow_numbers()

@@ -53,6 +53,8 @@ pub struct SenderStats {
     pub timeouts: u64,
     /// Fast retransmissions: dupthresh duplicates, or Vegas's fine-grained checks.
     pub fast_retransmits: u64,
+    /// ACKs received (ns-2 `nackpack_`: every variant's `recv` counts each one).
+    pub acks_received: u64,
 }
 
 /// When and how many times one outstanding packet was sent (ns-2 Vegas `v_sendtime_`,
@@ -870,6 +872,10 @@ impl Conn {
     /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2).
     pub fn syn_timed_out(&mut self) {
         self.congestion.syn_timed_out();
+    }
+
+    pub fn count_ack_received(&mut self) {
+        self.stats.acks_received += 1;
     }
 
     pub fn count_timeout(&mut self) {

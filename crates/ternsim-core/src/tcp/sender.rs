@@ -106,6 +106,7 @@ impl TcpSender {
     }
 
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSegment, out: &mut TcpOutput) {
+        self.conn.count_ack_received();
         self.conn.set_ack_ts_echo(ack.ts_echo);
         self.window.on_ack_signal(ack.sig);
         self.window.on_ack_received(&self.conn, now);

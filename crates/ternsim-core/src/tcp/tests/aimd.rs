@@ -316,6 +316,8 @@ fn idle_rtx_timer_keeps_the_timer_after_a_finite_transfer() {
     assert_eq!(r.ack(300, 2), Vec::<Seq>::new());
     assert_eq!(r.ack(400, 3), Vec::<Seq>::new());
     assert_eq!(r.cwnd(), 5.0);
+    // ns-2 `nackpack_`: every ACK received counts.
+    assert_eq!(r.s.conn().stats().acks_received, 4);
     assert!(
         r.s.next_timer().is_some(),
         "t_seqno_ 4 > ack 3: the timer restarts"
