@@ -180,7 +180,7 @@ class _Session:
 
     def _run(self) -> None:
         from .. import api
-        from .live import LIVE_TCP, LiveState
+        from .live import LIVE_FULL_TCP, LIVE_TCP, LiveState
 
         model = self.model
         actions, callbacks = parse_events(model, self.tcl)
@@ -195,7 +195,16 @@ class _Session:
         end = max(ev.time for ev in callbacks)
         self.callbacks = callbacks
         if not self.static:
-            self._refuse_unavailable_reads(callbacks, LIVE_TCP)
+            available = LIVE_TCP
+            full = [
+                classes.is_a(model.o.builtin_base(a.cls), "Agent/TCP/FullTcp")
+                for a in model.agents
+                if classes.is_a(model.o.builtin_base(a.cls), "Agent/TCP")
+            ]
+            if full and all(full):
+                # FullTcp agents only: their own table (no `ncwndcuts_`).
+                available = LIVE_FULL_TCP
+            self._refuse_unavailable_reads(callbacks, available)
         self.translation = Translation(model, actions, end)
         model.queue_monitors.start_queue_stats()
         numbers = self.translation._flow_numbers()

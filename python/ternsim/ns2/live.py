@@ -79,8 +79,9 @@ _LOSS_MONITOR = {
 }
 _RESETTABLE = {"bytes_", "npkts_", "nlost_"}
 
-#: The TCP variables a script can read during and after the run.
+#: The TCP variables a script can read during and after the run (one-way senders, FullTcp).
 LIVE_TCP = tuple(_TCP)
+LIVE_FULL_TCP = tuple(_FULL_TCP)
 
 
 class LiveState:

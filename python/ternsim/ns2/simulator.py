@@ -1545,11 +1545,12 @@ class Model:
                 and o.name in self.live.role
                 and classes.is_a(self.o.builtin_base(o.cls), "Agent/TCP")
             ):
-                from .live import LIVE_TCP
+                from .live import LIVE_FULL_TCP, LIVE_TCP
 
+                full = classes.is_a(self.o.builtin_base(o.cls), "Agent/TCP/FullTcp")
                 raise Refusal(
                     f"{var} during or after the run: not available; available: "
-                    + ", ".join(LIVE_TCP)
+                    + ", ".join(LIVE_FULL_TCP if full else LIVE_TCP)
                 )
         base = self.o.builtin_base(o.cls)
         if self.started and var in classes.RED_STATE and base == "Queue/RED":
