@@ -1587,6 +1587,13 @@ class Model:
         if not args:
             raise Refusal("attach-app: give an application class")
         cls = f"Application/{args[0]}"
+        if args[0] == "Telnet":
+            raise Refusal(
+                "attach-app Telnet: not supported (ns-2's Application/Telnet, which sends a "
+                "packet after exponential gaps of interval_ from ns-2's default RNG or, with "
+                "interval_ 0, after gaps from tcplib's telnet table, is not modelled); "
+                "supported: attach-app FTP"
+            )
         if not self.o.known(cls):
             raise Refusal(f"attach-app {args[0]}: not supported")
         app = self.o.create(cls)
