@@ -443,6 +443,10 @@ VALIDATION_PASSES = [
     # drops (attach-fmon ... 1) on a RED bottleneck.
     ("red", "congested"),
     ("sack", "sack_finiteflow"),
+    # Sack1's duplicate-ACK threshold from the window (numdupacksFrac_ 4); a window chosen
+    # from the segment size (windowInitOption_ 2) on a 9.6 kb/s link.
+    ("sack", "sack_dupacks1"),
+    ("tcp", "dialup"),
 ]
 
 

@@ -116,6 +116,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "maxcwnd_": ("max_cwnd", float),
     "syn_": ("syn", classes.boolean),
     "numdupacks_": ("dupack_threshold", lambda v: int(float(v))),
+    # Sack1 only (unmodelled_value refuses another value for the others).
+    "numdupacksFrac_": ("dupack_frac", lambda v: int(float(v))),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -203,6 +205,9 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     models only ns-2.35's default of it (``TCP_UNMODELLED``), or None."""
     default, what = TCP_UNMODELLED[var]
     if _same_value(value, default):
+        return None
+    if var == "numdupacksFrac_" and base == "Agent/TCP/Sack1" and not _same_value(value, "0"):
+        # Sack1's duplicate-ACK threshold from the window (TCP_OPTIONS `dupack_frac`).
         return None
     if (
         var == "windowInitOption_"

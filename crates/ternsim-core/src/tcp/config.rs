@@ -159,6 +159,8 @@ pub struct TcpConfig {
     pub precision_reduce: bool,
     /// Duplicate-ACK threshold (ns-2 `numdupacks_`).
     pub dupack_threshold: u32,
+    /// ns-2 `numdupacksFrac_` (Sack1 only; -1: no effect): see [`Self::dupack_threshold_at`].
+    pub dupack_frac: i32,
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
@@ -244,6 +246,7 @@ impl TcpConfig {
             limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,
+            dupack_frac: -1,
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,
@@ -350,6 +353,17 @@ impl TcpConfig {
             3.0
         } else {
             2.0
+        }
+    }
+
+    /// ns-2 `TcpAgent::numdupacks(cwnd_)`, which Sack1 compares duplicates against: the
+    /// larger of `numdupacks_` and `(int) cwnd / numdupacksFrac_` (C's truncating division).
+    pub fn dupack_threshold_at(&self, cwnd: f64) -> u32 {
+        let fraction = (cwnd as i64) / i64::from(self.dupack_frac);
+        if i64::from(self.dupack_threshold) > fraction {
+            self.dupack_threshold
+        } else {
+            fraction as u32
         }
     }
 

@@ -364,3 +364,16 @@ fn window_init_option_2_takes_the_window_from_the_segment_size() {
     assert_eq!(r.fire(), vec![0]);
     assert_eq!(r.s.conn().window_init(), 1.0);
 }
+
+/// ns-2 `numdupacks(cwnd_)` with `numdupacksFrac_` (test-suite-sack.tcl `sack_dupacks1`, 4):
+/// the larger of `numdupacks_` and `(int) cwnd / numdupacksFrac_`, C's truncating division;
+/// ns-2.35's default -1 leaves `numdupacks_`.
+#[test]
+fn dupack_threshold_grows_with_the_window_by_numdupacks_frac() {
+    let mut c = cfg(TcpVariant::Sack);
+    assert_eq!(c.dupack_threshold_at(40.0), 3, "default -1: numdupacks_");
+    c.dupack_frac = 4;
+    for (cwnd, want) in [(11.9, 3), (15.99, 3), (16.0, 4), (20.5, 5), (41.0, 10)] {
+        assert_eq!(c.dupack_threshold_at(cwnd), want, "cwnd {cwnd}");
+    }
+}
