@@ -437,6 +437,27 @@ VALIDATION_PASSES = [
     ("full-fixes", "reno-msg_eof-fin"),
     # The "simple" suites' trace: `trace-queue` of one node's links into out.tr, no trace-all.
     ("simple-full", "tahoe3"),
+    # Class defaults of Agent/TFRC (not modelled) in the preamble; Reno with RED.
+    ("simple", "tahoe3RED"),
+    # `[$node agent [$tcp dst-port]] set ...` on delayed-ACK sinks.
+    ("simple", "timers"),
+    # FTP produce then producemore after an idle period (ns-2's timer restarts the window).
+    ("tcp", "quiescent_100ms"),
+    # `new RNG` draws ns-2's numbers: flows of random sizes at random times (FTP produce).
+    ("simple", "manyflows"),
+    ("simple-full", "manyflows"),
+    # A queue's printstats (summarystats_) in bytes.
+    ("simple", "tahoe1Bytes"),
+    # A Fid flow monitor (makeflowmon, attach-fmon), FTP send; FullTcp.
+    ("simple-full", "stats1"),
+    # A second duplex-link between two nodes replaces the first; a flow monitor with early
+    # drops (attach-fmon ... 1) on a RED bottleneck.
+    ("red", "congested"),
+    ("sack", "sack_finiteflow"),
+    # Sack1's duplicate-ACK threshold from the window (numdupacksFrac_ 4); a window chosen
+    # from the segment size (windowInitOption_ 2) on a 9.6 kb/s link.
+    ("sack", "sack_dupacks1"),
+    ("tcp", "dialup"),
 ]
 
 

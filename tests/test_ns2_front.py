@@ -32,6 +32,17 @@ set ftp [$tcp attach-app FTP]
 $ns at 0.5 "$ftp start"
 """
 
+#: A FullTcp connection (its agents do not keep `ncwndcuts_`).
+FULL = """set tcp [new Agent/TCP/FullTcp]
+$ns attach-agent $n0 $tcp
+set sink [new Agent/TCP/FullTcp]
+$ns attach-agent $n2 $sink
+$ns connect $tcp $sink
+$sink listen
+set ftp [$tcp attach-app FTP]
+$ns at 0.5 "$ftp start"
+"""
+
 FINISH = """proc finish {} {
     global ns f tcp
     $ns flush-trace
@@ -511,9 +522,9 @@ REFUSED = [
         "$tcp set frto_enabled_ 1: Agent/TCP/Newreno frto_enabled_ 1 (F-RTO): not supported",
     ),
     (
-        TCP + "$ns at 1.0 {puts [$tcp set nackpack_]}\n",
-        17,
-        "$ns at 1.0 {puts [$tcp set nackpack_]}: nackpack_: not available; available: cwnd_,",
+        FULL + "$ns at 1.0 {puts [$tcp set ncwndcuts_]}\n",
+        18,
+        "$ns at 1.0 {puts [$tcp set ncwndcuts_]}: ncwndcuts_: not available; available: cwnd_,",
     ),
 ]
 
@@ -535,13 +546,13 @@ def test_unsupported_commands_stop_before_the_run(tmp_path, body, line, message)
 
 def test_a_value_ternsim_does_not_keep_is_refused_before_the_run(tmp_path):
     finish = FINISH.replace('puts "rexmit', 'puts "before"\n    puts "rexmit').replace(
-        "nrexmitpack_", "nackpack_"
+        "nrexmitpack_", "ncwndcuts_"
     )
-    proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
+    proc = ternsim_ns2(tmp_path, HEAD + FULL + finish)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr.startswith('script.tcl:21: puts "rexmit [$tcp set nackpack_]": nackpack_')
-    assert "nackpack_: not available; available: cwnd_, ssthresh_" in proc.stderr
+    assert proc.stderr.startswith('script.tcl:22: puts "rexmit [$tcp set ncwndcuts_]": ncwndcuts_')
+    assert "ncwndcuts_: not available; available: cwnd_, ssthresh_" in proc.stderr
     assert not (tmp_path / "out.tr").exists()
 
 
@@ -646,11 +657,11 @@ def test_a_red_queues_state_after_the_run_is_refused_before_the_run(tmp_path):
 
 def test_an_unavailable_value_read_through_a_variable_is_refused_when_read(tmp_path):
     finish = FINISH.replace("[$tcp set nrexmitpack_]", "[$tcp set $v]").replace(
-        "global ns f tcp", "global ns f tcp\n    set v nackpack_"
+        "global ns f tcp", "global ns f tcp\n    set v ncwndcuts_"
     )
-    proc = ternsim_ns2(tmp_path, HEAD + TCP + finish)
+    proc = ternsim_ns2(tmp_path, HEAD + FULL + finish)
     assert proc.returncode == 2
-    assert "nackpack_ during or after the run: not available" in proc.stderr
+    assert "ncwndcuts_ during or after the run: not available" in proc.stderr
     assert not (tmp_path / "out.tr").exists()
 
 

@@ -168,13 +168,13 @@ def test_a_refusal_in_a_callback_names_its_at_line(tmp_path):
         "set tcp [$ns create-connection TCP $n0 TCPSink $n1 1]\n"
         "set ftp [$tcp attach-app FTP]\n"
         '$ns at 0.1 "$ftp start"\n'
-        '$ns at 0.5 "$ftp producemore 5"\n'
+        '$ns at 0.5 "$ftp resume"\n'
         '$ns at 1.0 "exit 0"\n'
         "$ns run\n"
     )
     proc = _run(TERNSIM, script, [], tmp_path / "ternsim")
     assert proc.returncode == 2
-    assert 'cb.tcl:8: $ns at 0.5 "$ftp producemore 5": not supported' in proc.stderr
+    assert 'cb.tcl:8: $ns at 0.5 "$ftp resume": not supported' in proc.stderr
 
 
 def _delayed_script(tmp_path: Path, lines_after_links: list[str]) -> Path:

@@ -69,13 +69,15 @@ class ErrorModels:
             "get": model.obj_get,
         }
         rng = b["RNG"]
-        rng["next-random"] = lambda o, a: str(self._stream(o).randrange(2**31 - 1))
-        rng["uniform"] = lambda o, a: _num(self._stream(o).uniform(float(a[0]), float(a[1])))
-        rng["exponential"] = lambda o, a: _num(
-            self._stream(o).expovariate(1.0 / float(a[0]) if a else 1.0)
-        )
-        rng["integer"] = lambda o, a: str(self._stream(o).randrange(max(1, _int(a[0], "integer"))))
-        rng["normal"] = lambda o, a: _num(self._stream(o).gauss(float(a[0]), float(a[1])))
+        rng["next-random"] = self.rng_next_random
+        rng["uniform"] = self.rng_uniform
+        rng["exponential"] = self.rng_exponential
+        rng["integer"] = self.rng_integer
+        rng["normal"] = self.rng_normal
+        from .rngstream import RngStreams
+
+        #: ns-2's RngStreams package: the streams of the script's own RNG objects.
+        self.rng_streams = RngStreams()
         #: Whether the script drew from ns-2's default RNG itself (a number ternsim's stream
         #: answered): ns-2's later draws are then out of ternsim's reach.
         self.default_rng_used = False
@@ -86,7 +88,10 @@ class ErrorModels:
     # --- creation ----------------------------------------------------------------------------
 
     def on_create(self, obj: Obj, base: str, args: tuple) -> None:
-        if classes.is_a(base, "ErrorModel"):
+        if base == "RNG":
+            # ns-2's RNG::init: the object takes the package's next stream.
+            obj.info["mrg"] = self.rng_streams.new_stream()
+        elif classes.is_a(base, "ErrorModel"):
             obj.info.update(unit="pkt", ranvar=None, drop=None, placed=None, drops=[])
         elif base == "ErrorModule":
             if args[:1] != ("Fid",):
@@ -239,6 +244,54 @@ class ErrorModels:
 
     # --- random variables ------------------------------------------------------------------
 
+    # --- RNG objects ---------------------------------------------------------------------
+    # An RNG the script made (`new RNG`) draws ns-2's own numbers (rngstream.Ns2Rng); the
+    # default RNG, which ns-2's C++ models also draw from, a stream of ternsim's own.
+
+    def seed_rng(self, rng: Obj, n: int) -> None:
+        """`$rng seed N` (RNG::set_seed): the package's seed moves too."""
+        stream = self.rng_streams.seed(n)
+        if rng is not self.m.default_rng:
+            rng.info["mrg"] = stream
+            rng.info.pop("stream", None)
+
+    def rng_next_random(self, o: Obj, a: tuple) -> str:
+        mrg = o.info.get("mrg")
+        if mrg is not None:
+            return str(mrg.next_random())
+        return str(self._stream(o).randrange(2**31 - 1))
+
+    def rng_uniform(self, o: Obj, a: tuple) -> str:
+        if len(a) != 2:
+            raise Refusal("uniform: give A B")
+        mrg = o.info.get("mrg")
+        if mrg is not None:
+            return _num(mrg.tcl_uniform(float(a[0]), float(a[1])))
+        return _num(self._stream(o).uniform(float(a[0]), float(a[1])))
+
+    def rng_exponential(self, o: Obj, a: tuple) -> str:
+        mrg = o.info.get("mrg")
+        if mrg is not None:
+            return _num(mrg.tcl_exponential(float(a[0]) if a else 1.0))
+        return _num(self._stream(o).expovariate(1.0 / float(a[0]) if a else 1.0))
+
+    def rng_integer(self, o: Obj, a: tuple) -> str:
+        if len(a) != 1:
+            raise Refusal("integer: give K")
+        mrg = o.info.get("mrg")
+        if mrg is not None:
+            return str(mrg.tcl_integer(_int(a[0], "integer")))
+        return str(self._stream(o).randrange(max(1, _int(a[0], "integer"))))
+
+    def rng_normal(self, o: Obj, a: tuple) -> str:
+        if o.info.get("mrg") is not None:
+            raise Refusal(
+                "normal on an RNG the script made: not supported (ns-2's RNG::normal keeps "
+                "its second value in a variable all RNGs share); supported: next-random, "
+                "uniform, integer, exponential"
+            )
+        return _num(self._stream(o).gauss(float(a[0]), float(a[1])))
+
     def _stream(self, o: Obj) -> random.Random:
         """A generator's stream: ternsim's own (Python's Mersenne Twister), seeded from the
         RNG's seed, so a seed gives the same numbers run after run (not ns-2's numbers)."""
@@ -271,6 +324,8 @@ class ErrorModels:
 
                 rv.info["stream"] = random.Random(f"ns2-rv/{seed}/{rv.info['serial']}")
             stream = rv.info["stream"]
+        elif rng.info.get("mrg") is not None:
+            return _num(draw_ns2(self.m.o, rv, rng.info["mrg"]))
         else:
             stream = self._stream(rng)
         return _num(draw(self.m.o, rv, stream))
@@ -291,6 +346,28 @@ def draw(o: Any, rv: Obj, stream: random.Random) -> float:
         shape = var("shape_")
         scale = var("avg_") * (shape - 1.0) / shape
         return scale * stream.paretovariate(shape)
+    return var("val_")  # Constant
+
+
+def draw_ns2(o: Any, rv: Obj, rng: Any) -> float:
+    """One value of random variable ``rv`` bound to an RNG the script made, as ns-2.35's
+    C++ variables draw it (tools/ranvar.cc over tools/rng.h): uniform ``min + (max - min)·u``,
+    exponential ``avg·(−ln u)``, Pareto ``scale / u^(1/shape)`` with ``scale = avg·(shape −
+    1)/shape``, u the stream's next uniform."""
+    base = o.builtin_base(rv.cls)
+
+    def var(name: str) -> float:
+        return float(o.getvar(rv, name))
+
+    if base == "RandomVariable/Uniform":
+        lo = var("min_")
+        return lo + (var("max_") - lo) * rng.u01()
+    if base == "RandomVariable/Exponential":
+        return var("avg_") * -math.log(rng.u01())
+    if base == "RandomVariable/Pareto":
+        shape = var("shape_")
+        scale = var("avg_") * (shape - 1.0) / shape
+        return scale * (1.0 / math.pow(rng.u01(), 1.0 / shape))
     return var("val_")  # Constant
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import classes
 from .otcl import ObjectSystem, Refusal, ScriptError, ScriptExit
-from .scenario import Translation
+from .scenario import Translation, ns2_fid
 from .simulator import Model, parse_events
 from .trace_stream import TraceStream
 
@@ -164,6 +164,8 @@ class _Session:
         name = args[0] if args else ""
         if name.startswith("_o"):
             raise Refusal("no such object")
+        if name in classes.UNMODELLED:
+            return self.objects.unmodelled_class(name, args[1:])
         raise Refusal(
             "not supported; supported: Simulator, new, Class and the classes "
             "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
@@ -178,7 +180,7 @@ class _Session:
 
     def _run(self) -> None:
         from .. import api
-        from .live import LIVE_TCP, LiveState
+        from .live import LIVE_FULL_TCP, LIVE_TCP, LiveState
 
         model = self.model
         actions, callbacks = parse_events(model, self.tcl)
@@ -194,14 +196,19 @@ class _Session:
         self.callbacks = callbacks
         if not self.static:
             available = LIVE_TCP
-            if any(
-                classes.is_a(model.o.builtin_base(a.cls), "Agent/TCP/FullTcp") for a in model.agents
-            ):
-                # A FullTcp agent also counts its pure ACKs (a one-way sender's read of it
-                # is refused when it happens).
-                available = (*LIVE_TCP, "nackpack_")
+            full = [
+                classes.is_a(model.o.builtin_base(a.cls), "Agent/TCP/FullTcp")
+                for a in model.agents
+                if classes.is_a(model.o.builtin_base(a.cls), "Agent/TCP")
+            ]
+            if full and all(full):
+                # FullTcp agents only: their own table (no `ncwndcuts_`).
+                available = LIVE_FULL_TCP
             self._refuse_unavailable_reads(callbacks, available)
         self.translation = Translation(model, actions, end)
+        model.queue_monitors.start_queue_stats()
+        numbers = self.translation._flow_numbers()
+        model.queue_monitors.fid_of = lambda f: ns2_fid(numbers, f)
         if self.dry:
             self.exit_code = 0
             self._discard_files()
@@ -220,7 +227,9 @@ class _Session:
                 ns2_events=self.translation.events,
                 # The nam trace prints each event's exact double (`%.15g`); the queue
                 # monitors' integrators sum over exact times.
-                ns2_exact_times=model.nam.channel is not None or bool(model.monitors),
+                ns2_exact_times=model.nam.channel is not None
+                or bool(model.monitors)
+                or bool(model.queue_stats),
             )
         except api.ScenarioError as exc:
             raise Refusal(f"ternsim refused the translated scenario: {exc.message}") from None

@@ -54,6 +54,8 @@ _TCP: dict[str, tuple[str, Callable[[float], str]]] = {
     "ndatabytes_": ("data_bytes", _int),
     "nrexmit_": ("timeouts", _int),
     "ncwndcuts_": ("cwnd_cuts", _int),
+    # ACKs received (every ns-2 one-way variant's recv: `++nackpack_`).
+    "nackpack_": ("ack_packets", _int),
 }
 
 #: FullTcp active opener variables (`FlowState` keys of a `fulltcp` flow): the one-way
@@ -62,6 +64,7 @@ _FULL_TCP: dict[str, tuple[str, Callable[[float], str]]] = {
     **{var: read for var, read in _TCP.items() if var != "ncwndcuts_"},
     "nrexmitpack_": ("retransmitted_packets", _int),
     "ndatapack_": ("data_packets", _int),
+    # Pure ACKs it sent (FullTcpAgent::sendpacket: `++nackpack_` for a segment without data).
     "nackpack_": ("ack_packets", _int),
 }
 
@@ -76,8 +79,9 @@ _LOSS_MONITOR = {
 }
 _RESETTABLE = {"bytes_", "npkts_", "nlost_"}
 
-#: The TCP variables a script can read during and after the run.
+#: The TCP variables a script can read during and after the run (one-way senders, FullTcp).
 LIVE_TCP = tuple(_TCP)
+LIVE_FULL_TCP = tuple(_FULL_TCP)
 
 
 class LiveState:

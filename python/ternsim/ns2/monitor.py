@@ -18,6 +18,7 @@ then a drop); one placed after sits ahead of it (a drop only, never an arrival).
 
 from __future__ import annotations
 
+from . import classes
 from .otcl import Obj, Refusal
 
 # typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
@@ -50,6 +51,13 @@ class QueueMonitors:
             "get-bytes-integrator": lambda o, a: o.info["integrators"][0].name,
             "get-pkts-integrator": lambda o, a: o.info["integrators"][1].name,
         }
+        model.o.builtins["QueueMonitor/ED/Flowmon"] = {
+            "classifier": lambda o, a: o.info["classifier"].name,
+            # ns-2 FlowMon `flows`: the flows in the order the classifier made them.
+            "flows": lambda o, a: " ".join(f.name for f in o.info["flows"].values()),
+        }
+        model.o.builtins["QueueMonitor/ED/Flow"] = {"set": self.flow_set, "get": self.flow_set}
+        model.o.builtins["Classifier/Hash/Fid"] = {"lookup": self.lookup}
         model.o.builtins["Integrator"] = {
             "set": self.integrator_set,
             "get": lambda o, a: self.integrator_set(o, a[:1]),
@@ -59,6 +67,8 @@ class QueueMonitors:
         #: Per monitored direction (from, to): its monitors and the packets enqueued and on
         #: the wire or in flight (uids).
         self._queued: dict[tuple[str, str], set[str]] = {}
+        #: The flow id ns-2 gives a core trace line's packet (set at `$ns run`).
+        self.fid_of: Any = lambda f: f[7]
         self._sent: dict[tuple[str, str], set[str]] = {}
 
     def _counts(self, qm: Obj) -> dict[str, int]:
@@ -83,6 +93,39 @@ class QueueMonitors:
         if len(args) == 2:
             counts[var] = int(float(args[1]))
         return str(counts[var])
+
+    def flow_set(self, flow: Obj, args: tuple) -> str:
+        """A flow's counters (as a queue monitor's) and its `flowid_`, `src_`, `dst_` (ns-2
+        `Flow::setfields`: from the packets it counts)."""
+        if args[:1] and args[0] in ("flowid_", "src_", "dst_"):
+            if len(args) == 2:
+                flow.info["fields"][args[0]] = args[1]
+            return flow.info["fields"][args[0]]
+        return self.set(flow, args)
+
+    def lookup(self, cls: Obj, args: tuple) -> str:
+        """`$classifier lookup auto SRC DST FID` (ns-2 `Classifier/Hash` `lookup`): the flow
+        of that flow id (a Fid classifier compares nothing else), "" when it has none yet."""
+        if len(args) != 4:
+            raise Refusal("lookup: give BUCKET SRC DST FID")
+        flow = cls.info["fmon"].info["flows"].get(args[3].strip())
+        return flow.name if flow is not None else ""
+
+    def _flow(self, fmon: Obj, fields: list[str]) -> Obj:
+        """The flow of a packet's flow id, made at its first packet (FlowMon::in)."""
+        flows = fmon.info["flows"]
+        fid = self.fid_of(fields)
+        if fid not in flows:
+            flow = self.m.o.create("QueueMonitor/ED/Flow")
+            flows[fid] = flow
+        flow = flows[fid]
+        # Flow::setfields: source and destination addresses (the node of `addr.port`).
+        flow.info["fields"] = {
+            "flowid_": fid,
+            "src_": fields[8].split(".")[0],
+            "dst_": fields[9].split(".")[0],
+        }
+        return flow
 
     def reset(self, qm: Obj, args: tuple) -> str:
         # ns-2.35's `QueueMonitor instproc reset` (tcl/lib/ns-queue.tcl): every counter to 0
@@ -161,6 +204,42 @@ class QueueMonitors:
             )
         return self.downs
 
+    def start_queue_stats(self) -> None:
+        """At `$ns run`: every queue whose `summarystats_` is true keeps ns-2's running
+        average of its length (its `printstats`)."""
+        for link in self.m.links:
+            for d, q in enumerate(link.queues):
+                if self.m.o.hasvar(q, "summarystats_") and classes.boolean(
+                    self.m.o.getvar(q, "summarystats_")
+                ):
+                    ends = (link.a, link.b) if d == 0 else (link.b, link.a)
+                    key = (str(ends[0].info["id"]), str(ends[1].info["id"]))
+                    in_bytes = self.m.o.hasvar(q, "queue_in_bytes_") and classes.boolean(
+                        self.m.o.getvar(q, "queue_in_bytes_")
+                    )
+                    stats = QueueStats(in_bytes, link.dir_rates[d])
+                    q.info["summary"] = stats
+                    self.m.queue_stats[key] = stats
+
+    def printstats(self, queue: Obj, args: tuple) -> str:
+        """`$queue printstats` (ns-2 DropTail/REDQueue `print_summarystats`, C's printf):
+        the time-average queue length since the start and the time of its last update."""
+        if args:
+            raise Refusal("printstats: takes no arguments")
+        stats = queue.info.get("summary")
+        if stats is not None and self.m.started:
+            self.m.pull_trace()
+            stats.update_to(self.m.now)
+            ave, total = stats.true_ave, stats.total_time
+        else:
+            ave, total = 0.0, 0.0
+        in_bytes = self.m.o.hasvar(queue, "queue_in_bytes_") and classes.boolean(
+            self.m.o.getvar(queue, "queue_in_bytes_")
+        )
+        unit = " (in bytes)" if in_bytes else ""
+        self.m.messages.c_stdout(f"True average queue: {ave:5.3f}{unit} time: {total:5.3f}")
+        return ""
+
     def count(self, text: str, until: float = float("inf")) -> None:
         """Counts the ``+``, ``-`` and ``d`` lines of the core's trace ``text`` (node ids as
         ns-2's; the core has run every event before ``until``) into the monitors of their
@@ -169,8 +248,12 @@ class QueueMonitors:
         for qm in self.m.monitors:
             by_dir.setdefault(qm.info["ends"], []).append(qm)
         downs = self._downs()
+        stats = self.m.queue_stats
         for line in text.splitlines():
             f = line.split(" ", 12)
+            if stats and len(f) >= 12 and (f[2], f[3]) in stats:
+                x = float(f[12]) if len(f) == 13 else float(f[1])
+                stats[(f[2], f[3])].event(f[0], x, int(f[5]), f[11])
             while downs and len(f) >= 12 and float(f[1]) >= downs[0][0]:
                 self.reset(downs.pop(0)[2], ())
             if len(f) < 12 or f[0] not in "+-d" or (f[2], f[3]) not in by_dir:
@@ -178,6 +261,7 @@ class QueueMonitors:
             key, uid, size = (f[2], f[3]), f[11], int(f[5])
             queued = self._queued.setdefault(key, set())
             sent = self._sent.setdefault(key, set())
+            fresh = False
             if f[0] == "+":
                 queued.add(uid)
             elif f[0] == "-":
@@ -189,31 +273,40 @@ class QueueMonitors:
                 sent.discard(uid)
             # The event's exact time (13th field), for the integrators.
             x = float(f[12]) if len(f) == 13 else float(f[1])
-            for qm in by_dir[key]:
-                c = self._counts(qm)
-                integrals = qm.info.get("integrals", [])
-                if f[0] == "+" or (f[0] == "d" and fresh and qm.info.get("in_drop")):
-                    c["size_"] += size
-                    c["pkts_"] += 1
-                    c["parrivals_"] += 1
-                    c["barrivals_"] += size
-                    self._points(integrals, x, c)
-                if f[0] == "-":
-                    c["size_"] -= size
-                    c["pkts_"] -= 1
-                    c["pdepartures_"] += 1
-                    c["bdepartures_"] += size
-                    if f[6][4:7:2] == "EN":
-                        qm.info["pmarks"] = qm.info.get("pmarks", 0) + 1
-                elif f[0] == "d":
-                    c["size_"] -= size
-                    c["pkts_"] -= 1
-                    c["pdrops_"] += 1
-                    c["bdrops_"] += size
-                if f[0] != "+":
-                    self._points(integrals, x, c)
+            for mon in by_dir[key]:
+                targets = [mon]
+                if mon.info.get("flows") is not None:
+                    targets.append(self._flow(mon, f))
+                for qm in targets:
+                    self._count_one(qm, mon, f, size, fresh, x)
         while downs and downs[0][0] < until:
             self.reset(downs.pop(0)[2], ())
+
+    def _count_one(self, qm: Obj, mon: Obj, f: list[str], size: int, fresh: bool, x: float) -> None:
+        """One ``+``, ``-`` or ``d`` line into monitor ``qm`` (``mon``'s snoops: a flow
+        monitor's flows count what it counts)."""
+        c = self._counts(qm)
+        integrals = qm.info.get("integrals", [])
+        if f[0] == "+" or (f[0] == "d" and fresh and mon.info.get("in_drop")):
+            c["size_"] += size
+            c["pkts_"] += 1
+            c["parrivals_"] += 1
+            c["barrivals_"] += size
+            self._points(integrals, x, c)
+        if f[0] == "-":
+            c["size_"] -= size
+            c["pkts_"] -= 1
+            c["pdepartures_"] += 1
+            c["bdepartures_"] += size
+            if f[6][4:7:2] == "EN":
+                qm.info["pmarks"] = qm.info.get("pmarks", 0) + 1
+        elif f[0] == "d":
+            c["size_"] -= size
+            c["pkts_"] -= 1
+            c["pdrops_"] += 1
+            c["bdrops_"] += size
+        if f[0] != "+":
+            self._points(integrals, x, c)
 
     @staticmethod
     def _points(integrals: list[Integral], x: float, c: dict[str, int]) -> None:
@@ -243,3 +336,58 @@ class Integral:
         self.sum += (x - self.lastx) * self.lasty
         self.lastx = x
         self.lasty = y
+
+
+class QueueStats:
+    """ns-2's `summarystats_` of one queue (queue.cc `Queue::updateStats`, called by DropTail's
+    and RED's `enque` and `deque`): ``true_ave_`` is the time-average of the queue's length
+    (packets, or bytes with `queue_in_bytes_`, the packet on the wire not counted) from 0 to
+    ``total_time_``, the last instant it was updated: at each enqueue (before the packet is
+    added), each dequeue, and each time the link finishes a packet (its `resume` dequeues,
+    whether or not a packet waits). Counted from the link's ``+``, ``-`` and ``d`` lines."""
+
+    __slots__ = ("in_bytes", "rate", "length", "true_ave", "total_time", "resume", "queued")
+
+    def __init__(self, in_bytes: bool, rate_bps: float) -> None:
+        self.in_bytes = in_bytes
+        self.rate = rate_bps
+        self.length = 0
+        self.true_ave = 0.0
+        self.total_time = 0.0
+        #: When the packet on the wire is sent (the link's `resume`), if one is.
+        self.resume: float | None = None
+        #: The packets (uids) in the queue: a drop of another one (a loss module's, or a
+        #: packet on the wire when the link goes down) leaves the length as it is.
+        self.queued: set[str] = set()
+
+    def _update(self, now: float) -> None:
+        # Queue::updateStats: the average over [0, now] when time has passed.
+        if now - self.total_time > 0.0:
+            old = self.total_time
+            self.true_ave = (old * self.true_ave + (now - old) * self.length) / now
+            self.total_time = now
+
+    def update_to(self, now: float) -> None:
+        """The link's `resume` at the end of a transmission before ``now``."""
+        if self.resume is not None and self.resume <= now:
+            self._update(self.resume)
+            self.resume = None
+
+    def event(self, kind: str, x: float, size: int, uid: str) -> None:
+        """A ``+`` (enqueue), ``-`` (dequeue onto the wire) or ``d`` (drop) line at ``x``."""
+        self.update_to(x)
+        amount = size if self.in_bytes else 1
+        if kind == "+":
+            self._update(x)
+            self.length += amount
+            self.queued.add(uid)
+        elif kind == "-":
+            self._update(x)
+            if uid in self.queued:
+                self.queued.discard(uid)
+                self.length -= amount
+            # LinkDelay::txtime: the packet's bits over the bandwidth.
+            self.resume = x + size * 8.0 / self.rate
+        elif kind == "d" and uid in self.queued:
+            self.queued.discard(uid)
+            self.length -= amount

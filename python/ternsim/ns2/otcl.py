@@ -125,6 +125,23 @@ class ObjectSystem:
             out.append("Object")
         return out
 
+    def unmodelled_class(self, cls: str, args: tuple) -> str:
+        """``CLASS set var [value]`` on a class ternsim does not model
+        (:data:`classes.UNMODELLED`): recorded, as OTcl records a class default, so that a
+        script's preamble configuring it runs; anything else on it is refused."""
+        what = classes.UNMODELLED[cls]
+        table = self.class_sets.setdefault(cls, {})
+        if args[:1] == ("set",) and len(args) == 3:
+            table[args[1]] = args[2]
+            return args[2]
+        if args[:1] == ("set",) and len(args) == 2 and args[1] in table:
+            return table[args[1]]
+        words = " ".join(args[:2])
+        raise Refusal(
+            f"{cls} {words}: not supported ({what} is not modelled; only its class defaults "
+            "may be set)"
+        )
+
     def known(self, cls: str) -> bool:
         return cls in classes.PARENT or cls in self.user_classes or cls in ("Simulator", "Object")
 
@@ -251,6 +268,8 @@ class ObjectSystem:
         if not args:
             raise Refusal("new: give a class")
         cls, rest = args[0], args[1:]
+        if cls in classes.UNMODELLED:
+            raise Refusal(f"new {cls}: not supported ({classes.UNMODELLED[cls]} is not modelled)")
         if not self.known(cls):
             raise Refusal(f"not supported; supported: {supported_classes()}")
         if self.builtin_base(cls) in classes.CONFIG_ONLY:
@@ -406,6 +425,9 @@ _OTCL_ARGS = ("self", "class", "proc")
 
 #: Classes whose objects `$ns duplex-link` makes; scripts reach them through `$ns link`.
 _MADE_BY_LINKS = {
+    "QueueMonitor/ED/Flowmon",
+    "QueueMonitor/ED/Flow",
+    "Classifier/Hash/Fid",
     "Queue",
     "Queue/DropTail",
     "Queue/RED",
@@ -417,6 +439,9 @@ _MADE_BY_LINKS = {
 }
 
 _ABSTRACT = {
+    "QueueMonitor/ED/Flowmon",
+    "QueueMonitor/ED/Flow",
+    "Classifier/Hash/Fid",
     "RandomVariable",
     "QueueMonitor",
     "Agent",

@@ -116,6 +116,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "maxcwnd_": ("max_cwnd", float),
     "syn_": ("syn", classes.boolean),
     "numdupacks_": ("dupack_threshold", lambda v: int(float(v))),
+    # Sack1 only (unmodelled_value refuses another value for the others).
+    "numdupacksFrac_": ("dupack_frac", lambda v: int(float(v))),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -124,6 +126,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "v_beta_": ("vegas_beta", float),
     "v_gamma_": ("vegas_gamma", float),
     "singledup_": ("limited_transmit", classes.boolean),
+    # 1 or 2 (one-way agents; unmodelled_value refuses other values and FullTcp's 2).
+    "windowInitOption_": ("window_init_option", lambda v: int(float(v))),
     "precisionReduce_": ("precision_reduce", classes.boolean),
     "bugFix_": ("bug_fix", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's): RFC 6582's ACK heuristic.
@@ -201,6 +205,16 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     models only ns-2.35's default of it (``TCP_UNMODELLED``), or None."""
     default, what = TCP_UNMODELLED[var]
     if _same_value(value, default):
+        return None
+    if var == "numdupacksFrac_" and base == "Agent/TCP/Sack1" and not _same_value(value, "0"):
+        # Sack1's duplicate-ACK threshold from the window (TCP_OPTIONS `dupack_frac`).
+        return None
+    if (
+        var == "windowInitOption_"
+        and _same_value(value, "2")
+        and not classes.is_a(base, "Agent/TCP/FullTcp")
+    ):
+        # The one-way agents' initial window from the segment size (TCP_OPTIONS).
         return None
     return (
         f"{base} {var} {value} ({what}): not supported; "
@@ -404,6 +418,8 @@ def settable(base: str) -> set[str]:
     elif classes.is_a(base, "Agent/TCPSink"):
         if base.endswith("DelAck"):
             out.add("interval_")
+        # Read from the sink object when the flow is built (SINK_OPTIONS).
+        out |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
         if "Sack1" in base:
             out.add("maxSackBlocks_")
     elif base in ("Agent/UDP", "Agent/Ping"):
@@ -608,16 +624,24 @@ class Translation:
                 continue
             self._full_actions.append((t, obj, what, args))
             # The opener's first send resets it (advance_bytes in CLOSED): a boot_time_ draw.
-            sends = what in ("start", "produce", "advance", "advanceby", "advance-bytes", "sendmsg")
+            sends = what in (
+                "start",
+                "produce",
+                "advance",
+                "advanceby",
+                "advance-bytes",
+                "sendmsg",
+                "send",
+            )
             if sends and not agent.info.get("listen") and agent.name not in full_starts:
                 full_starts.append(agent.name)
                 self._full_start_times.append(t)
         self.boot_times = boot_times(model, full_starts)
         self._flow_names = _variable_names(o.tcl, {a.name for _, a, _, _ in actions})
-        times: dict[str, list[tuple[float, str]]] = {}
-        for t, app, what, _ in actions:
+        times: dict[str, list[tuple[float, str, tuple]]] = {}
+        for t, app, what, args in actions:
             if t < end or (t == end and what == "start"):
-                times.setdefault(app.name, []).append((t, what))
+                times.setdefault(app.name, []).append((t, what, args))
         for agent in model.agents:
             base = o.builtin_base(agent.cls)
             if base == "Agent/Ping":
@@ -640,7 +664,7 @@ class Translation:
                 continue
             # `$tcp advance N` without an application: the agent is its own source.
             source = agent.info["app"] or agent
-            if not times.get(source.name):
+            if not any(what != "stop" for _, what, _ in times.get(source.name, [])):
                 # No `$ns at` starts it before the run; a callback may (`$app start` in a
                 # proc): a flow that waits to be started, if ternsim can carry it.
                 if source is agent or agent.info["node"] is None or agent.info["peer"] is None:
@@ -974,7 +998,9 @@ class Translation:
             "app": {"kind": "ping", "packet_size": f"{size}B", "reply_size": f"{reply}B"},
         }
 
-    def _flow(self, agent: Obj, app: Obj, times: list[tuple[float, str]], end: float) -> dict:
+    def _flow(
+        self, agent: Obj, app: Obj, times: list[tuple[float, str, tuple]], end: float
+    ) -> dict:
         o = self.model.o
         base, app_base = o.builtin_base(agent.cls), o.builtin_base(app.cls)
         peer = agent.info["peer"]
@@ -984,8 +1010,21 @@ class Translation:
         # application switched on and off) are scheduled events. A stop of an application
         # that is not running changes nothing, in ns-2 too.
         start, stop, running = None, None, False
-        later: list[tuple[float, str]] = []
-        for t, what in times:
+        later: list[tuple[float, str, int | None]] = []
+        for t, what, args in times:
+            if what in ("produce", "producemore"):
+                # ns-2's FTP `produce N` (`advance N`) and `producemore N` (`advanceby N`).
+                # From a fresh agent (curseq_ 0, nothing sent) either one offers N packets: a
+                # start with a finite transfer, or nothing at all when N is 0.
+                n = args[0]
+                if start is None:
+                    if n > 0:
+                        start, running = t, True
+                        app.info["produce"] = n
+                else:
+                    later.append((t, what, n))
+                    running = running or n > 0
+                continue
             if what == "start" and running:
                 raise Refusal(
                     f"{app_base} {app.name}: started again while running (at {t:g} s): not "
@@ -997,7 +1036,7 @@ class Translation:
             elif what == "stop" and running and stop is None and not later:
                 stop, running = t, False
             elif start is not None and (what == "start" or running):
-                later.append((t, what))
+                later.append((t, what, None))
                 running = what == "start"
         name = agent.name
         if self.wireless:
@@ -1014,8 +1053,17 @@ class Translation:
         }
         if stop is not None:
             flow["stop"] = _secs(stop)
-        for t, what in later:
-            self.flow_events.append({"at": _secs(t), "action": what, "flow": name})
+        if start is None:
+            # Nothing starts it before the run (a `produce` of no packets offers nothing):
+            # a flow that waits to be started.
+            flow["autostart"] = False
+        for t, what, packets in later:
+            event: dict[str, Any] = {"at": _secs(t), "action": what, "flow": name}
+            if packets is not None:
+                if base not in TCP_VARIANTS:
+                    raise Refusal(f"{app_base} {what}: supported over the one-way TCP agents only")
+                event["packets"] = packets
+            self.flow_events.append(event)
         peer_base = o.builtin_base(peer.cls)
         if base in TCP_VARIANTS:
             if app is not agent and app_base != "Application/FTP":
@@ -1055,6 +1103,9 @@ class Translation:
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)
+            # ns-2's newtimer keeps the retransmission timer running once a finite
+            # transfer is acknowledged (data offered later meets the restarted window).
+            options["idle_rtx_timer"] = True
             if app.info.get("produce") is not None:
                 # `$ftp produce N` (ns-2 curseq_ = N): N packets of packetSize_ bytes.
                 size = int(float(self._var(agent, "packetSize_")))
@@ -1164,12 +1215,25 @@ class Translation:
             if what == "start":
                 out.append((t, {"at": at}))
             elif what in ("produce", "advance", "advanceby"):
-                n = int(args[0])
+                from .simulator import _atoi
+
+                # (FTP `produce` reads its count with C's atoi: `produce 8.58` is 8.)
+                n = _atoi(str(args[0]))
                 if n >= 0x10000000:
                     raise Refusal(f"{what} {n}: ns-2's `huge number` convention: not supported")
                 out.append((t, {"at": at, "bytes": f"{n * segsize}B"}))
             elif what == "advance-bytes":
                 out.append((t, {"at": at, "bytes": f"{int(args[0])}B"}))
+            elif what == "producemore":
+                raise Refusal(f"{obj.name} producemore on a FullTcp agent: not supported")
+            elif what == "send" and str(args[0]).strip() == "-1":
+                # FTP `send -1` is FTP `start`.
+                out.append((t, {"at": at}))
+            elif what == "send":
+                # FTP `send NBYTES`: the agent's sendmsg (FullTcpAgent::sendmsg, advance_bytes).
+                from .simulator import _atoi
+
+                out.append((t, {"at": at, "bytes": f"{_atoi(str(args[0]))}B"}))
             elif what == "sendmsg":
                 act: dict[str, Any] = {"at": at, "bytes": f"{int(args[0])}B"}
                 if args[1:] == ("MSG_EOF",):
@@ -1798,6 +1862,22 @@ def _nam_link_event(
         new += [x for _, x in mine]
         new += [(t, x) for x in nam.link_event_lines(stamp, op, (who,), calls)]
     return out[:start] + new + out[end:]
+
+
+def ns2_fid(
+    numbers: tuple[list[str], list[dict[str, str]], dict[int, tuple[str, str]]], f: list[str]
+) -> str:
+    """The flow id ns-2 gives a core trace line's packet (fields split; field 7 is ternsim's
+    flow index): the sender's `fid_`, or the answering end's for its packets
+    (:class:`_Renumbering`)."""
+    flow_fid, _, answer_fid = numbers
+    i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
+    if not 0 <= i < len(flow_fid):
+        return f[7]
+    answer = answer_fid.get(i)
+    if answer is not None and f[8].split(".")[0] == answer[0]:
+        return answer[1]
+    return flow_fid[i]
 
 
 class _Renumbering:

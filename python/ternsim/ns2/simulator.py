@@ -156,6 +156,9 @@ class Model:
         self.pull_trace = lambda: None
         #: `$ns monitor-queue`'s QueueMonitor objects.
         self.monitors: list[Obj] = []
+        #: The queues keeping ns-2's `summarystats_` (their `printstats`), by direction
+        #: (from, to) node ids (ternsim.ns2.monitor.QueueStats).
+        self.queue_stats: dict[tuple[str, str], Any] = {}
         #: The rtModels of `$ns rtmodel` and `$ns rtmodel-at`, in the order they were made.
         self.rtmodels: list[RtModel] = []
         #: The rtQueue's runs before the end of the run (:meth:`schedule_link_events`).
@@ -212,6 +215,8 @@ class Model:
             "detach-agent": self.detach_agent,
             "trace-queue": self.trace_queue,
             "monitor-queue": self.monitor_queue,
+            "makeflowmon": self.makeflowmon,
+            "attach-fmon": self.attach_fmon,
             "queue-monitor": self._refuse_monitor,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
@@ -226,6 +231,7 @@ class Model:
             "random-motion": self.node_random_motion,
             "base-station": self.node_base_station,
             "reset": self.node_reset,
+            "agent": self.node_agent,
             **{name: self._node_nam_op(name) for name in NODE_NAM_OPS},
         }
         b["Topography"] = {"load_flatgrid": self.load_flatgrid}
@@ -272,6 +278,7 @@ class Model:
             "get": self.obj_get,
             "attach-app": self.attach_app,
             "attach-source": self.attach_source,
+            "dst-port": self.agent_dst_port,
         }
         b["Agent/Ping"] = {"send": self.ping_send, "oneway": self.ping_oneway}
         from .tracevar import VarTraces
@@ -296,7 +303,11 @@ class Model:
             "start": lambda o, a: self._app_now(o, "start"),
             "stop": lambda o, a: self._app_now(o, "stop"),
         }
-        b["Queue"] = {"set": self.obj_set, "get": self.obj_get}
+        b["Queue"] = {
+            "set": self.obj_set,
+            "get": self.obj_get,
+            "printstats": lambda o, a: self.queue_monitors.printstats(o, a),
+        }
         b["SimpleLink"] = {
             "queue": lambda o, a: o.info["queue"].name,
             "link": self._delay_link,
@@ -636,6 +647,8 @@ class Model:
         rng.info["seed"] = int(float(args[0]))
         if rng is self.default_rng:
             self._seed(args[0])
+        else:
+            self.errors.seed_rng(rng, rng.info["seed"])
         return ""
 
     def _seed(self, text: str) -> None:
@@ -651,6 +664,8 @@ class Model:
             self.seed = n
         self.default_rng_seed = n if n > 0 else None
         self.rng_draws = 0
+        # RNG::set_seed on the default RNG seeds the package too (the next `new RNG`).
+        self.errors.seed_rng(self.default_rng, n)
 
     # --- mobile nodes ----------------------------------------------------------------------
 
@@ -759,7 +774,9 @@ class Model:
                     "duplex-link to a mobile node: not supported; supported: links between "
                     "wired nodes and base stations (-wiredRouting ON)"
                 )
-        self._no_link_between(a, b, "duplex-link")
+        replaced = self._replaced_link(a, b)
+        if replaced is None:
+            self._no_link_between(a, b, "duplex-link")
         link = Link(
             a,
             b,
@@ -775,8 +792,37 @@ class Model:
         # ns-2 makes the a -> b simplex link, then b -> a, each with a new Queue/<type>.
         for d in range(2):
             self._make_direction(link, d, qtype)
-        self.links.append(link)
+        if replaced is not None:
+            # ns-2's link_(a:b) and link_(b:a) now name the new simplex links, which routing
+            # and `$ns link` use from then on; the old ones stay, carrying nothing.
+            self.links[self.links.index(replaced)] = link
+            for n in (a, b):
+                n.info["relinked"] = True
+        else:
+            self.links.append(link)
         return ""
+
+    def _replaced_link(self, a: Obj, b: Obj) -> Link | None:
+        """A second `duplex-link` between two nodes already joined by a duplex link
+        (test-suite-red.tcl's net3 makes r1-r2 twice, test-suite-sack.tcl's sack_finiteflow
+        remakes r1-k1): ns-2 makes two new simplex links, and its link_ array, which routes
+        and `$ns link` follow, names them instead of the first ones. The old link is
+        replaced when nothing holds on to it: no loss module, queue or flow monitor,
+        dynamics or rtModel on it."""
+        for link in self.links:
+            if {link.a.name, link.b.name} != {a.name, b.name}:
+                continue
+            held = (
+                link.missing is not None
+                or any(link.stages)
+                or link.rtmodels
+                or link.nam_rtmodels
+                or any(link.dynamics)
+                or any(qm.info.get("link") is link for qm in self.monitors)
+                or any(rt.link is link for rt in self.rtmodels)
+            )
+            return None if held else link
+        return None
 
     def _link_args(self, what: str, args: tuple) -> tuple[Obj, Obj, str]:
         """The two nodes and the queue type of `$ns duplex-link|simplex-link A B BW DELAY
@@ -1015,6 +1061,11 @@ class Model:
     def node_neighbors(self, node: Obj, args: tuple) -> str:
         """`$node neighbors`: the nodes it has a link to, in the order the links were made
         (ns-2's add-neighbor as each simplex link is made)."""
+        if node.info.get("relinked"):
+            raise Refusal(
+                "neighbors of a node with a link made twice: not supported (ns-2 lists the "
+                "neighbor once per link made)"
+            )
         out = []
         for link in self.links:
             if link.a is node:
@@ -1171,6 +1222,44 @@ class Model:
         self.monitors.append(qm)
         return qm.name
 
+    def makeflowmon(self, sim: Obj, args: tuple) -> str:
+        """`$ns makeflowmon Fid` (ns-lib.tcl): a flow monitor classifying by flow id; it
+        counts once `attach-fmon` puts it on a link (ternsim.ns2.monitor)."""
+        self._before_run("$ns makeflowmon")
+        if not args or args[0] != "Fid" or len(args) > 2:
+            raise Refusal(
+                f"makeflowmon {' '.join(args)}: not supported; supported: makeflowmon Fid "
+                "(flows by flow id)"
+            )
+        fmon = self.o.create("QueueMonitor/ED/Flowmon")
+        fmon.info.update(link=None, flows={}, classifier=self.o.create("Classifier/Hash/Fid"))
+        fmon.info["classifier"].info["fmon"] = fmon
+        return fmon.name
+
+    def attach_fmon(self, sim: Obj, args: tuple) -> str:
+        """`$ns attach-fmon LINK FMON [EDROP]` (ns-lib.tcl): the flow monitor's snoops on
+        the link, as a queue monitor's (arrivals at its head, departures onto the wire, the
+        queue's drops). With EDROP 1 a RED queue's early drops go to an EDrop snoop, which
+        counts them as drops too (EDQueueMonitor::edrop calls QueueMonitor::drop) and ns-2
+        still traces them: the counters ternsim keeps are the same (the early drops' own
+        `epdrops_`/`ebdrops_` are not kept, and refused when read)."""
+        self._before_run("$ns attach-fmon")
+        if len(args) not in (2, 3) or args[2:] not in ((), ("0",), ("1",)):
+            raise Refusal("attach-fmon: give LINK FMON [0|1]")
+        handle, fmon = self.obj(args[0], "SimpleLink"), self.obj(args[1], "QueueMonitor")
+        if fmon.info.get("flows") is None or fmon.info.get("link") is not None:
+            raise Refusal("attach-fmon: give a flow monitor from makeflowmon, once")
+        link, d = handle.info["link"], handle.info["direction"]
+        ends = (link.a, link.b) if d == 0 else (link.b, link.a)
+        fmon.info.update(
+            link=link,
+            direction=d,
+            ends=(str(ends[0].info["id"]), str(ends[1].info["id"])),
+            behind={id(em) for p, em in link.stages[d] if p == "enqueue"},
+        )
+        self.monitors.append(fmon)
+        return ""
+
     def _refuse_monitor(self, sim: Obj, args: tuple) -> str:
         raise Refusal(
             "queue-monitor: not supported; supported: monitor-queue A B QTRACE [INTERVAL] "
@@ -1323,6 +1412,11 @@ class Model:
         stype, snode, dtype, dnode, fid = args
         made = []
         for cls, node in ((f"Agent/{stype}", snode), (f"Agent/{dtype}", dnode)):
+            if cls in classes.UNMODELLED:
+                raise Refusal(
+                    f"create-connection {cls[6:]}: not supported ({classes.UNMODELLED[cls]} "
+                    "is not modelled)"
+                )
             if not self.o.known(cls):
                 raise Refusal(f"create-connection {cls[6:]}: not supported")
             agent = self.o.create(cls)
@@ -1404,6 +1498,15 @@ class Model:
 
         base = self.o.builtin_base(o.cls)
         ok = settable(base)
+        if (classes.is_a(base, "Agent/TCPSink") or classes.is_a(base, "Agent/TCP")) and not (
+            var.endswith("_") or var in ok
+        ):
+            # Every variable ns-2.35's TCP agents and sinks bind in C++ ends in `_` (tcp.cc,
+            # tcp-full.cc, tcp-sink.cc) but for T_SRTT_BITS and T_RTTVAR_BITS: another name
+            # is a plain OTcl instance variable, which nothing reads (the simple suites'
+            # `delayed` test sets `interval`, not `interval_`).
+            self.o.setvar(o, var, value)
+            return value
         if var not in ok:
             raise Refusal(f"{base} {var}: not supported; supported: {', '.join(sorted(ok))}")
         from .scenario import FULL_TCP_OPTIONS
@@ -1442,11 +1545,12 @@ class Model:
                 and o.name in self.live.role
                 and classes.is_a(self.o.builtin_base(o.cls), "Agent/TCP")
             ):
-                from .live import LIVE_TCP
+                from .live import LIVE_FULL_TCP, LIVE_TCP
 
+                full = classes.is_a(self.o.builtin_base(o.cls), "Agent/TCP/FullTcp")
                 raise Refusal(
                     f"{var} during or after the run: not available; available: "
-                    + ", ".join(LIVE_TCP)
+                    + ", ".join(LIVE_FULL_TCP if full else LIVE_TCP)
                 )
         base = self.o.builtin_base(o.cls)
         if self.started and var in classes.RED_STATE and base == "Queue/RED":
@@ -1459,10 +1563,37 @@ class Model:
             raise Refusal(f'can\'t read "{var}": no such variable')
         return self.o.getvar(o, var)
 
+    def agent_dst_port(self, agent: Obj, args: tuple) -> str:
+        """`$agent dst-port` (ns-2 `Agent::command`): the port of the agent it is connected
+        to, as `$ns connect` set it (the peer's port on its node)."""
+        if args:
+            raise Refusal("dst-port: takes no arguments")
+        peer = agent.info["peer"]
+        if peer is None or peer.info["port"] is None:
+            raise Refusal("dst-port of an agent not connected to an attached agent")
+        return str(peer.info["port"])
+
+    def node_agent(self, node: Obj, args: tuple) -> str:
+        """`$node agent PORT` (ns-2.35 ns-node.tcl `Node instproc agent`): the agent attached
+        to the node at that port, or "" when there is none."""
+        if len(args) != 1:
+            raise Refusal("agent: give PORT")
+        for a in self.agents:
+            if a.info["node"] is node and str(a.info["port"]) == args[0].strip():
+                return a.name
+        return ""
+
     def attach_app(self, agent: Obj, args: tuple) -> str:
         if not args:
             raise Refusal("attach-app: give an application class")
         cls = f"Application/{args[0]}"
+        if args[0] == "Telnet":
+            raise Refusal(
+                "attach-app Telnet: not supported (ns-2's Application/Telnet, which sends a "
+                "packet after exponential gaps of interval_ from ns-2's default RNG or, with "
+                "interval_ 0, after gaps from tcplib's telnet table, is not modelled); "
+                "supported: attach-app FTP"
+            )
         if not self.o.known(cls):
             raise Refusal(f"attach-app {args[0]}: not supported")
         app = self.o.create(cls)
@@ -1540,6 +1671,15 @@ def _at_time(text: str) -> float:
     return float(m.group(0))
 
 
+def _atoi(text: str) -> int:
+    """C's ``atoi``, as ns-2's commands read an integer argument: the optional sign and
+    digits at the start (``3.47`` is 3, ``.5`` and ``x`` are 0)."""
+    import re
+
+    m = re.match(r"\s*([-+]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
 def _num(x: float) -> str:
     return format(x, ".17g")
 
@@ -1571,11 +1711,22 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 model.resets.append((ev.time, obj))
             elif what in ("start", "stop"):
                 actions.append((ev.time, obj, what, args))
-            elif what == "produce":
-                # ns-2's FTP `produce N`: the agent's curseq_ becomes N (`advance`), N packets
-                # from then on: a start with a finite transfer.
-                obj.info["produce"] = int(args[0])
-                actions.append((ev.time, obj, "start", ()))
+            elif what in ("produce", "producemore"):
+                # ns-2's FTP `produce N` (the agent's `advance N`) and `producemore N`
+                # (`advanceby N`), N read with C's atoi: the flow's first one starts it with
+                # a finite transfer, later ones are scenario events (Translation._flow).
+                actions.append((ev.time, obj, what, (_atoi(args[0]),)))
+            elif what == "send":
+                # ns-2's FTP `send NBYTES` (ns-source.tcl) is its agent's `send`: TcpAgent's
+                # sendmsg offers NBYTES in whole packets of packetSize_ (`curseq_` grows by
+                # ceil(NBYTES / size_)), -1 without limit (what FTP `start` does).
+                n = _atoi(args[0])
+                if n == -1:
+                    actions.append((ev.time, obj, "start", ()))
+                else:
+                    agent = obj.info["agent"]
+                    size = int(float(model.o.getvar(agent, "packetSize_")))
+                    actions.append((ev.time, obj, "producemore", (-(-n // size),)))
             elif what in ("advance", "advanceby"):
                 # The same on a TCP agent without an application (`ex/simple-tcp.tcl`): from
                 # a fresh agent (curseq_ 0) `advanceby N` and `advance N` both make it N.
@@ -1605,8 +1756,19 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
         what, args = words[1], tuple(words[2:])
         if classes.is_a(model.o.builtin_base(o.cls), "Application"):
             ok = what in ("start", "stop") and not args
-            if model.o.builtin_base(o.cls) == "Application/FTP" and what == "produce":
-                ok = len(args) == 1 and args[0].isdigit() and int(args[0]) > 0
+            if model.o.builtin_base(o.cls) == "Application/FTP" and what in (
+                "produce",
+                "producemore",
+                "send",
+            ):
+                ok = len(args) == 1 and (
+                    _atoi(args[0]) >= 0 or (what, _atoi(args[0])) == ("send", -1)
+                )
+                agent = o.info.get("agent")
+                if what == "send" and (
+                    agent is None or not classes.is_a(model.o.builtin_base(agent.cls), "Agent/TCP")
+                ):
+                    ok = False
         elif classes.is_a(model.o.builtin_base(o.cls), "Agent/TCP/FullTcp"):
             # ns-2 FullTcpAgent::command: advance/advanceby N segments, advance-bytes N, close.
             ok = what in ("advance", "advanceby", "advance-bytes") and len(args) == 1

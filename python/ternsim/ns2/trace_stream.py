@@ -110,7 +110,7 @@ class TraceStream:
                 nam(self.translation.nam_packets(text, until))
             else:
                 self.translation.skip_nam_link_events(until)
-        if model.monitors and text:
+        if (model.monitors or model.queue_stats) and text:
             model.queue_monitors.count(text, until)
         if not self.wireless and write is None:
             self.translation.skip_link_events(until)

@@ -134,6 +134,10 @@ pub struct EventSpec {
     /// order its Tcl array lists them, and each sends its triggered updates then.
     #[serde(default)]
     pub notify_order: Option<Vec<String>>,
+    /// `produce` and `producemore` on a one-way TCP flow: the packets (ns-2 FTP `produce N`:
+    /// the application has offered N packets in all; `producemore N`: N more).
+    #[serde(default)]
+    pub packets: Option<u64>,
     #[serde(default)]
     pub rate: Option<Rate>,
     #[serde(default)]
@@ -935,6 +939,10 @@ pub struct TcpOptions {
     /// Advertised (receiver) window in packets (ns-2 `window_`).
     pub window: Option<u32>,
     pub window_init: Option<u32>,
+    /// ns-2 `windowInitOption_`: 1 (default) the initial window is `window_init`; 2 it comes
+    /// from the segment size (`TcpAgent::initial_window`: 4 packets up to 1095 bytes, 3
+    /// below 2190, else 2), until a timeout before anything is acknowledged goes back to 1.
+    pub window_init_option: Option<u8>,
     pub max_burst: Option<u32>,
     pub max_cwnd: Option<f64>,
     pub syn: Option<bool>,
@@ -943,6 +951,9 @@ pub struct TcpOptions {
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,
+    /// Sack1: ns-2 `numdupacksFrac_` (default -1, no effect): the duplicate-ACK threshold is
+    /// at least floor(cwnd) / this (C's integer division), raising it for large windows.
+    pub dupack_frac: Option<i32>,
     /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.
@@ -952,6 +963,12 @@ pub struct TcpOptions {
     /// NewReno with timestamps: ns-2 `bugFix_ts_` (default false), RFC 6582's timestamp
     /// heuristic.
     pub bug_fix_ts: Option<bool>,
+    /// Restart the retransmission timer on every new ACK, also once everything the
+    /// application offered is sent and acknowledged (ns-2 `TcpAgent::newtimer`; default
+    /// false: the timer stops when a finite transfer is complete). The timer then fires each
+    /// RTO with nothing outstanding, restarting the window from its initial size, which is
+    /// what data the application offers later (`producemore`) meets.
+    pub idle_rtx_timer: Option<bool>,
     /// Tahoe: no fast retransmit, losses wait for the timer (ns-2 `noFastRetrans_`, default
     /// false).
     pub no_fast_retrans: Option<bool>,

@@ -140,6 +140,9 @@ pub struct TcpConfig {
     pub window: u32,
     /// Initial window in packets (ns-2 `windowInit_`).
     pub window_init: u32,
+    /// ns-2 `windowInitOption_` 2: the initial window comes from `packet_size`
+    /// ([`Self::initial_window`]).
+    pub window_init_by_size: bool,
     /// Most packets sent in response to one event; 0 = unlimited (ns-2 `maxburst_`).
     pub max_burst: u32,
     /// Upper bound on cwnd in packets; 0 = none (ns-2 `maxcwnd_`).
@@ -156,6 +159,8 @@ pub struct TcpConfig {
     pub precision_reduce: bool,
     /// Duplicate-ACK threshold (ns-2 `numdupacks_`).
     pub dupack_threshold: u32,
+    /// ns-2 `numdupacksFrac_` (Sack1 only; -1: no effect): see [`Self::dupack_threshold_at`].
+    pub dupack_frac: i32,
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
@@ -167,6 +172,9 @@ pub struct TcpConfig {
     /// new ACK echoed the last send time of the packet it acknowledges (ns-2 `bugFix_ts_`,
     /// default false; RFC 6582 §4.2 "timestamp heuristic").
     pub bug_fix_ts: bool,
+    /// ns-2 `newtimer`: the retransmission timer is restarted on every new ACK, even when
+    /// everything offered is acknowledged (scenario `idle_rtx_timer`).
+    pub idle_rtx_timer: bool,
     /// No fast retransmit at all: the third duplicate ACK does nothing and losses wait for
     /// the timer (ns-2 `noFastRetrans_`, default false; read only by ns-2's Tahoe,
     /// `TcpAgent::recv`, as here).
@@ -230,6 +238,7 @@ impl TcpConfig {
             vegas_omits_header: true,
             window: 20,
             window_init: 2,
+            window_init_by_size: false,
             max_burst: 0,
             max_cwnd: 0.0,
             syn: true,
@@ -237,9 +246,11 @@ impl TcpConfig {
             limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,
+            dupack_frac: -1,
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,
+            idle_rtx_timer: false,
             no_fast_retrans: false,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,
@@ -330,6 +341,32 @@ impl TcpConfig {
 
     /// Whether packet 0 is an emulated 40-byte SYN (ns-2 `syn_`, for variants that emulate
     /// it: ns-2 Vegas sends a full data packet 0 instead).
+    /// ns-2 `TcpAgent::initial_window`: `window_init`, or with `window_init_by_size` (ns-2
+    /// `windowInitOption_` 2, RFC 2414's rule) 4 packets of up to 1095 bytes, 3 below 2190
+    /// bytes, 2 from there.
+    pub fn initial_window(&self) -> f64 {
+        if !self.window_init_by_size {
+            f64::from(self.window_init)
+        } else if self.packet_size <= 1095 {
+            4.0
+        } else if self.packet_size < 2190 {
+            3.0
+        } else {
+            2.0
+        }
+    }
+
+    /// ns-2 `TcpAgent::numdupacks(cwnd_)`, which Sack1 compares duplicates against: the
+    /// larger of `numdupacks_` and `(int) cwnd / numdupacksFrac_` (C's truncating division).
+    pub fn dupack_threshold_at(&self, cwnd: f64) -> u32 {
+        let fraction = (cwnd as i64) / i64::from(self.dupack_frac);
+        if i64::from(self.dupack_threshold) > fraction {
+            self.dupack_threshold
+        } else {
+            fraction as u32
+        }
+    }
+
     pub fn packet0_is_syn(&self) -> bool {
         self.syn && self.variant.spec().emulates_syn
     }

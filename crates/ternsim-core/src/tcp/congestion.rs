@@ -104,8 +104,14 @@ pub struct CongestionState {
     ssthresh: f64,
     /// Reno/NewReno window inflation during fast recovery (ns-2 `dupwnd_`).
     dupwnd: i64,
-    /// ns-2 `wnd_init_`: cwnd after the SYN is acknowledged; drops to 1 if the SYN timed out.
+    /// ns-2 `initial_window()`: cwnd after the SYN is acknowledged; drops to 1 if the SYN
+    /// timed out.
     window_init: f64,
+    /// ns-2 `wnd_init_` (`windowInit_`), what a window chosen from the segment size falls
+    /// back to after such a timeout.
+    window_init_static: f64,
+    /// ns-2 `wnd_init_option_` is 2 (the window from the segment size).
+    by_size: bool,
     dupacks: u32,
     /// ns-2 `recover_`: `maxseq` at the last loss reaction (0 initially).
     recover: Seq,
@@ -120,12 +126,14 @@ impl CongestionState {
             cwnd: if cfg.syn && cfg.delay_growth {
                 1.0
             } else {
-                cfg.window_init as f64
+                cfg.initial_window()
             },
             // tcp-spec §0: initial ssthresh = window_.
             ssthresh: cfg.window as f64,
             dupwnd: 0,
-            window_init: cfg.window_init as f64,
+            window_init: cfg.initial_window(),
+            window_init_static: f64::from(cfg.window_init),
+            by_size: cfg.window_init_by_size,
             dupacks: 0,
             recover: 0,
             last_cwnd_action: CwndAction::None,
@@ -254,8 +262,16 @@ impl CongestionState {
         self.dupwnd += 1;
     }
 
-    /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2).
+    /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2);
+    /// a window chosen from the segment size (`wnd_init_option_` 2) goes back to
+    /// `windowInit_` instead, the option to 1 ("first packet dropped, so don't use larger
+    /// initial windows").
     pub fn syn_timed_out(&mut self) {
-        self.window_init = 1.0;
+        if self.by_size {
+            self.by_size = false;
+            self.window_init = self.window_init_static;
+        } else {
+            self.window_init = 1.0;
+        }
     }
 }

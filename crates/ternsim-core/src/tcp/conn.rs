@@ -53,6 +53,8 @@ pub struct SenderStats {
     pub timeouts: u64,
     /// Fast retransmissions: dupthresh duplicates, or Vegas's fine-grained checks.
     pub fast_retransmits: u64,
+    /// ACKs received (ns-2 `nackpack_`: every variant's `recv` counts each one).
+    pub acks_received: u64,
 }
 
 /// When and how many times one outstanding packet was sent (ns-2 Vegas `v_sendtime_`,
@@ -647,6 +649,17 @@ impl Conn {
     /// With ECN, a window an ECN-Echo left below one packet keeps the timer too (ns-2's
     /// `cwnd_ < 1` test): only the timer sends again.
     pub fn newtimer(&mut self, now: SimTime, ack: Seq) {
+        if self.cfg.idle_rtx_timer {
+            // ns-2.35 `TcpAgent::newtimer` as it is: the next packet to send is beyond the
+            // ACK (always so once everything sent is acknowledged), packets beyond it were
+            // sent, or the window is below one packet.
+            if self.t_seqno > ack || ack < self.maxseq || self.cwnd() < 1.0 {
+                self.set_rtx_timer(now);
+            } else {
+                self.rtx_deadline = None;
+            }
+            return;
+        }
         if self.t_seqno > ack + 1
             || ack < self.maxseq
             || self.t_seqno < self.curseq
@@ -861,6 +874,10 @@ impl Conn {
         self.congestion.syn_timed_out();
     }
 
+    pub fn count_ack_received(&mut self) {
+        self.stats.acks_received += 1;
+    }
+
     pub fn count_timeout(&mut self) {
         self.stats.timeouts += 1;
     }
@@ -882,6 +899,50 @@ impl Conn {
         }
         self.curseq = self.curseq.saturating_add(packets as Seq);
         true
+    }
+
+    /// `curseq` as ns-2 holds `curseq_`: ns-2 adds the emulated SYN to `curseq_` only when it
+    /// sends it (`TcpAgent::output`, seqno 0 with `syn_`), while `curseq` counts it from the
+    /// start; before the SYN goes, an offer of `n` > 0 packets is `n + 1` here.
+    fn ns2_curseq(&self) -> Seq {
+        if self.curseq == Seq::MAX {
+            return Seq::MAX;
+        }
+        let syn_pending = self.packet0_is_syn && self.maxseq < 0 && self.curseq > 0;
+        self.curseq - Seq::from(syn_pending)
+    }
+
+    fn set_ns2_curseq(&mut self, seq: Seq) {
+        let syn_pending = self.packet0_is_syn && self.maxseq < 0 && seq > 0;
+        self.curseq = if seq == Seq::MAX {
+            Seq::MAX
+        } else {
+            seq + Seq::from(syn_pending)
+        };
+    }
+
+    /// ns-2 `$tcp advance N` (FTP `produce N`, `TcpAgent::command`): `curseq_` becomes N
+    /// when N is above the highest packet sent (`maxseq_`), else `maxseq_`; any growth lets
+    /// the application send again after a stop (`advanceby`: `closed_ = 0`).
+    pub fn app_advance(&mut self, n: u64) {
+        let target = (n as Seq).max(self.maxseq);
+        let before = self.ns2_curseq();
+        self.set_ns2_curseq(target);
+        if target > before {
+            self.app_stopped = false;
+        }
+    }
+
+    /// ns-2 `$tcp advanceby N` (FTP `producemore N`): `curseq_` grows by N (an unlimited
+    /// source stays unlimited); N > 0 lets the application send again after a stop.
+    pub fn app_advance_by(&mut self, n: u64) {
+        let before = self.ns2_curseq();
+        if before != Seq::MAX {
+            self.set_ns2_curseq(before.saturating_add(n as Seq).min(Seq::MAX - 1));
+        }
+        if n > 0 {
+            self.app_stopped = false;
+        }
     }
 
     /// No new data after what was already sent (ns-2 FTP `stop`). What the application

@@ -73,6 +73,19 @@ impl TcpSender {
         self.finish_call(now, out);
     }
 
+    /// ns-2 FTP `produce N` (`more` false: `advance N`) or `producemore N` (`advanceby N`):
+    /// the application's offer changes, then `send_much` sends what the window allows.
+    pub fn produce(&mut self, now: SimTime, packets: u64, more: bool, out: &mut TcpOutput) {
+        if more {
+            self.conn.app_advance_by(packets);
+        } else {
+            self.conn.app_advance(packets);
+        }
+        let burst = self.conn.cfg().max_burst;
+        self.conn.send_much(now, burst, out);
+        self.finish_call(now, out);
+    }
+
     /// The application starts: send what the window allows.
     pub fn start(&mut self, now: SimTime, out: &mut TcpOutput) {
         let burst = self.conn.cfg().max_burst;
@@ -93,6 +106,7 @@ impl TcpSender {
     }
 
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSegment, out: &mut TcpOutput) {
+        self.conn.count_ack_received();
         self.conn.set_ack_ts_echo(ack.ts_echo);
         self.window.on_ack_signal(ack.sig);
         self.window.on_ack_received(&self.conn, now);

@@ -47,6 +47,21 @@ impl World {
         self.after_sender(now, f);
     }
 
+    /// ns-2 FTP `produce N` / `producemore N` on one-way TCP flow `f` (`more`): the
+    /// application's offer changes and the sender sends what its window allows. A flow not
+    /// yet started is started by it (its sender's first `send_much`).
+    pub(super) fn produce_flow(&mut self, now: SimTime, f: usize, packets: u64, more: bool) {
+        if !matches!(self.flows[f].agents, FlowAgents::Tcp(_)) {
+            return;
+        }
+        let t = split(&mut self.flows[f]).0;
+        t.started = true;
+        t.running = true;
+        self.tcp_out.clear();
+        t.sender.produce(now, packets, more, &mut self.tcp_out);
+        self.after_sender(now, f);
+    }
+
     /// The host changed flow `f`'s receiver window during the run.
     pub(super) fn set_tcp_window(&mut self, f: usize, window: u32) {
         split(&mut self.flows[f]).0.sender.set_window(window);

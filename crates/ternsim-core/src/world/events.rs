@@ -59,6 +59,14 @@ impl World {
                 self.stop_flow(flow);
                 ("flow_stop", self.flows[flow].spec.name.clone())
             }
+            EventAction::FlowProduce {
+                flow,
+                packets,
+                more,
+            } => {
+                self.produce_flow(now, flow, packets, more);
+                ("flow_produce", self.flows[flow].spec.name.clone())
+            }
             EventAction::Ping { flow, reverse } => {
                 let side = if reverse {
                     super::AgentSide::Sink

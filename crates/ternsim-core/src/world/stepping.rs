@@ -179,6 +179,7 @@ impl Simulation {
                     ("retransmissions", st.retransmissions as f64),
                     ("timeouts", st.timeouts as f64),
                     ("fast_retransmits", st.fast_retransmits as f64),
+                    ("ack_packets", st.acks_received as f64),
                     ("data_bytes", data_bytes as f64),
                     ("retransmitted_bytes", rexmit_bytes as f64),
                     ("cwnd_cuts", cwnd_cuts as f64),

@@ -9,7 +9,8 @@ use crate::channel::ErrorModel;
 use crate::sim::SimTime;
 
 const ACTIONS: &str =
-    "down, up, set (links); start, stop (flows); ping (ping flows); reset (nodes)";
+    "down, up, set (links); start, stop (flows); produce, producemore (one-way TCP flows, \
+     with packets); ping (ping flows); reset (nodes)";
 
 pub(super) fn events(
     spec: &ScenarioSpec,
@@ -175,6 +176,22 @@ pub(super) fn events(
                 match e.action.as_str() {
                     "start" => EventAction::FlowStart { flow },
                     "stop" => EventAction::FlowStop { flow },
+                    "produce" | "producemore" => {
+                        if !matches!(flows[flow].transport, FlowTransport::Tcp { .. }) {
+                            return Err(ScenarioError::at(
+                                at("action"),
+                                format!("flow `{name}` is not a one-way TCP flow"),
+                            ));
+                        }
+                        let packets = e.packets.ok_or_else(|| {
+                            ScenarioError::at(at("packets"), "give the packets (an integer >= 0)")
+                        })?;
+                        EventAction::FlowProduce {
+                            flow,
+                            packets,
+                            more: e.action == "producemore",
+                        }
+                    }
                     "ping" => {
                         if !matches!(flows[flow].transport, FlowTransport::Ping { .. }) {
                             return Err(ScenarioError::at(

@@ -265,6 +265,12 @@ pub enum EventAction {
     FlowStop {
         flow: usize,
     },
+    /// ns-2 FTP `produce N` (`more` false) or `producemore N` on a one-way TCP flow.
+    FlowProduce {
+        flow: usize,
+        packets: u64,
+        more: bool,
+    },
     /// A ping flow's source (or with `reverse` its destination) sends an echo request
     /// (ns-2 `$ping send`).
     Ping {

@@ -4,7 +4,7 @@ use super::super::schema::TcpOptions;
 use super::super::ScenarioError;
 use crate::sim::SimTime;
 use crate::tcp::config::RtoMode;
-use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig};
+use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
 
 /// Applies `opts` (found at key path `path`) onto `cfg` and `sink`.
 pub(super) fn apply_tcp_options(
@@ -37,6 +37,15 @@ pub(super) fn apply_tcp_options(
             ));
         }
         cfg.window = w;
+    }
+    if let Some(o) = opts.window_init_option {
+        if !(1..=2).contains(&o) {
+            return Err(ScenarioError::at(
+                at("window_init_option"),
+                "allowed: 1 or 2",
+            ));
+        }
+        cfg.window_init_by_size = o == 2;
     }
     if let Some(w) = opts.window_init {
         if w == 0 {
@@ -85,6 +94,9 @@ pub(super) fn apply_tcp_options(
     }
     if let Some(v) = opts.bug_fix_ack {
         cfg.bug_fix_ack = v;
+    }
+    if let Some(v) = opts.idle_rtx_timer {
+        cfg.idle_rtx_timer = v;
     }
     if let Some(v) = opts.bug_fix_ts {
         cfg.bug_fix_ts = v;
@@ -158,6 +170,15 @@ pub(super) fn apply_tcp_options(
     }
     if let Some(v) = opts.exit_recovery_fix {
         cfg.newreno.exit_recovery_fix = v;
+    }
+    if let Some(v) = opts.dupack_frac {
+        if v == 0 || (cfg.variant != TcpVariant::Sack && v != -1) {
+            return Err(ScenarioError::at(
+                at("dupack_frac"),
+                "allowed: a non-zero integer, other than -1 only for sack1",
+            ));
+        }
+        cfg.dupack_frac = v;
     }
     if let Some(v) = opts.dupack_threshold {
         if v == 0 {

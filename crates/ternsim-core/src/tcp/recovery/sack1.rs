@@ -60,7 +60,8 @@ impl Sack1 {
                 if self.sb.update(c.highest_ack(), ack.sack_blocks()) {
                     let dupacks = c.count_dup_ack();
                     if dup_ack_passed(c, w, now, out) {
-                        let thresh = c.cfg().dupack_threshold;
+                        // ns-2 `numdupacks(cwnd_)` (numdupacksFrac_).
+                        let thresh = c.cfg().dupack_threshold_at(c.cwnd());
                         if dupacks == thresh {
                             self.dupack_action(c, w, now, out);
                         } else if dupacks < thresh && c.cfg().limited_transmit {
@@ -122,7 +123,8 @@ impl Sack1 {
                     // another cut, `recover_` left where the ECN reaction put it.
                     c.note_cwnd_action(CwndAction::DupAck);
                     c.reset_rtx_timer(now, true, false, out);
-                    self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold as i64;
+                    self.pipe =
+                        c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold_at(c.cwnd()) as i64;
                     self.fastrecov = true;
                     self.sb.mark_retran(c.highest_ack() + 1);
                     c.fast_retransmit(c.last_ack() + 1, now, out);
@@ -133,7 +135,7 @@ impl Sack1 {
             }
         }
         c.open_loss_reaction(CwndAction::DupAck);
-        self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold as i64;
+        self.pipe = c.maxseq() - c.highest_ack() - c.cfg().dupack_threshold_at(c.cwnd()) as i64;
         // Event trace: FAST_RECOVERY before the window changes (ns-2 `Sack1TcpAgent::
         // dupack_action`; its timer restart before it changes neither `t_seqno_` nor cwnd).
         c.trace_ns2_event(Ns2EventKind::FastRecovery, out);

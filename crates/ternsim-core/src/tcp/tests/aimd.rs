@@ -253,3 +253,127 @@ fn ns2_29_integer_halving() {
     // floor(floor(15)/2) = 7 rather than 7.5.
     assert_eq!((r.ssthresh(), r.cwnd()), (7.0, 7.0));
 }
+
+/// ns-2 FTP `produce N` (`TcpAgent::command` `advance`: `curseq_` = N, or `maxseq_` when N is
+/// not above it) and `producemore N` (`advanceby`: `curseq_` += N). With the SYN, `produce 3`
+/// from a fresh agent is packets 0..=3 (ns-2 adds the SYN to `curseq_` when it sends it);
+/// `producemore 2` then offers 4 and 5; `produce 4` (below what was sent) offers nothing;
+/// `produce 7` offers up to packet 6 (`curseq_` 7: the SYN is not counted again).
+#[test]
+fn produce_and_producemore_move_the_send_limit() {
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    r.s.set_app_packets(Some(0));
+    r.out.clear();
+    r.s.produce(ms(0), 3, false, &mut r.out);
+    assert_eq!(r.sent(), vec![0]);
+    assert_eq!(r.s.conn().curseq(), 4);
+    assert_eq!(r.ack(100, 0), vec![1, 2]);
+    assert_eq!(r.ack(200, 1), vec![3]);
+    assert_eq!(r.ack(210, 2), Vec::<Seq>::new());
+    r.out.clear();
+    r.s.produce(ms(220), 2, true, &mut r.out);
+    assert_eq!(r.sent(), vec![4, 5]);
+    assert_eq!(r.s.conn().curseq(), 6);
+    r.out.clear();
+    r.s.produce(ms(230), 4, false, &mut r.out);
+    assert_eq!(r.sent(), Vec::<Seq>::new());
+    assert_eq!(
+        r.s.conn().curseq(),
+        5,
+        "advance below maxseq_: curseq_ = maxseq_"
+    );
+    r.out.clear();
+    r.s.produce(ms(240), 7, false, &mut r.out);
+    assert_eq!(r.s.conn().curseq(), 7);
+
+    // `produce 0` on a fresh agent offers nothing: not even the SYN goes out.
+    let mut r = Run::new(cfg(TcpVariant::Reno));
+    r.s.set_app_packets(Some(0));
+    r.out.clear();
+    r.s.produce(ms(0), 0, false, &mut r.out);
+    assert_eq!(r.sent(), Vec::<Seq>::new());
+    assert_eq!(r.s.conn().curseq(), 0);
+    // `producemore 2` from there: the SYN and two data packets (ns-2 curseq_ 2, then 3).
+    r.s.produce(ms(10), 2, true, &mut r.out);
+    assert_eq!(r.sent(), vec![0]);
+    assert_eq!(r.s.conn().curseq(), 3);
+}
+
+/// `idle_rtx_timer` (ns-2 `TcpAgent::newtimer`: `t_seqno_ > ack` restarts the timer): once a
+/// finite transfer is acknowledged the timer keeps running and its expiry restarts the
+/// window from its initial size (the idle restart), so data produced later goes out one
+/// packet at a time (test-suite-tcp.tcl `quiescent_100ms`: `producemore` at 2.4 s sends
+/// one packet). Without the option the timer stops.
+#[test]
+fn idle_rtx_timer_keeps_the_timer_after_a_finite_transfer() {
+    let mut c = cfg(TcpVariant::Reno);
+    c.idle_rtx_timer = true;
+    let mut r = Run::new(c);
+    r.s.set_app_packets(Some(3));
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.ack(100, 0), vec![1, 2]);
+    assert_eq!(r.ack(200, 1), vec![3]);
+    assert_eq!(r.ack(300, 2), Vec::<Seq>::new());
+    assert_eq!(r.ack(400, 3), Vec::<Seq>::new());
+    assert_eq!(r.cwnd(), 5.0);
+    // ns-2 `nackpack_`: every ACK received counts.
+    assert_eq!(r.s.conn().stats().acks_received, 4);
+    assert!(
+        r.s.next_timer().is_some(),
+        "t_seqno_ 4 > ack 3: the timer restarts"
+    );
+    assert_eq!(r.fire(), Vec::<Seq>::new());
+    assert_eq!(r.cwnd(), 1.0);
+    assert_eq!(r.s.conn().stats().timeouts, 0);
+    r.out.clear();
+    r.s.produce(ms(5_000), 3, true, &mut r.out);
+    assert_eq!(r.sent(), vec![4]);
+}
+
+/// ns-2 `windowInitOption_` 2 (`TcpAgent::initial_window`): the initial window comes from the
+/// segment size, 4 packets up to 1095 bytes, 3 below 2190, 2 from there; the SYN timing out
+/// (nothing acknowledged) goes back to `windowInit_` ("first packet dropped, so don't use
+/// larger initial windows"), a second such timeout to 1.
+#[test]
+fn window_init_option_2_takes_the_window_from_the_segment_size() {
+    for (size, iw) in [
+        (536, 4.0),
+        (1095, 4.0),
+        (1096, 3.0),
+        (1500, 3.0),
+        (2190, 2.0),
+    ] {
+        let mut c = cfg(TcpVariant::Reno);
+        c.window_init_by_size = true;
+        c.packet_size = size;
+        assert_eq!(c.initial_window(), iw, "{size} bytes");
+        let mut r = Run::new(c);
+        r.s.set_app_packets(None);
+        assert_eq!(r.start(0), vec![0]);
+        r.ack(100, 0);
+        assert_eq!(r.cwnd(), iw, "the SYN's ACK opens the initial window");
+    }
+    let mut c = cfg(TcpVariant::Reno);
+    c.window_init_by_size = true;
+    c.packet_size = 1500;
+    let mut r = Run::new(c);
+    r.s.set_app_packets(None);
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.fire(), vec![0], "the SYN again");
+    assert_eq!(r.s.conn().window_init(), 2.0, "windowInit_");
+    assert_eq!(r.fire(), vec![0]);
+    assert_eq!(r.s.conn().window_init(), 1.0);
+}
+
+/// ns-2 `numdupacks(cwnd_)` with `numdupacksFrac_` (test-suite-sack.tcl `sack_dupacks1`, 4):
+/// the larger of `numdupacks_` and `(int) cwnd / numdupacksFrac_`, C's truncating division;
+/// ns-2.35's default -1 leaves `numdupacks_`.
+#[test]
+fn dupack_threshold_grows_with_the_window_by_numdupacks_frac() {
+    let mut c = cfg(TcpVariant::Sack);
+    assert_eq!(c.dupack_threshold_at(40.0), 3, "default -1: numdupacks_");
+    c.dupack_frac = 4;
+    for (cwnd, want) in [(11.9, 3), (15.99, 3), (16.0, 4), (20.5, 5), (41.0, 10)] {
+        assert_eq!(c.dupack_threshold_at(cwnd), want, "cwnd {cwnd}");
+    }
+}
