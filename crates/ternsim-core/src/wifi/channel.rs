@@ -996,18 +996,17 @@ impl WifiChannel {
         let error = self.st[r].tx_until > t0 || power < self.cfg.rx_threshold_w;
         let cp = self.cfg.capture_threshold;
         let eifs = self.t.eifs;
+        let newcomer = Reception {
+            frame: fid,
+            start: t0,
+            end,
+            power,
+            error,
+            coll: false,
+        };
         let st = &mut self.st[r];
         match st.rx.as_mut() {
-            None => {
-                st.rx = Some(Reception {
-                    frame: fid,
-                    start: t0,
-                    end,
-                    power,
-                    error,
-                    coll: false,
-                });
-            }
+            None => st.rx = Some(newcomer),
             // Frames are handed to their receivers as their transmissions start, so two that
             // start within a propagation delay of each other can reach this station in the
             // other order. ns-2 schedules each arrival (`WirelessChannel::sendUp`), so its
@@ -1018,14 +1017,7 @@ impl WifiChannel {
                 if power / later.power >= cp {
                     // The newcomer captures the station; the later frame only keeps the medium
                     // busy (NAV = EIFS + its air time from its arrival).
-                    *cur = Reception {
-                        frame: fid,
-                        start: t0,
-                        end,
-                        power,
-                        error,
-                        coll: false,
-                    };
+                    *cur = newcomer;
                     st.nav = st.nav.max(later.start + eifs + (later.end - later.start));
                 } else {
                     // ns-2 `collision` as the later frame arrives: the one that ends first is
@@ -1040,12 +1032,8 @@ impl WifiChannel {
                         (fid, error)
                     } else {
                         *cur = Reception {
-                            frame: fid,
-                            start: t0,
-                            end,
-                            power,
-                            error,
                             coll: true,
+                            ..newcomer
                         };
                         (later.frame, later.error)
                     };
@@ -1069,12 +1057,9 @@ impl WifiChannel {
                     let lost = if end > cur.end {
                         let lost = (cur.frame, cur.error);
                         *cur = Reception {
-                            frame: fid,
                             start: cur.start,
-                            end,
-                            power,
-                            error,
                             coll: true,
+                            ..newcomer
                         };
                         lost
                     } else {

@@ -604,6 +604,36 @@ fn local_repair_near_the_destination() {
     );
 }
 
+/// A RREQ of originator 9 (sequence number 4) for node 7, id `id`, with `hop_count` hops so
+/// far and TTL `ttl` (in its IP header and its message), as neighbour `from` sent it.
+fn rreq_from(from: usize, id: u32, hop_count: u8, ttl: u8) -> Packet {
+    Packet::new(PacketFields {
+        uid: 1,
+        ns2_uid: 1,
+        num_forwards: 0,
+        flow: None,
+        ip: IpHeader {
+            src: a(from),
+            dst: Addr::BROADCAST,
+            ttl,
+        },
+        ports: Ports::default(),
+        headers: Vec::new(),
+        size: 48,
+        created: SimTime::ZERO,
+        payload: Payload::Control(ControlMessage::AodvRreq {
+            id,
+            dst: a(7),
+            dst_seq: 0,
+            orig: a(9),
+            orig_seq: 4,
+            hop_count,
+            ttl,
+            sent: SimTime::ZERO,
+        }),
+    })
+}
+
 /// A RREQ heard a second time with the same (originator, id), from another neighbour, is
 /// suppressed; the next id is processed; after BCAST_ID_SAVE (6 s) the id is forgotten.
 #[test]
@@ -615,33 +645,7 @@ fn duplicate_rreq_suppression() {
         addrs: &addrs,
         ifaces: &ifaces,
     };
-    let rreq = |from: usize, id: u32| {
-        Packet::new(PacketFields {
-            uid: 1,
-            ns2_uid: 1,
-            num_forwards: 0,
-            flow: None,
-            ip: IpHeader {
-                src: a(from),
-                dst: Addr::BROADCAST,
-                ttl: 64,
-            },
-            ports: Ports::default(),
-            headers: Vec::new(),
-            size: 48,
-            created: SimTime::ZERO,
-            payload: Payload::Control(ControlMessage::AodvRreq {
-                id,
-                dst: a(7),
-                dst_seq: 0,
-                orig: a(9),
-                orig_seq: 4,
-                hop_count: 1,
-                ttl: 5,
-                sent: SimTime::ZERO,
-            }),
-        })
-    };
+    let rreq = |from: usize, id: u32| rreq_from(from, id, 1, 5);
     let mut feed = |t: u64, from, id| {
         ag.route_input(ms(t), &ctx, IfaceId(0), rreq(from, id));
         let s = ag.stats();
@@ -667,33 +671,7 @@ fn a_rreq_whose_ttl_runs_out_is_dropped_as_the_request_it_would_forward() {
         addrs: &addrs,
         ifaces: &ifaces,
     };
-    let rreq = |id: u32, ttl: u8| {
-        Packet::new(PacketFields {
-            uid: 1,
-            ns2_uid: 1,
-            num_forwards: 0,
-            flow: None,
-            ip: IpHeader {
-                src: a(1),
-                dst: Addr::BROADCAST,
-                ttl,
-            },
-            ports: Ports::default(),
-            headers: Vec::new(),
-            size: 48,
-            created: SimTime::ZERO,
-            payload: Payload::Control(ControlMessage::AodvRreq {
-                id,
-                dst: a(7),
-                dst_seq: 0,
-                orig: a(9),
-                orig_seq: 4,
-                hop_count: 2,
-                ttl,
-                sent: SimTime::ZERO,
-            }),
-        })
-    };
+    let rreq = |id: u32, ttl: u8| rreq_from(1, id, 2, ttl);
     assert!(matches!(
         ag.route_input(ms(0), &ctx, IfaceId(0), rreq(1, 2)),
         Routed::Consumed(_)
