@@ -644,6 +644,35 @@ def test_a_segment_crossing_a_chain_has_ns2s_uid_ttl_next_hops_and_hop_count(
         assert {f[5] for f in ts if f[0] != "M" and f[6] == "AODV"} == {"0"}
 
 
+def test_a_forwarded_dsr_request_is_the_packet_it_received(tmp_path):
+    """ns-2's DSR re-broadcasts the request it received, grown by one address: on the 3-hop
+    chain node 0's propagating request (uid 2, after the segment 0 and the ring-zero
+    request 1) keeps uid 2 at nodes 1 and 2, with the header of the frame that brought it
+    (`[0 ffffffff <previous node> 800]`), so the target's reply is uid 3 and the first ACK
+    uid 4, as in ns-2.35's trace of the same script."""
+    trace = _chain_trace([sys.executable, "-m", "ternsim", "ns2"], "DSR", tmp_path)
+    request_2 = [
+        f
+        for f in trace
+        if f[0] in ("s", "f")
+        and f[3:4] == ["RTR"]
+        and f[6] == "DSR"
+        and f[18:20] == ["[1", "2]"]
+        and f[13] == "[0:255"
+    ]
+    assert [(f[0], f[2], f[5]) for f in request_2] == [
+        ("s", "_0_", "2"),
+        ("f", "_1_", "2"),
+        ("f", "_2_", "2"),
+    ]
+    assert [f[8:12] for f in request_2[1:]] == [
+        ["[0", "ffffffff", "0", "800]"],
+        ["[0", "ffffffff", "1", "800]"],
+    ]
+    first_ack = next(f for f in trace if f[:1] == ["s"] and f[3] == "AGT" and f[6] == "ack")
+    assert first_ack[5] == "4"
+
+
 @pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
 def test_a_dsr_route_request_has_ns2s_sizes_and_dsr_part(tmp_path):
     """The first propagating route request of the 3-hop DSR chain (request 2, after the

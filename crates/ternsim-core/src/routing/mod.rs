@@ -108,9 +108,26 @@ pub struct ControlSend {
     pub dst: Addr,
     pub via: Option<(IfaceId, Addr)>,
     pub source_route: Option<SourceRoute>,
-    /// The packet (uid) whose MAC header the message keeps on its trace lines: ns-2
-    /// forwards the packet it received (a flooded RREQ), header included.
-    pub header_of: Option<u64>,
+    /// The packet this message passes on, if it is a received one sent on (a flooded AODV
+    /// or DSR request): ns-2 forwards the packet it received, so the message keeps that
+    /// packet's ns-2 uid and, on its trace lines, the MAC header it arrived with.
+    pub passes_on: Option<PassedOn>,
+}
+
+/// A received packet that a routing message passes on (see [`ControlSend::passes_on`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassedOn {
+    pub uid: u64,
+    pub ns2_uid: u64,
+}
+
+impl PassedOn {
+    pub fn of(p: &Packet) -> Self {
+        PassedOn {
+            uid: p.uid,
+            ns2_uid: p.ns2_uid,
+        }
+    }
 }
 
 /// What one call into a routing protocol produced, drained by the world after every call.

@@ -668,9 +668,10 @@ impl World {
             dst,
             via,
             source_route,
-            header_of,
+            passes_on,
         } = send;
         let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
+        let numbered = msg.ns2_numbered();
         let mut packet = self.new_packet(
             now,
             None,
@@ -683,8 +684,14 @@ impl World {
         if let Some(sr) = source_route {
             packet.push_header(Header::SourceRoute(sr));
         }
-        if let Some(from) = header_of {
-            self.keep_mac_header(from, packet.uid);
+        if let Some(from) = passes_on {
+            // The same packet in ns-2: its uid, not a new one (the number `new_packet` just
+            // took goes back), and the MAC header it arrived with.
+            if numbered {
+                self.next_ns2_uid -= 1;
+                packet.ns2_uid = from.ns2_uid;
+            }
+            self.keep_mac_header(from.uid, packet.uid);
         }
         (packet, via)
     }
@@ -883,7 +890,7 @@ delay = "1ms"
                 salvaged: 0,
                 ..SourceRoute::default()
             }),
-            header_of: None,
+            passes_on: None,
         };
         let (p, via) = w.control_packet(SimTime::ZERO, send);
         assert_eq!((p.size, via), (20 + 16 + 8, Some((IfaceId(1), a))));
@@ -895,7 +902,7 @@ delay = "1ms"
             dst: a,
             via: None,
             source_route: None,
-            header_of: None,
+            passes_on: None,
         };
         let (p, _) = w.control_packet(SimTime::ZERO, plain);
         assert_eq!((p.size, p.headers.len()), (36, 0));

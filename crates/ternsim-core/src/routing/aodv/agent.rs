@@ -13,7 +13,7 @@ use super::AodvConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, Header, Packet, Payload};
-use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::routing::{ControlSend, PassedOn, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
 use std::collections::{HashSet, VecDeque};
@@ -238,14 +238,14 @@ impl AodvAgent {
         self.broadcast_keeping(now, msg, jittered, None);
     }
 
-    /// [`Self::broadcast`] of a message that passes on the packet `header_of` (uid): ns-2
-    /// forwards a RREQ as the packet it received, whose MAC header its trace lines show.
+    /// [`Self::broadcast`] of a message that passes on a received packet: ns-2 forwards a
+    /// RREQ as the packet it received (see [`ControlSend::passes_on`]).
     fn broadcast_keeping(
         &mut self,
         now: SimTime,
         msg: ControlMessage,
         jittered: bool,
-        header_of: Option<u64>,
+        passes_on: Option<PassedOn>,
     ) {
         let at = if jittered { now + self.jitter() } else { now };
         let c = ControlSend {
@@ -254,7 +254,7 @@ impl AodvAgent {
             dst: Addr::BROADCAST,
             via: self.iface.map(|i| (i, Addr::BROADCAST)),
             source_route: None,
-            header_of,
+            passes_on,
         };
         self.later(at, Delayed::Control(c));
     }
@@ -266,7 +266,7 @@ impl AodvAgent {
             dst,
             via: self.iface.map(|i| (i, next_hop)),
             source_route: None,
-            header_of: None,
+            passes_on: None,
         };
         self.later(now, Delayed::Control(c));
     }
@@ -732,7 +732,7 @@ impl AodvAgent {
             return Routed::Drop(packet, DropReason::TtlExpired);
         }
         self.stats.rreq_forwarded += 1;
-        self.broadcast_keeping(now, msg, true, Some(packet.uid));
+        self.broadcast_keeping(now, msg, true, Some(PassedOn::of(&packet)));
         Routed::Consumed(packet)
     }
 

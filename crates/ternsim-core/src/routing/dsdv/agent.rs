@@ -456,7 +456,7 @@ impl DsdvAgent {
             dst: Addr::BROADCAST,
             via: self.iface.map(|i| (i, Addr::BROADCAST)),
             source_route: None,
-            header_of: None,
+            passes_on: None,
         };
         self.later(at, Delayed::Control(c));
     }

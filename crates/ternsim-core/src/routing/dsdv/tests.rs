@@ -238,7 +238,7 @@ impl Net {
             dst: Addr::BROADCAST,
             via: Some((IfaceId(from as u32), Addr::BROADCAST)),
             source_route: None,
-            header_of: None,
+            passes_on: None,
         });
         self.input(to, p);
         let now = self.now;

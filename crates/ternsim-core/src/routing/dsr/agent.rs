@@ -17,7 +17,7 @@ use super::DsrConfig;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, FlowHeader, Packet, Payload, SourceRoute};
-use crate::routing::{ControlSend, RouteCtx, Routed, RoutingOutput};
+use crate::routing::{ControlSend, PassedOn, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 
 /// The IP TTL ns-2.35's DSR gives a route reply (`returnSrcRouteToRequestor`,
@@ -523,7 +523,7 @@ impl DsrAgent {
             dst: Addr::BROADCAST,
             via: self.iface.map(|i| (i, Addr::BROADCAST)),
             source_route: None,
-            header_of: None,
+            passes_on: None,
         }
     }
 
@@ -555,7 +555,7 @@ impl DsrAgent {
                 salvaged: 0,
                 ..SourceRoute::default()
             }),
-            header_of: None,
+            passes_on: None,
         }
     }
 
@@ -651,7 +651,9 @@ impl DsrAgent {
             dst: Addr::BROADCAST,
             via: Some((iface, Addr::BROADCAST)),
             source_route: None,
-            header_of: None,
+            // ns-2 `handleRouteRequest` re-broadcasts the request it received, grown by
+            // this node (`sendOutPacketWithRoute`): the same packet, uid and all.
+            passes_on: Some(PassedOn::of(packet)),
         };
         let at = now + self.jitter();
         self.later(at, Delayed::Control(c));

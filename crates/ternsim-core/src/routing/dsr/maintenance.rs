@@ -90,7 +90,7 @@ impl DsrAgent {
                     salvaged: 0,
                     ..SourceRoute::default()
                 }),
-                header_of: None,
+                passes_on: None,
             });
         }
         self.salvage(now, ctx, iface, packet, next_hop, out);
