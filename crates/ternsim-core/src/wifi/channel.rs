@@ -41,7 +41,7 @@ use crate::wifi::config::{
 use crate::wifi::grid::Grid;
 use crate::wifi::ifq::{Enqueued, Ifq, Queued, Waiting};
 use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
-use crate::wifi::propagation::propagation_delay_ns;
+use crate::wifi::propagation::{propagation_delay_ns, SPEED_OF_LIGHT};
 use crate::wifi::stats::WifiStats;
 
 /// The most stations a channel keeps its pair cache for (`WifiChannel::pair_cache`): an
@@ -95,6 +95,11 @@ pub(super) struct Reception {
     pub error: bool,
     /// Overlapped by another frame without capture (ns-2 `MAC_COLL`).
     pub coll: bool,
+    /// The propagation delay from its sender, unrounded (ns).
+    pub delay_exact: f64,
+    /// Its first bit arrives, unrounded, before the nanosecond `start` it is rounded to, as
+    /// this station's own timers count: see [`Station::receiving`].
+    pub early: bool,
 }
 
 /// The DATA frame the MAC is trying to send (ns-2 `pktTx_`). `packet` is `None` once the
@@ -191,6 +196,10 @@ pub(super) struct Station {
     /// True while a decoded frame is being handled: ns-2 is still in `MAC_RECV` then.
     pub in_recv: bool,
     pub nav: u64,
+    /// The sender of the frame whose end last made the medium idle here, and that frame's
+    /// unrounded propagation delay (ns); `None` after this station's own transmission.
+    /// The station's DIFS and backoff count from that end, so they carry its delay.
+    pub idle_ref: Option<(usize, f64)>,
     pub cw: u32,
     pub ssrc: u32,
     pub slrc: u32,
@@ -234,8 +243,16 @@ impl Station {
     /// too, and the two collide: two stations that resume from the same frame's end pick
     /// the same slot count 1 time in CW and then tie exactly, the later by the propagation
     /// delay between them.
+    ///
+    /// That tie is exact only while the two stations keep their distance. ns-2 keeps time
+    /// in doubles: when the sender of the tying frame also sent the frame whose end started
+    /// this station's count, the frame arrives first, and this station defers, exactly when
+    /// its propagation delay has shrunk since (the two approach; `early`).
     pub fn receiving(&self, t: u64) -> bool {
-        self.in_recv || self.rx.is_some_and(|rx| rx.start < t && t < rx.end)
+        self.in_recv
+            || self
+                .rx
+                .is_some_and(|rx| (rx.start < t || rx.start == t && rx.early) && t < rx.end)
     }
 }
 
@@ -383,6 +400,7 @@ impl WifiChannel {
                     rx: None,
                     in_recv: false,
                     nav: 0,
+                    idle_ref: None,
                     cw: cfg.cw_min,
                     ssrc: 0,
                     slrc: 0,
@@ -445,11 +463,14 @@ impl WifiChannel {
 
     /// The received power at `r` of a frame `s` sends from `from` at `now`, and its
     /// propagation delay in ns.
-    fn pair_link(&mut self, s: usize, r: usize, from: Position, now: u64) -> (f64, u64) {
+    ///
+    /// Also the delay unrounded (ns). The cache holds only pairs that never move, whose
+    /// delay is the same for every frame, so the rounded one stands in for it there.
+    fn pair_link(&mut self, s: usize, r: usize, from: Position, now: u64) -> (f64, u64, f64) {
         let slot = s * self.st.len() + r;
         if let Some(&(power, delay)) = self.pair_cache.get(slot) {
             if !power.is_nan() {
-                return (power, delay);
+                return (power, delay, delay as f64);
             }
         }
         let d = from.distance(self.pos_at(r, now));
@@ -457,7 +478,7 @@ impl WifiChannel {
         if let Some(cached) = self.pair_cache.get_mut(slot) {
             *cached = link;
         }
-        link
+        (link.0, link.1, d / SPEED_OF_LIGHT * 1e9)
     }
 
     pub fn config(&self) -> &WifiConfig {
@@ -924,6 +945,7 @@ impl WifiChannel {
         self.first_frame_at.get_or_insert(now);
         let air = frame.air;
         self.st[s].tx_until = now + air;
+        self.st[s].idle_ref = None;
         self.arm(s, SEND, now + timeout, out);
         // Half duplex: a frame being received while we start sending is lost (ns-2
         // `transmit` marks `pktRx_` in error).
@@ -963,14 +985,14 @@ impl WifiChannel {
             if dx * dx + dy * dy > skip_beyond_sq {
                 continue;
             }
-            let (power, delay) = self.pair_link(s, r, from, now);
+            let (power, delay, delay_exact) = self.pair_link(s, r, from, now);
             if power < self.cfg.cs_threshold_w {
                 continue; // below CSThresh the frame does not exist here
             }
             let t0 = now + delay;
             let end = t0 + air;
             self.settle(r, t0, out);
-            self.recv_start(r, fid, t0, end, power, now, out);
+            self.recv_start(r, s, fid, t0, end, (power, delay_exact), now, out);
             receivers.push((r as u16, end));
             last_end = last_end.max(end);
         }
@@ -981,21 +1003,27 @@ impl WifiChannel {
         self.push_agenda(last_end, ((fid as u32) << 3) | FRAME_END as u32);
     }
 
-    /// The first bit of a frame reaches station `r` at `t0` (ns-2 `Mac802_11::recv`).
+    /// The first bit of a frame `s` sent reaches station `r` at `t0` (ns-2
+    /// `Mac802_11::recv`), with `power` and the unrounded propagation delay in `link`.
     #[allow(clippy::too_many_arguments)]
-    fn recv_start(
+    pub(super) fn recv_start(
         &mut self,
         r: usize,
+        s: usize,
         fid: usize,
         t0: u64,
         end: u64,
-        power: f64,
+        link: (f64, f64),
         now: u64,
         out: &mut IfaceOutput,
     ) {
+        let (power, delay_exact) = link;
         let error = self.st[r].tx_until > t0 || power < self.cfg.rx_threshold_w;
         let cp = self.cfg.capture_threshold;
         let eifs = self.t.eifs;
+        let early = self.st[r]
+            .idle_ref
+            .is_some_and(|(from, before)| from == s && delay_exact < before);
         let newcomer = Reception {
             frame: fid,
             start: t0,
@@ -1003,6 +1031,8 @@ impl WifiChannel {
             power,
             error,
             coll: false,
+            delay_exact,
+            early,
         };
         let st = &mut self.st[r];
         match st.rx.as_mut() {
@@ -1088,6 +1118,9 @@ impl WifiChannel {
     fn recv_end(&mut self, r: usize, rx: Reception, out: &mut IfaceOutput) {
         let t = rx.end;
         let eifs = self.t.eifs;
+        if let Some(f) = self.frames[rx.frame].as_ref() {
+            self.st[r].idle_ref = Some((usize::from(f.src), rx.delay_exact));
+        }
         if self.st[r].tx_until > t {
             // Transmitting when it ends: never seen, no NAV (ns-2 `tx_active_`).
         } else if rx.coll {

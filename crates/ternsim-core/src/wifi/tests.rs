@@ -517,6 +517,50 @@ fn a_frame_arriving_first_is_received_first_even_if_sent_second() {
     assert!(d.arrivals.is_empty());
 }
 
+/// ns-2 keeps time in doubles, so a frame whose first bit is due in the very nanosecond a
+/// station's backoff ends can still come first. Station 0's count started at the end of a
+/// frame from station 1 that took 333.6 ns to arrive: a frame from 1 taking 333.0 ns now (1
+/// came closer) arrives first and the medium is busy at its rounded start; one taking 334.0
+/// ns (1 went away), or one from another sender, arrives after the backoff's end and is not
+/// yet being received then (both send, as for stations that keep their distance).
+#[test]
+fn a_tie_with_a_backoff_end_goes_to_the_frame_whose_sender_came_closer() {
+    let pos = [(0.0, 0.0), (100.0, 0.0), (0.0, 100.0)];
+    let mut d = Driver::new(basic_access(), &pos);
+    // A broadcast of station 1 sets both receivers' reference: its sender and exact delay.
+    d.submit(1, udp_packet(1, 9, 100), Addr::BROADCAST);
+    d.run_until(10_000 * US);
+    let ns = |m: f64| m / crate::wifi::propagation::SPEED_OF_LIGHT * 1e9;
+    assert_eq!(d.ch.st[0].idle_ref, Some((1, ns(100.0))));
+    assert_eq!(d.ch.st[2].idle_ref, Some((1, ns(100.0 * 2f64.sqrt()))));
+    assert_eq!(d.ch.st[1].idle_ref, None);
+
+    let mut out = IfaceOutput::default();
+    for (from, delay, busy_at_start) in [(1, 333.0, true), (1, 334.0, false), (2, 333.0, false)] {
+        let mut d = Driver::new(basic_access(), &pos);
+        d.ch.st[0].idle_ref = Some((1, 333.6));
+        let t0 = 20_000 * US;
+        d.ch.recv_start(
+            0,
+            from,
+            0,
+            t0,
+            t0 + 1_000 * US,
+            (1e-6, delay),
+            t0 - 300,
+            &mut out,
+        );
+        let st = &d.ch.st[0];
+        assert_eq!(
+            st.rx.map(|rx| rx.early),
+            Some(busy_at_start),
+            "{from} {delay}"
+        );
+        assert_eq!(st.receiving(t0), busy_at_start, "{from} {delay}");
+        assert!(st.receiving(t0 + 1) && !st.receiving(t0 - 1));
+    }
+}
+
 /// EIFS: C (400 m from A) senses A's broadcast but cannot decode it. C's broadcast, queued
 /// during A's frame, waits until the frame's end at C + EIFS 364 + DIFS 50 + 2 slots.
 /// A's broadcast: 1040 + 52 octets at 1 Mb/s = 192 + 8·1068 = 8736 µs, from 75 µs.

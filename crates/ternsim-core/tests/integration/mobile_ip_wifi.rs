@@ -173,29 +173,29 @@ fn base_rtt_over_the_80211_last_hop_is_the_hand_worked_sum() {
 /// coverage is the channel's 75 m reception range, so the mobile node enters FA1's, FA2's,
 /// FA1's and HA's range at the same instants as the fixed-link coverage (22.93, 47.93,
 /// 82.93, 107.93 s: tests/mobile_ip.rs) and switches on the first advertisement it decodes,
-/// less than one beacon period later. The care-of address changes at least four times; the
-/// sender re-measures BaseRTT when an ACK brings the sink's flipped SIG bit, so once for each
-/// change an ACK follows. The flow keeps going in every interval between handoffs but the
-/// last: back home, HA's DSDV needs MN's route and TCP's backed-off timer runs past the end
-/// (ns-2's `vegas_fig3.tcl` stalls there too in some seeds, README "The ns-2 script of Fig. 3").
+/// less than one beacon period later. The sender re-measures BaseRTT when an ACK brings the
+/// sink's flipped SIG bit, so once for each change an ACK follows. Seed 1: four changes, one
+/// per entry, each followed by ACKs, so four re-measurements, and the flow goes on in every
+/// interval, back home included. (Before stations that approach each other won the ties of
+/// a backoff's end with a frame's arrival as in ns-2, this seed also lost one of HA's
+/// advertisements at home, switched twice more and stalled there: ns-2's
+/// `vegas_fig3.tcl` stalls at home in some seeds, README "The ns-2 script of Fig. 3".)
 #[test]
 fn handoffs_follow_the_radio_range_and_demo_vegas_remeasures_at_each() {
     let out = run_with(&[RTT_TRACE, TOPOLOGY_TRACE, DEMO_VEGAS], 1);
     let changes = topology_events(&out, "care_of_change");
-    assert!(changes.len() >= 4, "{changes:?}");
+    assert_eq!(changes.len(), 4, "{changes:?}");
     for (c, enter) in changes.iter().zip([22.9289, 47.9289, 82.9289, 107.9289]) {
         assert!(*c > enter && *c < enter + 1.0, "{c} after {enter}");
     }
-    // Seed 1 also misses one of HA's advertisements at home (DSDV's updates and jittered
-    // broadcasts share the channel): HA forgotten at 110.06 s, MN switches to FA1, still in
-    // its list, and back to HA on HA's next advertisement at 110.16 s. No ACK reaches CN after
-    // the return home (108.17 s) before the end, so the last three changes are never seen:
-    // three re-measurements, one per handoff an ACK followed.
-    assert_eq!(changes.len(), 6, "{changes:?}");
-    assert!(changes[4] > 110.0 && changes[5] - changes[4] < 1.0);
-    assert_eq!(out.summary.flows[0].base_rtt_remeasures, Some(3));
-    assert!(rtts_ms(&out, 108.0, 120.0).is_empty());
-    for (from, to) in [(1.0, 20.0), (26.0, 46.0), (50.0, 80.0), (85.0, 105.0)] {
+    assert_eq!(out.summary.flows[0].base_rtt_remeasures, Some(4));
+    for (from, to) in [
+        (1.0, 20.0),
+        (26.0, 46.0),
+        (50.0, 80.0),
+        (85.0, 105.0),
+        (110.0, 120.0),
+    ] {
         let n = rtts_ms(&out, from, to).len();
         assert!(
             n as f64 > 10.0 * (to - from),
