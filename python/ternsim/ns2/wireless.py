@@ -57,6 +57,8 @@ def shadowing_seed(source: str, n: int) -> int:
     if source == "raw":
         return (1 << 32) + (n & 0xFFFFFFFF)
     return 1 << 33
+
+
 #: node-config keys with the one value ternsim models.
 ONLY = {
     "llType": "LL",
