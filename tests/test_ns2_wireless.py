@@ -300,7 +300,7 @@ REFUSED = [
     ("Phy/WirelessPhy set Foo_ 1\n" + CONFIG, 7, "Phy/WirelessPhy Foo_: not supported"),
     ("$ns use-newtrace\n" + CONFIG, 7, "use-newtrace: not supported"),
     (CONFIG.replace("-macTrace OFF", "-phyTrace ON"), 7, "-phyTrace ON: not supported"),
-    ("set p [new Propagation/Shadowing]\n" + CONFIG, 7, "new Propagation/Shadowing: not supp"),
+    ("set p [new Propagation/Nakagami]\n" + CONFIG, 7, "new Propagation/Nakagami: not supp"),
     (CONFIG + NODES.replace("random-motion 0", "random-motion 1"), 14, "random-motion 1: not"),
     (CONFIG + NODES.replace("Z_ 0.0", "Z_ 3.0"), 17, "Z_ other than 0: not supported"),
     (

@@ -50,6 +50,7 @@ PARENT: dict[str, str | None] = {
     "Channel/WirelessChannel": None,
     "Propagation/TwoRayGround": None,
     "Propagation/FreeSpace": None,
+    "Propagation/Shadowing": None,
     "Phy/WirelessPhy": None,
     "Mac/802_11": None,
     "Antenna/OmniAntenna": None,
@@ -205,6 +206,13 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "offset_": "0.0",
         "burstlen_": "0.0",
         "default_drop_": "0",
+    },
+    # The log-normal shadowing model's variables (mobile/shadowing.cc binds them).
+    "Propagation/Shadowing": {
+        "pathlossExp_": "2.0",
+        "std_db_": "4.0",
+        "dist0_": "1.0",
+        "seed_": "0",
     },
     "RandomVariable/Uniform": {"min_": "0.0", "max_": "1.0"},
     "RandomVariable/Exponential": {"avg_": "1.0"},

@@ -173,7 +173,7 @@ class _Session:
             "Application/FTP, "
             "Application/Traffic/{CBR,Exponential,Pareto}; for wireless scripts create-god, "
             "God, ns-random, Topography, Channel/WirelessChannel, Propagation/{TwoRayGround,"
-            "FreeSpace} and the class variables of " + ", ".join(classes.WIRELESS_VARS)
+            "FreeSpace,Shadowing} and the class variables of " + ", ".join(classes.WIRELESS_VARS)
         )
 
     # --- the run ----------------------------------------------------------------------------

@@ -114,7 +114,10 @@ def carrier_sense_distance(
     """ns-2.35's ``distCST_``: the distance at which the received power falls to
     ``CSThresh_`` (gains 1), by the inverse of the channel's propagation model: two-ray ground
     ``(Pt·hr²·ht² / Pr)^(1/4)`` (``TwoRayGround::getDist``, no system loss, no crossover),
-    free space ``√(Pt·λ² / (L·Pr)) / 4π`` (``FreeSpace::getDist``)."""
+    free space ``√(Pt·λ² / (L·Pr)) / 4π`` (``FreeSpace::getDist``); shadowing none, DBL_MAX
+    (``Shadowing::getDist``: a frame reaches every node, which draws its own power)."""
+    if propagation == "Propagation/Shadowing":
+        return sys.float_info.max
     if propagation == "Propagation/FreeSpace":
         wavelength = 3e8 / frequency_hz  # ns-2's SPEED_OF_LIGHT
         return math.sqrt((pt * wavelength * wavelength) / (system_loss * cs_threshold)) / (

@@ -152,6 +152,9 @@ class Model:
         #: The first mobile node's radio: (highest antenna, carrier-sense distance), which
         #: ns-2 prints at the channel's first frame.
         self.radio_reach: tuple[float, float] | None = None
+        #: The Propagation/Shadowing that `-propType Propagation/Shadowing` makes (ns-lib.tcl
+        #: makes one, with the first mobile node).
+        self.shadowing_prop: Obj | None = None
         #: Set by the driver: writes the trace lines recorded so far into the trace channel.
         self.pull_trace = lambda: None
         #: `$ns monitor-queue`'s QueueMonitor objects.
@@ -237,6 +240,11 @@ class Model:
         b["Topography"] = {"load_flatgrid": self.load_flatgrid}
         b["Propagation/TwoRayGround"] = {"topography": lambda o, a: ""}
         b["Propagation/FreeSpace"] = {"topography": lambda o, a: ""}
+        b["Propagation/Shadowing"] = {
+            "topography": lambda o, a: "",
+            "set": self.shadowing_set,
+            "seed": self.shadowing_seed,
+        }
         b["RNG"] = {"seed": self.rng_seed}
         b["God"] = {
             "set-dist": lambda o, a: "",
@@ -353,6 +361,11 @@ class Model:
         elif classes.is_a(base, "Application"):
             obj.info.update(agent=None)
             self.apps.append(obj)
+        elif base == "Propagation/Shadowing":
+            # The constructor seeds the model's RNG from seed_ as it is then (predef source):
+            # setting the object's seed_ afterwards changes nothing (shadowing.cc).
+            seed = self.o.getvar(obj, "seed_")
+            obj.info["seed"] = self._shadowing_seed(("predef", seed))
         else:
             self.errors.on_create(obj, base, args)
 
@@ -447,6 +460,17 @@ class Model:
             if "propType" in config and config["propType"] != prop.cls:
                 raise Refusal("-propType and -propInstance name different models")
             config["propType"] = prop.cls
+        elif config["propType"] == "Propagation/Shadowing":
+            # ns-lib.tcl makes the one instance of -propType with the first mobile node.
+            if self.shadowing_prop is None:
+                self.shadowing_prop = self.o.create("Propagation/Shadowing")
+            prop = self.shadowing_prop
+        if config["propType"] == "Propagation/Shadowing":
+            shadowing: dict[str, object] = {
+                var: self.o.getvar(prop, var) for var in wireless.SHADOWING_KEYS
+            }
+            shadowing["seed"] = prop.info["seed"]
+            config["shadowing"] = shadowing
         values = {
             cls: classes.class_defaults(cls, self.o.class_sets) for cls in classes.WIRELESS_VARS
         }
@@ -508,6 +532,50 @@ class Model:
             reg = self.o.create(cls)
             reg.info.update(node=n, port=0, mip_node=n)
             n.info.update(regagent=reg, ports=mobileip.RESERVED_PORTS)
+
+    def shadowing_set(self, prop: Obj, args: tuple) -> str:
+        """``$prop set var [value]`` on a Propagation/Shadowing: its bound variables."""
+        if len(args) not in (1, 2):
+            raise Refusal("set: give VAR [VALUE]")
+        var = args[0]
+        if var not in classes.DEFAULTS["Propagation/Shadowing"]:
+            self._no_shadowing_var(var)
+        if len(args) == 1:
+            return self.o.getvar(prop, var)
+        value = args[1]
+        self._before_run(f"$prop set {var}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise Refusal(f"Propagation/Shadowing {var} {value}: not a number ns-2 reads") from None
+        if var == "seed_" and not number.is_integer():
+            raise Refusal(f"Propagation/Shadowing seed_ {value}: not an integer")
+        self.o.setvar(prop, var, value)
+        return value
+
+    def _no_shadowing_var(self, var: str) -> None:
+        names = ", ".join(classes.DEFAULTS["Propagation/Shadowing"])
+        raise Refusal(f"Propagation/Shadowing {var}: not supported; supported: {names}")
+
+    def _shadowing_seed(self, args: tuple) -> int:
+        source, text = args
+        try:
+            n = int(float(text))
+        except ValueError:
+            raise Refusal(f"seed {source} {text}: not an integer") from None
+        if source == "predef" and not 0 <= n < wireless.PREDEF_SEEDS:
+            # ns-2's RNG::set_seed aborts on any other index.
+            raise Refusal(f"seed predef {text}: ns-2 has predefined seeds 0 to 63 only")
+        return wireless.shadowing_seed(source, n)
+
+    def shadowing_seed(self, prop: Obj, args: tuple) -> str:
+        """``$prop seed predef|raw|heuristic N`` (shadowing.cc `Shadowing::command`): picks
+        the stream the model draws from (see :func:`wireless.shadowing_seed`)."""
+        if len(args) != 2 or args[0] not in ("predef", "raw", "heuristic"):
+            raise Refusal("seed: give predef N, raw N or heuristic N")
+        self._before_run("$prop seed")
+        prop.info["seed"] = self._shadowing_seed(args)
+        return ""
 
     def _mobile(self, node: Obj, what: str) -> Obj:
         if not node.info.get("mobile"):

@@ -32,7 +32,33 @@ IFQ = {"Queue/DropTail/PriQueue": "priqueue", "CMUPriQueue": "cmu_priqueue"}
 PROPAGATION = {
     "Propagation/TwoRayGround": "two_ray_ground",
     "Propagation/FreeSpace": "free_space",
+    "Propagation/Shadowing": "shadowing",
 }
+#: The shadowing model's variables (`$prop set var value`, `Propagation/Shadowing set var
+#: value`) -> `[wireless]` key and conversion. `seed_` is read when the object is made.
+SHADOWING_KEYS: dict[str, tuple[str, Any]] = {
+    "pathlossExp_": ("path_loss_exponent", float),
+    "std_db_": ("shadowing_deviation", lambda v: f"{float(v)!r}dB"),
+    "dist0_": ("reference_distance", lambda v: f"{float(v)!r}m"),
+}
+#: ns-2's predefined seed table has 64 entries (tools/rng.cc, `N_SEEDS_`).
+PREDEF_SEEDS = 64
+
+
+def shadowing_seed(source: str, n: int) -> int:
+    """The `[wireless] shadowing_seed` of ``$prop seed SOURCE N``: which of ternsim's shadowing
+    streams the draws come from. ns-2 seeds the model's own RNG (shadowing.cc
+    `Shadowing::command`): `predef N` takes the N-th of its 64 predefined seeds, `raw N` the
+    number itself, `heuristic` the time of day. ternsim draws from its own streams, so these
+    only pick one: predef N is stream N, raw N stream 2^32 + N (apart from every predef one),
+    and heuristic one fixed stream, 2^33 (a run stays reproducible)."""
+    if source == "predef":
+        return n
+    if source == "raw":
+        return (1 << 32) + (n & 0xFFFFFFFF)
+    return 1 << 33
+
+
 #: node-config keys with the one value ternsim models.
 ONLY = {
     "llType": "LL",
@@ -199,11 +225,12 @@ def check_key(key: str, value: str) -> str | None:
 # --- the scenario ----------------------------------------------------------------------------
 
 
-def snapshot(config: dict[str, str], class_values: dict[str, dict[str, str]]) -> dict[str, Any]:
+def snapshot(config: dict[str, Any], class_values: dict[str, dict[str, str]]) -> dict[str, Any]:
     """What a mobile node made now copies: its [wireless] and [routing] settings.
 
     ``config`` holds the node-config values with objects already resolved to their classes
-    (`propInstance` -> `propType`); ``class_values`` the wireless classes' variables now."""
+    (`propInstance` -> `propType`) and, under shadowing, the model's variables and seed
+    stream under `shadowing`; ``class_values`` the wireless classes' variables now."""
     wireless: dict[str, Any] = {}
     for cls in ("Mac/802_11", "Phy/WirelessPhy", "Antenna/OmniAntenna"):
         for var, (key, conv) in CLASS_KEYS[cls].items():
@@ -213,6 +240,11 @@ def snapshot(config: dict[str, str], class_values: dict[str, dict[str, str]]) ->
         # fix off (the wireless tutorial's preamble).
         del wireless["bug_fix_timer"]
     wireless["propagation"] = PROPAGATION[config["propType"]]
+    shadowing = config.get("shadowing")
+    if shadowing is not None:
+        for var, (key, conv) in SHADOWING_KEYS.items():
+            wireless[key] = conv(shadowing[var])
+        wireless["shadowing_seed"] = shadowing["seed"]
     wireless["ifq"] = IFQ[config["ifqType"]]
     wireless["ifq_length"] = int(config["ifqLen"])
     protocol = config["adhocRouting"]

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::units::{Bytes, Duration, Length, Power, Rate, Speed};
+use super::units::{Bytes, Decibels, Duration, Length, Power, Rate, Speed};
 
 /// A whole scenario file.
 #[derive(Clone, Debug, Deserialize)]
@@ -174,9 +174,24 @@ pub struct WirelessSpec {
     /// CPThresh, a power ratio (ns-2: 10).
     #[serde(default)]
     pub capture_threshold: Option<f64>,
-    /// `two_ray_ground` (default) or `free_space`.
+    /// `two_ray_ground` (default), `free_space` or `shadowing` (log-normal, ns-2
+    /// `Propagation/Shadowing`).
     #[serde(default)]
     pub propagation: Option<String>,
+    /// Shadowing: the path-loss exponent β (ns-2 `pathlossExp_`, default 2.0).
+    #[serde(default)]
+    pub path_loss_exponent: Option<f64>,
+    /// Shadowing: the deviation σ of the per-frame log-normal term, e.g. `"4dB"` (ns-2
+    /// `std_db_`, default 4 dB).
+    #[serde(default)]
+    pub shadowing_deviation: Option<Decibels>,
+    /// Shadowing: the close-in reference distance d0 (ns-2 `dist0_`, default 1 m).
+    #[serde(default)]
+    pub reference_distance: Option<Length>,
+    /// Shadowing: which of the run's shadowing streams the draws come from (ns-2's
+    /// `$prop seed`; default 0).
+    #[serde(default)]
+    pub shadowing_seed: Option<u64>,
     #[serde(default)]
     pub tx_power: Option<Power>,
     #[serde(default)]

@@ -16,6 +16,7 @@ pub const BYTES_UNITS: &str = "B, kB, KB, MB, GB, KiB, MiB, GiB";
 pub const LENGTH_UNITS: &str = "m, km";
 pub const POWER_UNITS: &str = "W, mW, uW, nW, pW, dBm";
 pub const SPEED_UNITS: &str = "m/s, km/h";
+pub const DECIBEL_UNITS: &str = "dB";
 
 /// Splits `"12.5ms"` into `(12.5, "ms")`.
 fn split_number(s: &str) -> Result<(f64, &str), String> {
@@ -180,6 +181,25 @@ pub fn parse_speed(s: &str) -> Result<f64, String> {
     Ok(v * scale)
 }
 
+/// Parses a level difference such as `"4dB"` (the shadowing model's deviation); must be
+/// >= 0.
+pub fn parse_decibels(s: &str) -> Result<f64, String> {
+    let (v, unit) = split_number(s)?;
+    match unit {
+        "dB" => {}
+        "" => return Err(format!("`{s}` has no unit; allowed units: {DECIBEL_UNITS}")),
+        other => {
+            return Err(format!(
+                "bad unit `{other}` in `{s}`; allowed units: {DECIBEL_UNITS}"
+            ))
+        }
+    }
+    if v < 0.0 {
+        return Err(format!("`{s}` is negative; a deviation must be >= 0"));
+    }
+    Ok(v)
+}
+
 macro_rules! unit_type {
     ($name:ident, $inner:ty, $parse:ident, $what:literal) => {
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -218,6 +238,13 @@ unit_type!(Bytes, u64, parse_bytes, "byte size");
 unit_type!(Length, f64, parse_length, "distance");
 unit_type!(Power, f64, parse_power, "power");
 unit_type!(Speed, f64, parse_speed, "speed");
+unit_type!(Decibels, f64, parse_decibels, "level in dB");
+
+impl Decibels {
+    fn no_unit(number: &str) -> String {
+        no_unit_hint(number, "dB", "decibels", DECIBEL_UNITS)
+    }
+}
 
 impl Speed {
     fn no_unit(number: &str) -> String {

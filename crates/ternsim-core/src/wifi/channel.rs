@@ -41,7 +41,7 @@ use crate::wifi::config::{
 use crate::wifi::grid::Grid;
 use crate::wifi::ifq::{Enqueued, Ifq, Queued, Waiting};
 use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
-use crate::wifi::propagation::{propagation_delay_ns, SPEED_OF_LIGHT};
+use crate::wifi::propagation::{propagation_delay_ns, shadowing_factor, SPEED_OF_LIGHT};
 use crate::wifi::stats::WifiStats;
 
 /// The most stations a channel keeps its pair cache for (`WifiChannel::pair_cache`): an
@@ -282,6 +282,9 @@ pub struct WifiChannel {
     /// position recorded at the last re-bucket.
     speed_bound_mps: f64,
     scratch: Vec<u16>,
+    /// Under the shadowing model: the stream of the per-frame, per-receiver draws (ns-2's
+    /// one `RNG` per `Propagation/Shadowing` object). See [`WifiChannel::set_shadowing_stream`].
+    shadowing_rng: RandomStream,
     /// Every armed deadline, earliest (time, insertion order) first. Lazily cleaned.
     agenda: MinHeap<Deadline>,
     agenda_seq: u64,
@@ -435,6 +438,7 @@ impl WifiChannel {
             sense_reach_m,
             speed_bound_mps,
             scratch: Vec::new(),
+            shadowing_rng: RandomStream::named(0, "wifi/shadowing/0"),
             agenda: MinHeap::with_capacity(64),
             agenda_seq: 0,
             requested: Vec::new(),
@@ -479,6 +483,12 @@ impl WifiChannel {
             *cached = link;
         }
         (link.0, link.1, d / SPEED_OF_LIGHT * 1e9)
+    }
+
+    /// The stream the shadowing draws come from (the world names it after the run seed and
+    /// the model's seed, `wifi/shadowing/<seed>`). Unused under the other models.
+    pub fn set_shadowing_stream(&mut self, rng: RandomStream) {
+        self.shadowing_rng = rng;
     }
 
     pub fn config(&self) -> &WifiConfig {
@@ -975,6 +985,7 @@ impl WifiChannel {
         let drift = self.speed_bound_mps * now.saturating_sub(self.last_regrid) as f64 * 1e-9;
         let skip_beyond = self.sense_reach_m + drift;
         let skip_beyond_sq = skip_beyond * skip_beyond;
+        let shadowing_db = self.cfg.radio.shadowing_std_db();
         for &r in &cands {
             let r = usize::from(r);
             if r == s {
@@ -985,7 +996,15 @@ impl WifiChannel {
             if dx * dx + dy * dy > skip_beyond_sq {
                 continue;
             }
-            let (power, delay, delay_exact) = self.pair_link(s, r, from, now);
+            let (mut power, delay, delay_exact) = self.pair_link(s, r, from, now);
+            if let Some(sigma) = shadowing_db {
+                // shadowing.cc `Shadowing::Pr`: each receiver's copy of each frame gets its
+                // own N(0, σ) dB on top of the mean path loss; ns-2 draws it as the copy
+                // arrives (`WirelessPhy::sendUp`), ternsim as the frame leaves, from its own
+                // stream (the same distribution, not ns-2's numbers). The draw then decides
+                // everything the power does: CSThresh, RXThresh and capture.
+                power *= shadowing_factor(self.shadowing_rng.normal(0.0, sigma));
+            }
             if power < self.cfg.cs_threshold_w {
                 continue; // below CSThresh the frame does not exist here
             }

@@ -161,8 +161,13 @@ impl WifiConfig {
         self.radio.range_for_power(self.rx_threshold_w)
     }
 
-    /// Carrier-sense range implied by CSThresh: the farthest a frame can matter.
+    /// Carrier-sense range implied by CSThresh: the farthest a frame can matter. Unbounded
+    /// under shadowing, whose draws can lift a frame above CSThresh at any distance (ns-2's
+    /// `distCST_` is DBL_MAX then, see [`crate::wifi::Radio::unbounded_reach`]).
     pub fn cs_range_m(&self) -> f64 {
+        if self.radio.unbounded_reach() {
+            return f64::INFINITY;
+        }
         self.radio.range_for_power(self.cs_threshold_w)
     }
 

@@ -1,10 +1,16 @@
-//! Radio propagation: free space (Friis) and two-ray ground, as ns-2 models them
-//! (link-spec §3.4). Powers are in watts, distances in metres.
+//! Radio propagation: free space (Friis), two-ray ground and log-normal shadowing, as ns-2
+//! models them (link-spec §3.4). Powers are in watts, distances in metres.
 //!
 //! Two-ray ground uses Friis up to the crossover distance d_c = 4π·h_t·h_r/λ and the
 //! ground-reflection law P_t·G_t·G_r·h_t²·h_r²/(d⁴·L) beyond it. The inverse functions turn a
 //! range into the receive-power threshold that gives exactly that range, which is how ns-2's
 //! RXThresh (250 m) and CSThresh (550 m) defaults were produced.
+//!
+//! Shadowing (ns-2.35 `mobile/shadowing.cc`, `Propagation/Shadowing`) is the path-loss model
+//! with a log-normal term: in dB, Pr(d) = Pr_Friis(d0) − 10·β·log10(d/d0) + X with
+//! X ~ N(0, σ_dB) drawn anew for every frame at every receiver. [`Radio::rx_power`] gives the
+//! mean (X = 0); the channel draws X (`WifiChannel::transmit`) and applies it with
+//! [`shadowing_factor`].
 
 use crate::sim::time::round_to_u64;
 
@@ -18,6 +24,40 @@ pub enum PropagationModel {
     FreeSpace,
     /// Friis up to the crossover distance, two-ray ground beyond (ns-2 default).
     TwoRayGround,
+    /// Log-normal shadowing (ns-2 `Propagation/Shadowing`) with the parameters in
+    /// [`Radio::shadowing`].
+    Shadowing,
+}
+
+/// The parameters of the shadowing model: ns-2's `pathlossExp_`, `std_db_` and `dist0_`
+/// (defaults from `tcl/lib/ns-default.tcl`: 2.0, 4.0 dB, 1.0 m).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shadowing {
+    /// Path-loss exponent β.
+    pub path_loss_exp: f64,
+    /// Standard deviation σ of the shadowing term, in dB.
+    pub std_db: f64,
+    /// Close-in reference distance d0, in m.
+    pub dist0_m: f64,
+    /// Which of ternsim's shadowing streams the draws come from (`wifi/shadowing/<seed>`
+    /// under the run seed): ns-2 seeds the model's own RNG from `seed_` or `$prop seed`.
+    pub seed: u64,
+}
+
+impl Default for Shadowing {
+    fn default() -> Self {
+        Shadowing {
+            path_loss_exp: 2.0,
+            std_db: 4.0,
+            dist0_m: 1.0,
+            seed: 0,
+        }
+    }
+}
+
+/// The factor 10^(x/10) that a shadowing draw of `x_db` dB applies to the mean power.
+pub fn shadowing_factor(x_db: f64) -> f64 {
+    10f64.powf(x_db / 10.0)
 }
 
 /// The transmitter, antennas and path-loss law: everything that turns a distance into a
@@ -34,6 +74,8 @@ pub struct Radio {
     pub frequency_hz: f64,
     /// System loss L (≥ 1).
     pub system_loss: f64,
+    /// The shadowing model's parameters (used when `model` is `Shadowing`).
+    pub shadowing: Shadowing,
 }
 
 impl Default for Radio {
@@ -48,6 +90,7 @@ impl Default for Radio {
             antenna_height_m: 1.5,
             frequency_hz: 914e6,
             system_loss: 1.0,
+            shadowing: Shadowing::default(),
         }
     }
 }
@@ -77,8 +120,29 @@ impl Radio {
         self.tx_power_w * self.gain_tx * self.gain_rx * h2 * h2 / (d.powi(4) * self.system_loss)
     }
 
-    /// Received power at distance `d` (link-spec §3.4). Distance 0 is treated as 1 cm so a
-    /// co-located pair still gets a finite, very strong signal.
+    /// Mean received power of the shadowing model at `d` metres, in W: the Friis power at
+    /// d0 times (d/d0)^−β, i.e. Pr_Friis(d0) dB − 10·β·log10(d/d0). As in `Shadowing::Pr`
+    /// (shadowing.cc), a receiver at d0 or closer gets the reference power itself, and the
+    /// system loss L enters through Friis at d0.
+    pub fn shadowing_mean(&self, d: f64) -> f64 {
+        let sh = self.shadowing;
+        let pr0 = self.friis(sh.dist0_m);
+        if d > sh.dist0_m {
+            pr0 * 10f64.powf(-sh.path_loss_exp * (d / sh.dist0_m).log10())
+        } else {
+            pr0
+        }
+    }
+
+    /// The standard deviation in dB of the per-frame shadowing draw: `Some(σ)` under the
+    /// shadowing model, `None` under the deterministic ones.
+    pub fn shadowing_std_db(&self) -> Option<f64> {
+        (self.model == PropagationModel::Shadowing).then_some(self.shadowing.std_db)
+    }
+
+    /// Received power at distance `d` (link-spec §3.4); under shadowing, the mean power (the
+    /// channel applies each frame's draw). Distance 0 is treated as 1 cm so a co-located pair
+    /// still gets a finite, very strong signal.
     pub fn rx_power(&self, d: f64) -> f64 {
         let d = d.max(0.01);
         match self.model {
@@ -90,11 +154,14 @@ impl Radio {
                     self.two_ray(d)
                 }
             }
+            PropagationModel::Shadowing => self.shadowing_mean(d),
         }
     }
 
     /// The distance at which the received power falls to `power_w`: the inverse of
     /// [`Radio::rx_power`] (ns-2 `indep-utils/propagation/threshold.cc` solves the same).
+    /// Under shadowing it is the distance of that *mean* power, d0·(Pr_Friis(d0)/P)^(1/β)
+    /// (d0 at least): a frame's power there is above and below it half the time each.
     pub fn range_for_power(&self, power_w: f64) -> f64 {
         let base = self.tx_power_w * self.gain_tx * self.gain_rx / (power_w * self.system_loss);
         let friis_d = self.wavelength() / (4.0 * std::f64::consts::PI) * base.sqrt();
@@ -108,10 +175,24 @@ impl Radio {
                     (base * h2 * h2).powf(0.25)
                 }
             }
+            PropagationModel::Shadowing => {
+                let sh = self.shadowing;
+                let ratio = self.friis(sh.dist0_m) / power_w;
+                sh.dist0_m * ratio.powf(1.0 / sh.path_loss_exp).max(1.0)
+            }
         }
     }
 
-    /// The threshold power that makes `range_m` the exact reception (or carrier-sense) range.
+    /// Whether a frame can be sensed at any distance. ns-2's `Shadowing::getDist` returns
+    /// DBL_MAX, so the channel's carrier-sense distance `distCST_` is unbounded and every
+    /// node on the channel gets every frame (mac/channel.cc `calcHighestAntennaZ`,
+    /// `getAffectedNodes`); each then compares its own draw with CSThresh and RXThresh.
+    pub fn unbounded_reach(&self) -> bool {
+        self.model == PropagationModel::Shadowing
+    }
+
+    /// The threshold power that makes `range_m` the exact reception (or carrier-sense) range
+    /// (under shadowing, the range of the mean power).
     pub fn power_for_range(&self, range_m: f64) -> f64 {
         self.rx_power(range_m)
     }
@@ -176,6 +257,73 @@ mod tests {
         assert!((r.range_for_power(3.652e-10) - 250.01).abs() < 0.01);
         assert!((r.range_for_power(1.559e-11) - 550.02).abs() < 0.01);
         assert!((r.range_for_power(r.power_for_range(40.0)) - 40.0).abs() < 1e-9);
+    }
+
+    fn shadowing(path_loss_exp: f64, std_db: f64, dist0_m: f64) -> Radio {
+        Radio {
+            model: PropagationModel::Shadowing,
+            shadowing: Shadowing {
+                path_loss_exp,
+                std_db,
+                dist0_m,
+                seed: 0,
+            },
+            ..Radio::default()
+        }
+    }
+
+    /// The mean path loss of shadowing.cc against hand values. With the defaults (0.28183815
+    /// W, 914 MHz so λ = 299792458/914e6 = 0.3280005 m, L = 1), the Friis power at d0 = 1 m is
+    /// Pt·λ²/(16π²) = 0.28183815 · 0.10758433 / 157.91367 = 1.9201231e-4 W (−37.1667 dBW).
+    /// β = 2: 10 m is 20 dB down, 1.9201231e-6 W. β = 3: 100 m is 60 dB down, 1.9201231e-10 W.
+    /// d0 = 2 m: the reference power is a quarter, 4.8003077e-5 W; with β = 2.7, 250 m is
+    /// 27·log10(125) = 56.6166 dB below it, 4.8003077e-5 · 10^(−5.66166) = 1.0461936e-10 W.
+    /// Nearer than d0 the power is the reference power (avg_db = 0 in `Shadowing::Pr`).
+    #[test]
+    fn shadowing_mean_power_is_the_path_loss_law() {
+        let r = shadowing(2.0, 4.0, 1.0);
+        assert!(rel(r.rx_power(1.0), 1.920_123_1e-4) < 1e-7);
+        assert!(rel(r.rx_power(0.5), 1.920_123_1e-4) < 1e-7);
+        assert!(rel(r.rx_power(10.0), 1.920_123_1e-6) < 1e-7);
+        assert!((10.0 * (r.rx_power(1.0) / r.rx_power(20.0)).log10() - 26.0206).abs() < 1e-4);
+        let r3 = shadowing(3.0, 4.0, 1.0);
+        assert!(rel(r3.rx_power(100.0), 1.920_123_1e-10) < 1e-7);
+        let r27 = shadowing(2.7, 4.0, 2.0);
+        assert!(rel(r27.rx_power(2.0), 4.800_307_7e-5) < 1e-7);
+        assert!(rel(r27.rx_power(250.0), 1.046_193_6e-10) < 1e-6);
+        // The range of a mean power is its inverse; σ does not enter the mean.
+        assert!((r27.range_for_power(1.046_193_6e-10) - 250.0).abs() < 1e-3);
+        assert_eq!(r27.range_for_power(1.0), 2.0);
+        assert_eq!(
+            shadowing(2.7, 0.0, 2.0).rx_power(250.0),
+            r27.rx_power(250.0)
+        );
+        assert_eq!(r.shadowing_std_db(), Some(4.0));
+        assert_eq!(Radio::default().shadowing_std_db(), None);
+    }
+
+    /// P(Pr ≥ RXThresh at d) = Q((10·log10 RXThresh − Pr_mean_dB(d))/σ), checked over draws
+    /// made as the channel makes them (`mean · 10^(N(0, σ)/10)`). β = 2.7, σ = 6 dB, d0 = 1 m,
+    /// d = 40 m; RXThresh is put at 0.5 σ = 3 dB above the mean (Q(0.5) = 0.3085375) and at
+    /// 1.2 σ = 7.2 dB below it (Q(−1.2) = 0.8849303). With n = 200 000 draws the standard
+    /// error is at most √(0.31·0.69/n) = 0.00103, and the tolerance 0.005 is about five of
+    /// them: a σ read as a variance (Q(0.5/√6) = 0.419), in natural units, or a draw applied
+    /// twice would miss by far more.
+    #[test]
+    fn shadowing_reception_probability_is_q_of_the_margin() {
+        let r = shadowing(2.7, 6.0, 1.0);
+        let mean = r.rx_power(40.0);
+        let sigma = r.shadowing_std_db().unwrap();
+        for (z, want) in [(0.5, 0.308_537_5), (-1.2, 0.884_930_3)] {
+            let rx_thresh = mean * shadowing_factor(z * sigma);
+            let mut rng = crate::sim::RandomStream::named(7, "wifi/shadowing/test");
+            let n = 200_000;
+            let got = (0..n)
+                .filter(|_| mean * shadowing_factor(rng.normal(0.0, sigma)) >= rx_thresh)
+                .count() as f64
+                / f64::from(n);
+            assert!((got - want).abs() < 0.005, "z = {z}: {got} vs {want}");
+        }
     }
 
     #[test]

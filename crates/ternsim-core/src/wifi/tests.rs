@@ -1329,3 +1329,48 @@ fn bug_fix_timer_picks_the_backoff_or_the_defer_timer() {
         check(&d, 30 * US, 7);
     }
 }
+
+/// Shadowing on the channel: every receiver draws its own power for every frame. A sends
+/// 4000 broadcasts, 20 ms apart, to B and C, both 60 m away; β = 2.7, σ = 6 dB and RXThresh
+/// is the mean power at 60 m, so each copy is decoded with probability Q(0) = 0.5 and, the
+/// draws being independent, both copies with 0.25 (one draw shared by the receivers would
+/// give 0.5). Standard errors 0.0079 and 0.0068; the tolerance 0.03 is about four of them.
+/// A station 20 km away (mean power −37.17 − 27·4.301 = −153.3 dBW, 45 dB or 7.5 σ below
+/// CSThresh's −108.1 dBW) senses nothing.
+#[test]
+fn shadowing_draws_each_receivers_power_for_each_frame() {
+    use crate::wifi::propagation::Shadowing;
+    let mut cfg = legacy();
+    cfg.radio.model = PropagationModel::Shadowing;
+    cfg.radio.shadowing = Shadowing {
+        path_loss_exp: 2.7,
+        std_db: 6.0,
+        dist0_m: 1.0,
+        seed: 0,
+    };
+    cfg.rx_threshold_w = cfg.radio.rx_power(60.0);
+    let pos = [(0.0, 0.0), (60.0, 0.0), (0.0, 60.0), (20_000.0, 0.0)];
+    let mut d = Driver::new(cfg, &pos);
+    d.ch.set_shadowing_stream(RandomStream::named(1, "wifi/shadowing/0"));
+    let n = 4000u64;
+    for k in 0..n {
+        d.submit(0, udp_packet(k + 1, 9, 100), Addr::BROADCAST);
+        d.run_until((k + 1) * 20_000 * US);
+    }
+    let mut at = [0u64; 4];
+    let mut both = 0;
+    let mut by_uid = std::collections::HashMap::new();
+    for (_, port, p) in &d.arrivals {
+        at[usize::from(*port)] += 1;
+        let seen = by_uid.entry(p.uid).or_insert(0);
+        *seen += 1;
+        if *seen == 2 {
+            both += 1;
+        }
+    }
+    let frac = |c: u64| c as f64 / n as f64;
+    assert!((frac(at[1]) - 0.5).abs() < 0.03, "{at:?}");
+    assert!((frac(at[2]) - 0.5).abs() < 0.03, "{at:?}");
+    assert!((frac(both) - 0.25).abs() < 0.03, "{both}");
+    assert_eq!((at[3], d.ch.stats(3).rx_errors), (0, 0));
+}

@@ -529,7 +529,9 @@ impl World {
                 .fold(0.0, f64::max);
             cfg.max_speed_mps = cfg.max_speed_mps.max(fastest);
             let rx_range = cfg.rx_range_m();
+            let shadowing_stream = format!("wifi/shadowing/{}", cfg.radio.shadowing.seed);
             let mut channel = WifiChannel::new(cfg, stations);
+            channel.set_shadowing_stream(RandomStream::named(seed, &shadowing_stream));
             channel.trace_queues = sc.traces.queues;
             channel.station_names = placed.iter().map(|&i| sc.nodes[i].name.clone()).collect();
             devices.push(Device::Wifi(Box::new(channel)));

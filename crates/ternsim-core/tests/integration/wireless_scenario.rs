@@ -35,6 +35,41 @@ fn ranges_become_the_ns2_thresholds() {
     assert!((p.rx_threshold_w / 3.652e-10 - 1.0).abs() < 1e-3);
 }
 
+/// `propagation = "shadowing"` with its keys (ns-2 `pathlossExp_`, `std_db_`, `dist0_`, the
+/// seed stream); ns-2.35's defaults (2.0, 4 dB, 1 m) without them. A range is that of the
+/// mean power: 250 m under β = 2 from 1 m is 10^(−4.79588) = 1/62 500 of the Friis power
+/// at 1 m (1.9201231e-4 W), 3.0721969e-9 W. Every frame can reach every station.
+#[test]
+fn shadowing_keys_resolve_over_the_ns2_defaults() {
+    use ternsim_core::wifi::propagation::Shadowing;
+    use ternsim_core::wifi::PropagationModel;
+    let w = chain("propagation = \"shadowing\"\nrx_range = \"250m\"", "")
+        .unwrap()
+        .wireless
+        .unwrap();
+    assert_eq!(w.radio.model, PropagationModel::Shadowing);
+    assert_eq!(w.radio.shadowing, Shadowing::default());
+    assert!((w.rx_threshold_w / 3.072_196_9e-9 - 1.0).abs() < 1e-6);
+    assert!(w.cs_range_m().is_infinite());
+    let w = chain(
+        "propagation = \"shadowing\"\npath_loss_exponent = 2.7\nshadowing_deviation = \"6dB\"\n\
+         reference_distance = \"2m\"\nshadowing_seed = 5",
+        "",
+    )
+    .unwrap()
+    .wireless
+    .unwrap();
+    assert_eq!(
+        w.radio.shadowing,
+        Shadowing {
+            path_loss_exp: 2.7,
+            std_db: 6.0,
+            dist0_m: 2.0,
+            seed: 5
+        }
+    );
+}
+
 /// DSR runs over CMUPriQueue with the MAC tap and hands queued packets back on a failure
 /// (link-spec §3.6, §4.2); static routing keeps PriQueue and no tap.
 #[test]
@@ -81,10 +116,40 @@ fn bad_wireless_input_names_the_key_and_what_is_allowed() {
         ),
         ("mac_header = 60", "", "wireless.mac_header", "52"),
         (
-            "propagation = \"shadowing\"",
+            "propagation = \"nakagami\"",
             "",
             "wireless.propagation",
-            "two_ray_ground, free_space",
+            "two_ray_ground, free_space, shadowing",
+        ),
+        (
+            "path_loss_exponent = 3.0",
+            "",
+            "wireless.path_loss_exponent",
+            "propagation = \"shadowing\"",
+        ),
+        (
+            "propagation = \"shadowing\"\npath_loss_exponent = 0",
+            "",
+            "wireless.path_loss_exponent",
+            "a number > 0",
+        ),
+        (
+            "propagation = \"shadowing\"\nshadowing_deviation = 4",
+            "",
+            "wireless.shadowing_deviation",
+            "allowed units: dB",
+        ),
+        (
+            "propagation = \"shadowing\"\nshadowing_deviation = \"4dBm\"",
+            "",
+            "wireless.shadowing_deviation",
+            "allowed units: dB",
+        ),
+        (
+            "propagation = \"shadowing\"\nreference_distance = \"0m\"",
+            "",
+            "wireless.reference_distance",
+            "a distance > 0",
         ),
         (
             "ifq = \"red\"",

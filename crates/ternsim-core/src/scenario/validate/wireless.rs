@@ -2,7 +2,7 @@
 //! (DSR runs over ns-2's CMUPriQueue with the MAC tap and hands queued packets back on a link
 //! failure, link-spec §3.6 and §4.2).
 
-use super::super::schema::ScenarioSpec;
+use super::super::schema::{ScenarioSpec, WirelessSpec};
 use super::super::ScenarioError;
 use super::ResolvedNode;
 use crate::routing::RoutingConfig;
@@ -45,14 +45,18 @@ pub(super) fn wireless(
         cfg.radio.model = match p.as_str() {
             "two_ray_ground" => PropagationModel::TwoRayGround,
             "free_space" => PropagationModel::FreeSpace,
+            "shadowing" => PropagationModel::Shadowing,
             other => {
                 return Err(ScenarioError::at(
                     at("propagation"),
-                    format!("unknown model `{other}`; allowed: two_ray_ground, free_space"),
+                    format!(
+                        "unknown model `{other}`; allowed: two_ray_ground, free_space, shadowing"
+                    ),
                 ))
             }
         };
     }
+    shadowing(w, &mut cfg)?;
     if let Some(p) = w.tx_power {
         cfg.radio.tx_power_w = p.0;
     }
@@ -220,4 +224,50 @@ fn threshold(
         (Some(r), None) => Ok(Some(cfg.radio.power_for_range(r))),
         (None, p) => Ok(p),
     }
+}
+
+/// The shadowing model's keys: only with `propagation = "shadowing"`, each checked.
+fn shadowing(w: &WirelessSpec, cfg: &mut WifiConfig) -> Result<(), ScenarioError> {
+    let at = |key: &str| format!("wireless.{key}");
+    let given = [
+        ("path_loss_exponent", w.path_loss_exponent.is_some()),
+        ("shadowing_deviation", w.shadowing_deviation.is_some()),
+        ("reference_distance", w.reference_distance.is_some()),
+        ("shadowing_seed", w.shadowing_seed.is_some()),
+    ];
+    if cfg.radio.model != PropagationModel::Shadowing {
+        if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
+            return Err(ScenarioError::at(
+                at(key),
+                "only with propagation = \"shadowing\"",
+            ));
+        }
+        return Ok(());
+    }
+    let sh = &mut cfg.radio.shadowing;
+    if let Some(b) = w.path_loss_exponent {
+        if !(b.is_finite() && b > 0.0) {
+            return Err(ScenarioError::at(
+                at("path_loss_exponent"),
+                "allowed: a number > 0 (2 is free space)",
+            ));
+        }
+        sh.path_loss_exp = b;
+    }
+    if let Some(s) = w.shadowing_deviation {
+        sh.std_db = s.0;
+    }
+    if let Some(d) = w.reference_distance {
+        if !(d.0.is_finite() && d.0 > 0.0) {
+            return Err(ScenarioError::at(
+                at("reference_distance"),
+                "allowed: a distance > 0, e.g. \"1m\"",
+            ));
+        }
+        sh.dist0_m = d.0;
+    }
+    if let Some(seed) = w.shadowing_seed {
+        sh.seed = seed;
+    }
+    Ok(())
 }
