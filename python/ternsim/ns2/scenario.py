@@ -273,8 +273,6 @@ _RED_UNSUPPORTED: dict[str, tuple[str, str, Any]] = {
     "adaptive_": ("adaptive RED", "adaptive_ 0", lambda v: v == "0"),
     "cautious_": ("cautious marking", "cautious_ 0", lambda v: v == "0"),
     "drop_front_": ("dropping from the front", "drop_front_ false", lambda v: v == "0"),
-    "drop_rand_": ("dropping a random packet", "drop_rand_ false", lambda v: v == "0"),
-    "ns1_compat_": ("ns-1's count after a forced drop", "ns1_compat_ false", lambda v: v == "0"),
     "q_weight_": (
         "a weight below 0 other than ns-2's automatic -1 and -2",
         "q_weight_ > 0, or 0, -1, -2 (chosen from the link)",
@@ -372,7 +370,11 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
             raise Refusal(f"Queue/RED {message}: not supported", where=link.where)
     # ECN marking (`setbit_`, with `mark_p_`): written only when on, so that a scenario
     # without ECN reads as before.
-    ecn = {"setbit": True, "mark_p": num("mark_p_")} if flag("setbit_") else {}
+    extra = {"setbit": True, "mark_p": num("mark_p_")} if flag("setbit_") else {}
+    # A forced drop's victim drawn from the queue (`drop_rand_`), and ns-1's count after a
+    # forced drop (`ns1_compat_`): likewise written only when on.
+    extra |= {"drop_random": True} if flag("drop_rand_") else {}
+    extra |= {"ns1_compat": True} if flag("ns1_compat_") else {}
     return {
         "kind": "red",
         "limit": int(num("limit_")),
@@ -386,7 +388,7 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
         "queue_in_bytes": flag("queue_in_bytes_"),
         "mean_packet_size": f"{mean}B",
         "use_mark_p": flag("use_mark_p_"),
-        **ecn,
+        **extra,
     }
 
 

@@ -590,6 +590,13 @@ pub struct QueueTable {
     /// probability is below it.
     #[serde(default)]
     pub mark_p: Option<f64>,
+    /// ns-2 `drop_rand_` (default false): a forced drop takes a random queued packet (the
+    /// arrival among them) rather than the arrival.
+    #[serde(default)]
+    pub drop_random: Option<bool>,
+    /// ns-2 `ns1_compat_` (default false): a forced drop does not reset RED's count.
+    #[serde(default)]
+    pub ns1_compat: Option<bool>,
     /// SFQ: the number of buckets (ns-2 `buckets_`, default 16).
     #[serde(default)]
     pub buckets: Option<u32>,
