@@ -152,6 +152,11 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "ecn_": ("ecn", classes.boolean),
     "old_ecn_": ("old_ecn", classes.boolean),
     "slow_start_restart_": ("slow_start_restart", classes.boolean),
+    # ns-2 Agent/TCP's quiescence option, its RTT counter, and the window opened only while
+    # it limits the sender (refused for the other classes: TCP_UNMODELLED).
+    "QOption_": ("qoption", lambda v: float(v) != 0),
+    "EnblRTTCtr_": ("rtt_counter", lambda v: float(v) != 0),
+    "control_increase_": ("control_increase", lambda v: float(v) != 0),
     # ns-2's RTT estimator gains and RTO weight (rtt_update).
     "T_SRTT_BITS": ("srtt_bits", lambda v: int(float(v))),
     "T_RTTVAR_BITS": ("rttvar_bits", lambda v: int(float(v))),
@@ -166,9 +171,9 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "SetCWRonRetransmit_": ("true", "no CWR on a retransmission"),
     "ecn_syn_": ("false", "ECN-capable SYN/ACKs"),
     "max_connects_": ("-1", "giving up after a number of SYNs"),
-    "QOption_": ("0", "the Q option"),
-    "control_increase_": ("0", "increase limited by the sending rate"),
-    "EnblRTTCtr_": ("0", "the RTT counter"),
+    "QOption_": ("0", "the quiescence option, modelled for Agent/TCP only"),
+    "control_increase_": ("0", "increase limited by the sending rate, for Agent/TCP only"),
+    "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),
     "partial_ack_": ("false", "partial-ACK retransmission"),
     "windowInitOption_": ("1", "an initial window chosen from the segment size"),
     "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
@@ -185,6 +190,10 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "rttvar_init_": ("12", "another initial rttvar"),
     "generateDSacks_": ("false", "D-SACK blocks"),
 }
+
+
+#: Variables of TCP_UNMODELLED that ternsim models for ns-2's Agent/TCP (Tahoe) alone.
+_TAHOE_ONLY = ("QOption_", "control_increase_", "EnblRTTCtr_")
 
 
 def _same_value(a: str, b: str) -> bool:
@@ -208,6 +217,9 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
         return None
     if var == "numdupacksFrac_" and base == "Agent/TCP/Sack1" and not _same_value(value, "0"):
         # Sack1's duplicate-ACK threshold from the window (TCP_OPTIONS `dupack_frac`).
+        return None
+    if var in _TAHOE_ONLY and base == "Agent/TCP":
+        # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
         return None
     if (
         var == "windowInitOption_"

@@ -1027,6 +1027,15 @@ pub struct TcpOptions {
     /// A timeout with nothing outstanding restarts the window at one packet (ns-2
     /// `slow_start_restart_`, default true); false: only the timer restarts. AIMD variants.
     pub slow_start_restart: Option<bool>,
+    /// ns-2's TCP quiescence option (`QOption_`, default false; Tahoe only): an idle or
+    /// application-limited spell of an RTO or more cuts the window at the next send.
+    pub qoption: Option<bool>,
+    /// With `qoption`, spells counted in estimated RTTs (ns-2 `EnblRTTCtr_`, default false;
+    /// without `qoption` it changes nothing, as in ns-2).
+    pub rtt_counter: Option<bool>,
+    /// A new ACK opens the window only while the window limits the sender (ns-2
+    /// `control_increase_`, default false; Tahoe only).
+    pub control_increase: Option<bool>,
     /// ns-2's RTT estimator gains and RTO weight (`T_SRTT_BITS` 3, `T_RTTVAR_BITS` 2,
     /// `rttvar_exp_` 2): srtt gain 2^-srtt_bits, rttvar gain 2^-rttvar_bits, RTO = srtt +
     /// 2^rttvar_exp · rttvar.

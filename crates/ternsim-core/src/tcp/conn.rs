@@ -35,6 +35,9 @@ use super::traced::{TracedVar, VarTracer, VarValues, TRACED_VARS, TRACE_ORDER, T
 use super::variant::{RecoveryKind, WindowKind};
 use crate::sim::SimTime;
 
+mod quiescence;
+pub(crate) use quiescence::{idle_cut, IdleCut};
+
 /// Seconds for trace events, correctly rounded (0.3 s reads 0.3, not 0.30000000000000004).
 fn secs(t: SimTime) -> f64 {
     t.as_nanos() as f64 / 1e9
@@ -118,6 +121,8 @@ pub struct Conn {
     /// ns-2 `ncwndcuts_`: calls of `slowdown` (every loss reaction of the AIMD variants, the
     /// timeouts of the Vegas family).
     cwnd_cuts: i64,
+    /// ns-2's quiescence option (`QOption_`), when on ([`quiescence`]).
+    quiescence: Option<quiescence::Quiescence>,
     /// The variables a script traces, if any (`$tcp trace cwnd_`; see `super::traced`).
     tracer: Option<Box<VarTracer>>,
     /// Intermediate values ns-2 assigns within the window change about to be applied, in
@@ -161,6 +166,8 @@ impl Conn {
             data_bytes: 0,
             rexmit_bytes: 0,
             cwnd_cuts: 0,
+            // ns-2 `reset()` at the agent's creation, tick 0.
+            quiescence: cfg.qoption.then(|| quiescence::Quiescence::new(0)),
             tracer: None,
             transients: Vec::new(),
         }
@@ -519,6 +526,7 @@ impl Conn {
                 self.output(self.t_seqno - 1, now, out);
             } else {
                 self.output(self.t_seqno, now, out);
+                self.quiescence_after_send(now, out);
                 self.t_seqno += 1;
             }
             sent += 1;
@@ -537,6 +545,7 @@ impl Conn {
             && (t as f64) <= self.highest_ack as f64 + self.cwnd() + self.dupacks() as f64
         {
             self.output(t, now, out);
+            self.quiescence_after_send(now, out);
             self.t_seqno += 1;
         }
     }

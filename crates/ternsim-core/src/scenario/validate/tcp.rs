@@ -138,6 +138,21 @@ pub(super) fn apply_tcp_options(
         cfg.slow_start_restart = v;
     }
     for (key, value, slot) in [
+        ("qoption", opts.qoption, &mut cfg.qoption),
+        ("rtt_counter", opts.rtt_counter, &mut cfg.rtt_counter),
+        ("control_increase", opts.control_increase, &mut cfg.control_increase),
+    ] {
+        if let Some(v) = value {
+            if v && cfg.variant != TcpVariant::Tahoe {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "true is modelled for tahoe (ns-2 Agent/TCP) only",
+                ));
+            }
+            *slot = v;
+        }
+    }
+    for (key, value, slot) in [
         ("srtt_bits", opts.srtt_bits, &mut cfg.rto.srtt_bits),
         ("rttvar_bits", opts.rttvar_bits, &mut cfg.rto.rttvar_bits),
         ("rttvar_exp", opts.rttvar_exp, &mut cfg.rto.rttvar_exp),
