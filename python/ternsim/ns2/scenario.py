@@ -118,6 +118,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "numdupacks_": ("dupack_threshold", lambda v: int(float(v))),
     # Sack1 only (unmodelled_value refuses another value for the others).
     "numdupacksFrac_": ("dupack_frac", lambda v: int(float(v))),
+    # Sack1's partial-ACK response (bound by Agent/TCP/Sack1 alone; TCP_UNMODELLED).
+    "partial_ack_": ("partial_ack", classes.boolean),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -174,7 +176,6 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "QOption_": ("0", "the quiescence option, modelled for Agent/TCP only"),
     "control_increase_": ("0", "increase limited by the sending rate, for Agent/TCP only"),
     "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),
-    "partial_ack_": ("false", "partial-ACK retransmission"),
     "windowInitOption_": ("1", "an initial window chosen from the segment size"),
     "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
     "exitFastRetrans_": ("true", "staying in fast retransmit"),
@@ -1114,6 +1115,8 @@ class Translation:
             for var, (key, conv) in TCP_OPTIONS.items():
                 if not o.hasvar(agent, var):
                     continue
+                if var == "partial_ack_" and base != "Agent/TCP/Sack1":
+                    continue  # bound by ns-2's Sack1 alone
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)

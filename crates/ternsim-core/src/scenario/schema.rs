@@ -961,6 +961,9 @@ pub struct TcpOptions {
     /// Sack1: ns-2 `numdupacksFrac_` (default -1, no effect): the duplicate-ACK threshold is
     /// at least floor(cwnd) / this (C's integer division), raising it for large windows.
     pub dupack_frac: Option<i32>,
+    /// Sack1: ns-2 `partial_ack_` (default false): a partial ACK sends the next two
+    /// un-SACKed packets at once.
+    pub partial_ack: Option<bool>,
     /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.

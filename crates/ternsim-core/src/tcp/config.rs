@@ -161,6 +161,10 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// ns-2 `numdupacksFrac_` (Sack1 only; -1: no effect): see [`Self::dupack_threshold_at`].
     pub dupack_frac: i32,
+    /// Sack1: ns-2 `partial_ack_` (default false): a partial ACK in recovery sends the next
+    /// two packets not SACKed at once (`partial_ack_action`), takes one packet out of the
+    /// pipe instead of two, and restarts the timer only on the first partial ACK.
+    pub partial_ack: bool,
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
@@ -259,6 +263,7 @@ impl TcpConfig {
             precision_reduce: true,
             dupack_threshold: 3,
             dupack_frac: -1,
+            partial_ack: false,
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,

@@ -36,6 +36,7 @@ use super::variant::{RecoveryKind, WindowKind};
 use crate::sim::SimTime;
 
 mod quiescence;
+#[cfg(test)]
 pub(crate) use quiescence::{idle_cut, IdleCut};
 
 /// Seconds for trace events, correctly rounded (0.3 s reads 0.3, not 0.30000000000000004).
@@ -873,6 +874,13 @@ impl Conn {
 
     /// The next new packet for a send loop of its own (Sack1's pipe loop): returns `t_seqno`
     /// and advances it.
+    /// `t_seqno` raised to `seq` if below (ns-2 Sack1 `partial_ack_action`).
+    pub fn raise_t_seqno(&mut self, seq: Seq) {
+        if self.t_seqno < seq {
+            self.t_seqno = seq;
+        }
+    }
+
     pub fn take_next_seq(&mut self) -> Seq {
         self.t_seqno += 1;
         self.t_seqno - 1

@@ -186,6 +186,15 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.exit_recovery_fix {
         cfg.newreno.exit_recovery_fix = v;
     }
+    if let Some(v) = opts.partial_ack {
+        if v && cfg.variant != TcpVariant::Sack {
+            return Err(ScenarioError::at(
+                at("partial_ack"),
+                "true is modelled for sack1 (ns-2 Agent/TCP/Sack1) only",
+            ));
+        }
+        cfg.partial_ack = v;
+    }
     if let Some(v) = opts.dupack_frac {
         if v == 0 || (cfg.variant != TcpVariant::Sack && v != -1) {
             return Err(ScenarioError::at(
