@@ -524,9 +524,10 @@ def _manet_trace_metrics(path: Path, traffic: str) -> dict[str, float]:
     packets sent or forwarded (RTR ``s``/``f`` lines of AODV, DSR or DSDV's ``message``),
     drops by the interface queue (``D ... IFQ``, any packet) and data packets dropped by
     routing (``D ... RTR`` of TCP or CBR packets: no route, link failure callback; not the
-    ``D RTR TTL`` lines of AODV requests whose ring TTL runs out), and for CBR the agents' sent and received packets, the delivery
-    ratio and the mean and median delay of the received ones (matched by packet id; the mean
-    is dominated by the few packets an ARP entry or a route holds for tens of seconds)."""
+    ``D RTR TTL`` lines of AODV requests whose ring TTL runs out), and for CBR the agents'
+    sent and received packets, the delivery ratio and the mean and median delay of the
+    received ones (matched by packet id; the mean is dominated by the few packets an ARP
+    entry or a route holds for tens of seconds)."""
     routing = ifq = rtr = 0
     sent: dict[str, float] = {}
     delays: list[float] = []

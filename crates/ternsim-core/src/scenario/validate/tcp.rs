@@ -140,7 +140,11 @@ pub(super) fn apply_tcp_options(
     for (key, value, slot) in [
         ("qoption", opts.qoption, &mut cfg.qoption),
         ("rtt_counter", opts.rtt_counter, &mut cfg.rtt_counter),
-        ("control_increase", opts.control_increase, &mut cfg.control_increase),
+        (
+            "control_increase",
+            opts.control_increase,
+            &mut cfg.control_increase,
+        ),
     ] {
         if let Some(v) = value {
             if v && cfg.variant != TcpVariant::Tahoe {

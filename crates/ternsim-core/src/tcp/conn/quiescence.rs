@@ -196,7 +196,13 @@ impl Conn {
     }
 
     /// ns-2 `rtt_counting` (`EnblRTTCtr_`).
-    fn rtt_counting(&mut self, q: &mut Quiescence, tcp_now: i64, now: SimTime, out: &mut TcpOutput) {
+    fn rtt_counting(
+        &mut self,
+        q: &mut Quiescence,
+        tcp_now: i64,
+        now: SimTime,
+        out: &mut TcpOutput,
+    ) {
         let rtt = self.rto.srtt_ticks().max(1);
         if tcp_now - q.t_last >= 2 * rtt {
             // Idle: one cut per estimated round, less the application-limited ones.
@@ -276,4 +282,3 @@ impl Conn {
         self.t_seqno > self.prev_highest_ack + self.window()
     }
 }
-

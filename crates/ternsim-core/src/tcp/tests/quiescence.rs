@@ -6,8 +6,8 @@
 use super::{ms, Run};
 use crate::sim::SimTime;
 use crate::tcp::config::{TcpConfig, TcpVariant};
-use crate::tcp::conn::{idle_cut, IdleCut};
 use crate::tcp::congestion::WindowDecision;
+use crate::tcp::conn::{idle_cut, IdleCut};
 
 fn qcfg(rtt_counter: bool) -> TcpConfig {
     let mut c = super::cfg(TcpVariant::Tahoe);
@@ -34,7 +34,11 @@ fn four_acknowledged(rtt_counter: bool) -> Run {
     assert_eq!(r.ack(200, 2), vec![3]);
     assert_eq!(r.ack(300, 3), Vec::<i64>::new());
     assert_eq!(r.cwnd(), 4.0);
-    assert_eq!(r.s.next_timer(), None, "QOption_: everything acknowledged, timer off");
+    assert_eq!(
+        r.s.next_timer(),
+        None,
+        "QOption_: everything acknowledged, timer off"
+    );
     r
 }
 
@@ -82,9 +86,23 @@ fn idle_cuts_follow_slowdown() {
         retransmit: None,
     };
     // 3/4 of cwnd 20 is 15: an ssthresh of 4 rises to it, one of 25 stays.
-    let t = idle_cut(IdleCut::ThreeQuarterSsthresh, d(20.0, 4.0), 20, 20.0, false, 2.0);
+    let t = idle_cut(
+        IdleCut::ThreeQuarterSsthresh,
+        d(20.0, 4.0),
+        20,
+        20.0,
+        false,
+        2.0,
+    );
     assert_eq!((t.cwnd, t.ssthresh), (20.0, 15.0));
-    let t = idle_cut(IdleCut::ThreeQuarterSsthresh, d(20.0, 25.0), 20, 20.0, false, 2.0);
+    let t = idle_cut(
+        IdleCut::ThreeQuarterSsthresh,
+        d(20.0, 25.0),
+        20,
+        20.0,
+        false,
+        2.0,
+    );
     assert_eq!((t.cwnd, t.ssthresh), (20.0, 25.0));
     // Halving the integer window 7.5 → 7 gives 3; with precisionReduce_ 3.75; 1 stays 1.
     let t = idle_cut(IdleCut::HalfWithMin, d(7.5, 25.0), 7, 7.5, false, 2.0);
