@@ -7,7 +7,7 @@ use super::{ms, Run};
 use crate::sim::SimTime;
 use crate::tcp::config::{TcpConfig, TcpVariant};
 use crate::tcp::congestion::WindowDecision;
-use crate::tcp::conn::{idle_cut, IdleCut};
+use crate::tcp::quiescence::{idle_cut, IdleCut};
 
 fn qcfg(rtt_counter: bool) -> TcpConfig {
     let mut c = super::cfg(TcpVariant::Tahoe);
