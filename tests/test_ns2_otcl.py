@@ -117,10 +117,14 @@ def test_tcphdr_fields_and_a_second_queue_trace_as_ns(tmp_path, tcp):
 def test_a_tcp_setting_ternsim_does_not_model_is_refused(tmp_path):
     text = (SCRIPTS / "tcphdr_queue_trace.tcl").read_text()
     script = tmp_path / "script.tcl"
-    script.write_text("Agent/TCP set partial_ack_ true\n" + text)
+    # The quiescence option is modelled for ns-2's Agent/TCP (Tahoe) alone.
+    script.write_text("Agent/TCP set QOption_ 1\n" + text)
     proc = _run(TERNSIM, script, ["Newreno"], tmp_path / "ternsim")
     assert proc.returncode == 2
-    assert "partial_ack_ true (partial-ACK retransmission): not supported" in proc.stderr
+    assert (
+        "Agent/TCP/Newreno QOption_ 1 (the quiescence option, modelled for Agent/TCP only): "
+        "not supported" in proc.stderr
+    )
     assert not (tmp_path / "ternsim" / "all.tr").exists()
 
 

@@ -118,6 +118,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "numdupacks_": ("dupack_threshold", lambda v: int(float(v))),
     # Sack1 only (unmodelled_value refuses another value for the others).
     "numdupacksFrac_": ("dupack_frac", lambda v: int(float(v))),
+    # Sack1's partial-ACK response (bound by Agent/TCP/Sack1 alone; TCP_UNMODELLED).
+    "partial_ack_": ("partial_ack", classes.boolean),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -152,6 +154,11 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "ecn_": ("ecn", classes.boolean),
     "old_ecn_": ("old_ecn", classes.boolean),
     "slow_start_restart_": ("slow_start_restart", classes.boolean),
+    # ns-2 Agent/TCP's quiescence option, its RTT counter, and the window opened only while
+    # it limits the sender (refused for the other classes: TCP_UNMODELLED).
+    "QOption_": ("qoption", lambda v: float(v) != 0),
+    "EnblRTTCtr_": ("rtt_counter", lambda v: float(v) != 0),
+    "control_increase_": ("control_increase", lambda v: float(v) != 0),
     # ns-2's RTT estimator gains and RTO weight (rtt_update).
     "T_SRTT_BITS": ("srtt_bits", lambda v: int(float(v))),
     "T_RTTVAR_BITS": ("rttvar_bits", lambda v: int(float(v))),
@@ -166,10 +173,9 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "SetCWRonRetransmit_": ("true", "no CWR on a retransmission"),
     "ecn_syn_": ("false", "ECN-capable SYN/ACKs"),
     "max_connects_": ("-1", "giving up after a number of SYNs"),
-    "QOption_": ("0", "the Q option"),
-    "control_increase_": ("0", "increase limited by the sending rate"),
-    "EnblRTTCtr_": ("0", "the RTT counter"),
-    "partial_ack_": ("false", "partial-ACK retransmission"),
+    "QOption_": ("0", "the quiescence option, modelled for Agent/TCP only"),
+    "control_increase_": ("0", "increase limited by the sending rate, for Agent/TCP only"),
+    "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),
     "windowInitOption_": ("1", "an initial window chosen from the segment size"),
     "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
     "exitFastRetrans_": ("true", "staying in fast retransmit"),
@@ -185,6 +191,10 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "rttvar_init_": ("12", "another initial rttvar"),
     "generateDSacks_": ("false", "D-SACK blocks"),
 }
+
+
+#: Variables of TCP_UNMODELLED that ternsim models for ns-2's Agent/TCP (Tahoe) alone.
+_TAHOE_ONLY = ("QOption_", "control_increase_", "EnblRTTCtr_")
 
 
 def _same_value(a: str, b: str) -> bool:
@@ -208,6 +218,9 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
         return None
     if var == "numdupacksFrac_" and base == "Agent/TCP/Sack1" and not _same_value(value, "0"):
         # Sack1's duplicate-ACK threshold from the window (TCP_OPTIONS `dupack_frac`).
+        return None
+    if var in _TAHOE_ONLY and base == "Agent/TCP":
+        # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
         return None
     if (
         var == "windowInitOption_"
@@ -273,8 +286,6 @@ _RED_UNSUPPORTED: dict[str, tuple[str, str, Any]] = {
     "adaptive_": ("adaptive RED", "adaptive_ 0", lambda v: v == "0"),
     "cautious_": ("cautious marking", "cautious_ 0", lambda v: v == "0"),
     "drop_front_": ("dropping from the front", "drop_front_ false", lambda v: v == "0"),
-    "drop_rand_": ("dropping a random packet", "drop_rand_ false", lambda v: v == "0"),
-    "ns1_compat_": ("ns-1's count after a forced drop", "ns1_compat_ false", lambda v: v == "0"),
     "q_weight_": (
         "a weight below 0 other than ns-2's automatic -1 and -2",
         "q_weight_ > 0, or 0, -1, -2 (chosen from the link)",
@@ -372,7 +383,11 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
             raise Refusal(f"Queue/RED {message}: not supported", where=link.where)
     # ECN marking (`setbit_`, with `mark_p_`): written only when on, so that a scenario
     # without ECN reads as before.
-    ecn = {"setbit": True, "mark_p": num("mark_p_")} if flag("setbit_") else {}
+    extra = {"setbit": True, "mark_p": num("mark_p_")} if flag("setbit_") else {}
+    # A forced drop's victim drawn from the queue (`drop_rand_`), and ns-1's count after a
+    # forced drop (`ns1_compat_`): likewise written only when on.
+    extra |= {"drop_random": True} if flag("drop_rand_") else {}
+    extra |= {"ns1_compat": True} if flag("ns1_compat_") else {}
     return {
         "kind": "red",
         "limit": int(num("limit_")),
@@ -386,7 +401,7 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
         "queue_in_bytes": flag("queue_in_bytes_"),
         "mean_packet_size": f"{mean}B",
         "use_mark_p": flag("use_mark_p_"),
-        **ecn,
+        **extra,
     }
 
 
@@ -1100,6 +1115,8 @@ class Translation:
             for var, (key, conv) in TCP_OPTIONS.items():
                 if not o.hasvar(agent, var):
                     continue
+                if var == "partial_ack_" and base != "Agent/TCP/Sack1":
+                    continue  # bound by ns-2's Sack1 alone
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)

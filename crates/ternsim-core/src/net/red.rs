@@ -124,6 +124,21 @@ pub struct RedConfig {
     pub setbit: bool,
     /// `mark_p_` (default 0.1): with `use_mark_p`, mark only while p_b is below this.
     pub mark_p: f64,
+    /// `drop_rand_` (default false): a forced drop takes a packet drawn uniformly from the
+    /// queue, the arrival (already queued) among them, instead of the arrival (ns-2
+    /// `REDQueue::pickPacketToDrop`). The caller picks the victim ([`victim_index`]).
+    pub drop_rand: bool,
+    /// `ns1_compat_` (default false): a forced drop leaves `count` as it is (ns-1), instead
+    /// of resetting it.
+    pub ns1_compat: bool,
+}
+
+/// The place in the queue of a `drop_rand_` forced drop's victim (0 is the head): ns-2
+/// enqueues the arrival first and then draws `Random::integer(len)` over the `len` packets
+/// waiting, which is its default RNG's next 31-bit integer (`next-random`) modulo `len`.
+pub fn victim_index(next_random: u32, len: usize) -> usize {
+    debug_assert!(len > 0, "the arrival is queued before the draw");
+    (next_random as usize) % len
 }
 
 impl Default for RedConfig {
@@ -143,6 +158,8 @@ impl Default for RedConfig {
             use_mark_p: false,
             setbit: false,
             mark_p: 0.1,
+            drop_rand: false,
+            ns1_compat: false,
         }
     }
 }
@@ -311,7 +328,7 @@ impl Red {
         if qlen >= qlim {
             verdict = RedVerdict::ForcedDrop;
         }
-        if verdict == RedVerdict::ForcedDrop {
+        if verdict == RedVerdict::ForcedDrop && !self.cfg.ns1_compat {
             self.count = 0;
             self.count_bytes = 0;
         }
@@ -414,6 +431,8 @@ mod tests {
             use_mark_p: false,
             setbit: false,
             mark_p: 0.1,
+            drop_rand: false,
+            ns1_compat: false,
         };
         let mut red = Red::new(cfg, 1e6);
         // (qlen before arrival, u if drop_early runs, ave after, count after, p_b, p_a, verdict)
@@ -637,6 +656,33 @@ mod tests {
         let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, false, &mut || 1.0);
         assert_eq!(v.0, RedVerdict::ForcedDrop);
         assert_eq!(red.count, 0);
+    }
+
+    /// `ns1_compat_`: the same forced drop leaves count at 1 (the arrival counted, ns-1's
+    /// rule); the next arrival makes it 2.
+    #[test]
+    fn ns1_compat_keeps_count_after_a_forced_drop() {
+        let cfg = RedConfig {
+            ns1_compat: true,
+            ..RedConfig::default()
+        };
+        let mut red = Red::new(cfg, 1e6);
+        let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, false, &mut || 1.0);
+        assert_eq!(v.0, RedVerdict::ForcedDrop);
+        assert_eq!((red.count, red.count_bytes), (1, 1000));
+        let v = red.arrival(SimTime::ZERO, 3.0, 3.0, 1000, false, &mut || 1.0);
+        assert_eq!(v.0, RedVerdict::ForcedDrop);
+        assert_eq!((red.count, red.count_bytes), (2, 2000));
+    }
+
+    /// `drop_rand_`'s victim: ns-2's `Random::integer(len)`, the 31-bit draw modulo the
+    /// number waiting (the arrival, queued last, included).
+    #[test]
+    fn the_random_victim_is_the_draw_modulo_the_queue() {
+        assert_eq!(victim_index(729_236, 4), 0);
+        assert_eq!(victim_index(1_193_744_747, 4), 3);
+        assert_eq!(victim_index(1_193_744_747, 3), 2);
+        assert_eq!(victim_index(7, 1), 0);
     }
 
     /// ECN (ns-2 `setbit_`, RFC 3168 §5): the §5.4 sequence (wait_ false, not gentle,

@@ -193,6 +193,9 @@ pub struct WiredDirection {
     /// link is next used or the run ends, or schedules after all when a packet comes to
     /// wait behind it. Only for drop-tail FIFO queues (RED and SFQ act at each end).
     pub lazy_tx_done: bool,
+    /// A `drop_rand_` forced drop's victim among the waiting packets (set by `refuse`,
+    /// taken by `submit`); None when the arrival itself is dropped.
+    red_victim: Option<usize>,
 }
 
 impl WiredDirection {
@@ -229,6 +232,7 @@ impl WiredDirection {
             log_tx_starts: false,
             tx_starts: Vec::new(),
             lazy_tx_done: false,
+            red_victim: None,
         }
     }
 
@@ -317,6 +321,22 @@ impl WiredDirection {
                 }
             };
             r.ave.add(r.red.ave);
+            // `drop_rand_`: the victim of a forced drop is drawn among the waiting packets
+            // and the arrival, after the early test's draw, from the same generator.
+            if verdict == RedVerdict::ForcedDrop && r.red.cfg.drop_rand {
+                let len = self.queue.len() + 1;
+                let draw = match &r.ns2_rng {
+                    Some(shared) => shared
+                        .lock()
+                        .expect("one thread runs the simulation")
+                        .ns2_next_random(),
+                    None => r.rng.below(1 << 31) as u32,
+                };
+                let k = crate::net::red::victim_index(draw, len);
+                if k < self.queue.len() {
+                    self.red_victim = Some(k);
+                }
+            }
             if marked {
                 packet.mark_congestion_experienced();
                 self.stats.red_marks += 1;
@@ -506,7 +526,18 @@ impl WiredDirection {
             bucket,
         ) {
             self.stats.drops_queue += 1;
-            out.drops.push((packet, why));
+            let dropped = match self.red_victim.take() {
+                // `drop_rand_`: the arrival waits and a queued packet is dropped instead.
+                Some(k) => {
+                    let victim = self.queue.remove(k).expect("drawn among the waiting");
+                    self.queued_bytes += u64::from(packet.size);
+                    self.queued_bytes -= u64::from(victim.size);
+                    self.queue.push_back(packet);
+                    victim
+                }
+                None => packet,
+            };
+            out.drops.push((dropped, why));
             self.note(now, QueueEvent::Drop);
         } else if self.on_wire.is_none() {
             if self.log_tx_starts {
@@ -759,6 +790,48 @@ mod tests {
             ((0.1_f64 + txt) + (txt + 0.02)).to_bits()
         );
         assert_eq!(out.wakes[1].2.to_bits(), end2.to_bits());
+    }
+
+    /// RED with `drop_rand_` and limit 3 on ns-2's default RNG seeded 1 (next-random draws
+    /// 729236, 1193744747, 30504276): packet 1 goes on the wire, 2-4 wait (the average stays
+    /// below thresh_, no early test draws). Packet 5 is queued and the draw picks place
+    /// 729236 mod 4 = 0: packet 2 is dropped. Packet 6: 1193744747 mod 4 = 3, itself.
+    /// Packet 7: 30504276 mod 4 = 0, packet 3; 4, 5 and 7 wait.
+    #[test]
+    fn red_drop_rand_drops_the_queued_packet_ns2_draws() {
+        let mut l = link(1e6, 10, 3, ErrorModel::None);
+        let red = RedConfig {
+            drop_rand: true,
+            ..RedConfig::default()
+        };
+        l.set_queue(
+            QueueConfig {
+                limit: Some(3),
+                limit_bytes: None,
+                red: Some(red),
+                sfq: None,
+            },
+            RandomStream::from_seed_u64(2),
+        );
+        assert!(l.use_ns2_rng(&Arc::new(Mutex::new(Mrg32k3a::ns2_seeded(1)))));
+        let mut out = IfaceOutput::default();
+        let t0 = SimTime::ZERO;
+        for uid in 1..=4 {
+            l.submit(t0, exact_of(t0), udp_packet(uid, 1, 125), &mut out);
+        }
+        assert!(out.drops.is_empty());
+        let mut dropped = vec![];
+        for uid in 5..=7 {
+            l.submit(t0, exact_of(t0), udp_packet(uid, 1, 125), &mut out);
+            let (p, why) = out.drops.pop().expect("a forced drop");
+            assert_eq!(why, DropReason::RedForced);
+            dropped.push(p.uid);
+        }
+        assert_eq!(dropped, vec![2, 6, 3]);
+        let waiting: Vec<u64> = l.queue.iter().map(|p| p.uid).collect();
+        assert_eq!(waiting, vec![4, 5, 7]);
+        assert_eq!(l.queued_bytes, 3 * 125);
+        assert_eq!(l.stats.drops_queue, 3);
     }
 
     /// ns-2's `queue-limit 3` (`DropTail::enque`: refused when waiting + 1 >= 3): the first

@@ -605,6 +605,13 @@ pub struct QueueTable {
     /// probability is below it.
     #[serde(default)]
     pub mark_p: Option<f64>,
+    /// ns-2 `drop_rand_` (default false): a forced drop takes a random queued packet (the
+    /// arrival among them) rather than the arrival.
+    #[serde(default)]
+    pub drop_random: Option<bool>,
+    /// ns-2 `ns1_compat_` (default false): a forced drop does not reset RED's count.
+    #[serde(default)]
+    pub ns1_compat: Option<bool>,
     /// SFQ: the number of buckets (ns-2 `buckets_`, default 16).
     #[serde(default)]
     pub buckets: Option<u32>,
@@ -969,6 +976,9 @@ pub struct TcpOptions {
     /// Sack1: ns-2 `numdupacksFrac_` (default -1, no effect): the duplicate-ACK threshold is
     /// at least floor(cwnd) / this (C's integer division), raising it for large windows.
     pub dupack_frac: Option<i32>,
+    /// Sack1: ns-2 `partial_ack_` (default false): a partial ACK sends the next two
+    /// un-SACKed packets at once.
+    pub partial_ack: Option<bool>,
     /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.
@@ -1035,6 +1045,15 @@ pub struct TcpOptions {
     /// A timeout with nothing outstanding restarts the window at one packet (ns-2
     /// `slow_start_restart_`, default true); false: only the timer restarts. AIMD variants.
     pub slow_start_restart: Option<bool>,
+    /// ns-2's TCP quiescence option (`QOption_`, default false; Tahoe only): an idle or
+    /// application-limited spell of an RTO or more cuts the window at the next send.
+    pub qoption: Option<bool>,
+    /// With `qoption`, spells counted in estimated RTTs (ns-2 `EnblRTTCtr_`, default false;
+    /// without `qoption` it changes nothing, as in ns-2).
+    pub rtt_counter: Option<bool>,
+    /// A new ACK opens the window only while the window limits the sender (ns-2
+    /// `control_increase_`, default false; Tahoe only).
+    pub control_increase: Option<bool>,
     /// ns-2's RTT estimator gains and RTO weight (`T_SRTT_BITS` 3, `T_RTTVAR_BITS` 2,
     /// `rttvar_exp_` 2): srtt gain 2^-srtt_bits, rttvar gain 2^-rttvar_bits, RTO = srtt +
     /// 2^rttvar_exp · rttvar.

@@ -161,6 +161,10 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// ns-2 `numdupacksFrac_` (Sack1 only; -1: no effect): see [`Self::dupack_threshold_at`].
     pub dupack_frac: i32,
+    /// Sack1: ns-2 `partial_ack_` (default false): a partial ACK in recovery sends the next
+    /// two packets not SACKed at once (`partial_ack_action`), takes one packet out of the
+    /// pipe instead of two, and restarts the timer only on the first partial ACK.
+    pub partial_ack: bool,
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
@@ -220,6 +224,18 @@ pub struct TcpConfig {
     /// A timeout with nothing outstanding restarts the window at one packet (ns-2
     /// `slow_start_restart_`, default true); false: it changes nothing but the timer.
     pub slow_start_restart: bool,
+    /// ns-2's TCP quiescence option (`QOption_`, default off; ns-2 `Agent/TCP` only): after
+    /// each send, an idle or application-limited spell of an RTO or more cuts the window
+    /// (ssthresh to at least 3/4 cwnd, then cwnd halved per RTO idle, or halfway down to
+    /// the window used), instead of the timer's slow-start restart; the timer is cancelled
+    /// when every packet is acknowledged (`super::quiescence`).
+    pub qoption: bool,
+    /// With `qoption`, the spells are counted in RTTs estimated per clock tick (ns-2
+    /// `EnblRTTCtr_`) rather than measured against the RTO.
+    pub rtt_counter: bool,
+    /// ns-2 `control_increase_`: a new ACK opens the window only while the sender is limited
+    /// by it (`t_seqno > prev_highest_ack + window()`).
+    pub control_increase: bool,
     pub rto: RtoConfig,
     pub newreno: NewRenoConfig,
     pub vegas: VegasConfig,
@@ -247,6 +263,7 @@ impl TcpConfig {
             precision_reduce: true,
             dupack_threshold: 3,
             dupack_frac: -1,
+            partial_ack: false,
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,
@@ -264,6 +281,9 @@ impl TcpConfig {
             ecn: false,
             old_ecn: false,
             slow_start_restart: true,
+            qoption: false,
+            rtt_counter: false,
+            control_increase: false,
             rto: RtoConfig {
                 mode: RtoMode::Ns2,
                 tick: SimTime::from_millis(10),

@@ -28,6 +28,7 @@ use super::config::TcpConfig;
 use super::congestion::{CongestionState, CwndAction, DupacksHold, Slowdown, WindowDecision};
 use super::ecn::EcnState;
 use super::output::{Ns2EventKind, TcpEvent, TcpOutput};
+use super::quiescence::{idle_cut, IdleCut, Quiescence};
 use super::rto::RtoEstimator;
 use super::segment::{DataSegment, EcnFlags, Seq};
 use super::send_ring::SendRing;
@@ -118,6 +119,8 @@ pub struct Conn {
     /// ns-2 `ncwndcuts_`: calls of `slowdown` (every loss reaction of the AIMD variants, the
     /// timeouts of the Vegas family).
     cwnd_cuts: i64,
+    /// ns-2's quiescence option (`QOption_`), when on (`super::quiescence`).
+    quiescence: Option<Quiescence>,
     /// The variables a script traces, if any (`$tcp trace cwnd_`; see `super::traced`).
     tracer: Option<Box<VarTracer>>,
     /// Intermediate values ns-2 assigns within the window change about to be applied, in
@@ -161,6 +164,8 @@ impl Conn {
             data_bytes: 0,
             rexmit_bytes: 0,
             cwnd_cuts: 0,
+            // ns-2 `reset()` at the agent's creation, tick 0.
+            quiescence: cfg.qoption.then(|| Quiescence::new(0)),
             tracer: None,
             transients: Vec::new(),
         }
@@ -519,6 +524,7 @@ impl Conn {
                 self.output(self.t_seqno - 1, now, out);
             } else {
                 self.output(self.t_seqno, now, out);
+                self.quiescence_after_send(now, out);
                 self.t_seqno += 1;
             }
             sent += 1;
@@ -537,6 +543,7 @@ impl Conn {
             && (t as f64) <= self.highest_ack as f64 + self.cwnd() + self.dupacks() as f64
         {
             self.output(t, now, out);
+            self.quiescence_after_send(now, out);
             self.t_seqno += 1;
         }
     }
@@ -864,6 +871,13 @@ impl Conn {
 
     /// The next new packet for a send loop of its own (Sack1's pipe loop): returns `t_seqno`
     /// and advances it.
+    /// `t_seqno` raised to `seq` if below (ns-2 Sack1 `partial_ack_action`).
+    pub fn raise_t_seqno(&mut self, seq: Seq) {
+        if self.t_seqno < seq {
+            self.t_seqno = seq;
+        }
+    }
+
     pub fn take_next_seq(&mut self) -> Seq {
         self.t_seqno += 1;
         self.t_seqno - 1
@@ -1012,5 +1026,159 @@ impl Conn {
             ssthresh,
             retransmit: None,
         });
+    }
+}
+
+// ns-2's quiescence option (`QOption_`, `super::quiescence`): the steps tcp.cc runs after a
+// send and after an ACK.
+impl Conn {
+    /// ns-2's `tcp_now`: the clock in whole ticks, rounded to the nearest.
+    fn tcp_now(&self, now: SimTime) -> i64 {
+        (now.as_secs_f64() / self.cfg.rto.tick.as_secs_f64() + 0.5) as i64
+    }
+
+    /// One `slowdown(cut | TCP_IDLE)`, applied at once (the option reads the window again
+    /// right after).
+    fn quiescence_cut(&mut self, cut: IdleCut, now: SimTime, out: &mut TcpOutput) {
+        let slow_start = self.cwnd() < self.ssthresh();
+        let d = idle_cut(
+            cut,
+            WindowDecision::hold(&self.congestion),
+            self.window(),
+            self.windowd(),
+            self.cfg.precision_reduce,
+            self.cfg.min_ssthresh,
+        );
+        self.cwnd_cuts += 1;
+        self.apply_window(&d, now, out);
+        if self.cwnd() == 1.0 || slow_start {
+            self.trace_ns2_event(Ns2EventKind::SlowStart, out);
+        }
+    }
+
+    /// ns-2 `process_qoption_after_send`, right after `output(t_seqno)` and before
+    /// `t_seqno` moves on.
+    pub(crate) fn quiescence_after_send(&mut self, now: SimTime, out: &mut TcpOutput) {
+        let Some(mut q) = self.quiescence else {
+            return;
+        };
+        let tcp_now = self.tcp_now(now);
+        if self.cfg.rtt_counter {
+            self.rtt_counting(&mut q, tcp_now, now, out);
+        } else {
+            // A zero RTO would divide by zero in ns-2; its RTO is never below a tick.
+            let rto = self.rto.rtxcur_ticks_ns2().max(1);
+            if tcp_now - q.t_last >= rto {
+                // Idle: once for ssthresh, then once per RTO idle.
+                self.quiescence_cut(IdleCut::ThreeQuarterSsthresh, now, out);
+                for _ in 0..(tcp_now - q.t_last) / rto {
+                    self.quiescence_cut(IdleCut::HalfWithMin, now, out);
+                }
+                q.t_prev = tcp_now;
+                q.w_used = 0;
+            }
+            q.t_last = tcp_now;
+            if self.t_seqno == self.highest_ack + self.window() {
+                q.t_prev = tcp_now;
+                q.w_used = 0;
+            } else if self.t_seqno == self.ns2_curseq() - 1 {
+                // Nothing more to send: application-limited for an RTO?
+                q.w_used = q.w_used.max(self.t_seqno - self.highest_ack);
+                if tcp_now - q.t_prev >= rto {
+                    self.quiescence_cut(IdleCut::ThreeQuarterSsthresh, now, out);
+                    self.quiescence_cut(IdleCut::HalfWay(q.w_used), now, out);
+                    q.t_prev = tcp_now;
+                    q.w_used = 0;
+                }
+            }
+        }
+        self.quiescence = Some(q);
+    }
+
+    /// ns-2 `rtt_counting` (`EnblRTTCtr_`).
+    fn rtt_counting(
+        &mut self,
+        q: &mut Quiescence,
+        tcp_now: i64,
+        now: SimTime,
+        out: &mut TcpOutput,
+    ) {
+        let rtt = self.rto.srtt_ticks().max(1);
+        if tcp_now - q.t_last >= 2 * rtt {
+            // Idle: one cut per estimated round, less the application-limited ones.
+            let rtts = (tcp_now - q.t_last) * q.rtt_goodcount / (rtt * 2) - q.backoffs;
+            q.backoffs = 0;
+            if rtts > 0 {
+                self.quiescence_cut(IdleCut::ThreeQuarterSsthresh, now, out);
+                for _ in 0..rtts {
+                    self.quiescence_cut(IdleCut::HalfWithMin, now, out);
+                    q.rtt_prev = q.rtt_count;
+                    q.w_used = 0;
+                }
+            }
+        }
+        q.t_last = tcp_now;
+        if tcp_now - q.t_start >= 2 * rtt {
+            if q.rtt_count > q.rtt_goodcount || q.full {
+                q.rtt_goodcount = q.rtt_count.max(1);
+            }
+            q.rtt_prev -= q.rtt_count;
+            q.rtt_count = 0;
+            q.t_start = tcp_now;
+            q.full = false;
+        }
+        if self.t_seqno == self.highest_ack + self.window() {
+            q.w_used = 0;
+            q.full = true;
+            q.rtt_prev = q.rtt_count;
+        } else if self.t_seqno == self.ns2_curseq() - 1 {
+            q.w_used = q.w_used.max(self.t_seqno - self.highest_ack);
+            if q.rtt_count - q.rtt_prev >= 2 {
+                self.quiescence_cut(IdleCut::ThreeQuarterSsthresh, now, out);
+                self.quiescence_cut(IdleCut::HalfWay(q.w_used), now, out);
+                q.rtt_prev = q.rtt_count;
+                q.backoffs += 1;
+                q.w_used = 0;
+            }
+        }
+        if !q.counting {
+            q.w_timed = self.t_seqno;
+            q.counting = true;
+        }
+    }
+
+    /// ns-2 `process_qoption_after_ack` (`QOption_` with `EnblRTTCtr_`), after an ACK's
+    /// new-ACK or duplicate-ACK processing: the timed packet's ACK ends a round, and so does
+    /// the duplicate ACK that reaches the threshold.
+    pub(crate) fn quiescence_after_ack(&mut self, seqno: Seq) {
+        if !self.cfg.rtt_counter {
+            return;
+        }
+        let dupacks = self.dupacks();
+        let thresh = self.cfg.dupack_threshold;
+        if let Some(q) = self.quiescence.as_mut() {
+            if q.counting {
+                if seqno >= q.w_timed {
+                    q.rtt_count += 1;
+                    q.counting = false;
+                } else if dupacks == thresh {
+                    q.rtt_count += 1;
+                }
+            }
+        }
+    }
+
+    /// ns-2 `recv_newack_helper` with `QOption_`: everything offered is acknowledged, the
+    /// retransmission timer stops (no slow-start restart after the idle period).
+    pub(crate) fn quiescence_after_new_ack(&mut self) {
+        if self.quiescence.is_some() && self.ns2_curseq() == self.highest_ack + 1 {
+            self.cancel_rtx_timer();
+        }
+    }
+
+    /// ns-2 `network_limited()` for `control_increase_`: the sender is past the window
+    /// (`t_seqno > prev_highest_ack + window()`).
+    pub(crate) fn network_limited(&self) -> bool {
+        self.t_seqno > self.prev_highest_ack + self.window()
     }
 }

@@ -34,6 +34,7 @@ pub mod conn;
 pub mod ecn;
 pub mod full;
 pub mod output;
+pub mod quiescence;
 pub mod recovery;
 pub mod rto;
 pub mod segment;

@@ -184,6 +184,26 @@ impl RtoEstimator {
         self.rtxcur
     }
 
+    /// ns-2 `(int)(t_rtxcur_ / tcp_tick_)` in `TcpAgent::process_qoption_after_send`: whole
+    /// ticks, computed in ns-2's doubles (after a sample `t_rtxcur_` is a tick count times
+    /// `tcp_tick_`; before one, `rtxcur_init_`).
+    pub fn rtxcur_ticks_ns2(&self) -> i64 {
+        let tick = self.cfg.tick.as_secs_f64();
+        let tick_ns = self.cfg.tick.as_nanos();
+        let sampled = matches!(self.cfg.mode, RtoMode::Ns2) && self.last_sample_ticks > 0;
+        let secs = if sampled && tick_ns > 0 {
+            (self.rtxcur.as_nanos() / tick_ns) as f64 * tick
+        } else {
+            self.rtxcur.as_secs_f64()
+        };
+        (secs / tick) as i64
+    }
+
+    /// ns-2 `t_srtt_ >> T_SRTT_BITS`: the smoothed RTT in whole ticks (0 before a sample).
+    pub fn srtt_ticks(&self) -> i64 {
+        self.srtt8 >> self.cfg.srtt_bits
+    }
+
     pub fn backoff_multiplier(&self) -> u64 {
         self.backoff
     }

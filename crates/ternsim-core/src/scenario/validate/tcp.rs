@@ -138,6 +138,25 @@ pub(super) fn apply_tcp_options(
         cfg.slow_start_restart = v;
     }
     for (key, value, slot) in [
+        ("qoption", opts.qoption, &mut cfg.qoption),
+        ("rtt_counter", opts.rtt_counter, &mut cfg.rtt_counter),
+        (
+            "control_increase",
+            opts.control_increase,
+            &mut cfg.control_increase,
+        ),
+    ] {
+        if let Some(v) = value {
+            if v && cfg.variant != TcpVariant::Tahoe {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "true is modelled for tahoe (ns-2 Agent/TCP) only",
+                ));
+            }
+            *slot = v;
+        }
+    }
+    for (key, value, slot) in [
         ("srtt_bits", opts.srtt_bits, &mut cfg.rto.srtt_bits),
         ("rttvar_bits", opts.rttvar_bits, &mut cfg.rto.rttvar_bits),
         ("rttvar_exp", opts.rttvar_exp, &mut cfg.rto.rttvar_exp),
@@ -170,6 +189,15 @@ pub(super) fn apply_tcp_options(
     }
     if let Some(v) = opts.exit_recovery_fix {
         cfg.newreno.exit_recovery_fix = v;
+    }
+    if let Some(v) = opts.partial_ack {
+        if v && cfg.variant != TcpVariant::Sack {
+            return Err(ScenarioError::at(
+                at("partial_ack"),
+                "true is modelled for sack1 (ns-2 Agent/TCP/Sack1) only",
+            ));
+        }
+        cfg.partial_ack = v;
     }
     if let Some(v) = opts.dupack_frac {
         if v == 0 || (cfg.variant != TcpVariant::Sack && v != -1) {

@@ -545,6 +545,8 @@ fn red_key_given(t: &QueueTable) -> Option<&'static str> {
         ("use_mark_p", t.use_mark_p.is_some()),
         ("setbit", t.setbit.is_some()),
         ("mark_p", t.mark_p.is_some()),
+        ("drop_random", t.drop_random.is_some()),
+        ("ns1_compat", t.ns1_compat.is_some()),
     ]
     .into_iter()
     .find_map(|(key, given)| given.then_some(key))
@@ -632,6 +634,8 @@ fn queue_config(path: &str, q: &QueueSpec) -> Result<QueueConfig, ScenarioError>
                 use_mark_p: t.use_mark_p.unwrap_or(d.use_mark_p),
                 setbit: t.setbit.unwrap_or(d.setbit),
                 mark_p: t.mark_p.unwrap_or(d.mark_p),
+                drop_rand: t.drop_random.unwrap_or(d.drop_rand),
+                ns1_compat: t.ns1_compat.unwrap_or(d.ns1_compat),
             };
             if !(cfg.mark_p >= 0.0 && cfg.mark_p.is_finite()) {
                 return Err(ScenarioError::at(at("mark_p"), "allowed: a number >= 0"));

@@ -119,7 +119,9 @@ pub fn new_ack_window(
 ) {
     // ns-2 opens the window on the ACK of packet 0 (`opencwnd`) and then sets it to
     // `initial_window()` (`delay_growth_`): a traced cwnd_ shows both values.
-    if info.ack == 0 && info.kind == AckKind::Normal && c.cfg().delay_growth {
+    // ns-2 `control_increase_`: the window opens only while it limits the sender.
+    let opens = !c.cfg().control_increase || c.network_limited();
+    if opens && info.ack == 0 && info.kind == AckKind::Normal && c.cfg().delay_growth {
         if let Some(a) = w.aimd() {
             let opened = a.opencwnd(c);
             c.trace_transient(TracedVar::Cwnd, opened);
@@ -127,7 +129,7 @@ pub fn new_ack_window(
     }
     // ns-2 `recv_newack_helper`: an ECN-Echo ACK from an ECN-capable peer does not open
     // the window (`crate::tcp::ecn`); the ACK of packet 0 still sets the initial window.
-    let d = if info.kind == AckKind::Normal && !c.ecn().opens_window(c.cfg().old_ecn) {
+    let d = if info.kind == AckKind::Normal && (!opens || !c.ecn().opens_window(c.cfg().old_ecn)) {
         let mut d = WindowDecision::hold(c.congestion());
         if info.ack == 0 && c.cfg().delay_growth {
             d.cwnd = c.window_init();

@@ -27,6 +27,11 @@ pub struct Sack1 {
     /// An RTO happened: duplicates are ignored until the next new ACK (ns-2 `timeout_`).
     timeout: bool,
     sb: Scoreboard,
+    /// `partial_ack_`: the next packet a partial ACK sends (ns-2 `next_pkt_`, never reset).
+    next_pkt: Seq,
+    /// `partial_ack_`: a partial ACK has restarted the timer since the last new ACK outside
+    /// recovery (ns-2 `firstpartial_`).
+    first_partial: bool,
 }
 
 impl Sack1 {
@@ -50,6 +55,7 @@ impl Sack1 {
         if !self.fastrecov {
             if a > c.last_ack() {
                 // Regular new ACK: newack + opencwnd, clear the board.
+                self.first_partial = false;
                 let info = NewAck::before(c, a, AckKind::Normal);
                 c.newack(now, a, out);
                 new_ack_window(c, w, now, &info, out);
@@ -82,6 +88,21 @@ impl Sack1 {
                 new_ack_window(c, w, now, &info, out);
                 self.timeout = false;
                 self.sb.clear();
+            } else if a > c.highest_ack() && c.cfg().partial_ack {
+                // Partial ACK with `partial_ack_`: highest_ack advances, the next two
+                // packets not SACKed go at once, one packet goes back into the pipe, and
+                // only the first partial ACK restarts the timer (backoff 1).
+                let info = NewAck::before(c, a, AckKind::Partial);
+                c.advance_highest_ack(a);
+                self.sb.update(a, ack.sack_blocks());
+                self.partial_ack_action(c, now, out);
+                self.pipe += 1;
+                if !self.first_partial {
+                    c.newtimer(now, a);
+                    c.reset_rto_backoff();
+                    self.first_partial = true;
+                }
+                new_ack_window(c, w, now, &info, out);
             } else if a > c.highest_ack() {
                 // Partial ACK (partial_ack_ false): highest_ack advances, last_ack does not;
                 // a second packet leaves the pipe; the timer restarts with backoff 1.
@@ -105,6 +126,22 @@ impl Sack1 {
             self.send(c, now, out);
         } else if c.dupacks() == 0 {
             c.send_much(now, c.cfg().max_burst, out);
+        }
+    }
+
+    /// ns-2 `partial_ack_action`: from `next_pkt` (at least `highest_ack + 1`), twice: skip
+    /// past a SACKed range that holds it, raise `t_seqno` to it, send it (counted in the
+    /// retransmission pointer), move on.
+    fn partial_ack_action(&mut self, c: &mut Conn, now: SimTime, out: &mut TcpOutput) {
+        self.next_pkt = self.next_pkt.max(c.highest_ack() + 1);
+        for _ in 0..2 {
+            if let Some(n) = self.sb.next_unacked(self.next_pkt) {
+                self.next_pkt = self.next_pkt.max(n);
+            }
+            c.raise_t_seqno(self.next_pkt);
+            c.output(self.next_pkt, now, out);
+            self.sb.mark_retran(self.next_pkt);
+            self.next_pkt += 1;
         }
     }
 

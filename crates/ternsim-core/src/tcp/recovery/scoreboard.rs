@@ -89,6 +89,21 @@ impl Scoreboard {
         None
     }
 
+    /// ns-2 `GetNextUnacked(seq)` (`ReassemblyQueue::nexthole`): `seq` itself if the first
+    /// SACKed range not below it starts above it, the end of the range that holds it, or
+    /// None when no range reaches `seq`.
+    pub fn next_unacked(&self, seq: Seq) -> Option<Seq> {
+        for r in &self.ranges {
+            if r.left > seq {
+                return Some(seq);
+            }
+            if r.right >= seq {
+                return Some(r.right);
+            }
+        }
+        None
+    }
+
     /// ns-2 `MarkRetran`: `seq` has been retransmitted in this recovery.
     pub fn mark_retran(&mut self, seq: Seq) {
         self.h_seqno = self.h_seqno.max(seq + 1);
@@ -124,6 +139,11 @@ mod tests {
         // Adjacent blocks merge.
         assert!(sb.update(24, &[b(28, 30)]));
         assert_eq!(sb.ranges, vec![b(26, 30)]);
+        // ns-2 `GetNextUnacked`: 25 is below the range 26..30, 27 inside it (its end), 31
+        // past every range (none).
+        assert_eq!(sb.next_unacked(25), Some(25));
+        assert_eq!(sb.next_unacked(27), Some(30));
+        assert_eq!(sb.next_unacked(31), None);
         sb.clear();
         assert!(sb.is_empty());
         assert_eq!(sb.next_hole(24), None);

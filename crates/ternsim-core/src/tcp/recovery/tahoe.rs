@@ -19,6 +19,8 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
         let info = NewAck::before(c, a, AckKind::Normal);
         c.newack(now, a, out);
         new_ack_window(c, w, now, &info, out);
+        // `QOption_`: everything acknowledged, the timer stops.
+        c.quiescence_after_new_ack();
     } else if a == c.last_ack() {
         // §4 step 2.
         let dupacks = c.count_dup_ack();
@@ -31,6 +33,8 @@ pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mu
             }
         }
     }
+    // `QOption_` with `EnblRTTCtr_`: the round count.
+    c.quiescence_after_ack(a);
     // §4 step 4: always try to send.
     c.send_much(now, c.cfg().max_burst, out);
 }

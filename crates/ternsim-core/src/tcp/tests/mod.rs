@@ -10,6 +10,7 @@ mod few;
 mod min_window;
 mod options;
 mod pacing;
+mod quiescence;
 mod recovery;
 mod traced_vars;
 mod vegas;

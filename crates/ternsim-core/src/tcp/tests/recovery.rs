@@ -177,6 +177,35 @@ fn t7_sack1_pipe_counter() {
     );
 }
 
+/// T7 Sack1 as above with `partial_ack_`: the partial ACK 24 at 200 ms takes one packet out
+/// of the pipe (5 − 1 = 4) and sends the next two packets not SACKed from 25 (25 itself; 26
+/// lies in the SACKed 26..33, so 33), puts one back (pipe 5), and, being the first partial
+/// ACK, restarts the timer with backoff 1; pipe 5 is not below cwnd 5: nothing more. The
+/// exit ACK 32 then sends 35, 36, 37 (t_seqno 35, window 32 + 5).
+#[test]
+fn t7_sack1_partial_ack_sends_the_next_two_unsacked() {
+    let mut c = cfg(TcpVariant::Sack);
+    c.window = 100;
+    c.partial_ack = true;
+    let mut r = Run::at_state(c, 20, 10.0, 5.0, 0);
+    assert_eq!(r.sent(), seqs(21..=30));
+    assert_eq!(r.ack_sack(100, 20, &[(22, 23)]), vec![31]);
+    assert_eq!(r.ack_sack(110, 20, &[(22, 24)]), vec![32]);
+    assert_eq!(r.ack_sack(120, 20, &[(22, 25)]), vec![21]);
+    for (t, right) in [(130, 27), (140, 28), (150, 29), (160, 30)] {
+        assert_eq!(r.ack_sack(t, 20, &[(26, right), (22, 25)]), NONE);
+    }
+    assert_eq!(r.ack_sack(170, 20, &[(26, 31), (22, 25)]), vec![25]);
+    assert_eq!(r.ack_sack(180, 20, &[(26, 32), (22, 25)]), vec![33]);
+    assert_eq!(r.ack_sack(190, 20, &[(26, 33), (22, 25)]), vec![34]);
+    assert_eq!(sack1(&r), (true, 5));
+    assert_eq!(r.ack_sack(200, 24, &[(26, 33)]), vec![25, 33]);
+    assert_eq!(sack1(&r), (true, 5));
+    assert_eq!(r.s.next_timer(), Some(ms(200 + 3_000)));
+    assert_eq!(r.ack(210, 32), vec![35, 36, 37]);
+    assert!(!sack1(&r).0);
+}
+
 /// Reno single loss: inflation by one per dup (new packets once dupwnd opens the window),
 /// deflation to the halved cwnd plus one CA step on the recovering ACK.
 #[test]
