@@ -869,8 +869,6 @@ impl Conn {
         self.rto.reset_backoff();
     }
 
-    /// The next new packet for a send loop of its own (Sack1's pipe loop): returns `t_seqno`
-    /// and advances it.
     /// `t_seqno` raised to `seq` if below (ns-2 Sack1 `partial_ack_action`).
     pub fn raise_t_seqno(&mut self, seq: Seq) {
         if self.t_seqno < seq {
@@ -878,6 +876,8 @@ impl Conn {
         }
     }
 
+    /// The next new packet for a send loop of its own (Sack1's pipe loop): returns `t_seqno`
+    /// and advances it.
     pub fn take_next_seq(&mut self) -> Seq {
         self.t_seqno += 1;
         self.t_seqno - 1

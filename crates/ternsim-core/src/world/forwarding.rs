@@ -45,6 +45,22 @@ impl World {
         size: u32,
         payload: Payload,
     ) -> Packet {
+        self.make_packet(now, flow, (src, dst), ports, size, payload, None)
+    }
+
+    /// [`Self::new_packet`], or with `ns2_uid` the packet ns-2 would pass on under that uid
+    /// (a forwarded request: ns-2 sends the packet it received on, so no new uid is taken).
+    #[allow(clippy::too_many_arguments)]
+    fn make_packet(
+        &mut self,
+        now: SimTime,
+        flow: Option<u32>,
+        (src, dst): (Addr, Addr),
+        ports: Ports,
+        size: u32,
+        payload: Payload,
+        ns2_uid: Option<u64>,
+    ) -> Packet {
         let uid = self.next_uid;
         self.next_uid += 1;
         // ns-2 numbers packets from 0 in allocation order (`Agent::initpkt`, uidcnt_++),
@@ -54,11 +70,13 @@ impl World {
             Payload::Control(m) => (m.ns2_numbered(), m.ip_ttl().unwrap_or(DEFAULT_TTL)),
             _ => (true, DEFAULT_TTL),
         };
-        let ns2_uid = if ns2_numbered {
-            self.next_ns2_uid += 1;
-            self.next_ns2_uid - 1
-        } else {
-            0
+        let ns2_uid = match (ns2_numbered, ns2_uid) {
+            (false, _) => 0,
+            (true, Some(passed_on)) => passed_on,
+            (true, None) => {
+                self.next_ns2_uid += 1;
+                self.next_ns2_uid - 1
+            }
         };
         let fields = PacketFields {
             uid,
@@ -671,26 +689,21 @@ impl World {
             passes_on,
         } = send;
         let size = crate::net::packet::IP_HEADER_BYTES + msg.body_bytes();
-        let numbered = msg.ns2_numbered();
-        let mut packet = self.new_packet(
+        // A message passing on a received packet is that packet in ns-2: its uid, and the
+        // MAC header it arrived with.
+        let mut packet = self.make_packet(
             now,
             None,
-            src,
-            dst,
+            (src, dst),
             Ports::default(),
             size,
             Payload::Control(msg),
+            passes_on.map(|from| from.ns2_uid),
         );
         if let Some(sr) = source_route {
             packet.push_header(Header::SourceRoute(sr));
         }
         if let Some(from) = passes_on {
-            // The same packet in ns-2: its uid, not a new one (the number `new_packet` just
-            // took goes back), and the MAC header it arrived with.
-            if numbered {
-                self.next_ns2_uid -= 1;
-                packet.ns2_uid = from.ns2_uid;
-            }
             self.keep_mac_header(from.uid, packet.uid);
         }
         (packet, via)
