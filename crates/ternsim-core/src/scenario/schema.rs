@@ -86,6 +86,11 @@ pub struct RoutingSpec {
     /// DSDV: trigger an update on a fresher sequence number alone ("DSDV-SQ"; default false).
     #[serde(default)]
     pub trigger_on_fresh_seqnum: Option<bool>,
+    /// DSDV: ns-2.35's queue drain on any update naming a finite metric, an ignored stale
+    /// one included, which then overwrites the entry (default true; false: queued packets
+    /// leave only on a route the table installed).
+    #[serde(default)]
+    pub stale_update_drain: Option<bool>,
     /// DSDV: draw the start-up, broadcast and periodic jitters (ns-2 `be_random_`; default
     /// true). False: no jitter, full dumps every 0.75 periods.
     #[serde(default)]

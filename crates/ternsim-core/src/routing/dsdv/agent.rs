@@ -19,7 +19,7 @@ use crate::sim::SimTime;
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// A placeholder entry is not advertised before "next week" (ns-2 `now + 604800`).
 const PLACEHOLDER_HOLD_OFF: SimTime = SimTime(604_800_000_000_000);
@@ -60,6 +60,18 @@ pub struct DsdvStats {
     /// Packets for a visiting mobile node a Mobile IP base station had no DSDV route to
     /// (ns-2 sends them to the station's own address: lost untraced).
     pub sent_to_itself: u64,
+    /// Updates that drained an unreachable entry's queue without installing their route,
+    /// then overwrote the entry with it (`stale_update_drain`, ns-2.35's `processUpdate`).
+    pub stale_drains: u64,
+    /// Packets of this node's own caught in such a drain: ns-2.35 would loop forever on
+    /// them; here they stay queued for the overwritten route.
+    pub stale_drain_own_packets: u64,
+}
+
+/// ns-2 `DSDV_Agent::recv`'s test for a packet the node originates (source address its
+/// own and not yet forwarded): it gets a fresh TTL instead of losing a unit.
+fn originated_here(p: &Packet, me: Addr) -> bool {
+    p.routing_header().src == me && p.num_forwards == 0
 }
 
 #[derive(Clone, Debug)]
@@ -528,6 +540,9 @@ impl DsdvAgent {
         }
         let held = self.table.get(r.dst);
         let verdict = judge(held, metric, r.seq);
+        // ns-2 drains the queue of any entry an update names with a finite metric, whatever
+        // the verdict (step 6 below).
+        let drains = metric != BIG && held.is_some_and(|e| !e.queue.is_empty());
         // Weighted settling time (Perkins & Bhagwat §4.6 as ns-2 keeps it): a new sequence
         // number closes the measurement of the last one, the delay between its first copy
         // and the copy finally installed.
@@ -597,7 +612,56 @@ impl DsdvAgent {
                 Self::armed(&self.table_timers, t, r.dst, TableTimer::Trigger);
             }
         }
+        let installed_usable = self.table.get(r.dst).is_some_and(|e| e.is_usable());
+        if drains && !installed_usable && self.cfg.stale_update_drain {
+            // ns-2.35 `processUpdate` drains the queue of the *candidate* (a copy of the
+            // entry carrying the update's hop, metric and number) even when the update was
+            // ignored (an older sequence number naming a route while this node's is
+            // broken): each packet goes back through `recv`, finds the entry still
+            // unreachable and is queued again behind the others, one TTL unit lighter per
+            // pass, until its TTL runs out. Then the candidate overwrites the entry: the
+            // stale route is installed without the sequence-number check (manet-spec
+            // §1.6 step 6), which is how ns-2's DSDV forms two-node loops on a chain.
+            self.cycle_until_ttl_expiry(now, r.dst);
+            let e = self.table.get_mut(r.dst).expect("drains: held");
+            install(e);
+            self.stats.stale_drains += 1;
+        }
         self.release(now, r.dst);
+    }
+
+    /// The packets queued for `dst` pass through ns-2's receive path again and again while
+    /// the entry stays unreachable (ns-2 `processUpdate`'s `while (q->deque()) recv()`,
+    /// which re-queues each at the tail): forwarded packets lose one TTL unit per pass and
+    /// are dropped when it reaches 0, in the order that round robin gives. A packet this
+    /// node originated gets its TTL reset on every pass, so ns-2 never leaves that loop
+    /// (the run hangs); here it stays queued and the overwritten entry sends it.
+    fn cycle_until_ttl_expiry(&mut self, now: SimTime, dst: Addr) {
+        let me = self.me;
+        let Some(e) = self.table.get_mut(dst) else {
+            return;
+        };
+        let mut circling = std::mem::take(&mut e.queue);
+        let mut kept = VecDeque::new();
+        let mut expired = Vec::new();
+        while let Some(mut p) = circling.pop_front() {
+            if originated_here(&p, me) {
+                self.stats.stale_drain_own_packets += 1;
+                kept.push_back(p);
+                continue;
+            }
+            let ttl = p.routing_ttl_mut();
+            *ttl = ttl.saturating_sub(1);
+            if *ttl == 0 {
+                expired.push(p);
+            } else {
+                circling.push_back(p);
+            }
+        }
+        e.queue = kept;
+        for p in expired {
+            self.later(now, Delayed::Drop(p, DropReason::TtlExpired));
+        }
     }
 
     /// Sends the packets queued for `dst` once its installed route is usable.
@@ -614,7 +678,18 @@ impl DsdvAgent {
             return;
         };
         let queued: Vec<Packet> = e.queue.drain(..).collect();
-        for p in queued {
+        let me = self.me;
+        for mut p in queued {
+            // ns-2 releases them through `recv`, which takes one more TTL unit from a
+            // forwarded packet (its arrival here took one already, `forward`).
+            if self.cfg.stale_update_drain && !originated_here(&p, me) {
+                let ttl = p.routing_ttl_mut();
+                *ttl = ttl.saturating_sub(1);
+                if *ttl == 0 {
+                    self.later(now, Delayed::Drop(p, DropReason::TtlExpired));
+                    continue;
+                }
+            }
             self.later(now, Delayed::Send(p, iface, next_hop));
         }
     }
@@ -624,7 +699,7 @@ impl DsdvAgent {
     /// ns-2 `forwardPacket`: on a usable route to the next hop (the destination itself at
     /// one hop); otherwise queued on the destination's entry, a placeholder entry (unreachable,
     /// never advertised) created for an unknown destination.
-    fn forward(&mut self, now: SimTime, packet: Packet) -> Routed {
+    fn forward(&mut self, now: SimTime, mut packet: Packet) -> Routed {
         let dst = packet.routing_header().dst;
         if self.subnet.as_ref().is_some_and(|s| !s.contains(dst)) {
             return self.forward_out_of_subnet(packet);
@@ -640,6 +715,16 @@ impl DsdvAgent {
                 },
                 None => Routed::Drop(packet, DropReason::NoRoute),
             };
+        }
+        // ns-2's `recv` takes the TTL unit of a forwarded packet before it routes it (the
+        // world takes it when it forwards one): a packet that waits here waits with it taken,
+        // as ns-2's `D RTR IFQ` lines show.
+        if !originated_here(&packet, self.me) {
+            let ttl = packet.routing_ttl_mut();
+            *ttl = ttl.saturating_sub(1);
+            if *ttl == 0 {
+                return Routed::Drop(packet, DropReason::TtlExpired);
+            }
         }
         if self.table.get(dst).is_none() {
             let mut e = RouteEntry::new(dst);

@@ -14,11 +14,11 @@
 //!   `min_update_periods` silent periods, and (optionally, ns-2 `use_mac_`) link breaks on
 //!   802.11 transmit failures.
 //!
-//! Simplifications against ns-2 (documented where they are made): broadcast data a node
-//! originates leaves at once instead of after U(0, 10 ms); packets re-injected after a MAC
-//! failure and queued packets released when a route appears do not lose an extra TTL unit;
-//! the world's TTL (64) is used instead of ns-2's 32; queued packets are released only when
-//! the *installed* entry is usable (ns-2 can re-queue them into the queue it is draining,
+//! Where ternsim departs from ns-2.35: a packet the node originated that an ignored update's
+//! queue drain catches (ns-2's `processUpdate` loops on it forever, the run never ends) stays
+//! queued for the route the drain installs; an originated packet released from a queue keeps
+//! its one extra IP header (ns-2's `recv` adds another 20 octets each time it passes). The
+//! drain itself, stale route included, is ns-2's (`DsdvConfig::stale_update_drain`,
 //! manet-spec §6 item 1). The agent is sans-IO like the AODV agent.
 
 pub mod agent;
@@ -74,6 +74,13 @@ pub struct DsdvConfig {
     /// agent's size already holds one): they cross the air 20 octets longer, and lose them
     /// at the destination.
     pub originated_ip_copy: bool,
+    /// ns-2.35's queue drain (`processUpdate`, manet-spec §1.6 step 6): an update naming
+    /// a finite metric for a destination whose packets wait drains them through the
+    /// receive path even when the update is not believed (an older sequence number), the
+    /// forwarded ones circling until their TTL runs out, and then installs that stale
+    /// route over the entry; released packets lose one more TTL unit. Off: packets are
+    /// released only to an installed usable route, with their TTL as it was.
+    pub stale_update_drain: bool,
 }
 
 impl Default for DsdvConfig {
@@ -91,6 +98,7 @@ impl Default for DsdvConfig {
             trigger_on_fresh_seqnum: false,
             queue_per_destination: 5,
             originated_ip_copy: true,
+            stale_update_drain: true,
         }
     }
 }

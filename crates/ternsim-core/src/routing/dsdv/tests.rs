@@ -57,6 +57,8 @@ struct Net {
     /// Sizes of the unicast data packets put on the air and of those delivered.
     unicast_sizes: Vec<u32>,
     delivered_sizes: Vec<u32>,
+    /// (uid, TTL) of the unicasts handed to the link.
+    unicast_ttls: Vec<(u64, u8)>,
 }
 
 fn with_ctx<R>(i: usize, f: impl FnOnce(&RouteCtx) -> R) -> R {
@@ -101,6 +103,7 @@ impl Net {
             unicasts: Vec::new(),
             unicast_sizes: Vec::new(),
             delivered_sizes: Vec::new(),
+            unicast_ttls: Vec::new(),
         };
         for i in 0..n {
             with_ctx(i, |ctx| net.agents[i].start(SimTime::ZERO, ctx));
@@ -139,6 +142,7 @@ impl Net {
         let j = next_hop.index();
         self.unicasts.push((i, j, p.uid));
         self.unicast_sizes.push(p.size);
+        self.unicast_ttls.push((p.uid, p.ip.ttl));
         if !self.linked(i, j) {
             let mut out = RoutingOutput::default();
             let now = self.now;
@@ -216,6 +220,19 @@ impl Net {
         let now = self.now;
         let r = with_ctx(i, |ctx| self.agents[i].route_output(now, ctx, p));
         self.apply(i, r);
+        uid
+    }
+
+    /// A unicast UDP packet from node `src` to node `dst` that has crossed `hops` hops
+    /// arrives at node `at` with TTL `ttl` (as the link delivered it, before `at` routes it).
+    fn arrive(&mut self, at: usize, src: usize, dst: usize, hops: u32, ttl: u8) -> u64 {
+        self.uid += 1;
+        let uid = self.uid;
+        let mut p = udp_packet(uid, dst as u32, 1000);
+        p.ip.src = a(src);
+        p.ip.ttl = ttl;
+        p.num_forwards = hops;
+        self.input(at, p);
         uid
     }
 
@@ -701,5 +718,79 @@ fn originated_packets_carry_ns2s_second_ip_header_on_the_air() {
         assert_eq!(net.delivered.last(), Some(&(2, uid)));
         assert_eq!(net.unicast_sizes, vec![air, air]);
         assert_eq!(net.delivered_sizes, vec![air]);
+    }
+}
+
+/// ns-2.35's queue drain on an update it does not believe (`processUpdate`, manet-spec §1.6
+/// step 6). Node 0's route to 5 (via 1, seq 10) breaks (fresher odd seq 11); two forwarded
+/// packets arrive with TTL 3 and 2 and wait with TTL 2 and 1 (`recv` took a unit), behind
+/// them one of node 0's own. Node 2 then lists 5 at metric 3 with the older seq 8: ignored by
+/// the sequence-number rule, but the drain runs. Pass 1: the TTL-2 packet goes to 1 and back
+/// to the tail, the TTL-1 packet reaches 0 and is dropped, the own packet gets a fresh TTL
+/// (ns-2 would loop on it forever; it stays). Pass 2: the first reaches 0 and is dropped.
+/// The stale candidate (via 2, metric 4, seq 8) then overwrites the entry, and the own packet
+/// leaves on it. Without the rule the three wait and the entry stays broken.
+#[test]
+fn an_ignored_stale_update_drains_the_queue_and_overwrites_the_entry() {
+    for drain in [true, false] {
+        let c = DsdvConfig {
+            stale_update_drain: drain,
+            ..cfg()
+        };
+        let mut net = Net::new(1, &[], c);
+        net.run_to(1_000);
+        net.hear(0, 1, &[(5, 1, 10)]);
+        net.run_to(2_000);
+        net.hear(0, 1, &[(5, BIG, 11)]);
+        assert_eq!(net.route(0, 5), Some((1, BIG, 11)));
+        let first = net.arrive(0, 7, 5, 3, 3);
+        let second = net.arrive(0, 7, 5, 3, 2);
+        let own = net.send_data(0, 5);
+        assert_eq!(net.agents[0].held(), 3);
+        net.run_to(3_000);
+        net.hear(0, 2, &[(5, 3, 8)]);
+        if drain {
+            assert_eq!(
+                net.drops,
+                vec![
+                    (second, DropReason::TtlExpired),
+                    (first, DropReason::TtlExpired),
+                    // Node 2 is outside the harness: the unicast to it fails (no use_mac).
+                    (own, DropReason::LinkFailure)
+                ]
+            );
+            assert_eq!(net.route(0, 5), Some((2, 4, 8)));
+            assert_eq!(net.unicasts, vec![(0, 2, own)]);
+            assert_eq!(net.agents[0].held(), 0);
+            let s = net.agents[0].stats();
+            assert_eq!((s.stale_drains, s.stale_drain_own_packets), (1, 1));
+        } else {
+            assert!(net.drops.is_empty());
+            assert_eq!(net.route(0, 5), Some((1, BIG, 11)));
+            assert_eq!(net.agents[0].held(), 3);
+            assert!(net.unicasts.is_empty());
+        }
+    }
+}
+
+/// A forwarded packet that waits for a route pays one TTL unit when it arrives (ns-2 `recv`)
+/// and, with ns-2.35's drain, one more when it is released through `recv` again: it arrives
+/// with TTL 5, waits with 4 and leaves with 3 (4 without the rule). One with TTL 1 on
+/// arrival is dropped at once (`D RTR TTL`).
+#[test]
+fn a_released_forwarded_packet_pays_ns2s_second_ttl_unit() {
+    for (drain, leaves_with) in [(true, 3), (false, 4)] {
+        let c = DsdvConfig {
+            stale_update_drain: drain,
+            ..cfg()
+        };
+        let mut net = Net::new(1, &[], c);
+        net.run_to(1_000);
+        let waiting = net.arrive(0, 7, 5, 2, 5);
+        let spent = net.arrive(0, 7, 5, 2, 1);
+        assert_eq!(net.drops, vec![(spent, DropReason::TtlExpired)]);
+        assert_eq!(net.agents[0].held(), 1);
+        net.hear(0, 5, &[(5, 0, 4)]);
+        assert_eq!(net.unicast_ttls, vec![(waiting, leaves_with)]);
     }
 }

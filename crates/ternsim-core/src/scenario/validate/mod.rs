@@ -397,6 +397,7 @@ fn routing(spec: &ScenarioSpec) -> Result<RoutingConfig, ScenarioError> {
                 r.trigger_on_fresh_seqnum.is_some(),
             ),
             ("randomize", r.randomize.is_some()),
+            ("stale_update_drain", r.stale_update_drain.is_some()),
         ];
         if r.hello.is_some() && r.protocol.as_deref() != Some("aodv") {
             return Err(ScenarioError::at(
@@ -576,6 +577,9 @@ fn dsdv(r: &RoutingSpec) -> Result<DsdvConfig, ScenarioError> {
     }
     if let Some(b) = r.randomize {
         cfg.randomize = b;
+    }
+    if let Some(b) = r.stale_update_drain {
+        cfg.stale_update_drain = b;
     }
     Ok(cfg)
 }
