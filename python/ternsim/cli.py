@@ -610,7 +610,14 @@ def conformance(
     ] = False,
     seeds: Annotated[
         Optional[int],
-        typer.Option("--seeds", help="Seeds per stochastic case (default 10).", metavar="N"),
+        typer.Option(
+            "--seeds",
+            help=(
+                "Seeds per stochastic case (default: the case's own, 10 for most, 30 where"
+                " rare events decide)."
+            ),
+            metavar="N",
+        ),
     ] = None,
     only: Annotated[
         Optional[str],

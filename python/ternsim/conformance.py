@@ -97,7 +97,15 @@ def _wired(name: str, agent: str, sink: str, tcp: str, fast: bool) -> Case:
     )
 
 
-def _chain(tcp: str, routing: str, hops: int, fast: bool) -> Case:
+#: Seeds for cases whose metrics hang on rare events, where 10 seeds decide nothing: a DSDV
+#: chain loses a neighbour (three updates in a row collided) in about one run in five, and
+#: then sometimes forms a loop that stalls the flow for tens of seconds; half the runs of a
+#: 4-hop Vegas chain retransmit nothing. Over 60 seeds each (2026-11-27) both simulators
+#: agree on all of them; 10 seeds made one outlier run a "difference".
+RARE_EVENT_SEEDS = 30
+
+
+def _chain(tcp: str, routing: str, hops: int, fast: bool, seeds: int = 10) -> Case:
     ns_tcp = {"reno": "Reno", "newreno": "Newreno", "vegas": "Vegas", "sack": "Sack1"}[tcp]
     return Case(
         name=f"chain{hops}-{tcp}-{routing}",
@@ -112,6 +120,7 @@ def _chain(tcp: str, routing: str, hops: int, fast: bool) -> Case:
             "topology.chain.hops": hops,
         },
         fast=fast,
+        seeds=seeds,
     )
 
 
@@ -137,6 +146,7 @@ def _dsdv_chain() -> Case:
         twin="chain",
         ns_args=("Newreno", "DSDV", "{seed}", "7", "250", "0", "150"),
         fast=False,
+        seeds=RARE_EVENT_SEEDS,
     )
 
 
@@ -149,6 +159,7 @@ def _cbr_chain(routing: str) -> Case:
         ns_args=(routing.upper(), "{seed}", "7", "200", "40Kb"),
         fast=False,
         metrics="cbr",
+        seeds=RARE_EVENT_SEEDS if routing == "dsdv" else 10,
     )
 
 
@@ -290,7 +301,7 @@ CASES: list[Case] = [
     _chain("vegas", "aodv", 7, False),
     _chain("reno", "dsr", 7, False),
     _chain("newreno", "dsr", 4, False),
-    _chain("vegas", "dsr", 4, False),
+    _chain("vegas", "dsr", 4, False, seeds=RARE_EVENT_SEEDS),
     # 16 hops: ns-2's DSR finds no route (as the ding-vegasw paper's 16-hop point); AODV does.
     _chain("newreno", "dsr", 16, False),
     _chain("newreno", "aodv", 16, False),
