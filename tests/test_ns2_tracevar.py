@@ -130,6 +130,25 @@ def test_traced_variables_are_ns2s_line_for_line(tmp_path, args):
     assert got["ternsim"] == got["ns"]
 
 
+SHARED_CASES = [
+    ("TCP/Reno", "TCPSink", "10"),
+    ("TCP/Reno", "TCPSink", "2"),
+    ("TCP/Newreno", "TCPSink", "5"),
+    ("TCP/Sack1", "TCPSink/Sack1", "4"),
+    ("TCP/Vegas", "TCPSink", "6"),
+]
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+@pytest.mark.parametrize("args", SHARED_CASES, ids=lambda a: "-".join(a).replace("/", ""))
+def test_traced_variables_in_the_trace_all_file_interleave_as_ns2s(tmp_path, args):
+    """Variables traced into the trace-all file: each change's line sits between the packet
+    lines ns-2 writes it between (queue limit 2: timeouts with backoff)."""
+    got = in_both(tmp_path, SCRIPTS / "trace_vars_shared.tcl", args, ("out.tr",))
+    assert sum(" cwnd_ " in x for x in got["ns"][0].splitlines()) > 20
+    assert got["ternsim"] == got["ns"]
+
+
 RED_TWO_NODES = """set ns [new Simulator]
 set n0 [$ns node]
 set n1 [$ns node]

@@ -620,6 +620,14 @@ class Simulation:
         """The ns-2 trace recorded since the last call (with ``ns2_trace=True``)."""
         return str(self._sim.take_ns2_trace())
 
+    def take_ns2_trace_vars(self) -> tuple[str, list[tuple[int, float, int, str, float]]]:
+        """The ns-2 trace recorded since the last call and the traced variables' changes
+        since then, each with the character offset in that text where it happened (ns-2
+        writes a change between the lines of the events before and after it): ``(text,
+        [(offset, seconds, flow index, variable, value)])``."""
+        text, changes = self._sim.take_ns2_trace_vars()
+        return str(text), list(changes)
+
     def trace_tcp_var(self, flow: str | int, var: str) -> float:
         """Records each change of a TCP sender's variable from now on, as ns-2's ``$tcp
         trace VAR`` does (``cwnd_``, ``ssthresh_``, ``t_seqno_``, ``ack_``, ``maxseq_``,

@@ -451,6 +451,15 @@ impl Simulation {
         Ok(self.live()?.take_ns2_trace())
     }
 
+    /// The ns-2 trace text since the last call and the traced TCP variables' changes since
+    /// then: (text, [(byte offset in the text, seconds, flow, name, value)]).
+    #[allow(clippy::type_complexity)]
+    fn take_ns2_trace_vars(
+        &mut self,
+    ) -> PyResult<(String, Vec<(usize, f64, u32, &'static str, f64)>)> {
+        Ok(self.live()?.take_ns2_trace_vars())
+    }
+
     /// ns-2 `$tcp trace VAR` on flow `flow`'s sender; returns the variable's value now.
     fn trace_tcp_var(&mut self, flow: usize, var: &str) -> PyResult<f64> {
         self.live()?

@@ -358,7 +358,8 @@ class _Session:
         # an event of that nanosecond at 3.8 s has not run when the pause is at 3.8.
         until = float("inf") if final else min(float(sim.now), self.model.now)
         nam = self.model.nam.writer()
-        self.stream.add(sim.take_ns2_trace(), write, until, nam)
+        text, changes = sim.take_ns2_trace_vars()
+        self.stream.add(text, write, until, nam, changes)
         self.stream.flush(write, float(sim.now), final, nam)
         self.model.var_traces.drain(sim)
 

@@ -81,11 +81,11 @@ class TraceStream:
         while True:
             target = min(until, t + self._step)
             reached = sim.run_until(target)
-            text = sim.take_ns2_trace()
+            text, changes = sim.take_ns2_trace_vars()
             if not reached:
-                self.add(text, write, sim.now, nam)
+                self.add(text, write, sim.now, nam, changes)
                 return False
-            self.add(text, write, target, nam)
+            self.add(text, write, target, nam, changes)
             if target >= until:
                 return True
             # Towards the target text size, at most halving or doubling per step.
@@ -99,11 +99,42 @@ class TraceStream:
         write: Callable[[str], None] | None,
         until: float = float("inf"),
         nam: Callable[[str], None] | None = None,
+        changes: list | tuple = (),
     ) -> None:
         """A piece of the core's trace, the pieces in the order the core wrote them; ``write``
         is None when the script has no open trace channel (the piece is then dropped, as
         ns-2 would never have written it). ``nam`` writes into the open nam channel: a wired
-        piece's nam lines go there at once, in the same order."""
+        piece's nam lines go there at once, in the same order. ``changes``: the traced TCP
+        variables' changes the core recorded with the piece, each with its offset in it. A
+        wired piece is cut at those offsets and each change's line written between the
+        lines before and after it, as ns-2 writes both into one channel when a script
+        attaches its agents to the trace file; a wireless piece's lines wait for
+        :meth:`flush`, and the changes' lines go after them."""
+        var_traces = self.translation.model.var_traces
+        if self.wireless or not changes:
+            self._add(text, write, until, nam)
+            var_traces.defer(changes)
+            return
+        start = 0
+        k = 0
+        while k < len(changes):
+            at, t = changes[k][0], changes[k][1]
+            group = []
+            while k < len(changes) and changes[k][0] == at:
+                group.append(changes[k])
+                k += 1
+            self._add(text[start:at], write, t, nam)
+            start = at
+            var_traces.write_now(group)
+        self._add(text[start:], write, until, nam)
+
+    def _add(
+        self,
+        text: str,
+        write: Callable[[str], None] | None,
+        until: float,
+        nam: Callable[[str], None] | None,
+    ) -> None:
         model = self.translation.model
         if not self.wireless:
             if nam is not None:

@@ -17,8 +17,12 @@ Three moments write lines, as in ns-2:
 - ``$ns run`` resets the agent again: each traced variable the per-object settings change
   (``ssthresh_`` from ``window_``, ``cwnd_`` from ``windowInit_``/``syn_``, ``srtt_`` and
   ``rttvar_`` from ``tcpTick_``) writes a line at time 0, in ``TcpAgent::reset``'s order.
-- During the run the core reports each change (``ternsim.api.Simulation.trace_tcp_var``),
-  and the lines go into the channel before each callback runs and when the run ends.
+- During the run the core reports each change (``ternsim.api.Simulation.trace_tcp_var``)
+  with the place in its wired trace where it happened, and the trace stream writes the line
+  there (:meth:`VarTraces.write_now`): a script that attaches its agent to its trace-all file
+  gets ns-2's file, each change between the packet lines of the events before and after it
+  (after the ``r`` line of the ACK that opened the window, before the ``+`` lines of the
+  segments it let out). With a wireless trace the lines follow the piece's lines.
 
 A RED queue (ns-2.35 ``REDQueue::trace``, queue/red.cc) traces ``curq_`` (the queue an
 arrival finds, packets or bytes) as ``Q %g %d`` and ``ave_`` (the average after the
@@ -115,6 +119,8 @@ class VarTraces:
         self.queues: list[Obj] = []
         #: Core device -> RED queue, once the run has started.
         self.by_device: dict[int, Obj] = {}
+        #: Changes taken with a trace piece whose lines are written later (:meth:`defer`).
+        self._deferred: list = []
 
     def on_create(self, agent: Obj) -> None:
         """A TCP agent was made: ns-2 resets it from the class defaults now."""
@@ -247,8 +253,30 @@ class VarTraces:
                 device, _ = self._red_enable(live.sim, queue, var)
                 self.by_device[device] = queue
 
+    def write_now(self, changes: list) -> None:
+        """Writes the lines of ``changes`` ((offset, seconds, flow, variable, value), the
+        core's order) into their channels now: the trace stream calls it between the trace
+        lines written before and after them."""
+        pending: dict[str, list[str]] = {}
+        for _, t, flow, var, value in changes:
+            agent = self.by_flow.get(flow)
+            if agent is None:
+                continue
+            line = self._line(agent, t, var, value)
+            if line is not None:
+                pending.setdefault(agent.info["var_channel"], []).append(line)
+        self._flush(pending)
+
+    def defer(self, changes: list | tuple) -> None:
+        """Keeps ``changes`` for :meth:`drain`, after the lines of a trace piece that are
+        written later (a wireless piece waits for the stream's flush)."""
+        self._deferred.extend(changes)
+
     def drain(self, sim: Any) -> None:
         """Writes the changes the core reported since the last call into the channels."""
+        if self._deferred:
+            deferred, self._deferred = self._deferred, []
+            self.write_now(deferred)
         pending: dict[str, list[str]] = {}
         if self.by_device:
             for t, device, var, value in sim.take_red_trace():

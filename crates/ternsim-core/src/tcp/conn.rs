@@ -223,8 +223,18 @@ impl Conn {
         }
         let backoff = self.rto.backoff_multiplier() as f64;
         if let Some(t) = self.tracer.as_mut() {
-            t.transient(TracedVar::Backoff, backoff, &mut out.var_changes);
-            t.transient(TracedVar::Rtt, raw as f64, &mut out.var_changes);
+            t.transient(
+                TracedVar::Backoff,
+                backoff,
+                out.segments.len(),
+                &mut out.var_changes,
+            );
+            t.transient(
+                TracedVar::Rtt,
+                raw as f64,
+                out.segments.len(),
+                &mut out.var_changes,
+            );
         }
     }
 
@@ -241,7 +251,7 @@ impl Conn {
     fn record_traced_changes(&mut self, out: &mut TcpOutput) {
         let now = self.traced_values();
         if let Some(t) = self.tracer.as_mut() {
-            t.checkpoint(&now, &mut out.var_changes);
+            t.checkpoint(&now, out.segments.len(), &mut out.var_changes);
         }
     }
 
@@ -758,7 +768,7 @@ impl Conn {
         self.trace_checkpoint(out);
         if let Some(t) = self.tracer.as_mut() {
             for (var, value) in self.transients.drain(..) {
-                t.transient(var, value, &mut out.var_changes);
+                t.transient(var, value, out.segments.len(), &mut out.var_changes);
             }
         }
         self.congestion.apply(d);

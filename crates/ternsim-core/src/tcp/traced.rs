@@ -111,6 +111,9 @@ impl TracedVar {
 pub struct VarChange {
     pub var: TracedVar,
     pub value: f64,
+    /// Segments the call had sent when the assignment was made: its trace line goes after
+    /// theirs and before the next one's (ns-2's `output` raises `t_seqno_` after it sends).
+    pub before_segment: usize,
 }
 
 /// The values of every traced variable at one moment, indexed by [`TracedVar`].
@@ -144,12 +147,17 @@ impl VarTracer {
 
     /// Record, in the tracer's order, each traced variable whose value differs from the one
     /// last reported.
-    pub fn checkpoint(&mut self, now: &VarValues, out: &mut Vec<VarChange>) {
+    /// `sent`: segments the call has sent so far.
+    pub fn checkpoint(&mut self, now: &VarValues, sent: usize, out: &mut Vec<VarChange>) {
         for &var in self.order {
             let i = var.index();
             if self.traced[i] && now[i] != self.last[i] {
                 self.last[i] = now[i];
-                out.push(VarChange { var, value: now[i] });
+                out.push(VarChange {
+                    var,
+                    value: now[i],
+                    before_segment: sent,
+                });
             }
         }
     }
@@ -157,11 +165,15 @@ impl VarTracer {
     /// Record an intermediate value ns-2 assigns and overwrites within one step (slowdown's
     /// `ssthresh_ = halfwin` before `if (ssthresh_ < 2) ssthresh_ = 2`), if it is traced and
     /// differs from the value last reported.
-    pub fn transient(&mut self, var: TracedVar, value: f64, out: &mut Vec<VarChange>) {
+    pub fn transient(&mut self, var: TracedVar, value: f64, sent: usize, out: &mut Vec<VarChange>) {
         let i = var.index();
         if self.traced[i] && value != self.last[i] {
             self.last[i] = value;
-            out.push(VarChange { var, value });
+            out.push(VarChange {
+                var,
+                value,
+                before_segment: sent,
+            });
         }
     }
 }
@@ -219,31 +231,33 @@ mod tests {
         let mut now = start;
         now[TracedVar::Ack as usize] = 0.0;
         now[TracedVar::Ndatapack as usize] = 5.0;
-        t.checkpoint(&now, &mut out);
+        t.checkpoint(&now, 0, &mut out);
         assert_eq!(
             out,
             vec![VarChange {
                 var: TracedVar::Ack,
-                value: 0.0
+                value: 0.0,
+                before_segment: 0
             }]
         );
         // opencwnd: cwnd_ 1 -> 2 (ssthresh_ assigned nothing new: no line).
         out.clear();
         now[TracedVar::Cwnd as usize] = 2.0;
-        t.checkpoint(&now, &mut out);
-        t.checkpoint(&now, &mut out);
+        t.checkpoint(&now, 0, &mut out);
+        t.checkpoint(&now, 0, &mut out);
         assert_eq!(
             out,
             vec![VarChange {
                 var: TracedVar::Cwnd,
-                value: 2.0
+                value: 2.0,
+                before_segment: 0
             }]
         );
         // output(1) then t_seqno_++: maxseq_ before t_seqno_.
         out.clear();
         now[TracedVar::TSeqno as usize] = 2.0;
         now[TracedVar::Maxseq as usize] = 1.0;
-        t.checkpoint(&now, &mut out);
+        t.checkpoint(&now, 0, &mut out);
         let got: Vec<_> = out.iter().map(|c| (c.var.name(), c.value)).collect();
         assert_eq!(got, vec![("maxseq_", 1.0), ("t_seqno_", 2.0)]);
     }
@@ -256,16 +270,16 @@ mod tests {
         let mut t = VarTracer::new(&start, &TRACE_ORDER);
         t.enable(TracedVar::Ssthresh, &start);
         let mut out = Vec::new();
-        t.transient(TracedVar::Ssthresh, 1.0, &mut out);
+        t.transient(TracedVar::Ssthresh, 1.0, 0, &mut out);
         let mut now = start;
         now[TracedVar::Ssthresh as usize] = 2.0;
-        t.checkpoint(&now, &mut out);
+        t.checkpoint(&now, 0, &mut out);
         let got: Vec<_> = out.iter().map(|c| c.value).collect();
         assert_eq!(got, vec![1.0, 2.0]);
         // Already at 2: the transient 1 and the final 2 both print again.
         out.clear();
-        t.transient(TracedVar::Ssthresh, 1.0, &mut out);
-        t.checkpoint(&now, &mut out);
+        t.transient(TracedVar::Ssthresh, 1.0, 0, &mut out);
+        t.checkpoint(&now, 0, &mut out);
         assert_eq!(out.len(), 2);
     }
 }

@@ -223,10 +223,18 @@ impl World {
         // the call sent after it.
         let ns2_events = std::mem::take(&mut self.tcp_out.ns2_events);
         let mut next_event = 0;
+        // A traced variable's change is placed in the trace text among the lines of the
+        // segments: ns-2 assigns `cwnd_` before `send_much` sends what it allows, `t_seqno_`
+        // after each packet it sent (`output`).
+        let mut var_changes = std::mem::take(&mut self.tcp_out.var_changes);
+        let mut next_change = 0;
         for (k, seg) in segments.iter().enumerate() {
             while next_event < ns2_events.len() && ns2_events[next_event].before_segment <= k {
                 self.ns2_event_line(now, f, &ns2_events[next_event]);
                 next_event += 1;
+            }
+            if next_change < var_changes.len() {
+                self.place_var_changes(now, f, &var_changes, &mut next_change, k);
             }
             if let Some(t) = self.traces.segments.as_mut() {
                 t.push(
@@ -254,9 +262,9 @@ impl World {
             self.ns2_event_line(now, f, e);
         }
         self.tcp_out.ns2_events = ns2_events;
-        for c in self.tcp_out.var_changes.drain(..) {
-            self.var_trace.push((now, f as u32, c));
-        }
+        self.place_var_changes(now, f, &var_changes, &mut next_change, usize::MAX);
+        var_changes.clear();
+        self.tcp_out.var_changes = var_changes;
         if !self.tcp_out.events.is_empty() {
             let events = std::mem::take(&mut self.tcp_out.events);
             for e in &events {
@@ -265,6 +273,24 @@ impl World {
             self.tcp_out.events = events;
         }
         self.arm_sender(f);
+    }
+
+    /// Records the changes from `*next` on that came before segment `before` (all of them
+    /// with `usize::MAX`), each with the length of the ns-2 trace text now: where its line
+    /// goes among the packet lines.
+    fn place_var_changes(
+        &mut self,
+        now: SimTime,
+        f: usize,
+        changes: &[crate::tcp::VarChange],
+        next: &mut usize,
+        before: usize,
+    ) {
+        let at = self.capture.as_deref().map_or(0, |c| c.ns2_len());
+        while *next < changes.len() && changes[*next].before_segment <= before {
+            self.var_trace.push((now, f as u32, changes[*next], at));
+            *next += 1;
+        }
     }
 
     fn trace_tcp_event(&mut self, now: SimTime, f: usize, e: &TcpEvent) {

@@ -250,6 +250,11 @@ impl Capture {
             .unwrap_or_default()
     }
 
+    /// Bytes of ns-2 trace text written since it was last taken.
+    pub(super) fn ns2_len(&self) -> usize {
+        self.ns2.as_ref().map_or(0, |(t, _)| t.len())
+    }
+
     pub(super) fn finish(self) -> CaptureOutput {
         CaptureOutput {
             pcap: self.pcap.map(|p| p.writer.into_bytes()),

@@ -43,6 +43,10 @@ pub struct Simulation {
 /// `nlost_`, sequence gaps) and `last_arrival_s` (`lastPktTime_`, 0 before any arrival).
 pub type FlowState = Vec<(&'static str, f64)>;
 
+/// A traced TCP variable's change placed in the ns-2 trace text: (byte offset in the text,
+/// seconds, flow, variable name, value).
+pub type PlacedVarChange = (usize, f64, u32, &'static str, f64);
+
 impl Simulation {
     /// Builds the world of `scenario` with `seed`, paused at time 0 before any event.
     pub fn new(
@@ -380,8 +384,23 @@ impl Simulation {
         self.world
             .var_trace
             .drain(..)
-            .map(|(t, f, c)| (t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
+            .map(|(t, f, c, _)| (t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
             .collect()
+    }
+
+    /// The ns-2 trace text recorded since the last call, with the traced TCP variables'
+    /// changes since then, each with the byte offset in that text where it happened (ns-2
+    /// writes a change between the lines of the events before and after it): (offset,
+    /// seconds, flow, variable name, value).
+    pub fn take_ns2_trace_vars(&mut self) -> (String, Vec<PlacedVarChange>) {
+        let text = self.take_ns2_trace();
+        let changes = self
+            .world
+            .var_trace
+            .drain(..)
+            .map(|(t, f, c, at)| (at, t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
+            .collect();
+        (text, changes)
     }
 
     /// The ns-2 trace text recorded since the last call (empty without an ns-2 trace).
