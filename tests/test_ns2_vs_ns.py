@@ -475,3 +475,76 @@ def test_a_second_advance_is_refused_with_its_line(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 2
     assert "twice.tcl:11:" in proc.stderr and "called twice" in proc.stderr, proc.stderr
+
+
+@pytest.mark.skipif(
+    NS is None or not (EXAMPLES / "tcpecn.tcl").exists(),
+    reason="ns-2 or Debian's ns2-examples is not installed",
+)
+def test_ns2s_ecn_example_with_nam_agent_traces_matches_ns(tmp_path):
+    """ns-2's `ex/tcpecn.tcl` unchanged: two ECN Reno flows into a marking RED bottleneck,
+    traced for nam with `add-agent-trace`, `monitor-agent-trace` and `tracevar cwnd_` under
+    `nam_tracevar_ true` (the `a` and `v` lines at the start, an `f` line for each change of
+    cwnd_ among the packet lines, `-v` as `%g`, `-o` the last value). Its `finish` fails on
+    `exec tclsh8.0`: the same error report (`ns: finish: couldn't execute ...`), exit status
+    1, and the same trace and nam files, byte for byte."""
+    env = _nam_stand_in(tmp_path)
+    out = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        shutil.copy(EXAMPLES / "tcpecn.tcl", folder / "tcpecn.tcl")
+        proc = subprocess.run(
+            [*cmd, "tcpecn.tcl"], cwd=folder, capture_output=True, text=True, timeout=300, env=env
+        )
+        out[who] = (
+            proc.returncode,
+            proc.stdout,
+            proc.stderr,
+            (folder / "out.tr").read_text(),
+            (folder / "out.nam").read_text(),
+        )
+    assert out["ns"][0] == 1
+    assert 'ns: finish: couldn\'t execute "tclsh8.0"' in out["ns"][1]
+    assert sum(x.startswith("f -t ") for x in out["ns"][4].splitlines()) > 200
+    assert out["ternsim"][:3] == out["ns"][:3]
+    for k in (3, 4):
+        difference = first_difference(out["ns"][k].splitlines(), out["ternsim"][k].splitlines())
+        assert difference is None, difference
+
+
+def test_an_error_in_a_callback_is_reported_as_ns2_reports_it(tmp_path):
+    """A Tcl error inside an `$ns at` callback: ns-2's tclcl hands it to `tkerror {ns:
+    SCRIPT}`, which prints (on standard output) `ns: SCRIPT: ` and the errorInfo of the
+    callback (from the error up to the callback's own script), and ns exits with status 1
+    (worked from `ns` 2.35's output for this script)."""
+    script = tmp_path / "e.tcl"
+    script.write_text(
+        "set ns [new Simulator]\n"
+        'proc inner {} { error "boom here" }\n'
+        'proc finish {} { puts "in finish"; inner }\n'
+        '$ns at 1.0 "finish"\n'
+        '$ns at 2.0 "exit 0"\n'
+        "$ns run\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "ternsim", "ns2", "e.tcl"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr == ""
+    assert proc.stdout == (
+        "in finish\n"
+        "ns: finish: boom here\n"
+        "    while executing\n"
+        '"error "boom here" "\n'
+        '    (procedure "inner" line 1)\n'
+        "    invoked from within\n"
+        '"inner "\n'
+        '    (procedure "finish" line 1)\n'
+        "    invoked from within\n"
+        '"finish"\n'
+    )

@@ -63,6 +63,8 @@ class _Session:
         self.internal_error: str | None = None
         #: The `$ns at` callback running now and the Tcl frame depth below it, if any.
         self.callback: tuple[Any, int] | None = None
+        #: The first callback that failed with a Tcl error, and the errorInfo then.
+        self.callback_error: tuple[str, str] | None = None
         self.exit_code: int | None = None
         self.written: list[tuple[str, bytes | None]] = []
         self.result: Any = None
@@ -179,6 +181,8 @@ class _Session:
     # --- the run ----------------------------------------------------------------------------
 
     def _run(self) -> None:
+        import tkinter
+
         from .. import api
         from .live import LIVE_FULL_TCP, LIVE_TCP, LiveState
 
@@ -275,6 +279,10 @@ class _Session:
                 self.callback = (ev, int(self.tcl.eval("info frame")))
                 try:
                     self.tcl.call("uplevel", "#0", ev.script)
+                except tkinter.TclError:
+                    if self.callback_error is None:
+                        self.callback_error = (ev.script, str(self.tcl.getvar("::errorInfo")))
+                    raise
                 finally:
                     self.callback = None
         finally:
@@ -454,6 +462,12 @@ class _Session:
                 info = str(self.tcl.getvar("errorInfo"))
                 if self.script_error and not info.split("\n", 1)[0].strip():
                     info = self.script_error + info
+                if self.callback_error is not None:
+                    # ns-2's `tkerror` prints the report with `puts`: on standard output.
+                    self.tcl.call("puts", "stdout", callback_error_report(*self.callback_error))
+                    self._finish_channels()
+                    self.model.messages.at_exit()
+                    return 1
                 self._finish_channels()
                 sys.stderr.write(f"{info}\n")
                 self.model.messages.at_exit()
@@ -554,6 +568,18 @@ def script_to_toml(
     scenario = dict(session.translation.scenario)
     scenario["name"] = Path(path).stem
     return "\n".join(header) + "\n\n" + dumps(scenario), left
+
+
+def callback_error_report(script: str, info: str) -> str:
+    """What ns-2 prints (on standard output) when an `$ns at` callback fails: tclcl's
+    `Tcl::eval` hands the error to `tkerror {ns: SCRIPT}`, which prints that, `: ` and the
+    errorInfo of the
+    callback's own evaluation (ternsim's ends in the frames of its `uplevel` and of `$ns
+    run`, cut here), and ns exits with status 1."""
+    cut = info.find('\n    ("uplevel" body line 1)')
+    if cut >= 0:
+        info = info[:cut]
+    return f"ns: {script}: {info}"
 
 
 class ScriptRefused(Exception):

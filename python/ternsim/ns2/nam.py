@@ -63,6 +63,10 @@ class NamTrace:
         self.link_list: list[Obj] = []
         #: `$ns trace-annotate` calls so far (ns-2's annotationSeq_).
         self.annotations = 0
+        #: `$ns add-agent-trace AGENT NAME`: NAME -> agent (ns-2's array tracedAgents_).
+        self.traced_agents: dict[str, Obj] = {}
+        #: `$ns monitor-agent-trace AGENT`, in order (ns-2's list monitoredAgents_).
+        self.monitored_agents: list[Obj] = []
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -85,6 +89,10 @@ class NamTrace:
     def _list(self, text: str) -> str:
         """Tcl's `eval list TEXT`: ns-2 builds some lines so (words re-quoted as a list)."""
         return str(self.tcl.eval(f"list {text}"))
+
+    def tcl_order(self, keys: list[str]) -> list[str]:
+        """The order Tcl's `array names` lists ``keys`` in (see :meth:`_tcl_order`)."""
+        return self._tcl_order(keys)
 
     def _tcl_order(self, keys: list[str]) -> list[str]:
         """The order Tcl's `array names` lists ``keys`` in, set in this order."""

@@ -221,6 +221,8 @@ class Model:
             "makeflowmon": self.makeflowmon,
             "attach-fmon": self.attach_fmon,
             "queue-monitor": self._refuse_monitor,
+            "add-agent-trace": self.add_agent_trace,
+            "monitor-agent-trace": self.monitor_agent_trace,
         }
         sim.update({name: (lambda o, a: "") for name in NO_OPS})
         b["Simulator"] = sim
@@ -293,7 +295,12 @@ class Model:
 
         #: The TCP agents' traced variables (`$tcp attach $f; $tcp trace cwnd_`).
         self.var_traces = VarTraces(self)
-        b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
+        b["Agent/TCP"] = {
+            "attach": self.var_traces.attach,
+            "trace": self.var_traces.trace,
+            # ns-2's Agent::command wraps TclObject's `trace` as `tracevar`.
+            "tracevar": self.var_traces.trace,
+        }
         b["Agent/TCP/FullTcp"] = {
             "listen": self.full_listen,
             "trace": self._refuse_full("trace (traced variables of a FullTcp agent)"),
@@ -1383,6 +1390,37 @@ class Model:
         self.nam.colors[args[0]] = args[1]
         return ""
 
+    def add_agent_trace(self, sim: Obj, args: tuple) -> str:
+        """`$ns add-agent-trace AGENT NAME [FILE]` (tcl/lib/ns-namsupp.tcl): the agent's
+        traced variables write into FILE, or the nam file, from now on (`attach-trace`), and
+        when the run starts its `a` line names it NAME there (`dump-namagents`)."""
+        self._before_run("$ns add-agent-trace")
+        if len(args) not in (2, 3):
+            raise Refusal("add-agent-trace: give AGENT NAME [FILE]")
+        agent = self.obj(args[0], "Agent")
+        if self.o.builtin_base(agent.cls) not in (
+            "Agent/TCP",
+            "Agent/TCP/Reno",
+            "Agent/TCP/Newreno",
+            "Agent/TCP/Sack1",
+            "Agent/TCP/Vegas",
+        ):
+            raise Refusal(f"add-agent-trace of a {agent.cls}: not supported (TCP agents only)")
+        channel = args[2] if len(args) == 3 else self.nam.channel
+        if channel is not None:
+            self.var_traces.attach(agent, (channel,))
+        self.nam.traced_agents[args[1]] = agent
+        return ""
+
+    def monitor_agent_trace(self, sim: Obj, args: tuple) -> str:
+        """`$ns monitor-agent-trace AGENT`: nam shows the agent's variables (a `v ...
+        monitor_agent` line when the run starts)."""
+        self._before_run("$ns monitor-agent-trace")
+        if len(args) != 1:
+            raise Refusal("monitor-agent-trace: give AGENT")
+        self.nam.monitored_agents.append(self.obj(args[0], "Agent"))
+        return ""
+
     def duplex_link_op(self, sim: Obj, args: tuple) -> str:
         """`$ns duplex-link-op A B OP ARGS`: OP on the A -> B direction, then B -> A."""
         if len(args) < 3:
@@ -1529,9 +1567,13 @@ class Model:
         if self.started:
             raise Refusal("$ns run called twice: not supported")
         self.started = True
-        # ns-2's `run` writes the nam header (`init-nam`) before the first event.
+        # ns-2's `run` resets the agents, then writes the nam header (`init-nam`) before the
+        # first event.
+        self.var_traces.nam_reset_lines()
         for line in self.nam.header() if self.nam.channel is not None else ():
             self.nam.puts(line)
+        if self.nam.channel is not None:
+            self.var_traces.dump_nam_agents(self.nam)
         self.run_hook()
         return ""
 

@@ -159,9 +159,9 @@ class VarTraces:
                 f"trace {var}: not supported; traceable TCP variables: {', '.join(TRACEABLE)}"
             )
         o = self.model.o
-        for mode in ("trace_all_oneline_", "nam_tracevar_"):
-            if o.hasvar(agent, mode) and classes.boolean(o.getvar(agent, mode)):
-                raise Refusal(f"trace {var} with {mode} true: not supported")
+        mode = "trace_all_oneline_"
+        if o.hasvar(agent, mode) and classes.boolean(o.getvar(agent, mode)):
+            raise Refusal(f"trace {var} with {mode} true: not supported")
         if self.model.hierarchical:
             raise Refusal(f"trace {var} with hierarchical addresses: not supported")
         self._note(agent)
@@ -178,7 +178,9 @@ class VarTraces:
         else:
             value = reset_values(agent.info["var_settings"])[var]
         agent.info.setdefault("var_last", {})[var] = value
-        self._write(agent, self.model.now, var, value)
+        # ns-2's Agent::trace (the nam format) writes nothing before the run starts.
+        if self.model.started or not self._nam_format(agent):
+            self._write(agent, self.model.now, var, value)
         return ""
 
     def red_trace(self, queue: Obj, args: tuple) -> str:
@@ -226,6 +228,77 @@ class VarTraces:
 
     # --- the run ---------------------------------------------------------------------------
 
+    # --- nam's agent traces ----------------------------------------------------------------
+
+    def _nam_format(self, agent: Obj) -> bool:
+        """`Agent/TCP set nam_tracevar_ true`: the agent's traced variables are written in
+        nam's format (ns-2's TcpAgent::trace hands them to Agent::trace)."""
+        o = self.model.o
+        return o.hasvar(agent, "nam_tracevar_") and classes.boolean(
+            o.getvar(agent, "nam_tracevar_")
+        )
+
+    def _ends(self, agent: Obj) -> tuple[int, int]:
+        """The agent's node address and its peer's (ns-2 `here_.addr_`, `dst_.addr_`)."""
+        node = agent.info.get("node")
+        peer = agent.info.get("peer")
+        here = -1 if node is None else node.info["id"]
+        there = (
+            -1 if peer is None or peer.info.get("node") is None else peer.info["node"].info["id"]
+        )
+        return here, there
+
+    def nam_reset_lines(self) -> None:
+        """`$ns run` resets the agents before it writes the nam header: a nam-format traced
+        variable the reset changes is written then, at time 0, under no name yet (ns-2's
+        `traceName_` is still null: `-a (null)`)."""
+        for agent in self.agents:
+            traced = agent.info.get("traced_vars", [])
+            if not traced or not self._nam_format(agent):
+                continue
+            if agent.info.get("node") is None:
+                continue
+            after = reset_values(self._settings(agent))
+            last = agent.info["var_last"]
+            for var in TRACEABLE:
+                if var in traced and after[var] != last[var]:
+                    last[var] = after[var]
+                    self._write(agent, 0.0, var, after[var])
+
+    def dump_nam_agents(self, nam: Any) -> None:
+        """ns-2's `dump-namagents` when the run starts: an `a` line naming each agent given
+        to `add-agent-trace` (in Tcl's `array names` order of the names), written into the
+        agent's trace channel, then a `v ... monitor_agent` line for each monitored one."""
+        for name in nam.tcl_order(list(nam.traced_agents)):
+            agent = nam.traced_agents[name]
+            if "var_channel" not in agent.info:
+                continue  # ns-2: "no trace file attached", and the agent stays unnamed
+            agent.info["nam_name"] = name
+            here, there = self._ends(agent)
+            self._flush({agent.info["var_channel"]: [f"a -t 0 -s {here} -d {there} -n {name}\n"]})
+        for agent in nam.monitored_agents:
+            name = agent.info.get("nam_name")
+            if name is None or "var_channel" not in agent.info:
+                continue
+            here, _ = self._ends(agent)
+            line = f"v -t 0 -e monitor_agent {here} {name}\n"
+            self._flush({agent.info["var_channel"]: [line]})
+
+    def _nam_line(self, agent: Obj, t: float, var: str, value: float) -> str:
+        """ns-2's Agent::trace line: `f -t TIME -s HERE -d DST -n VAR -a NAME -v VALUE [-o
+        OLD] -T v`, the time `%.15g`, `cwnd_` (a TracedDouble) as `%g` and the others as
+        integers (`rtt_`, `srtt_`, `rttvar_` in ns-2's bound units); `-o` the value last
+        written, from the variable's second line on."""
+        shown = f"{value:g}" if var == "cwnd_" else str(int(value))
+        here, there = self._ends(agent)
+        name = agent.info.get("nam_name", "(null)")
+        old = agent.info.setdefault("nam_old", {}).get(var)
+        agent.info["nam_old"][var] = shown
+        line = f"f -t {t:.15g} -s {here} -d {there} -n {var} -a {name} -v {shown}"
+        if old is not None:
+            line += f" -o {old}"
+        return line + " -T v\n"
+
     def start(self, live: Any) -> None:
         """``$ns run``: ns-2 resets each agent (a line per traced variable the reset changes,
         at time 0), then the core traces the variables from there."""
@@ -243,6 +316,7 @@ class VarTraces:
             last = agent.info["var_last"]
             for var in TRACEABLE:
                 if var in traced and after[var] != last[var]:
+                    # (nam-format ones were written before the nam header)
                     last[var] = after[var]
                     self._write(agent, 0.0, var, after[var])
             for var in traced:
@@ -323,6 +397,8 @@ class VarTraces:
         (ns-2's ``traceVar`` then writes nothing)."""
         if "var_channel" not in agent.info:
             return None
+        if self._nam_format(agent):
+            return self._nam_line(agent, t, var, value)
         node = agent.info.get("node")
         addr, port = (-1, -1) if node is None else (node.info["id"], agent.info["port"])
         peer = agent.info.get("peer")

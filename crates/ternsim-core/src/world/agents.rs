@@ -287,8 +287,10 @@ impl World {
         before: usize,
     ) {
         let at = self.capture.as_deref().map_or(0, |c| c.ns2_len());
+        let exact = self.exact_now(now);
         while *next < changes.len() && changes[*next].before_segment <= before {
-            self.var_trace.push((now, f as u32, changes[*next], at));
+            self.var_trace
+                .push((now, exact, f as u32, changes[*next], at));
             *next += 1;
         }
     }

@@ -347,10 +347,11 @@ struct World {
     /// The output buffer of FullTcp calls, reused.
     full_out: crate::tcp::full::FullOutput,
     /// The traced TCP variables' changes since the host last took them (ns-2 `$tcp trace
-    /// VAR`): time, flow, change, and where in the ns-2 trace text not yet taken it happened
-    /// (its length then; 0 without a trace), so that a host writing both into one file can
-    /// put each change between the lines ns-2 writes it between.
-    var_trace: Vec<(SimTime, u32, crate::tcp::VarChange, usize)>,
+    /// VAR`): time (and its exact seconds, as ns-2's clock reads it), flow, change, and
+    /// where in the ns-2 trace text not yet taken it happened (its length then; 0 without a
+    /// trace), so that a host writing both into one file can put each change between the
+    /// lines ns-2 writes it between.
+    var_trace: Vec<(SimTime, f64, u32, crate::tcp::VarChange, usize)>,
     /// Packets that ended (delivered or dropped), kept for their allocations: a new packet
     /// takes one (`Packet::reuse`) instead of a malloc and a free per packet.
     spent_packets: Vec<Packet>,

@@ -44,7 +44,7 @@ pub struct Simulation {
 pub type FlowState = Vec<(&'static str, f64)>;
 
 /// A traced TCP variable's change placed in the ns-2 trace text: (byte offset in the text,
-/// seconds, flow, variable name, value).
+/// exact seconds (ns-2's clock), flow, variable name, value).
 pub type PlacedVarChange = (usize, f64, u32, &'static str, f64);
 
 impl Simulation {
@@ -384,7 +384,7 @@ impl Simulation {
         self.world
             .var_trace
             .drain(..)
-            .map(|(t, f, c, _)| (t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
+            .map(|(t, _, f, c, _)| (t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
             .collect()
     }
 
@@ -398,7 +398,7 @@ impl Simulation {
             .world
             .var_trace
             .drain(..)
-            .map(|(t, f, c, at)| (at, t.as_nanos() as f64 / 1e9, f, c.var.name(), c.value))
+            .map(|(_, exact, f, c, at)| (at, exact, f, c.var.name(), c.value))
             .collect();
         (text, changes)
     }
