@@ -591,8 +591,15 @@ impl WiredDirection {
         let lost = if self.error.is_error(&mut self.rng) {
             Some(packet)
         } else {
-            let exact_at = self.on_wire_exact_arrival;
-            let at = SimTime(round_to_u64(exact_at * 1e9)).max(now);
+            // The wake-up's exact time rounds to its nanoseconds, as the event queue wants
+            // (`Scheduler::schedule_in_lane_fitted`): the arrival's own, unless that falls
+            // before `now` and the wake-up is moved to `now`.
+            let rounded = SimTime(round_to_u64(self.on_wire_exact_arrival * 1e9));
+            let (at, exact_at) = if rounded >= now {
+                (rounded, self.on_wire_exact_arrival)
+            } else {
+                (now, crate::sim::scheduler::exact_of(now))
+            };
             // Keep the pipe in arrival order (a shortened delay can overtake); almost always
             // the packet goes last.
             if self.pipe.back().is_none_or(|(t, _)| *t <= at) {

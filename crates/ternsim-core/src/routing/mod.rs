@@ -311,6 +311,15 @@ impl RoutingProtocol {
     }
 
     #[inline]
+    /// Whether [`Self::next_timer`] can ever be `Some`: static routing only with a hold
+    /// buffer; the other protocols always may.
+    pub fn may_set_timers(&self) -> bool {
+        match self {
+            RoutingProtocol::Static(s) => s.has_hold_buffer(),
+            RoutingProtocol::Dsr(_) | RoutingProtocol::Aodv(_) | RoutingProtocol::Dsdv(_) => true,
+        }
+    }
+
     pub fn next_timer(&self) -> Option<SimTime> {
         match self {
             RoutingProtocol::Static(s) => s.next_timer(),

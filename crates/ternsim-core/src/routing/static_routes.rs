@@ -165,6 +165,12 @@ impl StaticRouting {
         out.drops.push((packet, DropReason::LinkFailure));
     }
 
+    /// Whether packets without a route wait in a hold buffer (whose expiries are the only
+    /// timers of static routing).
+    pub fn has_hold_buffer(&self) -> bool {
+        self.hold.is_some()
+    }
+
     pub fn next_timer(&self) -> Option<SimTime> {
         self.hold.as_ref().and_then(HoldBuffer::next_deadline)
     }

@@ -427,20 +427,22 @@ impl World {
             }
             self.wired_out.drops = drops;
         }
+        // A wired direction's wake-ups have exact times that round to their nanoseconds
+        // (`WiredDirection::transmit`), so they are scheduled without the check.
         for &(at, tag, exact) in &self.wired_out.wakes {
             if tag & crate::net::wired::LAZY != 0 {
                 // An end of transmission the world settles itself: its place in the queue
                 // is reserved (`Scheduler::reserve_exact`), nothing is scheduled.
-                let key = self.sched.reserve_exact(at, exact);
+                let key = self.sched.reserve_fitted(at, exact);
                 self.lazy_done[d] = Some((key, tag & !crate::net::wired::LAZY));
                 continue;
             }
             let event = Event::IfaceWake { device, tag };
             if WiredDirection::is_arrival_tag(tag) {
                 self.sched
-                    .schedule_in_lane_exact(self.device_lanes[d], at, exact, event);
+                    .schedule_in_lane_fitted(self.device_lanes[d], at, exact, event);
             } else {
-                self.sched.schedule_exact(at, exact, event);
+                self.sched.schedule_fitted(at, exact, event);
             }
         }
         self.wired_out.wakes.clear();
@@ -719,7 +721,16 @@ impl World {
         }
     }
 
+    /// Inlined with its test: it follows every routing decision, and a wired run of static
+    /// routes without hold buffers never has a routing timer to arm.
+    #[inline]
     pub(super) fn arm_routing(&mut self, node: NodeId) {
+        if self.routing_timers {
+            self.arm_routing_timer(node);
+        }
+    }
+
+    fn arm_routing_timer(&mut self, node: NodeId) {
         let n = &mut self.nodes[node.ix()];
         let deadline = n.routing.next_timer();
         n.routing_wake
