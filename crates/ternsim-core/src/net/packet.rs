@@ -363,7 +363,13 @@ impl PacketFields {
 
     /// Removes ns-2's extra routing IP header ([`Header::RoutingIpCopy`]) if the packet has
     /// one, shrinking `size`; whether it had one.
+    #[inline]
     pub fn remove_routing_ip_copy(&mut self) -> bool {
+        // Most packets carry no header at all: tested inline, before any search.
+        !self.headers.is_empty() && self.remove_routing_ip_copy_header()
+    }
+
+    fn remove_routing_ip_copy_header(&mut self) -> bool {
         if let Some(i) = self
             .headers
             .iter()

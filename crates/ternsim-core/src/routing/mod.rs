@@ -59,6 +59,7 @@ pub struct RouteCtx<'a> {
 }
 
 impl RouteCtx<'_> {
+    #[inline]
     pub fn is_local(&self, dst: Addr) -> bool {
         self.addrs.contains(&dst)
     }
@@ -227,6 +228,7 @@ impl RoutingProtocol {
     }
 
     /// A packet this node originates (transport agents, tunnel entry, its own control).
+    #[inline]
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         match self {
             RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
@@ -237,6 +239,7 @@ impl RoutingProtocol {
     }
 
     /// A packet that arrived on `iface`.
+    #[inline]
     pub fn route_input(
         &mut self,
         now: SimTime,

@@ -102,6 +102,7 @@ impl World {
     /// Flow `f`'s agent on `side`, at `node`, sends `packet`: it goes to routing, unless the
     /// agent was detached, whose target is then ns-2's null agent (the packet is made, so
     /// its uid is taken, and absorbed untraced).
+    #[inline]
     pub(super) fn agent_send(
         &mut self,
         now: SimTime,
@@ -124,6 +125,7 @@ impl World {
     }
 
     /// `node` originates `packet`: its routing protocol decides.
+    #[inline]
     pub(super) fn originate(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         self.tap_originate(now, node, &packet);
         let Some(packet) = self.mip_filter(now, node, None, packet) else {
@@ -133,6 +135,7 @@ impl World {
     }
 
     /// Routing's decision for a packet `node` originates (after Mobile IP passed it on).
+    #[inline]
     pub(super) fn route_originated(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_output(now, &ctx, packet);
@@ -142,6 +145,7 @@ impl World {
     }
 
     /// `packet` arrived at `node` on `iface`.
+    #[inline]
     fn receive(&mut self, now: SimTime, iface: IfaceId, packet: Packet) {
         let node = self.ifaces[iface.ix()].node;
         let Some(packet) = self.mip_filter(now, node, Some(iface), packet) else {
@@ -275,6 +279,7 @@ impl World {
     }
 
     /// Hands `packet` to interface `iface` for `next_hop` and moves what results.
+    #[inline]
     pub(super) fn transmit(
         &mut self,
         now: SimTime,
