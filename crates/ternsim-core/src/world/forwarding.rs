@@ -125,7 +125,7 @@ impl World {
     }
 
     /// `node` originates `packet`: its routing protocol decides.
-    #[inline]
+    #[inline(always)]
     pub(super) fn originate(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         self.tap_originate(now, node, &packet);
         let Some(packet) = self.mip_filter(now, node, None, packet) else {
@@ -135,7 +135,7 @@ impl World {
     }
 
     /// Routing's decision for a packet `node` originates (after Mobile IP passed it on).
-    #[inline]
+    #[inline(always)]
     pub(super) fn route_originated(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_output(now, &ctx, packet);
@@ -145,7 +145,7 @@ impl World {
     }
 
     /// `packet` arrived at `node` on `iface`.
-    #[inline]
+    #[inline(always)]
     fn receive(&mut self, now: SimTime, iface: IfaceId, packet: Packet) {
         let node = self.ifaces[iface.ix()].node;
         let Some(packet) = self.mip_filter(now, node, Some(iface), packet) else {
@@ -279,7 +279,7 @@ impl World {
     }
 
     /// Hands `packet` to interface `iface` for `next_hop` and moves what results.
-    #[inline]
+    #[inline(always)]
     pub(super) fn transmit(
         &mut self,
         now: SimTime,
