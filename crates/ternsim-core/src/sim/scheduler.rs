@@ -185,7 +185,7 @@ impl<E> Scheduler<E> {
         self.push(at, fit(at, exact), event);
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, at: SimTime, exact: f64, event: E) {
         let key = self.next_key(at, exact);
         self.heap.push(Entry {
@@ -225,7 +225,7 @@ impl<E> Scheduler<E> {
         self.push(at, exact, event);
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_in_lane(&mut self, lane: Lane, at: SimTime, exact: f64, event: E) {
         let key = self.next_key(at, exact);
         let q = &mut self.lanes[lane.0 as usize];
