@@ -172,7 +172,11 @@ pub enum Offered {
 
 pub struct WiredDirection {
     pub rate_bps: f64,
-    pub delay: SimTime,
+    /// The propagation delay ([`Self::set_delay`] changes it) and the same in seconds,
+    /// `delay / 1e9` as ns-2's `delay_` is, kept to save a conversion and a division per
+    /// packet.
+    delay: SimTime,
+    delay_s: f64,
     pub limit: usize,
     /// A byte limit on what waits, if any.
     pub limit_bytes: Option<u64>,
@@ -239,6 +243,7 @@ impl WiredDirection {
         WiredDirection {
             rate_bps,
             delay,
+            delay_s: delay.0 as f64 / 1e9,
             limit: limit as usize,
             limit_bytes: None,
             red: None,
@@ -434,7 +439,7 @@ impl WiredDirection {
         let txt = self.txt(bytes);
         let end = start + txt;
         self.on_wire_exact_end = end;
-        self.on_wire_exact_arrival = start + (txt + self.delay.0 as f64 / 1e9);
+        self.on_wire_exact_arrival = start + (txt + self.delay_s);
         SimTime(round_to_u64(end * 1e9))
     }
 
@@ -760,6 +765,12 @@ impl WiredDirection {
 
     pub fn set_up(&mut self) {
         self.up = true;
+    }
+
+    /// A new propagation delay applies from the next transmission on.
+    pub fn set_delay(&mut self, delay: SimTime) {
+        self.delay = delay;
+        self.delay_s = delay.0 as f64 / 1e9;
     }
 
     /// A new rate applies from the next transmission on.
@@ -1112,7 +1123,7 @@ mod tests {
             &mut out,
         );
         l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out); // arrives at 11 ms
-        l.delay = SimTime::from_millis(2);
+        l.set_delay(SimTime::from_millis(2));
         out.clear();
         l.submit(
             SimTime::from_millis(2),
