@@ -273,8 +273,13 @@ pub struct PacketFields {
 }
 
 impl PacketFields {
-    /// The header that forwarding uses: the outermost IP header.
+    /// The header that forwarding uses: the outermost IP header. Inlined with the test for
+    /// no headers at all (most packets), asked several times per hop.
+    #[inline]
     pub fn routing_header(&self) -> &IpHeader {
+        if self.headers.is_empty() {
+            return &self.ip;
+        }
         self.headers
             .iter()
             .rev()
@@ -286,7 +291,11 @@ impl PacketFields {
     }
 
     /// The TTL that forwarding decrements: the outermost IP header's.
+    #[inline]
     pub fn routing_ttl_mut(&mut self) -> &mut u8 {
+        if self.headers.is_empty() {
+            return &mut self.ip.ttl;
+        }
         let outer = self.headers.iter_mut().rev().find_map(|h| match h {
             Header::Ip(ip) => Some(ip),
             Header::SourceRoute(_) | Header::RoutingIpCopy => None,
@@ -363,7 +372,13 @@ impl PacketFields {
 
     /// Removes ns-2's extra routing IP header ([`Header::RoutingIpCopy`]) if the packet has
     /// one, shrinking `size`; whether it had one.
+    #[inline]
     pub fn remove_routing_ip_copy(&mut self) -> bool {
+        // Most packets carry no header at all: tested inline, before any search.
+        !self.headers.is_empty() && self.remove_routing_ip_copy_header()
+    }
+
+    fn remove_routing_ip_copy_header(&mut self) -> bool {
         if let Some(i) = self
             .headers
             .iter()

@@ -140,9 +140,43 @@ pub enum StageVerdict {
     Hold { delay: SimTime, resume: usize },
 }
 
+/// The wake-ups a transmission start asks for, each (time, tag, exact seconds), in the
+/// order they are scheduled: the arrival at the far end (none when the error model lost
+/// the packet), then the end of the transmission (tagged [`LAZY`] when the owner may
+/// settle it).
+#[derive(Clone, Copy, Debug)]
+pub struct TxWakes {
+    pub arrival: Option<(SimTime, u32, f64)>,
+    pub done: (SimTime, u32, f64),
+}
+
+impl TxWakes {
+    fn push_to(self, out: &mut IfaceOutput) {
+        if let Some(a) = self.arrival {
+            out.wakes.push(a);
+        }
+        out.wakes.push(self.done);
+    }
+}
+
+/// What [`WiredDirection::offer`] did with a packet handed over.
+#[derive(Debug)]
+pub enum Offered {
+    /// Refused: dropped for this reason.
+    Dropped(Packet, DropReason),
+    /// Waiting in the queue.
+    Queued,
+    /// Its transmission started at once, on the idle link.
+    Started(TxWakes),
+}
+
 pub struct WiredDirection {
     pub rate_bps: f64,
-    pub delay: SimTime,
+    /// The propagation delay ([`Self::set_delay`] changes it) and the same in seconds,
+    /// `delay / 1e9` as ns-2's `delay_` is, kept to save a conversion and a division per
+    /// packet.
+    delay: SimTime,
+    delay_s: f64,
     pub limit: usize,
     /// A byte limit on what waits, if any.
     pub limit_bytes: Option<u64>,
@@ -209,6 +243,7 @@ impl WiredDirection {
         WiredDirection {
             rate_bps,
             delay,
+            delay_s: delay.0 as f64 / 1e9,
             limit: limit as usize,
             limit_bytes: None,
             red: None,
@@ -404,7 +439,7 @@ impl WiredDirection {
         let txt = self.txt(bytes);
         let end = start + txt;
         self.on_wire_exact_end = end;
-        self.on_wire_exact_arrival = start + (txt + self.delay.0 as f64 / 1e9);
+        self.on_wire_exact_arrival = start + (txt + self.delay_s);
         SimTime(round_to_u64(end * 1e9))
     }
 
@@ -506,17 +541,21 @@ impl WiredDirection {
 
     /// The sending node hands over a packet (a point-to-point link ignores the next hop) at
     /// `now`, exactly `now_exact` seconds (the scheduler's exact time, `sim::scheduler`).
-    pub fn submit(
-        &mut self,
-        now: SimTime,
-        now_exact: f64,
-        mut packet: Packet,
-        out: &mut IfaceOutput,
-    ) {
+    pub fn submit(&mut self, now: SimTime, now_exact: f64, packet: Packet, out: &mut IfaceOutput) {
+        match self.offer(now, now_exact, packet) {
+            Offered::Dropped(p, why) => out.drops.push((p, why)),
+            Offered::Queued => {}
+            Offered::Started(wakes) => wakes.push_to(out),
+        }
+    }
+
+    /// [`Self::submit`] with what became of the packet returned rather than put in an
+    /// output buffer: the world's lean wired path schedules the wake-ups itself.
+    pub fn offer(&mut self, now: SimTime, now_exact: f64, mut packet: Packet) -> Offered {
         let bucket = self.sfq.as_deref().map(|q| sfq_bucket(q, &packet));
         if !self.up {
             self.stats.drops_down += 1;
-            out.drops.push((packet, DropReason::LinkDown));
+            Offered::Dropped(packet, DropReason::LinkDown)
         } else if let Some(why) = self.refuse(
             RedClock {
                 at: now,
@@ -537,14 +576,15 @@ impl WiredDirection {
                 }
                 None => packet,
             };
-            out.drops.push((dropped, why));
             self.note(now, QueueEvent::Drop);
+            Offered::Dropped(dropped, why)
         } else if self.on_wire.is_none() {
             if self.log_tx_starts {
                 self.tx_starts.push((now, packet.clone()));
             }
-            self.transmit(now, now_exact, packet, out);
+            let wakes = self.start(now, now_exact, packet);
             self.note(now, QueueEvent::Enqueue);
+            Offered::Started(wakes)
         } else {
             self.queued_bytes += u64::from(packet.size);
             match (self.sfq.as_deref_mut(), bucket) {
@@ -552,6 +592,7 @@ impl WiredDirection {
                 _ => self.queue.push_back(packet),
             }
             self.note(now, QueueEvent::Enqueue);
+            Offered::Queued
         }
     }
 
@@ -586,13 +627,26 @@ impl WiredDirection {
     /// packet enters the pipe with its arrival time, whose wake-up is scheduled now, before
     /// the end of the transmission's (ns-2 `LinkDelay::recv`).
     fn transmit(&mut self, now: SimTime, start: f64, packet: Packet, out: &mut IfaceOutput) {
+        self.start(now, start, packet).push_to(out);
+    }
+
+    /// [`Self::transmit`] with the wake-ups returned.
+    fn start(&mut self, now: SimTime, start: f64, packet: Packet) -> TxWakes {
         let done = self.start_transmission(start, packet.size);
         let (size, uid) = (packet.size, packet.uid);
+        let mut arrival = None;
         let lost = if self.error.is_error(&mut self.rng) {
             Some(packet)
         } else {
-            let exact_at = self.on_wire_exact_arrival;
-            let at = SimTime(round_to_u64(exact_at * 1e9)).max(now);
+            // The wake-up's exact time rounds to its nanoseconds, as the event queue wants
+            // (`Scheduler::schedule_in_lane_fitted`): the arrival's own, unless that falls
+            // before `now` and the wake-up is moved to `now`.
+            let rounded = SimTime(round_to_u64(self.on_wire_exact_arrival * 1e9));
+            let (at, exact_at) = if rounded >= now {
+                (rounded, self.on_wire_exact_arrival)
+            } else {
+                (now, crate::sim::scheduler::exact_of(now))
+            };
             // Keep the pipe in arrival order (a shortened delay can overtake); almost always
             // the packet goes last.
             if self.pipe.back().is_none_or(|(t, _)| *t <= at) {
@@ -605,7 +659,7 @@ impl WiredDirection {
                     .map_or(0, |i| i + 1);
                 self.pipe.insert(pos, (at, packet));
             }
-            out.wakes.push((at, self.tag(ARRIVAL), exact_at));
+            arrival = Some((at, self.tag(ARRIVAL), exact_at));
             None
         };
         // Nothing to do at the end but count it and free the link: the owner may settle it.
@@ -621,7 +675,10 @@ impl WiredDirection {
             lost,
         });
         let tag = self.tag(TX_DONE) | if lazy { LAZY } else { 0 };
-        out.wakes.push((done, tag, self.on_wire_exact_end));
+        TxWakes {
+            arrival,
+            done: (done, tag, self.on_wire_exact_end),
+        }
     }
 
     /// The transmission in progress, whose end was left to the owner ([`LAZY`]), has ended:
@@ -708,6 +765,12 @@ impl WiredDirection {
 
     pub fn set_up(&mut self) {
         self.up = true;
+    }
+
+    /// A new propagation delay applies from the next transmission on.
+    pub fn set_delay(&mut self, delay: SimTime) {
+        self.delay = delay;
+        self.delay_s = delay.0 as f64 / 1e9;
     }
 
     /// A new rate applies from the next transmission on.
@@ -1060,7 +1123,7 @@ mod tests {
             &mut out,
         );
         l.on_wake(SimTime::from_millis(1), TX_DONE, &mut out); // arrives at 11 ms
-        l.delay = SimTime::from_millis(2);
+        l.set_delay(SimTime::from_millis(2));
         out.clear();
         l.submit(
             SimTime::from_millis(2),

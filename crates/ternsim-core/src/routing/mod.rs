@@ -59,6 +59,7 @@ pub struct RouteCtx<'a> {
 }
 
 impl RouteCtx<'_> {
+    #[inline]
     pub fn is_local(&self, dst: Addr) -> bool {
         self.addrs.contains(&dst)
     }
@@ -227,6 +228,7 @@ impl RoutingProtocol {
     }
 
     /// A packet this node originates (transport agents, tunnel entry, its own control).
+    #[inline]
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         match self {
             RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
@@ -237,6 +239,7 @@ impl RoutingProtocol {
     }
 
     /// A packet that arrived on `iface`.
+    #[inline]
     pub fn route_input(
         &mut self,
         now: SimTime,
@@ -311,6 +314,15 @@ impl RoutingProtocol {
     }
 
     #[inline]
+    /// Whether [`Self::next_timer`] can ever be `Some`: static routing only with a hold
+    /// buffer; the other protocols always may.
+    pub fn may_set_timers(&self) -> bool {
+        match self {
+            RoutingProtocol::Static(s) => s.has_hold_buffer(),
+            RoutingProtocol::Dsr(_) | RoutingProtocol::Aodv(_) | RoutingProtocol::Dsdv(_) => true,
+        }
+    }
+
     pub fn next_timer(&self) -> Option<SimTime> {
         match self {
             RoutingProtocol::Static(s) => s.next_timer(),

@@ -124,10 +124,12 @@ impl StaticRouting {
         }
     }
 
+    #[inline]
     pub fn route(&self, dst: Addr) -> Option<Route> {
         self.table.get(dst.index()).copied().flatten()
     }
 
+    #[inline]
     fn forward_or_hold(&mut self, now: SimTime, packet: Packet) -> Routed {
         if let Some(r) = self.route(packet.routing_header().dst) {
             return Routed::Forward {
@@ -145,6 +147,7 @@ impl StaticRouting {
         }
     }
 
+    #[inline]
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         if ctx.is_local(packet.routing_header().dst) {
             return Routed::Deliver(packet);
@@ -152,6 +155,7 @@ impl StaticRouting {
         self.forward_or_hold(now, packet)
     }
 
+    #[inline]
     pub fn route_input(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         let dst = packet.routing_header().dst;
         if ctx.is_local(dst) || dst.is_broadcast() {
@@ -163,6 +167,12 @@ impl StaticRouting {
     /// Static routing cannot salvage: the packet is dropped with the failure's reason.
     pub fn on_tx_failure(&mut self, packet: Packet, out: &mut RoutingOutput) {
         out.drops.push((packet, DropReason::LinkFailure));
+    }
+
+    /// Whether packets without a route wait in a hold buffer (whose expiries are the only
+    /// timers of static routing).
+    pub fn has_hold_buffer(&self) -> bool {
+        self.hold.is_some()
     }
 
     pub fn next_timer(&self) -> Option<SimTime> {

@@ -185,7 +185,7 @@ impl<E> Scheduler<E> {
         self.push(at, fit(at, exact), event);
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, at: SimTime, exact: f64, event: E) {
         let key = self.next_key(at, exact);
         self.heap.push(Entry {
@@ -208,7 +208,24 @@ impl<E> Scheduler<E> {
         self.push_in_lane(lane, at, fit(at, exact), event);
     }
 
+    /// [`Scheduler::schedule_in_lane_exact`] with an exact time the caller made sure rounds
+    /// to `at` (a wired link computes its wake-ups so): the rounding that checks it, on the
+    /// path of every packet hop, is skipped.
     #[inline]
+    pub fn schedule_in_lane_fitted(&mut self, lane: Lane, at: SimTime, exact: f64, event: E) {
+        debug_assert_eq!(fit(at, exact).to_bits(), exact.to_bits());
+        self.push_in_lane(lane, at, exact, event);
+    }
+
+    /// [`Scheduler::schedule_exact`] with an exact time that rounds to `at` (see
+    /// [`Scheduler::schedule_in_lane_fitted`]).
+    #[inline]
+    pub fn schedule_fitted(&mut self, at: SimTime, exact: f64, event: E) {
+        debug_assert_eq!(fit(at, exact).to_bits(), exact.to_bits());
+        self.push(at, exact, event);
+    }
+
+    #[inline(always)]
     fn push_in_lane(&mut self, lane: Lane, at: SimTime, exact: f64, event: E) {
         let key = self.next_key(at, exact);
         let q = &mut self.lanes[lane.0 as usize];
@@ -244,6 +261,14 @@ impl<E> Scheduler<E> {
     #[inline]
     pub fn reserve_exact(&mut self, at: SimTime, exact: f64) -> u128 {
         self.next_key(at, fit(at, exact))
+    }
+
+    /// [`Scheduler::reserve_exact`] with an exact time that rounds to `at` (see
+    /// [`Scheduler::schedule_in_lane_fitted`]).
+    #[inline]
+    pub fn reserve_fitted(&mut self, at: SimTime, exact: f64) -> u128 {
+        debug_assert_eq!(fit(at, exact).to_bits(), exact.to_bits());
+        self.next_key(at, exact)
     }
 
     /// Puts a reserved event (its key from [`Scheduler::reserve_exact`]) in the queue.

@@ -164,7 +164,7 @@ impl CongestionState {
 
     /// Usable window in packets: ns-2 `window()`, `min(floor(cwnd) + dupwnd, window_)`.
     pub fn window(&self, cfg: &TcpConfig) -> Seq {
-        (self.cwnd.floor() as Seq + self.dupwnd).min(cfg.window as Seq)
+        (crate::sim::time::floor_f64(self.cwnd) as Seq + self.dupwnd).min(cfg.window as Seq)
     }
 
     /// ns-2 `windowd()`: `min(cwnd + dupwnd, window_)` as a real number.

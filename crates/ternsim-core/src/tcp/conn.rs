@@ -750,7 +750,7 @@ impl Conn {
     /// ns-2 `opencwnd()` cap: if `maxcwnd_` is set and `int(cwnd) > maxcwnd_`, clamp.
     pub fn capped(&self, cwnd: f64) -> f64 {
         let max = self.cfg.max_cwnd;
-        if max > 0.0 && cwnd.floor() > max {
+        if max > 0.0 && crate::sim::time::floor_f64(cwnd) > max {
             max
         } else {
             cwnd

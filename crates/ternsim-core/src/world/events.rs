@@ -43,7 +43,7 @@ impl World {
                         wire.set_rate(r);
                     }
                     if let Some(dl) = delay {
-                        wire.delay = dl;
+                        wire.set_delay(dl);
                     }
                     if let Some(e) = &error {
                         wire.error = e.clone();

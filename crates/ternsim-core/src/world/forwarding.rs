@@ -10,7 +10,7 @@ use crate::net::iface::IfaceOutput;
 use crate::net::packet::{
     DropReason, Header, IpHeader, Packet, PacketFields, PacketKind, Payload, Ports,
 };
-use crate::net::wired::{StageVerdict, WiredDirection};
+use crate::net::wired::{Offered, StageVerdict, WiredDirection};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
 use crate::sim::SimTime;
@@ -102,6 +102,7 @@ impl World {
     /// Flow `f`'s agent on `side`, at `node`, sends `packet`: it goes to routing, unless the
     /// agent was detached, whose target is then ns-2's null agent (the packet is made, so
     /// its uid is taken, and absorbed untraced).
+    #[inline]
     pub(super) fn agent_send(
         &mut self,
         now: SimTime,
@@ -124,6 +125,7 @@ impl World {
     }
 
     /// `node` originates `packet`: its routing protocol decides.
+    #[inline(always)]
     pub(super) fn originate(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         self.tap_originate(now, node, &packet);
         let Some(packet) = self.mip_filter(now, node, None, packet) else {
@@ -133,6 +135,7 @@ impl World {
     }
 
     /// Routing's decision for a packet `node` originates (after Mobile IP passed it on).
+    #[inline(always)]
     pub(super) fn route_originated(&mut self, now: SimTime, node: NodeId, packet: Packet) {
         let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
         let routed = routing.route_output(now, &ctx, packet);
@@ -142,6 +145,7 @@ impl World {
     }
 
     /// `packet` arrived at `node` on `iface`.
+    #[inline(always)]
     fn receive(&mut self, now: SimTime, iface: IfaceId, packet: Packet) {
         let node = self.ifaces[iface.ix()].node;
         let Some(packet) = self.mip_filter(now, node, Some(iface), packet) else {
@@ -275,6 +279,7 @@ impl World {
     }
 
     /// Hands `packet` to interface `iface` for `next_hop` and moves what results.
+    #[inline(always)]
     pub(super) fn transmit(
         &mut self,
         now: SimTime,
@@ -331,9 +336,26 @@ impl World {
                         self.sched.count_settled(1);
                     }
                 }
-                wire.submit(now, exact, packet, &mut self.wired_out);
+                // What `drain_wired` would do with the output of `submit`, straight from
+                // the outcome: a drop, or the wake-ups of a transmission that started.
+                let offered = wire.offer(now, exact, packet);
                 let waits = wire.waiting() > 0;
-                self.drain_wired(now, device);
+                match offered {
+                    Offered::Dropped(packet, why) => {
+                        // Charged to the sending interface, which wired direction `d` is.
+                        let iface = IfaceId(device);
+                        let node = self.ifaces[iface.ix()].node;
+                        self.drop_packet(now, Some(node), Some(iface), packet, why);
+                    }
+                    Offered::Queued => {}
+                    Offered::Started(wakes) => {
+                        if let Some((at, tag, exact)) = wakes.arrival {
+                            self.schedule_wired_wake(device, at, tag, exact);
+                        }
+                        let (at, tag, exact) = wakes.done;
+                        self.schedule_wired_wake(device, at, tag, exact);
+                    }
+                }
                 if waits {
                     // A packet waits behind the transmission: its end must run at its time.
                     if let Some((key, tag)) = self.lazy_done[d].take() {
@@ -406,11 +428,11 @@ impl World {
     /// What a call into wired direction `device` left in `wired_out`, moved as
     /// [`Self::drain_device`] would move it with no capture and no device traces (see
     /// `World::fast_wired`), without its per-call bookkeeping: wired calls are half the
-    /// events of a wired run. A wired call yields drops and wake-ups (`submit`, the end of a
-    /// transmission) or one arrival (`on_wake`), never both; the buffer is emptied before
+    /// events of a wired run. A wired call yields drops and wake-ups (the end of a
+    /// transmission; `enter_device` takes a submission's straight from `offer`) or one
+    /// arrival (`on_wake`), never both; the buffer is emptied before
     /// the arrival is handed on, because that reenters the wired path.
     fn drain_wired(&mut self, now: SimTime, device: u32) {
-        let d = device as usize;
         let out = &mut self.wired_out;
         debug_assert!(out.tx_failures.is_empty() && out.overheard.is_empty());
         debug_assert!(out.copies == [0; PacketKind::ALL.len()]);
@@ -427,25 +449,36 @@ impl World {
             }
             self.wired_out.drops = drops;
         }
-        for &(at, tag, exact) in &self.wired_out.wakes {
-            if tag & crate::net::wired::LAZY != 0 {
-                // An end of transmission the world settles itself: its place in the queue
-                // is reserved (`Scheduler::reserve_exact`), nothing is scheduled.
-                let key = self.sched.reserve_exact(at, exact);
-                self.lazy_done[d] = Some((key, tag & !crate::net::wired::LAZY));
-                continue;
-            }
-            let event = Event::IfaceWake { device, tag };
-            if WiredDirection::is_arrival_tag(tag) {
-                self.sched
-                    .schedule_in_lane_exact(self.device_lanes[d], at, exact, event);
-            } else {
-                self.sched.schedule_exact(at, exact, event);
-            }
+        let mut wakes = std::mem::take(&mut self.wired_out.wakes);
+        for &(at, tag, exact) in &wakes {
+            self.schedule_wired_wake(device, at, tag, exact);
         }
-        self.wired_out.wakes.clear();
+        wakes.clear();
+        self.wired_out.wakes = wakes;
         if let Some((port, packet)) = arrival {
             self.leave_wire(now, device, port, packet, 0);
+        }
+    }
+
+    /// Schedules a wake-up wired direction `device` asked for (the lean wired path). Its
+    /// exact time rounds to its nanoseconds (`WiredDirection::transmit`), so it is
+    /// scheduled without the check.
+    #[inline(always)]
+    fn schedule_wired_wake(&mut self, device: u32, at: SimTime, tag: u32, exact: f64) {
+        let d = device as usize;
+        if tag & crate::net::wired::LAZY != 0 {
+            // An end of transmission the world settles itself: its place in the queue is
+            // reserved (`Scheduler::reserve_exact`), nothing is scheduled.
+            let key = self.sched.reserve_fitted(at, exact);
+            self.lazy_done[d] = Some((key, tag & !crate::net::wired::LAZY));
+            return;
+        }
+        let event = Event::IfaceWake { device, tag };
+        if WiredDirection::is_arrival_tag(tag) {
+            self.sched
+                .schedule_in_lane_fitted(self.device_lanes[d], at, exact, event);
+        } else {
+            self.sched.schedule_fitted(at, exact, event);
         }
     }
 
@@ -473,7 +506,9 @@ impl World {
         if !out.tx_failures.is_empty() {
             self.drain_tx_failures(now, device, &mut out);
         }
-        if out.copies != [0; PacketKind::ALL.len()] {
+        // Tested element by element: comparing the array with a zero array is a call to
+        // `memcmp`, on every device call.
+        if out.copies.iter().any(|&n| n != 0) {
             for (kind, n) in out.copies.iter().enumerate() {
                 self.accounting.created += n;
                 self.accounting.created_by_kind[kind] += n;
@@ -719,7 +754,16 @@ impl World {
         }
     }
 
+    /// Inlined with its test: it follows every routing decision, and a wired run of static
+    /// routes without hold buffers never has a routing timer to arm.
+    #[inline]
     pub(super) fn arm_routing(&mut self, node: NodeId) {
+        if self.routing_timers {
+            self.arm_routing_timer(node);
+        }
+    }
+
+    fn arm_routing_timer(&mut self, node: NodeId) {
         let n = &mut self.nodes[node.ix()];
         let deadline = n.routing.next_timer();
         n.routing_wake

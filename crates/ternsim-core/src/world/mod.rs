@@ -366,6 +366,9 @@ struct World {
     /// settles itself (`net::wired::LAZY`), if one is pending. Only in a run that nothing
     /// steps or captures, without scheduled link changes (`World::set_lazy_tx`).
     lazy_done: Vec<Option<(u128, u32)>>,
+    /// Whether any node's routing protocol can ever set a timer: when none can (static
+    /// routes without hold buffers), `arm_routing` has nothing to ask after a decision.
+    routing_timers: bool,
     /// Wired distance-vector routing, when the scenario runs it (`[routing] protocol =
     /// "dv"`): every node's DV state; the nodes' static tables hold its routes.
     dv: Option<Box<dv::DvRouting>>,
@@ -748,8 +751,10 @@ impl World {
             ping_replies: Vec::new(),
             pause_requested: false,
             lazy_done: Vec::new(),
+            routing_timers: true,
             dv: None,
         };
+        world.routing_timers = world.nodes.iter().any(|n| n.routing.may_set_timers());
         // Idle links' transmission ends settled without events: only where nothing else
         // touches a link between its events (no link changes, no Mobile IP radio links).
         world.set_lazy_tx(world.fast_wired && sc.events.is_empty() && sc.mobile_ip.is_none());
