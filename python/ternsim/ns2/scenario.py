@@ -57,6 +57,7 @@ FULL_TCP_SHARED = (
     "T_SRTT_BITS",
     "T_RTTVAR_BITS",
     "rttvar_exp_",
+    "ecn_",
 )
 
 #: FullTcp variable -> (`full_tcp` option, conversion).
@@ -77,17 +78,16 @@ FULL_TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "reno_fastrecov_": ("reno_fastrecov", classes.boolean),
     "open_cwnd_on_pack_": ("open_cwnd_on_pack", classes.boolean),
     "recov_maxburst_": ("recov_maxburst", lambda v: int(float(v))),
+    "ecn_syn_": ("ecn_syn", classes.boolean),
+    "ecn_syn_wait_": ("ecn_syn_wait", lambda v: int(float(v))),
 }
 
 #: FullTcp variables ternsim models only at their ns-2.35 default: var -> (default, what).
 FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "pipectrl_": ("0", "pipe-style send control"),
     "signal_on_empty_": ("0", "the done_data callback"),
-    "ecn_syn_": ("0", "ECN-capable SYN/ACKs"),
-    "ecn_syn_wait_": ("0", "ECN SYN/ACK handling"),
     "timestamps_": ("0", "the timestamp option"),
-    # ECN is modelled for the one-way agents only.
-    "ecn_": ("0", "ECN"),
+    # ns-2's FullTcp does not read old_ecn_ (its window opens on no ECN-Echo ACK).
     "old_ecn_": ("0", "ECN"),
     # FullTcp/Sack's, modelled at their ns-default.tcl values only.
     "clear_on_timeout_": ("1", "a scoreboard kept over timeouts"),

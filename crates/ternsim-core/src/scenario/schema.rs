@@ -864,6 +864,12 @@ pub struct FullTcpOptions {
     pub open_cwnd_on_pack: Option<bool>,
     /// NewReno: maxburst during recovery (`recov_maxburst_`, 2).
     pub recov_maxburst: Option<u32>,
+    /// With ECN (`options.ecn`): the passive opener's SYN/ACK is ECN-capable (`ecn_syn_`,
+    /// false).
+    pub ecn_syn: Option<bool>,
+    /// With `ecn_syn`: a CE-marked SYN/ACK gives a window of 1 after the halving (0), a
+    /// window of 1/2 and a wait of one RTT (1), or a new SYN/ACK (2) (`ecn_syn_wait_`, 0).
+    pub ecn_syn_wait: Option<u32>,
     /// The passive end listens (ns-2 `$sink listen`; default true; only in `full_tcp_peer`). false: it opens the connection itself when it first sends.
     pub listen: Option<bool>,
     /// What this end's application (or the script) does and when, besides the flow's own

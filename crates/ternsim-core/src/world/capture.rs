@@ -634,6 +634,7 @@ impl World {
             ecn: match &p.payload {
                 Payload::TcpData(s) => s.ecn,
                 Payload::TcpAck(a) => a.ecn,
+                Payload::FullTcp(s) => s.ecn,
                 _ => Default::default(),
             },
             tcp_header: match &p.payload {

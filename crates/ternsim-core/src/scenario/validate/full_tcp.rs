@@ -111,6 +111,13 @@ fn end_config(
     c.bug_fix = tcp.bug_fix;
     c.delay_growth = tcp.delay_growth;
     c.delack_interval = sink.delack_interval;
+    c.ecn = tcp.ecn;
+    if tcp.old_ecn {
+        return Err(ScenarioError::at(
+            format!("{path}.old_ecn"),
+            "not read by a FullTcp agent; remove it",
+        ));
+    }
     let Some(f) = full else { return Ok(c) };
     let at = |k: &str| format!("{full_path}.{k}");
     if let Some(n) = f.segsize {
@@ -142,6 +149,15 @@ fn end_config(
     }
     if let Some(n) = f.recov_maxburst {
         c.recov_maxburst = n;
+    }
+    if let Some(b) = f.ecn_syn {
+        c.ecn_syn = b;
+    }
+    if let Some(n) = f.ecn_syn_wait {
+        if n > 2 {
+            return Err(ScenarioError::at(at("ecn_syn_wait"), "allowed: 0, 1 or 2"));
+        }
+        c.ecn_syn_wait = n;
     }
     for (flag, value) in [
         (&mut c.nodelay, f.nodelay),
