@@ -154,6 +154,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "ecn_": ("ecn", classes.boolean),
     "old_ecn_": ("old_ecn", classes.boolean),
     "slow_start_restart_": ("slow_start_restart", classes.boolean),
+    # Giving up after this many SYNs (TcpAgent::output; FullTcp never reads it).
+    "max_connects_": ("max_connects", lambda v: int(float(v))),
     # ns-2 Agent/TCP's quiescence option, its RTT counter, and the window opened only while
     # it limits the sender (refused for the other classes: TCP_UNMODELLED).
     "QOption_": ("qoption", lambda v: float(v) != 0),
@@ -172,7 +174,6 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "SetCWRonRetransmit_": ("true", "no CWR on a retransmission"),
     "ecn_syn_": ("false", "ECN-capable SYN/ACKs"),
-    "max_connects_": ("-1", "giving up after a number of SYNs"),
     "QOption_": ("0", "the quiescence option, modelled for Agent/TCP only"),
     "control_increase_": ("0", "increase limited by the sending rate, for Agent/TCP only"),
     "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),

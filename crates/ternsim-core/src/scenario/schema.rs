@@ -1051,6 +1051,9 @@ pub struct TcpOptions {
     /// A timeout with nothing outstanding restarts the window at one packet (ns-2
     /// `slow_start_restart_`, default true); false: only the timer restarts. AIMD variants.
     pub slow_start_restart: Option<bool>,
+    /// Give up when the SYN would be sent for the (max_connects + 1)th time (ns-2
+    /// `max_connects_`, default -1: never). AIMD variants with the emulated SYN.
+    pub max_connects: Option<i64>,
     /// ns-2's TCP quiescence option (`QOption_`, default false; Tahoe only): an idle or
     /// application-limited spell of an RTO or more cuts the window at the next send.
     pub qoption: Option<bool>,
