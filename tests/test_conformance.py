@@ -479,6 +479,11 @@ VALIDATION_PASSES = [
     ("ecn-ack", "synack2b_fulltcp"),
     # max_connects_: the sixth SYN is not sent, the connection given up.
     ("ecn-ack", "synack-5-maxconnect"),
+    # FullTcp's ECN over RED marks with losses (Sack, NewReno with old_ecn_, which FullTcp
+    # does not read), a traced FullTcp cwnd_ (into all.cwnd), a timeout after ECN.
+    ("ecn-full", "ecn_drop_sack_full"),
+    ("ecn-full", "ecn_twoecn_newreno_full_delack"),
+    ("ecn-full", "ecn_timeout1_reno_full"),
 ]
 
 

@@ -58,6 +58,7 @@ FULL_TCP_SHARED = (
     "T_RTTVAR_BITS",
     "rttvar_exp_",
     "ecn_",
+    "windowInitOption_",
 )
 
 #: FullTcp variable -> (`full_tcp` option, conversion).
@@ -87,8 +88,6 @@ FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "pipectrl_": ("0", "pipe-style send control"),
     "signal_on_empty_": ("0", "the done_data callback"),
     "timestamps_": ("0", "the timestamp option"),
-    # ns-2's FullTcp does not read old_ecn_ (its window opens on no ECN-Echo ACK).
-    "old_ecn_": ("0", "ECN"),
     # FullTcp/Sack's, modelled at their ns-default.tcl values only.
     "clear_on_timeout_": ("1", "a scoreboard kept over timeouts"),
     "sack_rtx_cthresh_": ("1", "another hole-fill threshold"),
@@ -223,12 +222,8 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     if var in _TAHOE_ONLY and base == "Agent/TCP":
         # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
         return None
-    if (
-        var == "windowInitOption_"
-        and _same_value(value, "2")
-        and not classes.is_a(base, "Agent/TCP/FullTcp")
-    ):
-        # The one-way agents' initial window from the segment size (TCP_OPTIONS).
+    if var == "windowInitOption_" and _same_value(value, "2"):
+        # The initial window from the segment size (TCP_OPTIONS; FULL_TCP_SHARED).
         return None
     return (
         f"{base} {var} {value} ({what}): not supported; "

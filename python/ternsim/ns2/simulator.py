@@ -189,6 +189,7 @@ class Model:
             "connect": self.connect,
             "create-connection": self.create_connection,
             "create-connection-listen": self.create_connection_listen,
+            "create-connection-list": self.create_connection_list,
             "at": self.at,
             "now": lambda o, a: _num(self.now),
             "run": self.run,
@@ -298,7 +299,7 @@ class Model:
         b["Agent/TCP"] = {"attach": self.var_traces.attach, "trace": self.var_traces.trace}
         b["Agent/TCP/FullTcp"] = {
             "listen": self.full_listen,
-            "trace": self._refuse_full("trace (traced variables of a FullTcp agent)"),
+            "trace": self.var_traces.trace,
             "close": self._refuse_full("close from a callback (schedule it with `$ns at`)"),
             "send": self._refuse_full("send (schedule the application's start instead)"),
         }
@@ -1513,6 +1514,13 @@ class Model:
             )
         self.full_listen(sink, ())
         return source
+
+    def create_connection_list(self, sim: Obj, args: tuple) -> str:
+        """`$ns create-connection-list SRCTYPE SRCNODE DSTTYPE DSTNODE FID` (ns-lib.tcl):
+        `create-connection`, returning the list of both agents (source, destination)."""
+        source = self.create_connection(sim, args)
+        sink = self.o.objects[source].info["peer"]
+        return f"{source} {sink.name}"
 
     def at(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:

@@ -99,6 +99,15 @@ fn end_config(
     c.header_size = tcp.header_size;
     c.window = tcp.window;
     c.window_init = tcp.window_init;
+    c.window_init_by_size = tcp.window_init_by_size;
+    if c.window_init_by_size && !tcp.delay_growth {
+        // ns-2's reset would take the initial window from `packetSize_` then (`size_` before
+        // the first segment), which a FullTcp scenario does not give.
+        return Err(ScenarioError::at(
+            format!("{path}.window_init_option"),
+            "2 with delay_growth false: not supported for FullTcp",
+        ));
+    }
     c.max_burst = tcp.max_burst;
     if tcp.max_cwnd.fract() != 0.0 {
         return Err(ScenarioError::at(

@@ -70,6 +70,10 @@ pub struct FullTcpConfig {
     pub window: u32,
     /// `windowInit_`.
     pub window_init: u32,
+    /// `windowInitOption_` 2: the initial window from the packet size instead of
+    /// `windowInit_` (ns-2 `TcpAgent::initial_window`; FullTcp's `size_` is `segsize_` plus
+    /// the header once it has sent anything).
+    pub window_init_by_size: bool,
     /// `maxburst_` (0: no limit).
     pub max_burst: u32,
     /// `maxcwnd_` (0: no limit).
@@ -142,6 +146,7 @@ impl FullTcpConfig {
             header_size: 40,
             window: 20,
             window_init: 2,
+            window_init_by_size: false,
             max_burst: 0,
             max_cwnd: 0,
             precision_reduce: true,
@@ -340,6 +345,10 @@ pub struct FullTcpAgent {
     ecn_backoff: bool,
     ecn_syn_next: bool,
     use_rtt: bool,
+    /// `$tcp trace cwnd_`: the value last reported (None: not traced) and the changes not
+    /// yet taken (ns-2's TracedDouble writes a line at each assignment that changes it).
+    cwnd_traced: Option<f64>,
+    cwnd_changes: Vec<f64>,
 }
 
 impl FullTcpAgent {
@@ -391,6 +400,8 @@ impl FullTcpAgent {
             ecn_backoff: false,
             ecn_syn_next: false,
             use_rtt: false,
+            cwnd_traced: None,
+            cwnd_changes: Vec::new(),
         };
         a.reset();
         a
@@ -407,11 +418,12 @@ impl FullTcpAgent {
         self.rtt_active = false;
         self.dupacks = 0;
         self.curseq = 0;
-        self.cwnd = if self.cfg.delay_growth {
+        let cwnd = if self.cfg.delay_growth {
             1.0
         } else {
             f64::from(self.cfg.window_init)
         };
+        self.set_cwnd(cwnd);
         self.maxseq = -1;
         self.highest_ack = -1;
         self.ssthresh = i64::from(self.cfg.window);
@@ -586,6 +598,28 @@ impl FullTcpAgent {
 
     // --- congestion window (ns-2 `TcpAgent`) ---
 
+    /// Every assignment of `cwnd_` (ns-2's TracedDouble): a traced change is recorded.
+    fn set_cwnd(&mut self, v: f64) {
+        self.cwnd = v;
+        if let Some(last) = self.cwnd_traced {
+            if last != v {
+                self.cwnd_traced = Some(v);
+                self.cwnd_changes.push(v);
+            }
+        }
+    }
+
+    /// `$tcp trace cwnd_`: record cwnd's changes from now on; its value now.
+    pub fn trace_cwnd(&mut self) -> f64 {
+        self.cwnd_traced = Some(self.cwnd);
+        self.cwnd
+    }
+
+    /// The traced cwnd changes since the last call, in order.
+    pub fn take_cwnd_changes(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.cwnd_changes)
+    }
+
     /// ns-2 `window()`: `min(int(cwnd), wnd)`.
     fn window(&self) -> i64 {
         if self.cwnd < f64::from(self.cfg.window) {
@@ -600,20 +634,31 @@ impl FullTcpAgent {
         self.cwnd.min(f64::from(self.cfg.window))
     }
 
-    /// ns-2 `initial_window()` (`windowInitOption_` 1).
+    /// ns-2 `initial_window()`: `windowInit_`, or with `windowInitOption_` 2 (RFC 3390's
+    /// rule as ns-2 has it) 4 segments for packets up to 1095 bytes, 3 below 2190, else 2.
     fn initial_window(&self) -> f64 {
-        f64::from(self.cfg.window_init)
+        if !self.cfg.window_init_by_size {
+            return f64::from(self.cfg.window_init);
+        }
+        let size = self.cfg.segsize + self.cfg.header_size;
+        if size <= 1095 {
+            4.0
+        } else if size < 2190 {
+            3.0
+        } else {
+            2.0
+        }
     }
 
     /// ns-2 `TcpAgent::opencwnd` (`windowOption_` 1, `increase_num_` 1).
     fn opencwnd(&mut self) {
         if self.cwnd < self.ssthresh as f64 {
-            self.cwnd += 1.0;
+            self.set_cwnd(self.cwnd + 1.0);
         } else {
-            self.cwnd += 1.0 / self.cwnd;
+            self.set_cwnd(self.cwnd + 1.0 / self.cwnd);
         }
         if self.cfg.max_cwnd > 0 && self.cwnd as i64 > i64::from(self.cfg.max_cwnd) {
-            self.cwnd = f64::from(self.cfg.max_cwnd);
+            self.set_cwnd(f64::from(self.cfg.max_cwnd));
         }
     }
 
@@ -633,13 +678,14 @@ impl FullTcpAgent {
         ) {
             self.ssthresh = halfwin as i64;
         }
-        self.cwnd = match how {
+        let cwnd = match how {
             Slowdown::HalveBoth | Slowdown::CwndHalf => halfwin,
             Slowdown::HalveSsthreshRestart | Slowdown::HalveSsthreshCwndOne | Slowdown::CwndOne => {
                 1.0
             }
             Slowdown::CwndInit => f64::from(self.cfg.window_init),
         };
+        self.set_cwnd(cwnd);
         if self.ssthresh < 2 {
             self.ssthresh = 2;
         }
@@ -719,7 +765,7 @@ impl FullTcpAgent {
     fn timeout_action(&mut self, now: SimTime, out: &mut FullOutput) {
         self.recover = self.maxseq;
         if self.cwnd < 1.0 {
-            self.cwnd = 1.0;
+            self.set_cwnd(1.0);
         }
         if self.last_cwnd_action == CwndAction::Ecn {
             self.slowdown(Slowdown::CwndOne, out);
@@ -1146,7 +1192,7 @@ impl FullTcpAgent {
                 self.recover = self.maxseq;
                 let seq = self.highest_ack;
                 self.fast_retransmit(now, seq, out);
-                self.cwnd = self.ssthresh as f64 + f64::from(self.dupacks);
+                self.set_cwnd(self.ssthresh as f64 + f64::from(self.dupacks));
             }
             FullVariant::Sack => {
                 self.pipe = self.maxseq - self.highest_ack - self.sq.total();
@@ -1211,7 +1257,7 @@ impl FullTcpAgent {
     /// ns-2 `FullTcpAgent::pack_action` (Reno, Tahoe).
     fn reno_pack_action(&mut self) {
         if self.cfg.reno_fastrecov && self.fastrecov && self.cwnd > self.ssthresh as f64 {
-            self.cwnd = self.ssthresh as f64;
+            self.set_cwnd(self.ssthresh as f64);
         }
         self.fastrecov = false;
         self.dupacks = 0;
@@ -1231,7 +1277,7 @@ impl FullTcpAgent {
             FullVariant::NewReno => {
                 let seq = self.highest_ack;
                 self.fast_retransmit(now, seq, out);
-                self.cwnd = self.ssthresh as f64;
+                self.set_cwnd(self.ssthresh as f64);
                 if self.save_maxburst.is_none() {
                     self.save_maxburst = Some(self.maxburst);
                     self.maxburst = self.cfg.recov_maxburst;
@@ -1379,7 +1425,7 @@ impl FullTcpAgent {
                         }
                     }
                     self.highest_ack = ackno;
-                    self.cwnd = self.initial_window();
+                    self.set_cwnd(self.initial_window());
                     if p.datalen > 0 {
                         self.flags |= TF_DELACK;
                     } else {
@@ -1457,10 +1503,12 @@ impl FullTcpAgent {
                             self.ecn_syn_next = false;
                             let iss = self.cfg.iss;
                             self.foutput(now, iss, Reason::Normal, out);
+                            // ns-2: wnd_init_option_ = 1, wnd_init_ = 1.
+                            self.cfg.window_init_by_size = false;
                             self.cfg.window_init = 1;
                             return;
                         }
-                        self.cwnd = if marked_syn_ack && self.cfg.ecn_syn_wait == 1 {
+                        let cwnd = if marked_syn_ack && self.cfg.ecn_syn_wait == 1 {
                             self.use_rtt = true;
                             1.0
                         } else if marked_syn_ack {
@@ -1468,6 +1516,7 @@ impl FullTcpAgent {
                         } else {
                             self.initial_window()
                         };
+                        self.set_cwnd(cwnd);
                         if self.flags & TF_NEEDFIN != 0 {
                             self.state = State::FinWait1;
                             self.flags &= !TF_NEEDFIN;
@@ -1505,7 +1554,7 @@ impl FullTcpAgent {
                             } else if self.dupacks > self.cfg.dupack_threshold {
                                 // ns-2 `extra_ack`: inflate (Reno) and send what it allows.
                                 if self.cfg.reno_fastrecov {
-                                    self.cwnd += 1.0;
+                                    self.set_cwnd(self.cwnd + 1.0);
                                 }
                                 self.send_much(now, false, Reason::DupAck, self.maxburst, out);
                                 return;

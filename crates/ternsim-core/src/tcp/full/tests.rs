@@ -534,3 +534,62 @@ fn ecn_syn_wait_2_retries_a_marked_syn_ack() {
     assert_eq!(b.state(), State::Established);
     assert_eq!(b.cwnd(), 1.0);
 }
+
+/// `windowInitOption_` 2 (ns-2 `TcpAgent::initial_window`): with segsize_ 536 and a 40-byte
+/// header (576 bytes, at most 1095) the SYN/ACK opens a window of 4 segments; with segsize_
+/// 1460 (1500 bytes, below 2190) 3.
+#[test]
+fn window_init_option_2_takes_the_window_from_the_packet_size() {
+    for (segsize, segments) in [(536u32, 4usize), (1460, 3)] {
+        let mut out = FullOutput::default();
+        let mut c = cfg(FullVariant::Reno);
+        c.segsize = segsize;
+        c.window_init_by_size = true;
+        let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+        a.send(ms(0), None, &mut out);
+        out.clear();
+        a.on_segment(
+            ms(10),
+            &seg(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0, true),
+            &mut out,
+        );
+        assert_eq!(a.cwnd(), segments as f64);
+        let data = sent(&mut out);
+        assert_eq!(
+            data.len(),
+            1 + segments,
+            "the handshake's ACK, then the window"
+        );
+        assert!(data[1..].iter().all(|s| s.3 == segsize));
+    }
+}
+
+/// `$tcp trace cwnd_` (ns-2's TracedDouble): from the moment it is traced, every assignment
+/// that changes cwnd is one change, in order: the SYN/ACK's initial window (1 -> 2), then one
+/// per new ACK in slow start (3); an assignment of the value held records nothing.
+#[test]
+fn traced_cwnd_records_each_change() {
+    let mut out = FullOutput::default();
+    let mut c = cfg(FullVariant::Reno);
+    c.segsize = 100;
+    let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+    assert_eq!(a.trace_cwnd(), 1.0);
+    a.send(ms(0), None, &mut out);
+    assert!(
+        a.take_cwnd_changes().is_empty(),
+        "the reset keeps cwnd at 1"
+    );
+    a.on_segment(
+        ms(10),
+        &seg(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0, true),
+        &mut out,
+    );
+    assert_eq!(a.take_cwnd_changes(), vec![2.0]);
+    a.on_segment(ms(20), &seg(1, 101, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert_eq!(a.take_cwnd_changes(), vec![3.0]);
+    a.on_segment(ms(21), &seg(1, 101, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert!(
+        a.take_cwnd_changes().is_empty(),
+        "a duplicate ACK changes nothing"
+    );
+}
