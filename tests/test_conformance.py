@@ -467,6 +467,23 @@ VALIDATION_PASSES = [
     ("tcp", "quiescent_500ms_coarse"),
     # Sack1's partial_ack_: the next two un-SACKed packets sent on a partial ACK.
     ("tcpVariants", "multiple_partial_ack_sack"),
+    # FullTcp with ECN: the ECN-setup SYN and SYN/ACK, an ECN-Echo halving the window, CWR.
+    ("full", "ecn1"),
+    # ... a retransmission in the window an ECN-Echo cut; FullTcp/Sack's marks and drops.
+    ("full-fixes", "ecn-rexmt"),
+    ("full-fixes", "sack-ecn-drop-mark"),
+    # ... ecn_syn_: a CE-marked ECN-capable SYN/ACK, with ecn_syn_wait_ 0, 1 (a wait of one
+    # RTT below the minimum RTO) and 2 (a new SYN/ACK).
+    ("ecn-ack", "synack2_fulltcp"),
+    ("ecn-ack", "synack2a_fulltcp"),
+    ("ecn-ack", "synack2b_fulltcp"),
+    # max_connects_: the sixth SYN is not sent, the connection given up.
+    ("ecn-ack", "synack-5-maxconnect"),
+    # FullTcp's ECN over RED marks with losses (Sack, NewReno with old_ecn_, which FullTcp
+    # does not read), a traced FullTcp cwnd_ (into all.cwnd), a timeout after ECN.
+    ("ecn-full", "ecn_drop_sack_full"),
+    ("ecn-full", "ecn_twoecn_newreno_full_delack"),
+    ("ecn-full", "ecn_timeout1_reno_full"),
 ]
 
 

@@ -217,16 +217,15 @@ def test_debian_shadowing_example_runs_without_its_new_trace_line(tmp_path):
     # where the mean power is 5.12 dB above it (Pt_ 0.2818 W: 4.806e-7 W at 20 m), so each
     # frame is decoded with probability Q(−1.2816) = 0.900; a CBR packet every 4 s on average
     # for 2000 s over DSDV with RTS/CTS. ns-2.35 writes its trace in the new format
-    # (`use-newtrace`), which ternsim refuses; without that line ns-2.35 sends 509 CBR packets
-    # and node 1's MAC receives every one (its RTSs decoded 729 of 806 times), ternsim 498 and
-    # 498 (736 of 821).
+    # (`use-newtrace`, which ternsim writes too: tests/test_ns2_newtrace.py); without that
+    # line ns-2.35 sends 509 CBR packets and node 1's MAC receives every one (its RTSs
+    # decoded 729 of 806 times), ternsim 498 and 498 (736 of 821).
     src = EXAMPLES / "ex" / "wireless-shadowing-test.tcl"
     if not src.is_file():
         pytest.skip(f"{src} is not installed (Debian's ns2-examples package)")
     text = src.read_text()
     (tmp_path / "as-is.tcl").write_text(text)
-    with pytest.raises(ScriptRefused, match="use-newtrace"):
-        translate_script(tmp_path / "as-is.tcl")
+    translate_script(tmp_path / "as-is.tcl")  # with use-newtrace: accepted
     (tmp_path / "old.tcl").write_text(text.replace("$ns_ use-newtrace", ""))
     proc = subprocess.run(
         [*TERNSIM, "old.tcl"],

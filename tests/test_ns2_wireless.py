@@ -298,7 +298,12 @@ REFUSED = [
         "at ns-2.35's default 0.000020)",
     ),
     ("Phy/WirelessPhy set Foo_ 1\n" + CONFIG, 7, "Phy/WirelessPhy Foo_: not supported"),
-    ("$ns use-newtrace\n" + CONFIG, 7, "use-newtrace: not supported"),
+    # use-newtrace is modelled (tests/test_ns2_newtrace.py), but not once mobile nodes exist.
+    (
+        CONFIG + NODES + "$ns use-newtrace\n",
+        19,
+        "use-newtrace after mobile nodes were made: not supported",
+    ),
     (CONFIG.replace("-macTrace OFF", "-phyTrace ON"), 7, "-phyTrace ON: not supported"),
     ("set p [new Propagation/Nakagami]\n" + CONFIG, 7, "new Propagation/Nakagami: not supp"),
     (CONFIG + NODES.replace("random-motion 0", "random-motion 1"), 14, "random-motion 1: not"),
@@ -344,8 +349,9 @@ def test_unsupported_wireless_commands_stop_before_the_run(tmp_path, body, line,
 
 
 def test_a_refused_translation_raises(tmp_path):
-    with pytest.raises(ScriptRefused, match="use-newtrace: not supported"):
-        translate_script(write(tmp_path, HEAD + "$ns use-newtrace\n" + FINISH))
+    text = HEAD + CONFIG + NODES + "$ns use-newtrace\n" + FINISH
+    with pytest.raises(ScriptRefused, match="use-newtrace after mobile nodes were made"):
+        translate_script(write(tmp_path, text))
 
 
 # --- running -------------------------------------------------------------------------------------

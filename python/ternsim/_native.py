@@ -106,6 +106,7 @@ def simulation(
     ns2_mac: bool = False,
     ns2_events: bool = False,
     ns2_exact_times: bool = False,
+    ns2_newtrace: bool = False,
 ) -> Any:
     """The core's steppable run (``ternsim._core.Simulation``), built and paused at 0."""
     mod = core()
@@ -118,6 +119,7 @@ def simulation(
             ns2_mac=ns2_mac,
             ns2_events=ns2_events,
             ns2_exact_times=ns2_exact_times,
+            ns2_newtrace=ns2_newtrace,
         )
     except mod.ScenarioError as exc:
         raise _reraise(exc) from None

@@ -502,7 +502,8 @@ class Simulation:
     ``ns2_events=True`` adds the TCP senders' event-trace ``E`` lines (ns-2
     ``$ns eventtrace-all``), the flow index as their fid; ``ns2_exact_times=True`` ends each
     wired line with its event's exact time in seconds (a 13th field; ns-2's nam trace
-    prints that double with ``%.15g``).
+    prints that double with ``%.15g``); ``ns2_newtrace=True`` ends each wireless line with
+    what ns-2's new trace format (``$ns use-newtrace``) adds, `` |NT next_hop x y flow``.
     """
 
     def __init__(
@@ -516,6 +517,7 @@ class Simulation:
         ns2_mac: bool = False,
         ns2_events: bool = False,
         ns2_exact_times: bool = False,
+        ns2_newtrace: bool = False,
     ) -> None:
         self.seed = _check_seed(seed)
         self.scenario = prepare(scenario_or_path, overrides)
@@ -527,6 +529,7 @@ class Simulation:
             ns2_mac,
             ns2_events,
             ns2_exact_times,
+            ns2_newtrace,
         )
         flows = self.scenario.get("flows", [])
         self._flow_index = {

@@ -41,6 +41,8 @@ SUITES = (
     "red",
     "ecn",
     "ecn-ack",
+    # ECN over FullTcp (Tahoe, Reno, NewReno, Sack; RED marks, markecn_ error models).
+    "ecn-full",
     # ns-2's two-way TCP (Agent/TCP/FullTcp, /Tahoe, /Newreno, /Sack).
     "full",
     "testReno-full",

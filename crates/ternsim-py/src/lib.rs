@@ -81,6 +81,7 @@ fn run<'py>(
         ns2_mac: false,
         ns2_events: false,
         ns2_exact_times: false,
+        ns2_newtrace: false,
     };
     let out = py
         .allow_threads(|| match &progress {
@@ -326,7 +327,8 @@ fn sim_time(seconds: f64) -> PyResult<SimTime> {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false, ns2_events=false, ns2_exact_times=false))]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (scenario_json, seed, ns2_trace=false, ns2_omit=Vec::new(), ns2_mac=false, ns2_events=false, ns2_exact_times=false, ns2_newtrace=false))]
     fn new(
         scenario_json: &str,
         seed: u64,
@@ -335,6 +337,7 @@ impl Simulation {
         ns2_mac: bool,
         ns2_events: bool,
         ns2_exact_times: bool,
+        ns2_newtrace: bool,
     ) -> PyResult<Self> {
         let sc = resolve(scenario_json)?;
         let spec = ternsim_core::world::CaptureSpec {
@@ -344,6 +347,7 @@ impl Simulation {
             ns2_mac,
             ns2_events,
             ns2_exact_times,
+            ns2_newtrace,
         };
         let inner = ternsim_core::world::Simulation::new(sc, seed, &spec)
             .map_err(ScenarioError::new_err)?;

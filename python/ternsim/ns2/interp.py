@@ -229,6 +229,7 @@ class _Session:
                 ns2_omit=omit,
                 ns2_mac=self.translation.mac_traced(),
                 ns2_events=self.translation.events,
+                ns2_newtrace=model.newtrace,
                 # The nam trace prints each event's exact double (`%.15g`); the queue
                 # monitors' integrators sum over exact times.
                 ns2_exact_times=model.nam.channel is not None

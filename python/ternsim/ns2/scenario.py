@@ -57,6 +57,8 @@ FULL_TCP_SHARED = (
     "T_SRTT_BITS",
     "T_RTTVAR_BITS",
     "rttvar_exp_",
+    "ecn_",
+    "windowInitOption_",
 )
 
 #: FullTcp variable -> (`full_tcp` option, conversion).
@@ -77,18 +79,15 @@ FULL_TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "reno_fastrecov_": ("reno_fastrecov", classes.boolean),
     "open_cwnd_on_pack_": ("open_cwnd_on_pack", classes.boolean),
     "recov_maxburst_": ("recov_maxburst", lambda v: int(float(v))),
+    "ecn_syn_": ("ecn_syn", classes.boolean),
+    "ecn_syn_wait_": ("ecn_syn_wait", lambda v: int(float(v))),
 }
 
 #: FullTcp variables ternsim models only at their ns-2.35 default: var -> (default, what).
 FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "pipectrl_": ("0", "pipe-style send control"),
     "signal_on_empty_": ("0", "the done_data callback"),
-    "ecn_syn_": ("0", "ECN-capable SYN/ACKs"),
-    "ecn_syn_wait_": ("0", "ECN SYN/ACK handling"),
     "timestamps_": ("0", "the timestamp option"),
-    # ECN is modelled for the one-way agents only.
-    "ecn_": ("0", "ECN"),
-    "old_ecn_": ("0", "ECN"),
     # FullTcp/Sack's, modelled at their ns-default.tcl values only.
     "clear_on_timeout_": ("1", "a scoreboard kept over timeouts"),
     "sack_rtx_cthresh_": ("1", "another hole-fill threshold"),
@@ -154,6 +153,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "ecn_": ("ecn", classes.boolean),
     "old_ecn_": ("old_ecn", classes.boolean),
     "slow_start_restart_": ("slow_start_restart", classes.boolean),
+    # Giving up after this many SYNs (TcpAgent::output; FullTcp never reads it).
+    "max_connects_": ("max_connects", lambda v: int(float(v))),
     # ns-2 Agent/TCP's quiescence option, its RTT counter, and the window opened only while
     # it limits the sender (refused for the other classes: TCP_UNMODELLED).
     "QOption_": ("qoption", lambda v: float(v) != 0),
@@ -172,7 +173,6 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "SetCWRonRetransmit_": ("true", "no CWR on a retransmission"),
     "ecn_syn_": ("false", "ECN-capable SYN/ACKs"),
-    "max_connects_": ("-1", "giving up after a number of SYNs"),
     "QOption_": ("0", "the quiescence option, modelled for Agent/TCP only"),
     "control_increase_": ("0", "increase limited by the sending rate, for Agent/TCP only"),
     "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),
@@ -222,12 +222,8 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     if var in _TAHOE_ONLY and base == "Agent/TCP":
         # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
         return None
-    if (
-        var == "windowInitOption_"
-        and _same_value(value, "2")
-        and not classes.is_a(base, "Agent/TCP/FullTcp")
-    ):
-        # The one-way agents' initial window from the segment size (TCP_OPTIONS).
+    if var == "windowInitOption_" and _same_value(value, "2"):
+        # The initial window from the segment size (TCP_OPTIONS; FULL_TCP_SHARED).
         return None
     return (
         f"{base} {var} {value} ({what}): not supported; "
@@ -505,6 +501,65 @@ _TTL_NEXT_HOP = re.compile(r"^ (?P<ttl>\d+) (?P<hop>-?\d+)\]")
 #: A MAC line without an IP part: an RTS, CTS or ACK, or an ARP frame.
 _WIRELESS_MAC = re.compile(r"^[srfD] (?P<time>\S+) _(?P<node>-?\d+)_ MAC ")
 
+#: An old-format wireless line with the core's `` |NT next_hop x y flow`` suffix (written
+#: under `$ns use-newtrace`): the fields ns-2's new format prints.
+_OLD_WITH_NT = re.compile(
+    r"^(?P<ev>[srfD]) (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+(?P<why>\S+) "
+    r"(?P<uid>\S+) (?P<kind>\S+) (?P<size>\S+) \[(?P<dur>\S+) (?P<ra>\S+) (?P<ta>\S+) "
+    r"(?P<type>\S+)\]\s*(?P<rest>.*?)\s*\|NT (?P<hop>\S+) (?P<x>\S+) (?P<y>\S+) (?P<flow>\S+)$"
+)
+_OLD_IP = re.compile(
+    r"^------- \[(?P<src>-?\d+):(?P<sport>\d+) (?P<dst>-?\d+):(?P<dport>\d+) (?P<ttl>\d+) "
+    r"-?\d+\]\s*(?P<proto>.*)$"
+)
+_OLD_ARP = re.compile(r"^------- \[(?P<op>\S+) (\d+)/(\d+) (\d+)/(\d+)\]$")
+_OLD_TCP = re.compile(r"^\[(?P<seq>-?\d+) (?P<ack>-?\d+)\] (?P<nf>\d+) (?P<onf>\d+)$")
+_OLD_RTP = re.compile(r"^\[(?P<seq>-?\d+)\] (?P<nf>\d+) (?P<onf>\d+)$")
+
+
+def _newtrace_line(line: str, flow_fid: list[str]) -> str:
+    """One old-format wireless line (with the core's `` |NT`` suffix) in ns-2's new format
+    (`CMUTrace::format_mac_common`, `format_mac`, `format_ip`, `format_arp`, `format_tcp`,
+    `format_rtp` with `newtrace_`, trace/cmu-trace.cc): `d` for a drop, the node's position,
+    energy -1 (no energy model), the packet's next hop as it is, the flow id; each field
+    followed by a space, as ns-2's sprintf leaves it."""
+    m = _OLD_WITH_NT.match(line)
+    if m is None:
+        raise ValueError(f"not a wireless trace line with new-format fields: {line!r}")
+    ev = "d" if m["ev"] == "D" else m["ev"]
+    out = (
+        f"{ev} -t {m['time']} -Hs {m['node']} -Hd {m['hop']} -Ni {m['node']} -Nx {m['x']} "
+        f"-Ny {m['y']} -Nz 0.00 -Ne -1.000000 -Nl {m['layer']:>3} -Nw {m['why']} "
+        f"-Ma {m['dur']} -Md {m['ra']} -Ms {m['ta']} -Mt {m['type']} "
+    )
+    rest = m["rest"].strip()
+    if not rest:
+        return out  # an RTS, CTS or ACK: the MAC part only
+    arp = _OLD_ARP.match(rest)
+    if arp is not None:
+        sha, spa, tha, tpa = arp.group(2, 3, 4, 5)
+        return out + f"-P arp -Po {arp['op']} -Pms {sha} -Ps {spa} -Pmd {tha} -Pd {tpa} "
+    ip = _OLD_IP.match(rest)
+    if ip is None:
+        raise ValueError(f"not a wireless IP part: {rest!r}")
+    flow = int(m["flow"])
+    fid = flow_fid[flow] if 0 <= flow < len(flow_fid) else "0"
+    out += (
+        f"-Is {ip['src']}.{ip['sport']} -Id {ip['dst']}.{ip['dport']} -It {m['kind']} "
+        f"-Il {m['size']} -If {fid} -Ii {m['uid']} -Iv {ip['ttl']} "
+    )
+    proto = ip["proto"].strip()
+    tcp = _OLD_TCP.match(proto)
+    if tcp is not None and m["kind"] in ("tcp", "ack"):
+        return out + f"-Pn tcp -Ps {tcp['seq']} -Pa {tcp['ack']} -Pf {tcp['nf']} -Po {tcp['onf']} "
+    rtp = _OLD_RTP.match(proto)
+    if rtp is not None and m["kind"] == "cbr":
+        return out + f"-Pn cbr -Pi {rtp['seq']} -Pf {rtp['nf']} -Po {rtp['onf']} "
+    if proto:
+        raise ValueError(f"a protocol part the new format does not print here: {proto!r}")
+    return out
+
+
 #: A DSR agent's log line (``SFs``, ``SFf``, ``SSendFailure``, ``Ssalv``, ``Ssb``,
 #: ``Sconfig``, ...): its time, and its node (``Sconfig`` names none).
 _DSR_LOG = re.compile(r"^S\S* (?P<time>\d+\.(?P<decimals>\d+)) (?:_(?P<node>\d+)_ )?")
@@ -620,6 +675,8 @@ class Translation:
         #: The starts and stops of applications switched on and off more than once, as
         #: scenario events (`[[events]]` on a flow).
         self.flow_events: list[dict[str, Any]] = []
+        #: ns-2 fid_ of each flow, for the `-If` of new-format wireless lines (`written_line`).
+        self._flow_fids: list[str] | None = None
         self._nam_dir_set: set[tuple[str, str]] | None = None
         #: Per ternsim flow index: (sender agent, receiver agent).
         self.ends: list[tuple[Obj, Obj]] = []
@@ -955,6 +1012,14 @@ class Translation:
             nodes.append(spec)
         self.scenario["nodes"] = nodes
         self.scenario["wireless"] = dict(model.radio["wireless"])
+        if model.newtrace and model.radio["routing"].get("protocol") != "dsdv":
+            raise Refusal(
+                f"use-newtrace with {model.radio['routing'].get('protocol', '?').upper()}: not "
+                "supported (the new format's routing-message fields, -P aodv / -P dsr); "
+                "supported: DSDV"
+            )
+        if model.newtrace and model.hierarchical:
+            raise Refusal("use-newtrace with hierarchical addresses: not supported")
         if model.hierarchical and any(n.info.get("mip") for n in model.nodes):
             # Mobile IP over the 802.11 last hop, through DSDV on the agents and mobile hosts
             # as in ns-2; the wired side routes statically (ns-2's hierarchical routing;
@@ -1349,7 +1414,17 @@ class Translation:
         :meth:`wireless_entries`), the setdest ``M`` lines merged in, in time order."""
         out = self.wireless_entries(text, 0) + self.movement_entries()
         out.sort(key=lambda e: e[0])
-        return [line for _, line in out]
+        return [self.written_line(line) for _, line in out]
+
+    def written_line(self, line: str) -> str:
+        """A kept wireless line as the script's trace file gets it: under `use-newtrace` a
+        packet line (which the core ended with `` |NT ...``) in ns-2's new format; the nam
+        trace is made from the line before this (ns-2's is the same in both formats)."""
+        if " |NT " not in line:
+            return line
+        if self._flow_fids is None:
+            self._flow_fids = self._flow_numbers()[0]
+        return _newtrace_line(line, self._flow_fids)
 
     def _dsr_log_entry(
         self, lines: list[str], k: int, agents: dict[tuple[int, int], Obj]

@@ -107,6 +107,8 @@ class Model:
         #: interface queue (ns-2's `END` drops).
         self.resets: list[tuple[float, Obj]] = []
         self.trace_channel: str | None = None
+        #: `$ns use-newtrace`: the wireless trace in ns-2's new format (`-t time -Hs ...`).
+        self.newtrace = False
         #: `$ns eventtrace-all [FILE]`: the channel the event trace of the TCP agents made
         #: from then on goes to (ns-2's `eventtraceAllFile_`; each agent keeps the one of its
         #: creation, `create-eventtrace`, in its ``info["event_channel"]``).
@@ -187,6 +189,7 @@ class Model:
             "connect": self.connect,
             "create-connection": self.create_connection,
             "create-connection-listen": self.create_connection_listen,
+            "create-connection-list": self.create_connection_list,
             "at": self.at,
             "now": lambda o, a: _num(self.now),
             "run": self.run,
@@ -208,7 +211,7 @@ class Model:
             "puts-nam-config": lambda o, a: self.nam.puts(" ".join(a)) or "",
             "initial_node_pos": self.initial_node_pos,
             "nam-end-wireless": self.nam_end_wireless,
-            "use-newtrace": self._refuse_newtrace,
+            "use-newtrace": self.use_newtrace,
             "set-address-format": self.set_address_format,
             "lossmodel": lambda o, a: self.errors.lossmodel(o, a, "enqueue"),
             "link-lossmodel": lambda o, a: self.errors.lossmodel(o, a, "arrival"),
@@ -303,7 +306,7 @@ class Model:
         }
         b["Agent/TCP/FullTcp"] = {
             "listen": self.full_listen,
-            "trace": self._refuse_full("trace (traced variables of a FullTcp agent)"),
+            "trace": self.var_traces.trace,
             "close": self._refuse_full("close from a callback (schedule it with `$ns at`)"),
             "send": self._refuse_full("send (schedule the application's start instead)"),
         }
@@ -623,11 +626,16 @@ class Model:
             self.config.values[name] = value
         return ""
 
-    def _refuse_newtrace(self, sim: Obj, args: tuple) -> str:
-        raise Refusal(
-            "use-newtrace: not supported (the new wireless trace format); supported: the old "
-            "CMU format that ns-2 writes without use-newtrace"
-        )
+    def use_newtrace(self, sim: Obj, args: tuple) -> str:
+        # ns-lib.tcl's use-newtrace sets `Simulator set WirelessNewTrace_ 1`, which the
+        # CMUTrace objects of the mobile nodes made afterwards read (their `newtrace_`).
+        if any(n.info.get("mobile") for n in self.nodes):
+            raise Refusal(
+                "use-newtrace after mobile nodes were made: not supported (ns-2 traces the "
+                "earlier nodes in the old format, the later ones in the new)"
+            )
+        self.newtrace = True
+        return ""
 
     def namtrace_all_wireless(self, sim: Obj, args: tuple) -> str:
         self._before_run("$ns namtrace-all-wireless")
@@ -1544,6 +1552,13 @@ class Model:
             )
         self.full_listen(sink, ())
         return source
+
+    def create_connection_list(self, sim: Obj, args: tuple) -> str:
+        """`$ns create-connection-list SRCTYPE SRCNODE DSTTYPE DSTNODE FID` (ns-lib.tcl):
+        `create-connection`, returning the list of both agents (source, destination)."""
+        source = self.create_connection(sim, args)
+        sink = self.o.objects[source].info["peer"]
+        return f"{source} {sink.name}"
 
     def at(self, sim: Obj, args: tuple) -> str:
         if len(args) != 2:

@@ -208,7 +208,7 @@ class TraceStream:
                     if nam is not None:
                         nam_batch += lines
                     continue
-                batch.append(line)
+                batch.append(self.translation.written_line(line))
                 if nam is not None:
                     if line.startswith("M "):
                         nam_batch.append(self._nam_moves[key])  # type: ignore[index]

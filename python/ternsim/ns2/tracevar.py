@@ -128,10 +128,14 @@ class VarTraces:
 
     def _settings(self, agent: Obj) -> dict[str, str]:
         o = self.model.o
-        return {
+        settings = {
             v: o.getvar(agent, v) if o.hasvar(agent, v) else default
             for v, default in _RESET_SETTINGS.items()
         }
+        if classes.is_a(o.builtin_base(agent.cls), "Agent/TCP/FullTcp"):
+            # FullTcpAgent::set_initial_window: FullTcp always models the SYN exchange.
+            settings["syn_"] = "true"
+        return settings
 
     # --- the agent's commands --------------------------------------------------------------
 
@@ -164,6 +168,11 @@ class VarTraces:
             raise Refusal(f"trace {var} with {mode} true: not supported")
         if self.model.hierarchical:
             raise Refusal(f"trace {var} with hierarchical addresses: not supported")
+        full = classes.is_a(o.builtin_base(agent.cls), "Agent/TCP/FullTcp")
+        if full and var != "cwnd_":
+            raise Refusal(f"trace {var} of a FullTcp agent: not supported; supported: cwnd_")
+        if full and agent.info.get("listen"):
+            raise Refusal("trace cwnd_ of a listening FullTcp agent: not supported")
         self._note(agent)
         traced = agent.info.setdefault("traced_vars", [])
         if var not in traced:

@@ -420,9 +420,13 @@ impl PacketFields {
     }
 
     /// Whether the packet is ECN-capable (RFC 3168 §5; ns-2 `hdr_flags::ect`): the data of
-    /// a sender with ECN on.
+    /// a sender with ECN on (for FullTcp, once both ends agreed on ECN).
     pub fn ecn_capable(&self) -> bool {
-        matches!(&self.payload, Payload::TcpData(s) if s.ecn.ect)
+        match &self.payload {
+            Payload::TcpData(s) => s.ecn.ect,
+            Payload::FullTcp(s) => s.ecn.ect,
+            _ => false,
+        }
     }
 
     /// A router or an error model marks the packet "congestion experienced" (RFC 3168 §5;
@@ -432,8 +436,8 @@ impl PacketFields {
         match &mut self.payload {
             Payload::TcpData(s) => s.ecn.ce = true,
             Payload::TcpAck(a) => a.ecn.ce = true,
-            // A FullTcp segment carries no ECN bits in ternsim (FullTcp's ECN is refused).
-            Payload::FullTcp(_) | Payload::Udp(_) | Payload::Control(_) | Payload::Ping(_) => {}
+            Payload::FullTcp(s) => s.ecn.ce = true,
+            Payload::Udp(_) | Payload::Control(_) | Payload::Ping(_) => {}
         }
     }
 

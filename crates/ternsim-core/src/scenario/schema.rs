@@ -869,6 +869,12 @@ pub struct FullTcpOptions {
     pub open_cwnd_on_pack: Option<bool>,
     /// NewReno: maxburst during recovery (`recov_maxburst_`, 2).
     pub recov_maxburst: Option<u32>,
+    /// With ECN (`options.ecn`): the passive opener's SYN/ACK is ECN-capable (`ecn_syn_`,
+    /// false).
+    pub ecn_syn: Option<bool>,
+    /// With `ecn_syn`: a CE-marked SYN/ACK gives a window of 1 after the halving (0), a
+    /// window of 1/2 and a wait of one RTT (1), or a new SYN/ACK (2) (`ecn_syn_wait_`, 0).
+    pub ecn_syn_wait: Option<u32>,
     /// The passive end listens (ns-2 `$sink listen`; default true; only in `full_tcp_peer`). false: it opens the connection itself when it first sends.
     pub listen: Option<bool>,
     /// What this end's application (or the script) does and when, besides the flow's own
@@ -1050,6 +1056,9 @@ pub struct TcpOptions {
     /// A timeout with nothing outstanding restarts the window at one packet (ns-2
     /// `slow_start_restart_`, default true); false: only the timer restarts. AIMD variants.
     pub slow_start_restart: Option<bool>,
+    /// Give up when the SYN would be sent for the (max_connects + 1)th time (ns-2
+    /// `max_connects_`, default -1: never). AIMD variants with the emulated SYN.
+    pub max_connects: Option<i64>,
     /// ns-2's TCP quiescence option (`QOption_`, default false; Tahoe only): an idle or
     /// application-limited spell of an RTO or more cuts the window at the next send.
     pub qoption: Option<bool>,

@@ -224,6 +224,10 @@ pub struct TcpConfig {
     /// A timeout with nothing outstanding restarts the window at one packet (ns-2
     /// `slow_start_restart_`, default true); false: it changes nothing but the timer.
     pub slow_start_restart: bool,
+    /// ns-2 `max_connects_` (default -1: no limit): with the emulated SYN, the send that
+    /// would be SYN number `max_connects + 1` aborts the connection instead (nothing more is
+    /// sent; ns-2's `TcpAgent::output`).
+    pub max_connects: i64,
     /// ns-2's TCP quiescence option (`QOption_`, default off; ns-2 `Agent/TCP` only): after
     /// each send, an idle or application-limited spell of an RTO or more cuts the window
     /// (ssthresh to at least 3/4 cwnd, then cwnd halved per RTO idle, or halfway down to
@@ -281,6 +285,7 @@ impl TcpConfig {
             ecn: false,
             old_ecn: false,
             slow_start_restart: true,
+            max_connects: -1,
             qoption: false,
             rtt_counter: false,
             control_increase: false,

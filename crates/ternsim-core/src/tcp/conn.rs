@@ -91,6 +91,8 @@ pub struct Conn {
     app_stopped: bool,
     /// Packet 0 is a 40-byte SYN (cfg.syn, for variants that emulate it).
     packet0_is_syn: bool,
+    /// SYNs sent (ns-2 `syn_connects_`), for `max_connects`.
+    syn_connects: i64,
     /// ns-2 `firstsent_`: when `send_much` last ran with `t_seqno` 0 (the first transmission,
     /// or a go-back-N to packet 0), the origin of Vegas's `vegastime()`.
     first_sent: Option<SimTime>,
@@ -144,6 +146,7 @@ impl Conn {
             curseq: Seq::MAX,
             app_stopped: false,
             packet0_is_syn,
+            syn_connects: 0,
             first_sent: None,
             rtt_active: false,
             rtt_seq: -1,
@@ -441,6 +444,18 @@ impl Conn {
         // Vegas's own `output()` never sets it.
         let cong_action =
             std::mem::take(&mut self.cong_action) && self.cfg.variant.spec().marks_cong_action;
+        // ns-2 `max_connects_`: the SYN that would exceed it aborts the connection: nothing
+        // more to send and the timer pushed 10000 s away (the packet, already allocated,
+        // is freed unsent; its uid is spent).
+        if seq == 0 && self.packet0_is_syn {
+            self.syn_connects += 1;
+            if self.cfg.max_connects > 0 && self.syn_connects > self.cfg.max_connects {
+                self.curseq = 0;
+                self.rtx_deadline = Some(now + SimTime::from_millis(10_000_000));
+                out.unsent_uids += 1;
+                return;
+            }
+        }
         // ns-2 `output()` with `ecn_`: packet 0 asks for ECN (ECN-Echo, not ECN-capable,
         // ns-2's ECN-setup SYN, RFC 3168 §6.1.1); every other packet is ECN-capable.
         let ecn = EcnFlags {

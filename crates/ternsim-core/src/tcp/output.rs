@@ -88,6 +88,9 @@ pub struct TcpOutput {
     /// Changes of the variables a script traces (`$tcp trace cwnd_`), in ns-2's order; filled
     /// only for a sender with a tracer (`Conn::trace_var`).
     pub var_changes: Vec<VarChange>,
+    /// Packets ns-2 allocated (taking a uid) but never sent: the SYN a `max_connects_`
+    /// abort stops (`TcpAgent::output` returns after `allocpkt`).
+    pub unsent_uids: u64,
 }
 
 impl TcpOutput {
@@ -96,6 +99,7 @@ impl TcpOutput {
         self.events.clear();
         self.ns2_events.clear();
         self.var_changes.clear();
+        self.unsent_uids = 0;
     }
     /// Records an event-trace moment if they are wanted (nothing otherwise).
     pub fn ns2_event(&mut self, kind: Ns2EventKind, t_seqno: Seq, cwnd: f64) {

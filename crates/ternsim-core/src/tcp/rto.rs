@@ -166,6 +166,29 @@ impl RtoEstimator {
         t
     }
 
+    /// ns-2 `rtt_timeout` with `use_rtt_` set (FullTcp's `ecn_syn_wait_` 1, for the one
+    /// timer that follows): with `rfc2988_` the minimum RTO is not applied, and the floor is
+    /// one tick below one tick, two ticks from one tick up to two.
+    pub fn timeout_use_rtt(&self) -> SimTime {
+        let backed_off =
+            |t: SimTime| SimTime::from_nanos(t.as_nanos().saturating_mul(self.backoff));
+        let mut t = if self.cfg.rfc2988 {
+            backed_off(self.rtxcur)
+        } else {
+            backed_off(self.rtxcur).max(self.cfg.min_rto)
+        };
+        t = t.min(self.cfg.max_rto);
+        if self.cfg.mode == RtoMode::Ns2 {
+            let tick = self.cfg.tick.as_nanos();
+            if t.as_nanos() < tick {
+                t = SimTime::from_nanos(tick);
+            } else if t.as_nanos() < 2 * tick {
+                t = SimTime::from_nanos(2 * tick);
+            }
+        }
+        t
+    }
+
     /// ns-2's bound integers as a script reads them: `srtt_` (8·srtt in ticks), `rttvar_`
     /// (4·rttvar in ticks) and `rtt_` (the latest sample in ticks). All 0 under RFC 6298
     /// arithmetic, which keeps seconds instead.
@@ -403,6 +426,20 @@ mod tests {
         let mut e = ns2(DefaultsProfile::Ns2_35);
         e.backoff();
         assert_eq!(e.timeout(), ms(6_000));
+    }
+
+    /// ns-2's `use_rtt_` (FullTcp `ecn_syn_wait_` 1): the one timer it applies to takes the
+    /// estimate without the 0.2 s minimum, backed off, never below two 10 ms ticks.
+    #[test]
+    fn ns2_use_rtt_skips_the_min_rto() {
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        e.sample(SimTime::ZERO, ms(20)); // rtxcur 60 ms, as below
+        assert_eq!(e.timeout_use_rtt(), ms(60));
+        e.backoff();
+        assert_eq!(e.timeout_use_rtt(), ms(120));
+        let mut e = ns2(DefaultsProfile::Ns2_35);
+        e.sample(SimTime::ZERO, ms(5)); // m = 1 tick: srtt 1, rttvar 1/2 → rtxcur 30 ms
+        assert_eq!(e.timeout_use_rtt(), ms(30));
     }
 
     /// Small RTTs: the RTO is clamped to min_rto (0.2 s; 1 s in ns-2.26) before the backoff.

@@ -313,9 +313,37 @@ pub struct WirelessRecord<'a> {
     pub num_forwards: u32,
     pub proto: WirelessProto,
     pub mac: MacFields,
+    /// With ns-2's new trace format (`$ns use-newtrace`): what its lines print that the old
+    /// ones do not, appended to the old line as ` |NT next_hop x y flow` for the host to
+    /// rewrite the line (the ns-2 front end, after numbering its agents' ports).
+    pub newtrace: Option<NewTraceFields>,
+}
+
+/// The fields of ns-2's new wireless trace format (`CMUTrace::format_mac_common` and
+/// `format_ip` with `newtrace_`) that the old format does not print: `-Hd`, the packet's
+/// `hdr_cmn::next_hop_` as it is (-1 broadcast, -2 on a MAC control frame or an ARP frame,
+/// which no routing agent addressed), the node's position `-Nx -Ny` (`-Nz` is 0) and the
+/// packet's flow (`-If`; -1 for a routing message, whose flow id is 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NewTraceFields {
+    pub next_hop: i64,
+    pub x: f64,
+    pub y: f64,
+    pub flow: i64,
 }
 
 impl WirelessRecord<'_> {
+    /// The ` |NT ...` suffix of a line when the new format is wanted.
+    fn write_newtrace_suffix(&self, out: &mut String) {
+        if let Some(n) = self.newtrace {
+            let hop = match self.proto {
+                WirelessProto::MacControl | WirelessProto::Arp { .. } => -2,
+                _ => n.next_hop,
+            };
+            let _ = write!(out, " |NT {hop} {:.2} {:.2} {}", n.x, n.y, n.flow);
+        }
+    }
+
     /// Appends the line to `out`. Above the MAC the MAC part is `[0 0 0 0]` (ns-2 has not
     /// built a MAC header yet). After a TCP or CBR header come `nf` (hops taken) and `onf`
     /// (God's shortest path), which prints as 0 (no God table).
@@ -339,6 +367,7 @@ impl WirelessRecord<'_> {
         );
         match self.proto {
             WirelessProto::MacControl => {
+                self.write_newtrace_suffix(out);
                 out.push('\n');
                 return;
             }
@@ -350,10 +379,12 @@ impl WirelessRecord<'_> {
                 target,
             } => {
                 let op = if request { "REQUEST" } else { "REPLY" };
-                let _ = writeln!(
+                let _ = write!(
                     out,
                     "------- [{op} {sender_hw}/{sender} {target_hw}/{target}]"
                 );
+                self.write_newtrace_suffix(out);
+                out.push('\n');
                 return;
             }
             _ => {}
@@ -379,6 +410,7 @@ impl WirelessRecord<'_> {
             WirelessProto::Dsr(part) => part.write(out),
             WirelessProto::None | WirelessProto::MacControl | WirelessProto::Arp { .. } => {}
         }
+        self.write_newtrace_suffix(out);
         out.push('\n');
     }
 }
@@ -750,6 +782,7 @@ mod tests {
             num_forwards: 0,
             proto: WirelessProto::Rtp { seq: 0 },
             mac: MacFields::default(),
+            newtrace: None,
         }
         .write(&mut s);
         assert_eq!(
@@ -782,6 +815,7 @@ mod tests {
                 num_forwards: 0,
                 proto: WirelessProto::None,
                 mac: MacFields::default(),
+                newtrace: None,
             }
         }
         .write(&mut t);
@@ -789,6 +823,65 @@ mod tests {
             t,
             "D 1.500000000 _3_ RTR NRTE 9 tcp 1040 [0 0 0 0] ------- [0:1 4:1 30 2] [7 0] 0 0\n"
         );
+    }
+
+    /// With the new format asked for, a line ends with ` |NT next_hop x y flow` for the host:
+    /// an RTS's next hop is ns-2's -2 whatever the caller gave, a packet's is its own.
+    #[test]
+    fn a_newtrace_line_carries_the_fields_the_old_format_lacks() {
+        let rts = |proto| WirelessRecord {
+            event: 's',
+            time: SimTime(1_122_684_326),
+            node: 1,
+            layer: "MAC",
+            reason: "---",
+            uid: 0,
+            kind: "RTS",
+            size: 44,
+            src: (0, 0),
+            dst: (0, 0),
+            ttl: 0,
+            next_hop: 0,
+            num_forwards: 0,
+            proto,
+            mac: MacFields {
+                duration_us: 0x52e,
+                ra: 0,
+                ta: 1,
+                ether_type: 0,
+            },
+            newtrace: Some(NewTraceFields {
+                next_hop: 0,
+                x: 20.0,
+                y: 50.0,
+                flow: -1,
+            }),
+        };
+        let mut s = String::new();
+        rts(WirelessProto::MacControl).write(&mut s);
+        assert_eq!(
+            s,
+            "s 1.122684326 _1_ MAC  --- 0 RTS 44 [52e 0 1 0]  |NT -2 20.00 50.00 -1\n"
+        );
+        let mut t = String::new();
+        WirelessRecord {
+            kind: "cbr",
+            size: 226,
+            src: (0, 0),
+            dst: (1, 0),
+            ttl: 32,
+            next_hop: 1,
+            proto: WirelessProto::Rtp { seq: 0 },
+            newtrace: Some(NewTraceFields {
+                next_hop: 1,
+                x: 0.0,
+                y: 50.0,
+                flow: 0,
+            }),
+            ..rts(WirelessProto::None)
+        }
+        .write(&mut t);
+        assert!(t.ends_with("[0] 0 0 |NT 1 0.00 50.00 0\n"), "{t}");
     }
 
     /// The reply of ns-2.35's own trace of a 3-hop DSR chain (conformance chain.tcl): node
@@ -821,6 +914,7 @@ mod tests {
                 ..DsrPart::default()
             }),
             mac: MacFields::default(),
+            newtrace: None,
         }
         .write(&mut s);
         assert_eq!(
@@ -857,6 +951,7 @@ mod tests {
                 ta: 1,
                 ether_type: 0x800,
             },
+            newtrace: None,
         }
         .write(&mut s);
         assert_eq!(

@@ -258,6 +258,7 @@ impl World {
             self.agent_send(now, f, AgentSide::Source, src, p);
         }
         self.tcp_out.segments = segments;
+        self.next_ns2_uid += std::mem::take(&mut self.tcp_out.unsent_uids);
         for e in &ns2_events[next_event..] {
             self.ns2_event_line(now, f, e);
         }

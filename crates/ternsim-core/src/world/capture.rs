@@ -40,8 +40,8 @@ use crate::scenario::{FlowTransport, ResolvedScenario, TrafficSpec};
 use crate::sim::SimTime;
 use crate::tcp::{Ns2Event, Seq};
 use crate::trace::ns2::{
-    AodvPart, DsrLogRecord, DsrPart, EventRecord, MacFields, WiredRecord, WirelessProto,
-    WirelessRecord,
+    AodvPart, DsrLogRecord, DsrPart, EventRecord, MacFields, NewTraceFields, WiredRecord,
+    WirelessProto, WirelessRecord,
 };
 use crate::trace::pcap::{self, IpPacket, PcapWriter, Transport};
 use crate::wifi::{MacFrameKind, MacLogEntry};
@@ -74,6 +74,9 @@ pub struct CaptureSpec {
     /// trace-all line prints it rounded to the microsecond. The ns-2 front end asks for it
     /// when a script writes a nam trace, and takes the field off again.
     pub ns2_exact_times: bool,
+    /// Write the wireless trace in ns-2's new format (`$ns use-newtrace`: `-t time -Hs ...`
+    /// fields, `CMUTrace`'s `newtrace_` branches) instead of the old CMU one.
+    pub ns2_newtrace: bool,
 }
 
 /// What the capture points produced.
@@ -171,6 +174,8 @@ pub(super) struct Capture {
     pub(super) events: bool,
     /// End wired lines with their exact time (see [`CaptureSpec::ns2_exact_times`]).
     exact_times: bool,
+    /// The wireless trace's new format (see [`CaptureSpec::ns2_newtrace`]).
+    newtrace: bool,
     /// The MAC part of the last 802.11 frame that carried each packet (by uid): ns-2's
     /// packet keeps its MAC header after reception, so every later line about it (`r`, `f`,
     /// `D` at the routing and agent layers) prints that header.
@@ -234,6 +239,7 @@ impl Capture {
             mac: spec.ns2_trace && spec.ns2_mac && sc.wireless.is_some(),
             events: spec.ns2_trace && spec.ns2_events,
             exact_times: spec.ns2_exact_times,
+            newtrace: spec.ns2_newtrace,
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             tx_failed: None,
@@ -639,6 +645,7 @@ impl World {
             ecn: match &p.payload {
                 Payload::TcpData(s) => s.ecn,
                 Payload::TcpAck(a) => a.ecn,
+                Payload::FullTcp(s) => s.ecn,
                 _ => Default::default(),
             },
             tcp_header: match &p.payload {
@@ -718,6 +725,7 @@ impl World {
                 .or_else(|| self.dsr_part(p).map(WirelessProto::Dsr)),
             _ => None,
         };
+        let position = self.newtrace_position(now, node);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
@@ -770,8 +778,27 @@ impl World {
             num_forwards: p.num_forwards,
             proto,
             mac,
+            newtrace: position.map(|(x, y)| NewTraceFields {
+                next_hop,
+                x,
+                y,
+                flow: p.flow.map_or(-1, i64::from),
+            }),
         }
         .write(out);
+    }
+
+    /// Where node `node` (ns-2's number) is now, for the `-Nx -Ny` of ns-2's new wireless
+    /// trace format; None when that format is not written.
+    fn newtrace_position(&self, now: SimTime, node: i64) -> Option<(f64, f64)> {
+        if !self.capture.as_deref().is_some_and(|c| c.newtrace) {
+            return None;
+        }
+        let pos = usize::try_from(node)
+            .ok()
+            .and_then(|i| self.nodes.get(i))
+            .and_then(|n| n.mobility.position_at(now));
+        Some(pos.map_or((0.0, 0.0), |p| (p.x, p.y)))
     }
 
     /// The DSR part of a DSR message's trace lines (`trace::ns2::DsrPart`).
@@ -932,8 +959,9 @@ impl World {
         let now = SimTime(e.time);
         let n = i64::from(node.0);
         if let (MacFrameKind::Data, Some(p)) = (e.kind, &e.packet) {
+            // A broadcast's next hop is ns-2's IP_BROADCAST (-1; the old format prints 0).
             let next_hop = if e.ra.is_broadcast() {
-                0
+                -1
             } else {
                 self.ns2_node(e.ra)
             };
@@ -967,6 +995,7 @@ impl World {
             // A DATA frame whose packet the channel no longer holds: nothing to trace.
             MacFrameKind::Data => return,
         };
+        let position = self.newtrace_position(now, i64::from(node.0));
         let Some(out) = self.capture.as_deref_mut().and_then(|c| c.wireless_trace()) else {
             return;
         };
@@ -986,6 +1015,12 @@ impl World {
             num_forwards: 0,
             proto,
             mac,
+            newtrace: position.map(|(x, y)| NewTraceFields {
+                next_hop: -2,
+                x,
+                y,
+                flow: -1,
+            }),
         }
         .write(out);
     }
@@ -1418,6 +1453,7 @@ mod tests {
             mac: false,
             events: false,
             exact_times: false,
+            newtrace: false,
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             tx_failed: None,

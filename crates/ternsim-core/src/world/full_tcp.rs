@@ -139,10 +139,16 @@ impl World {
         let fl = &mut self.flows[f];
         fl.stats.delivered_bytes += out.delivered_bytes;
         if side == AgentSide::Source {
-            let FlowAgents::Full(t) = &fl.agents else {
+            let FlowAgents::Full(t) = &mut fl.agents else {
                 unreachable!("not a FullTcp flow")
             };
             fl.stats.cwnd_now(now, t.ends[0].cwnd());
+            // `$tcp trace cwnd_` of the opener: its changes during this call, in order.
+            for value in t.ends[0].take_cwnd_changes() {
+                let var = crate::tcp::TracedVar::Cwnd;
+                self.var_trace
+                    .push((now, f as u32, crate::tcp::VarChange { var, value }));
+            }
         }
         let (node, from, to) = fl.end(side);
         let ports = Ports {

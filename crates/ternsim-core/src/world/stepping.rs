@@ -313,6 +313,11 @@ impl Simulation {
             .ok_or_else(|| format!("{var} is not a traced TCP variable"))?;
         match self.world.flows.get_mut(flow).map(|f| &mut f.agents) {
             Some(FlowAgents::Tcp(t)) => Ok(t.sender.trace_var(v)),
+            // A FullTcp flow: its active opener's cwnd_ (the only variable modelled).
+            Some(FlowAgents::Full(t)) if v == crate::tcp::TracedVar::Cwnd => {
+                Ok(t.ends[0].trace_cwnd())
+            }
+            Some(FlowAgents::Full(_)) => Err(format!("{var} of a FullTcp agent: only cwnd_")),
             Some(_) => Err(format!("flow {flow} is not a TCP flow")),
             None => Err(format!("no flow {flow}")),
         }

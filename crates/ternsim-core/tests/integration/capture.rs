@@ -103,6 +103,7 @@ fn check_against_tshark(variant: &str, duration: &str) {
             ns2_mac: false,
             ns2_events: false,
             ns2_exact_times: false,
+            ns2_newtrace: false,
         },
     );
     let flow = &out.summary.flows[0];

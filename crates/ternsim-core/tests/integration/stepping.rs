@@ -85,6 +85,7 @@ fn ns2_trace_spec() -> CaptureSpec {
         ns2_mac: false,
         ns2_events: false,
         ns2_exact_times: false,
+        ns2_newtrace: false,
     }
 }
 

@@ -99,6 +99,15 @@ fn end_config(
     c.header_size = tcp.header_size;
     c.window = tcp.window;
     c.window_init = tcp.window_init;
+    c.window_init_by_size = tcp.window_init_by_size;
+    if c.window_init_by_size && !tcp.delay_growth {
+        // ns-2's reset would take the initial window from `packetSize_` then (`size_` before
+        // the first segment), which a FullTcp scenario does not give.
+        return Err(ScenarioError::at(
+            format!("{path}.window_init_option"),
+            "2 with delay_growth false: not supported for FullTcp",
+        ));
+    }
     c.max_burst = tcp.max_burst;
     if tcp.max_cwnd.fract() != 0.0 {
         return Err(ScenarioError::at(
@@ -111,6 +120,13 @@ fn end_config(
     c.bug_fix = tcp.bug_fix;
     c.delay_growth = tcp.delay_growth;
     c.delack_interval = sink.delack_interval;
+    c.ecn = tcp.ecn;
+    if tcp.old_ecn {
+        return Err(ScenarioError::at(
+            format!("{path}.old_ecn"),
+            "not read by a FullTcp agent; remove it",
+        ));
+    }
     let Some(f) = full else { return Ok(c) };
     let at = |k: &str| format!("{full_path}.{k}");
     if let Some(n) = f.segsize {
@@ -142,6 +158,15 @@ fn end_config(
     }
     if let Some(n) = f.recov_maxburst {
         c.recov_maxburst = n;
+    }
+    if let Some(b) = f.ecn_syn {
+        c.ecn_syn = b;
+    }
+    if let Some(n) = f.ecn_syn_wait {
+        if n > 2 {
+            return Err(ScenarioError::at(at("ecn_syn_wait"), "allowed: 0, 1 or 2"));
+        }
+        c.ecn_syn_wait = n;
     }
     for (flag, value) in [
         (&mut c.nodelay, f.nodelay),

@@ -128,6 +128,15 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.old_ecn {
         cfg.old_ecn = v;
     }
+    if let Some(v) = opts.max_connects {
+        if v > 0 && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
+            return Err(ScenarioError::at(
+                at("max_connects"),
+                "modelled for the AIMD variants only (ns-2 TcpAgent::output)",
+            ));
+        }
+        cfg.max_connects = v;
+    }
     if let Some(v) = opts.slow_start_restart {
         if !v && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
             return Err(ScenarioError::at(

@@ -10,7 +10,13 @@
 //! ternsim's `RtoEstimator`: ns-2's FullTcp inherits `TcpAgent`'s `rtt_update`,
 //! `rtt_timeout` and `rtt_backoff` unchanged.
 //!
-//! What it does not model (the front end refuses them): ECN and DCTCP, the timestamp
+//! ECN (RFC 3168) as ns-2.35's FullTcp models it, with `ecn_`: the ECN-setup SYN (ECE and
+//! CWR) and SYN/ACK (ECE), data ECN-capable once both ends agreed (`ect_`), a CE mark echoed
+//! on every segment until the peer's CWR (`recent_ce_`), an ECN-Echo ACK halving the window
+//! once per window of data (`TcpAgent::ecn`), and `ecn_syn_` / `ecn_syn_wait_` for a
+//! CE-marked SYN/ACK (window of 1 or 2, a wait of one RTT, or a new SYN/ACK).
+//!
+//! What it does not model (the front end refuses them): DCTCP, the timestamp
 //! option, `pipectrl_` set by a script, the random send overhead, `signal_on_empty_`,
 //! Sack's hole-fill thresholds other than ns-2's defaults (the rule is here, the scenario
 //! does not expose it).
@@ -26,7 +32,7 @@ pub mod segment;
 #[cfg(test)]
 mod tests;
 
-pub use segment::{FullOutput, FullSegment, TH_ACK, TH_CWR, TH_FIN, TH_PUSH, TH_SYN};
+pub use segment::{FullOutput, FullSegment, TH_ACK, TH_CWR, TH_ECE, TH_FIN, TH_PUSH, TH_SYN};
 
 use queue::ReassemblyQueue;
 use segment::MAX_SACK_BLOCKS;
@@ -34,6 +40,7 @@ use segment::MAX_SACK_BLOCKS;
 use super::config::RtoConfig;
 use super::output::Ns2EventKind;
 use super::rto::RtoEstimator;
+use super::segment::EcnFlags;
 use crate::sim::SimTime;
 
 /// The FullTcp classes ternsim models.
@@ -63,6 +70,10 @@ pub struct FullTcpConfig {
     pub window: u32,
     /// `windowInit_`.
     pub window_init: u32,
+    /// `windowInitOption_` 2: the initial window from the packet size instead of
+    /// `windowInit_` (ns-2 `TcpAgent::initial_window`; FullTcp's `size_` is `segsize_` plus
+    /// the header once it has sent anything).
+    pub window_init_by_size: bool,
     /// `maxburst_` (0: no limit).
     pub max_burst: u32,
     /// `maxcwnd_` (0: no limit).
@@ -115,6 +126,14 @@ pub struct FullTcpConfig {
     pub sack_rtx_threshmode: u32,
     pub sack_rtx_cthresh: i64,
     pub sack_rtx_bthresh: i64,
+    /// `ecn_`: RFC 3168 ECN, negotiated on the SYN exchange.
+    pub ecn: bool,
+    /// `ecn_syn_`: the SYN/ACK is ECN-capable (`ect`) when the SYN asked for ECN.
+    pub ecn_syn: bool,
+    /// `ecn_syn_wait_`: what the passive opener does when its SYN/ACK comes back marked: 0
+    /// a window of 2 then halved (1), 1 a window of 1 halved and a wait of one RTT, 2 a new
+    /// (not ECN-capable) SYN/ACK and an initial window of 1.
+    pub ecn_syn_wait: u32,
     pub rto: RtoConfig,
 }
 
@@ -127,6 +146,7 @@ impl FullTcpConfig {
             header_size: 40,
             window: 20,
             window_init: 2,
+            window_init_by_size: false,
             max_burst: 0,
             max_cwnd: 0,
             precision_reduce: true,
@@ -155,6 +175,9 @@ impl FullTcpConfig {
             sack_rtx_threshmode: 1,
             sack_rtx_cthresh: 1,
             sack_rtx_bthresh: 1,
+            ecn: false,
+            ecn_syn: false,
+            ecn_syn_wait: 0,
             rto,
         }
     }
@@ -213,6 +236,8 @@ enum CwndAction {
     None,
     DupAck,
     Timeout,
+    /// `CWND_ACTION_ECN`: the window was cut for an ECN-Echo.
+    Ecn,
 }
 
 /// ns-2 `slowdown(how)` flags FullTcp uses.
@@ -226,6 +251,11 @@ enum Slowdown {
     HalveSsthreshRestart,
     /// `CLOSE_CWND_INIT` (slow-start restart after idle).
     CwndInit,
+    /// `CLOSE_CWND_HALF` alone (Reno's fast retransmit in a window an ECN-Echo cut).
+    CwndHalf,
+    /// `CLOSE_CWND_ONE` alone (a timeout, or Tahoe's fast retransmit, in a window an
+    /// ECN-Echo cut).
+    CwndOne,
 }
 
 /// Counters a script may read (`ndatapack_`, ...) and the run summary uses.
@@ -308,6 +338,17 @@ pub struct FullTcpAgent {
     h_seqno: i64,
     pipe: i64,
     pipectrl: bool,
+    // ECN (ns-2 `ect_`, `recent_ce_`, `ecn_backoff_`, `ecn_syn_next_`) and the one-shot
+    // `use_rtt_` of `ecn_syn_wait_` 1 (the next timer ignores the minimum RTO).
+    ect: bool,
+    recent_ce: bool,
+    ecn_backoff: bool,
+    ecn_syn_next: bool,
+    use_rtt: bool,
+    /// `$tcp trace cwnd_`: the value last reported (None: not traced) and the changes not
+    /// yet taken (ns-2's TracedDouble writes a line at each assignment that changes it).
+    cwnd_traced: Option<f64>,
+    cwnd_changes: Vec<f64>,
 }
 
 impl FullTcpAgent {
@@ -354,6 +395,13 @@ impl FullTcpAgent {
             h_seqno: -1,
             pipe: 0,
             pipectrl: false,
+            ect: false,
+            recent_ce: false,
+            ecn_backoff: false,
+            ecn_syn_next: false,
+            use_rtt: false,
+            cwnd_traced: None,
+            cwnd_changes: Vec::new(),
         };
         a.reset();
         a
@@ -370,11 +418,12 @@ impl FullTcpAgent {
         self.rtt_active = false;
         self.dupacks = 0;
         self.curseq = 0;
-        self.cwnd = if self.cfg.delay_growth {
+        let cwnd = if self.cfg.delay_growth {
             1.0
         } else {
             f64::from(self.cfg.window_init)
         };
+        self.set_cwnd(cwnd);
         self.maxseq = -1;
         self.highest_ack = -1;
         self.ssthresh = i64::from(self.cfg.window);
@@ -398,6 +447,9 @@ impl FullTcpAgent {
         // ns-2's reset clears `close_on_empty_` whatever the script set (only a
         // `sendmsg ... MSG_EOF` sets it again).
         self.close_on_empty = false;
+        // `ect_`, `recent_ce_` and `ecn_backoff_` are left as they are (ns-2's reset does
+        // not touch them); the SYN/ACK is ECN-capable again if `ecn_syn_`.
+        self.ecn_syn_next = self.cfg.ecn_syn;
     }
 
     // --- read-only view ---
@@ -546,6 +598,28 @@ impl FullTcpAgent {
 
     // --- congestion window (ns-2 `TcpAgent`) ---
 
+    /// Every assignment of `cwnd_` (ns-2's TracedDouble): a traced change is recorded.
+    fn set_cwnd(&mut self, v: f64) {
+        self.cwnd = v;
+        if let Some(last) = self.cwnd_traced {
+            if last != v {
+                self.cwnd_traced = Some(v);
+                self.cwnd_changes.push(v);
+            }
+        }
+    }
+
+    /// `$tcp trace cwnd_`: record cwnd's changes from now on; its value now.
+    pub fn trace_cwnd(&mut self) -> f64 {
+        self.cwnd_traced = Some(self.cwnd);
+        self.cwnd
+    }
+
+    /// The traced cwnd changes since the last call, in order.
+    pub fn take_cwnd_changes(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.cwnd_changes)
+    }
+
     /// ns-2 `window()`: `min(int(cwnd), wnd)`.
     fn window(&self) -> i64 {
         if self.cwnd < f64::from(self.cfg.window) {
@@ -560,20 +634,31 @@ impl FullTcpAgent {
         self.cwnd.min(f64::from(self.cfg.window))
     }
 
-    /// ns-2 `initial_window()` (`windowInitOption_` 1).
+    /// ns-2 `initial_window()`: `windowInit_`, or with `windowInitOption_` 2 (RFC 3390's
+    /// rule as ns-2 has it) 4 segments for packets up to 1095 bytes, 3 below 2190, else 2.
     fn initial_window(&self) -> f64 {
-        f64::from(self.cfg.window_init)
+        if !self.cfg.window_init_by_size {
+            return f64::from(self.cfg.window_init);
+        }
+        let size = self.cfg.segsize + self.cfg.header_size;
+        if size <= 1095 {
+            4.0
+        } else if size < 2190 {
+            3.0
+        } else {
+            2.0
+        }
     }
 
     /// ns-2 `TcpAgent::opencwnd` (`windowOption_` 1, `increase_num_` 1).
     fn opencwnd(&mut self) {
         if self.cwnd < self.ssthresh as f64 {
-            self.cwnd += 1.0;
+            self.set_cwnd(self.cwnd + 1.0);
         } else {
-            self.cwnd += 1.0 / self.cwnd;
+            self.set_cwnd(self.cwnd + 1.0 / self.cwnd);
         }
         if self.cfg.max_cwnd > 0 && self.cwnd as i64 > i64::from(self.cfg.max_cwnd) {
-            self.cwnd = f64::from(self.cfg.max_cwnd);
+            self.set_cwnd(f64::from(self.cfg.max_cwnd));
         }
     }
 
@@ -587,14 +672,20 @@ impl FullTcpAgent {
         } else {
             (self.window() / 2) as f64
         };
-        if how != Slowdown::CwndInit {
+        if matches!(
+            how,
+            Slowdown::HalveBoth | Slowdown::HalveSsthreshRestart | Slowdown::HalveSsthreshCwndOne
+        ) {
             self.ssthresh = halfwin as i64;
         }
-        self.cwnd = match how {
-            Slowdown::HalveBoth => halfwin,
-            Slowdown::HalveSsthreshRestart | Slowdown::HalveSsthreshCwndOne => 1.0,
+        let cwnd = match how {
+            Slowdown::HalveBoth | Slowdown::CwndHalf => halfwin,
+            Slowdown::HalveSsthreshRestart | Slowdown::HalveSsthreshCwndOne | Slowdown::CwndOne => {
+                1.0
+            }
             Slowdown::CwndInit => f64::from(self.cfg.window_init),
         };
+        self.set_cwnd(cwnd);
         if self.ssthresh < 2 {
             self.ssthresh = 2;
         }
@@ -618,9 +709,16 @@ impl FullTcpAgent {
 
     // --- timers ---
 
-    /// ns-2 `set_rtx_timer`: `resched(rtt_timeout())`.
+    /// ns-2 `set_rtx_timer`: `resched(rtt_timeout())`; `rtt_timeout` consumes `use_rtt_`
+    /// (set by `ecn_syn_wait_` 1), which lets the timer go below the minimum RTO.
     fn set_rtx_timer(&mut self, now: SimTime) {
-        self.rtx_at = Some(now + self.rto.timeout());
+        let timeout = if self.use_rtt {
+            self.rto.timeout_use_rtt()
+        } else {
+            self.rto.timeout()
+        };
+        self.use_rtt = false;
+        self.rtx_at = Some(now + timeout);
     }
 
     /// ns-2 `FullTcpAgent::reset_rtx_timer`: back off unless nothing is outstanding
@@ -662,14 +760,19 @@ impl FullTcpAgent {
         }
     }
 
-    /// ns-2 `FullTcpAgent::timeout_action`.
+    /// ns-2 `FullTcpAgent::timeout_action`: after an ECN-Echo cut in this window, cwnd to 1
+    /// without halving ssthresh again.
     fn timeout_action(&mut self, now: SimTime, out: &mut FullOutput) {
         self.recover = self.maxseq;
         if self.cwnd < 1.0 {
-            self.cwnd = 1.0;
+            self.set_cwnd(1.0);
         }
-        self.slowdown(Slowdown::HalveSsthreshRestart, out);
-        self.last_cwnd_action = CwndAction::Timeout;
+        if self.last_cwnd_action == CwndAction::Ecn {
+            self.slowdown(Slowdown::CwndOne, out);
+        } else {
+            self.slowdown(Slowdown::HalveSsthreshRestart, out);
+            self.last_cwnd_action = CwndAction::Timeout;
+        }
         self.reset_rtx_timer(now);
         self.t_seqno = if self.highest_ack < 0 {
             self.cfg.iss
@@ -871,10 +974,28 @@ impl FullTcpAgent {
         }
         syn = pflags & TH_SYN != 0;
         let mut fin = pflags & TH_FIN != 0;
+        // ECN (ns-2 foutput): the ECN-setup SYN carries ECE and CWR, the SYN/ACK ECE alone
+        // (RFC 3168 §6.1.1); otherwise, once ECN is agreed, the first segment after a window
+        // cut carries CWR (retransmissions too: ns-2's `SetCWRonRetransmit_` true) and ends
+        // the pending congestion action.
+        if self.cfg.ecn && syn && pflags & TH_ACK == 0 {
+            pflags |= TH_ECE | TH_CWR;
+        }
+        if self.cfg.ecn && syn && pflags & TH_ACK != 0 {
+            pflags |= TH_ECE;
+            pflags &= !TH_CWR;
+        } else if self.cfg.ecn && self.ect && self.cong_action {
+            pflags |= TH_CWR;
+            self.cong_action = false;
+        }
         // ns-2 sets CWR on the first new data after a window cut whether or not ECN is on
         // (its traces show it as the congestion-action flag).
         if datalen > 0 && self.cong_action && !is_retransmit {
             pflags |= TH_CWR;
+        }
+        // A CE mark is echoed until the peer's CWR (RFC 3168 §6.1.3).
+        if self.cfg.ecn && self.ect && self.recent_ce {
+            pflags |= TH_ECE;
         }
         if self.flags & TF_NEEDCLOSE != 0 {
             self.flags &= !TF_NEEDCLOSE;
@@ -943,6 +1064,15 @@ impl FullTcpAgent {
         if !blocks.is_empty() {
             hlen += blocks.len() as u32 * self.cfg.sack_block_size + self.cfg.sack_option_size;
         }
+        // The hdr_flags ECN bits (ns-2 sendpacket): data is ECN-capable once ECN is agreed,
+        // and so is the SYN/ACK with `ecn_syn_` (until a marked one made `ecn_syn_next_`
+        // false); ECN-Echo also when a CE mark waits for the peer's CWR, even on a segment
+        // whose header flags (set before) lack TH_ECE.
+        let syn_ack = flags & (TH_SYN | TH_ACK) == TH_SYN | TH_ACK;
+        let ect_allowed = (datalen > 0 && self.cfg.ecn)
+            || (self.cfg.ecn && self.cfg.ecn_syn && self.ecn_syn_next && syn_ack);
+        let ect = ect_allowed && self.ect;
+        let ece = flags & TH_ECE != 0 || (self.cfg.ecn && self.ect && self.recent_ce);
         out.segments.push(FullSegment {
             seq,
             ack,
@@ -953,13 +1083,20 @@ impl FullTcpAgent {
             sent_at: now,
             sack,
             n_sack: blocks.len() as u8,
+            ecn: EcnFlags {
+                ect,
+                ce: false,
+                ece,
+            },
         });
     }
 
     // --- input ---
 
-    /// ns-2 `newack`: a cumulative ACK at or above `highest_ack`; timer and RTT sample.
-    fn newack(&mut self, now: SimTime, ackno: i64) {
+    /// ns-2 `newack`: a cumulative ACK at or above `highest_ack`; timer and RTT sample. An
+    /// ECN-Echo ACK does not end the backoff while the ECN backoff holds (`ece`: the ACK's
+    /// ECN-Echo bit).
+    fn newack(&mut self, now: SimTime, ackno: i64, ece: bool) {
         let progress = ackno > self.highest_ack;
         if ackno == self.maxseq {
             self.rtx_at = None;
@@ -976,7 +1113,43 @@ impl FullTcpAgent {
             self.rtt_active = false;
             self.rto.sample(self.rtt_ts, now - self.rtt_ts);
         }
-        self.rto.reset_backoff();
+        if !self.ect || !self.ecn_backoff || !ece {
+            self.rto.reset_backoff();
+            self.ecn_backoff = false;
+        }
+    }
+
+    /// ns-2 `TcpAgent::ecn(seqno)` as FullTcp calls it after `newack` (RFC 3168 §6.1.2):
+    /// once per window of data (above `recover_`, or after a timeout) halve ssthresh and
+    /// cwnd and remember the cut; with cwnd at 1 or less, the second such cut in a row backs
+    /// the timer off instead of waiting (`ecn_backoff_`).
+    fn ecn(&mut self, seqno: i64, out: &mut FullOutput) {
+        if seqno > self.recover || self.last_cwnd_action == CwndAction::Timeout {
+            self.recover = self.maxseq;
+            self.last_cwnd_action = CwndAction::Ecn;
+            if self.cwnd <= 1.0 {
+                if self.ecn_backoff {
+                    self.rto.backoff();
+                } else {
+                    self.ecn_backoff = true;
+                }
+            } else {
+                self.ecn_backoff = false;
+            }
+            self.slowdown(Slowdown::HalveBoth, out);
+        }
+    }
+
+    /// ns-2 recv: a CE-marked ECN-capable segment starts the ECN-Echo stream, the peer's CWR
+    /// ends it (RFC 3168 §6.1.3).
+    fn note_ce(&mut self, seg: &FullSegment) {
+        if self.cfg.ecn {
+            if seg.ecn.ce && seg.ecn.ect {
+                self.recent_ce = true;
+            } else if seg.flags & TH_CWR != 0 {
+                self.recent_ce = false;
+            }
+        }
     }
 
     /// ns-2 `fast_retransmit`.
@@ -988,17 +1161,29 @@ impl FullTcpAgent {
         self.foutput(now, seq, Reason::DupAck, out)
     }
 
-    /// ns-2 `dupack_action` (Reno: `FullTcpAgent`, Tahoe: `TahoeFullTcpAgent`).
+    /// ns-2 `dupack_action` (Reno: `FullTcpAgent`, Tahoe: `TahoeFullTcpAgent`, Sack:
+    /// `SackFullTcpAgent`). In a window an ECN-Echo already cut (`ecn_`, last action ECN)
+    /// the loss is repaired without a second ssthresh cut: Reno halves cwnd alone and
+    /// retransmits, Tahoe goes back to cwnd 1, Sack retransmits under pipe control.
     fn dupack_action(&mut self, now: SimTime, out: &mut FullOutput) {
         let recovered = self.highest_ack > self.recover;
         self.fastrecov = true;
+        let ecn_cut = self.cfg.ecn && self.last_cwnd_action == CwndAction::Ecn;
+        let full_action_unless_bugfix = recovered || (!self.cfg.bug_fix && !self.cfg.ecn);
         match self.cfg.variant {
             FullVariant::Reno | FullVariant::NewReno => {
-                if !(recovered
-                    || !self.cfg.bug_fix
+                let full = full_action_unless_bugfix
                     || self.last_cwnd_action == CwndAction::DupAck
-                    || self.highest_ack == 0)
-                {
+                    || self.highest_ack == 0;
+                if !full && ecn_cut {
+                    self.slowdown(Slowdown::CwndHalf, out);
+                    self.rtx_at = None;
+                    self.rtt_active = false;
+                    let seq = self.highest_ack;
+                    self.fast_retransmit(now, seq, out);
+                    return;
+                }
+                if !full && self.cfg.bug_fix {
                     return;
                 }
                 self.slowdown(Slowdown::HalveBoth, out);
@@ -1007,12 +1192,23 @@ impl FullTcpAgent {
                 self.recover = self.maxseq;
                 let seq = self.highest_ack;
                 self.fast_retransmit(now, seq, out);
-                self.cwnd = self.ssthresh as f64 + f64::from(self.dupacks);
+                self.set_cwnd(self.ssthresh as f64 + f64::from(self.dupacks));
             }
             FullVariant::Sack => {
                 self.pipe = self.maxseq - self.highest_ack - self.sq.total();
+                if !full_action_unless_bugfix && ecn_cut {
+                    self.last_cwnd_action = CwndAction::DupAck;
+                    self.rtx_at = None;
+                    self.rtt_active = false;
+                    let seq = self.highest_ack;
+                    let amt = self.fast_retransmit(now, seq, out);
+                    self.pipectrl = true;
+                    self.h_seqno = self.highest_ack + amt;
+                    self.send_much(now, false, Reason::DupAck, self.maxburst, out);
+                    return;
+                }
                 // Once per window (`bugFix_`) unless the last reaction is recovered from.
-                if !recovered && self.cfg.bug_fix {
+                if !full_action_unless_bugfix && self.cfg.bug_fix {
                     return;
                 }
                 self.trace_event(Ns2EventKind::FastRecovery, out);
@@ -1028,7 +1224,16 @@ impl FullTcpAgent {
                 self.send_much(now, false, Reason::DupAck, self.maxburst, out);
             }
             FullVariant::Tahoe => {
-                if !(recovered || !self.cfg.bug_fix || self.highest_ack == 0) {
+                let full = full_action_unless_bugfix || self.highest_ack == 0;
+                if !full && ecn_cut {
+                    self.last_cwnd_action = CwndAction::DupAck;
+                    self.slowdown(Slowdown::CwndOne, out);
+                    self.set_rtx_timer(now);
+                    self.rtt_active = false;
+                    self.t_seqno = self.highest_ack;
+                    return;
+                }
+                if !full && self.cfg.bug_fix {
                     return;
                 }
                 self.trace_event(Ns2EventKind::FastRetx, out);
@@ -1052,7 +1257,7 @@ impl FullTcpAgent {
     /// ns-2 `FullTcpAgent::pack_action` (Reno, Tahoe).
     fn reno_pack_action(&mut self) {
         if self.cfg.reno_fastrecov && self.fastrecov && self.cwnd > self.ssthresh as f64 {
-            self.cwnd = self.ssthresh as f64;
+            self.set_cwnd(self.ssthresh as f64);
         }
         self.fastrecov = false;
         self.dupacks = 0;
@@ -1072,7 +1277,7 @@ impl FullTcpAgent {
             FullVariant::NewReno => {
                 let seq = self.highest_ack;
                 self.fast_retransmit(now, seq, out);
-                self.cwnd = self.ssthresh as f64;
+                self.set_cwnd(self.ssthresh as f64);
                 if self.save_maxburst.is_none() {
                     self.save_maxburst = Some(self.maxburst);
                     self.maxburst = self.cfg.recov_maxburst;
@@ -1134,14 +1339,15 @@ impl FullTcpAgent {
             self.delack_at = Some(SimTime::from_nanos((k + 1) * interval));
         }
         // Header prediction (ns-2 `predict_ok`): in-order pure ACK or in-order data.
-        if !self.cfg.nopredict && self.predict_ok(&p, seg.n_sack) {
+        if !self.cfg.nopredict && self.predict_ok(&p, seg) {
+            self.note_ce(seg);
             if p.datalen == 0 {
                 if ackno > self.highest_ack
                     && ackno < self.maxseq
                     && self.cwnd >= f64::from(self.cfg.window)
                     && !self.fastrecov
                 {
-                    self.newack(now, ackno);
+                    self.newack(now, ackno, seg.ecn.ece);
                     self.send_much(now, false, Reason::Normal, self.maxburst, out);
                     return;
                 }
@@ -1176,6 +1382,10 @@ impl FullTcpAgent {
                 self.t_seqno = self.cfg.iss;
                 self.rcv_nxt = p.seq + p.datalen + 1;
                 self.flags |= TF_ACKNOW;
+                // An ECN-setup SYN (ECE and CWR, RFC 3168 §6.1.1).
+                if self.cfg.ecn && seg.ecn.ece && seg.cong_action() {
+                    self.ect = true;
+                }
                 self.state = State::SynReceived;
                 p.seq += 1;
                 Next::Step6
@@ -1188,11 +1398,34 @@ impl FullTcpAgent {
                 if p.flags & TH_SYN == 0 {
                     return;
                 }
+                // `ecn_syn_wait_` 2: a CE-marked ECN-setup SYN/ACK is answered by an
+                // ECN-Echo ACK and dropped, the state left as it is (the peer sends a new
+                // SYN/ACK). The ACK carries `rcv_nxt_` as it is, -1.
+                if p.flags & TH_ACK != 0
+                    && self.cfg.ecn
+                    && seg.ecn.ece
+                    && !seg.cong_action()
+                    && self.cfg.ecn_syn_wait == 2
+                    && seg.ecn.ce
+                {
+                    self.set_rtx_timer(now);
+                    let (t, r) = (self.t_seqno, self.rcv_nxt);
+                    self.sendpacket(now, t, r, TH_ACK | TH_ECE, 0, Reason::Normal, out);
+                    return;
+                }
                 self.irs = p.seq;
                 self.rcv_nxt = p.seq + p.datalen + 1;
                 if p.flags & TH_ACK != 0 {
+                    // An ECN-setup SYN/ACK (ECE without CWR) agrees to ECN; a CE mark on
+                    // it is echoed from the handshake's ACK on.
+                    if self.cfg.ecn && seg.ecn.ece && !seg.cong_action() {
+                        self.ect = true;
+                        if seg.ecn.ce {
+                            self.recent_ce = true;
+                        }
+                    }
                     self.highest_ack = ackno;
-                    self.cwnd = self.initial_window();
+                    self.set_cwnd(self.initial_window());
                     if p.datalen > 0 {
                         self.flags |= TF_DELACK;
                     } else {
@@ -1211,7 +1444,10 @@ impl FullTcpAgent {
                     p.seq += 1;
                     Next::ProcessAck
                 } else {
-                    // Simultaneous open.
+                    // Simultaneous open (an ECN-setup SYN agrees to ECN).
+                    if self.cfg.ecn && seg.ecn.ece && seg.cong_action() {
+                        self.ect = true;
+                    }
                     self.flags |= TF_ACKNOW;
                     self.rtx_at = None;
                     self.state = State::SynReceived;
@@ -1255,7 +1491,32 @@ impl FullTcpAgent {
                             self.drop_with_reset(now, &p, out);
                             return;
                         }
-                        self.cwnd = self.initial_window();
+                        // The peer echoes a CE mark on our ECN-capable SYN/ACK
+                        // (`ecn_syn_`): `ecn_syn_wait_` 2 sends a new SYN/ACK, not
+                        // ECN-capable, and drops the ACK, with an initial window of 1 from
+                        // then on; 1 takes a window of 1 (halved below) and lets the next
+                        // timer go below the minimum RTO; 0 a window of 2 (halved below).
+                        let marked_syn_ack =
+                            self.cfg.ecn && self.ect && self.cfg.ecn_syn && seg.ecn.ece;
+                        if marked_syn_ack && self.cfg.ecn_syn_wait == 2 {
+                            self.rtx_at = None;
+                            self.ecn_syn_next = false;
+                            let iss = self.cfg.iss;
+                            self.foutput(now, iss, Reason::Normal, out);
+                            // ns-2: wnd_init_option_ = 1, wnd_init_ = 1.
+                            self.cfg.window_init_by_size = false;
+                            self.cfg.window_init = 1;
+                            return;
+                        }
+                        let cwnd = if marked_syn_ack && self.cfg.ecn_syn_wait == 1 {
+                            self.use_rtt = true;
+                            1.0
+                        } else if marked_syn_ack {
+                            2.0
+                        } else {
+                            self.initial_window()
+                        };
+                        self.set_cwnd(cwnd);
                         if self.flags & TF_NEEDFIN != 0 {
                             self.state = State::FinWait1;
                             self.flags &= !TF_NEEDFIN;
@@ -1271,6 +1532,7 @@ impl FullTcpAgent {
                     | State::LastAck => {}
                     _ => return,
                 }
+                self.note_ce(seg);
                 // SACK blocks (Sack; ns-2 `process_sack`), then the pipe's estimate: an ACK
                 // means a packet left the network.
                 if self.state >= State::Established && seg.n_sack > 0 {
@@ -1292,7 +1554,7 @@ impl FullTcpAgent {
                             } else if self.dupacks > self.cfg.dupack_threshold {
                                 // ns-2 `extra_ack`: inflate (Reno) and send what it allows.
                                 if self.cfg.reno_fastrecov {
-                                    self.cwnd += 1.0;
+                                    self.set_cwnd(self.cwnd + 1.0);
                                 }
                                 self.send_much(now, false, Reason::DupAck, self.maxburst, out);
                                 return;
@@ -1314,12 +1576,22 @@ impl FullTcpAgent {
                 self.drop_after_ack(now, out);
                 return;
             }
-            self.newack(now, ackno);
+            self.newack(now, ackno, seg.ecn.ece);
             let partial = self.is_partial(ackno);
             if partial {
                 self.pack_action(now, out);
             } else {
                 self.ack_action();
+            }
+            // An ECN-Echo (not on a SYN) halves the window once per window of data (ns-2
+            // calls `ecn` after `newack` here, with the updated highest ACK); a window
+            // below one packet waits for the timer.
+            if seg.ecn.ece && p.flags & TH_SYN == 0 {
+                let h = self.highest_ack;
+                self.ecn(h, out);
+                if self.cwnd < 1.0 {
+                    self.set_rtx_timer(now);
+                }
             }
             if ackno == self.maxseq {
                 needoutput = true;
@@ -1329,6 +1601,7 @@ impl FullTcpAgent {
                 if (!self.cfg.delay_growth || self.rcv_nxt > 0)
                     && self.last_state == State::Established
                     && (!partial || self.cfg.open_cwnd_on_pack)
+                    && (!self.ect || !seg.ecn.ece)
                 {
                     self.opencwnd();
                 }
@@ -1421,9 +1694,10 @@ impl FullTcpAgent {
         }
     }
 
-    /// ns-2 `predict_ok` (no timestamps or ECN).
-    fn predict_ok(&self, p: &Arrival, n_sack: u8) -> bool {
-        n_sack == 0
+    /// ns-2 `predict_ok` (no timestamps): no SACK blocks, and with `ecn_` no ECN-Echo.
+    fn predict_ok(&self, p: &Arrival, seg: &FullSegment) -> bool {
+        seg.n_sack == 0
+            && (!self.cfg.ecn || !seg.ecn.ece)
             && self.state == State::Established
             && p.flags & (TH_SYN | TH_FIN | TH_ACK) == TH_ACK
             && self.flags & TF_NEEDFIN == 0

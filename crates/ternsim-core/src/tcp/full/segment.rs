@@ -3,12 +3,16 @@
 
 use crate::sim::SimTime;
 use crate::tcp::output::Ns2Event;
+use crate::tcp::segment::EcnFlags;
 
 /// TCP header flags (ns-2 `tcp-full.h`, the 4.4BSD values).
 pub const TH_FIN: u8 = 0x01;
 pub const TH_SYN: u8 = 0x02;
 pub const TH_PUSH: u8 = 0x08;
 pub const TH_ACK: u8 = 0x10;
+/// ECN-Echo (RFC 3168 §6.1; ns-2 `TH_ECE`): in the header flags when `foutput` set it
+/// (the ECN-setup SYN and SYN/ACK, and while a CE mark waits for the peer's CWR).
+pub const TH_ECE: u8 = 0x40;
 /// Congestion window reduced: set on the first new data sent after a window cut, which is
 /// also what ns-2's trace shows as the `A` flag (`hdr_flags::cong_action_`).
 pub const TH_CWR: u8 = 0x80;
@@ -35,6 +39,11 @@ pub struct FullSegment {
     /// (ns-2 `sa_length`); `hlen` counts their option bytes.
     pub sack: [(i64, i64); MAX_SACK_BLOCKS],
     pub n_sack: u8,
+    /// The `hdr_flags` ECN bits (RFC 3168; ns-2 `FullTcpAgent::sendpacket`): `ect` on data
+    /// once both ends agreed on ECN (and on an ECN-capable SYN/ACK with `ecn_syn_`), `ce`
+    /// when a router or error model marked it, `ece` the ECN-Echo bit, which
+    /// `sendpacket` may set without `TH_ECE` in `flags` (on a segment it sends itself).
+    pub ecn: EcnFlags,
 }
 
 /// SACK blocks a header holds (ns-2 `NSA`).

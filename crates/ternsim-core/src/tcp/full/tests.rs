@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::tcp::config::{DefaultsProfile, TcpConfig, TcpVariant};
+use crate::tcp::segment::EcnFlags;
 
 fn ms(v: u64) -> SimTime {
     SimTime::from_millis(v)
@@ -37,6 +38,7 @@ fn seg(seq: i64, ack: i64, flags: u8, datalen: u32, listener: bool) -> FullSegme
         sent_at: SimTime::ZERO,
         sack: [(0, 0); segment::MAX_SACK_BLOCKS],
         n_sack: 0,
+        ecn: Default::default(),
     }
 }
 
@@ -338,5 +340,256 @@ fn sack_receiver_reports_blocks_most_recent_first() {
     assert_eq!(
         (ack.ack, ack.n_sack, ack.hlen, ack.sack[0], ack.sack[1]),
         (1, 2, 40 + 2 + 16, (1609, 2145), (537, 1073))
+    );
+}
+
+/// A segment with its ECN bits.
+fn ecn_seg(
+    seq: i64,
+    ack: i64,
+    flags: u8,
+    datalen: u32,
+    listener: bool,
+    ecn: EcnFlags,
+) -> FullSegment {
+    let mut s = seg(seq, ack, flags, datalen, listener);
+    s.ecn = ecn;
+    s
+}
+
+const ECT: EcnFlags = EcnFlags {
+    ect: true,
+    ce: false,
+    ece: false,
+};
+const ECE: EcnFlags = EcnFlags {
+    ect: false,
+    ce: false,
+    ece: true,
+};
+
+/// Two ECN-capable Reno ends (`ecn_ 1`), segsize 100, windowInit_ 4: the handshake agrees
+/// on ECN, and the opener has four ECN-capable segments (1..401) out.
+fn ecn_pair(out: &mut FullOutput) -> (FullTcpAgent, FullTcpAgent) {
+    let mut c = cfg(FullVariant::Reno);
+    c.segsize = 100;
+    c.window_init = 4;
+    c.ecn = true;
+    let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+    let mut b = FullTcpAgent::new(c, SimTime::ZERO);
+    b.listen();
+    // The ECN-setup SYN (RFC 3168 §6.1.1): ECE and CWR in the header, the hdr_flags
+    // ECN-Echo bit too, not ECN-capable itself.
+    a.send(ms(0), None, out);
+    let syn = out.segments[0];
+    assert_eq!(syn.flags, TH_SYN | TH_PUSH | TH_ECE | TH_CWR);
+    assert_eq!((syn.ecn.ect, syn.ecn.ece), (false, true));
+    out.clear();
+    // The listener agrees (ect_): the ECN-setup SYN/ACK carries ECE without CWR, and is not
+    // ECN-capable without ecn_syn_.
+    b.on_segment(ms(10), &syn, out);
+    let syn_ack = out.segments[0];
+    assert_eq!(syn_ack.flags, TH_SYN | TH_ACK | TH_PUSH | TH_ECE);
+    assert_eq!((syn_ack.ecn.ect, syn_ack.ecn.ece), (false, true));
+    out.clear();
+    // The opener agrees too: its data is ECN-capable, its handshake ACK not.
+    a.on_segment(ms(20), &syn_ack, out);
+    let s = &out.segments;
+    assert_eq!(s.len(), 5);
+    assert!(!s[0].ecn.ect && s[0].datalen == 0);
+    assert!(s[1..].iter().all(|d| d.ecn.ect && d.datalen == 100));
+    out.clear();
+    b.on_segment(ms(30), &seg(1, 1, TH_ACK, 0, false), out);
+    assert!(sent(out).is_empty());
+    (a, b)
+}
+
+/// RFC 3168 §6.1.2-§6.1.3 as ns-2's FullTcp does it: the receiver echoes a CE mark on every
+/// ACK until the sender's CWR; the sender halves ssthresh and cwnd on the first ECN-Echo of
+/// a window (recover_ = maxseq_ = 401), not on the next, opens no window on ECN-Echo ACKs,
+/// and sets CWR on the next segment it sends.
+#[test]
+fn ecn_echo_halves_once_per_window_and_cwr_ends_the_echo() {
+    let mut out = FullOutput::default();
+    let (mut a, mut b) = ecn_pair(&mut out);
+    let ce = EcnFlags {
+        ect: true,
+        ce: true,
+        ece: false,
+    };
+    b.on_segment(ms(31), &ecn_seg(1, 1, TH_ACK, 100, false, ce), &mut out);
+    assert!(out.segments[0].ecn.ece);
+    assert_eq!(sent(&mut out), vec![(1, 101, TH_ACK | TH_PUSH | TH_ECE, 0)]);
+    // Unmarked segments still get ECN-Echo: no CWR yet.
+    b.on_segment(ms(32), &ecn_seg(101, 1, TH_ACK, 100, false, ECT), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 201, TH_ACK | TH_PUSH | TH_ECE, 0)]);
+
+    let ece_ack = |ack| ecn_seg(1, ack, TH_ACK | TH_PUSH | TH_ECE, 0, true, ECE);
+    a.on_segment(ms(40), &ece_ack(101), &mut out);
+    assert_eq!((a.cwnd(), a.ssthresh()), (2.0, 2));
+    assert!(
+        sent(&mut out).is_empty(),
+        "cwnd 2 from 101: 101..301 is out already"
+    );
+    // The second ECN-Echo of the window: no cut, no window growth.
+    a.on_segment(ms(41), &ece_ack(201), &mut out);
+    assert_eq!((a.cwnd(), a.ssthresh()), (2.0, 2));
+    assert!(sent(&mut out).is_empty());
+    // An ACK without ECN-Echo opens the window (2 + 1/2) and lets 401 go, with CWR.
+    a.on_segment(ms(42), &seg(1, 301, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert_eq!(a.cwnd(), 2.5);
+    assert!(out.segments[0].ecn.ect);
+    assert_eq!(sent(&mut out), vec![(401, 1, TH_ACK | TH_CWR, 100)]);
+
+    // The receiver's echo stops at the CWR.
+    b.on_segment(ms(43), &ecn_seg(201, 1, TH_ACK, 100, false, ECT), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 301, TH_ACK | TH_PUSH | TH_ECE, 0)]);
+    b.on_segment(ms(44), &ecn_seg(301, 1, TH_ACK, 100, false, ECT), &mut out);
+    assert_eq!(sent(&mut out), vec![(1, 401, TH_ACK | TH_PUSH | TH_ECE, 0)]);
+    let cwr = ecn_seg(401, 1, TH_ACK | TH_CWR, 100, false, ECT);
+    b.on_segment(ms(45), &cwr, &mut out);
+    assert!(!out.segments[0].ecn.ece);
+    assert_eq!(sent(&mut out), vec![(1, 501, TH_ACK | TH_PUSH, 0)]);
+}
+
+/// A loss in the window an ECN-Echo already cut (ns-2 `dupack_action`, `ecn_` and
+/// `last_cwnd_action_` ECN): Reno halves cwnd again (2 -> 1) but not ssthresh (2), and
+/// retransmits the hole with CWR; a timeout in such a window sets cwnd to 1 and keeps
+/// ssthresh too (`timeout_action`).
+#[test]
+fn loss_after_an_ecn_cut_does_not_halve_ssthresh_again() {
+    let mut out = FullOutput::default();
+    let (mut a, _b) = ecn_pair(&mut out);
+    let mut t = a.clone();
+    a.on_segment(
+        ms(40),
+        &ecn_seg(1, 101, TH_ACK | TH_ECE, 0, true, ECE),
+        &mut out,
+    );
+    assert_eq!((a.cwnd(), a.ssthresh()), (2.0, 2));
+    t.on_segment(
+        ms(40),
+        &ecn_seg(1, 101, TH_ACK | TH_ECE, 0, true, ECE),
+        &mut out,
+    );
+    out.clear();
+    let dup = seg(1, 101, TH_ACK, 0, true);
+    a.on_segment(ms(41), &dup, &mut out);
+    a.on_segment(ms(42), &dup, &mut out);
+    assert!(sent(&mut out).is_empty());
+    a.on_segment(ms(43), &dup, &mut out);
+    assert_eq!(sent(&mut out), vec![(101, 1, TH_ACK | TH_CWR, 100)]);
+    assert_eq!((a.cwnd(), a.ssthresh()), (1.0, 2));
+    assert_eq!(a.stats().fast_retransmits, 1);
+
+    let deadline = t.rtx_deadline().expect("data outstanding");
+    t.on_timer(deadline, &mut out);
+    assert_eq!((t.cwnd(), t.ssthresh()), (1.0, 2));
+    assert_eq!(sent(&mut out), vec![(101, 1, TH_ACK | TH_CWR, 100)]);
+}
+
+/// `ecn_syn_` with `ecn_syn_wait_` 2 (RFC 5562's retry): the listener's SYN/ACK is
+/// ECN-capable; the opener, finding it CE-marked, answers an ECN-Echo ACK (ack -1: its
+/// rcv_nxt_ is not set yet) and stays in SYN_SENT; the listener then sends a new SYN/ACK,
+/// not ECN-capable, and opens with a window of 1.
+#[test]
+fn ecn_syn_wait_2_retries_a_marked_syn_ack() {
+    let mut out = FullOutput::default();
+    let mut c = cfg(FullVariant::Reno);
+    c.ecn = true;
+    c.ecn_syn = true;
+    c.ecn_syn_wait = 2;
+    let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+    let mut b = FullTcpAgent::new(c, SimTime::ZERO);
+    b.listen();
+    a.send(ms(0), None, &mut out);
+    let syn = out.segments[0];
+    out.clear();
+    b.on_segment(ms(10), &syn, &mut out);
+    let mut syn_ack = out.segments[0];
+    assert!(syn_ack.ecn.ect, "ecn_syn_: an ECN-capable SYN/ACK");
+    out.clear();
+    syn_ack.ecn.ce = true;
+    a.on_segment(ms(20), &syn_ack, &mut out);
+    assert!(out.segments[0].ecn.ece);
+    assert_eq!(sent(&mut out), vec![(1, -1, TH_ACK | TH_ECE, 0)]);
+    assert_eq!(a.state(), State::SynSent);
+    assert_eq!(a.rtx_deadline(), Some(ms(20) + a.rto().timeout()));
+
+    b.on_segment(
+        ms(30),
+        &ecn_seg(1, -1, TH_ACK | TH_ECE, 0, false, ECE),
+        &mut out,
+    );
+    assert!(
+        !out.segments[0].ecn.ect,
+        "the new SYN/ACK is not ECN-capable"
+    );
+    assert_eq!(
+        sent(&mut out),
+        vec![(0, 1, TH_SYN | TH_ACK | TH_PUSH | TH_ECE, 0)]
+    );
+    assert_eq!(b.state(), State::SynReceived);
+    b.on_segment(ms(40), &seg(1, 1, TH_ACK, 0, false), &mut out);
+    assert_eq!(b.state(), State::Established);
+    assert_eq!(b.cwnd(), 1.0);
+}
+
+/// `windowInitOption_` 2 (ns-2 `TcpAgent::initial_window`): with segsize_ 536 and a 40-byte
+/// header (576 bytes, at most 1095) the SYN/ACK opens a window of 4 segments; with segsize_
+/// 1460 (1500 bytes, below 2190) 3.
+#[test]
+fn window_init_option_2_takes_the_window_from_the_packet_size() {
+    for (segsize, segments) in [(536u32, 4usize), (1460, 3)] {
+        let mut out = FullOutput::default();
+        let mut c = cfg(FullVariant::Reno);
+        c.segsize = segsize;
+        c.window_init_by_size = true;
+        let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+        a.send(ms(0), None, &mut out);
+        out.clear();
+        a.on_segment(
+            ms(10),
+            &seg(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0, true),
+            &mut out,
+        );
+        assert_eq!(a.cwnd(), segments as f64);
+        let data = sent(&mut out);
+        assert_eq!(
+            data.len(),
+            1 + segments,
+            "the handshake's ACK, then the window"
+        );
+        assert!(data[1..].iter().all(|s| s.3 == segsize));
+    }
+}
+
+/// `$tcp trace cwnd_` (ns-2's TracedDouble): from the moment it is traced, every assignment
+/// that changes cwnd is one change, in order: the SYN/ACK's initial window (1 -> 2), then one
+/// per new ACK in slow start (3); an assignment of the value held records nothing.
+#[test]
+fn traced_cwnd_records_each_change() {
+    let mut out = FullOutput::default();
+    let mut c = cfg(FullVariant::Reno);
+    c.segsize = 100;
+    let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+    assert_eq!(a.trace_cwnd(), 1.0);
+    a.send(ms(0), None, &mut out);
+    assert!(
+        a.take_cwnd_changes().is_empty(),
+        "the reset keeps cwnd at 1"
+    );
+    a.on_segment(
+        ms(10),
+        &seg(0, 1, TH_SYN | TH_ACK | TH_PUSH, 0, true),
+        &mut out,
+    );
+    assert_eq!(a.take_cwnd_changes(), vec![2.0]);
+    a.on_segment(ms(20), &seg(1, 101, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert_eq!(a.take_cwnd_changes(), vec![3.0]);
+    a.on_segment(ms(21), &seg(1, 101, TH_ACK | TH_PUSH, 0, true), &mut out);
+    assert!(
+        a.take_cwnd_changes().is_empty(),
+        "a duplicate ACK changes nothing"
     );
 }

@@ -377,3 +377,23 @@ fn dupack_threshold_grows_with_the_window_by_numdupacks_frac() {
         assert_eq!(c.dupack_threshold_at(cwnd), want, "cwnd {cwnd}");
     }
 }
+
+/// ns-2 `max_connects_` 2 (`TcpAgent::output`): the SYN goes out at 0 s and again at the
+/// first timeout (3 s); the send that would be the third SYN, at the second timeout (3 s
+/// later, the RTO doubled to 6 s: at 9 s), aborts the connection: nothing is sent, the
+/// allocated packet's uid is spent, nothing more is offered and the timer is pushed 10000 s
+/// away.
+#[test]
+fn max_connects_gives_up_on_the_syn_after_the_limit() {
+    let mut c = cfg(TcpVariant::Reno);
+    c.max_connects = 2;
+    let mut r = Run::new(c);
+    assert_eq!(r.start(0), vec![0]);
+    assert_eq!(r.s.next_timer(), Some(ms(3_000)));
+    assert_eq!(r.fire(), vec![0]);
+    assert_eq!(r.s.next_timer(), Some(ms(9_000)));
+    assert_eq!(r.fire(), Vec::<Seq>::new());
+    assert_eq!(r.out.unsent_uids, 1);
+    assert_eq!(r.s.conn().curseq(), 0);
+    assert_eq!(r.s.next_timer(), Some(ms(9_000 + 10_000_000)));
+}
