@@ -136,6 +136,9 @@ impl World {
         side: AgentSide,
         out: &mut crate::tcp::full::FullOutput,
     ) {
+        // A traced change's place in the ns-2 trace text: before this call's segments.
+        let var_at = self.capture.as_deref().map_or(0, |c| c.ns2_len());
+        let exact = self.exact_now(now);
         let fl = &mut self.flows[f];
         fl.stats.delivered_bytes += out.delivered_bytes;
         if side == AgentSide::Source {
@@ -146,8 +149,12 @@ impl World {
             // `$tcp trace cwnd_` of the opener: its changes during this call, in order.
             for value in t.ends[0].take_cwnd_changes() {
                 let var = crate::tcp::TracedVar::Cwnd;
-                self.var_trace
-                    .push((now, f as u32, crate::tcp::VarChange { var, value }));
+                let change = crate::tcp::VarChange {
+                    var,
+                    value,
+                    before_segment: 0,
+                };
+                self.var_trace.push((now, exact, f as u32, change, var_at));
             }
         }
         let (node, from, to) = fl.end(side);
