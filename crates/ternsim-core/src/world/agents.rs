@@ -263,7 +263,9 @@ impl World {
             self.ns2_event_line(now, f, e);
         }
         self.tcp_out.ns2_events = ns2_events;
-        self.place_var_changes(now, f, &var_changes, &mut next_change, usize::MAX);
+        if next_change < var_changes.len() {
+            self.place_var_changes(now, f, &var_changes, &mut next_change, usize::MAX);
+        }
         var_changes.clear();
         self.tcp_out.var_changes = var_changes;
         if !self.tcp_out.events.is_empty() {
