@@ -341,14 +341,19 @@ class VarTraces:
         core's order) into their channels now: the trace stream calls it between the trace
         lines written before and after them."""
         pending: dict[str, list[str]] = {}
-        for _, t, flow, var, value in changes:
+        self._tcp_lines(((t, flow, var, value) for _, t, flow, var, value in changes), pending)
+        self._flush(pending)
+
+    def _tcp_lines(self, changes: Any, pending: dict[str, list[str]]) -> None:
+        """Adds the lines of ``changes`` ((seconds, flow, variable, value)) to ``pending``,
+        per channel; an agent without a channel writes nothing."""
+        for t, flow, var, value in changes:
             agent = self.by_flow.get(flow)
             if agent is None:
                 continue
             line = self._line(agent, t, var, value)
             if line is not None:
                 pending.setdefault(agent.info["var_channel"], []).append(line)
-        self._flush(pending)
 
     def defer(self, changes: list | tuple) -> None:
         """Keeps ``changes`` for :meth:`drain`, after the lines of a trace piece that are
@@ -370,13 +375,7 @@ class VarTraces:
         if not self.by_flow:
             self._flush(pending)
             return
-        for t, flow, var, value in sim.take_var_trace():
-            agent = self.by_flow.get(flow)
-            if agent is None:
-                continue
-            line = self._line(agent, t, var, value)
-            if line is not None:
-                pending.setdefault(agent.info["var_channel"], []).append(line)
+        self._tcp_lines(sim.take_var_trace(), pending)
         self._flush(pending)
 
     def channels(self) -> set[str]:
