@@ -579,6 +579,9 @@ _WIRED_EVENTS = {"+ ", "- ", "r ", "d "}
 #: Packet types of the flows' agents (the others are routing messages).
 _FLOW_TYPES = {"tcp", "ack", "cbr", "exp", "pareto", "udp", "ping"}
 _RT_PORT = 255
+#: The core's port for Mobile IP messages (`crates/ternsim-core/src/mobileip/mod.rs`
+#: `MIP_PORT`): ns-2's registration agents sit on port 0 (`REGAGENT_PORT`) and send `udp`.
+_MIP_CORE_PORT = "434"
 
 _FLOW_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 
@@ -1506,12 +1509,20 @@ class Translation:
             src, sport = int(m.group("src")), int(m.group("sport"))
             dst, dport = int(m.group("dst")), int(m.group("dport"))
             sa = da = None
-            if m.group("kind") in _FLOW_TYPES:
+            mip = m.group("kind") == "udp" and str(sport) == _MIP_CORE_PORT
+            if mip:
+                # A Mobile IP message: between the nodes' registration agents, on port 0.
+                sa = da = None
+                sport = dport = 0
+            elif m.group("kind") in _FLOW_TYPES:
                 sa, da = agents.get((src, sport)), agents.get((dst, dport))
             else:
                 sport = dport = _RT_PORT  # ns-2's routing agents sit on port 255
             if event != "D":
-                if layer == "AGT":
+                if layer == "AGT" and mip:
+                    if not info.get("mip_agt_trace"):
+                        continue
+                elif layer == "AGT":
                     own = sa if event == "s" else da
                     if own is None or not own.info.get("agt_trace"):
                         continue
@@ -1568,7 +1579,9 @@ class Translation:
         if not self.wireless:
             return []
         out = []
-        if not any(a.info.get("agt_trace") for a in self._agents_by_port().values()):
+        if not any(a.info.get("agt_trace") for a in self._agents_by_port().values()) and not any(
+            n.info.get("mip_agt_trace") for n in self.model.nodes
+        ):
             out.append("AGT")
         if not any(n.info.get("traced") and n.info.get("rtr_trace") for n in self.model.nodes):
             out.append("RTR")
@@ -1711,6 +1724,11 @@ class Translation:
                 if (f[2], f[3]) in tcphdr_dirs:
                     f[11] += f"{tcphdr} 0"
                 return " ".join(f)
+            if _is_mip(f):
+                _mip_renumber(f, renumber)
+                if (f[2], f[3]) in tcphdr_dirs:
+                    f[11] += f"{tcphdr} 0"
+                return " ".join(f)
             i = int(f[7]) if f[7].lstrip("-").isdigit() else -1
             uid, at, header = f[11].partition("@")
             if at:
@@ -1805,6 +1823,8 @@ class Translation:
             f[11] = f[11].partition("@")[0]
             if f[4] == "rtProtoDV":
                 dv(f)
+            elif _is_mip(f):
+                _mip_renumber(f, renumber)
             else:
                 renumber(f, int(f[7]) if f[7].lstrip("-").isdigit() else -1)
             if self.link_events or self._nam_link_events:
@@ -1954,6 +1974,21 @@ def _nam_link_event(
         new += [x for _, x in mine]
         new += [(t, x) for x in nam.link_event_lines(stamp, op, (who,), calls)]
     return out[:start] + new + out[end:]
+
+
+def _is_mip(f: list[str]) -> bool:
+    """Whether a core wired trace line (fields, split) is a Mobile IP message's: `udp` from
+    the core's Mobile IP port."""
+    return f[4] == "udp" and f[8].rpartition(".")[2] == _MIP_CORE_PORT
+
+
+def _mip_renumber(f: list[str], renumber: Any) -> None:
+    """A Mobile IP message's wired line as ns-2 prints it: flow id 0 (the registration
+    agents' `fid_`), both ends on port 0 (`REGAGENT_PORT`), the nodes as their addresses."""
+    f[7] = "0"
+    for k in (8, 9):
+        f[k] = f"{f[k].rpartition('.')[0]}.0"
+    renumber(f, -1)
 
 
 def ns2_fid(

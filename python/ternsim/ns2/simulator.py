@@ -541,7 +541,13 @@ class Model:
             cls = "Agent/MIPBS" if wired_routing else "Agent/MIPMH"
             reg = self.o.create(cls)
             reg.info.update(node=n, port=0, mip_node=n)
-            n.info.update(regagent=reg, ports=mobileip.RESERVED_PORTS)
+            # Attached as the node is made, so its `s`/`r AGT` lines follow the
+            # -agentTrace of that node-config (ns-mobilenode.tcl `add-target`).
+            n.info.update(
+                regagent=reg,
+                ports=mobileip.RESERVED_PORTS,
+                mip_agt_trace=traced and config.get("agentTrace") == "ON",
+            )
 
     def shadowing_set(self, prop: Obj, args: tuple) -> str:
         """``$prop set var [value]`` on a Propagation/Shadowing: its bound variables."""

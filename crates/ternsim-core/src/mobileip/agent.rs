@@ -26,7 +26,7 @@
 //! random phase in [0, period), ns-2), and at once on the link a solicitation came from.
 //! Over 802.11 all radio ports are the one NIC, so one broadcast per period goes out on it.
 
-use super::{mip_message, MipConfig, MipOutput, MipSend, RadioPort, Verdict};
+use super::{mip_message, Carried, MipConfig, MipOutput, MipSend, RadioPort, Verdict};
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
 use crate::net::packet::{DropReason, IpHeader, Packet};
@@ -154,6 +154,7 @@ impl MobilityAgent {
                 (false, to) => Some((iface, to.unwrap_or(Addr::BROADCAST))),
             },
             to_routing_agent: false,
+            carried: None,
         });
     }
 
@@ -174,7 +175,10 @@ impl MobilityAgent {
         out: &mut MipOutput,
     ) -> Verdict {
         let dst = packet.routing_header().dst;
-        if let Some(msg) = mip_message(&packet) {
+        // A message inside a tunnel (a foreign agent's answer to a solicitation, sent to the
+        // mobile node's home address and tunnelled back by its home agent) is decapsulated
+        // below, not taken as one for this agent.
+        if let Some(msg) = mip_message(&packet).filter(|_| !packet.is_tunnelled()) {
             // A broadcast the agent itself sends (through DSDV its advertisements are
             // routed as packets it originates) is not one it receives.
             if dst == self.addr || (dst.is_broadcast() && in_iface.is_some()) {
@@ -308,6 +312,7 @@ impl MobilityAgent {
                     dst: ha,
                     via: None,
                     to_routing_agent: false,
+                    carried: None,
                 });
             }
         }
@@ -331,6 +336,7 @@ impl MobilityAgent {
             dst: to,
             via: None,
             to_routing_agent: false,
+            carried: None,
         });
     }
 
@@ -361,7 +367,8 @@ impl MobilityAgent {
                 reverse_tunnel,
             } => {
                 if home_agent == self.addr {
-                    self.accept_registration(now, home, care_of, lifetime, id, out);
+                    let carried = Carried::of(packet);
+                    self.accept_registration(now, (home, care_of, lifetime, id), carried, out);
                 } else if let Some(iface) = in_iface.filter(|&i| self.is_radio(Some(i))) {
                     // Foreign agent: remember the visitor and relay to its home agent.
                     self.pending.retain(|v| v.home != home);
@@ -372,12 +379,15 @@ impl MobilityAgent {
                         reverse_tunnel,
                         expires: SimTime::MAX,
                     });
+                    // ns-2 `MIPBSAgent::recv` re-addresses the request it received and
+                    // sends it on: same uid, its size as it arrived.
                     out.control.push(MipSend {
                         msg: packet_msg(packet),
                         src: self.addr,
                         dst: home_agent,
                         via: None,
                         to_routing_agent: false,
+                        carried: Some(Carried::of(packet)),
                     });
                 }
             }
@@ -406,6 +416,7 @@ impl MobilityAgent {
                     dst: home,
                     via: (!dsdv).then_some((v.iface, home)),
                     to_routing_agent: dsdv,
+                    carried: Some(Carried::of(packet)),
                 });
             }
             ControlMessage::MipBindingWarning { home, target }
@@ -421,13 +432,13 @@ impl MobilityAgent {
     }
 
     /// Home agent: a registration request from (or relayed for) `home`.
+    /// The reply is the request's packet turned round (ns-2 `MIPBSAgent::recv`: type set to
+    /// `MIPT_REG_REPLY`, addresses swapped, sent on): `carried`.
     fn accept_registration(
         &mut self,
         now: SimTime,
-        home: Addr,
-        care_of: Addr,
-        lifetime: SimTime,
-        id: u64,
+        (home, care_of, lifetime, id): (Addr, Addr, SimTime, u64),
+        carried: Carried,
         out: &mut MipOutput,
     ) {
         if !self.homes.contains(&home) {
@@ -435,7 +446,9 @@ impl MobilityAgent {
         }
         self.stats.registrations += 1;
         self.bindings.retain(|b| b.home != home);
-        let at_home = care_of == home || lifetime == SimTime::ZERO;
+        // Home: care-of address = home address or lifetime 0 (RFC 3344), or the home
+        // agent's own address (ns-2 `MIPBSAgent::recv`: `ha_ == coa_`, `clear-reg`).
+        let at_home = care_of == home || care_of == self.addr || lifetime == SimTime::ZERO;
         let granted = if at_home {
             SimTime::ZERO
         } else {
@@ -463,6 +476,7 @@ impl MobilityAgent {
                 dst: home,
                 via: None,
                 to_routing_agent: false,
+                carried: Some(carried),
             });
         } else if at_home {
             if let Some(p) = self.port_to(home) {
@@ -472,6 +486,7 @@ impl MobilityAgent {
                     dst: home,
                     via: Some((p.iface, home)),
                     to_routing_agent: false,
+                    carried: Some(carried),
                 });
             }
         } else {
@@ -481,6 +496,7 @@ impl MobilityAgent {
                 dst: care_of,
                 via: None,
                 to_routing_agent: false,
+                carried: Some(carried),
             });
         }
         if self.cfg.route_optimization {

@@ -252,6 +252,7 @@ impl MobileNode {
             dst: agent,
             via,
             to_routing_agent: false,
+            carried: None,
         });
         self.pending = Some(Pending {
             id,
@@ -300,6 +301,7 @@ impl MobileNode {
                         dst: Addr::BROADCAST,
                         via,
                         to_routing_agent: false,
+                        carried: None,
                     });
                 }
             }

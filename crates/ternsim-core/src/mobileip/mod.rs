@@ -170,6 +170,12 @@ pub enum Verdict {
     ToRoutingAgent(Packet),
 }
 
+/// The port the Mobile IP messages go from and to (RFC 3344 §3.1: registration is UDP port
+/// 434; ns-2 binds its registration agents to port 0, `REGAGENT_PORT`, which the ns-2 front
+/// end prints for this one). Not a port any of the world's agents is bound to: the roles
+/// take the messages before routing, and a trace tells them from a flow's datagrams by it.
+pub const MIP_PORT: u16 = 434;
+
 /// A Mobile IP message to send: from `src` to `dst`, on `via` (interface and next hop) or,
 /// when `None`, routed like any packet the node originates.
 #[derive(Clone, Debug, PartialEq)]
@@ -182,6 +188,33 @@ pub struct MipSend {
     /// originates, past the node's classifier (ns-2 `MIPBSAgent::recv` gives a relayed
     /// registration reply to `ragent_`), instead of routed by the node.
     pub to_routing_agent: bool,
+    /// The received packet this message is sent in, when ns-2 turns a packet round instead
+    /// of allocating one (`MIPBSAgent::recv`: a foreign agent relays the request and the
+    /// reply, a home agent answers the request, all in the packet that arrived): it keeps
+    /// that packet's uid, size and TTL. None: a new packet (`allocpkt`).
+    pub carried: Option<Carried>,
+}
+
+/// What a message sent in a received packet keeps of it (ns-2 `hdr_cmn::uid_`, `size_`,
+/// `hdr_ip::ttl_`), and the world's id of that packet (its trace keeps the MAC header of the
+/// frame that brought it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carried {
+    pub uid: u64,
+    pub ns2_uid: u64,
+    pub size: u32,
+    pub ttl: u8,
+}
+
+impl Carried {
+    pub fn of(packet: &Packet) -> Self {
+        Carried {
+            uid: packet.uid,
+            ns2_uid: packet.ns2_uid,
+            size: packet.size,
+            ttl: packet.routing_header().ttl,
+        }
+    }
 }
 
 /// What one call into a role produced.

@@ -156,23 +156,31 @@ pub struct DsdvAdvert {
     pub seq: u32,
 }
 
-/// The Mobile-IP MN-HA (and route-optimization) authentication extension with the default
-/// keyed MD5: type 1 + length 1 + SPI 4 + 128-bit authenticator 16 (RFC 3344 §3.5.2).
+/// The Mobile-IP route-optimization authentication extension with the default keyed MD5:
+/// type 1 + length 1 + SPI 4 + 128-bit authenticator 16 (RFC 3344 §3.5.2).
 const MIP_AUTH_EXTENSION_BYTES: u32 = 22;
-/// Agent Advertisement after the IP header: ICMP Router Advertisement with one address
-/// (8 fixed + 8 per address = 16) and the mobility extension with one care-of address
-/// (type, length, sequence number 2, registration lifetime 2, flags, reserved = 8, plus 4
-/// per care-of address; RFC 3344 §2.1.1): 16 + 12 = 28, so 48 octets with the IP header
-/// (ns-2 `adSize_` is also 48, link-spec §7.2).
-pub const MIP_ADVERTISEMENT_BYTES: u32 = 28;
-/// Agent Solicitation: the 8-octet ICMP Router Solicitation (RFC 1256 §3, RFC 3344 §2.2).
-pub const MIP_SOLICITATION_BYTES: u32 = 8;
-/// Registration Request: UDP 8 + fixed part 24 (type, flags, lifetime 2, home address,
-/// home agent, care-of address, identification 8; RFC 3344 §3.3) + MN-HA authentication 22.
-pub const MIP_REG_REQUEST_BYTES: u32 = 8 + 24 + MIP_AUTH_EXTENSION_BYTES;
-/// Registration Reply: UDP 8 + fixed part 20 (type, code, lifetime 2, home address, home
-/// agent, identification 8; RFC 3344 §3.4) + MN-HA authentication 22.
-pub const MIP_REG_REPLY_BYTES: u32 = 8 + 20 + MIP_AUTH_EXTENSION_BYTES;
+/// ns-2.35's Agent Advertisement packet, IP header included: `mobile/mip-reg.cc`
+/// `AGENT_ADS_SIZE` 48 (`Agent/MIPBS adSize_`), the whole packet's size, traced as
+/// `s ... AGT --- uid udp 48` at the agent.
+pub const NS2_MIP_ADVERTISEMENT_BYTES: u32 = 48;
+/// ns-2.35's Registration Request packet, IP header included: `mobile/mip-reg.cc`
+/// `REG_REQUEST_SIZE` 52 (`Agent/MIPMH rreqSize_`). The mobile host's agent sends its
+/// solicitations with the same size (its `size_`, `MIPMHAgent::send_sols`), and an agent
+/// answers a request by turning the same packet round (`MIPBSAgent::recv`), so a reply
+/// keeps the size the request had when it arrived (the 20-byte IP header each DSDV that
+/// originated it added included).
+pub const NS2_MIP_REG_REQUEST_BYTES: u32 = 52;
+/// Agent Advertisement after the IP header (ns-2's 48-byte packet, above).
+pub const MIP_ADVERTISEMENT_BYTES: u32 = NS2_MIP_ADVERTISEMENT_BYTES - 20;
+/// Agent Solicitation after the IP header: ns-2 sends it at the mobile host agent's
+/// `size_`, 52 with the IP header (above).
+pub const MIP_SOLICITATION_BYTES: u32 = NS2_MIP_REG_REQUEST_BYTES - 20;
+/// Registration Request after the IP header: ns-2's 52-byte packet (above).
+pub const MIP_REG_REQUEST_BYTES: u32 = NS2_MIP_REG_REQUEST_BYTES - 20;
+/// Registration Reply after the IP header, when made afresh: ns-2 turns the request round,
+/// so its nominal size is the request's; the world sends a reply at the size the request
+/// arrived with (`crate::mobileip::MipSend::carried`).
+pub const MIP_REG_REPLY_BYTES: u32 = MIP_REG_REQUEST_BYTES;
 /// Binding Update: UDP 8 + type, flags, lifetime 2, home address, care-of address,
 /// identification 8 (20) + route-optimization authentication 22.
 pub const MIP_BINDING_UPDATE_BYTES: u32 = 8 + 20 + MIP_AUTH_EXTENSION_BYTES;
@@ -265,7 +273,8 @@ impl ControlMessage {
             ControlMessage::DsdvUpdate { entries, .. } => 12 * entries.len() as u32,
             // ns-2's size is the whole packet's (see the variant); the world sends it so.
             ControlMessage::DvUpdate { metrics } => metrics.len() as u32,
-            // Mobile IP, RFC 3344 formats (see `MIP_*` below for the arithmetic).
+            // Mobile IP: ns-2.35's sizes for the messages ns-2 has (`MIP_*` above), RFC
+            // formats for route optimization's, which ns-2 lacks.
             ControlMessage::MipAdvertisement { .. } => MIP_ADVERTISEMENT_BYTES,
             ControlMessage::MipSolicitation => MIP_SOLICITATION_BYTES,
             ControlMessage::MipRegRequest { .. } => MIP_REG_REQUEST_BYTES,

@@ -450,6 +450,10 @@ impl PacketFields {
             // ns-2 traces a FullTcp segment's byte sequence number (`hdr_tcp::seqno`).
             Payload::FullTcp(s) => s.seq,
             Payload::Udp(d) => d.seq as i64,
+            // ns-2's Mobile IP messages are `PT_UDP`, whose trace prints the (unset, 0) RTP
+            // sequence number (`trace/trace.cc` `Trace::format`: `udp 72 ------- 0 2.0.0.0
+            // 1.0.0.0 0 6536`, ns-2.35's `mip_handoff.tr`).
+            Payload::Control(m) if m.protocol() == "mobile_ip" => 0,
             // ns-2 prints no sequence number for a ping (its own header's is not the trace's).
             Payload::Control(_) | Payload::Ping(_) => -1,
         }

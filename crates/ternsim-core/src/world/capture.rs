@@ -327,6 +327,9 @@ impl Capture {
                     "DSR"
                 } else if k == "dv_update" {
                     "rtProtoDV"
+                } else if m.protocol() == "mobile_ip" {
+                    // ns-2's Mobile IP agents are `Agent(PT_UDP)` (`mobile/mip-reg.cc`).
+                    "udp"
                 } else {
                     "message"
                 }
@@ -1226,6 +1229,73 @@ impl World {
         if !self.nodes[node.ix()].addrs.contains(&p.ip.dst) {
             self.wireless_line('r', now, i64::from(node.0), "RTR", "---", -2, p);
         }
+    }
+
+    /// A Mobile IP agent at `node` sends message `p` (ns-2's `Agent/MIPBS` and `Agent/MIPMH`
+    /// send through their target, the node's entry, past the agent trace: `s AGT`).
+    /// `carried`: `p` is the packet the agent received, sent on, and ns-2's line keeps the
+    /// MAC header of the frame that brought it (`s ... AGT --- 12 udp 72 [13a 0 2 800]` at
+    /// the home agent answering a request, `mip_handoff.tr` of ns-2.35). `routed`: it enters
+    /// the node's routing, whose receive trace point sees it (`r RTR`), as an agent's packet.
+    pub(super) fn tap_mip_send(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        p: &Packet,
+        carried: bool,
+        routed: bool,
+    ) {
+        let Some(cap) = self.capture.as_deref() else {
+            return;
+        };
+        let mac = if carried {
+            cap.last_mac.get(&p.uid).copied().unwrap_or_default()
+        } else {
+            MacFields::default()
+        };
+        let n = i64::from(node.0);
+        let hop = self.stale_next_hop(mac);
+        self.wireless_packet_line('s', now, n, "AGT", "---", hop, p, mac, p.size);
+        if routed && !self.nodes[node.ix()].addrs.contains(&p.ip.dst) {
+            self.wireless_line('r', now, n, "RTR", "---", -2, p);
+        }
+    }
+
+    /// Mobile IP message `p` reaches the Mobile IP agent of `node` (`r AGT`), at the size it
+    /// arrived with: ns-2 counts the IP header each DSDV that originated it added
+    /// (`r ... _4_ AGT --- 0 udp 68` for a 48-byte advertisement, `mip_handoff.tr`).
+    pub(super) fn tap_mip_receive(&mut self, now: SimTime, node: NodeId, p: &Packet) {
+        let Some(cap) = self.capture.as_deref() else {
+            return;
+        };
+        let mac = cap.last_mac.get(&p.uid).copied().unwrap_or_default();
+        let hop = self.stale_next_hop(mac);
+        self.wireless_packet_line(
+            'r',
+            now,
+            i64::from(node.0),
+            "AGT",
+            "---",
+            hop,
+            p,
+            mac,
+            p.size,
+        );
+    }
+
+    /// The next hop a Mobile IP message's line prints: ns-2 leaves `hdr_cmn::next_hop_` as
+    /// the last 802.11 hop set it, the receiver of the frame that brought the packet (its
+    /// MAC header's `ra`), over any wired links since (`r ... _2_ AGT --- 6536 udp 72
+    /// [13a 1 2 800] ------- [8388608:0 4194304:0 30 8388608]` at the home agent, the
+    /// request having come from the foreign agent, MAC 1, over the wire); -2 (none) for a
+    /// packet that has crossed no 802.11 hop or came by broadcast.
+    fn stale_next_hop(&self, mac: MacFields) -> i64 {
+        if mac.ether_type == 0 || mac.ra < 0 {
+            return -2;
+        }
+        (0..self.nodes.len())
+            .find(|&n| self.ns2_mac_of(n as i64) == mac.ra && self.wifi_iface(n).is_some())
+            .map_or(-2, |n| n as i64)
     }
 
     /// `p` reaches the agent bound to its port at `node`; `ip_copy`: the routing layer's

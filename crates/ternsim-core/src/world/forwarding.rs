@@ -51,7 +51,7 @@ impl World {
     /// [`Self::new_packet`], or with `ns2_uid` the packet ns-2 would pass on under that uid
     /// (a forwarded request: ns-2 sends the packet it received on, so no new uid is taken).
     #[allow(clippy::too_many_arguments)]
-    fn make_packet(
+    pub(super) fn make_packet(
         &mut self,
         now: SimTime,
         flow: Option<u32>,

@@ -21,7 +21,7 @@
 use super::{Event, FlowAgents, World};
 use crate::mobileip::coverage::coverage_changes;
 use crate::mobileip::{
-    Correspondent, MipOutput, MipRole, MobileNode, MobilityAgent, RadioPort, Verdict,
+    Correspondent, MipOutput, MipRole, MobileNode, MobilityAgent, RadioPort, Verdict, MIP_PORT,
 };
 use crate::net::addr::{IfaceId, NodeId};
 use crate::net::packet::{Packet, Payload, Ports, IP_HEADER_BYTES};
@@ -250,6 +250,19 @@ impl World {
         in_iface: Option<IfaceId>,
         packet: Packet,
     ) -> Option<Packet> {
+        let mut packet = packet;
+        if in_iface.is_some()
+            && packet.routing_header().dst.is_broadcast()
+            && crate::mobileip::mip_message(&packet).is_some()
+            && matches!(self.nodes[node.ix()].routing, RoutingProtocol::Dsdv(_))
+        {
+            // ns-2 hands a received broadcast to the node's DSDV, which takes one off the TTL
+            // of every packet it did not originate before passing a broadcast up to the
+            // agents (`dsdv.cc` `DSDV_Agent::recv`): an advertisement reaches the mobile host
+            // with TTL 31 (`r ... _4_ AGT --- 0 udp 68 ... [4194304:0 2147483647:0 31 0]`).
+            let ttl = packet.routing_ttl_mut();
+            *ttl = ttl.saturating_sub(1);
+        }
         let Some(role) = self.nodes[node.ix()].mip.as_mut() else {
             return Some(packet);
         };
@@ -269,6 +282,9 @@ impl World {
                 None
             }
             Verdict::Consumed(p) => {
+                if in_iface.is_some() {
+                    self.tap_mip_receive(now, node, &p);
+                }
                 self.accounting.delivered += 1;
                 self.accounting.delivered_by_kind[p.kind().index()] += 1;
                 None
@@ -278,7 +294,11 @@ impl World {
                 None
             }
             Verdict::ToRoutingAgent(p) => {
-                self.hand_to_dsdv(now, node, in_iface, p, false);
+                // ns-2's DSDV takes a packet whose source is its own node (and that has
+                // not been forwarded over the air) as one it originates: a foreign agent's
+                // own advertisement, come back through the tunnel, gets DSDV's IP header.
+                let own = self.nodes[node.ix()].addrs.contains(&p.ip.src);
+                self.hand_to_dsdv(now, node, in_iface, p, own);
                 None
             }
         };
@@ -300,23 +320,59 @@ impl World {
             self.on_care_of_change(now, node);
         }
         for send in out.control {
-            let size = IP_HEADER_BYTES + send.msg.body_bytes();
-            let packet = self.new_packet(
-                now,
-                None,
-                send.src,
-                send.dst,
-                Ports::default(),
-                size,
-                Payload::Control(send.msg),
-            );
+            let packet = self.mip_packet(now, &send);
             match send.via {
-                Some((iface, next_hop)) => self.transmit(now, iface, next_hop, packet),
+                Some((iface, next_hop)) => {
+                    self.tap_mip_send(now, node, &packet, send.carried.is_some(), false);
+                    self.transmit(now, iface, next_hop, packet)
+                }
+                // ns-2's base station hands the relayed reply to its DSDV agent itself
+                // (`MIPBSAgent::recv`, `obj->recv`), past the agent's send trace: no
+                // `s AGT` line.
                 None if send.to_routing_agent => self.hand_to_dsdv(now, node, None, packet, true),
-                None => self.originate(now, node, packet),
+                None => {
+                    // As `originate`, with the agent's `s AGT` line (and the routing
+                    // agent's `r RTR`) written here.
+                    self.tap_mip_send(now, node, &packet, send.carried.is_some(), true);
+                    if let Some(p) = self.mip_filter(now, node, None, packet) {
+                        self.route_originated(now, node, p);
+                    }
+                }
             }
         }
         self.arm_mip(node);
+    }
+
+    /// The packet a Mobile IP message goes in: a new one at the message's size (ns-2's for
+    /// the messages it has, `ControlMessage::body_bytes`), or the received packet it is sent
+    /// in (`MipSend::carried`: ns-2 turns a request round and relays it and its reply in
+    /// the packet that arrived), which keeps its uids, its size (with the IP headers the
+    /// DSDV agents that originated it counted) and its TTL.
+    fn mip_packet(&mut self, now: SimTime, send: &crate::mobileip::MipSend) -> Packet {
+        let size = match send.carried {
+            Some(c) => c.size,
+            None => IP_HEADER_BYTES + send.msg.body_bytes(),
+        };
+        let mut packet = self.make_packet(
+            now,
+            None,
+            (send.src, send.dst),
+            Ports {
+                src: MIP_PORT,
+                dst: MIP_PORT,
+            },
+            size,
+            Payload::Control(send.msg.clone()),
+            send.carried.map(|c| c.ns2_uid),
+        );
+        if let Some(c) = send.carried {
+            // The world's id too: the received packet has ended here, and its trace keeps
+            // the MAC header of the frame that brought it (ns-2 prints it on the lines of
+            // the packet it sends on).
+            packet.uid = c.uid;
+            packet.ip.ttl = c.ttl;
+        }
+        packet
     }
 
     /// Hands `packet` straight to `node`'s DSDV agent, past the node's classifier (ns-2's

@@ -795,6 +795,7 @@ impl DsdvAgent {
                 return self.forward_out_of_subnet(packet);
             }
         }
+        set_originated_ttl(&mut packet);
         if self.cfg.originated_ip_copy {
             packet.push_header(Header::RoutingIpCopy);
         }
@@ -835,6 +836,9 @@ impl DsdvAgent {
         originated: bool,
     ) -> Routed {
         self.note_ctx(ctx, None);
+        if originated {
+            set_originated_ttl(&mut packet);
+        }
         if originated && self.cfg.originated_ip_copy {
             packet.push_header(Header::RoutingIpCopy);
         }
@@ -946,3 +950,15 @@ impl DsdvAgent {
 
     pub fn on_address_change(&mut self, _now: SimTime, _addr: Addr, _added: bool) {}
 }
+
+/// ns-2's DSDV gives a packet its node originates a fresh TTL (`dsdv.cc` `DSDV_Agent::recv`:
+/// `iph->ttl_ = IP_DEF_TTL`, 32, with the IP header it counts). A new packet has it already;
+/// a Mobile IP message an agent sends on in the packet it received (a foreign agent's
+/// relayed registration reply, which arrived over the wire with TTL 28) gets it back:
+/// `r ... _4_ AGT --- 6536 udp 92 ... 32 4194305]` at the mobile host (ns-2.35).
+fn set_originated_ttl(packet: &mut Packet) {
+    *packet.routing_ttl_mut() = IP_DEF_TTL;
+}
+
+/// ns-2's `IP_DEF_TTL` (`common/ip.h`).
+const IP_DEF_TTL: u8 = 32;
