@@ -267,12 +267,17 @@ class VarTraces:
                 continue
             if agent.info.get("node") is None:
                 continue
-            after = reset_values(self._settings(agent))
-            last = agent.info["var_last"]
-            for var in TRACEABLE:
-                if var in traced and after[var] != last[var]:
-                    last[var] = after[var]
-                    self._write(agent, 0.0, var, after[var])
+            self._write_reset(agent, traced)
+
+    def _write_reset(self, agent: Obj, traced: list[str]) -> None:
+        """The lines of the traced variables `$ns run`'s reset of ``agent`` changes, at time
+        0, in `TcpAgent::reset`'s order."""
+        after = reset_values(self._settings(agent))
+        last = agent.info["var_last"]
+        for var in TRACEABLE:
+            if var in traced and after[var] != last[var]:
+                last[var] = after[var]
+                self._write(agent, 0.0, var, after[var])
 
     def dump_nam_agents(self, nam: Any) -> None:
         """ns-2's `dump-namagents` when the run starts: an `a` line naming each agent given
@@ -321,13 +326,8 @@ class VarTraces:
                 continue
             flow = live.role[agent.name][0]
             self.by_flow[flow] = agent
-            after = reset_values(self._settings(agent))
-            last = agent.info["var_last"]
-            for var in TRACEABLE:
-                if var in traced and after[var] != last[var]:
-                    # (nam-format ones were written before the nam header)
-                    last[var] = after[var]
-                    self._write(agent, 0.0, var, after[var])
+            # (a nam-format agent's were written before the nam header: nothing is left)
+            self._write_reset(agent, traced)
             for var in traced:
                 live.sim.trace_tcp_var(flow, var)
         # ns-2 resets the RED queues too (ave_ 0, curq_ 0: unchanged, nothing is written).
