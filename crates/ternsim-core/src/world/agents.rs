@@ -281,7 +281,7 @@ impl World {
     /// Records the changes from `*next` on that came before segment `before` (all of them
     /// with `usize::MAX`), each with the length of the ns-2 trace text now: where its line
     /// goes among the packet lines.
-    fn place_var_changes(
+    pub(super) fn place_var_changes(
         &mut self,
         now: SimTime,
         f: usize,

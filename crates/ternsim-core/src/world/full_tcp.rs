@@ -136,27 +136,30 @@ impl World {
         side: AgentSide,
         out: &mut crate::tcp::full::FullOutput,
     ) {
-        // A traced change's place in the ns-2 trace text: before this call's segments.
-        let var_at = self.capture.as_deref().map_or(0, |c| c.ns2_len());
-        let exact = self.exact_now(now);
         let fl = &mut self.flows[f];
         fl.stats.delivered_bytes += out.delivered_bytes;
+        let mut cwnd_changes = Vec::new();
         if side == AgentSide::Source {
             let FlowAgents::Full(t) = &mut fl.agents else {
                 unreachable!("not a FullTcp flow")
             };
             fl.stats.cwnd_now(now, t.ends[0].cwnd());
-            // `$tcp trace cwnd_` of the opener: its changes during this call, in order.
-            for value in t.ends[0].take_cwnd_changes() {
-                let var = crate::tcp::TracedVar::Cwnd;
-                let change = crate::tcp::VarChange {
-                    var,
+            cwnd_changes = t.ends[0].take_cwnd_changes();
+        }
+        if !cwnd_changes.is_empty() {
+            // `$tcp trace cwnd_` of the opener: its changes during this call, in order,
+            // placed before this call's segments.
+            let changes: Vec<crate::tcp::VarChange> = cwnd_changes
+                .into_iter()
+                .map(|value| crate::tcp::VarChange {
+                    var: crate::tcp::TracedVar::Cwnd,
                     value,
                     before_segment: 0,
-                };
-                self.var_trace.push((now, exact, f as u32, change, var_at));
-            }
+                })
+                .collect();
+            self.place_var_changes(now, f, &changes, &mut 0, usize::MAX);
         }
+        let fl = &mut self.flows[f];
         let (node, from, to) = fl.end(side);
         let ports = Ports {
             src: fl.port,
