@@ -1,7 +1,8 @@
 """ns-2's new wireless trace format (`$ns use-newtrace`; trace/cmu-trace.cc, the `newtrace_`
-branches of `format_mac_common`, `format_mac`, `format_ip`, `format_arp`, `format_tcp` and
-`format_rtp`) on ns-2's own example `ex/wireless-shadowing-test.tcl` (two nodes, DSDV, CBR,
-MAC trace on: DSDV broadcasts, CBR data, ARP, RTS/CTS/ACK, drops)."""
+branches of `format_mac_common`, `format_mac`, `format_ip`, `format_arp`, `format_tcp`,
+`format_rtp`, `format_aodv` and `format_dsr`) on ns-2's own example
+`ex/wireless-shadowing-test.tcl` (two nodes, DSDV, CBR, MAC trace on: DSDV broadcasts, CBR
+data, ARP, RTS/CTS/ACK, drops) and its AODV and DSR variants."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ NS = shutil.which("ns")
 pytestmark = pytest.mark.skipif(not SCRIPT.exists(), reason="ns-2's examples are not installed")
 
 
-def _run(cmd: list[str], folder: Path, newtrace: bool) -> list[str]:
+def _run(cmd: list[str], folder: Path, newtrace: bool, text: str | None = None) -> list[str]:
     """The script's trace (shadowing.tr), with or without its `use-newtrace` line."""
     folder.mkdir(parents=True, exist_ok=True)
-    text = SCRIPT.read_text()
+    text = SCRIPT.read_text() if text is None else text
     if not newtrace:
         text = text.replace("$ns_ use-newtrace", "# $ns_ use-newtrace")
     (folder / "s.tcl").write_text(text)
@@ -104,18 +105,83 @@ def test_ternsim_writes_the_new_format_for_the_same_run(tmp_path):
     ).read_text()
 
 
+def _routed(routing: str, text: str) -> str:
+    """The example with `routing` (AODV or DSR, DSR over its CMUPriQueue), its agent and
+    router traces on, 400 s."""
+    text = text.replace("set opt(adhocRouting)   DSDV", f"set opt(adhocRouting)   {routing}")
+    if routing == "DSR":
+        text = text.replace("set opt(ifq)\tQueue/DropTail/PriQueue", "set opt(ifq) CMUPriQueue")
+    text = text.replace("-agentTrace OFF", "-agentTrace ON")
+    text = text.replace("-routerTrace OFF", "-routerTrace ON")
+    return text.replace("set opt(stop)\t\t2000.0", "set opt(stop) 400.0")
+
+
+def _classes(lines: list[str]) -> dict[tuple[str, ...], set[str]]:
+    """Each kind of packet line (event, layer, packet type, AODV message or DSR request
+    flag) with the next hops (-Hd) it prints."""
+    out: dict[tuple[str, ...], set[str]] = {}
+    for line in lines:
+        if line[:2] not in ("s ", "r ", "f ", "d "):
+            continue  # DSR's own log lines and movement lines are the same in both formats
+        f = _fields(line)
+        kind = (line[0], f["-Nl"], f.get("-It", "-"), f.get("-Pc", "") + f.get("-Pq", ""))
+        out.setdefault(kind, set()).add(f["-Hd"])
+    return out
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+@pytest.mark.parametrize("routing", ["AODV", "DSR"])
+def test_aodv_and_dsr_messages_in_the_new_format(tmp_path, routing):
+    """The AODV and DSR variants of the example, agent and router traces on: ns-2's old
+    lines (route requests, replies, errors, DSR's source-route header) become its new lines
+    byte for byte (`-P aodv -Pt ... -Pc REQUEST`, `-P dsr -Ph ... -Pb a->b`); and ternsim's
+    own run prints, for every kind of line both runs have, the next hops ns-2 prints: -2 on
+    an AODV route request at every layer (ns-2's AODV never sets it), -1 on a DSR route
+    request received by broadcast, -2 on a packet its own node hands to routing."""
+    text = _routed(routing, SCRIPT.read_text())
+    old = _run([NS], tmp_path / "old", newtrace=False, text=text)
+    new = _run([NS], tmp_path / "new", newtrace=True, text=text)
+    assert len(old) == len(new) > 1000
+    messages = 0
+    for o, n in zip(old, new, strict=True):
+        if n[:2] not in ("s ", "r ", "f ", "d "):
+            assert o == n
+            continue
+        f = _fields(n)
+        flow = 0 if f.get("-It") == "cbr" else -1
+        suffix = f" |NT {f['-Hd']} {f['-Nx']} {f['-Ny']} {flow}"
+        assert _newtrace_line(o.rstrip() + suffix, ["0"]) == n
+        messages += f" -P {routing.lower()} " in n
+    assert messages >= 4
+
+    ours = _run([sys.executable, "-m", "ternsim", "ns2"], tmp_path / "t", True, text=text)
+    theirs, mine = _classes(new), _classes(ours)
+    shared = set(theirs) & set(mine)
+    assert any(k[2] == routing for k in shared) and any(k[2] == "cbr" for k in shared)
+    for kind in shared:
+        assert mine[kind] == theirs[kind], kind
+    if routing == "AODV":
+        assert mine[("s", "MAC", "AODV", "REQUEST")] == {"-2"}
+    else:
+        assert mine[("r", "RTR", "DSR", "01")] == {"-1"}
+    assert "-2" in mine[("r", "RTR", "cbr", "")]
+
+
 def test_use_newtrace_is_refused_where_it_is_not_modelled(tmp_path):
-    """AODV's and DSR's own new-format fields are not written: such a script is refused
-    before the run, naming the routing protocol."""
-    text = SCRIPT.read_text()
-    text = text.replace("set opt(adhocRouting)   DSDV", "set opt(adhocRouting)   AODV")
+    """The new format with hierarchical addresses (a wired-cum-wireless script) is not
+    written: such a script is refused before the run."""
+    script = Path(__file__).parents[1] / "scenarios" / "conformance" / "basestation.tcl"
+    text = script.read_text().replace(
+        "set ns [new Simulator]", "set ns [new Simulator]\n$ns use-newtrace"
+    )
     (tmp_path / "s.tcl").write_text(text)
     p = subprocess.run(
-        [sys.executable, "-m", "ternsim", "ns2", "s.tcl"],
+        [sys.executable, "-m", "ternsim", "ns2", "s.tcl", "Newreno", "1", "3", "10", "1"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert p.returncode == 2, p.stderr
-    assert "use-newtrace with AODV: not supported" in p.stderr
+    assert "use-newtrace with hierarchical addresses: not supported" in p.stderr
+    assert list(tmp_path.iterdir()) == [tmp_path / "s.tcl"]

@@ -515,12 +515,60 @@ _OLD_IP = re.compile(
 _OLD_ARP = re.compile(r"^------- \[(?P<op>\S+) (\d+)/(\d+) (\d+)/(\d+)\]$")
 _OLD_TCP = re.compile(r"^\[(?P<seq>-?\d+) (?P<ack>-?\d+)\] (?P<nf>\d+) (?P<onf>\d+)$")
 _OLD_RTP = re.compile(r"^\[(?P<seq>-?\d+)\] (?P<nf>\d+) (?P<onf>\d+)$")
+#: AODV's route request (`format_aodv`): type, hop count, broadcast id, destination and its
+#: sequence number, source and its sequence number.
+_OLD_AODV_RREQ = re.compile(
+    r"^\[(?P<t>0x[0-9a-f]+) (?P<h>-?\d+) (?P<b>-?\d+) \[(?P<d>-?\d+) (?P<ds>-?\d+)\] "
+    r"\[(?P<s>-?\d+) (?P<ss>-?\d+)\]\] \(REQUEST\)$"
+)
+#: AODV's reply, error and hello: type, hop count, destination and its sequence number,
+#: lifetime, kind.
+_OLD_AODV_REPLY = re.compile(
+    r"^\[(?P<t>0x[0-9a-f]+) (?P<h>-?\d+) \[(?P<d>-?\d+) (?P<ds>-?\d+)\] (?P<l>\S+)\] "
+    r"\((?P<c>REPLY|ERROR|HELLO)\)$"
+)
+#: DSR's source-route header (`format_dsr`): addresses, [request, its sequence number],
+#: [reply, the request's sequence number, route length, first->last], [error, errors,
+#: who is told, from->to].
+_OLD_DSR = re.compile(
+    r"^(?P<h>-?\d+) \[(?P<q>-?\d+) (?P<s>-?\d+)\] "
+    r"\[(?P<p>-?\d+) (?P<n>-?\d+) (?P<l>-?\d+) (?P<e>-?\d+->-?\d+)\] "
+    r"\[(?P<w>-?\d+) (?P<m>-?\d+) (?P<c>-?\d+) (?P<b>-?\d+->-?\d+)\]$"
+)
+
+
+def _newtrace_routing(kind: str, proto: str) -> str | None:
+    """An AODV or DSR message's own part in the new format (`format_aodv`, `format_dsr` with
+    `newtrace_`), from the old format's; None for any other packet."""
+    if kind == "AODV":
+        rq = _OLD_AODV_RREQ.match(proto)
+        if rq is not None:
+            return (
+                f"-P aodv -Pt {rq['t']} -Ph {rq['h']} -Pb {rq['b']} -Pd {rq['d']} "
+                f"-Pds {rq['ds']} -Ps {rq['s']} -Pss {rq['ss']} -Pc REQUEST "
+            )
+        rp = _OLD_AODV_REPLY.match(proto)
+        if rp is not None:
+            return (
+                f"-P aodv -Pt {rp['t']} -Ph {rp['h']} -Pd {rp['d']} -Pds {rp['ds']} "
+                f"-Pl {rp['l']} -Pc {rp['c']} "
+            )
+    elif kind == "DSR":
+        d = _OLD_DSR.match(proto)
+        if d is not None:
+            return (
+                f"-P dsr -Ph {d['h']} -Pq {d['q']} -Ps {d['s']} -Pp {d['p']} -Pn {d['n']} "
+                f"-Pl {d['l']} -Pe {d['e']} -Pw {d['w']} -Pm {d['m']} -Pc {d['c']} "
+                f"-Pb {d['b']} "
+            )
+    return None
 
 
 def _newtrace_line(line: str, flow_fid: list[str]) -> str:
     """One old-format wireless line (with the core's `` |NT`` suffix) in ns-2's new format
     (`CMUTrace::format_mac_common`, `format_mac`, `format_ip`, `format_arp`, `format_tcp`,
-    `format_rtp` with `newtrace_`, trace/cmu-trace.cc): `d` for a drop, the node's position,
+    `format_rtp`, `format_aodv`, `format_dsr` with `newtrace_`, trace/cmu-trace.cc): `d` for
+    a drop, the node's position,
     energy -1 (no energy model), the packet's next hop as it is, the flow id; each field
     followed by a space, as ns-2's sprintf leaves it."""
     m = _OLD_WITH_NT.match(line)
@@ -555,6 +603,9 @@ def _newtrace_line(line: str, flow_fid: list[str]) -> str:
     rtp = _OLD_RTP.match(proto)
     if rtp is not None and m["kind"] == "cbr":
         return out + f"-Pn cbr -Pi {rtp['seq']} -Pf {rtp['nf']} -Po {rtp['onf']} "
+    routing = _newtrace_routing(m["kind"], proto)
+    if routing is not None:
+        return out + routing
     if proto:
         raise ValueError(f"a protocol part the new format does not print here: {proto!r}")
     return out
@@ -1015,12 +1066,6 @@ class Translation:
             nodes.append(spec)
         self.scenario["nodes"] = nodes
         self.scenario["wireless"] = dict(model.radio["wireless"])
-        if model.newtrace and model.radio["routing"].get("protocol") != "dsdv":
-            raise Refusal(
-                f"use-newtrace with {model.radio['routing'].get('protocol', '?').upper()}: not "
-                "supported (the new format's routing-message fields, -P aodv / -P dsr); "
-                "supported: DSDV"
-            )
         if model.newtrace and model.hierarchical:
             raise Refusal("use-newtrace with hierarchical addresses: not supported")
         if model.hierarchical and any(n.info.get("mip") for n in model.nodes):

@@ -743,12 +743,38 @@ impl World {
         };
         // A packet received by unicast still carries the next hop its sender chose, this
         // node (ns-2 `hdr_cmn::next_hop_`), on the lines above the MAC: as it arrives, and
-        // if routing drops it before choosing another (`D RTR NRTE`).
+        // if routing drops it before choosing another (`D RTR NRTE`); a DSDV update or DSR
+        // route request received by broadcast carries the IP_BROADCAST (-1) its sender set
+        // (DSDV_Agent::sendOutBCastPkt, DSRAgent::sendOutRtReq). A packet that came
+        // by no frame (its node's own, handed to routing) has none yet (-2).
         let received = event == 'r' || event == 'D';
-        let next_hop = if received && layer != "MAC" && next_hop == -2 && mac.ra == own_mac {
-            node
+        let by_frame = mac.ether_type != 0;
+        let next_hop = if received && layer != "MAC" && next_hop == -2 && by_frame {
+            if mac.ra == own_mac {
+                node
+            } else if mac.ra == -1
+                && matches!(
+                    &p.payload,
+                    Payload::Control(
+                        ControlMessage::DsdvUpdate { .. } | ControlMessage::DsrRouteRequest { .. }
+                    )
+                )
+            {
+                -1
+            } else {
+                next_hop
+            }
         } else {
             next_hop
+        };
+        // ns-2's AODV never sets a route request's next hop (Packet::alloc leaves -2, kept
+        // on every hop: AODV::sendRequest, forward of a broadcast) and sets an error's to 0
+        // (AODV::sendError); only the new format prints it (`-Hd`), the old one's IP part
+        // prints a negative next hop as 0.
+        let next_hop = match &p.payload {
+            Payload::Control(ControlMessage::AodvRreq { .. }) => -2,
+            Payload::Control(ControlMessage::AodvRerr { .. }) => 0,
+            _ => next_hop,
         };
         let kind = cap.type_name(p);
         let Some(out) = cap.wireless_trace() else {
