@@ -99,6 +99,11 @@ class Simulation:
         """Flow ``flow``'s state now (see ``ternsim.Simulation.flow``)."""
     def set_tcp_window(self, flow: int, window: int) -> None:
         """A TCP flow's receiver window (ns-2 ``window_``) from now on."""
+    def set_telnet_interval(self, flow: int, interval_s: float) -> None:
+        """A Telnet application's mean gap (ns-2 ``interval_``, seconds) from now on."""
+    def replay_ns2_default_rng(self, seed: int, skip: int) -> int:
+        """RED's early tests and Telnet's gaps draw from ns-2's default RNG seeded ``seed``
+        after ``skip`` draws; returns the number of RED queues."""
     def reset_node(self, node: str) -> None:
         """Resets the node called ``node`` now: its 802.11 interface queue is flushed."""
     def start_flow(self, flow: int) -> None:

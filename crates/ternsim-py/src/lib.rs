@@ -478,10 +478,18 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
-    /// RED's early tests draw from ns-2's default RNG (`seed`, after `skip` draws).
-    fn red_ns2_rng(&mut self, seed: u32, skip: u64) -> PyResult<usize> {
+    /// RED's early tests and Telnet's gaps draw from ns-2's default RNG (`seed`, after
+    /// `skip` draws).
+    fn replay_ns2_default_rng(&mut self, seed: u32, skip: u64) -> PyResult<usize> {
         self.live()?
-            .red_ns2_rng(seed, skip)
+            .replay_ns2_default_rng(seed, skip)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// A Telnet application's `interval_` from now on (seconds).
+    fn set_telnet_interval(&mut self, flow: usize, interval_s: f64) -> PyResult<()> {
+        self.live()?
+            .set_telnet_interval(flow, interval_s)
             .map_err(PyValueError::new_err)
     }
 

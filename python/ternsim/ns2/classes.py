@@ -38,6 +38,8 @@ PARENT: dict[str, str | None] = {
     "Agent/MIPMH": "Agent",
     "Application": None,
     "Application/FTP": "Application",
+    # apps/telnet.cc: a packet to its TCP agent after exponential gaps of mean interval_.
+    "Application/Telnet": "Application",
     "Application/Traffic": "Application",
     "Application/Traffic/CBR": "Application/Traffic",
     "Application/Traffic/Exponential": "Application/Traffic",
@@ -338,6 +340,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "home_agent_": "-1",
     },
     "Application/FTP": {},
+    "Application/Telnet": {"interval_": "1.0"},
     "Application/Traffic/CBR": {
         "rate_": "448Kb",
         "packetSize_": "210",

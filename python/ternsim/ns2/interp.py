@@ -172,7 +172,7 @@ class _Session:
             "not supported; supported: Simulator, new, Class and the classes "
             "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
             "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Agent/Ping, "
-            "Application/FTP, "
+            "Application/FTP, Application/Telnet, "
             "Application/Traffic/{CBR,Exponential,Pareto}; for wireless scripts create-god, "
             "God, ns-random, Topography, Channel/WirelessChannel, Propagation/{TwoRayGround,"
             "FreeSpace,Shadowing} and the class variables of " + ", ".join(classes.WIRELESS_VARS)
@@ -242,9 +242,9 @@ class _Session:
         # Nothing was refused: ns-2's own lines so far go out.
         model.messages.start()
         model.live = LiveState(sim._sim, self.translation.ends, self.objects)
-        red_draws = self.translation.red_ns2_draws()
-        if red_draws is not None:
-            sim._sim.red_ns2_rng(*red_draws)
+        draws = self.translation.default_rng_draws()
+        if draws is not None:
+            sim._sim.replay_ns2_default_rng(*draws)
         model.var_traces.start(model.live)
         #: Per ping flow of the script: its agents' `recv` runs as each reply arrives.
         if any(model.o.builtin_base(s.cls) == "Agent/Ping" for s, _ in self.translation.ends):

@@ -181,6 +181,8 @@ class LiveState:
     def write(self, o: Obj, var: str, value: str) -> bool:
         """Applies ``$o set var value`` during the run; False when ``var`` is not a live
         variable of ``o`` (the caller then refuses it)."""
+        if self.o.builtin_base(o.cls) == "Application/Telnet" and var == "interval_":
+            return self._telnet_interval(o, value)
         table = self._table(o)
         if table is None or o.name not in self.role:
             return False
@@ -198,3 +200,18 @@ class LiveState:
             self.offset[(o.name, var)] = (self._state(flow)[key], float(value))
             return True
         return False
+
+    def _telnet_interval(self, app: Obj, value: str) -> bool:
+        """``$telnet set interval_ X`` during the run: the next gap it draws has mean X
+        (ns-2's pending timer keeps its time)."""
+        agent = app.info.get("agent")
+        if agent is None or agent.name not in self.role:
+            return False
+        self.o.setvar(app, "interval_", value)
+        from .scenario import telnet_interval
+
+        interval = telnet_interval(app, self.o)
+        if self.final is None:
+            flow, _ = self.role[agent.name]
+            self.sim.set_telnet_interval(flow, interval)
+        return True

@@ -174,7 +174,10 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "SetCWRonRetransmit_": ("true", "no CWR on a retransmission"),
     "ecn_syn_": ("false", "ECN-capable SYN/ACKs"),
     "QOption_": ("0", "the quiescence option, modelled for Agent/TCP only"),
-    "control_increase_": ("0", "increase limited by the sending rate, for Agent/TCP only"),
+    "control_increase_": (
+        "0",
+        "increase limited by the sending rate, for Agent/TCP, /Reno, /Newreno, /Sack1 only",
+    ),
     "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),
     "windowInitOption_": ("1", "an initial window chosen from the segment size"),
     "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
@@ -222,6 +225,13 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     if var in _TAHOE_ONLY and base == "Agent/TCP":
         # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
         return None
+    if var == "control_increase_" and base in (
+        "Agent/TCP/Reno",
+        "Agent/TCP/Newreno",
+        "Agent/TCP/Sack1",
+    ):
+        # Read in `recv_newack_helper`, which these share with Agent/TCP.
+        return None
     if var == "windowInitOption_" and _same_value(value, "2"):
         # The initial window from the segment size (TCP_OPTIONS; FULL_TCP_SHARED).
         return None
@@ -256,6 +266,7 @@ SINK_OPTIONS: dict[str, tuple[str, Any]] = {
 }
 
 _APP_VARS = {
+    "Application/Telnet": ("interval_",),
     "Application/Traffic/CBR": ("rate_", "packetSize_", "interval_", "random_", "maxpkts_"),
     "Application/Traffic/Exponential": ("rate_", "packetSize_", "burst_time_", "idle_time_"),
     "Application/Traffic/Pareto": (
@@ -399,6 +410,23 @@ def red_queue(o: Any, queue: Obj, link: Any) -> dict[str, Any]:
         "use_mark_p": flag("use_mark_p_"),
         **extra,
     }
+
+
+def telnet_interval(app: Obj, o: Any) -> float:
+    """A Telnet application's `interval_` in seconds, refused when 0 (ns-2 then draws its
+    gaps from tcplib's telnet distribution, `tcp/tcplib-telnet.cc`, which ternsim does not
+    model)."""
+    text = o.getvar(app, "interval_")
+    try:
+        interval = classes.seconds(text)
+    except ValueError:
+        raise Refusal(f"Application/Telnet interval_ {text}: not a time") from None
+    if not interval > 0:
+        raise Refusal(
+            f"Application/Telnet interval_ {text} (gaps from tcplib's telnet distribution): "
+            "not supported; supported: interval_ > 0 (exponential gaps of that mean)"
+        )
+    return interval
 
 
 def settable(base: str) -> set[str]:
@@ -989,25 +1017,28 @@ class Translation:
             if a.info["node"] is not None and classes.is_a(o.builtin_base(a.cls), "Agent/TCP")
         )
 
-    def red_ns2_draws(self) -> tuple[int, int] | None:
-        """(seed, draws to skip) when the RED queues' early tests can take ns-2's own
-        numbers: ns-2 draws one uniform per test from its default RNG, after the TCP agents'
-        `boot_time_` draws. When the RED queues are the only thing drawing from it during the
-        run (a wired script, no drawing error model, no random CBR, Exponential or Pareto
-        source, no SFQ, no draw by the script itself), the core's RED queues share a copy of
-        that generator and each test meets ns-2's number: the run is ns-2's, drops and all.
-        Otherwise None (ternsim's own stream per queue; statistical agreement)."""
+    def default_rng_draws(self) -> tuple[int, int] | None:
+        """(seed, draws to skip) when the draws ns-2 makes from its default RNG during the
+        run can take ns-2's own numbers: one uniform per RED early test, one per Telnet gap,
+        after the TCP agents' `boot_time_` draws. When the RED queues and the Telnet
+        applications are the only things drawing from it during the run (a wired script, no
+        drawing error model, no random CBR, Exponential or Pareto source, no SFQ, no draw by
+        the script itself), the core's RED queues and Telnet applications share a copy of
+        that generator and each draw meets ns-2's number: the run is ns-2's, drops and all.
+        Otherwise None (ternsim's own stream per queue and application; statistical
+        agreement)."""
         model = self.model
         queues = [model.o.builtin_base(q.cls) for link in model.links for q in link.queues]
+        telnets = any(f.get("app", {}).get("kind") == "telnet" for f in self.flows)
         if (
-            "Queue/RED" not in queues
+            ("Queue/RED" not in queues and not telnets)
             or "Queue/SFQ" in queues
             or self._drawing_error_models()
             or not self._default_rng_replayable()
         ):
             return None
         # A FullTcp opener's start draws too (`advance_bytes` resets it): counted when every
-        # such start comes at the first instant anything starts, before any RED test.
+        # such start comes at the first instant anything starts, before any other draw.
         starts = self._full_start_times
         if starts and max(starts) > self._first_start:
             return None
@@ -1194,10 +1225,13 @@ class Translation:
             self.flow_events.append(event)
         peer_base = o.builtin_base(peer.cls)
         if base in TCP_VARIANTS:
-            if app is not agent and app_base != "Application/FTP":
+            if app is not agent and app_base not in ("Application/FTP", "Application/Telnet"):
                 raise Refusal(
-                    f"{app_base} over {base}: not supported; supported over TCP: Application/FTP"
+                    f"{app_base} over {base}: not supported; supported over TCP: "
+                    "Application/FTP, Application/Telnet"
                 )
+            if app_base == "Application/Telnet":
+                flow["app"] = {"kind": "telnet", "interval": _secs(telnet_interval(app, o))}
             if not classes.is_a(peer_base, "Agent/TCPSink"):
                 raise Refusal(f"{base} connected to {peer_base}: needs an Agent/TCPSink")
             sack_sink = "Sack1" in peer_base

@@ -1623,7 +1623,7 @@ class Model:
             raise Refusal(
                 f"setting {var} of {self.o.builtin_base(o.cls)} during the run: not supported; "
                 "supported: window_ of a TCP agent, bytes_ of a TCPSink, bytes_, npkts_ and "
-                "nlost_ of a LossMonitor"
+                "nlost_ of a LossMonitor, interval_ of a Telnet application"
             )
         from .scenario import TCP_UNMODELLED, red_refusal, settable, unmodelled_value
 
@@ -1718,13 +1718,6 @@ class Model:
         if not args:
             raise Refusal("attach-app: give an application class")
         cls = f"Application/{args[0]}"
-        if args[0] == "Telnet":
-            raise Refusal(
-                "attach-app Telnet: not supported (ns-2's Application/Telnet, which sends a "
-                "packet after exponential gaps of interval_ from ns-2's default RNG or, with "
-                "interval_ 0, after gaps from tcplib's telnet table, is not modelled); "
-                "supported: attach-app FTP"
-            )
         if not self.o.known(cls):
             raise Refusal(f"attach-app {args[0]}: not supported")
         app = self.o.create(cls)

@@ -1,13 +1,15 @@
 //! Applications: FTP bulk transfer and a trace-driven source ([`trace_source`]) that drive TCP
 //! senders; the ns-2 traffic generators CBR ([`cbr`]) and Exponential/Pareto on/off
 //! ([`onoff`]), handled through one type ([`traffic::TrafficSource`]); and the ns-2 UDP agent
-//! with per-flow datagram statistics ([`udp`]); ns-2's ping agent ([`ping`]).
+//! with per-flow datagram statistics ([`udp`]); ns-2's ping agent ([`ping`]) and its Telnet
+//! application over TCP ([`telnet`]).
 
 pub mod cbr;
 pub mod cbrgen;
 pub mod connection_file;
 pub mod onoff;
 pub mod ping;
+pub mod telnet;
 pub mod trace_source;
 pub mod traffic;
 pub mod udp;
@@ -15,6 +17,7 @@ pub mod udp;
 pub use cbr::{Cbr, CbrConfig, CbrPacing};
 pub use onoff::{OnOff, OnOffConfig, OnOffLaw};
 pub use ping::{Echo, PingAgent, PingResult};
+pub use telnet::Telnet;
 pub use trace_source::{parse_app_trace, AppWrite, ByteToPacket};
 pub use traffic::{TrafficConfig, TrafficSource};
 pub use udp::{DatagramStats, UdpAgent, UdpDatagram};

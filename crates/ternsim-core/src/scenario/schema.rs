@@ -940,6 +940,9 @@ pub enum AppSpec {
         #[serde(default)]
         shape: Option<f64>,
     },
+    /// A Telnet session over TCP (ns-2 `Application/Telnet` with `interval_` > 0): one
+    /// packet to the TCP agent after each exponentially distributed gap of mean `interval`.
+    Telnet { interval: Duration },
     /// A ping flow's agents (`transport = "ping"`, ns-2 `Agent/Ping`): the bytes of the
     /// source's packets (`packet_size`, default 64 B, ns-2's `packetSize_`) and of the
     /// destination's (`reply_size`, default the same); the source pings every `interval`
@@ -1066,7 +1069,7 @@ pub struct TcpOptions {
     /// without `qoption` it changes nothing, as in ns-2).
     pub rtt_counter: Option<bool>,
     /// A new ACK opens the window only while the window limits the sender (ns-2
-    /// `control_increase_`, default false; Tahoe only).
+    /// `control_increase_`, default false; the AIMD variants: tahoe, reno, newreno, sack).
     pub control_increase: Option<bool>,
     /// ns-2's RTT estimator gains and RTO weight (`T_SRTT_BITS` 3, `T_RTTVAR_BITS` 2,
     /// `rttvar_exp_` 2): srtt gain 2^-srtt_bits, rttvar gain 2^-rttvar_bits, RTO = srtt +

@@ -31,6 +31,9 @@ impl World {
             FlowAgents::Tcp(_) => {}
         }
         let t = split(&mut self.flows[f]).0;
+        if t.telnet.is_some() {
+            return self.start_telnet(now, f);
+        }
         if t.running {
             return;
         }
@@ -72,6 +75,13 @@ impl World {
             // A stop before any start changes nothing: the first start offers the flow's
             // data as configured (ns-2's FTP `start` offers unlimited data whatever a stop
             // before it did).
+            // A Telnet application stops its timer; what it handed the agent still goes.
+            FlowAgents::Tcp(t) if t.telnet.is_some() => {
+                t.running = false;
+                if let Some((telnet, _)) = t.telnet.as_mut() {
+                    telnet.stop();
+                }
+            }
             FlowAgents::Tcp(t) if !t.started => {}
             FlowAgents::Tcp(t) => {
                 t.running = false;
@@ -154,6 +164,75 @@ impl World {
         self.tcp_out.clear();
         tcp.sender.add_app_packets(now, more, &mut self.tcp_out);
         self.after_sender(now, f);
+    }
+
+    /// A uniform draw for flow `f`'s Telnet gap: ns-2's default RNG when it is replayed,
+    /// else the flow's own stream.
+    fn telnet_uniform(&mut self, f: usize) -> f64 {
+        if let Some(shared) = &self.ns2_default_rng {
+            return shared
+                .lock()
+                .expect("the default RNG is used by one thread")
+                .ns2_uniform_double();
+        }
+        let t = split(&mut self.flows[f]).0;
+        t.telnet.as_mut().expect("a Telnet flow").1.uniform()
+    }
+
+    /// ns-2 `$telnet start`: the timer is drawn from now; the TCP agent sends nothing yet.
+    fn start_telnet(&mut self, now: SimTime, f: usize) {
+        let exact = self.exact_now(now);
+        let t = split(&mut self.flows[f]).0;
+        t.running = true;
+        let (telnet, _) = t.telnet.as_mut().expect("a Telnet flow");
+        if telnet.due().is_some() {
+            telnet.start(exact, || unreachable!("a pending timer draws nothing"));
+            return;
+        }
+        let u = self.telnet_uniform(f);
+        let t = split(&mut self.flows[f]).0;
+        let (telnet, _) = t.telnet.as_mut().expect("a Telnet flow");
+        if let Some(at) = telnet.start(exact, || u) {
+            self.sched
+                .schedule_exact(SimTime::from_secs_f64(at), at, Event::TelnetDue(f as u32));
+        }
+    }
+
+    /// ns-2 `TelnetApp::timeout`: while running, one packet to the agent (`sendmsg` of its
+    /// `size_`, then `send_much`), then the next gap.
+    pub(super) fn on_telnet_due(&mut self, now: SimTime, f: usize) {
+        let exact = self.sched.now_exact();
+        let t = split(&mut self.flows[f]).0;
+        let Some((telnet, _)) = t.telnet.as_mut() else {
+            return;
+        };
+        if telnet.due() != Some(exact) || !telnet.fire(exact) {
+            return;
+        }
+        t.started = true;
+        self.tcp_out.clear();
+        t.sender.produce(now, 1, true, &mut self.tcp_out);
+        self.after_sender(now, f);
+        let u = self.telnet_uniform(f);
+        let t = split(&mut self.flows[f]).0;
+        let (telnet, _) = t.telnet.as_mut().expect("a Telnet flow");
+        let at = telnet.rearm(exact, u);
+        self.sched
+            .schedule_exact(SimTime::from_secs_f64(at), at, Event::TelnetDue(f as u32));
+    }
+
+    /// The host set flow `f`'s Telnet `interval_`; false without a Telnet application.
+    pub(super) fn set_telnet_interval(&mut self, f: usize, interval_s: f64) -> bool {
+        match &mut self.flows[f].agents {
+            FlowAgents::Tcp(t) => match t.telnet.as_mut() {
+                Some((telnet, _)) => {
+                    telnet.set_interval(interval_s);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
     }
 
     pub(super) fn on_sender_timer(&mut self, now: SimTime, f: usize) {

@@ -104,6 +104,8 @@ enum Event {
     PingDue(u32),
     /// A node's DV periodic update is due (`$ns rtproto DV`).
     DvUpdate(u32),
+    /// A flow's Telnet application timer is due.
+    TelnetDue(u32),
     /// A FullTcp agent's delayed-ACK timer (flow, end 0 or 1); its retransmission timer is
     /// `SenderTimer` / `SinkTimer`. Two events, so that each timer keeps the exact time
     /// it was set for.
@@ -195,6 +197,9 @@ struct TcpAgents {
     started: bool,
     /// The application is sending (started and not stopped since).
     running: bool,
+    /// A Telnet application (ns-2 `Application/Telnet`), with the stream its gaps draw from
+    /// unless ns-2's default RNG is replayed ([`World::ns2_default_rng`]).
+    telnet: Option<(crate::app::Telnet, RandomStream)>,
 }
 
 enum FlowAgents {
@@ -314,6 +319,10 @@ struct World {
     radio_links: Vec<bool>,
     link_names: Vec<String>,
     flows: Vec<FlowRuntime>,
+    /// ns-2's default RNG, replayed for the run when the host asks (`ternsim ns2` on a
+    /// script whose draws it can follow): the Telnet applications' gaps draw from it, in
+    /// event order, as the RED queues' early tests do.
+    ns2_default_rng: Option<std::sync::Arc<std::sync::Mutex<crate::sim::mrg32k3a::Mrg32k3a>>>,
     events: Vec<crate::scenario::validate::ResolvedEvent>,
     traces: TraceSet,
     accounting: Accounting,
@@ -587,6 +596,7 @@ impl World {
                     sink,
                     app_bytes,
                     app_trace,
+                    telnet_interval_s,
                 } => {
                     let mut rng = RandomStream::named(seed, &format!("flow/{}/tcp", f.name));
                     // ns-2 draws a per-agent "boot time" in [0, tick) that phases its RTT clock.
@@ -596,9 +606,14 @@ impl World {
                     let drawn = SimTime(rng.below(tick.max(1)));
                     let phase = tcp.rto.tick_phase.unwrap_or(drawn);
                     let mut sender = TcpSender::new(**tcp, phase);
-                    sender.set_app_packets(match app_trace {
-                        Some(_) => Some(0),
-                        None => FtpBulk { bytes: *app_bytes }.packets(tcp.packet_size),
+                    // A trace-driven or Telnet application offers nothing until it writes.
+                    sender.set_app_packets(match (app_trace, telnet_interval_s) {
+                        (Some(_), _) | (_, Some(_)) => Some(0),
+                        (None, None) => FtpBulk { bytes: *app_bytes }.packets(tcp.packet_size),
+                    });
+                    let telnet = telnet_interval_s.map(|s| {
+                        let rng = RandomStream::named(seed, &format!("flow/{}/telnet", f.name));
+                        (crate::app::Telnet::new(s), rng)
                     });
                     nodes[f.src].bind(port, Agent::TcpSender(i as u32));
                     nodes[f.dst].bind(port, Agent::TcpSink(i as u32));
@@ -611,6 +626,7 @@ impl World {
                         app_packets: ByteToPacket::default(),
                         started: false,
                         running: false,
+                        telnet,
                     }))
                 }
                 FlowTransport::FullTcp {
@@ -723,6 +739,7 @@ impl World {
             radio_links: vec![false; sc.links.len()],
             link_names: sc.links.iter().map(|l| l.name.clone()).collect(),
             flows,
+            ns2_default_rng: None,
             events: sc.events.clone(),
             traces: TraceSet::from_spec(&sc.traces),
             accounting: Accounting::default(),
@@ -850,6 +867,7 @@ impl World {
                 Event::FlowStart(f) => self.start_flow(now, f as usize),
                 Event::FlowStop(f) => self.stop_flow(f as usize),
                 Event::AppWrite(f) => self.on_app_write(now, f as usize),
+                Event::TelnetDue(f) => self.on_telnet_due(now, f as usize),
                 Event::UdpSend(f) => self.on_udp_send(now, f as usize),
                 Event::RoutingTimer(n) => self.on_routing_timer(now, NodeId(n)),
                 Event::Scheduled(i) => self.on_scheduled(now, i as usize),

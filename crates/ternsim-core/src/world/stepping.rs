@@ -258,6 +258,25 @@ impl Simulation {
         }
     }
 
+    /// Sets flow `flow`'s Telnet application's mean gap (ns-2 `$telnet set interval_ X` in
+    /// a callback): the next gap drawn uses it.
+    pub fn set_telnet_interval(&mut self, flow: usize, interval_s: f64) -> Result<(), String> {
+        if !(interval_s > 0.0 && interval_s.is_finite()) {
+            return Err(format!(
+                "interval_ {interval_s}: allowed > 0 (ns-2's interval_ 0, tcplib's telnet \
+                 distribution, is not modelled)"
+            ));
+        }
+        if flow >= self.world.flows.len() {
+            return Err(format!("no flow {flow}"));
+        }
+        if self.world.set_telnet_interval(flow, interval_s) {
+            Ok(())
+        } else {
+            Err(format!("flow {flow} has no Telnet application"))
+        }
+    }
+
     /// Starts flow `flow`'s application now (ns-2 `$app start` in a callback); a flow stopped
     /// before starts again (a TCP flow then offers unlimited data, as ns-2's FTP `start`
     /// does; a CBR source sends its first packet at once). Starting a running flow does
@@ -347,11 +366,12 @@ impl Simulation {
         Err(format!("no wired link {link} direction {dir}"))
     }
 
-    /// Every RED queue's early test draws from ns-2's default RNG (MRG32k3a seeded `seed`
-    /// as ns-2 seeds it) after its first `skip` draws, one generator for all queues in the
-    /// order the tests happen, as in an ns-2 run where nothing else draws from it during
-    /// the run. Returns the number of RED queues.
-    pub fn red_ns2_rng(&mut self, seed: u32, skip: u64) -> Result<usize, String> {
+    /// ns-2's default RNG (MRG32k3a seeded `seed` as ns-2 seeds it) after its first `skip`
+    /// draws, replayed for the run: every RED queue's early test and every Telnet
+    /// application's gap draws from it, one generator for all in the order the draws
+    /// happen, as in an ns-2 run where nothing else draws from it during the run. Returns
+    /// the number of RED queues.
+    pub fn replay_ns2_default_rng(&mut self, seed: u32, skip: u64) -> Result<usize, String> {
         if seed == 0 {
             return Err("seed: allowed >= 1 (ns-2 takes 0 as a clock seed)".into());
         }
@@ -360,6 +380,7 @@ impl Simulation {
             rng.ns2_uniform_double();
         }
         let shared = std::sync::Arc::new(std::sync::Mutex::new(rng));
+        self.world.ns2_default_rng = Some(std::sync::Arc::clone(&shared));
         let mut queues = 0;
         for w in self.world.devices.iter_mut().filter_map(|d| d.wired_mut()) {
             if w.use_ns2_rng(&shared) {

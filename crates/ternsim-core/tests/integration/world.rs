@@ -96,6 +96,34 @@ fn a_trace_driven_application_sends_what_its_trace_lists() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A Telnet source (ns-2 `Application/Telnet`): one 1000-byte packet after each exponential
+/// gap of mean 0.1 s, a Poisson process of rate 10/s. Stopped at 500 s, it hands the agent a
+/// Poisson count of mean 5000 (standard deviation 70.7), every one delivered over the idle
+/// path; the count lies within 4 standard deviations for any seed but a one in 15,000.
+#[test]
+fn a_telnet_source_sends_a_poisson_count_of_packets() {
+    let text = two_nodes(
+        "10ms",
+        "stop = \"500s\"\napp = { kind = \"telnet\", interval = \"100ms\" }\noptions = { packet_size = \"1000B\" }",
+    )
+    .replace("duration = \"20s\"", "duration = \"600s\"");
+    let sc = from_toml(&text).unwrap();
+    for seed in [1, 2] {
+        let f = &run(&sc, seed).summary.flows[0];
+        assert_eq!(f.delivered_bytes % 1000, 0);
+        let packets = f.delivered_bytes / 1000;
+        assert!(
+            packets.abs_diff(5000) < 283,
+            "seed {seed}: {packets} packets"
+        );
+        assert_eq!(f.timeouts, 0);
+    }
+    let zero = from_toml(&text.replace("\"100ms\"", "\"0s\"")).unwrap_err();
+    assert_eq!(zero.path, "flows.0.app.interval");
+    let sized = from_toml(&text.replace("stop = \"500s\"", "bytes = \"10kB\"")).unwrap_err();
+    assert_eq!(sized.path, "flows.0.bytes");
+}
+
 /// host --(10 Mb/s, 10 ms)-- rnc ==(DCH: 384 kb/s down 10 ms TTI, 64 kb/s up 20 ms TTI,
 /// 40-octet PDU payload, no Iub delay)== ue. One 512-byte segment after the SYN.
 ///

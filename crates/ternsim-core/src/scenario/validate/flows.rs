@@ -158,8 +158,27 @@ fn tcp_transport(
     };
     apply_tcp_options("tcp_defaults", &spec.tcp_defaults, &mut tcp, &mut sink)?;
     apply_tcp_options(&at("options"), &f.options, &mut tcp, &mut sink)?;
+    let telnet_interval_s = match &f.app {
+        Some(AppSpec::Telnet { interval }) => {
+            if interval.0 == SimTime::ZERO {
+                return Err(ScenarioError::at(
+                    at("app.interval"),
+                    "allowed: > 0 (ns-2's interval_ 0, tcplib's telnet distribution, is not \
+                     modelled)",
+                ));
+            }
+            if f.bytes.is_some() {
+                return Err(ScenarioError::at(
+                    at("bytes"),
+                    "a Telnet application sends a packet per gap until it stops; remove `bytes`",
+                ));
+            }
+            Some(interval.0.as_secs_exact())
+        }
+        _ => None,
+    };
     let app_trace = match &f.app {
-        None | Some(AppSpec::Ftp) => None,
+        None | Some(AppSpec::Ftp) | Some(AppSpec::Telnet { .. }) => None,
         Some(AppSpec::Trace { file }) => {
             if f.bytes.is_some() {
                 return Err(ScenarioError::at(
@@ -181,7 +200,7 @@ fn tcp_transport(
         Some(_) => {
             return Err(ScenarioError::at(
                 at("app.kind"),
-                "CBR and on/off sources run over UDP; allowed over TCP: ftp, trace \
+                "CBR and on/off sources run over UDP; allowed over TCP: ftp, trace, telnet \
                  (or set transport = \"udp\")",
             ))
         }
@@ -191,6 +210,7 @@ fn tcp_transport(
         sink,
         app_bytes: f.bytes.map(|b| b.0),
         app_trace,
+        telnet_interval_s,
     })
 }
 

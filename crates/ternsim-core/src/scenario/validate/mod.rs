@@ -160,6 +160,9 @@ pub enum FlowTransport {
         app_bytes: Option<u64>,
         /// For a trace-driven application: its writes, offsets from `start`.
         app_trace: Option<Vec<AppWrite>>,
+        /// For a Telnet application (ns-2 `Application/Telnet`): its mean gap between
+        /// packets in seconds.
+        telnet_interval_s: Option<f64>,
     },
     Udp {
         traffic: TrafficSpec,

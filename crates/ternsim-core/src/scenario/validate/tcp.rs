@@ -146,14 +146,21 @@ pub(super) fn apply_tcp_options(
         }
         cfg.slow_start_restart = v;
     }
+    // ns-2 reads `control_increase_` in `recv_newack_helper`, which Agent/TCP, Reno,
+    // NewReno and Sack1 share (Vegas opens its window its own way).
+    if let Some(v) = opts.control_increase {
+        if v && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
+            return Err(ScenarioError::at(
+                at("control_increase"),
+                "true is modelled for the AIMD variants only (ns-2 Vegas opens its window its \
+                 own way)",
+            ));
+        }
+        cfg.control_increase = v;
+    }
     for (key, value, slot) in [
         ("qoption", opts.qoption, &mut cfg.qoption),
         ("rtt_counter", opts.rtt_counter, &mut cfg.rtt_counter),
-        (
-            "control_increase",
-            opts.control_increase,
-            &mut cfg.control_increase,
-        ),
     ] {
         if let Some(v) = value {
             if v && cfg.variant != TcpVariant::Tahoe {
