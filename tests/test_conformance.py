@@ -481,6 +481,8 @@ VALIDATION_PASSES = [
     ("ecn-ack", "synack2_fulltcp"),
     ("ecn-ack", "synack2a_fulltcp"),
     ("ecn-ack", "synack2b_fulltcp"),
+    # ... and a one-way TCPSink's ecn_syn_: its answer to the ECN setup ECN-capable.
+    ("ecn-ack", "synack2"),
     # max_connects_: the sixth SYN is not sent, the connection given up.
     ("ecn-ack", "synack-5-maxconnect"),
     # FullTcp's ECN over RED marks with losses (Sack, NewReno with old_ecn_, which FullTcp

@@ -222,6 +222,9 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     if var == "numdupacksFrac_" and base == "Agent/TCP/Sack1" and not _same_value(value, "0"):
         # Sack1's duplicate-ACK threshold from the window (TCP_OPTIONS `dupack_frac`).
         return None
+    if var == "ecn_syn_" and classes.is_a(base, "Agent/TCPSink"):
+        # The sink's ECN-capable answer to the ECN setup (SINK_OPTIONS).
+        return None
     if var in _TAHOE_ONLY and base == "Agent/TCP":
         # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
         return None
@@ -263,6 +266,7 @@ SINK_OPTIONS: dict[str, tuple[str, Any]] = {
     "RFC2581_immediate_ack_": ("gap_immediate_ack", classes.boolean),
     "ts_echo_bugfix_": ("ts_echo_bugfix", classes.boolean),
     "ts_echo_rfc1323_": ("ts_echo_rfc1323", classes.boolean),
+    "ecn_syn_": ("sink_ecn_syn", classes.boolean),
 }
 
 _APP_VARS = {
@@ -458,7 +462,7 @@ def settable(base: str) -> set[str]:
         if base.endswith("DelAck"):
             out.add("interval_")
         # Read from the sink object when the flow is built (SINK_OPTIONS).
-        out |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
+        out |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_", "ecn_syn_"}
         if "Sack1" in base:
             out.add("maxSackBlocks_")
     elif base in ("Agent/UDP", "Agent/Ping"):

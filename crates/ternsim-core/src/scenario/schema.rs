@@ -1047,6 +1047,9 @@ pub struct TcpOptions {
     /// The sink takes the timestamp to echo from the segment right after its last ACK (ns-2
     /// `ts_echo_rfc1323_`, default false).
     pub ts_echo_rfc1323: Option<bool>,
+    /// The sink answers the ECN setup (packet 0) with an ECN-capable ACK (ns-2 TCPSink
+    /// `ecn_syn_`, default false).
+    pub sink_ecn_syn: Option<bool>,
     /// Restart the retransmission timer after a new ACK's RTT sample (ns-2 `timerfix_`,
     /// default true) or before it (false).
     pub timer_fix: Option<bool>,

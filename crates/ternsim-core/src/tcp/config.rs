@@ -434,6 +434,9 @@ pub struct SinkConfig {
     /// Take the timestamp to echo from the segment that follows the last ACK exactly (ns-2
     /// `ts_echo_rfc1323_`, default false).
     pub ts_echo_rfc1323: bool,
+    /// Answer the ECN setup (packet 0) with an ECN-capable ACK, which a queue on the way
+    /// back may mark (ns-2 TCPSink `ecn_syn_`, default false; RFC 5562's ECN+).
+    pub ecn_syn: bool,
 }
 
 impl Default for SinkConfig {
@@ -448,6 +451,7 @@ impl Default for SinkConfig {
             gap_immediate_ack: true,
             ts_echo_bugfix: true,
             ts_echo_rfc1323: false,
+            ecn_syn: false,
         }
     }
 }

@@ -23,8 +23,9 @@
 //! With `old_ecn_` the window opens on an ECN-Echo ACK that follows another new ACK with
 //! ECN-Echo (`ecn_burst_`), so only the first of a run holds it.
 //!
-//! Not modelled (refused by the front ends): `SetCWRonRetransmit_` false, the sink's `ecn_syn_`, the Vegas
-//! family.
+//! Not modelled (refused by the front ends): `SetCWRonRetransmit_` false, the Vegas family.
+//! The sink's `ecn_syn_` (its answer to the setup ECN-capable) is the sink's
+//! (`super::sink`).
 //!
 //! Plain values below the connection, which owns an [`EcnState`]; the reaction itself is in
 //! `super::recovery::base::ecn_echo`.

@@ -345,7 +345,8 @@ impl TcpSink {
     /// CWR on either ends the echoing, a congestion-experienced mark on an ECN-capable one
     /// starts it (the later wins), and ECN-Echo is set while it lasts on the ACK of an
     /// ECN-capable segment; the ECN setup (ECN-Echo on a segment that is not ECN-capable,
-    /// ns-2's packet 0) is always answered with ECN-Echo.
+    /// ns-2's packet 0) is always answered with ECN-Echo, in an ECN-capable ACK with
+    /// `ecn_syn`.
     fn ecn_echo(&mut self, echo: Echo, held: Option<Echo>) -> EcnFlags {
         let both = [Some(echo), held];
         let any = |f: &dyn Fn(&Echo) -> bool| both.iter().flatten().any(f);
@@ -361,6 +362,7 @@ impl TcpSink {
         }
         if any(&|e| !e.ecn.ect && e.ecn.ece) {
             ack.ece = true;
+            ack.ect = self.cfg.ecn_syn;
         }
         ack
     }
@@ -962,6 +964,34 @@ mod tests {
             assert_eq!(out.acks.len(), 1);
             assert_eq!(out.acks[0].ecn.ece, ece, "ACK of {seq}");
             assert!(!out.acks[0].ecn.ect && !out.acks[0].ecn.ce);
+        }
+    }
+
+    /// `ecn_syn` (ns-2 TCPSink `ecn_syn_`): the answer to the ECN setup, and only it, is
+    /// ECN-capable; the ACKs of ECN-capable data are not (ns-2 sets `ect` on none of them).
+    #[test]
+    fn with_ecn_syn_only_the_answer_to_the_setup_is_ecn_capable() {
+        for ecn_syn in [false, true] {
+            let mut s = TcpSink::new(SinkConfig {
+                ecn_syn,
+                ..SinkConfig::default()
+            });
+            let mut out = SinkOutput::default();
+            for seq in 0..3 {
+                let mut d = seg(seq, 10 * seq as u64);
+                d.ecn = EcnFlags {
+                    ect: seq != 0,
+                    ce: false,
+                    ece: seq == 0,
+                };
+                s.on_segment(t(10 * seq as u64), &d, &mut out);
+            }
+            let bits: Vec<(bool, bool)> = out.acks.iter().map(|a| (a.ecn.ect, a.ecn.ece)).collect();
+            assert_eq!(
+                bits,
+                [(ecn_syn, true), (false, false), (false, false)],
+                "ecn_syn {ecn_syn}"
+            );
         }
     }
 

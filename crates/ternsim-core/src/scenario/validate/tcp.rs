@@ -315,6 +315,9 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.ts_echo_rfc1323 {
         sink.ts_echo_rfc1323 = v;
     }
+    if let Some(v) = opts.sink_ecn_syn {
+        sink.ecn_syn = v;
+    }
     if let Some(v) = opts.gap_immediate_ack {
         sink.gap_immediate_ack = v;
     }
