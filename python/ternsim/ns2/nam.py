@@ -309,24 +309,39 @@ _CMU = re.compile(
 )
 
 
+#: A line of the old CMU wireless trace without an IP header: an RTS, CTS or ACK frame
+#: (`[dur ra ta 0]` and nothing after) or an ARP packet (`------- [REQUEST 0/0 0/1]`).
+_CMU_NO_IP = re.compile(
+    r"^(?P<ev>[srfD]) (?P<time>\S+) _(?P<node>-?\d+)_ (?P<layer>\S+)\s+\S+ (?P<uid>\d+) "
+    r"(?P<kind>\S+) (?P<size>\d+) \[[^]]*\]\s*(?:------- \[(?:REQUEST|REPLY) [^]]*\])?\s*$"
+)
+
+
 def wireless_packet_lines(line: str) -> list[str]:
     """The nam lines ns-2's CMUTrace::nam_format (trace/cmu-trace.cc) writes for one line of
-    the old wireless trace: a send becomes `+` (with a trailing space), `-` and `h`; a drop
-    `d`; a router's reception only when the packet is broadcast. `-d` is the packet's next
-    hop: -1 for an agent's send and for broadcasts, the receiving node for an agent's
-    reception, otherwise the trace line's next hop (which prints "none" as 0, so a packet
-    with no next hop yet shows node 0 where ns-2's nam line shows -1)."""
+    the old wireless trace, the MAC's RTS, CTS and ACK frames and ARP's packets included: a
+    send becomes `+` (with a trailing space), `-` and `h`; a drop `d`; a router's reception
+    only when the packet is broadcast. `-d` is the packet's next hop: -1 for the frames
+    without an IP header, for an agent's send and for broadcasts, the receiving node for an
+    agent's reception, otherwise the trace line's next hop (which prints "none" as 0, so a
+    packet with no next hop yet shows node 0 where ns-2's nam line shows -1)."""
     m = _CMU.match(line)
-    if m is None:
-        return []
-    ev, node, layer = m["ev"], int(m["node"]), m["layer"]
-    dst, hop = int(m["dst"]), int(m["hop"])
-    if ev == "r" and layer == "RTR" and dst != -1:
-        return []
-    if ev == "r" and layer == "AGT":
-        hop = node
-    elif (ev == "s" and layer == "AGT") or dst == -1 or (hop == 0 and node == 0):
-        hop = -1
+    if m is not None:
+        ev, node, layer = m["ev"], int(m["node"]), m["layer"]
+        dst, hop = int(m["dst"]), int(m["hop"])
+        if ev == "r" and layer == "RTR" and dst != -1:
+            return []
+        if ev == "r" and layer == "AGT":
+            hop = node
+        elif (ev == "s" and layer == "AGT") or dst == -1 or (hop == 0 and node == 0):
+            hop = -1
+    else:
+        # An RTS, CTS, ACK or ARP frame: the MAC made it (or ARP did) and set no next hop,
+        # which nam_format prints as -1.
+        m = _CMU_NO_IP.match(line)
+        if m is None:
+            return []
+        ev, node, layer, hop = m["ev"], int(m["node"]), m["layer"], -1
     common = (
         f"-t {m['time']} -s {node} -d {hop} -p {m['kind']} -e {m['size']} -c 2 -a 0 "
         f"-i {m['uid']} -k {layer:>3}"
