@@ -337,8 +337,9 @@ def wireless_packet_lines(line: str) -> list[str]:
             hop = -1
     else:
         # An RTS, CTS, ACK or ARP frame: the MAC made it (or ARP did) and set no next hop,
-        # which nam_format prints as -1.
-        m = _CMU_NO_IP.match(line)
+        # which nam_format prints as -1. (Under `use-newtrace` the core's line ends with the
+        # ` |NT ...` fields of the new format.)
+        m = _CMU_NO_IP.match(line.split(" |NT ", 1)[0])
         if m is None:
             return []
         ev, node, layer, hop = m["ev"], int(m["node"]), m["layer"], -1
