@@ -435,6 +435,8 @@ VALIDATION_PASSES = [
     ("sack-full", "sackB4"),
     # `sendmsg N MSG_EOF`: the FIN goes with the last data.
     ("full-fixes", "reno-msg_eof-fin"),
+    # FullTcp's timestamp option: echoed stamps, a sample per new ACK, 10 more header bytes.
+    ("full", "tsopt"),
     # The "simple" suites' trace: `trace-queue` of one node's links into out.tr, no trace-all.
     ("simple-full", "tahoe3"),
     # Class defaults of Agent/TFRC (not modelled) in the preamble; Reno with RED.

@@ -117,12 +117,16 @@ def test_fulltcp_scripts_give_ns2s_trace_byte_for_byte(tmp_path, name):
         ),
         ("$sink listen\n$tcp listen", "has no connection ternsim can open (both ends listen"),
         # ECN is modelled (ecn_, ecn_syn_, ecn_syn_wait_; old_ecn_, which ns-2's FullTcp
-        # never reads, is accepted); the traced variables but cwnd_ are not.
+        # never reads, is accepted) and so is timestamps_; the traced variables but cwnd_
+        # are not.
         (
             "$sink listen\n$tcp trace ssthresh_",
             "trace ssthresh_ of a FullTcp agent: not supported",
         ),
-        ("$sink listen\n$tcp set timestamps_ true", "timestamps_ 1 (the timestamp option)"),
+        (
+            "$sink listen\n$tcp set signal_on_empty_ true",
+            "signal_on_empty_ 1 (the done_data callback)",
+        ),
         ("$sink listen\n$tcp set pipectrl_ true", "pipectrl_ 1 (pipe-style send control)"),
         (
             "$sink listen\nAgent/TCP/FullTcp instproc done {} { puts done }",

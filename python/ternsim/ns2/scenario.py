@@ -59,6 +59,8 @@ FULL_TCP_SHARED = (
     "rttvar_exp_",
     "ecn_",
     "windowInitOption_",
+    "timestamps_",
+    "ts_option_size_",
 )
 
 #: FullTcp variable -> (`full_tcp` option, conversion).
@@ -87,7 +89,6 @@ FULL_TCP_OPTIONS: dict[str, tuple[str, Any]] = {
 FULL_TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "pipectrl_": ("0", "pipe-style send control"),
     "signal_on_empty_": ("0", "the done_data callback"),
-    "timestamps_": ("0", "the timestamp option"),
     # FullTcp/Sack's, modelled at their ns-default.tcl values only.
     "clear_on_timeout_": ("1", "a scoreboard kept over timeouts"),
     "sack_rtx_cthresh_": ("1", "another hole-fill threshold"),

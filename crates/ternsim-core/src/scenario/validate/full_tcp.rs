@@ -53,8 +53,6 @@ fn unread_key(o: &TcpOptions) -> Option<&'static str> {
         ("min_cwnd", o.min_cwnd.is_some()),
         ("pace_below_one", o.pace_below_one.is_some()),
         ("min_ssthresh", o.min_ssthresh.is_some()),
-        ("timestamps", o.timestamps.is_some()),
-        ("ts_option_size", o.ts_option_size.is_some()),
         ("ts_reset_rto", o.ts_reset_rto.is_some()),
         ("ts_echo_bugfix", o.ts_echo_bugfix.is_some()),
         ("ts_echo_rfc1323", o.ts_echo_rfc1323.is_some()),
@@ -121,6 +119,8 @@ fn end_config(
     c.delay_growth = tcp.delay_growth;
     c.delack_interval = sink.delack_interval;
     c.ecn = tcp.ecn;
+    c.timestamps = tcp.timestamps;
+    c.ts_option_size = tcp.ts_option_size;
     if tcp.old_ecn {
         return Err(ScenarioError::at(
             format!("{path}.old_ecn"),

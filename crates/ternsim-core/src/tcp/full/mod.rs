@@ -134,6 +134,12 @@ pub struct FullTcpConfig {
     /// a window of 2 then halved (1), 1 a window of 1 halved and a wait of one RTT, 2 a new
     /// (not ECN-capable) SYN/ACK and an initial window of 1.
     pub ecn_syn_wait: u32,
+    /// `timestamps_`: the timestamp option (RFC 7323 as ns-2's FullTcp runs it): each
+    /// segment carries its send time and the peer's `recent_`, `ts_option_size` more header
+    /// bytes; every new ACK gives an RTT sample, rounded to the nearest tick.
+    pub timestamps: bool,
+    /// `ts_option_size_` (bytes, 10).
+    pub ts_option_size: u32,
     pub rto: RtoConfig,
 }
 
@@ -178,6 +184,8 @@ impl FullTcpConfig {
             ecn: false,
             ecn_syn: false,
             ecn_syn_wait: 0,
+            timestamps: false,
+            ts_option_size: 10,
             rto,
         }
     }
@@ -327,6 +335,8 @@ pub struct FullTcpAgent {
     rcv_nxt: i64,
     irs: i64,
     last_ack_sent: i64,
+    /// The timestamp to echo (ns-2 `recent_`; RFC 7323 TS.Recent), zero after a reset.
+    recent: SimTime,
     rq: ReassemblyQueue,
     delack_at: Option<SimTime>,
     stats: FullStats,
@@ -387,6 +397,7 @@ impl FullTcpAgent {
             rcv_nxt: -1,
             irs: -1,
             last_ack_sent: -1,
+            recent: SimTime::ZERO,
             rq: ReassemblyQueue::default(),
             delack_at: None,
             stats: FullStats::default(),
@@ -438,6 +449,7 @@ impl FullTcpAgent {
         self.pipe = 0;
         self.rq.clear();
         self.last_ack_sent = -1;
+        self.recent = SimTime::ZERO;
         self.rcv_nxt = -1;
         self.flags = 0;
         self.t_seqno = self.cfg.iss;
@@ -629,6 +641,16 @@ impl FullTcpAgent {
         }
     }
 
+    /// ns-2 `headersize()`: the TCP/IP header with the timestamp option's bytes.
+    fn headersize(&self) -> u32 {
+        self.cfg.header_size
+            + if self.cfg.timestamps {
+                self.cfg.ts_option_size
+            } else {
+                0
+            }
+    }
+
     /// ns-2 `windowd()`.
     fn windowd(&self) -> f64 {
         self.cwnd.min(f64::from(self.cfg.window))
@@ -640,7 +662,7 @@ impl FullTcpAgent {
         if !self.cfg.window_init_by_size {
             return f64::from(self.cfg.window_init);
         }
-        let size = self.cfg.segsize + self.cfg.header_size;
+        let size = self.cfg.segsize + self.headersize();
         if size <= 1095 {
             4.0
         } else if size < 2190 {
@@ -1014,7 +1036,8 @@ impl FullTcpAgent {
         let highest = seqno + reliable;
         if highest > self.maxseq {
             self.maxseq = highest;
-            if !self.rtt_active {
+            // With timestamps every ACK times its segment; else one segment at a time.
+            if !self.cfg.timestamps && !self.rtt_active {
                 self.rtt_active = true;
                 self.rtt_seq = seqno;
                 self.rtt_ts = now;
@@ -1052,7 +1075,14 @@ impl FullTcpAgent {
         self.last_ack_sent = ack;
         // SackFullTcpAgent::build_options: the receiver's queued blocks as SACK blocks.
         let mut sack = [(0, 0); MAX_SACK_BLOCKS];
-        let mut hlen = self.cfg.header_size;
+        // FullTcpAgent::build_options: with timestamps the send time and `recent_`, and
+        // the option's bytes.
+        let mut hlen = self.headersize();
+        let (ts, ts_echo) = if self.cfg.timestamps {
+            (now, self.recent)
+        } else {
+            (SimTime::ZERO, SimTime::ZERO)
+        };
         let blocks = if self.cfg.variant == FullVariant::Sack && !self.rq.is_empty() {
             self.rq.sack_blocks(self.cfg.max_sack_blocks as usize)
         } else {
@@ -1088,6 +1118,8 @@ impl FullTcpAgent {
                 ce: false,
                 ece,
             },
+            ts,
+            ts_echo,
         });
     }
 
@@ -1096,7 +1128,8 @@ impl FullTcpAgent {
     /// ns-2 `newack`: a cumulative ACK at or above `highest_ack`; timer and RTT sample. An
     /// ECN-Echo ACK does not end the backoff while the ECN backoff holds (`ece`: the ACK's
     /// ECN-Echo bit).
-    fn newack(&mut self, now: SimTime, ackno: i64, ece: bool) {
+    fn newack(&mut self, now: SimTime, ackno: i64, seg: &FullSegment) {
+        let ece = seg.ecn.ece;
         let progress = ackno > self.highest_ack;
         if ackno == self.maxseq {
             self.rtx_at = None;
@@ -1109,7 +1142,11 @@ impl FullTcpAgent {
         if self.t_seqno < self.highest_ack {
             self.t_seqno = self.highest_ack;
         }
-        if self.rtt_active && ackno > self.rtt_seq {
+        if self.cfg.timestamps {
+            // Every new ACK: its timestamp becomes `recent_` and its echo gives a sample.
+            self.recent = seg.ts;
+            self.rto.sample_timestamp(now.saturating_sub(seg.ts_echo));
+        } else if self.rtt_active && ackno > self.rtt_seq {
             self.rtt_active = false;
             self.rto.sample(self.rtt_ts, now - self.rtt_ts);
         }
@@ -1330,6 +1367,10 @@ impl FullTcpAgent {
             return;
         }
         let ackno = p.ack;
+        // Options in every state but LISTEN (there: below, on the SYN).
+        if self.state != State::Listen {
+            self.dooptions(seg);
+        }
         // The delayed-ACK timer: started by the first segment that arrives, at the next
         // multiple of `interval_` (ns-2 recv: "t0 = k * interval_ for some k such that
         // t0 > now"), then every `interval_` (`timeout(TCP_TIMER_DELACK)`).
@@ -1340,6 +1381,7 @@ impl FullTcpAgent {
         }
         // Header prediction (ns-2 `predict_ok`): in-order pure ACK or in-order data.
         if !self.cfg.nopredict && self.predict_ok(&p, seg) {
+            self.record_timestamp(&p, seg);
             self.note_ce(seg);
             if p.datalen == 0 {
                 if ackno > self.highest_ack
@@ -1347,7 +1389,7 @@ impl FullTcpAgent {
                     && self.cwnd >= f64::from(self.cfg.window)
                     && !self.fastrecov
                 {
-                    self.newack(now, ackno, seg.ecn.ece);
+                    self.newack(now, ackno, seg);
                     self.send_much(now, false, Reason::Normal, self.maxburst, out);
                     return;
                 }
@@ -1378,6 +1420,7 @@ impl FullTcpAgent {
                 if p.flags & TH_SYN == 0 {
                     return;
                 }
+                self.dooptions(seg);
                 self.irs = p.seq;
                 self.t_seqno = self.cfg.iss;
                 self.rcv_nxt = p.seq + p.datalen + 1;
@@ -1461,6 +1504,12 @@ impl FullTcpAgent {
         };
         let next = match next {
             Next::Trim => {
+                // RFC 7323 PAWS (ns-2 recv): a timestamp older than `recent_` is answered
+                // and dropped (ns-2's idle limit of 24 days never passes here).
+                if self.cfg.timestamps && self.recent != SimTime::ZERO && seg.ts < self.recent {
+                    self.drop_after_ack(now, out);
+                    return;
+                }
                 // Trim what was received before (Stevens vol. 2 pp. 959-960).
                 let mut todrop = self.rcv_nxt - p.seq;
                 if todrop > 0 && (p.flags & TH_SYN != 0 || p.datalen > 0) {
@@ -1478,6 +1527,7 @@ impl FullTcpAgent {
                     p.seq += todrop;
                     p.datalen -= todrop;
                 }
+                self.record_timestamp(&p, seg);
                 if p.flags & TH_SYN != 0 {
                     self.drop_with_reset(now, &p, out);
                     return;
@@ -1576,7 +1626,7 @@ impl FullTcpAgent {
                 self.drop_after_ack(now, out);
                 return;
             }
-            self.newack(now, ackno, seg.ecn.ece);
+            self.newack(now, ackno, seg);
             let partial = self.is_partial(ackno);
             if partial {
                 self.pack_action(now, out);
@@ -1694,10 +1744,12 @@ impl FullTcpAgent {
         }
     }
 
-    /// ns-2 `predict_ok` (no timestamps): no SACK blocks, and with `ecn_` no ECN-Echo.
+    /// ns-2 `predict_ok`: no SACK blocks, with `ecn_` no ECN-Echo, with timestamps one
+    /// not older than `recent_`.
     fn predict_ok(&self, p: &Arrival, seg: &FullSegment) -> bool {
         seg.n_sack == 0
             && (!self.cfg.ecn || !seg.ecn.ece)
+            && (!self.cfg.timestamps || seg.ts >= self.recent)
             && self.state == State::Established
             && p.flags & (TH_SYN | TH_FIN | TH_ACK) == TH_ACK
             && self.flags & TF_NEEDFIN == 0
@@ -1720,6 +1772,21 @@ impl FullTcpAgent {
             return 0;
         }
         self.rq.clear_to(self.rcv_nxt)
+    }
+
+    /// ns-2 `dooptions`: with timestamps, a SYN's timestamp is the first `recent_`.
+    fn dooptions(&mut self, seg: &FullSegment) {
+        if self.cfg.timestamps && seg.flags & TH_SYN != 0 {
+            self.recent = seg.ts;
+        }
+    }
+
+    /// ns-2 recv (RFC 7323 §4.3): with timestamps, a segment at or below the last ACK sent
+    /// carries the timestamp to echo from now on.
+    fn record_timestamp(&mut self, p: &Arrival, seg: &FullSegment) {
+        if self.cfg.timestamps && p.seq <= self.last_ack_sent {
+            self.recent = seg.ts;
+        }
     }
 
     /// ns-2 recv's `dropafterack`.

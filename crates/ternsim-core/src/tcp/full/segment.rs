@@ -44,6 +44,10 @@ pub struct FullSegment {
     /// when a router or error model marked it, `ece` the ECN-Echo bit, which
     /// `sendpacket` may set without `TH_ECE` in `flags` (on a segment it sends itself).
     pub ecn: EcnFlags,
+    /// With the timestamp option: when it was sent (ns-2 `ts()`) and the timestamp it
+    /// echoes (`ts_echo()`, the sender's `recent_`); zero without it.
+    pub ts: SimTime,
+    pub ts_echo: SimTime,
 }
 
 /// SACK blocks a header holds (ns-2 `NSA`).

@@ -39,6 +39,8 @@ fn seg(seq: i64, ack: i64, flags: u8, datalen: u32, listener: bool) -> FullSegme
         sack: [(0, 0); segment::MAX_SACK_BLOCKS],
         n_sack: 0,
         ecn: Default::default(),
+        ts: SimTime::ZERO,
+        ts_echo: SimTime::ZERO,
     }
 }
 
@@ -592,4 +594,77 @@ fn traced_cwnd_records_each_change() {
         a.take_cwnd_changes().is_empty(),
         "a duplicate ACK changes nothing"
     );
+}
+
+/// The timestamp option (`timestamps_`, RFC 7323 as ns-2.35's FullTcp runs it): every
+/// segment carries its send time and the sender's `recent_` in 10 more header bytes; a SYN's
+/// timestamp is the receiver's first `recent_` (`dooptions`), a new ACK's is the next one
+/// and its echo gives the RTT sample (`newack`), and a segment older than `recent_` is
+/// answered and dropped (PAWS).
+#[test]
+fn timestamps_are_echoed_and_give_every_sample() {
+    let mut out = FullOutput::default();
+    let mut c = cfg(FullVariant::Reno);
+    c.timestamps = true;
+    let mut a = FullTcpAgent::new(c, SimTime::ZERO);
+    let mut b = FullTcpAgent::new(c, SimTime::ZERO);
+    b.listen();
+    let stamps = |out: &FullOutput| -> Vec<(u32, SimTime, SimTime)> {
+        out.segments
+            .iter()
+            .map(|s| (s.hlen, s.ts, s.ts_echo))
+            .collect()
+    };
+
+    // The SYN: sent at 1 s, nothing to echo yet (recent_ 0 after the reset), 40 + 10 bytes.
+    a.send(ms(1000), None, &mut out);
+    assert_eq!(stamps(&out), vec![(50, ms(1000), SimTime::ZERO)]);
+    let mut syn = out.segments[0];
+    out.clear();
+
+    // The listener takes the SYN's timestamp as recent_ and echoes it on the SYN+ACK.
+    syn.listener = false;
+    b.on_segment(ms(1050), &syn, &mut out);
+    assert_eq!(b.recent, ms(1000));
+    assert_eq!(stamps(&out), vec![(50, ms(1050), ms(1000))]);
+    let syn_ack = out.segments[0];
+    out.clear();
+
+    // The opener: recent_ from the SYN+ACK (a SYN), the sample 1.1 s - 1.0 s = 100 ms, 10
+    // ticks of 10 ms rounded to the nearest: RTO max(0.2 s, 10 + 4 x 5 ticks) = 0.3 s. The
+    // ACK and both data segments echo 1.05 s.
+    a.on_segment(ms(1100), &syn_ack, &mut out);
+    assert_eq!(a.recent, ms(1050));
+    assert_eq!(a.rto().timeout(), ms(300));
+    assert_eq!(
+        stamps(&out),
+        vec![(50, ms(1100), ms(1050)); 3],
+        "the handshake's ACK and two data segments"
+    );
+    assert_eq!(out.segments[1].wire_bytes(), 536 + 50);
+    let data = out.segments[1];
+    out.clear();
+
+    // The handshake's ACK (seq 1 <= last ACK sent, 1): recent_ 1.1 s at the listener; the
+    // first data segment in order (header prediction: its ts is not older than recent_)
+    // is acknowledged echoing it.
+    let mut ack = seg(1, 1, TH_ACK, 0, false);
+    ack.ts = ms(1100);
+    ack.ts_echo = ms(1050);
+    b.on_segment(ms(1150), &ack, &mut out);
+    assert_eq!(b.recent, ms(1100));
+    b.on_segment(ms(1160), &data, &mut out);
+    assert_eq!(b.rcv_nxt(), 537);
+    assert_eq!(stamps(&out), vec![(50, ms(1160), ms(1100))]);
+    out.clear();
+
+    // PAWS: the next segment stamped before recent_ (a stale copy, or a peer without the
+    // option, whose ts ns-2 sets to -1): answered with an ACK, not delivered.
+    let mut stale = data;
+    stale.seq = 537;
+    stale.ts = ms(900);
+    b.on_segment(ms(1170), &stale, &mut out);
+    assert_eq!(b.rcv_nxt(), 537);
+    assert_eq!(sent(&mut out), vec![(1, 537, TH_ACK | TH_PUSH, 0)]);
+    assert_eq!(b.recent, ms(1100));
 }
