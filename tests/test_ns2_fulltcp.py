@@ -229,7 +229,7 @@ def test_a_fulltcp_scenario_delivers_what_it_sends_and_closes():
     [
         ({"stop": "1s"}, "a FullTcp flow stops by closing"),
         ({"tcp": "vegas"}, "unknown FullTcp variant `vegas`"),
-        ({"options": {"timestamps": True}}, "not read by a FullTcp agent"),
+        ({"options": {"ts_reset_rto": True}}, "not read by a FullTcp agent"),
         (
             {"full_tcp": {"actions": [{"at": "1s", "bytes": "1B", "close": True}]}},
             "either sends `bytes` or closes",
