@@ -27,7 +27,19 @@ TCP_VARIANTS = {
     "Agent/TCP/Reno": "reno",
     "Agent/TCP/Newreno": "newreno",
     "Agent/TCP/Sack1": "sack",
+    "Agent/TCP/Fack": "fack",
+    "Agent/TCP/SackRH": "sackrh",
     "Agent/TCP/Vegas": "vegas",
+}
+
+#: The one-way TCP agents that pair with a SACK sink (Agent/TCPSink/Sack1).
+SACK_AGENTS = ("Agent/TCP/Sack1", "Agent/TCP/Fack", "Agent/TCP/SackRH")
+
+#: Options bound by one agent class alone (ns-2's other agents ignore the variable).
+TCP_CLASS_OPTIONS = {
+    "partial_ack_": "Agent/TCP/Sack1",
+    "ss-div4_": "Agent/TCP/Fack",
+    "rampdown_": "Agent/TCP/Fack",
 }
 
 #: FullTcp agent class -> ternsim FullTcp variant (`transport = "fulltcp"`).
@@ -119,6 +131,9 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "numdupacksFrac_": ("dupack_frac", lambda v: int(float(v))),
     # Sack1's partial-ACK response (bound by Agent/TCP/Sack1 alone; TCP_UNMODELLED).
     "partial_ack_": ("partial_ack", classes.boolean),
+    # FACK's options (bound by Agent/TCP/Fack alone).
+    "ss-div4_": ("ss_div4", classes.boolean),
+    "rampdown_": ("rampdown", classes.boolean),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -1156,17 +1171,21 @@ class Translation:
             if not classes.is_a(peer_base, "Agent/TCPSink"):
                 raise Refusal(f"{base} connected to {peer_base}: needs an Agent/TCPSink")
             sack_sink = "Sack1" in peer_base
-            if (base == "Agent/TCP/Sack1") != sack_sink:
+            if (base in SACK_AGENTS) != sack_sink:
                 raise Refusal(
-                    f"{base} with {peer_base}: not supported; Agent/TCP/Sack1 pairs with "
-                    "Agent/TCPSink/Sack1 (or /Sack1/DelAck), the other TCPs with "
-                    "Agent/TCPSink (or /DelAck)"
+                    f"{base} with {peer_base}: not supported; Agent/TCP/Sack1, /Fack and "
+                    "/SackRH pair with Agent/TCPSink/Sack1 (or /Sack1/DelAck), the other TCPs "
+                    "with Agent/TCPSink (or /DelAck)"
                 )
             for end in (agent, peer):
                 why = unmodelled_setting(o, end)
                 if why is not None:
                     raise Refusal(why)
-            if base == "Agent/TCP/Vegas" and classes.boolean(self._var(agent, "ecn_")):
+            if base in (
+                "Agent/TCP/Vegas",
+                "Agent/TCP/Fack",
+                "Agent/TCP/SackRH",
+            ) and classes.boolean(self._var(agent, "ecn_")):
                 raise Refusal(
                     f"{base} ecn_ 1 (ECN): not supported; ECN is supported for Agent/TCP, "
                     "/Reno, /Newreno and /Sack1"
@@ -1183,8 +1202,8 @@ class Translation:
             for var, (key, conv) in TCP_OPTIONS.items():
                 if not o.hasvar(agent, var):
                     continue
-                if var == "partial_ack_" and base != "Agent/TCP/Sack1":
-                    continue  # bound by ns-2's Sack1 alone
+                if TCP_CLASS_OPTIONS.get(var, base) != base:
+                    continue  # bound by another ns-2 agent class alone
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)

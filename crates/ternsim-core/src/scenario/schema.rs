@@ -990,6 +990,12 @@ pub struct TcpOptions {
     /// Sack1: ns-2 `partial_ack_` (default false): a partial ACK sends the next two
     /// un-SACKed packets at once.
     pub partial_ack: Option<bool>,
+    /// FACK: ns-2 `ss-div4_` (default false): a loss that ends slow start halves cwnd before
+    /// the usual reduction.
+    pub ss_div4: Option<bool>,
+    /// FACK: ns-2 `rampdown_` (default false): after a loss the window comes down gradually
+    /// as the forward ACK advances.
+    pub rampdown: Option<bool>,
     /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.

@@ -622,7 +622,13 @@ impl Conn {
     /// `rtt_seq_`; `ts_resetRTO_` ends the backoff on every sample). The timer restarts after
     /// the sample (`timerfix_`) or, without it, first, with the RTO before the sample.
     pub fn newack(&mut self, now: SimTime, ack: Seq, out: &mut TcpOutput) {
-        if !self.cfg.timer_fix {
+        self.newack_timer(now, ack, !self.cfg.timer_fix, out);
+    }
+
+    /// [`Self::newack`] with the timer restarted before the sample when `timer_first`
+    /// (ns-2 Rate-Halving's own `newack`, `tcp-sack-rh.cc`, whatever `timerfix_`).
+    pub fn newack_timer(&mut self, now: SimTime, ack: Seq, timer_first: bool, out: &mut TcpOutput) {
+        if timer_first {
             self.newtimer(now, ack);
         }
         self.congestion.forget_dup_acks();
@@ -659,7 +665,7 @@ impl Conn {
                 self.report_rtt_sample(rtt, self.rtt_seq, out);
             }
         }
-        if self.cfg.timer_fix {
+        if !timer_first {
             self.newtimer(now, ack);
         }
         self.trace_checkpoint(out);
@@ -835,6 +841,12 @@ impl Conn {
         self.congestion.note_cwnd_action(action);
     }
 
+    /// A loss reaction that sets `recover_` to `recover` rather than `maxseq_` (ns-2 FACK's
+    /// fast retransmit: `recover_ = t_seqno_`, `tcp-fack.cc` `recv`).
+    pub fn open_loss_reaction_at(&mut self, action: CwndAction, recover: Seq) {
+        self.congestion.open_loss_reaction(action, recover);
+    }
+
     /// `recover_ = maxseq_` without a cwnd action (Reno/NewReno/Sack1 timeout bookkeeping).
     pub fn move_recover_to_maxseq(&mut self) {
         self.congestion.move_recover_to(self.maxseq);
@@ -887,6 +899,32 @@ impl Conn {
     /// Sack1 timeout: `last_ack_` catches up with `highest_ack_` (tcp-spec §7.3).
     pub fn catch_up_last_ack(&mut self) {
         self.last_ack = self.last_ack.max(self.highest_ack);
+    }
+
+    /// `t_seqno_ = seq`, back or forward (ns-2 FACK's and Rate-Halving's timeouts send again
+    /// from the packet after their forward ACK).
+    pub fn rewind_t_seqno(&mut self, seq: Seq) {
+        self.t_seqno = seq;
+    }
+
+    /// ns-2 FACK's `oldack` RTT step (`tcp-fack.cc`): the timed packet, if this ACK covers it,
+    /// only ends timing and the backoff; then the echoed timestamp of every ACK is a sample
+    /// (`rtt_update(now - ts_echo)`, with the tick clock's phase unless the timestamp option
+    /// rounds it), and `ts_resetRTO_` ends the backoff.
+    pub fn sample_echoed_timestamp(&mut self, now: SimTime, ack: Seq, out: &mut TcpOutput) {
+        self.end_timing_if_covered(ack);
+        let rtt = now.saturating_sub(self.ack_ts_echo);
+        if self.cfg.timestamps {
+            self.rto.sample_timestamp(rtt);
+        } else {
+            self.rto.sample(self.ack_ts_echo, rtt);
+        }
+        self.trace_rtt_floor(out);
+        self.trace_checkpoint(out);
+        self.report_rtt_sample(rtt, ack, out);
+        if self.cfg.ts_reset_rto {
+            self.rto.reset_backoff();
+        }
     }
 
     /// `t_backoff_ = 1` (Sack1 partial ACK, tcp-spec §3.2 last bullet).

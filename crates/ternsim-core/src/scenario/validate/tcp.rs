@@ -208,6 +208,20 @@ pub(super) fn apply_tcp_options(
         }
         cfg.partial_ack = v;
     }
+    for (key, value, field) in [
+        ("ss_div4", opts.ss_div4, &mut cfg.fack_ss_div4),
+        ("rampdown", opts.rampdown, &mut cfg.fack_rampdown),
+    ] {
+        if let Some(v) = value {
+            if v && cfg.variant != TcpVariant::Fack {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "true is modelled for fack (ns-2 Agent/TCP/Fack) only",
+                ));
+            }
+            *field = v;
+        }
+    }
     if let Some(v) = opts.dupack_frac {
         if v == 0 || (cfg.variant != TcpVariant::Sack && v != -1) {
             return Err(ScenarioError::at(
