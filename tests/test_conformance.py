@@ -467,6 +467,12 @@ VALIDATION_PASSES = [
     ("tcp", "quiescent_500ms_coarse"),
     # Sack1's partial_ack_: the next two un-SACKed packets sent on a partial ACK.
     ("tcpVariants", "multiple_partial_ack_sack"),
+    # FACK (Agent/TCP/Fack): the forward ACK, retransmissions in flight, the restart at one
+    # packet; SACK with Rate-Halving (Agent/TCP/SackRH): exact intervals and their bounds.
+    ("tcpVariants", "twodrops_fack"),
+    ("tcpVariants", "fourdrops_fack"),
+    ("tcpVariants", "twodrops_sackRH"),
+    ("tcpVariants", "fourdrops_sackRH"),
     # FullTcp with ECN: the ECN-setup SYN and SYN/ACK, an ECN-Echo halving the window, CWR.
     ("full", "ecn1"),
     # ... a retransmission in the window an ECN-Echo cut; FullTcp/Sack's marks and drops.

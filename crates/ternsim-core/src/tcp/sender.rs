@@ -213,6 +213,17 @@ impl TcpSender {
     pub(crate) fn conn_mut(&mut self) -> &mut Conn {
         &mut self.conn
     }
+    /// Test fixture: [`Conn::warp`], with the forward ACK of FACK and Rate-Halving placed at
+    /// the cumulative ACK, where their ACKs would have left it.
+    #[cfg(test)]
+    pub(crate) fn warp(&mut self, highest_ack: Seq, cwnd: f64, ssthresh: f64) {
+        self.conn.warp(highest_ack, cwnd, ssthresh);
+        match &mut self.recovery {
+            Recovery::Fack(f) => f.warp(highest_ack),
+            Recovery::SackRh(r) => r.warp(highest_ack),
+            _ => {}
+        }
+    }
     #[cfg(test)]
     pub(crate) fn window_policy(&self) -> &WindowPolicy {
         &self.window

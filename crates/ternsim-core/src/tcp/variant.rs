@@ -212,12 +212,12 @@ impl TcpVariant {
         "reno",
         "newreno",
         "sack",
-        "fack",
-        "sackrh",
         "vegas",
         "vegasw",
         "few",
         "demo_vegas",
+        "fack",
+        "sackrh",
     ];
     pub fn name(self) -> &'static str {
         match self {

@@ -93,6 +93,12 @@ impl Fack {
     pub fn retran_data(&self) -> i64 {
         self.retran_data
     }
+
+    /// Test fixture: the forward ACK where ACKs up to `highest_ack` would have left it.
+    #[cfg(test)]
+    pub(crate) fn warp(&mut self, highest_ack: Seq) {
+        self.fack = highest_ack;
+    }
     pub fn wintrim(&self) -> f64 {
         self.wintrim
     }

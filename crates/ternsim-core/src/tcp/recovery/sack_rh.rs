@@ -123,6 +123,12 @@ impl SackRh {
     pub fn retran_data(&self) -> i64 {
         self.retran_data
     }
+
+    /// Test fixture: the forward ACK where ACKs up to `highest_ack` would have left it.
+    #[cfg(test)]
+    pub(crate) fn warp(&mut self, highest_ack: Seq) {
+        self.fack = highest_ack;
+    }
     pub fn prior_cwnd(&self) -> f64 {
         self.prior_cwnd
     }
