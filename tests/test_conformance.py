@@ -473,6 +473,8 @@ VALIDATION_PASSES = [
     ("tcpVariants", "fourdrops_fack"),
     ("tcpVariants", "twodrops_sackRH"),
     ("tcpVariants", "fourdrops_sackRH"),
+    # overhead_: each delayed send's delay from ns-2's default RNG, at ns-2's double times.
+    ("simple", "phase2"),
     # FullTcp with ECN: the ECN-setup SYN and SYN/ACK, an ECN-Echo halving the window, CWR.
     ("full", "ecn1"),
     # ... a retransmission in the window an ECN-Echo cut; FullTcp/Sack's marks and drops.

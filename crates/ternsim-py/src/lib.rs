@@ -478,7 +478,8 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
-    /// RED's early tests draw from ns-2's default RNG (`seed`, after `skip` draws).
+    /// RED's early tests and the one-way TCP senders' `overhead_` delays draw from ns-2's
+    /// default RNG (`seed`, after `skip` draws).
     fn red_ns2_rng(&mut self, seed: u32, skip: u64) -> PyResult<usize> {
         self.live()?
             .red_ns2_rng(seed, skip)

@@ -134,6 +134,9 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     # FACK's options (bound by Agent/TCP/Fack alone).
     "ss-div4_": ("ss_div4", classes.boolean),
     "rampdown_": ("rampdown", classes.boolean),
+    # The random send overhead (TcpAgent::send_much's delayed-send timer; Agent/TCP, /Reno
+    # and /Newreno, whose send loop it is: TCP_UNMODELLED refuses it for the others).
+    "overhead_": ("overhead", lambda v: f"{classes.seconds(v)!r}s"),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -208,6 +211,9 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
 }
 
 
+#: The agents whose send loop is TcpAgent::send_much, with its `overhead_` delay.
+_OVERHEAD_AGENTS = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno")
+
 #: Variables of TCP_UNMODELLED that ternsim models for ns-2's Agent/TCP (Tahoe) alone.
 _TAHOE_ONLY = ("QOption_", "control_increase_", "EnblRTTCtr_")
 
@@ -236,6 +242,9 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
         return None
     if var in _TAHOE_ONLY and base == "Agent/TCP":
         # ns-2 Agent/TCP's quiescence option and its companions (TCP_OPTIONS).
+        return None
+    if var == "overhead_" and base in _OVERHEAD_AGENTS:
+        # TcpAgent::send_much's delayed-send timer (TCP_OPTIONS `overhead`).
         return None
     if var == "windowInitOption_" and _same_value(value, "2"):
         # The initial window from the segment size (TCP_OPTIONS; FULL_TCP_SHARED).
@@ -960,11 +969,13 @@ class Translation:
         run (a wired script, no drawing error model, no random CBR, Exponential or Pareto
         source, no SFQ, no draw by the script itself), the core's RED queues share a copy of
         that generator and each test meets ns-2's number: the run is ns-2's, drops and all.
-        Otherwise None (ternsim's own stream per queue; statistical agreement)."""
+        The one-way TCP agents' `overhead_` delays (`Random::uniform(overhead_)` at each
+        delayed send) draw from it too, in run order. Otherwise None (ternsim's own stream
+        per queue and flow; statistical agreement)."""
         model = self.model
         queues = [model.o.builtin_base(q.cls) for link in model.links for q in link.queues]
         if (
-            "Queue/RED" not in queues
+            ("Queue/RED" not in queues and not self._overhead_agents())
             or "Queue/SFQ" in queues
             or self._drawing_error_models()
             or not self._default_rng_replayable()
@@ -976,6 +987,19 @@ class Translation:
         if starts and max(starts) > self._first_start:
             return None
         return int(model.default_rng_seed), self._draws_before_run() + len(starts)
+
+    def _overhead_agents(self) -> list[Obj]:
+        """The attached one-way TCP agents with a random send overhead (`overhead_`), whose
+        delayed sends draw from ns-2's default RNG during the run."""
+        o = self.model.o
+        return [
+            a
+            for a in self.model.agents
+            if a.info["node"] is not None
+            and o.builtin_base(a.cls) in TCP_VARIANTS
+            and o.hasvar(a, "overhead_")
+            and not _same_value(o.getvar(a, "overhead_"), "0")
+        ]
 
     def _drawing_error_models(self) -> list[Obj]:
         """The error models of the links that draw from ns-2's default RNG."""

@@ -996,6 +996,10 @@ pub struct TcpOptions {
     /// FACK: ns-2 `rampdown_` (default false): after a loss the window comes down gradually
     /// as the forward ACK advances.
     pub rampdown: Option<bool>,
+    /// ns-2 `overhead_` (default 0): each time the window would let a packet go, the
+    /// sender waits a uniform random time in [0, overhead) and then sends what the window
+    /// allows (`tahoe`, `reno`, `newreno`, `few` only).
+    pub overhead: Option<Duration>,
     /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.

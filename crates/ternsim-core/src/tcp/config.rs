@@ -171,6 +171,10 @@ pub struct TcpConfig {
     /// FACK: ns-2 `rampdown_` (default false): the window comes down gradually after a loss
     /// (`super::recovery::fack`).
     pub fack_rampdown: bool,
+    /// ns-2 `overhead_` (default 0, off): the send loop waits a uniform random time in
+    /// [0, overhead) before it sends (`TcpAgent::send_much`'s delayed-send timer), the draw
+    /// the host's (`TcpSender::delayed_send_requested`).
+    pub overhead: SimTime,
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
@@ -276,6 +280,7 @@ impl TcpConfig {
             partial_ack: false,
             fack_ss_div4: false,
             fack_rampdown: false,
+            overhead: SimTime::ZERO,
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,

@@ -67,6 +67,15 @@ pub struct SendRecord {
     pub transmits: u32,
 }
 
+/// ns-2's delayed-send timer (`delsnd_timer_`), which `overhead_` uses: idle, asked for
+/// (the host has still to draw its delay), or armed until a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayedSend {
+    Idle,
+    Requested,
+    Armed(SimTime),
+}
+
 #[derive(Clone, Debug)]
 pub struct Conn {
     cfg: TcpConfig,
@@ -123,6 +132,8 @@ pub struct Conn {
     cwnd_cuts: i64,
     /// ns-2's quiescence option (`QOption_`), when on (`super::quiescence`).
     quiescence: Option<Quiescence>,
+    /// ns-2 `delsnd_timer_` (with `overhead_`).
+    delsnd: DelayedSend,
     /// The variables a script traces, if any (`$tcp trace cwnd_`; see `super::traced`).
     tracer: Option<Box<VarTracer>>,
     /// Intermediate values ns-2 assigns within the window change about to be applied, in
@@ -171,6 +182,7 @@ impl Conn {
             quiescence: cfg.qoption.then(|| Quiescence::new(0)),
             tracer: None,
             transients: Vec::new(),
+            delsnd: DelayedSend::Idle,
         }
     }
 
@@ -530,6 +542,24 @@ impl Conn {
     /// `highest_ack + window()` and the application has data; at most `maxburst` packets
     /// (0 = unlimited).
     pub fn send_much(&mut self, now: SimTime, maxburst: u32, out: &mut TcpOutput) {
+        self.send_much_with(now, maxburst, false, out);
+    }
+
+    /// [`Self::send_much`] as ns-2's `send_much(force, ...)`: with `overhead_` and not
+    /// `force`, nothing goes while the delayed-send timer is pending, and the first packet
+    /// the window allows asks for the timer instead (`TcpAgent::send_much`); its expiry
+    /// sends with `force` what the window then allows.
+    pub fn send_much_with(
+        &mut self,
+        now: SimTime,
+        maxburst: u32,
+        force: bool,
+        out: &mut TcpOutput,
+    ) {
+        let overhead = self.cfg.overhead > SimTime::ZERO && !force;
+        if overhead && self.delsnd != DelayedSend::Idle {
+            return;
+        }
         // ns-2 `send_much` saves the time "when first packet was sent" (`firstsent_`) every
         // time it runs with `t_seqno_` 0: a timeout of packet 0 moves the origin of Vegas's
         // `vegastime()` to the retransmission, while values taken before (`t_cwnd_changed_`)
@@ -543,6 +573,10 @@ impl Conn {
         // others `output(t_seqno_)` then `t_seqno_++`: a traced `t_seqno_` shows the order.
         let seq_first = self.cfg.variant.spec().recovery == RecoveryKind::Sack1;
         while self.t_seqno <= self.highest_ack + self.window() && self.t_seqno < limit {
+            if overhead {
+                self.delsnd = DelayedSend::Requested;
+                return;
+            }
             if seq_first {
                 self.trace_checkpoint(out);
                 self.t_seqno += 1;
@@ -557,6 +591,22 @@ impl Conn {
                 break;
             }
         }
+    }
+
+    /// The delayed-send timer (`overhead_`).
+    pub fn delayed_send(&self) -> DelayedSend {
+        self.delsnd
+    }
+
+    /// The host drew the delay the last [`DelayedSend::Requested`] asked for: the timer
+    /// expires at `at`.
+    pub fn arm_delayed_send(&mut self, at: SimTime) {
+        self.delsnd = DelayedSend::Armed(at);
+    }
+
+    /// The delayed-send timer expired (before its forced `send_much`).
+    pub fn delayed_send_fired(&mut self) {
+        self.delsnd = DelayedSend::Idle;
     }
 
     /// Limited Transmit, ns-2 `send_one` (tcp-spec §2, RFC 3042): one new packet if the

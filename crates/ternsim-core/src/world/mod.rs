@@ -138,6 +138,12 @@ impl Wake {
         }
     }
 
+    /// The component's deadline `t` falls at exactly `exact` seconds (a delay drawn as a
+    /// double, as ns-2 draws `overhead_`'s): the next [`Wake::request_exact`] for `t` uses it.
+    fn preset_exact(&mut self, t: SimTime, exact: f64) {
+        self.deadline = Some((t, exact));
+    }
+
     /// [`Wake::request`] with the deadline's exact time: a deadline not seen before was set
     /// in the call that just ran, at the scheduler's exact now, as ns-2's `resched(rto)`
     /// sets a timer at `clock + rto` (a TCP retransmission or delayed-ACK timer). A timeout
@@ -195,6 +201,12 @@ struct TcpAgents {
     started: bool,
     /// The application is sending (started and not stopped since).
     running: bool,
+    /// The sender's `overhead_` delays: the flow's own stream (after its boot-time draw), or
+    /// ns-2's default RNG when the host replays it ([`World::ns2_default_rng`]).
+    overhead_rng: RandomStream,
+    /// The delayed-send deadline and its exact time in seconds (`now_exact + delay`).
+    delsnd_exact: Option<(SimTime, f64)>,
+    ns2_rng: Option<std::sync::Arc<std::sync::Mutex<crate::sim::mrg32k3a::Mrg32k3a>>>,
 }
 
 enum FlowAgents {
@@ -611,6 +623,9 @@ impl World {
                         app_packets: ByteToPacket::default(),
                         started: false,
                         running: false,
+                        overhead_rng: rng,
+                        delsnd_exact: None,
+                        ns2_rng: None,
                     }))
                 }
                 FlowTransport::FullTcp {

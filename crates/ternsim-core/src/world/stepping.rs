@@ -350,7 +350,8 @@ impl Simulation {
     /// Every RED queue's early test draws from ns-2's default RNG (MRG32k3a seeded `seed`
     /// as ns-2 seeds it) after its first `skip` draws, one generator for all queues in the
     /// order the tests happen, as in an ns-2 run where nothing else draws from it during
-    /// the run. Returns the number of RED queues.
+    /// the run; so do the delayed sends of one-way TCP senders with `overhead_`. Returns the
+    /// number of RED queues and such senders.
     pub fn red_ns2_rng(&mut self, seed: u32, skip: u64) -> Result<usize, String> {
         if seed == 0 {
             return Err("seed: allowed >= 1 (ns-2 takes 0 as a clock seed)".into());
@@ -366,6 +367,9 @@ impl Simulation {
                 queues += 1;
             }
         }
+        // The one-way TCP senders' `overhead_` delays draw from the same generator, in the
+        // order the run asks for them, as ns-2's `Random::uniform(overhead_)` does.
+        queues += self.world.tcp_use_ns2_rng(&shared);
         Ok(queues)
     }
 

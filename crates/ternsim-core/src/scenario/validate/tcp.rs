@@ -208,6 +208,21 @@ pub(super) fn apply_tcp_options(
         }
         cfg.partial_ack = v;
     }
+    if let Some(d) = opts.overhead {
+        use crate::tcp::variant::RecoveryKind;
+        let recovery = cfg.variant.spec().recovery;
+        let plain = matches!(
+            recovery,
+            RecoveryKind::Tahoe | RecoveryKind::Reno | RecoveryKind::NewReno
+        ) && cfg.variant.spec().window == crate::tcp::variant::WindowKind::Aimd;
+        if d.0 > SimTime::ZERO && !plain {
+            return Err(ScenarioError::at(
+                at("overhead"),
+                "a random send overhead is modelled for tahoe, reno, newreno and few only",
+            ));
+        }
+        cfg.overhead = d.0;
+    }
     for (key, value, field) in [
         ("ss_div4", opts.ss_div4, &mut cfg.fack_ss_div4),
         ("rampdown", opts.rampdown, &mut cfg.fack_rampdown),

@@ -10,6 +10,7 @@ mod fack;
 mod few;
 mod min_window;
 mod options;
+mod overhead;
 mod pacing;
 mod quiescence;
 mod recovery;
