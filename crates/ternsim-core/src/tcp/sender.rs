@@ -5,7 +5,7 @@
 //! loop. Behaviour varies along two composed axes, both closed enums dispatched by `match`
 //! (no trait objects, no allocation per packet):
 //! - loss recovery (`super::recovery`): Tahoe, Reno, NewReno, Sack1 (ns-2's scoreboard with
-//!   a pipe counter);
+//!   a pipe counter), FACK and SACK with Rate-Halving (ns-2's per-packet scoreboard);
 //! - window policy (`super::window`): AIMD (with `increase_num`, so FeW is NewReno + AIMD
 //!   with alpha), Vegas and Vegas-W, called through hooks at well-named moments (ACK received, new
 //!   ACK, duplicate ACK, loss, own timer) and answering with decisions.

@@ -117,7 +117,13 @@ pub(super) fn apply_tcp_options(
         cfg.timer_fix = v;
     }
     if let Some(v) = opts.ecn {
-        if v && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
+        use crate::tcp::variant::RecoveryKind;
+        // ns-2's FACK and Rate-Halving agents have their own ECN rules, not modelled.
+        let own_rules = matches!(
+            cfg.variant.spec().recovery,
+            RecoveryKind::Fack | RecoveryKind::SackRh
+        );
+        if v && (own_rules || cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd) {
             return Err(ScenarioError::at(
                 at("ecn"),
                 "ECN is modelled for the AIMD variants (Tahoe, Reno, NewReno, Sack1, FeW) only",
