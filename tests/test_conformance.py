@@ -473,6 +473,14 @@ VALIDATION_PASSES = [
     ("tcp", "underutilized_100ms_control_Reno"),
     # Sack1's partial_ack_: the next two un-SACKed packets sent on a partial ACK.
     ("tcpVariants", "multiple_partial_ack_sack"),
+    # FACK (Agent/TCP/Fack): the forward ACK, retransmissions in flight, the restart at one
+    # packet; SACK with Rate-Halving (Agent/TCP/SackRH): exact intervals and their bounds.
+    ("tcpVariants", "twodrops_fack"),
+    ("tcpVariants", "fourdrops_fack"),
+    ("tcpVariants", "twodrops_sackRH"),
+    ("tcpVariants", "fourdrops_sackRH"),
+    # overhead_: each delayed send's delay from ns-2's default RNG, at ns-2's double times.
+    ("simple", "phase2"),
     # FullTcp with ECN: the ECN-setup SYN and SYN/ACK, an ECN-Echo halving the window, CWR.
     ("full", "ecn1"),
     # ... a retransmission in the window an ECN-Echo cut; FullTcp/Sack's marks and drops.

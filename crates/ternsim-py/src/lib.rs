@@ -478,8 +478,8 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
-    /// RED's early tests and Telnet's gaps draw from ns-2's default RNG (`seed`, after
-    /// `skip` draws).
+    /// RED's early tests, Telnet's gaps and the one-way TCP senders' `overhead_` delays draw
+    /// from ns-2's default RNG (`seed`, after `skip` draws).
     fn replay_ns2_default_rng(&mut self, seed: u32, skip: u64) -> PyResult<usize> {
         self.live()?
             .replay_ns2_default_rng(seed, skip)

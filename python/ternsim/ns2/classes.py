@@ -17,6 +17,9 @@ PARENT: dict[str, str | None] = {
     "Agent/TCP/Reno": "Agent/TCP",
     "Agent/TCP/Newreno": "Agent/TCP",
     "Agent/TCP/Sack1": "Agent/TCP",
+    # Forward Acknowledgement (tcp/tcp-fack.cc) and SACK with Rate-Halving (tcp-sack-rh.cc).
+    "Agent/TCP/Fack": "Agent/TCP",
+    "Agent/TCP/SackRH": "Agent/TCP",
     "Agent/TCP/Vegas": "Agent/TCP",
     # ns-2's two-way TCP (tcp/tcp-full.cc).
     "Agent/TCP/FullTcp": "Agent/TCP",
@@ -265,6 +268,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "backoff_": "0",
     },
     "Agent/TCP/Vegas": {"v_alpha_": "1", "v_beta_": "3", "v_gamma_": "1"},
+    "Agent/TCP/Fack": {"ss-div4_": "false", "rampdown_": "false"},
     # ns-default.tcl's FullTcp block (ns 2.35 prints these).
     "Agent/TCP/FullTcp": {
         "segsperack_": "1",
@@ -450,6 +454,8 @@ BOUND_KIND: dict[str, str] = {
             "markecn_",
             "delay_pkt_",
             "precisionReduce_",
+            "ss-div4_",
+            "rampdown_",
             "bugFix_",
             "rfc2988_",
             "delay_growth_",

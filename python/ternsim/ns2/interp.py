@@ -170,7 +170,7 @@ class _Session:
             return self.objects.unmodelled_class(name, args[1:])
         raise Refusal(
             "not supported; supported: Simulator, new, Class and the classes "
-            "Agent/TCP{,/Reno,/Newreno,/Sack1,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
+            "Agent/TCP{,/Reno,/Newreno,/Sack1,/Fack,/SackRH,/Vegas}, Agent/TCPSink{,/DelAck,/Sack1,"
             "/Sack1/DelAck}, Agent/UDP, Agent/Null, Agent/LossMonitor, Agent/Ping, "
             "Application/FTP, Application/Telnet, "
             "Application/Traffic/{CBR,Exponential,Pareto}; for wireless scripts create-god, "

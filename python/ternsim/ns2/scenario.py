@@ -27,7 +27,19 @@ TCP_VARIANTS = {
     "Agent/TCP/Reno": "reno",
     "Agent/TCP/Newreno": "newreno",
     "Agent/TCP/Sack1": "sack",
+    "Agent/TCP/Fack": "fack",
+    "Agent/TCP/SackRH": "sackrh",
     "Agent/TCP/Vegas": "vegas",
+}
+
+#: The one-way TCP agents that pair with a SACK sink (Agent/TCPSink/Sack1).
+SACK_AGENTS = ("Agent/TCP/Sack1", "Agent/TCP/Fack", "Agent/TCP/SackRH")
+
+#: Options bound by one agent class alone (ns-2's other agents ignore the variable).
+TCP_CLASS_OPTIONS = {
+    "partial_ack_": "Agent/TCP/Sack1",
+    "ss-div4_": "Agent/TCP/Fack",
+    "rampdown_": "Agent/TCP/Fack",
 }
 
 #: FullTcp agent class -> ternsim FullTcp variant (`transport = "fulltcp"`).
@@ -120,6 +132,12 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "numdupacksFrac_": ("dupack_frac", lambda v: int(float(v))),
     # Sack1's partial-ACK response (bound by Agent/TCP/Sack1 alone; TCP_UNMODELLED).
     "partial_ack_": ("partial_ack", classes.boolean),
+    # FACK's options (bound by Agent/TCP/Fack alone).
+    "ss-div4_": ("ss_div4", classes.boolean),
+    "rampdown_": ("rampdown", classes.boolean),
+    # The random send overhead (TcpAgent::send_much's delayed-send timer; Agent/TCP, /Reno
+    # and /Newreno, whose send loop it is: TCP_UNMODELLED refuses it for the others).
+    "overhead_": ("overhead", lambda v: f"{classes.seconds(v)!r}s"),
     "tcpTick_": ("tick", lambda v: f"{classes.seconds(v)!r}s"),
     "minrto_": ("min_rto", lambda v: f"{classes.seconds(v)!r}s"),
     "maxrto_": ("max_rto", lambda v: f"{classes.seconds(v)!r}s"),
@@ -197,6 +215,9 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
 }
 
 
+#: The agents whose send loop is TcpAgent::send_much, with its `overhead_` delay.
+_OVERHEAD_AGENTS = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno")
+
 #: Variables of TCP_UNMODELLED that ternsim models for ns-2's Agent/TCP (Tahoe) alone.
 _TAHOE_ONLY = ("QOption_", "control_increase_", "EnblRTTCtr_")
 
@@ -235,6 +256,9 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
         "Agent/TCP/Sack1",
     ):
         # Read in `recv_newack_helper`, which these share with Agent/TCP.
+        return None
+    if var == "overhead_" and base in _OVERHEAD_AGENTS:
+        # TcpAgent::send_much's delayed-send timer (TCP_OPTIONS `overhead`).
         return None
     if var == "windowInitOption_" and _same_value(value, "2"):
         # The initial window from the segment size (TCP_OPTIONS; FULL_TCP_SHARED).
@@ -1025,18 +1049,19 @@ class Translation:
     def default_rng_draws(self) -> tuple[int, int] | None:
         """(seed, draws to skip) when the draws ns-2 makes from its default RNG during the
         run can take ns-2's own numbers: one uniform per RED early test, one per Telnet gap,
-        after the TCP agents' `boot_time_` draws. When the RED queues and the Telnet
-        applications are the only things drawing from it during the run (a wired script, no
-        drawing error model, no random CBR, Exponential or Pareto source, no SFQ, no draw by
-        the script itself), the core's RED queues and Telnet applications share a copy of
-        that generator and each draw meets ns-2's number: the run is ns-2's, drops and all.
-        Otherwise None (ternsim's own stream per queue and application; statistical
+        one per delayed send of a one-way TCP agent with `overhead_`
+        (`Random::uniform(overhead_)`), after the TCP agents' `boot_time_` draws. When these
+        are the only things drawing from it during the run (a wired script, no drawing error
+        model, no random CBR, Exponential or Pareto source, no SFQ, no draw by the script
+        itself), the core's RED queues, Telnet applications and senders share a copy of
+        that generator and each draw meets ns-2's number, in run order: the run is ns-2's,
+        drops and all. Otherwise None (ternsim's own stream per queue and flow; statistical
         agreement)."""
         model = self.model
         queues = [model.o.builtin_base(q.cls) for link in model.links for q in link.queues]
         telnets = any(f.get("app", {}).get("kind") == "telnet" for f in self.flows)
         if (
-            ("Queue/RED" not in queues and not telnets)
+            ("Queue/RED" not in queues and not telnets and not self._overhead_agents())
             or "Queue/SFQ" in queues
             or self._drawing_error_models()
             or not self._default_rng_replayable()
@@ -1048,6 +1073,19 @@ class Translation:
         if starts and max(starts) > self._first_start:
             return None
         return int(model.default_rng_seed), self._draws_before_run() + len(starts)
+
+    def _overhead_agents(self) -> list[Obj]:
+        """The attached one-way TCP agents with a random send overhead (`overhead_`), whose
+        delayed sends draw from ns-2's default RNG during the run."""
+        o = self.model.o
+        return [
+            a
+            for a in self.model.agents
+            if a.info["node"] is not None
+            and o.builtin_base(a.cls) in TCP_VARIANTS
+            and o.hasvar(a, "overhead_")
+            and not _same_value(o.getvar(a, "overhead_"), "0")
+        ]
 
     def _drawing_error_models(self) -> list[Obj]:
         """The error models of the links that draw from ns-2's default RNG."""
@@ -1240,17 +1278,21 @@ class Translation:
             if not classes.is_a(peer_base, "Agent/TCPSink"):
                 raise Refusal(f"{base} connected to {peer_base}: needs an Agent/TCPSink")
             sack_sink = "Sack1" in peer_base
-            if (base == "Agent/TCP/Sack1") != sack_sink:
+            if (base in SACK_AGENTS) != sack_sink:
                 raise Refusal(
-                    f"{base} with {peer_base}: not supported; Agent/TCP/Sack1 pairs with "
-                    "Agent/TCPSink/Sack1 (or /Sack1/DelAck), the other TCPs with "
-                    "Agent/TCPSink (or /DelAck)"
+                    f"{base} with {peer_base}: not supported; Agent/TCP/Sack1, /Fack and "
+                    "/SackRH pair with Agent/TCPSink/Sack1 (or /Sack1/DelAck), the other TCPs "
+                    "with Agent/TCPSink (or /DelAck)"
                 )
             for end in (agent, peer):
                 why = unmodelled_setting(o, end)
                 if why is not None:
                     raise Refusal(why)
-            if base == "Agent/TCP/Vegas" and classes.boolean(self._var(agent, "ecn_")):
+            if base in (
+                "Agent/TCP/Vegas",
+                "Agent/TCP/Fack",
+                "Agent/TCP/SackRH",
+            ) and classes.boolean(self._var(agent, "ecn_")):
                 raise Refusal(
                     f"{base} ecn_ 1 (ECN): not supported; ECN is supported for Agent/TCP, "
                     "/Reno, /Newreno and /Sack1"
@@ -1267,8 +1309,8 @@ class Translation:
             for var, (key, conv) in TCP_OPTIONS.items():
                 if not o.hasvar(agent, var):
                     continue
-                if var == "partial_ack_" and base != "Agent/TCP/Sack1":
-                    continue  # bound by ns-2's Sack1 alone
+                if TCP_CLASS_OPTIONS.get(var, base) != base:
+                    continue  # bound by another ns-2 agent class alone
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)

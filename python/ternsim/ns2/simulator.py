@@ -1417,6 +1417,8 @@ class Model:
             "Agent/TCP/Reno",
             "Agent/TCP/Newreno",
             "Agent/TCP/Sack1",
+            "Agent/TCP/Fack",
+            "Agent/TCP/SackRH",
             "Agent/TCP/Vegas",
         ):
             raise Refusal(f"add-agent-trace of a {agent.cls}: not supported (TCP agents only)")

@@ -993,6 +993,16 @@ pub struct TcpOptions {
     /// Sack1: ns-2 `partial_ack_` (default false): a partial ACK sends the next two
     /// un-SACKed packets at once.
     pub partial_ack: Option<bool>,
+    /// FACK: ns-2 `ss-div4_` (default false): a loss that ends slow start halves cwnd before
+    /// the usual reduction.
+    pub ss_div4: Option<bool>,
+    /// FACK: ns-2 `rampdown_` (default false): after a loss the window comes down gradually
+    /// as the forward ACK advances.
+    pub rampdown: Option<bool>,
+    /// ns-2 `overhead_` (default 0): each time the window would let a packet go, the
+    /// sender waits a uniform random time in [0, overhead) and then sends what the window
+    /// allows (`tahoe`, `reno`, `newreno`, `few` only).
+    pub overhead: Option<Duration>,
     /// ns-2 `rfc2988_` (default true): the min RTO applies before the backoff (false: after).
     pub rfc2988: Option<bool>,
     /// ns-2 `bugFix_` (default true): no second fast retransmit within one window.

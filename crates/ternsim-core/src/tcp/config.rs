@@ -165,6 +165,16 @@ pub struct TcpConfig {
     /// two packets not SACKed at once (`partial_ack_action`), takes one packet out of the
     /// pipe instead of two, and restarts the timer only on the first partial ACK.
     pub partial_ack: bool,
+    /// FACK: ns-2 `ss-div4_` (default false): a loss ending slow start halves cwnd before the
+    /// reduction (`super::recovery::fack`).
+    pub fack_ss_div4: bool,
+    /// FACK: ns-2 `rampdown_` (default false): the window comes down gradually after a loss
+    /// (`super::recovery::fack`).
+    pub fack_rampdown: bool,
+    /// ns-2 `overhead_` (default 0, off): the send loop waits a uniform random time in
+    /// [0, overhead) before it sends (`TcpAgent::send_much`'s delayed-send timer), the draw
+    /// the host's (`TcpSender::delayed_send_requested`).
+    pub overhead: SimTime,
     /// No second fast retransmit before the window sent at the last one is acknowledged
     /// (ns-2 `bugFix_`, default true); false: every third duplicate ACK retransmits.
     pub bug_fix: bool,
@@ -268,6 +278,9 @@ impl TcpConfig {
             dupack_threshold: 3,
             dupack_frac: -1,
             partial_ack: false,
+            fack_ss_div4: false,
+            fack_rampdown: false,
+            overhead: SimTime::ZERO,
             bug_fix: true,
             bug_fix_ack: false,
             bug_fix_ts: false,

@@ -67,6 +67,15 @@ pub struct SendRecord {
     pub transmits: u32,
 }
 
+/// ns-2's delayed-send timer (`delsnd_timer_`), which `overhead_` uses: idle, asked for
+/// (the host has still to draw its delay), or armed until a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayedSend {
+    Idle,
+    Requested,
+    Armed(SimTime),
+}
+
 #[derive(Clone, Debug)]
 pub struct Conn {
     cfg: TcpConfig,
@@ -123,6 +132,8 @@ pub struct Conn {
     cwnd_cuts: i64,
     /// ns-2's quiescence option (`QOption_`), when on (`super::quiescence`).
     quiescence: Option<Quiescence>,
+    /// ns-2 `delsnd_timer_` (with `overhead_`).
+    delsnd: DelayedSend,
     /// The variables a script traces, if any (`$tcp trace cwnd_`; see `super::traced`).
     tracer: Option<Box<VarTracer>>,
     /// Intermediate values ns-2 assigns within the window change about to be applied, in
@@ -171,6 +182,7 @@ impl Conn {
             quiescence: cfg.qoption.then(|| Quiescence::new(0)),
             tracer: None,
             transients: Vec::new(),
+            delsnd: DelayedSend::Idle,
         }
     }
 
@@ -530,6 +542,24 @@ impl Conn {
     /// `highest_ack + window()` and the application has data; at most `maxburst` packets
     /// (0 = unlimited).
     pub fn send_much(&mut self, now: SimTime, maxburst: u32, out: &mut TcpOutput) {
+        self.send_much_with(now, maxburst, false, out);
+    }
+
+    /// [`Self::send_much`] as ns-2's `send_much(force, ...)`: with `overhead_` and not
+    /// `force`, nothing goes while the delayed-send timer is pending, and the first packet
+    /// the window allows asks for the timer instead (`TcpAgent::send_much`); its expiry
+    /// sends with `force` what the window then allows.
+    pub fn send_much_with(
+        &mut self,
+        now: SimTime,
+        maxburst: u32,
+        force: bool,
+        out: &mut TcpOutput,
+    ) {
+        let overhead = self.cfg.overhead > SimTime::ZERO && !force;
+        if overhead && self.delsnd != DelayedSend::Idle {
+            return;
+        }
         // ns-2 `send_much` saves the time "when first packet was sent" (`firstsent_`) every
         // time it runs with `t_seqno_` 0: a timeout of packet 0 moves the origin of Vegas's
         // `vegastime()` to the retransmission, while values taken before (`t_cwnd_changed_`)
@@ -543,6 +573,10 @@ impl Conn {
         // others `output(t_seqno_)` then `t_seqno_++`: a traced `t_seqno_` shows the order.
         let seq_first = self.cfg.variant.spec().recovery == RecoveryKind::Sack1;
         while self.t_seqno <= self.highest_ack + self.window() && self.t_seqno < limit {
+            if overhead {
+                self.delsnd = DelayedSend::Requested;
+                return;
+            }
             if seq_first {
                 self.trace_checkpoint(out);
                 self.t_seqno += 1;
@@ -557,6 +591,22 @@ impl Conn {
                 break;
             }
         }
+    }
+
+    /// The delayed-send timer (`overhead_`).
+    pub fn delayed_send(&self) -> DelayedSend {
+        self.delsnd
+    }
+
+    /// The host drew the delay the last [`DelayedSend::Requested`] asked for: the timer
+    /// expires at `at`.
+    pub fn arm_delayed_send(&mut self, at: SimTime) {
+        self.delsnd = DelayedSend::Armed(at);
+    }
+
+    /// The delayed-send timer expired (before its forced `send_much`).
+    pub fn delayed_send_fired(&mut self) {
+        self.delsnd = DelayedSend::Idle;
     }
 
     /// Limited Transmit, ns-2 `send_one` (tcp-spec §2, RFC 3042): one new packet if the
@@ -622,7 +672,13 @@ impl Conn {
     /// `rtt_seq_`; `ts_resetRTO_` ends the backoff on every sample). The timer restarts after
     /// the sample (`timerfix_`) or, without it, first, with the RTO before the sample.
     pub fn newack(&mut self, now: SimTime, ack: Seq, out: &mut TcpOutput) {
-        if !self.cfg.timer_fix {
+        self.newack_timer(now, ack, !self.cfg.timer_fix, out);
+    }
+
+    /// [`Self::newack`] with the timer restarted before the sample when `timer_first`
+    /// (ns-2 Rate-Halving's own `newack`, `tcp-sack-rh.cc`, whatever `timerfix_`).
+    pub fn newack_timer(&mut self, now: SimTime, ack: Seq, timer_first: bool, out: &mut TcpOutput) {
+        if timer_first {
             self.newtimer(now, ack);
         }
         self.congestion.forget_dup_acks();
@@ -659,7 +715,7 @@ impl Conn {
                 self.report_rtt_sample(rtt, self.rtt_seq, out);
             }
         }
-        if self.cfg.timer_fix {
+        if !timer_first {
             self.newtimer(now, ack);
         }
         self.trace_checkpoint(out);
@@ -835,6 +891,12 @@ impl Conn {
         self.congestion.note_cwnd_action(action);
     }
 
+    /// A loss reaction that sets `recover_` to `recover` rather than `maxseq_` (ns-2 FACK's
+    /// fast retransmit: `recover_ = t_seqno_`, `tcp-fack.cc` `recv`).
+    pub fn open_loss_reaction_at(&mut self, action: CwndAction, recover: Seq) {
+        self.congestion.open_loss_reaction(action, recover);
+    }
+
     /// `recover_ = maxseq_` without a cwnd action (Reno/NewReno/Sack1 timeout bookkeeping).
     pub fn move_recover_to_maxseq(&mut self) {
         self.congestion.move_recover_to(self.maxseq);
@@ -887,6 +949,32 @@ impl Conn {
     /// Sack1 timeout: `last_ack_` catches up with `highest_ack_` (tcp-spec §7.3).
     pub fn catch_up_last_ack(&mut self) {
         self.last_ack = self.last_ack.max(self.highest_ack);
+    }
+
+    /// `t_seqno_ = seq`, back or forward (ns-2 FACK's and Rate-Halving's timeouts send again
+    /// from the packet after their forward ACK).
+    pub fn rewind_t_seqno(&mut self, seq: Seq) {
+        self.t_seqno = seq;
+    }
+
+    /// ns-2 FACK's `oldack` RTT step (`tcp-fack.cc`): the timed packet, if this ACK covers it,
+    /// only ends timing and the backoff; then the echoed timestamp of every ACK is a sample
+    /// (`rtt_update(now - ts_echo)`, with the tick clock's phase unless the timestamp option
+    /// rounds it), and `ts_resetRTO_` ends the backoff.
+    pub fn sample_echoed_timestamp(&mut self, now: SimTime, ack: Seq, out: &mut TcpOutput) {
+        self.end_timing_if_covered(ack);
+        let rtt = now.saturating_sub(self.ack_ts_echo);
+        if self.cfg.timestamps {
+            self.rto.sample_timestamp(rtt);
+        } else {
+            self.rto.sample(self.ack_ts_echo, rtt);
+        }
+        self.trace_rtt_floor(out);
+        self.trace_checkpoint(out);
+        self.report_rtt_sample(rtt, ack, out);
+        if self.cfg.ts_reset_rto {
+            self.rto.reset_backoff();
+        }
     }
 
     /// `t_backoff_ = 1` (Sack1 partial ACK, tcp-spec §3.2 last bullet).

@@ -19,8 +19,8 @@
 //!   byte sequence numbers; it shares only the RTO estimator (`rto`) and the config and output
 //!   types with the one-way agents.
 //! - `sender`, `sink`: the two halves. The sender composes `conn` (shared state and
-//!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1)
-//!   and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
+//!   machinery), `rto` (RTT/RTO estimator), a `recovery` policy (Tahoe, Reno, NewReno, Sack1,
+//!   FACK, SACK with Rate-Halving) and a `window` policy (AIMD, Vegas, Vegas-W) that answers with decisions the connection applies.
 //!
 //! Imports point one way, down these layers (checked by `scripts/tcp_import_cycles.py`):
 //! `sender`; `recovery`; `window`; `conn`, `sink`; `congestion`, `ecn`, `rto`, `output`;

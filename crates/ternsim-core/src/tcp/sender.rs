@@ -5,7 +5,7 @@
 //! loop. Behaviour varies along two composed axes, both closed enums dispatched by `match`
 //! (no trait objects, no allocation per packet):
 //! - loss recovery (`super::recovery`): Tahoe, Reno, NewReno, Sack1 (ns-2's scoreboard with
-//!   a pipe counter);
+//!   a pipe counter), FACK and SACK with Rate-Halving (ns-2's per-packet scoreboard);
 //! - window policy (`super::window`): AIMD (with `increase_num`, so FeW is NewReno + AIMD
 //!   with alpha), Vegas and Vegas-W, called through hooks at well-named moments (ACK received, new
 //!   ACK, duplicate ACK, loss, own timer) and answering with decisions.
@@ -20,7 +20,7 @@
 //! ssthresh ended the call different from where it started.
 
 use super::config::TcpConfig;
-use super::conn::Conn;
+use super::conn::{Conn, DelayedSend};
 use super::output::{TcpEvent, TcpOutput};
 use super::recovery::Recovery;
 use super::segment::{AckSegment, Seq};
@@ -142,16 +142,43 @@ impl TcpSender {
             self.window.on_timer(&self.conn, now);
             self.recovery.send(&mut self.conn, now, out);
         }
+        if matches!(self.conn.delayed_send(), DelayedSend::Armed(t) if t <= now) {
+            // ns-2 `TcpAgent::timeout(TCP_TIMER_DELSND)`: `send_much(1, ...)`.
+            self.conn.delayed_send_fired();
+            let burst = self.conn.cfg().max_burst;
+            self.conn.send_much_with(now, burst, true, out);
+        }
         self.finish_call(now, out);
     }
 
-    /// Earliest pending deadline: the retransmission timer or the window policy's own timer
-    /// (the pacing deadline).
+    /// Earliest pending deadline: the retransmission timer, the window policy's own timer
+    /// (the pacing deadline) or the delayed-send timer (`overhead_`).
     pub fn next_timer(&self) -> Option<SimTime> {
-        match (self.conn.rtx_deadline(), self.window.timer_deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let delsnd = match self.conn.delayed_send() {
+            DelayedSend::Armed(t) => Some(t),
+            DelayedSend::Idle | DelayedSend::Requested => None,
+        };
+        [
+            self.conn.rtx_deadline(),
+            self.window.timer_deadline(),
+            delsnd,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// The send loop asked for its delayed-send timer during the last call (ns-2
+    /// `overhead_`): the host draws the delay, uniform in [0, overhead) (ns-2
+    /// `Random::uniform(overhead_)`, from ns-2's default RNG when it replays it), and arms
+    /// it with [`Self::arm_delayed_send`]. Returns `overhead`.
+    pub fn delayed_send_requested(&self) -> Option<SimTime> {
+        (self.conn.delayed_send() == DelayedSend::Requested).then_some(self.conn.cfg().overhead)
+    }
+
+    /// Arm the delayed-send timer the last call asked for, to expire at `at`.
+    pub fn arm_delayed_send(&mut self, at: SimTime) {
+        self.conn.arm_delayed_send(at);
     }
 
     pub fn cwnd(&self) -> f64 {
@@ -212,6 +239,17 @@ impl TcpSender {
     #[cfg(test)]
     pub(crate) fn conn_mut(&mut self) -> &mut Conn {
         &mut self.conn
+    }
+    /// Test fixture: [`Conn::warp`], with the forward ACK of FACK and Rate-Halving placed at
+    /// the cumulative ACK, where their ACKs would have left it.
+    #[cfg(test)]
+    pub(crate) fn warp(&mut self, highest_ack: Seq, cwnd: f64, ssthresh: f64) {
+        self.conn.warp(highest_ack, cwnd, ssthresh);
+        match &mut self.recovery {
+            Recovery::Fack(f) => f.warp(highest_ack),
+            Recovery::SackRh(r) => r.warp(highest_ack),
+            _ => {}
+        }
     }
     #[cfg(test)]
     pub(crate) fn window_policy(&self) -> &WindowPolicy {

@@ -14,6 +14,10 @@ pub enum TcpVariant {
     NewReno,
     /// ns-2 `Agent/TCP/Sack1` (Fall and Floyd's scoreboard with a pipe counter).
     Sack,
+    /// ns-2 `Agent/TCP/Fack` (Mathis and Mahdavi's Forward Acknowledgement, SIGCOMM 1996).
+    Fack,
+    /// ns-2 `Agent/TCP/SackRH` (SACK with Mathis et al.'s Rate-Halving).
+    SackRh,
     /// ns-2 `Agent/TCP/Vegas` (Brakmo and Peterson).
     Vegas,
     /// Vegas-W (Ding et al., `ding-vegasw` seed §III-C): ns-2 Vegas with fractional windows,
@@ -38,6 +42,10 @@ pub enum RecoveryKind {
     NewReno,
     /// tcp-spec §7.3.
     Sack1,
+    /// ns-2 `tcp-fack.cc` (`super::recovery::fack`).
+    Fack,
+    /// ns-2 `tcp-sack-rh.cc` (`super::recovery::sack_rh`).
+    SackRh,
 }
 
 /// Window policies (`super::window`).
@@ -138,6 +146,20 @@ impl TcpVariant {
                 sack_sink: true,
                 ..AIMD
             },
+            // ns-2's FACK and Rate-Halving agents pair with the SACK sink and grow the window
+            // by `opencwnd`; neither sends on the first duplicates (no Limited Transmit).
+            Self::Fack => VariantSpec {
+                recovery: RecoveryKind::Fack,
+                sack_sink: true,
+                limited_transmit: false,
+                ..AIMD
+            },
+            Self::SackRh => VariantSpec {
+                recovery: RecoveryKind::SackRh,
+                sack_sink: true,
+                limited_transmit: false,
+                ..AIMD
+            },
             // ns-2 Vegas inherits Reno's `recv`, `newack` and timeout bookkeeping (tcp-spec §9.2).
             Self::Vegas => VEGAS,
             // Vegas-W is built on ns-2 Vegas (seed §IV-A "We implement our algorithm into ns-2"),
@@ -174,6 +196,8 @@ impl TcpVariant {
             "reno" => Some(Self::Reno),
             "newreno" => Some(Self::NewReno),
             "sack" => Some(Self::Sack),
+            "fack" => Some(Self::Fack),
+            "sackrh" | "sack-rh" => Some(Self::SackRh),
             "vegas" => Some(Self::Vegas),
             "vegasw" | "vegas-w" => Some(Self::VegasW),
             "few" => Some(Self::Few),
@@ -181,8 +205,8 @@ impl TcpVariant {
             _ => None,
         }
     }
-    /// The canonical names (the parser also accepts `vegas-w` for `vegasw` and `demo-vegas`
-    /// for `demo_vegas`).
+    /// The canonical names (the parser also accepts `vegas-w` for `vegasw`, `demo-vegas`
+    /// for `demo_vegas` and `sack-rh` for `sackrh`).
     pub const NAMES: &'static [&'static str] = &[
         "tahoe",
         "reno",
@@ -192,6 +216,8 @@ impl TcpVariant {
         "vegasw",
         "few",
         "demo_vegas",
+        "fack",
+        "sackrh",
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -199,6 +225,8 @@ impl TcpVariant {
             Self::Reno => "reno",
             Self::NewReno => "newreno",
             Self::Sack => "sack",
+            Self::Fack => "fack",
+            Self::SackRh => "sackrh",
             Self::Vegas => "vegas",
             Self::VegasW => "vegasw",
             Self::Few => "few",
@@ -292,9 +320,29 @@ mod tests {
                 (1.0, false)
             )
         );
+        // FACK and Rate-Halving: their own recovery, the SACK sink, no Limited Transmit.
+        assert_eq!(
+            row("fack"),
+            (
+                (R::Fack, W::Aimd, true, true),
+                (false, true),
+                (false, 1.0, 2.0),
+                (1.0, false)
+            )
+        );
+        assert_eq!(
+            row("sackrh"),
+            (
+                (R::SackRh, W::Aimd, true, true),
+                (false, true),
+                (false, 1.0, 2.0),
+                (1.0, false)
+            )
+        );
+        assert_eq!(TcpVariant::parse("sack-rh"), Some(TcpVariant::SackRh));
         assert_eq!(TcpVariant::parse("vegas-w"), Some(TcpVariant::VegasW));
         assert_eq!(TcpVariant::parse("demo-vegas"), Some(TcpVariant::DemoVegas));
         assert_eq!(TcpVariant::parse("Vegas-W"), None, "names are lower case");
-        assert_eq!(TcpVariant::NAMES.len(), 8);
+        assert_eq!(TcpVariant::NAMES.len(), 10);
     }
 }

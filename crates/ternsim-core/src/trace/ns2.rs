@@ -18,7 +18,17 @@ use crate::tcp::EcnFlags;
 /// The time field of the wired trace: sim time rounded to the microsecond
 /// (floor(t·10^6 + 0.5)/10^6) and printed like C's `%.15g` (no trailing zeros, `2` for 2 s).
 pub fn wired_time(t: SimTime) -> String {
-    let us = (t.as_nanos() + 500) / 1000;
+    format_micros((t.as_nanos() + 500) / 1000)
+}
+
+/// [`wired_time`] of an event's exact time in seconds, rounded as ns-2's `Trace::round` rounds
+/// its double clock, `floor(t·10^6 + 0.5)`: an instant within half a nanosecond of a half
+/// microsecond prints as ns-2 prints it, which the time in whole nanoseconds cannot tell.
+pub fn wired_time_exact(t: f64) -> String {
+    format_micros((t * 1e6 + 0.5).floor() as u64)
+}
+
+fn format_micros(us: u64) -> String {
     let secs = us as f64 / 1e6;
     if us == 0 {
         return "0".to_string();
@@ -64,6 +74,9 @@ pub struct WiredRecord<'a> {
     /// The exact time in seconds, written as a 13th field when given
     /// (`CaptureSpec::ns2_exact_times`).
     pub exact: Option<f64>,
+    /// The exact time in seconds the time field is rounded from, when known
+    /// ([`wired_time_exact`]); else `time` ([`wired_time`]).
+    pub time_exact: Option<f64>,
 }
 
 impl WiredRecord<'_> {
@@ -87,7 +100,10 @@ impl WiredRecord<'_> {
             out,
             "{} {} {} {} {} {} {flags} {} {}.{} {}.{} {} {}",
             self.event,
-            wired_time(self.time),
+            match self.time_exact {
+                Some(x) => wired_time_exact(x),
+                None => wired_time(self.time),
+            },
             self.from,
             self.to,
             self.kind,
@@ -682,6 +698,7 @@ mod tests {
             ecn: EcnFlags::default(),
             tcp_header: None,
             exact: None,
+            time_exact: None,
         }
         .write(&mut s);
         assert_eq!(s, "+ 0.598773 0 1 tcp 1040 ---A--- 0 0.0 2.0 62 197\n");
@@ -708,6 +725,7 @@ mod tests {
             ecn: EcnFlags::default(),
             tcp_header: None,
             exact: None,
+            time_exact: None,
         }
         .write(&mut s);
         assert_eq!(s, "+ 1.84375 0 2 cbr 210 ------- 0 0.0 3.1 225 610\n");
@@ -718,6 +736,16 @@ mod tests {
     /// send 47 gaps of 0.005 s after its start at 1 s, summed in doubles, is
     /// 1.234999999999995 s (ns-2's nam trace prints it `%.15g`: 1.23499999999999; Greis's
     /// example2), the trace time 1.235.
+    /// A send at 5.275638499999999 s (a delay drawn as a double, `overhead_`) is the
+    /// nanosecond 5 275 638 500, whose microsecond rounds up; ns-2 rounds the double, down.
+    #[test]
+    fn the_time_field_rounds_the_exact_double_when_known() {
+        assert_eq!(wired_time(SimTime(5_275_638_500)), "5.275639");
+        assert_eq!(wired_time_exact(5.275638499999999), "5.275638");
+        assert_eq!(wired_time_exact(5.2756385), "5.275639");
+        assert_eq!(wired_time_exact(2.0), "2");
+    }
+
     #[test]
     fn the_exact_time_is_a_thirteenth_field() {
         let t = (0..47).fold(1.0_f64, |t, _| t + 0.005);
@@ -739,6 +767,7 @@ mod tests {
             ecn: EcnFlags::default(),
             tcp_header: None,
             exact: Some(t),
+            time_exact: None,
         }
         .write(&mut s);
         assert_eq!(

@@ -269,6 +269,11 @@ impl World {
 
     fn arm_sender(&mut self, f: usize) {
         let (tcp, _) = split(&mut self.flows[f]);
+        if let Some((at, exact)) = tcp.delsnd_exact {
+            if tcp.sender.next_timer() == Some(at) {
+                tcp.sender_wake.preset_exact(at, exact);
+            }
+        }
         tcp.sender_wake.request_exact(
             &mut self.sched,
             tcp.sender.next_timer(),
@@ -354,7 +359,41 @@ impl World {
             }
             self.tcp_out.events = events;
         }
+        let (tcp, _) = split(&mut self.flows[f]);
+        if let Some(overhead) = tcp.sender.delayed_send_requested() {
+            // ns-2 `delsnd_timer_.resched(Random::uniform(overhead_))`.
+            let u = match &tcp.ns2_rng {
+                Some(r) => r
+                    .lock()
+                    .expect("ns-2 RNG lock poisoned")
+                    .ns2_uniform_double(),
+                None => tcp.overhead_rng.uniform(),
+            };
+            // ns-2 schedules it at `clock + overhead_ * u` in doubles.
+            let exact = self.sched.now_exact() + crate::sim::scheduler::exact_of(overhead) * u;
+            let at = SimTime(crate::sim::time::round_to_u64(exact * 1e9)).max(now);
+            tcp.sender.arm_delayed_send(at);
+            tcp.delsnd_exact = Some((at, exact));
+        }
         self.arm_sender(f);
+    }
+
+    /// One-way TCP senders with `overhead_` draw their delays from `shared` (ns-2's default
+    /// RNG); returns how many.
+    pub(super) fn tcp_use_ns2_rng(
+        &mut self,
+        shared: &std::sync::Arc<std::sync::Mutex<crate::sim::mrg32k3a::Mrg32k3a>>,
+    ) -> usize {
+        let mut n = 0;
+        for fl in &mut self.flows {
+            if let FlowAgents::Tcp(t) = &mut fl.agents {
+                if t.sender.config().overhead > SimTime::ZERO {
+                    t.ns2_rng = Some(std::sync::Arc::clone(shared));
+                    n += 1;
+                }
+            }
+        }
+        n
     }
 
     /// Records the changes from `*next` on that came before segment `before` (all of them

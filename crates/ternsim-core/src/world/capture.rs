@@ -616,11 +616,12 @@ impl World {
         let src = self.ns2_node(p.ip.src);
         let dst = self.ns2_node(p.ip.dst);
         let (sport, dport) = self.ns2_ports(p);
+        let time_exact = self.exact_now(now);
         let exact = self
             .capture
             .as_deref()
             .is_some_and(|c| c.exact_times)
-            .then(|| self.exact_now(now));
+            .then_some(time_exact);
         let Some(cap) = self.capture.as_deref_mut() else {
             return;
         };
@@ -656,6 +657,7 @@ impl World {
                 _ => None,
             },
             exact,
+            time_exact: Some(time_exact),
         }
         .write(out);
     }

@@ -140,6 +140,12 @@ impl Wake {
         }
     }
 
+    /// The component's deadline `t` falls at exactly `exact` seconds (a delay drawn as a
+    /// double, as ns-2 draws `overhead_`'s): the next [`Wake::request_exact`] for `t` uses it.
+    fn preset_exact(&mut self, t: SimTime, exact: f64) {
+        self.deadline = Some((t, exact));
+    }
+
     /// [`Wake::request`] with the deadline's exact time: a deadline not seen before was set
     /// in the call that just ran, at the scheduler's exact now, as ns-2's `resched(rto)`
     /// sets a timer at `clock + rto` (a TCP retransmission or delayed-ACK timer). A timeout
@@ -200,6 +206,12 @@ struct TcpAgents {
     /// A Telnet application (ns-2 `Application/Telnet`), with the stream its gaps draw from
     /// unless ns-2's default RNG is replayed ([`World::ns2_default_rng`]).
     telnet: Option<(crate::app::Telnet, RandomStream)>,
+    /// The sender's `overhead_` delays: the flow's own stream (after its boot-time draw), or
+    /// ns-2's default RNG when the host replays it ([`World::ns2_default_rng`]).
+    overhead_rng: RandomStream,
+    /// The delayed-send deadline and its exact time in seconds (`now_exact + delay`).
+    delsnd_exact: Option<(SimTime, f64)>,
+    ns2_rng: Option<std::sync::Arc<std::sync::Mutex<crate::sim::mrg32k3a::Mrg32k3a>>>,
 }
 
 enum FlowAgents {
@@ -627,6 +639,9 @@ impl World {
                         started: false,
                         running: false,
                         telnet,
+                        overhead_rng: rng,
+                        delsnd_exact: None,
+                        ns2_rng: None,
                     }))
                 }
                 FlowTransport::FullTcp {

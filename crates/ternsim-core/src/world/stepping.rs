@@ -367,10 +367,11 @@ impl Simulation {
     }
 
     /// ns-2's default RNG (MRG32k3a seeded `seed` as ns-2 seeds it) after its first `skip`
-    /// draws, replayed for the run: every RED queue's early test and every Telnet
-    /// application's gap draws from it, one generator for all in the order the draws
-    /// happen, as in an ns-2 run where nothing else draws from it during the run. Returns
-    /// the number of RED queues.
+    /// draws, replayed for the run: every RED queue's early test, every Telnet
+    /// application's gap and the delayed sends of one-way TCP senders with `overhead_` draw
+    /// from it, one generator for all in the order the draws happen, as in an ns-2 run where
+    /// nothing else draws from it during the run. Returns the number of RED queues and such
+    /// senders.
     pub fn replay_ns2_default_rng(&mut self, seed: u32, skip: u64) -> Result<usize, String> {
         if seed == 0 {
             return Err("seed: allowed >= 1 (ns-2 takes 0 as a clock seed)".into());
@@ -387,6 +388,9 @@ impl Simulation {
                 queues += 1;
             }
         }
+        // The one-way TCP senders' `overhead_` delays draw from the same generator, in the
+        // order the run asks for them, as ns-2's `Random::uniform(overhead_)` does.
+        queues += self.world.tcp_use_ns2_rng(&shared);
         Ok(queues)
     }
 

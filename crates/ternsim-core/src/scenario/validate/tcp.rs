@@ -117,7 +117,13 @@ pub(super) fn apply_tcp_options(
         cfg.timer_fix = v;
     }
     if let Some(v) = opts.ecn {
-        if v && cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd {
+        use crate::tcp::variant::RecoveryKind;
+        // ns-2's FACK and Rate-Halving agents have their own ECN rules, not modelled.
+        let own_rules = matches!(
+            cfg.variant.spec().recovery,
+            RecoveryKind::Fack | RecoveryKind::SackRh
+        );
+        if v && (own_rules || cfg.variant.spec().window != crate::tcp::variant::WindowKind::Aimd) {
             return Err(ScenarioError::at(
                 at("ecn"),
                 "ECN is modelled for the AIMD variants (Tahoe, Reno, NewReno, Sack1, FeW) only",
@@ -214,6 +220,35 @@ pub(super) fn apply_tcp_options(
             ));
         }
         cfg.partial_ack = v;
+    }
+    if let Some(d) = opts.overhead {
+        use crate::tcp::variant::RecoveryKind;
+        let recovery = cfg.variant.spec().recovery;
+        let plain = matches!(
+            recovery,
+            RecoveryKind::Tahoe | RecoveryKind::Reno | RecoveryKind::NewReno
+        ) && cfg.variant.spec().window == crate::tcp::variant::WindowKind::Aimd;
+        if d.0 > SimTime::ZERO && !plain {
+            return Err(ScenarioError::at(
+                at("overhead"),
+                "a random send overhead is modelled for tahoe, reno, newreno and few only",
+            ));
+        }
+        cfg.overhead = d.0;
+    }
+    for (key, value, field) in [
+        ("ss_div4", opts.ss_div4, &mut cfg.fack_ss_div4),
+        ("rampdown", opts.rampdown, &mut cfg.fack_rampdown),
+    ] {
+        if let Some(v) = value {
+            if v && cfg.variant != TcpVariant::Fack {
+                return Err(ScenarioError::at(
+                    at(key),
+                    "true is modelled for fack (ns-2 Agent/TCP/Fack) only",
+                ));
+            }
+            *field = v;
+        }
     }
     if let Some(v) = opts.dupack_frac {
         if v == 0 || (cfg.variant != TcpVariant::Sack && v != -1) {

@@ -7,6 +7,10 @@
 //! - [`newreno`]: ns-2 `Agent/TCP/Newreno` (§6, RFC 6582): partial ACKs keep recovery going.
 //! - [`sack1`]: ns-2 `Agent/TCP/Sack1` (§7.3): Fall and Floyd's scoreboard with ns-2's
 //!   decrement-per-ACK **pipe counter** (not RFC 6675's SetPipe), in [`scoreboard`].
+//! - [`fack`]: ns-2 `Agent/TCP/Fack` (Mathis and Mahdavi, SIGCOMM 1996): the forward ACK and
+//!   the retransmissions in flight bound what is sent.
+//! - [`sack_rh`]: ns-2 `Agent/TCP/SackRH`: SACK with Rate-Halving.
+//!   Both keep ns-2's per-packet board, [`packet_board`].
 //!
 //! All share what [`base`] holds: the base timeout of [`base::base_timeout`] (tcp-spec §2),
 //! and the window changes that go through the window policy: the helpers
@@ -18,9 +22,12 @@
 //! module.
 
 pub mod base;
+pub mod fack;
 pub mod newreno;
+pub mod packet_board;
 pub mod reno;
 pub mod sack1;
+pub mod sack_rh;
 pub mod scoreboard;
 pub mod tahoe;
 
@@ -32,8 +39,10 @@ use super::variant::RecoveryKind;
 use super::window::WindowPolicy;
 use crate::sim::SimTime;
 
+pub use fack::Fack;
 pub use newreno::NewReno;
 pub use sack1::Sack1;
+pub use sack_rh::SackRh;
 
 #[derive(Clone, Debug)]
 pub enum Recovery {
@@ -41,6 +50,8 @@ pub enum Recovery {
     Reno,
     NewReno(NewReno),
     Sack1(Sack1),
+    Fack(Fack),
+    SackRh(SackRh),
 }
 
 impl Recovery {
@@ -51,6 +62,8 @@ impl Recovery {
             RecoveryKind::Reno => Recovery::Reno,
             RecoveryKind::NewReno => Recovery::NewReno(NewReno::default()),
             RecoveryKind::Sack1 => Recovery::Sack1(Sack1::default()),
+            RecoveryKind::Fack => Recovery::Fack(Fack::default()),
+            RecoveryKind::SackRh => Recovery::SackRh(SackRh::default()),
         }
     }
 
@@ -63,9 +76,10 @@ impl Recovery {
         ack: &AckSegment,
         out: &mut TcpOutput,
     ) {
-        // ns-2: every variant's `recv` answers an ECN-Echo first (`TcpAgent::ecn`).
+        // ns-2: every variant's `recv` answers an ECN-Echo first (`TcpAgent::ecn`), but
+        // Rate-Halving's, which reads it as the start of an adjustment interval.
         c.set_ack_ecn_echo(ack.ecn.ece);
-        if ack.ecn.ece && c.cfg().ecn {
+        if ack.ecn.ece && c.cfg().ecn && !matches!(self, Recovery::SackRh(_)) {
             base::ecn_echo(c, w, now, ack.ack, out);
         }
         match self {
@@ -73,6 +87,8 @@ impl Recovery {
             Recovery::Reno => reno::on_ack(c, w, now, ack.ack, out),
             Recovery::NewReno(r) => r.on_ack(c, w, now, ack.ack, out),
             Recovery::Sack1(r) => r.on_ack(c, w, now, ack, out),
+            Recovery::Fack(r) => r.on_ack(c, w, now, ack, out),
+            Recovery::SackRh(r) => r.on_ack(c, w, now, ack, out),
         }
     }
 
@@ -93,6 +109,9 @@ impl Recovery {
                 c.move_recover_to_maxseq();
             }
             Recovery::Sack1(r) => r.on_timeout(c),
+            // Their own timeouts (`tcp-fack.cc`, `tcp-sack-rh.cc`), not `TcpAgent::timeout`.
+            Recovery::Fack(r) => return r.on_timeout(c, w, now, out),
+            Recovery::SackRh(r) => return r.on_timeout(c, w, now, out),
         }
         base::base_timeout(c, w, now, out);
     }
@@ -104,6 +123,8 @@ impl Recovery {
             Recovery::Reno => reno::send(c, now, out),
             Recovery::NewReno(_) => newreno::send(c, now, out),
             Recovery::Sack1(r) => r.send(c, now, out),
+            Recovery::Fack(r) => r.send(c, now, out),
+            Recovery::SackRh(r) => r.send(c, now, out),
         }
     }
 }

@@ -6,12 +6,15 @@ mod aimd;
 mod demo_vegas;
 mod ecn;
 mod event_trace;
+mod fack;
 mod few;
 mod min_window;
 mod options;
+mod overhead;
 mod pacing;
 mod quiescence;
 mod recovery;
+mod sack_rh;
 mod traced_vars;
 mod vegas;
 mod vegas_table1;
@@ -83,7 +86,7 @@ impl Run {
         start_ms: u64,
     ) -> Self {
         let mut r = Run::new(cfg);
-        r.s.conn_mut().warp(highest_ack, cwnd, ssthresh);
+        r.s.warp(highest_ack, cwnd, ssthresh);
         r.start(start_ms);
         r
     }
