@@ -38,6 +38,7 @@ const NO_LANE: u32 = u32::MAX;
 /// An event with its key: the time in the high 64 bits (the bits of the exact time in
 /// seconds, a non-negative double, which order as the doubles do) and the insertion sequence
 /// in the low 64, so that ordering by (time, sequence) is one 128-bit comparison.
+#[derive(Clone, Copy)]
 struct Entry<E> {
     key: u128,
     event: E,
@@ -115,13 +116,13 @@ pub struct Scheduler<E> {
     popped: u64,
 }
 
-impl<E> Default for Scheduler<E> {
+impl<E: Copy> Default for Scheduler<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> Scheduler<E> {
+impl<E: Copy> Scheduler<E> {
     pub fn new() -> Self {
         Scheduler {
             heap: MinHeap::with_capacity(1024),
