@@ -143,6 +143,22 @@ pub enum Payload {
     Ping(crate::app::Echo),
 }
 
+impl Payload {
+    /// The kind of a packet carrying this payload.
+    pub fn kind(&self) -> PacketKind {
+        match self {
+            Payload::TcpData(_) => PacketKind::TcpData,
+            Payload::TcpAck(_) => PacketKind::TcpAck,
+            // A FullTcp segment counts as data when it carries some, else as an ACK.
+            Payload::FullTcp(s) if s.datalen > 0 => PacketKind::TcpData,
+            Payload::FullTcp(_) => PacketKind::TcpAck,
+            Payload::Udp(_) => PacketKind::Udp,
+            Payload::Control(_) => PacketKind::Control,
+            Payload::Ping(_) => PacketKind::Ping,
+        }
+    }
+}
+
 /// The kind of a packet, for accounting and metrics by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PacketKind {
@@ -407,16 +423,7 @@ impl PacketFields {
     }
 
     pub fn kind(&self) -> PacketKind {
-        match self.payload {
-            Payload::TcpData(_) => PacketKind::TcpData,
-            Payload::TcpAck(_) => PacketKind::TcpAck,
-            // A FullTcp segment counts as data when it carries some, else as an ACK.
-            Payload::FullTcp(s) if s.datalen > 0 => PacketKind::TcpData,
-            Payload::FullTcp(_) => PacketKind::TcpAck,
-            Payload::Udp(_) => PacketKind::Udp,
-            Payload::Control(_) => PacketKind::Control,
-            Payload::Ping(_) => PacketKind::Ping,
-        }
+        self.payload.kind()
     }
 
     /// Whether the packet is ECN-capable (RFC 3168 §5; ns-2 `hdr_flags::ect`): the data of

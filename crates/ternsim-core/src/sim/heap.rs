@@ -16,7 +16,13 @@ pub struct MinHeap<T> {
     v: Vec<T>,
 }
 
-impl<T: Keyed> MinHeap<T> {
+// Elements are `Copy` (an event or a deadline, a few integers): a sift carries the element
+// it places in registers and moves each element it passes once, into the hole it leaves,
+// writing the carried one once where it stops. A sift by swaps moves every passed element
+// twice through memory, and reads back at once what the pop or push before it just wrote
+// field by field, which the processor cannot forward from its stores (a stall per pop,
+// measured as the costliest instruction of the event loop).
+impl<T: Keyed + Copy> MinHeap<T> {
     pub fn with_capacity(n: usize) -> Self {
         MinHeap {
             v: Vec::with_capacity(n),
@@ -33,7 +39,6 @@ impl<T: Keyed> MinHeap<T> {
         self.v.is_empty()
     }
 
-    /// The element with the smallest key.
     #[inline]
     pub fn peek(&self) -> Option<&T> {
         self.v.first()
@@ -42,47 +47,50 @@ impl<T: Keyed> MinHeap<T> {
     #[inline]
     pub fn push(&mut self, x: T) {
         self.v.push(x);
-        self.sift_up(self.v.len() - 1);
+        self.place_up(self.v.len() - 1, x);
     }
 
-    /// Removes and returns the element with the smallest key.
     #[inline]
     pub fn pop(&mut self) -> Option<T> {
         let last = self.v.pop()?;
         if self.v.is_empty() {
             return Some(last);
         }
-        let top = std::mem::replace(&mut self.v[0], last);
-        self.sift_down(0);
+        let top = self.v[0];
+        self.place_down(0, last);
         Some(top)
     }
 
-    /// Replaces the smallest element with `x` and returns it: one sift instead of a pop
-    /// and a push. The heap must not be empty.
+    /// Pops the top and pushes `x` in one pass down the heap.
     #[inline]
     pub fn replace_top(&mut self, x: T) -> T {
-        let top = std::mem::replace(&mut self.v[0], x);
-        self.sift_down(0);
+        let top = self.v[0];
+        self.place_down(0, x);
         top
     }
 
+    /// Puts `x` in the hole at `i` or above it: parents greater than `x` move down into
+    /// the hole.
     #[inline]
-    fn sift_up(&mut self, mut i: usize) {
-        let key = self.v[i].key();
+    fn place_up(&mut self, mut i: usize, x: T) {
+        let key = x.key();
         while i > 0 {
             let parent = (i - 1) / 2;
             if self.v[parent].key() <= key {
                 break;
             }
-            self.v.swap(i, parent);
+            self.v[i] = self.v[parent];
             i = parent;
         }
+        self.v[i] = x;
     }
 
+    /// Puts `x` in the hole at `i` or below it: the smaller child moves up into the hole
+    /// while it is smaller than `x`.
     #[inline]
-    fn sift_down(&mut self, mut i: usize) {
+    fn place_down(&mut self, mut i: usize, x: T) {
         let n = self.v.len();
-        let key = self.v[i].key();
+        let key = x.key();
         loop {
             let left = 2 * i + 1;
             if left >= n {
@@ -101,9 +109,10 @@ impl<T: Keyed> MinHeap<T> {
             if key <= child_key {
                 break;
             }
-            self.v.swap(i, child);
+            self.v[i] = self.v[child];
             i = child;
         }
+        self.v[i] = x;
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod heap;
 pub mod mrg32k3a;
+pub mod ring;
 pub mod rng;
 pub mod scheduler;
 pub mod time;

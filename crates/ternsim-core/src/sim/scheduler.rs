@@ -24,9 +24,8 @@
 //! top of the heap in one sift instead of a pop and a push. An event scheduled in a lane earlier than the lane's
 //! last (a shortened link delay can overtake) goes to the heap directly.
 
-use std::collections::VecDeque;
-
 use super::heap::{Keyed, MinHeap};
+use super::ring::Ring;
 use super::time::SimTime;
 
 // The queue's methods are `#[inline]`: they run once or twice per event, and whether the
@@ -38,11 +37,13 @@ const NO_LANE: u32 = u32::MAX;
 /// An event with its key: the time in the high 64 bits (the bits of the exact time in
 /// seconds, a non-negative double, which order as the doubles do) and the insertion sequence
 /// in the low 64, so that ordering by (time, sequence) is one 128-bit comparison.
+#[derive(Clone, Copy)]
+#[repr(C)]
 struct Entry<E> {
     key: u128,
-    event: E,
     /// The lane this event heads, or [`NO_LANE`].
     lane: u32,
+    event: E,
 }
 
 impl<E> Entry<E> {
@@ -94,7 +95,7 @@ pub struct Lane(u32);
 
 struct LaneQueue<E> {
     /// Events behind the one in the heap, in key order.
-    waiting: VecDeque<(u128, E)>,
+    waiting: Ring<(u128, E)>,
     /// Whether the lane's earliest event is in the heap.
     head_in_heap: bool,
     /// The key of the lane's latest event.
@@ -115,13 +116,13 @@ pub struct Scheduler<E> {
     popped: u64,
 }
 
-impl<E> Default for Scheduler<E> {
+impl<E: Copy> Default for Scheduler<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> Scheduler<E> {
+impl<E: Copy> Scheduler<E> {
     pub fn new() -> Self {
         Scheduler {
             heap: MinHeap::with_capacity(1024),
@@ -138,7 +139,7 @@ impl<E> Scheduler<E> {
     /// A new lane for a stream of events in time order.
     pub fn add_lane(&mut self) -> Lane {
         self.lanes.push(LaneQueue {
-            waiting: VecDeque::new(),
+            waiting: Ring::default(),
             head_in_heap: false,
             tail: 0,
         });

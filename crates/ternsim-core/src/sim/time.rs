@@ -80,19 +80,25 @@ impl fmt::Display for SimTime {
 
 /// `x.round() as u64`, without the call to libm's `round` that `f64::round` compiles to on
 /// baseline x86-64 (this is on the path of every frame to every receiver and of every
-/// wired transmission). Below 2^52 the
-/// truncation `x as u64` is exact and so is the fraction `x - trunc(x)`, so comparing the
-/// fraction with 0.5 rounds exactly as `round` does (halves away from zero); other values
-/// (negative, huge, NaN) take `round` itself. The conversions inside the range go through
-/// `i64`, exact there as well: on x86-64 a float-to-`u64` cast and back is a dozen
-/// instructions each way (the hardware converts signed integers only), a signed one one or
-/// two, and this runs several times per event.
+/// wired transmission, and of every pop of the event queue).
+///
+/// From 0.5 to 2^52 it is `(x + 0.5)` truncated: `x` and 0.5 are on the same grid of
+/// doubles there (the spacing of `x` is at most 0.5), so the sum is exact unless it enters
+/// the next binade, where its spacing doubles and a sum halfway between two doubles rounds
+/// to even; that rounded sum could only pass an integer the exact sum does not reach if the
+/// new spacing exceeded 1, which takes a sum past 2^53. Truncating the exact sum is
+/// rounding halves away from zero, as `round` does. Below 0.5 (and not negative) the result
+/// is 0 (there the sum could round up to 1.0: 0.49999999999999994 + 0.5). Other values
+/// (negative, huge, NaN) take `round` itself. The truncation goes through `i64`, one
+/// instruction on x86-64 (a float-to-`u64` cast is a dozen). One addition and one
+/// conversion: half the dependent chain of truncating, converting back and comparing the
+/// fraction, which perf showed as a good part of a wired hop.
 #[inline]
 pub fn round_to_u64(x: f64) -> u64 {
-    if (0.0..4_503_599_627_370_496.0).contains(&x) {
-        let whole = x as i64;
-        let fraction = x - whole as f64;
-        (whole + i64::from(fraction >= 0.5)) as u64
+    if (0.5..4_503_599_627_370_496.0).contains(&x) {
+        (x + 0.5) as i64 as u64
+    } else if (0.0..0.5).contains(&x) {
+        0
     } else {
         x.round() as u64
     }
@@ -149,11 +155,20 @@ mod tests {
     fn round_to_u64_is_round() {
         let edges = [
             0.0,
+            -0.0,
             0.49999999999999994,
             0.5,
+            0.500_000_000_000_000_1,
             1.5,
             2.5,
+            1.499_999_999_999_999_8,
+            1.999_999_999_999_999_8,
+            3.5,
             1e9 * 0.105333333,
+            2_251_799_813_685_247.5,
+            2_251_799_813_685_248.5,
+            4_503_599_627_370_494.5,
+            4_503_599_627_370_495.0,
             4_503_599_627_370_495.5,
             4_503_599_627_370_496.0,
             9.0e15,
@@ -164,8 +179,26 @@ mod tests {
         for x in edges {
             assert_eq!(round_to_u64(x), x.round() as u64, "{x}");
         }
+        // Halves and integers at every binade of the fast range, and their neighbours: where
+        // a sum with 0.5 enters the next binade.
+        for k in 0..53 {
+            let p = 2f64.powi(k);
+            for base in [p - 1.5, p - 0.5, p, p + 0.5, p + 1.0] {
+                for y in [
+                    base,
+                    f64::from_bits(base.to_bits() - 1),
+                    f64::from_bits(base.to_bits() + 1),
+                ] {
+                    if y >= 0.0 {
+                        assert_eq!(round_to_u64(y), y.round() as u64, "{y}");
+                    }
+                }
+            }
+        }
         let mut rng = crate::sim::RandomStream::named(5, "round-test");
         for _ in 0..100_000 {
+            let small = rng.uniform() * 4.0;
+            assert_eq!(round_to_u64(small), small.round() as u64, "{small}");
             let x = rng.uniform() * 1e3 * 1e9;
             let h = x.floor() + 0.5;
             for y in [

@@ -70,6 +70,9 @@ impl World {
             Payload::Control(m) => (m.ns2_numbered(), m.ip_ttl().unwrap_or(DEFAULT_TTL)),
             _ => (true, DEFAULT_TTL),
         };
+        // The kind from the payload as it was handed in: read back from the packet just
+        // written, the payload's tag stalled the processor (a store it cannot forward).
+        let kind = payload.kind().index();
         let ns2_uid = match (ns2_numbered, ns2_uid) {
             (false, _) => 0,
             (true, Some(passed_on)) => passed_on,
@@ -95,7 +98,7 @@ impl World {
             None => Packet::new(fields),
         };
         self.accounting.created += 1;
-        self.accounting.created_by_kind[packet.kind().index()] += 1;
+        self.accounting.created_by_kind[kind] += 1;
         packet
     }
 
