@@ -169,14 +169,22 @@ impl World {
     /// A uniform draw for flow `f`'s Telnet gap: ns-2's default RNG when it is replayed,
     /// else the flow's own stream.
     fn telnet_uniform(&mut self, f: usize) -> f64 {
-        if let Some(shared) = &self.ns2_default_rng {
-            return shared
-                .lock()
-                .expect("the default RNG is used by one thread")
-                .ns2_uniform_double();
+        if let Some(u) = self.ns2_default_uniform() {
+            return u;
         }
         let t = split(&mut self.flows[f]).0;
         t.telnet.as_mut().expect("a Telnet flow").1.uniform()
+    }
+
+    /// The next uniform of ns-2's default RNG (`Random::uniform()`) when the run replays it
+    /// ([`World::ns2_default_rng`]), else None: the caller draws from its own stream.
+    fn ns2_default_uniform(&self) -> Option<f64> {
+        self.ns2_default_rng.as_ref().map(|shared| {
+            shared
+                .lock()
+                .expect("the default RNG is used by one thread")
+                .ns2_uniform_double()
+        })
     }
 
     /// ns-2 `$telnet start`: the timer is drawn from now; the TCP agent sends nothing yet.
@@ -359,16 +367,14 @@ impl World {
             }
             self.tcp_out.events = events;
         }
-        let (tcp, _) = split(&mut self.flows[f]);
-        if let Some(overhead) = tcp.sender.delayed_send_requested() {
+        let requested = split(&mut self.flows[f]).0.sender.delayed_send_requested();
+        if let Some(overhead) = requested {
             // ns-2 `delsnd_timer_.resched(Random::uniform(overhead_))`.
-            let u = match &tcp.ns2_rng {
-                Some(r) => r
-                    .lock()
-                    .expect("ns-2 RNG lock poisoned")
-                    .ns2_uniform_double(),
-                None => tcp.overhead_rng.uniform(),
+            let u = match self.ns2_default_uniform() {
+                Some(u) => u,
+                None => split(&mut self.flows[f]).0.overhead_rng.uniform(),
             };
+            let tcp = split(&mut self.flows[f]).0;
             // ns-2 schedules it at `clock + overhead_ * u` in doubles.
             let exact = self.sched.now_exact() + crate::sim::scheduler::exact_of(overhead) * u;
             let at = SimTime(crate::sim::time::round_to_u64(exact * 1e9)).max(now);
@@ -378,22 +384,16 @@ impl World {
         self.arm_sender(f);
     }
 
-    /// One-way TCP senders with `overhead_` draw their delays from `shared` (ns-2's default
-    /// RNG); returns how many.
-    pub(super) fn tcp_use_ns2_rng(
-        &mut self,
-        shared: &std::sync::Arc<std::sync::Mutex<crate::sim::mrg32k3a::Mrg32k3a>>,
-    ) -> usize {
-        let mut n = 0;
-        for fl in &mut self.flows {
-            if let FlowAgents::Tcp(t) = &mut fl.agents {
-                if t.sender.config().overhead > SimTime::ZERO {
-                    t.ns2_rng = Some(std::sync::Arc::clone(shared));
-                    n += 1;
-                }
-            }
-        }
-        n
+    /// How many one-way TCP senders have an `overhead_` (their delayed sends draw from
+    /// ns-2's default RNG when the run replays it).
+    pub(super) fn overhead_senders(&self) -> usize {
+        self.flows
+            .iter()
+            .filter(|fl| match &fl.agents {
+                FlowAgents::Tcp(t) => t.sender.config().overhead > SimTime::ZERO,
+                _ => false,
+            })
+            .count()
     }
 
     /// Records the changes from `*next` on that came before segment `before` (all of them

@@ -216,7 +216,6 @@ struct TcpAgents {
     overhead_rng: RandomStream,
     /// The delayed-send deadline and its exact time in seconds (`now_exact + delay`).
     delsnd_exact: Option<(SimTime, f64)>,
-    ns2_rng: Option<std::sync::Arc<std::sync::Mutex<crate::sim::mrg32k3a::Mrg32k3a>>>,
 }
 
 enum FlowAgents {
@@ -646,7 +645,6 @@ impl World {
                         telnet,
                         overhead_rng: rng,
                         delsnd_exact: None,
-                        ns2_rng: None,
                     }))
                 }
                 FlowTransport::FullTcp {

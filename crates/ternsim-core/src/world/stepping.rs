@@ -390,7 +390,7 @@ impl Simulation {
         }
         // The one-way TCP senders' `overhead_` delays draw from the same generator, in the
         // order the run asks for them, as ns-2's `Random::uniform(overhead_)` does.
-        queues += self.world.tcp_use_ns2_rng(&shared);
+        queues += self.world.overhead_senders();
         Ok(queues)
     }
 
