@@ -769,12 +769,14 @@ impl World {
         } else {
             next_hop
         };
-        // ns-2's AODV never sets a route request's next hop (Packet::alloc leaves -2, kept
-        // on every hop: AODV::sendRequest, forward of a broadcast) and sets an error's to 0
-        // (AODV::sendError); only the new format prints it (`-Hd`), the old one's IP part
-        // prints a negative next hop as 0.
+        // ns-2's AODV never sets a route request's or a HELLO's next hop (Packet::alloc
+        // leaves -2, kept on every hop: AODV::sendRequest, AODV::sendHello, forward of a
+        // broadcast) and sets an error's to 0 (AODV::sendError); only the new format prints
+        // it (`-Hd`), the old one's IP part prints a negative next hop as 0.
         let next_hop = match &p.payload {
-            Payload::Control(ControlMessage::AodvRreq { .. }) => -2,
+            Payload::Control(
+                ControlMessage::AodvRreq { .. } | ControlMessage::AodvHello { .. },
+            ) => -2,
             Payload::Control(ControlMessage::AodvRerr { .. }) => 0,
             _ => next_hop,
         };
