@@ -72,16 +72,16 @@ impl World {
 
     pub(super) fn stop_flow(&mut self, f: usize) {
         match &mut self.flows[f].agents {
-            // A stop before any start changes nothing: the first start offers the flow's
-            // data as configured (ns-2's FTP `start` offers unlimited data whatever a stop
-            // before it did).
-            // A Telnet application stops its timer; what it handed the agent still goes.
+            // A Telnet application stops its timer (it keeps its own running state); what it
+            // handed the agent still goes.
             FlowAgents::Tcp(t) if t.telnet.is_some() => {
-                t.running = false;
                 if let Some((telnet, _)) = t.telnet.as_mut() {
                     telnet.stop();
                 }
             }
+            // A stop before any start changes nothing: the first start offers the flow's
+            // data as configured (ns-2's FTP `start` offers unlimited data whatever a stop
+            // before it did).
             FlowAgents::Tcp(t) if !t.started => {}
             FlowAgents::Tcp(t) => {
                 t.running = false;
@@ -191,7 +191,6 @@ impl World {
     fn start_telnet(&mut self, now: SimTime, f: usize) {
         let exact = self.exact_now(now);
         let t = split(&mut self.flows[f]).0;
-        t.running = true;
         let (telnet, _) = t.telnet.as_mut().expect("a Telnet flow");
         if telnet.due().is_some() {
             telnet.start(exact, || unreachable!("a pending timer draws nothing"));
@@ -217,7 +216,6 @@ impl World {
         if telnet.due() != Some(exact) || !telnet.fire(exact) {
             return;
         }
-        t.started = true;
         self.tcp_out.clear();
         t.sender.produce(now, 1, true, &mut self.tcp_out);
         self.after_sender(now, f);

@@ -206,7 +206,8 @@ struct TcpAgents {
     next_write: usize,
     app_packets: ByteToPacket,
     started: bool,
-    /// The application is sending (started and not stopped since).
+    /// The FTP or trace application is sending (started and not stopped since); a Telnet
+    /// application keeps its own ([`crate::app::Telnet`]).
     running: bool,
     /// A Telnet application (ns-2 `Application/Telnet`), with the stream its gaps draw from
     /// unless ns-2's default RNG is replayed ([`World::ns2_default_rng`]).
