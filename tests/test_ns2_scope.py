@@ -224,3 +224,29 @@ def test_a_second_duplex_link_between_two_nodes_replaces_the_first(tmp_path):
     assert link["queue_a_to_b"]["limit"] == 9 and link["queue_b_to_a"]["limit"] == 50
     done = run(tmp_path, body + "$n0 neighbors\n" + END)
     assert done.returncode == 2 and "a link made twice" in done.stderr
+
+
+def test_plain_instance_variables_of_applications_and_the_old_packet_size_name(tmp_path):
+    """A variable an application's class does not bind in C++ is an OTcl instance variable
+    that nothing reads (`type_` on a CBR source and an FTP, FTP's `maxpkts_`): kept and read
+    back. `packet_size_` is ns-source.tcl's old name of a traffic source's `packetSize_`, so
+    the interval a CBR reports follows it: 1000 B at 1 Mb/s, 8 ms (ns-2 prints
+    0.0080000000000000002). A bound variable ternsim does not model is still refused."""
+    body = """set udp [new Agent/UDP]
+$ns attach-agent $n0 $udp
+set cbr [new Application/Traffic/CBR]
+$cbr attach-agent $udp
+$cbr set type_ CBR
+$cbr set packet_size_ 1000
+$cbr set rate_ 1mb
+set ftp [new Application/FTP]
+$ftp set type_ FTP
+$ftp set maxpkts_ 0
+puts "[$cbr set type_] [$cbr set packetSize_] [$cbr set interval_] [$ftp set type_]"
+"""
+    done = run(tmp_path, HEAD + body + END)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "CBR 1000 0.0080000000000000002 FTP\n"
+    refused = run(tmp_path, HEAD + "set u [new Agent/UDP]\n$u set rate_ 1Mb\n" + END)
+    assert refused.returncode == 2
+    assert "s.tcl:6: $u set rate_ 1Mb: Agent/UDP rate_: not supported" in refused.stderr

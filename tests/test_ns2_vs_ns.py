@@ -276,6 +276,47 @@ def test_applications_switched_on_and_off_match_ns(tmp_path):
     assert difference is None, difference
 
 
+@pytest.mark.parametrize("args", [["droptail", "1"], ["red", "7"]])
+def test_random_traffic_sources_draw_ns2s_numbers(tmp_path, args):
+    """random_sources.tcl: an Exponential and a Pareto on/off source (one stopped and
+    started again) and a CBR source with `random_` jitter, each into a LossMonitor sampled
+    every 0.5 s, share a bottleneck with a Reno flow; drop-tail, or RED whose early tests
+    draw from the same generator. ns-2 draws each burst length, idle time and jitter from
+    its default RNG as the run reaches it; ternsim replays that generator in run order
+    (with rng.h's formulas), so the sampled rates, the printed line and the whole trace are
+    ns-2's byte for byte."""
+    out = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        proc = subprocess.run(
+            [*cmd, str(SCRIPTS / "random_sources.tcl"), *args],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        out[who] = (
+            proc.returncode,
+            proc.stdout,
+            (folder / "rate.txt").read_text(),
+            (folder / "out.tr").read_text().splitlines(),
+        )
+    (ns_rc, ns_out, ns_rate, ns_tr), (ts_rc, ts_out, ts_rate, ts_tr) = out["ns"], out["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
+    assert ns_out.startswith("CBR 200 FTP\n")
+    assert ts_rate == ns_rate
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference
+    # Each source sent, with its own packet type; the Pareto source (fid 2) is silent
+    # between its stop at 6.0 s and its new start at 7.5 s.
+    sent = [line.split() for line in ns_tr if line.startswith("+ ") and " 0 1 " in line]
+    assert {f[4] for f in sent} == {"exp", "pareto", "cbr", "tcp"}
+    pareto = [float(f[1]) for f in sent if f[4] == "pareto"]
+    assert pareto and not any(6.01 < t < 7.5 for t in pareto)
+    assert any(t > 7.5 for t in pareto)
+
+
 @pytest.mark.parametrize("tcp", ["Agent/TCP/Newreno", "Agent/TCP/Vegas"])
 def test_a_drop_decided_by_a_same_instant_tie_is_ns2s(tmp_path, tcp):
     """The chain with `queue-limit 8`: at 0.310021 s a packet reaches the full queue at the

@@ -278,6 +278,20 @@ def _flood() -> Case:
     )
 
 
+def _udp(queue: str, seed: int, fast: bool) -> Case:
+    """udp.tcl: a random CBR, an Exponential and a Pareto source through one bottleneck
+    (drop-tail or RED), 30 s. Their draws replay ns-2's default RNG in run order, so the
+    traces compare line by line, one seed per case."""
+    return Case(
+        name=f"udp-{queue.lower()}-seed{seed}",
+        kind="trace",
+        script="udp.tcl",
+        twin=None,
+        ns_args=(queue, str(seed), "30"),
+        fast=fast,
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -331,6 +345,10 @@ CASES: list[Case] = [
     _base_station("newreno", 3),
     _base_station("vegas", 1),
     _red(30, True),
+    _udp("DropTail", 1, True),
+    _udp("DropTail", 2, False),
+    _udp("RED", 1, False),
+    _udp("RED", 2, False),
     _lossy("tahoe", "TCP", "TCPSink", "list", True),
     _lossy("reno", "TCP/Reno", "TCPSink", "list", False),
     _lossy("newreno", "TCP/Newreno", "TCPSink", "periodic", False),

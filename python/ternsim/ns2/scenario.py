@@ -469,10 +469,6 @@ def settable(base: str) -> set[str]:
     if classes.is_a(base, "Queue"):
         return {"limit_"}
     out = {"fid_", "class_"} if classes.is_a(base, "Agent") else set()
-    if classes.is_a(base, "Application"):
-        # An application has no flow id in ns-2: `$cbr set fid_ 1` (Greis's tutorial) makes
-        # a Tcl variable that nothing reads; the agent's fid_ marks the packets.
-        out.add("fid_")
     if classes.is_a(base, "Agent/TCP/FullTcp"):
         out |= {v for v in TCP_OPTIONS if not v.startswith("v_")}
         out |= set(TCP_UNMODELLED) | set(FULL_TCP_OPTIONS) | set(FULL_TCP_UNMODELLED)
@@ -1007,6 +1003,10 @@ class Translation:
             )
         ):
             return None
+        if self._drawing_sources() or self._overhead_agents():
+            return None  # they draw from the same generator during the run
+        if any(f.get("app", {}).get("kind") == "telnet" for f in self.flows):
+            return None
         em = drawing[0]
         rv = em.info["ranvar"]
         if em.info["unit"] == "byte" or (
@@ -1050,18 +1050,19 @@ class Translation:
         """(seed, draws to skip) when the draws ns-2 makes from its default RNG during the
         run can take ns-2's own numbers: one uniform per RED early test, one per Telnet gap,
         one per delayed send of a one-way TCP agent with `overhead_`
-        (`Random::uniform(overhead_)`), after the TCP agents' `boot_time_` draws. When these
-        are the only things drawing from it during the run (a wired script, no drawing error
-        model, no random CBR, Exponential or Pareto source, no SFQ, no draw by the script
-        itself), the core's RED queues, Telnet applications and senders share a copy of
-        that generator and each draw meets ns-2's number, in run order: the run is ns-2's,
-        drops and all. Otherwise None (ternsim's own stream per queue and flow; statistical
-        agreement)."""
+        (`Random::uniform(overhead_)`), one per gap of a random CBR source and two per burst
+        of an Exponential or Pareto source, after the TCP agents' `boot_time_` draws. When
+        these are the only things drawing from it during the run (a wired script, no drawing
+        error model, no SFQ, no draw by the script itself), the core's RED queues, Telnet
+        applications, senders and traffic sources share a copy of that generator and each
+        draw meets ns-2's number, in run order: the run is ns-2's, drops and all. Otherwise
+        None (ternsim's own stream per queue and flow; statistical agreement)."""
         model = self.model
         queues = [model.o.builtin_base(q.cls) for link in model.links for q in link.queues]
         telnets = any(f.get("app", {}).get("kind") == "telnet" for f in self.flows)
+        drawing = telnets or self._overhead_agents() or self._drawing_sources()
         if (
-            ("Queue/RED" not in queues and not telnets and not self._overhead_agents())
+            ("Queue/RED" not in queues and not drawing)
             or "Queue/SFQ" in queues
             or self._drawing_error_models()
             or not self._default_rng_replayable()
@@ -1087,6 +1088,16 @@ class Translation:
             and not _same_value(o.getvar(a, "overhead_"), "0")
         ]
 
+    def _drawing_sources(self) -> list[dict]:
+        """The UDP flows whose traffic source draws from ns-2's default RNG during the run:
+        a CBR source with `random_` set, every Exponential and Pareto source."""
+        return [
+            f
+            for f in self.flows
+            if f.get("app", {}).get("kind") in ("exponential", "pareto")
+            or f.get("app", {}).get("random")
+        ]
+
     def _drawing_error_models(self) -> list[Obj]:
         """The error models of the links that draw from ns-2's default RNG."""
         o = self.model.o
@@ -1101,18 +1112,10 @@ class Translation:
 
     def _default_rng_replayable(self) -> bool:
         """Whether ns-2's default RNG can be replayed for the run at all: a wired script
-        with a known seed, no draw by the script itself, no random traffic source (those
-        draw ternsim's own streams)."""
+        with a known seed and no draw by the script itself."""
         model = self.model
         return not (
-            self.wireless
-            or model.default_rng_seed is None
-            or model.errors.default_rng_used
-            or any(
-                f.get("app", {}).get("kind") in ("exponential", "pareto")
-                or f.get("app", {}).get("random")
-                for f in self.flows
-            )
+            self.wireless or model.default_rng_seed is None or model.errors.default_rng_used
         )
 
     def node_name(self, node: Obj) -> str:

@@ -1619,6 +1619,17 @@ class Model:
         if len(args) != 2:
             raise Refusal("set: give VAR [VALUE]")
         var, value = args
+        from .scenario import TCP_UNMODELLED, red_refusal, settable, unmodelled_value
+
+        base = self.o.builtin_base(o.cls)
+        var = _traffic_alias(base, var)
+        if classes.is_a(base, "Application") and var not in settable(base):
+            # A variable an application's class does not bind in C++ is a plain OTcl
+            # instance variable that nothing reads: `$ftp set type_ FTP` and `$cbr set
+            # type_ CBR` (the common ns-2 tutorial dumbbell), `$ftp set maxpkts_ 0` (FTP is
+            # an OTcl class, ns-source.tcl, and binds nothing).
+            self.o.setvar(o, var, value)
+            return value
         if self.started:
             if self.live is not None and self.live.write(o, var, value):
                 return value
@@ -1627,9 +1638,6 @@ class Model:
                 "supported: window_ of a TCP agent, bytes_ of a TCPSink, bytes_, npkts_ and "
                 "nlost_ of a LossMonitor, interval_ of a Telnet application"
             )
-        from .scenario import TCP_UNMODELLED, red_refusal, settable, unmodelled_value
-
-        base = self.o.builtin_base(o.cls)
         ok = settable(base)
         if (classes.is_a(base, "Agent/TCPSink") or classes.is_a(base, "Agent/TCP")) and not (
             var.endswith("_") or var in ok
@@ -1668,7 +1676,7 @@ class Model:
     def obj_get(self, o: Obj, args: tuple) -> str:
         if len(args) != 1:
             raise Refusal("get: give VAR")
-        var = args[0]
+        var = _traffic_alias(self.o.builtin_base(o.cls), args[0])
         if self.started and self.live is not None:
             value = self.live.read(o, var)
             if value is not None:
@@ -1915,3 +1923,11 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             return None
         out.append((o, what, args))
     return out or None
+
+
+def _traffic_alias(base: str, var: str) -> str:
+    """ns-2's `Application/Traffic instproc set` (ns-source.tcl, backward compatibility)
+    reads and writes `packet_size_` as `packetSize_` on every traffic generator."""
+    if var == "packet_size_" and classes.is_a(base, "Application/Traffic"):
+        return "packetSize_"
+    return var

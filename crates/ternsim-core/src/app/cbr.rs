@@ -12,7 +12,8 @@
 //! double-precision clock does, so non-binary gaps (0.1 s) round exactly as they do in ns-2;
 //! [`Cbr::next_send`] rounds that sum to the nearest nanosecond.
 
-use crate::sim::{RandomStream, SimTime};
+use super::draws::SourceDraws;
+use crate::sim::SimTime;
 
 /// How the sending rate is given. ns-2 keeps only `rate_`; `interval_` is a Tcl view of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,7 +112,7 @@ impl Cbr {
 
     /// Sends the packet due now: returns the bytes to hand to the agent and schedules the next
     /// send, or stops the source once `max_packets` have gone out.
-    pub fn on_send(&mut self, now: SimTime, rng: &mut RandomStream) -> u32 {
+    pub fn on_send(&mut self, now: SimTime, rng: &mut impl SourceDraws) -> u32 {
         let Some(at) = self.next_at_s else {
             debug_assert!(false, "on_send on a stopped CBR source");
             return 0;
@@ -162,6 +163,7 @@ impl Cbr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::RandomStream;
 
     fn cbr(bps: f64, size: u32, random: bool, max: Option<u64>) -> Cbr {
         Cbr::new(CbrConfig {

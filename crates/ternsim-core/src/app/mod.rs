@@ -7,6 +7,7 @@
 pub mod cbr;
 pub mod cbrgen;
 pub mod connection_file;
+pub mod draws;
 pub mod onoff;
 pub mod ping;
 pub mod telnet;
@@ -15,6 +16,7 @@ pub mod traffic;
 pub mod udp;
 
 pub use cbr::{Cbr, CbrConfig, CbrPacing};
+pub use draws::{Ns2Draws, SourceDraws};
 pub use onoff::{OnOff, OnOffConfig, OnOffLaw};
 pub use ping::{Echo, PingAgent, PingResult};
 pub use telnet::Telnet;

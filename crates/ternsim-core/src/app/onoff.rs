@@ -18,7 +18,8 @@
 //! [`OnOff::on_send`] at each [`OnOff::next_send`], [`OnOff::stop`]; the schedule is an `f64`
 //! sum of gaps as in ns-2. There is no packet limit; the sources run until stopped.
 
-use crate::sim::{RandomStream, SimTime};
+use super::draws::SourceDraws;
+use crate::sim::SimTime;
 
 /// Distribution of burst lengths and idle times.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,7 +123,7 @@ impl OnOff {
 
     /// `init` then one `next_interval` (trafgen.cc start): the first packet waits a full gap,
     /// which opens a burst, so it includes an idle time.
-    pub fn start(&mut self, now: SimTime, rng: &mut RandomStream) {
+    pub fn start(&mut self, now: SimTime, rng: &mut impl SourceDraws) {
         let law = self.law;
         let (mu, idle) = (self.mean_burst_packets(), self.cfg.idle_time_s);
         self.start_with(now, || draw(law, mu, idle, rng));
@@ -138,7 +139,7 @@ impl OnOff {
     }
 
     /// Sends the packet due now and schedules the next; returns the bytes for the agent.
-    pub fn on_send(&mut self, now: SimTime, rng: &mut RandomStream) -> u32 {
+    pub fn on_send(&mut self, now: SimTime, rng: &mut impl SourceDraws) -> u32 {
         let law = self.law;
         let (mu, idle) = (self.mean_burst_packets, self.cfg.idle_time_s);
         self.on_send_with(now, || draw(law, mu, idle, rng))
@@ -216,7 +217,7 @@ fn burst_packets(x: f64) -> u64 {
     ((x + 0.5) as u64).max(1)
 }
 
-fn draw(law: OnOffLaw, mu: f64, idle: f64, rng: &mut RandomStream) -> (f64, f64) {
+fn draw(law: OnOffLaw, mu: f64, idle: f64, rng: &mut impl SourceDraws) -> (f64, f64) {
     match law {
         OnOffLaw::Exponential => {
             let x = rng.exponential(mu);
@@ -232,6 +233,7 @@ fn draw(law: OnOffLaw, mu: f64, idle: f64, rng: &mut RandomStream) -> (f64, f64)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::RandomStream;
 
     fn source(law: OnOffLaw, cfg: OnOffConfig) -> OnOff {
         OnOff::new(cfg, law).unwrap()

@@ -10,8 +10,9 @@
 //! ```
 
 use super::cbr::{Cbr, CbrConfig};
+use super::draws::SourceDraws;
 use super::onoff::{OnOff, OnOffConfig, OnOffLaw};
-use crate::sim::{RandomStream, SimTime};
+use crate::sim::SimTime;
 
 /// What a scenario asks for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,7 +46,7 @@ impl TrafficSource {
 
     /// CBR sends its first packet at `now`; the on/off sources start idle and draw their
     /// first burst here.
-    pub fn start(&mut self, now: SimTime, rng: &mut RandomStream) {
+    pub fn start(&mut self, now: SimTime, rng: &mut impl SourceDraws) {
         match self {
             TrafficSource::Cbr(c) => c.start(now),
             TrafficSource::ExpOnOff(s) | TrafficSource::ParetoOnOff(s) => s.start(now, rng),
@@ -70,7 +71,7 @@ impl TrafficSource {
 
     /// Sends the packet due at `now` (= [`TrafficSource::next_send`]); returns the bytes for
     /// the agent.
-    pub fn on_send(&mut self, now: SimTime, rng: &mut RandomStream) -> u32 {
+    pub fn on_send(&mut self, now: SimTime, rng: &mut impl SourceDraws) -> u32 {
         match self {
             TrafficSource::Cbr(c) => c.on_send(now, rng),
             TrafficSource::ExpOnOff(s) | TrafficSource::ParetoOnOff(s) => s.on_send(now, rng),
@@ -114,6 +115,7 @@ mod tests {
     use super::*;
     use crate::app::cbr::CbrPacing;
     use crate::app::udp::{DatagramStats, UdpAgent};
+    use crate::sim::RandomStream;
 
     #[test]
     fn one_driver_runs_all_three_through_the_udp_agent() {

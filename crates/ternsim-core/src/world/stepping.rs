@@ -368,8 +368,9 @@ impl Simulation {
 
     /// ns-2's default RNG (MRG32k3a seeded `seed` as ns-2 seeds it) after its first `skip`
     /// draws, replayed for the run: every RED queue's early test, every Telnet
-    /// application's gap and the delayed sends of one-way TCP senders with `overhead_` draw
-    /// from it, one generator for all in the order the draws happen, as in an ns-2 run where
+    /// application's gap, the delayed sends of one-way TCP senders with `overhead_` and the
+    /// UDP traffic sources' draws (random CBR jitter, Exponential and Pareto bursts and idle
+    /// times) come from it, one generator for all in the order the draws happen, as in an ns-2 run where
     /// nothing else draws from it during the run. Returns the number of RED queues and such
     /// senders.
     pub fn replay_ns2_default_rng(&mut self, seed: u32, skip: u64) -> Result<usize, String> {

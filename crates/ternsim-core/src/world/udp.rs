@@ -3,8 +3,8 @@
 
 use super::{AgentSide, Event, FlowAgents, World};
 use crate::app::{
-    CbrConfig, CbrPacing, DatagramStats, OnOffConfig, TrafficConfig, TrafficSource, UdpAgent,
-    UdpDatagram,
+    CbrConfig, CbrPacing, DatagramStats, Ns2Draws, OnOffConfig, TrafficConfig, TrafficSource,
+    UdpAgent, UdpDatagram,
 };
 use crate::net::packet::{Datagram, Payload, Ports};
 use crate::scenario::TrafficSpec;
@@ -101,7 +101,18 @@ impl World {
         // A source started again after a stop starts afresh (ns-2 `CBR_Traffic::start`:
         // the first packet at once).
         u.running = true;
-        u.source.start(now, &mut u.rng);
+        match self.ns2_default_rng.clone() {
+            Some(shared) => {
+                let mut g = shared
+                    .lock()
+                    .expect("the default RNG is used by one thread");
+                self.udp_mut(f).source.start(now, &mut Ns2Draws(&mut g));
+            }
+            None => {
+                let u = self.udp_mut(f);
+                u.source.start(now, &mut u.rng);
+            }
+        }
         self.arm_udp(f);
     }
 
@@ -125,7 +136,21 @@ impl World {
         if u.source.next_send() != Some(now) {
             return; // stopped since this was scheduled
         }
-        let bytes = u.source.on_send(now, &mut u.rng);
+        // The draw for the next gap comes from ns-2's default RNG when the run replays it
+        // (`TrafficGenerator::timeout` draws in `next_interval` as it sends).
+        let bytes = match self.ns2_default_rng.clone() {
+            Some(shared) => {
+                let mut g = shared
+                    .lock()
+                    .expect("the default RNG is used by one thread");
+                self.udp_mut(f).source.on_send(now, &mut Ns2Draws(&mut g))
+            }
+            None => {
+                let u = self.udp_mut(f);
+                u.source.on_send(now, &mut u.rng)
+            }
+        };
+        let u = self.udp_mut(f);
         let burst = u.source.new_burst();
         let datagrams = u.agent.sendmsg(u64::from(bytes), burst);
         let (src, src_addr, dst_addr, port) = {
