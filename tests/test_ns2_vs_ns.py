@@ -362,6 +362,42 @@ def test_queue_monitor_reads_match_ns(tmp_path, script):
     assert difference is None, difference
 
 
+@pytest.mark.parametrize("args", [[], ["trace"]])
+def test_a_link_sampling_and_tracing_its_queue_monitor_matches_ns(tmp_path, args):
+    """queue_sampling.tcl: `queue-sample-timeout` on the bottleneck writes, every 0.2 s from
+    time 0, the mean queue in bytes and packets since the last sample (the monitor's
+    integrators over exact event times) and its six counters; with `start-tracing` the
+    monitor also writes the queue after each arrival, departure and drop. The file, the
+    cwnd_ trace, the printed lines (a last sample read by `sample-queue-size`) and the trace
+    are ns-2's byte for byte."""
+    out = {}
+    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        proc = subprocess.run(
+            [*cmd, str(SCRIPTS / "queue_sampling.tcl"), *args],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        files = {name: (folder / name).read_text() for name in ("queue.txt", "cwnd.txt")}
+        out[who] = (proc.returncode, proc.stdout, files, (folder / "out.tr").read_text())
+    (ns_rc, ns_out, ns_files, ns_tr), (ts_rc, ts_out, ts_files, ts_tr) = (
+        out["ns"],
+        out["ternsim"],
+    )
+    assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
+    samples = [line for line in ns_files["queue.txt"].splitlines() if not line.startswith("q ")]
+    assert samples[0] == "0 2 3 0 0 0 0 0 0 0 0" and len(samples) == 25
+    assert any(line.startswith("q -t ") for line in ns_files["queue.txt"].splitlines()) == bool(
+        args
+    )
+    assert ts_files == ns_files
+    difference = first_difference(ns_tr.splitlines(), ts_tr.splitlines())
+    assert difference is None, difference
+
+
 SIMPLE = Path("/usr/share/doc/ns2/examples/tcl/ex/simple.tcl")
 
 

@@ -174,6 +174,73 @@ class QueueMonitors:
         self._integrate(integrator).point(float(args[0]), float(args[1]))
         return ""
 
+    # --- the link's sampling and tracing of its monitor (ns-link.tcl) -----------------------
+
+    def _link_monitor(self, handle: Obj, what: str) -> Obj:
+        qm = handle.info.get("monitor")
+        if qm is None:
+            # ns-2: the link has no `qMonitor_` until `$ns monitor-queue` made one.
+            raise Refusal(f"{what} on a link without `$ns monitor-queue`: not supported")
+        return qm
+
+    def start_tracing(self, handle: Obj, args: tuple) -> str:
+        """`$link start-tracing`: from now on the monitor writes a line to the QTRACE of
+        `monitor-queue` (unless it was 0) at each arrival, departure and drop
+        (QueueMonitor::printStats: ``q -t T -s FROM -d TO -l BYTES -p PACKETS``, the queue
+        after the event)."""
+        qm = self._link_monitor(handle, "start-tracing")
+        if qm.info["qtrace"] != "0":
+            if self.m.started:
+                self.m.pull_trace()
+            qm.info["trace_channel"] = qm.info["qtrace"]
+        return ""
+
+    def sample_queue_size(self, handle: Obj, args: tuple) -> str:
+        """`$link sample-queue-size` (ns-link.tcl): the mean queue in bytes and in packets
+        since the last sample (the integrators' sums over the time since, both reset), then
+        the monitor's arrivals, departures and drops in packets and in bytes. The arithmetic
+        is Tcl's `expr` on the values as ns-2's procedure reads them (a first sample at time
+        0 gives ``0 0``)."""
+        qm = self._link_monitor(handle, "sample-queue-size")
+        if self.m.started:
+            self.m.pull_trace()
+        tcl = self.m.o.tcl
+        now = tcl.eval("[Simulator instance] now")
+        sums = []
+        for integ in qm.info["integrators"]:
+            tcl.eval(f"{integ.name} newpoint {now} [{integ.name} set lasty_]")
+            sums.append(tcl.eval(f"{integ.name} set sum_"))
+        last = handle.info.get("last_sample", "0")
+        dur = tcl.eval(f"expr {{{now} - {last}}}")
+        if tcl.eval(f"expr {{{dur} != 0}}") == "1":
+            means = [tcl.eval(f"expr {{{total} / {dur}}}") for total in sums]
+        else:
+            means = ["0", "0"]
+        for integ in qm.info["integrators"]:
+            tcl.eval(f"{integ.name} set sum_ 0.0")
+        handle.info["last_sample"] = now
+        c = self._counts(qm)
+        order = ("parrivals_", "pdepartures_", "pdrops_", "barrivals_", "bdepartures_", "bdrops_")
+        return " ".join([*means, *(str(c[k]) for k in order)])
+
+    def queue_sample_timeout(self, handle: Obj, args: tuple) -> str:
+        """`$link queue-sample-timeout` (ns-link.tcl): writes ``NOW FROM TO SAMPLE`` (the
+        sample of :meth:`sample_queue_size`) to QTRACE unless it was 0, and calls itself
+        again INTERVAL later (`monitor-queue`'s, 0.1 s by default)."""
+        qm = self._link_monitor(handle, "queue-sample-timeout")
+        sample = self.sample_queue_size(handle, ())
+        tcl = self.m.o.tcl
+        now = tcl.eval("[Simulator instance] now")
+        if qm.info["qtrace"] != "0":
+            frm, to = qm.info["ends"]
+            tcl.call("puts", qm.info["qtrace"], f"{now} {frm} {to} {sample}")
+        interval = qm.info["sample_interval"]
+        tcl.eval(
+            f"[Simulator instance] at [expr {{{now} + {interval}}}] "
+            f"{{{handle.name} queue-sample-timeout}}"
+        )
+        return ""
+
     def check(self) -> None:
         """At `$ns run`: each monitor has all of its direction's loss modules ahead of the
         queue on one side of its head snoop."""
@@ -293,6 +360,7 @@ class QueueMonitors:
             c["parrivals_"] += 1
             c["barrivals_"] += size
             self._points(integrals, x, c)
+            self._print_stats(qm, x)
         if f[0] == "-":
             c["size_"] -= size
             c["pkts_"] -= 1
@@ -307,6 +375,16 @@ class QueueMonitors:
             c["bdrops_"] += size
         if f[0] != "+":
             self._points(integrals, x, c)
+            self._print_stats(qm, x)
+
+    def _print_stats(self, qm: Obj, x: float) -> None:
+        """QueueMonitor::printStats, after `start-tracing`: the queue after an event, the
+        time as ns-2's trace prints it (``%.15g``)."""
+        channel = qm.info.get("trace_channel")
+        if channel is not None:
+            frm, to = qm.info["ends"]
+            line = f"q -t {x:.15g} -s {frm} -d {to} -l {qm.info['counts']['size_']} -p "
+            self.m.o.tcl.call("puts", channel, line + str(qm.info["counts"]["pkts_"]))
 
     @staticmethod
     def _points(integrals: list[Integral], x: float, c: dict[str, int]) -> None:

@@ -331,6 +331,9 @@ class Model:
             "link": self._delay_link,
             "cost": lambda o, a: self._link_cost(o, a),
             "trace-dynamics": self._trace_dynamics,
+            "start-tracing": lambda o, a: self.queue_monitors.start_tracing(o, a),
+            "sample-queue-size": lambda o, a: self.queue_monitors.sample_queue_size(o, a),
+            "queue-sample-timeout": lambda o, a: self.queue_monitors.queue_sample_timeout(o, a),
             **{name: self._link_nam_op(name) for name in LINK_NAM_OPS},
         }
         b["DelayLink"] = {"set": self._delay_link_var, "get": self._delay_link_var}
@@ -1294,8 +1297,9 @@ class Model:
 
     def monitor_queue(self, sim: Obj, args: tuple) -> str:
         """`$ns monitor-queue A B QTRACE [INTERVAL]`: a QueueMonitor on the A -> B queue
-        (ternsim.ns2.monitor). ns-2 writes into QTRACE only after `start-tracing`, which is
-        not supported, so the file stays empty as it does in ns-2 without it."""
+        (ternsim.ns2.monitor). ns-2 writes into QTRACE only after the link's
+        `start-tracing` (a line per arrival, departure and drop) or `queue-sample-timeout`
+        (a line every INTERVAL)."""
         self._before_run("$ns monitor-queue")
         if len(args) not in (3, 4):
             raise Refusal("monitor-queue: give NODE NODE QTRACE [SAMPLEINTERVAL]")
@@ -1308,6 +1312,10 @@ class Model:
             behind={id(em) for p, em in link.stages[d] if p == "enqueue"},
         )
         self.queue_monitors.add_integrators(qm)
+        # What the link's `start-tracing` and `queue-sample-timeout` use (ns-link.tcl
+        # `init-monitor` keeps them on the SimpleLink of that direction).
+        qm.info.update(qtrace=args[2], sample_interval=args[3] if len(args) == 4 else "0.1")
+        link.handles[d].info["monitor"] = qm
         self.monitors.append(qm)
         return qm.name
 
