@@ -127,6 +127,23 @@ def test_drawing_commands_write_ns2s_lines(tmp_path):
     ]
 
 
+def test_the_animation_rate_is_a_nam_line_in_seconds(tmp_path):
+    """`set-animation-rate` writes ns-2's `v -t NOW set_rate_ext R 1`, R in seconds as
+    ns-lib.tcl's `time_parse` computes it in Tcl (2ms -> 0.002, 40us -> 40 * 1e-6 printed
+    with 17 digits, a bare number as Tcl's `scan %f` reads it); before the run the line
+    comes first, at time 0 (checked with `ns`)."""
+    text = ONE_PACKET.replace(
+        "$ns run",
+        '$ns set-animation-rate 2ms\n$ns at 0.25 "$ns set-animation-rate 40us"\n'
+        '$ns at 0.3 "$ns set-animation-rate 0.25"\n$ns run',
+    )
+    ternsim_ns2(tmp_path, "rate.tcl", text)
+    lines = (tmp_path / "out.nam").read_text().splitlines()
+    assert lines[0] == "v -t 0 set_rate_ext 0.002 1"
+    assert "v -t 0.25 set_rate_ext 3.9999999999999996e-05 1" in lines
+    assert "v -t 0.29999999999999999 set_rate_ext 0.25 1" in lines
+
+
 def test_nam_times_compare_to_the_microsecond():
     """ns-2 writes 15 digits of its clock; both sides are compared rounded as ns-2 rounds
     its wired trace."""

@@ -50,12 +50,16 @@ SUITES = (
     "full-fixes",
     "simple",
     "simple-full",
+    # Marc Greis's tutorial: nam traces, and example4's Exponential sources sampled by a
+    # LossMonitor callback.
+    "greis",
 )
 
 #: The trace a suite's tests write, where it is not ``all.tr``: the "simple" suites trace the
 #: links of one node with ``$ns trace-queue`` into ``out.tr`` (headed by a ``v testName``
-#: line, with the links' ``trace-dynamics``).
-TRACE_FILES = {"simple": "out.tr", "simple-full": "out.tr"}
+#: line, with the links' ``trace-dynamics``); the "greis" tests write a nam trace, or
+#: example4 its three sampled rates, into ``temp.rands``.
+TRACE_FILES = {"simple": "out.tr", "simple-full": "out.tr", "greis": "temp.rands"}
 
 DEFAULT_FOLDER = Path("/usr/share/doc/ns2/examples/tcl/test")
 

@@ -13,6 +13,8 @@ Running the record is :mod:`ternsim.ns2.interp`'s job, translating it :mod:`tern
 
 from __future__ import annotations
 
+import re
+
 from . import classes, mobileip, wireless
 from .messages import NsMessages, carrier_sense_distance
 from .nam import NamTrace
@@ -81,7 +83,7 @@ class Event:
 
 #: Simulator methods that only choose an implementation detail or drive nam's animation
 #: speed: accepted, no-op.
-NO_OPS = {"use-scheduler", "set-animation-rate"}
+NO_OPS = {"use-scheduler"}
 #: Node methods that only draw: they set nam attributes or write nam lines (ternsim.ns2.nam).
 NODE_NAM_OPS = ("color", "shape", "label", "label-color", "label-at", "add-mark", "delete-mark")
 #: Link methods that only draw (`duplex-link-op` calls them on both directions).
@@ -208,6 +210,7 @@ class Model:
             "duplex-link-op": self.duplex_link_op,
             "simplex-link-op": self.simplex_link_op,
             "trace-annotate": self.trace_annotate,
+            "set-animation-rate": self.set_animation_rate,
             "puts-nam-config": lambda o, a: self.nam.puts(" ".join(a)) or "",
             "initial_node_pos": self.initial_node_pos,
             "nam-end-wireless": self.nam_end_wireless,
@@ -1465,6 +1468,27 @@ class Model:
 
     def _node_nam_op(self, op: str) -> Any:
         return lambda o, a: self.nam.node_op(o, op, tuple(a))
+
+    def set_animation_rate(self, sim: Obj, args: tuple) -> str:
+        """`$ns set-animation-rate RATE` (nam only): the nam trace's ``v -t NOW set_rate_ext
+        R 1`` line, R the time RATE names in seconds as ns-lib.tcl's `time_parse` reads it
+        (Tcl's `scan %f%s`, then the unit's factor in `expr`)."""
+        if len(args) != 1:
+            raise Refusal("set-animation-rate: give a time (2ms, 0.5, ...)")
+        tcl = self.o.tcl
+        scanned = tcl.splitlist(tcl.eval(f"scan {{{args[0]}}} %f%s"))
+        if not scanned or scanned[0] == "":
+            raise Refusal(f"set-animation-rate {args[0]}: not a time")
+        t, unit = scanned[0], (scanned[1] if len(scanned) > 1 and scanned[1] else "s")
+        unit = re.sub("sec$", "s", unit)
+        factors = {"ms": "1e-3", "us": "1e-6", "ns": "1e-9", "ps": "1e-12"}
+        if unit != "s" and unit not in factors:
+            raise Refusal(
+                f"set-animation-rate {args[0]}: unknown unit; supported: s, {', '.join(factors)}"
+            )
+        rate = t if unit == "s" else tcl.eval(f"expr {t}*{factors[unit]}")
+        self.nam.puts(f"v -t {_num(self.now)} set_rate_ext {rate} 1")
+        return ""
 
     def trace_annotate(self, sim: Obj, args: tuple) -> str:
         if len(args) != 1:
