@@ -53,6 +53,23 @@ SUITES = (
     # Marc Greis's tutorial: nam traces, and example4's Exponential sources sampled by a
     # LossMonitor callback.
     "greis",
+    # More of ns-2's TCP suites: initial windows, RFC 2001's algorithms, agent options,
+    # routed topologies, odd behaviours, AIMD parameters, link changes, quiescence, F-RTO,
+    # rate-halving, agent resets, RFC 793's TCP, a packet example, scheduling queues.
+    "tcp-init-win",
+    "rfc2001",
+    "tcpOptions",
+    "routed",
+    "oddBehaviors",
+    "aimd",
+    "links",
+    "quiescent",
+    "frto",
+    "rh",
+    "tcpReset",
+    "rfc793edu",
+    "pktExample",
+    "schedule",
 )
 
 #: The trace a suite's tests write, where it is not ``all.tr``: the "simple" suites trace the

@@ -157,6 +157,7 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "noFastRetrans_": ("no_fast_retrans", classes.boolean),
     "rfc2988_": ("rfc2988", classes.boolean),
     "delay_growth_": ("delay_growth", classes.boolean),
+    "bugfix_ss_": ("bugfix_ss", classes.boolean),
     "useHeaders_": ("use_headers", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's).
     "lessCareful_": ("less_careful", classes.boolean),
@@ -857,6 +858,7 @@ class Translation:
                 flow = self._flow(agent, source, times[source.name], end)
             self.flows.append(flow)
             self.ends.append((agent, agent.info["peer"]))
+        self._start_in_script_order(actions)
         in_flows = {a.name for pair in self.ends for a in pair if a is not None}
         for _, obj, what, _ in self._full_actions:
             agent = obj.info.get("agent") if "agent" in obj.info else obj
@@ -1176,6 +1178,31 @@ class Translation:
 
     def _var(self, obj: Obj, var: str) -> str:
         return self.model.o.getvar(obj, var)
+
+    def _start_in_script_order(self, actions: list[tuple[float, Obj, str, tuple]]) -> None:
+        """ns-2 runs the `$ns at` scripts of one instant in the order the script scheduled
+        them, so applications started at one time start in that order (their first packets
+        take uids in it). The core starts the flows that start themselves at one instant in
+        flow order; where the script's order differs, those flows start from scheduled
+        events instead, listed in the script's order (test-suite-tcp-init-win.tcl starts
+        its third agent's FTP first)."""
+        rank: dict[str, int] = {}
+        for k, (_, app, what, _) in enumerate(actions):
+            if what != "stop":
+                rank.setdefault(app.name, k)
+        by_start: dict[str, list[tuple[int, dict]]] = {}
+        for flow, (agent, _) in zip(self.flows, self.ends):
+            source = agent.info.get("app") or agent
+            if flow.get("autostart", True) and source.name in rank:
+                by_start.setdefault(flow["start"], []).append((rank[source.name], flow))
+        moved = []
+        for group in by_start.values():
+            ranks = [r for r, _ in group]
+            if ranks != sorted(ranks):
+                for _, flow in sorted(group, key=lambda rf: rf[0]):
+                    flow["autostart"] = False
+                    moved.append({"at": flow["start"], "action": "start", "flow": flow["name"]})
+        self.flow_events[:0] = moved
 
     def _ping_flow(self, agent: Obj) -> dict:
         """The flow of a pair of connected ping agents: requests only where the script says

@@ -984,6 +984,10 @@ pub struct TcpOptions {
     pub syn: Option<bool>,
     /// ns-2 `delay_growth_` (default true): the ACK of packet 0 sets cwnd to `window_init`.
     pub delay_growth: Option<bool>,
+    /// ns-2 `bugfix_ss_` (default true): a timeout before anything is acknowledged (the SYN
+    /// lost) brings `window_init` down to 1, and a loss of the first data packet may be
+    /// fast-retransmitted. false: ns-2's behaviour before 2006 (the initial window stays).
+    pub bugfix_ss: Option<bool>,
     pub limited_transmit: Option<bool>,
     pub precision_reduce: Option<bool>,
     pub dupack_threshold: Option<u32>,

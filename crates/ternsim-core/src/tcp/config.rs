@@ -153,6 +153,12 @@ pub struct TcpConfig {
     /// (and with `syn`, cwnd starts at 1). false: cwnd starts at `window_init` and the ACK of
     /// packet 0 opens it as any other.
     pub delay_growth: bool,
+    /// ns-2 `bugfix_ss_` (default true since ns-2 2006, Mark Allman's fix): a timeout while
+    /// nothing is acknowledged yet (the SYN, or packet 0, lost) sets `window_init` to 1
+    /// (`TcpAgent::timeout`), and duplicate ACKs of packet 0 may start a fast retransmit
+    /// whatever `recover` (`dupack_action`'s `highest_ack_ == 0` clause). false: the initial
+    /// window survives a lost SYN, and the first-packet clause is off.
+    pub bugfix_ss: bool,
     /// RFC 3042 Limited Transmit (ns-2 `singledup_`; default from the variant table).
     pub limited_transmit: bool,
     /// Halve to a real window (true, ns-2.30+) or to floor(floor(W)/2) (ns-2.29 and earlier).
@@ -273,6 +279,7 @@ impl TcpConfig {
             max_cwnd: 0.0,
             syn: true,
             delay_growth: true,
+            bugfix_ss: true,
             limited_transmit: spec.limited_transmit,
             precision_reduce: true,
             dupack_threshold: 3,

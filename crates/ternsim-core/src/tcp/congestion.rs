@@ -262,15 +262,15 @@ impl CongestionState {
         self.dupwnd += 1;
     }
 
-    /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2);
-    /// a window chosen from the segment size (`wnd_init_option_` 2) goes back to
-    /// `windowInit_` instead, the option to 1 ("first packet dropped, so don't use larger
-    /// initial windows").
-    pub fn syn_timed_out(&mut self) {
+    /// The SYN itself timed out (ns-2 `TcpAgent::timeout`, tcp-spec §2): a window chosen
+    /// from the segment size (`wnd_init_option_` 2) goes back to `windowInit_`, the option to
+    /// 1 ("first packet dropped, so don't use larger initial windows"); else, with
+    /// `bugfix_ss_`, `windowInit_` drops to 1.
+    pub fn syn_timed_out(&mut self, bugfix_ss: bool) {
         if self.by_size {
             self.by_size = false;
             self.window_init = self.window_init_static;
-        } else {
+        } else if bugfix_ss {
             self.window_init = 1.0;
         }
     }

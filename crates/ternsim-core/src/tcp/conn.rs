@@ -996,9 +996,10 @@ impl Conn {
         self.t_seqno - 1
     }
 
-    /// The SYN itself timed out: `windowInit_` drops to 1 (ns-2 `TcpAgent::timeout`, tcp-spec §2).
+    /// The SYN itself timed out: `windowInit_` drops to 1 with `bugfix_ss_` (ns-2
+    /// `TcpAgent::timeout`, tcp-spec §2).
     pub fn syn_timed_out(&mut self) {
-        self.congestion.syn_timed_out();
+        self.congestion.syn_timed_out(self.cfg.bugfix_ss);
     }
 
     pub fn count_ack_received(&mut self) {

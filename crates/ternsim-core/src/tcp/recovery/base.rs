@@ -216,10 +216,12 @@ pub fn loss_window(
 
 /// ns-2 `dupack_action` permission shared by all variants: a new window of data since the
 /// last reaction (`highest_ack > recover`, bugFix_), or the first data packet was lost
-/// (`bugfix_ss_`: `highest_ack == 0`); always without `bugFix_` and ECN (`!bug_fix_ &&
+/// (`bugfix_ss_ && highest_ack == 0`); always without `bugFix_` and ECN (`!bug_fix_ &&
 /// !ecn_`).
 pub fn new_window(c: &Conn) -> bool {
-    (!c.cfg().bug_fix && !c.cfg().ecn) || c.highest_ack() > c.recover() || c.highest_ack() == 0
+    (!c.cfg().bug_fix && !c.cfg().ecn)
+        || c.highest_ack() > c.recover()
+        || (c.cfg().bugfix_ss && c.highest_ack() == 0)
 }
 
 /// What ns-2 `dupack_action` does at the duplicate-ACK threshold when [`new_window`] did not

@@ -397,3 +397,23 @@ fn max_connects_gives_up_on_the_syn_after_the_limit() {
     assert_eq!(r.s.conn().curseq(), 0);
     assert_eq!(r.s.next_timer(), Some(ms(9_000 + 10_000_000)));
 }
+
+/// ns-2 `bugfix_ss_` (tcp-spec §2). A NewReno sender with `windowInit_` 4 loses its SYN:
+/// the timeout at 3 s resends it with cwnd 1 and ssthresh max(1/2, 2) = 2. With the fix (the
+/// default) windowInit_ drops to 1, so the ACK of the SYN leaves cwnd at 1 and one packet
+/// goes; without it (ns-2 before 2006, test-suite-tcp-init-win.tcl's `droppedSYN`)
+/// windowInit_ stays 4 and the ACK, resetting cwnd to it (`delay_growth_`), sends four.
+#[test]
+fn bugfix_ss_decides_the_window_after_a_lost_syn() {
+    for (bugfix_ss, sent, cwnd) in [(true, vec![1], 1.0), (false, vec![1, 2, 3, 4], 4.0)] {
+        let mut c = cfg(TcpVariant::NewReno);
+        c.window_init = 4;
+        c.bugfix_ss = bugfix_ss;
+        let mut r = Run::new(c);
+        assert_eq!(r.start(0), vec![0]);
+        assert_eq!(r.fire(), vec![0]);
+        assert_eq!((r.ssthresh(), r.cwnd()), (2.0, 1.0));
+        assert_eq!(r.ack(3_100, 0), sent, "bugfix_ss {bugfix_ss}");
+        assert_eq!(r.cwnd(), cwnd);
+    }
+}
