@@ -518,3 +518,15 @@ def test_ns2_validation_tests_keep_passing(tmp_path, suite, test):
             shutil.copy(f, tmp_path / f.name)
     row = validation.run_test(suite, test, tmp_path)
     assert row["verdict"] == "pass", row
+
+
+def test_two_sample_p_is_students_pooled_t_test():
+    """{1, 2, 3} against {4, 5, 6}: means 2 and 5, pooled variance 1, t = −3 / √(2/3) =
+    −3.674 on 4 degrees of freedom, two-sided p = 0.0213 (the textbook value); equal
+    samples give 1; samples without spread give 1 or 0."""
+    from ternsim.conformance import two_sample_p
+
+    assert abs(two_sample_p([1, 2, 3], [4, 5, 6]) - 0.0213) < 1e-4
+    assert two_sample_p([1, 2, 3], [1, 2, 3]) == 1.0
+    assert two_sample_p([2, 2], [2, 2]) == 1.0
+    assert two_sample_p([2, 2], [3, 3]) == 0.0

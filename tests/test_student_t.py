@@ -57,3 +57,17 @@ def test_bad_arguments_are_refused() -> None:
             t975(dof)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="confidence"):
         t_quantile_two_sided(1.0, 5)
+
+
+def test_two_sided_p_values_match_published_tables():
+    """P(|T| >= t) against the tables: the Cauchy case (ν = 1, t = 1: 1/2 exactly), the 5 %
+    points t(0.975, 10) = 2.228 and t(0.975, 30) = 2.042 (Abramowitz and Stegun table 26.10,
+    three decimals), the 1 % point t(0.995, 20) = 2.845; a t of 0 has p 1."""
+    from ternsim.student_t import t_two_sided_p
+
+    assert math.isclose(t_two_sided_p(1.0, 1), 0.5, rel_tol=1e-12)
+    assert abs(t_two_sided_p(2.228, 10) - 0.05) < 2e-4
+    assert abs(t_two_sided_p(2.042, 30) - 0.05) < 2e-4
+    assert abs(t_two_sided_p(2.845, 20) - 0.01) < 5e-5
+    assert t_two_sided_p(0.0, 5) == 1.0
+    assert t_two_sided_p(-2.228, 10) == t_two_sided_p(2.228, 10)
