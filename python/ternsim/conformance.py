@@ -514,9 +514,7 @@ def two_sample_p(a: list[float], b: list[float]) -> float:
     if na < 2 or nb < 2:
         return math.nan
     ma, mb = statistics.fmean(a), statistics.fmean(b)
-    pooled = ((na - 1) * statistics.variance(a) + (nb - 1) * statistics.variance(b)) / (
-        na + nb - 2
-    )
+    pooled = ((na - 1) * statistics.variance(a) + (nb - 1) * statistics.variance(b)) / (na + nb - 2)
     if pooled == 0.0:
         return 1.0 if ma == mb else 0.0
     t = (ma - mb) / math.sqrt(pooled * (1.0 / na + 1.0 / nb))
