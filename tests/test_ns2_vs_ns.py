@@ -398,6 +398,30 @@ def test_a_link_sampling_and_tracing_its_queue_monitor_matches_ns(tmp_path, args
     assert difference is None, difference
 
 
+@pytest.mark.parametrize("mode", ["delay", "noreorder", "bandwidth", "queue"])
+def test_a_link_changed_during_the_run_matches_ns(tmp_path, mode):
+    """link_changes.tcl: `$ns delay` (200 ms, then 5 ms 60 ms later, so two packets
+    overtake ones sent before them; with `DelayLink avoidReordering_` none do, each held a
+    transmission time behind the one ahead), `$ns bandwidth` (64 kb/s, then 3 Mb/s one
+    way) and `$ns queue-limit` followed by the queue's `shrink-queue` (the waiting packets
+    beyond 8 dropped from the tail), all from `$ns at` scripts under a Reno flow. The
+    printed line and the trace are ns-2's byte for byte."""
+    runs = run_both(tmp_path, "link_changes.tcl", [mode])
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
+    difference = first_difference(ns_tr, ts_tr)
+    assert difference is None, difference
+    # Packets overtaken on the bottleneck: the order they arrive at node 2 is not the
+    # order they left node 1 in.
+    fields = [x.split() for x in ns_tr]
+    left = [f[11] for f in fields if f[0] == "-" and f[2:5] == ["1", "2", "tcp"]]
+    arrived = [f[11] for f in fields if f[0] == "r" and f[2:5] == ["1", "2", "tcp"]]
+    overtaken = arrived != [uid for uid in left if uid in set(arrived)]
+    assert overtaken == (mode == "delay")
+    if mode == "queue":
+        assert any(line.startswith("d 2 1 2 tcp") for line in ns_tr)
+
+
 SIMPLE = Path("/usr/share/doc/ns2/examples/tcl/ex/simple.tcl")
 
 

@@ -893,6 +893,7 @@ class Translation:
                     **_reverse_direction(link),
                     "queue_a_to_b": self._queue(link, 0),
                     "queue_b_to_a": self._queue(link, 1),
+                    **_avoid_reordering(link),
                 }
                 for link in model.links
             ],
@@ -950,8 +951,9 @@ class Translation:
         self.final_resets = [
             self.node_name(n) for t, n in model.resets if t == end and n.info.get("mobile")
         ]
-        if self.flow_events or resets:
-            events = self.scenario.get("events", []) + self.flow_events + resets
+        changes = self._link_changes(end)
+        if self.flow_events or resets or changes:
+            events = self.scenario.get("events", []) + changes + self.flow_events + resets
             # In time order, stable: at one instant the link events first.
             self.scenario["events"] = sorted(events, key=lambda e: float(e["at"][:-1]))
         #: Per traced direction of a link with events: the packets on its wire or in its
@@ -1178,6 +1180,59 @@ class Translation:
 
     def _var(self, obj: Obj, var: str) -> str:
         return self.model.o.getvar(obj, var)
+
+    def _link_changes(self, end: float) -> list[dict[str, Any]]:
+        """`$ns delay`, `$ns bandwidth`, `$ns queue-limit` and a DropTail queue's
+        `shrink-queue` scheduled with `$ns at` before the end: `set` events of the link, one
+        direction or both (`duplex`). As in ns-2 a new delay applies to the packets sent
+        from then on (those on the wire keep their arrival, so a shorter delay can reorder),
+        a new rate from the next transmission, a new limit to the next arrival;
+        `shrink-queue` drops the packets waiting beyond the limit, from the tail."""
+        model = self.model
+        out = []
+        #: Each drop-tail direction's limit as the changes go (for `shrink-queue`).
+        limits: dict[int, int] = {}
+        for t, _, what, args, where in sorted(model.link_changes, key=lambda c: c[:2]):
+            if t >= end:
+                continue
+            if what == "shrink-queue":
+                queue = model.o.objects[args[0]]
+                link, d = queue.info["link"], queue.info["direction"]
+            else:
+                a, b = (model.o.objects[x] for x in args[:2])
+                try:
+                    link, d = model.find_link(a, b)
+                except Refusal as exc:
+                    raise Refusal(str(exc), where=where) from None
+            if what in ("queue-limit", "shrink-queue"):
+                queue = link.queues[d]
+                if model.o.builtin_base(queue.cls) != "Queue/DropTail":
+                    raise Refusal(
+                        f"{what} during the run on a {model.o.builtin_base(queue.cls)} queue: "
+                        "not supported; supported: on a DropTail queue",
+                        where=where,
+                    )
+                limit = limits.get(id(queue), int(self._var(queue, "limit_")))
+                if what == "queue-limit":
+                    limit = limits[id(queue)] = _atoi_positive(args[2])
+                    value: dict[str, Any] = {"queue_limit": limit}
+                else:
+                    value = {"queue_limit": limit, "shrink": True}
+                args = (*args[:3], "simplex")
+            elif what == "delay":
+                value = {"delay": _secs(classes.seconds(args[2]))}
+            else:
+                value = {"rate": f"{classes.bandwidth(args[2])!r}bps"}
+            event = {
+                "at": _secs(t),
+                "action": "set",
+                "link": f"{link.a.info['id']}-{link.b.info['id']}",
+                **value,
+            }
+            if args[3:] != ("duplex",):
+                event["direction"] = "a_to_b" if d == 0 else "b_to_a"
+            out.append(event)
+        return out
 
     def _start_in_script_order(self, actions: list[tuple[float, Obj, str, tuple]]) -> None:
         """ns-2 runs the `$ns at` scripts of one instant in the order the script scheduled
@@ -2205,3 +2260,24 @@ class _Renumbering:
             return f"{self.addr.get(node, node)}.{self.ports[i].get(node, port)}"
         node, _, port = field.partition(".")
         return f"{self.addr.get(node, node)}.{port}"
+
+
+def _avoid_reordering(link: Any) -> dict[str, Any]:
+    """The link's `avoid_reordering` when its DelayLinks have ns-2's `avoidReordering_`
+    (both directions: ternsim's option is per link)."""
+    both = link.avoid_reordering
+    if both == [False, False]:
+        return {}
+    if both != [True, True]:
+        a, b = link.a.info["id"], link.b.info["id"]
+        raise Refusal(
+            f"avoidReordering_ on one direction of the {a}-{b} link: not supported; "
+            "supported: on both (DelayLink set avoidReordering_ true before the link is made)",
+            where=link.where,
+        )
+    return {"avoid_reordering": True}
+
+
+def _atoi_positive(text: str) -> int:
+    """A queue limit as ns-2's bound int reads it (`queue-limit`'s `set limit_`)."""
+    return int(float(text))

@@ -51,6 +51,9 @@ class Link:
         self.tcphdr = [False, False]
         #: The script line that made the link (`$ns duplex-link ...`).
         self.where = where
+        #: Each direction's DelayLink `avoidReordering_` (the class default when it was
+        #: made, or its own `set`).
+        self.avoid_reordering = [False, False]
         #: The queue objects per direction, (a -> b, b -> a): Queue/DropTail or Queue/RED,
         #: their `limit_` the queue limit.
         self.queues: list[Obj] = []
@@ -108,6 +111,9 @@ class Model:
         #: `$ns at T "$node reset"`: (T, node), scenario events that flush the node's
         #: interface queue (ns-2's `END` drops).
         self.resets: list[tuple[float, Obj]] = []
+        #: `$ns delay` and `$ns bandwidth` scheduled with `$ns at`: (time, seq, what, args,
+        #: where), scenario `set` events of the link.
+        self.link_changes: list[tuple[float, int, str, tuple, Any]] = []
         self.trace_channel: str | None = None
         #: `$ns use-newtrace`: the wireless trace in ns-2's new format (`-t time -Hs ...`).
         self.newtrace = False
@@ -204,6 +210,7 @@ class Model:
             "bw_parse": lambda o, a: repr(classes.bandwidth(a[0])),
             "delay_parse": lambda o, a: repr(classes.seconds(a[0])),
             "delay": self.link_delay,
+            "bandwidth": self.link_bandwidth,
             "node-config": self.node_config,
             "namtrace-all-wireless": self.namtrace_all_wireless,
             "color": self.sim_color,
@@ -951,6 +958,8 @@ class Model:
             red_automatic(self.o, queue, link)
         handle = self.o.create("SimpleLink")
         handle.info.update(link=link, queue=queue, direction=d)
+        avoid = self.o.class_sets.get("DelayLink", {}).get("avoidReordering_", "false")
+        link.avoid_reordering[d] = classes.boolean(avoid)
         link.queues.append(queue)
         link.handles.append(handle)
         self.nam.register(handle)
@@ -1002,11 +1011,17 @@ class Model:
         """A DelayLink's `bandwidth_` (b/s) and `delay_` (s), bound doubles printed `%.17g`;
         set before the run only (ternsim's links keep their rate and delay during it)."""
         link, d = dl.info["link"], dl.info["direction"]
+        if args[:1] == ("avoidReordering_",) and len(args) <= 2:
+            # A bound bool (ns-2 prints it 0 or 1).
+            if len(args) == 2:
+                self._before_run("[$link link] set avoidReordering_")
+                link.avoid_reordering[d] = classes.boolean(args[1])
+            return "1" if link.avoid_reordering[d] else "0"
         values = {"bandwidth_": link.dir_rates, "delay_": link.dir_delays}
         if not args or len(args) > 2 or args[0] not in values:
             raise Refusal(
                 f"DelayLink {' '.join(args[:1])}: not supported; supported: set "
-                "bandwidth_|delay_ [VALUE]"
+                "bandwidth_|delay_|avoidReordering_ [VALUE]"
             )
         if len(args) == 2:
             self._before_run(f"[$link link] set {args[0]}")
@@ -1134,7 +1149,8 @@ class Model:
 
     def link_delay(self, sim: Obj, args: tuple) -> str:
         """`$ns delay A B DELAY [simplex|duplex]` before the run: the A -> B (or both)
-        direction's delay."""
+        direction's delay. Scheduled with `$ns at`, it is a link event of the run
+        (`link_changes`)."""
         self._before_run("$ns delay")
         if len(args) not in (3, 4) or (len(args) == 4 and args[3] not in ("simplex", "duplex")):
             raise Refusal("delay: give NODE NODE DELAY [simplex|duplex]")
@@ -1142,6 +1158,18 @@ class Model:
         value = classes.seconds(args[2])
         for x in (0, 1) if len(args) == 4 and args[3] == "duplex" else (d,):
             link.dir_delays[x] = value
+        return ""
+
+    def link_bandwidth(self, sim: Obj, args: tuple) -> str:
+        """`$ns bandwidth A B BW [simplex|duplex]` before the run: the A -> B (or both)
+        direction's rate. Scheduled with `$ns at`, it is a link event of the run."""
+        self._before_run("$ns bandwidth")
+        if len(args) not in (3, 4) or (len(args) == 4 and args[3] not in ("simplex", "duplex")):
+            raise Refusal("bandwidth: give NODE NODE BANDWIDTH [simplex|duplex]")
+        link, d = self.find_link(self.node_obj(args[0]), self.node_obj(args[1]))
+        value = classes.bandwidth(args[2])
+        for x in (0, 1) if len(args) == 4 and args[3] == "duplex" else (d,):
+            link.dir_rates[x] = value
         return ""
 
     def show_tcphdr(self) -> bool:
@@ -1875,6 +1903,10 @@ def parse_events(model: Model, tcl: Any) -> tuple[list[tuple[float, Obj, str, tu
                 model.move(obj, ev.time, args, ev.where)
             elif what == "reset":
                 model.resets.append((ev.time, obj))
+            elif what in ("delay", "bandwidth", "queue-limit"):
+                model.link_changes.append((ev.time, ev.seq, what, args, ev.where))
+            elif what == "shrink-queue":
+                model.link_changes.append((ev.time, ev.seq, what, (obj.name,), ev.where))
             elif what in ("start", "stop"):
                 actions.append((ev.time, obj, what, args))
             elif what in ("produce", "producemore"):
@@ -1949,6 +1981,19 @@ def _actions(model: Model, tcl: Any, script: str) -> list[tuple[Obj, str, tuple]
             ok = (what == "setdest") or (what == "reset" and not args)
         elif o.cls == "God":
             ok = what == "set-dist"
+        elif o.cls == "Simulator":
+            # `$ns delay A B DELAY [simplex|duplex]`, `$ns bandwidth A B BW [...]`
+            # (ns-lib.tcl: the link's DelayLink gets the new `delay_` or `bandwidth_`).
+            nodes = all(a in model.o.objects and model.o.objects[a].cls == "Node" for a in args[:2])
+            ok = (
+                what in ("delay", "bandwidth")
+                and len(args) in (3, 4)
+                and args[3:] in ((), ("simplex",), ("duplex",))
+                and nodes
+            ) or (what == "queue-limit" and len(args) == 3 and nodes and _atoi(args[2]) > 0)
+        elif model.o.builtin_base(o.cls) == "Queue/DropTail":
+            # `$queue shrink-queue` (DropTail): the packets beyond its limit are dropped.
+            ok = what == "shrink-queue" and not args
         else:
             ok = False
         if not ok:

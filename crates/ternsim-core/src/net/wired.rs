@@ -230,6 +230,11 @@ pub struct WiredDirection {
     /// A `drop_rand_` forced drop's victim among the waiting packets (set by `refuse`,
     /// taken by `submit`); None when the arrival itself is dropped.
     red_victim: Option<usize>,
+    /// ns-2 `avoidReordering_`: no packet arrives before the one sent ahead of it.
+    pub avoid_reordering: bool,
+    /// With `avoid_reordering`, the exact arrival of the last packet sent (ns-2
+    /// `latest_time_`; 0 before the first).
+    latest_arrival: f64,
 }
 
 impl WiredDirection {
@@ -268,6 +273,8 @@ impl WiredDirection {
             tx_starts: Vec::new(),
             lazy_tx_done: false,
             red_victim: None,
+            avoid_reordering: false,
+            latest_arrival: 0.0,
         }
     }
 
@@ -439,8 +446,27 @@ impl WiredDirection {
         let txt = self.txt(bytes);
         let end = start + txt;
         self.on_wire_exact_end = end;
-        self.on_wire_exact_arrival = start + (txt + self.delay_s);
+        self.on_wire_exact_arrival = if self.avoid_reordering {
+            self.unreordered_arrival(start, txt)
+        } else {
+            start + (txt + self.delay_s)
+        };
         SimTime(round_to_u64(end * 1e9))
+    }
+
+    /// ns-2 `LinkDelay::recv` with `avoidReordering_`: a packet whose own delay would bring
+    /// it in before the last one sent arrives `txt` after that one (the last arrival moves
+    /// on by `txt`); otherwise it arrives `txt + delay_` after `start`, the new last. The
+    /// doubles are ns-2's, operation for operation.
+    fn unreordered_arrival(&mut self, start: f64, txt: f64) -> f64 {
+        let latest = self.latest_arrival;
+        if txt + self.delay_s < latest - start && latest > 0.0 {
+            self.latest_arrival = latest + txt;
+            start + (self.latest_arrival - start)
+        } else {
+            self.latest_arrival = start + txt + self.delay_s;
+            start + (txt + self.delay_s)
+        }
     }
 
     /// What the drop stages at `point`, from the `from`-th of them on (0: all; a packet a
@@ -736,6 +762,24 @@ impl WiredDirection {
         }
         if let Some(p) = corrupted {
             out.drops.push((p, DropReason::ChannelError));
+        }
+    }
+
+    /// A new drop-tail limit in packets (ns-2 `limit_` set during the run): arrivals meet it
+    /// from now on; the packets already waiting stay.
+    pub fn set_limit(&mut self, limit: u32) {
+        self.limit = limit as usize;
+    }
+
+    /// ns-2 `DropTail::shrink_queue` (`$queue shrink-queue`, `drop_front_` false): while
+    /// more packets wait than the limit, the last one is dropped as an overflow.
+    pub fn shrink_queue(&mut self, now: SimTime, out: &mut IfaceOutput) {
+        while self.queue.len() > self.limit {
+            let p = self.queue.pop_back().expect("more than the limit wait");
+            self.queued_bytes -= u64::from(p.size);
+            self.stats.drops_queue += 1;
+            self.note(now, QueueEvent::Drop);
+            out.drops.push((p, DropReason::QueueOverflow));
         }
     }
 
@@ -1112,6 +1156,60 @@ mod tests {
         assert!(out.wakes.is_empty() && out.arrivals.is_empty());
         l.on_wake(arrive.0, arrive.1, &mut out);
         assert_eq!(out.arrivals[0].1.uid, 5);
+    }
+
+    /// `shrink-queue` after the limit went from 5 to 2: one packet on the wire and four
+    /// waiting (uids 2-5); the two beyond the new limit go from the tail (5, then 4), each an
+    /// overflow drop, and 2 and 3 stay.
+    #[test]
+    fn shrink_queue_drops_from_the_tail_down_to_the_new_limit() {
+        let mut l = link(1e6, 10, 5, ErrorModel::None);
+        let mut out = IfaceOutput::default();
+        for uid in 1..=5 {
+            l.submit(SimTime::ZERO, 0.0, udp_packet(uid, 1, 125), &mut out);
+        }
+        assert!(out.drops.is_empty());
+        out.clear();
+        l.set_limit(2);
+        l.shrink_queue(SimTime::from_micros(10), &mut out);
+        let dropped: Vec<_> = out.drops.iter().map(|(p, why)| (p.uid, *why)).collect();
+        assert_eq!(
+            dropped,
+            vec![
+                (5, DropReason::QueueOverflow),
+                (4, DropReason::QueueOverflow)
+            ]
+        );
+        assert_eq!(l.queue_len(), 2);
+        assert_eq!(l.stats.drops_queue, 2);
+    }
+
+    /// ns-2 `avoidReordering_` (`LinkDelay::recv`). 125-byte packets at 1 Mb/s take 1 ms. The
+    /// first, sent at 0 with a 10 ms delay, arrives at 11 ms (the last arrival). The delay
+    /// drops to 2 ms; the second, sent at 2 ms, would arrive at 2 + 1 + 2 = 5 ms, before
+    /// 11 ms, so it arrives its 1 ms transmission after the first: 12 ms. A third, sent at
+    /// 20 ms, is past the last arrival and takes its own 20 + 1 + 2 = 23 ms.
+    #[test]
+    fn avoid_reordering_holds_a_packet_behind_the_one_sent_before() {
+        let mut l = link(1e6, 10, 5, ErrorModel::None);
+        l.avoid_reordering = true;
+        let mut out = IfaceOutput::default();
+        let at = SimTime::from_millis;
+        l.submit(at(0), exact_of(at(0)), udp_packet(1, 1, 125), &mut out);
+        l.on_wake(at(1), TX_DONE, &mut out);
+        l.set_delay(at(2));
+        out.clear();
+        l.submit(at(2), exact_of(at(2)), udp_packet(2, 1, 125), &mut out);
+        assert_eq!(wakes(&out), vec![(at(12), ARRIVAL), (at(3), TX_DONE)]);
+        out.clear();
+        l.on_wake(at(3), TX_DONE, &mut out);
+        l.submit(at(20), exact_of(at(20)), udp_packet(3, 1, 125), &mut out);
+        assert_eq!(wakes(&out), vec![(at(23), ARRIVAL), (at(21), TX_DONE)]);
+        out.clear();
+        for (t, uid) in [(11, 1), (12, 2), (23, 3)] {
+            l.on_wake(at(t), ARRIVAL, &mut out);
+            assert_eq!(out.arrivals.pop().map(|(_, p)| p.uid), Some(uid));
+        }
     }
 
     /// A shorter delay lets a later packet overtake one already propagating: arrivals come

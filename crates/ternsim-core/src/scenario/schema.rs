@@ -151,6 +151,14 @@ pub struct EventSpec {
     pub loss: Option<f64>,
     #[serde(default)]
     pub error: Option<ErrorSpec>,
+    /// `set`: a drop-tail queue's new limit in packets (ns-2 `$ns queue-limit` during the
+    /// run): arrivals meet it from now on; the packets already waiting stay.
+    #[serde(default)]
+    pub queue_limit: Option<u32>,
+    /// `set` with `queue_limit`: the packets waiting beyond the new limit are dropped from
+    /// the tail (ns-2 `$queue shrink-queue`).
+    #[serde(default)]
+    pub shrink: bool,
 }
 
 /// `[wireless]`: the 802.11 DCF channel and radio (link-spec §3). Every key is optional;
@@ -470,6 +478,12 @@ pub struct LinkSpec {
     /// seed's 8 ms); `rate` is then nominal. Default: size / rate.
     #[serde(default)]
     pub frame_time: Option<Duration>,
+    /// ns-2 `DelayLink avoidReordering_` (default false): a packet never arrives before
+    /// the one sent ahead of it on the same direction, though the delay or the rate
+    /// changed in between (`[[events]]` `set`): it arrives its transmission time after
+    /// that one instead.
+    #[serde(default)]
+    pub avoid_reordering: bool,
 }
 
 /// A drop stage on one direction of a wired link (`crate::channel::drop_stage`): where it

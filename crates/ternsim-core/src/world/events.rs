@@ -34,8 +34,11 @@ impl World {
                 rate_bps,
                 delay,
                 error,
+                queue_limit,
+                shrink,
             } => {
                 for d in (0..2).filter(|&d| directions[d]) {
+                    let mut out = self.iface_out_pool.pop().unwrap_or_default();
                     let wire = self.devices[2 * link + d]
                         .wired_mut()
                         .expect("links are the first devices");
@@ -48,6 +51,13 @@ impl World {
                     if let Some(e) = &error {
                         wire.error = e.clone();
                     }
+                    if let Some(limit) = queue_limit {
+                        wire.set_limit(limit);
+                        if shrink {
+                            wire.shrink_queue(now, &mut out);
+                        }
+                    }
+                    self.drain_device_output(now, (2 * link + d) as u32, out);
                 }
                 ("link_set", self.link_names[link].clone())
             }

@@ -468,6 +468,7 @@ impl World {
                 }
                 wire.trace = sc.traces.queues;
                 wire.frame_time = l.frame_time;
+                wire.avoid_reordering = l.avoid_reordering;
                 wire.stages = l.drop_stages[d]
                     .iter()
                     .enumerate()

@@ -93,6 +93,8 @@ pub(super) fn events(
                             ("delay", e.delay.is_some()),
                             ("loss", e.loss.is_some()),
                             ("error", e.error.is_some()),
+                            ("queue_limit", e.queue_limit.is_some()),
+                            ("shrink", e.shrink),
                         ] {
                             if set {
                                 return Err(ScenarioError::at(
@@ -140,11 +142,42 @@ pub(super) fn events(
                             }),
                             (None, None) => None,
                         };
-                        if rate.is_none() && e.delay.is_none() && error.is_none() {
+                        if rate.is_none()
+                            && e.delay.is_none()
+                            && error.is_none()
+                            && e.queue_limit.is_none()
+                        {
                             return Err(ScenarioError::at(
                                 at("action"),
-                                "`set` needs at least one of rate, delay, loss, error",
+                                "`set` needs at least one of rate, delay, loss, error, queue_limit",
                             ));
+                        }
+                        if e.shrink && e.queue_limit.is_none() {
+                            return Err(ScenarioError::at(
+                                at("shrink"),
+                                "`shrink` needs a queue_limit",
+                            ));
+                        }
+                        if let Some(limit) = e.queue_limit {
+                            let queues = &links[link].queue;
+                            for d in (0..2).filter(|&d| directions[d]) {
+                                if queues[d]
+                                    != crate::net::wired::QueueConfig::packets(
+                                        queues[d].limit.unwrap_or(u32::MAX),
+                                    )
+                                {
+                                    return Err(ScenarioError::at(
+                                        at("queue_limit"),
+                                        "allowed on a drop-tail queue limited in packets only",
+                                    ));
+                                }
+                            }
+                            if limit == 0 {
+                                return Err(ScenarioError::at(
+                                    at("queue_limit"),
+                                    "allowed: an integer >= 1",
+                                ));
+                            }
                         }
                         EventAction::LinkSet {
                             link,
@@ -152,6 +185,8 @@ pub(super) fn events(
                             rate_bps: rate,
                             delay: e.delay.map(|d| d.0),
                             error,
+                            queue_limit: e.queue_limit,
+                            shrink: e.shrink,
                         }
                     }
                     other => {

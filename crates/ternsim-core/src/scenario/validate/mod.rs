@@ -96,6 +96,8 @@ pub struct ResolvedLink {
     pub error_b_to_a: ErrorModel,
     /// A fixed per-frame air time replacing size / rate.
     pub frame_time: Option<SimTime>,
+    /// ns-2 `avoidReordering_`: arrivals keep their sending order.
+    pub avoid_reordering: bool,
     /// The drop stages of each direction, `[a→b, b→a]`, in the order packets meet them:
     /// (point, traced, rules).
     pub drop_stages: [Vec<ResolvedDropStage>; 2],
@@ -261,6 +263,10 @@ pub enum EventAction {
         rate_bps: Option<f64>,
         delay: Option<SimTime>,
         error: Option<ErrorModel>,
+        /// A drop-tail queue's new limit, and whether the packets waiting beyond it are
+        /// dropped from the tail.
+        queue_limit: Option<u32>,
+        shrink: bool,
     },
     FlowStart {
         flow: usize,

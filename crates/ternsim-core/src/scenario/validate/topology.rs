@@ -392,6 +392,7 @@ pub(super) fn links_and_bearers(
                 }
                 d => d.map(|d| d.0),
             },
+            avoid_reordering: l.avoid_reordering,
         });
     }
 
