@@ -867,3 +867,96 @@ def test_ns2s_own_aodv_manet_test_runs_and_delivers_what_ns2_delivers(tmp_path):
     # ns-2.35 on the same test: 4533 CBR packets sent, 4480 received (PDR 98.8 %).
     assert abs(sent - 4533) <= 0.01 * 4533, sent
     assert abs(received / sent - 4480 / 4533) <= 0.01, (received, sent)
+
+
+# --- -IncomingErrProc ------------------------------------------------------------------------
+
+ERR_PROC = """proc inerr {} {
+  set em [new ErrorModel]
+  $em unit pkt
+  $em set rate_ 0.2
+  $em ranvar [new RandomVariable/Uniform]
+  %s
+  return $em
+}
+"""
+
+
+def test_an_incoming_error_proc_becomes_the_channels_incoming_loss(tmp_path):
+    """`-IncomingErrProc PROC`: ns-2 calls PROC for each mobile node and puts the model it
+    returns between the PHY and the MAC. A rate model (unit pkt, uniform ranvar on [0, 1],
+    rate_ 0.2) becomes `[wireless] incoming_loss` with rate 0.2; with a drop target a lost
+    frame is taken away (`drop` true), without one it goes on in error (`drop` false)."""
+    config = CONFIG.replace("-movementTrace OFF", "-movementTrace OFF -IncomingErrProc inerr")
+    for target, drop in (("$em drop-target [new Agent/Null]", True), ("", False)):
+        proc = ERR_PROC % target
+        sc = translate_script(write(tmp_path, HEAD + proc + config + NODES + UDP + FINISH))
+        assert sc["wireless"]["incoming_loss"] == {"rate": 0.2, "drop": drop}
+    plain = translate_script(write(tmp_path, HEAD + CONFIG + NODES + UDP + FINISH))
+    assert "incoming_loss" not in plain["wireless"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("-IncomingErrProc listerr", "(ErrorModel/List): not supported"),
+        ("-IncomingErrProc byteerr", "an ErrorModel in bytes, marking ECN or delaying"),
+        ("-OutgoingErrProc inerr", "-OutgoingErrProc inerr: not supported"),
+    ],
+)
+def test_error_procs_ternsim_cannot_place_are_refused(tmp_path, change, message):
+    """A proc whose model drops a list of packets (not a rate) or counts bytes, and any
+    `-OutgoingErrProc` (the sender's side), stop before the run with the line and the
+    reason."""
+    listerr = """proc listerr {} {
+  set em [new ErrorModel/List]
+  $em droplist {1 2}
+  return $em
+}
+proc byteerr {} {
+  set em [new ErrorModel]
+  $em unit byte
+  $em set rate_ 0.0001
+  return $em
+}
+"""
+    config = CONFIG.replace("-movementTrace OFF", f"-movementTrace OFF {change}")
+    text = HEAD + ERR_PROC % "" + listerr + config + NODES + UDP + FINISH
+    done = ternsim_ns2(tmp_path, text)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+
+
+@pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed")
+def test_an_incoming_error_model_losing_every_frame_matches_ns(tmp_path):
+    """lossy_chain.tcl with rate_ 1: every frame any PHY hands up is lost, routing's too, so
+    the NewReno sender never hears back; its retransmission timer backs off 3, 6, 12, 24 s
+    in both simulators: four timeouts in 50 s and the same printed line."""
+    script = ROOT / "scenarios" / "conformance" / "lossy_chain.tcl"
+    args = ["Newreno", "AODV", "1", "3", "50", "1.0", "1"]
+    out = []
+    for cmd in ([NS], [sys.executable, "-m", "ternsim", "ns2"]):
+        done = subprocess.run(
+            [*cmd, str(script), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        out.append(STATS.search(done.stdout).group(0))
+    assert out[0] == out[1] == "acked -1 rexmit 4 timeouts 4 kbps 0.0"
+
+
+def test_incoming_loss_in_a_scenario_file_is_checked_and_counted():
+    """`[wireless] incoming_loss` in TOML: a rate outside [0, 1] stops before the run with
+    its key path; at rate 0.05 with a drop target the summary counts the frames lost
+    (`incoming_losses`) and the flow still gets through."""
+    with pytest.raises(api.ScenarioError) as err:
+        api.Simulation(str(CHAIN_TOML), overrides={"wireless.incoming_loss": {"rate": 1.5}})
+    assert "wireless.incoming_loss.rate" in str(err.value)
+    assert "between 0 and 1" in str(err.value)
+    summary = api.run(
+        str(CHAIN_TOML),
+        seed=1,
+        overrides={"wireless.incoming_loss": {"rate": 0.05}, "duration": "20s"},
+    ).summary
+    assert summary["flows"][0]["delivered_bytes"] > 0
+    losses = [int(n) for n in re.findall(r'"incoming_losses": (\d+)', json.dumps(summary))]
+    assert losses and sum(losses) > 0

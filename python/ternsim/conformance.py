@@ -292,6 +292,29 @@ def _udp(queue: str, seed: int, fast: bool) -> Case:
     )
 
 
+def _lossy_chain(routing: str, hops: int, rate: str, drop: bool) -> Case:
+    """lossy_chain.tcl: chain.tcl's NewReno flow, 100 s, with an error model between every
+    node's PHY and MAC (`-IncomingErrProc`) losing each frame with probability RATE, taken
+    away before the MAC (DROP 1, a drop target) or passed on in error (0)."""
+    percent = round(float(rate) * 100)
+    return Case(
+        name=f"chain{hops}-newreno-{routing}-inerr{percent}" + ("" if drop else "-nodrop"),
+        kind="stats",
+        script="lossy_chain.tcl",
+        twin=None,
+        ns_args=(
+            "Newreno",
+            routing.upper(),
+            "{seed}",
+            str(hops),
+            "100",
+            rate,
+            "1" if drop else "0",
+        ),
+        fast=False,
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -345,6 +368,9 @@ CASES: list[Case] = [
     _base_station("newreno", 3),
     _base_station("vegas", 1),
     _red(30, True),
+    _lossy_chain("aodv", 3, "0.05", True),
+    _lossy_chain("aodv", 3, "0.05", False),
+    _lossy_chain("dsr", 4, "0.1", True),
     _udp("DropTail", 1, True),
     _udp("DropTail", 2, False),
     _udp("RED", 1, False),

@@ -106,6 +106,43 @@ class ErrorModels:
 
     # --- ErrorModel ------------------------------------------------------------------------
 
+    def incoming_loss(self, proc: str) -> dict[str, Any]:
+        """`node-config -IncomingErrProc PROC`: ns-2 calls PROC for each mobile node it makes
+        and puts the error model it returns between the node's PHY and MAC
+        (`ternsim_core::wifi::config::IncomingLoss`). The model must lose packets at a rate
+        (`ErrorModel`, unit pkt, `rate_` with or without a ranvar); with a drop target a
+        lost frame is taken away, without one it goes on to the MAC in error."""
+        o = self.m.o
+        name = o.tcl.eval(proc)
+        em = self.m.obj_of(name)
+        base = o.builtin_base(em.cls) if em is not None else ""
+        if em is None or base != "ErrorModel":
+            what = f"{name} ({base})" if em is not None else repr(name)
+            raise Refusal(
+                f"-IncomingErrProc {proc} returned {what}: not supported; supported: a proc "
+                "returning an ErrorModel (unit pkt, rate_)"
+            )
+        rule = _rule(o, em)
+        if rule["model"] == "pass":
+            rate = 0.0
+        elif (
+            rule["model"] != "iid"
+            or rule["unit"] != "packet"
+            or set(rule)
+            - {
+                "model",
+                "unit",
+                "rate",
+            }
+        ):
+            raise Refusal(
+                f"-IncomingErrProc {proc}: an ErrorModel in bytes, marking ECN or delaying "
+                "packets: not supported; supported: unit pkt with a rate_"
+            )
+        else:
+            rate = float(rule["rate"])
+        return {"rate": rate, "drop": em.info["drop"] is not None}
+
     def unit(self, em: Obj, args: tuple) -> str:
         if not args:
             return "pkt" if em.info["unit"] in ("pkt", "packet") else em.info["unit"]

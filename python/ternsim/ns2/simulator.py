@@ -478,6 +478,9 @@ class Model:
                 + ", ".join(f"-{k}" for k in missing)
                 + ": ns-2 cannot build the mobile node"
             )
+        if config.get("IncomingErrProc"):
+            # ns-lib.tcl `create-wireless-node` calls the proc for each node it makes.
+            config["incoming_loss"] = self.errors.incoming_loss(config["IncomingErrProc"])
         if "propInstance" in config:
             prop = self.o.objects[config["propInstance"]]
             if "propType" in config and config["propType"] != prop.cls:

@@ -90,6 +90,8 @@ KEYS = (
     "addressType",
     "wiredRouting",
     "mobileIP",
+    "IncomingErrProc",
+    "OutgoingErrProc",
 )
 #: Keys ns-2 needs before `$ns node` can build a mobile node.
 REQUIRED = ("llType", "macType", "ifqType", "ifqLen", "antType", "phyType", "topoInstance")
@@ -204,6 +206,13 @@ def check_key(key: str, value: str) -> str | None:
     elif key in OFF_ONLY:
         if value not in ("OFF", ""):
             return f"-{key} {value}: not supported ({OFF_ONLY[key]}); supported: OFF"
+    elif key == "OutgoingErrProc":
+        if value:
+            return (
+                f"-OutgoingErrProc {value}: not supported (an error model between the MAC and "
+                "the PHY of the sender); supported: -IncomingErrProc (between the PHY and the "
+                "MAC of each receiver)"
+            )
     elif key == "addressType":
         if value not in ("flat", "def", "hierarchical"):
             return f"-addressType {value}: not supported; supported: flat, hierarchical"
@@ -212,7 +221,7 @@ def check_key(key: str, value: str) -> str | None:
         # Mobile IP pattern; what else a script does with them is checked at `$ns run`.
         if value not in ("ON", "OFF", ""):
             return f"-{key} {value}: give ON or OFF"
-    elif key not in ("propInstance", "channel", "topoInstance"):
+    elif key not in ("propInstance", "channel", "topoInstance", "IncomingErrProc"):
         what = (
             " (no energy model in ternsim)"
             if "nergy" in key or key.endswith("Power") or key.startswith("transition")
@@ -245,6 +254,8 @@ def snapshot(config: dict[str, Any], class_values: dict[str, dict[str, str]]) ->
         for var, (key, conv) in SHADOWING_KEYS.items():
             wireless[key] = conv(shadowing[var])
         wireless["shadowing_seed"] = shadowing["seed"]
+    if config.get("incoming_loss") is not None:
+        wireless["incoming_loss"] = config["incoming_loss"]
     wireless["ifq"] = IFQ[config["ifqType"]]
     wireless["ifq_length"] = int(config["ifqLen"])
     protocol = config["adhocRouting"]

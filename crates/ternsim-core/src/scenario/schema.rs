@@ -242,6 +242,21 @@ pub struct WirelessSpec {
     /// as every ns-2 wireless node has an ARP table).
     #[serde(default)]
     pub arp: Option<bool>,
+    /// An error model between every station's PHY and MAC (ns-2 `-IncomingErrProc`):
+    /// `{ rate, drop }`, each frame the PHY hands up lost with probability `rate`; `drop`
+    /// (default true) takes a lost frame away before the MAC, false passes it on in error
+    /// (the MAC defers EIFS after it), as ns-2's model without a drop target does.
+    #[serde(default)]
+    pub incoming_loss: Option<IncomingLossSpec>,
+}
+
+/// `[wireless] incoming_loss` ([`WirelessSpec::incoming_loss`]).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncomingLossSpec {
+    pub rate: f64,
+    #[serde(default = "default_true")]
+    pub drop: bool,
 }
 
 /// `[topology]`: nodes generated with positions, named `n0`, `n1`, … in order.
@@ -1188,4 +1203,8 @@ pub struct TraceSpec {
     /// The `flow_series` bin width (default 1 s; > 0).
     #[serde(default)]
     pub flow_series_bin: Option<Duration>,
+}
+
+fn default_true() -> bool {
+    true
 }

@@ -285,6 +285,9 @@ pub struct WifiChannel {
     /// Under the shadowing model: the stream of the per-frame, per-receiver draws (ns-2's
     /// one `RNG` per `Propagation/Shadowing` object). See [`WifiChannel::set_shadowing_stream`].
     shadowing_rng: RandomStream,
+    /// Under [`WifiConfig::incoming_loss`]: each station's stream of its error model's
+    /// draws, by station index. See [`WifiChannel::set_incoming_loss_streams`].
+    incoming_rngs: Vec<RandomStream>,
     /// Every armed deadline, earliest (time, insertion order) first. Lazily cleaned.
     agenda: MinHeap<Deadline>,
     agenda_seq: u64,
@@ -439,6 +442,7 @@ impl WifiChannel {
             speed_bound_mps,
             scratch: Vec::new(),
             shadowing_rng: RandomStream::named(0, "wifi/shadowing/0"),
+            incoming_rngs: Vec::new(),
             agenda: MinHeap::with_capacity(64),
             agenda_seq: 0,
             requested: Vec::new(),
@@ -489,6 +493,14 @@ impl WifiChannel {
     /// the model's seed, `wifi/shadowing/<seed>`). Unused under the other models.
     pub fn set_shadowing_stream(&mut self, rng: RandomStream) {
         self.shadowing_rng = rng;
+    }
+
+    /// The streams of the stations' incoming error models, one per station in station
+    /// order (the world names them `wifi/<node>/incoming`). Needed under
+    /// [`WifiConfig::incoming_loss`] only.
+    pub fn set_incoming_loss_streams(&mut self, rngs: Vec<RandomStream>) {
+        debug_assert_eq!(rngs.len(), self.st.len());
+        self.incoming_rngs = rngs;
     }
 
     pub fn config(&self) -> &WifiConfig {
@@ -1037,7 +1049,18 @@ impl WifiChannel {
         out: &mut IfaceOutput,
     ) {
         let (power, delay_exact) = link;
-        let error = self.st[r].tx_until > t0 || power < self.cfg.rx_threshold_w;
+        let mut error = self.st[r].tx_until > t0 || power < self.cfg.rx_threshold_w;
+        if let Some(loss) = self.cfg.incoming_loss {
+            // ns-2 `-IncomingErrProc`: the error model between this PHY and its MAC judges
+            // the frame as its first bit comes up (one draw per frame, `u < rate_`).
+            if self.incoming_rngs[r].uniform() < loss.rate {
+                self.st[r].stats.incoming_losses += 1;
+                if loss.drop {
+                    return; // to the drop target: the MAC never sees it
+                }
+                error = true;
+            }
+        }
         let cp = self.cfg.capture_threshold;
         let eifs = self.t.eifs;
         let early = self.st[r]

@@ -108,6 +108,24 @@ pub struct WifiConfig {
     /// can cover between two re-buckets. Static runs never re-bucket.
     pub regrid_period: SimTime,
     pub max_speed_mps: f64,
+    /// An error model between each station's PHY and its MAC (ns-2 `node-config
+    /// -IncomingErrProc`); None: every frame the PHY decodes reaches the MAC.
+    pub incoming_loss: Option<IncomingLoss>,
+}
+
+/// ns-2's `-IncomingErrProc` error model (an `ErrorModel`, unit packet, `rate_`), which
+/// `Node/MobileNode add-interface` puts between the PHY's up-target and the MAC: every frame
+/// the PHY hands up (any frame above the carrier-sense threshold, whoever it is for) is
+/// judged, one draw each, and lost with probability `rate` (`ErrorModel::recv`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IncomingLoss {
+    /// The probability that a frame is lost.
+    pub rate: f64,
+    /// The model has a drop target (`$em drop-target ...`): a lost frame is taken away
+    /// before the MAC, which never learns of it (no busy medium, no NAV). Without one, ns-2
+    /// marks it in error and passes it on: the MAC receives it and, at its end, discards it
+    /// and defers EIFS, as for a frame below the reception threshold.
+    pub drop: bool,
 }
 
 impl Default for WifiConfig {
@@ -140,6 +158,7 @@ impl Default for WifiConfig {
             arp: true,
             regrid_period: SimTime::from_millis(100),
             max_speed_mps: 0.0,
+            incoming_loss: None,
         }
     }
 }

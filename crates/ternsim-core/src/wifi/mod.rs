@@ -50,7 +50,7 @@ pub mod stats;
 mod tests;
 
 pub use channel::{StationSpec, WifiChannel};
-pub use config::{IfqKind, MacHeader, Timing, WifiConfig};
+pub use config::{IfqKind, IncomingLoss, MacHeader, Timing, WifiConfig};
 pub use mac_log::{MacFrameKind, MacLogEntry};
 pub use propagation::{PropagationModel, Radio};
 pub use stats::WifiStats;

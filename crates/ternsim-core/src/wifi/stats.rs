@@ -1,5 +1,9 @@
 //! Counters per station (what the `mac` traces and summaries read).
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// MAC counters of one station.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct WifiStats {
@@ -20,6 +24,11 @@ pub struct WifiStats {
     pub collisions: u64,
     /// Frames that ended in error here (below RXThresh, or started while transmitting).
     pub rx_errors: u64,
+    /// Frames the station's incoming error model lost (`WifiConfig::incoming_loss`; also
+    /// counted in `rx_errors` when the model has no drop target). Left out of summaries
+    /// while 0, so runs without the model report what they always did.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub incoming_losses: u64,
     /// DATA frames discarded by the duplicate filter (their ACK was lost).
     pub duplicates: u64,
     /// Packets handed up to the node.

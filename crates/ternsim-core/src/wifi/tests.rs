@@ -1374,3 +1374,65 @@ fn shadowing_draws_each_receivers_power_for_each_frame() {
     assert!((frac(both) - 0.25).abs() < 0.03, "{both}");
     assert_eq!((at[3], d.ch.stats(3).rx_errors), (0, 0));
 }
+
+/// ns-2 `-IncomingErrProc` with `rate_ 1`: every frame the receiver's PHY hands up is lost.
+/// With a drop target the MAC never sees the DATA frames: no ACK, and the sender gives the
+/// packet up after the short retry limit (7 DATA frames, 7 losses at the receiver, none
+/// counted as a reception error). Without one each frame reaches the MAC in error: the same
+/// 7 attempts, now also 7 reception errors (each followed by EIFS).
+#[test]
+fn an_incoming_error_model_loses_every_frame_at_rate_one() {
+    for drop in [true, false] {
+        let cfg = WifiConfig {
+            incoming_loss: Some(IncomingLoss { rate: 1.0, drop }),
+            ..basic_access()
+        };
+        let mut d = Driver::new(cfg, &[(0.0, 0.0), (100.0, 0.0)]);
+        d.ch.set_incoming_loss_streams(vec![
+            RandomStream::named(1, "wifi/n0/incoming"),
+            RandomStream::named(1, "wifi/n1/incoming"),
+        ]);
+        d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+        d.run_until(2_000_000 * US);
+        let (a, b) = (*d.ch.stats(0), *d.ch.stats(1));
+        assert_eq!(
+            (a.data_sent, a.ack_timeouts, a.drops_retry_limit),
+            (7, 7, 1)
+        );
+        assert_eq!((b.incoming_losses, b.ack_sent, b.delivered), (7, 0, 0));
+        assert_eq!(b.rx_errors, if drop { 0 } else { 7 }, "drop {drop}");
+        assert!(d.arrivals.is_empty());
+    }
+}
+
+/// At `rate_` 0.1 each DATA frame reaching the receiver and each ACK reaching the sender
+/// is lost with probability 0.1, one draw per frame: over 400 packets the receiver's share
+/// of lost DATA frames is 0.1 within four standard errors (√(0.1 · 0.9 / n)), every packet
+/// gets through (one every 50 ms; a lost frame is sent again) and some were resent.
+#[test]
+fn an_incoming_error_model_loses_its_rate_of_frames() {
+    let cfg = WifiConfig {
+        incoming_loss: Some(IncomingLoss {
+            rate: 0.1,
+            drop: true,
+        }),
+        ..basic_access()
+    };
+    let mut d = Driver::new(cfg, &[(0.0, 0.0), (100.0, 0.0)]);
+    d.ch.set_incoming_loss_streams(vec![
+        RandomStream::named(7, "wifi/n0/incoming"),
+        RandomStream::named(7, "wifi/n1/incoming"),
+    ]);
+    for uid in 0..400 {
+        d.submit(0, udp_packet(uid, 1, 1040), Addr::nth(1));
+        d.run_until((uid + 1) * 50_000 * US);
+    }
+    let (a, b) = (*d.ch.stats(0), *d.ch.stats(1));
+    assert_eq!(b.delivered, 400);
+    assert_eq!(a.drops_retry_limit, 0);
+    let n = a.data_sent as f64;
+    let share = b.incoming_losses as f64 / n;
+    let se = (0.1 * 0.9 / n).sqrt();
+    assert!((share - 0.1).abs() < 4.0 * se, "{share} of {n}");
+    assert!(a.data_retransmitted > 0 && a.incoming_losses > 0);
+}

@@ -565,6 +565,19 @@ impl World {
             let shadowing_stream = format!("wifi/shadowing/{}", cfg.radio.shadowing.seed);
             let mut channel = WifiChannel::new(cfg, stations);
             channel.set_shadowing_stream(RandomStream::named(seed, &shadowing_stream));
+            if channel.config().incoming_loss.is_some() {
+                channel.set_incoming_loss_streams(
+                    placed
+                        .iter()
+                        .map(|&i| {
+                            RandomStream::named(
+                                seed,
+                                &format!("wifi/{}/incoming", sc.nodes[i].name),
+                            )
+                        })
+                        .collect(),
+                );
+            }
             channel.trace_queues = sc.traces.queues;
             channel.station_names = placed.iter().map(|&i| sc.nodes[i].name.clone()).collect();
             devices.push(Device::Wifi(Box::new(channel)));

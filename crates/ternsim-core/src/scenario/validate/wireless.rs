@@ -188,6 +188,18 @@ pub(super) fn wireless(
     if let Some(arp) = w.arp {
         cfg.arp = arp;
     }
+    if let Some(loss) = w.incoming_loss {
+        if !(0.0..=1.0).contains(&loss.rate) {
+            return Err(ScenarioError::at(
+                at("incoming_loss.rate"),
+                "allowed: a probability between 0 and 1",
+            ));
+        }
+        cfg.incoming_loss = Some(crate::wifi::config::IncomingLoss {
+            rate: loss.rate,
+            drop: loss.drop,
+        });
+    }
     match routing {
         RoutingConfig::Dsr(d) => {
             cfg.promiscuous = d.tap;
