@@ -280,10 +280,10 @@ impl Conn {
     }
 
     /// ns-2 `slowdown` (tcp.cc) about to be applied: it counts `ncwndcuts_`, then assigns
-    /// `ssthresh_ = halfwin` (when it halves ssthresh: `halved`, the window halved before
-    /// the floor), then `cwnd_` (`slowdown_cwnd`), then raises `ssthresh_` to 2 if it is
-    /// less: a traced variable shows each assignment that changed it. A window policy may
-    /// change cwnd again after `slowdown` (Vegas's `v_slowstart_`).
+    /// `ssthresh_ = (int) halfwin` or `(int) decreasewin` (when it cuts ssthresh: `halved`,
+    /// [`Self::slowdown_ssthresh`]), then `cwnd_` (`slowdown_cwnd`), then raises `ssthresh_`
+    /// to 2 if it is less: a traced variable shows each assignment that changed it. A window
+    /// policy may change cwnd again after `slowdown` (Vegas's `v_slowstart_`).
     pub fn note_slowdown(&mut self, halved: Option<f64>, slowdown_cwnd: f64) {
         self.cwnd_cuts += 1;
         if self.tracer.is_none() {
