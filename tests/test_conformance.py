@@ -500,6 +500,13 @@ VALIDATION_PASSES = [
     ("ecn-full", "ecn_drop_sack_full"),
     ("ecn-full", "ecn_twoecn_newreno_full_delack"),
     ("ecn-full", "ecn_timeout1_reno_full"),
+    # ns-2's general AIMD controls: increase_num_ 0.41 and decrease_num_ 0.75 on Reno with
+    # precisionReduce_; decrease_num_ 0.875 on Sack1, whose second FTP's stopped, lost last
+    # packet is never resent (ns-2's `advance 0`: curseq_ = maxseq_); binomial SQRT controls
+    # (windowOption_ 6, k_parameter_ and l_parameter_ 0.5).
+    ("aimd", "tcpA_precise_reno"),
+    ("aimd", "tcpB"),
+    ("aimd", "binomial2"),
 ]
 
 

@@ -149,6 +149,15 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     # 1 or 2 (one-way agents; unmodelled_value refuses other values and FullTcp's 2).
     "windowInitOption_": ("window_init_option", lambda v: int(float(v))),
     "precisionReduce_": ("precision_reduce", classes.boolean),
+    # ns-2's general AIMD and binomial controls (TcpAgent::opencwnd, slowdown): Agent/TCP,
+    # /Reno, /Newreno and /Sack1 only (unmodelled_value refuses them for the others);
+    # k_parameter_ and l_parameter_ are written only with windowOption_ 6, which alone
+    # reads them.
+    "increase_num_": ("increase_num", float),
+    "decrease_num_": ("decrease_num", float),
+    "windowOption_": ("window_option", lambda v: int(float(v))),
+    "k_parameter_": ("binomial_k", float),
+    "l_parameter_": ("binomial_l", float),
     "bugFix_": ("bug_fix", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's): RFC 6582's ACK heuristic.
     "bugFix_ack_": ("bug_fix_ack", classes.boolean),
@@ -208,6 +217,8 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "frto_enabled_": ("0", "F-RTO"),
     "sfrto_enabled_": ("0", "SACK F-RTO"),
     "decrease_num_": ("0.5", "another decrease factor"),
+    "increase_num_": ("1.0", "another increase per RTT"),
+    "windowOption_": ("1", "another congestion-avoidance increase rule"),
     "max_ssthresh_": ("0", "limited slow start"),
     "newreno_changes_": ("0", "NewReno's ssthresh estimate"),
     "srtt_init_": ("0", "another initial srtt"),
@@ -218,6 +229,10 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
 
 #: The agents whose send loop is TcpAgent::send_much, with its `overhead_` delay.
 _OVERHEAD_AGENTS = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno")
+
+#: The agents whose window is TcpAgent::opencwnd and slowdown as ternsim models them with
+#: ns-2's general AIMD and binomial parameters.
+_AIMD_AGENTS = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1")
 
 #: Variables of TCP_UNMODELLED that ternsim models for ns-2's Agent/TCP (Tahoe) alone.
 _TAHOE_ONLY = ("QOption_", "control_increase_", "EnblRTTCtr_")
@@ -258,15 +273,26 @@ def unmodelled_value(base: str, var: str, value: str) -> str | None:
     ):
         # Read in `recv_newack_helper`, which these share with Agent/TCP.
         return None
+    if var in ("decrease_num_", "increase_num_") and base in _AIMD_AGENTS:
+        # TCP_OPTIONS `decrease_num`, `increase_num` (validated by the scenario: > 0).
+        return None
+    if var == "windowOption_" and base in _AIMD_AGENTS and _same_value(value, "6"):
+        # Binomial controls (TCP_OPTIONS `window_option`); ns-2's other rules are refused.
+        return None
     if var == "overhead_" and base in _OVERHEAD_AGENTS:
         # TcpAgent::send_much's delayed-send timer (TCP_OPTIONS `overhead`).
         return None
     if var == "windowInitOption_" and _same_value(value, "2"):
         # The initial window from the segment size (TCP_OPTIONS; FULL_TCP_SHARED).
         return None
+    also = ""
+    if var in ("decrease_num_", "increase_num_"):
+        also = "; another value for Agent/TCP, /Reno, /Newreno and /Sack1"
+    elif var == "windowOption_":
+        also = " and 6 (binomial controls) for Agent/TCP, /Reno, /Newreno and /Sack1"
     return (
         f"{base} {var} {value} ({what}): not supported; "
-        f"supported: {var} {default} (ns-2.35's default)"
+        f"supported: {var} {default} (ns-2.35's default){also}"
     )
 
 
@@ -1396,6 +1422,10 @@ class Translation:
                     continue
                 if TCP_CLASS_OPTIONS.get(var, base) != base:
                     continue  # bound by another ns-2 agent class alone
+                if var in ("k_parameter_", "l_parameter_") and not _same_value(
+                    self._var(agent, "windowOption_"), "6"
+                ):
+                    continue  # read by the binomial controls alone
                 value = self._var(agent, var)
                 if var in TCP_ALWAYS or value != classes.bound_value(var, defaults.get(var, "")):
                     options[key] = conv(value)

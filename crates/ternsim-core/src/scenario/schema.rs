@@ -1068,6 +1068,21 @@ pub struct TcpOptions {
     /// Congestion-avoidance increase per RTT in packets (ns-2 `increase_num_`, default 1; also
     /// FeW's alpha, default 0.01 for `few`).
     pub increase_num: Option<f64>,
+    /// The window a loss leaves, as a fraction of the window before it (ns-2 `decrease_num_`,
+    /// default 0.5; a number > 0 and <= 1). As in ns-2, the first cut, a cut in slow start
+    /// and a timeout's ssthresh still halve (`TcpAgent::slowdown`). tahoe, reno, newreno,
+    /// sack and few only.
+    pub decrease_num: Option<f64>,
+    /// The congestion-avoidance increase rule (ns-2 `windowOption_`): 1 (default), cwnd +=
+    /// increase_num / cwnd per new ACK; 6, binomial controls (`binomial_k`, `binomial_l`).
+    /// tahoe, reno, newreno, sack and few only.
+    pub window_option: Option<u8>,
+    /// With `window_option` 6: the increase is increase_num / cwnd^(k+1) per new ACK (ns-2
+    /// `k_parameter_`, default 0).
+    pub binomial_k: Option<f64>,
+    /// With `window_option` 6: a later loss takes (1 - decrease_num) * W^l off the window W
+    /// (ns-2 `l_parameter_`, default 1, from 0 to 1).
+    pub binomial_l: Option<f64>,
     /// Smallest window in packets, > 0, may be fractional (default from the variant: 1, Vegas 2,
     /// Vegas-W 1).
     pub min_cwnd: Option<f64>,

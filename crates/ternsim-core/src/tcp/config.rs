@@ -37,6 +37,18 @@ pub enum RtoMode {
     Rfc6298,
 }
 
+/// ns-2 `windowOption_`, the increase rule of congestion avoidance (`TcpAgent::opencwnd`);
+/// only the two rules below are modelled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WindowOption {
+    /// `windowOption_ 1` (ns-2's default): cwnd += increase_num / cwnd per new ACK.
+    Standard,
+    /// `windowOption_ 6`, Bansal and Balakrishnan's binomial controls: cwnd +=
+    /// increase_num / cwnd^(k+1) per new ACK (ns-2 `k_parameter_`), and a loss takes
+    /// (1 - decrease_num) * W^l off the window W (ns-2 `l_parameter_`).
+    Binomial { k: f64, l: f64 },
+}
+
 /// Retransmission-timer parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RtoConfig {
@@ -205,6 +217,13 @@ pub struct TcpConfig {
     /// (ns-2 `increase_num_`). Default from the variant table: 1; FeW's alpha 0.01 (tcp-spec
     /// §10), which a scenario sets through this same option.
     pub increase_num: f64,
+    /// ns-2 `decrease_num_` (default 0.5): the window a loss leaves, as a fraction of the
+    /// window before it (`TcpAgent::slowdown`'s `decreasewin`; with the binomial increase,
+    /// `1 - decrease_num` scales the cut `W^l` instead). ns-2 applies it from the second
+    /// cut on, out of slow start (see `CongestionState::slowdown`).
+    pub decrease_num: f64,
+    /// ns-2 `windowOption_`: the congestion-avoidance increase rule (`TcpAgent::opencwnd`).
+    pub window_option: WindowOption,
     /// The smallest window, in packets (> 0, may be fractional): what a timeout (ns-2
     /// `CLOSE_CWND_RESTART`, `wnd_restart_`), Tahoe's fast retransmit (`CLOSE_CWND_ONE`) and an
     /// idle restart set cwnd to, and the floor of NewReno's partial deflation and Vegas's
@@ -295,6 +314,8 @@ impl TcpConfig {
             no_fast_retrans: false,
             exit_fast_retrans: true,
             increase_num: spec.increase_num,
+            decrease_num: 0.5,
+            window_option: WindowOption::Standard,
             min_cwnd: spec.min_cwnd,
             min_ssthresh: spec.min_ssthresh,
             pace_below_one: spec.pace_below_one,

@@ -11,7 +11,7 @@
 //! Every field is private: the state changes only through methods named after the protocol
 //! step they perform, and cwnd and ssthresh only in [`CongestionState::apply`].
 
-use super::config::TcpConfig;
+use super::config::{TcpConfig, WindowOption};
 use super::segment::Seq;
 
 /// ns-2 `last_cwnd_action_`: what last changed the window.
@@ -116,6 +116,9 @@ pub struct CongestionState {
     /// ns-2 `recover_`: `maxseq` at the last loss reaction (0 initially).
     recover: Seq,
     last_cwnd_action: CwndAction,
+    /// ns-2 `first_decrease_`: no `slowdown` has cut the window yet (the first cut halves
+    /// whatever `decrease_num_`).
+    first_decrease: bool,
 }
 
 impl CongestionState {
@@ -137,6 +140,7 @@ impl CongestionState {
             dupacks: 0,
             recover: 0,
             last_cwnd_action: CwndAction::None,
+            first_decrease: true,
         }
     }
 
@@ -173,29 +177,95 @@ impl CongestionState {
     }
 
     /// ns-2 `slowdown(how)` (tcp-spec §2) as a decision: with `precision_reduce` the window
-    /// is halved as a real number (cwnd may become 7.5), else as `floor(floor(W)/2)`;
-    /// ssthresh is `floor(W/2)`, at least `min_ssthresh` (ns-2: 2); "cwnd to one" and
-    /// "restart" set cwnd to `min_cwnd` (ns-2: 1, `wnd_restart_`).
+    /// is cut as a real number (cwnd may become 7.5), else as whole packets of `window()`;
+    /// ssthresh is that cut truncated, at least `min_ssthresh` (ns-2: 2); "cwnd to one" and
+    /// "restart" set cwnd to `min_cwnd` (ns-2: 1, `wnd_restart_`). The cut is a half
+    /// (`halfwin`) or, with another `decrease_num` or the binomial rule, `decreasewin`
+    /// ([`Self::slowdown_ssthresh`], [`Self::slowdown_cwnd`]).
     pub fn slowdown(&self, how: Slowdown, cfg: &TcpConfig) -> WindowDecision {
-        let halfwin = if cfg.precision_reduce {
-            self.windowd(cfg) / 2.0
-        } else {
-            (self.window(cfg) / 2) as f64
-        };
         WindowDecision {
             cwnd: match how {
-                Slowdown::HalveBoth => halfwin,
+                Slowdown::HalveBoth => self.slowdown_cwnd(cfg),
                 Slowdown::HalveSsthreshCwndOne
                 | Slowdown::HalveSsthreshRestart
                 | Slowdown::CwndOne => cfg.min_cwnd,
             },
-            ssthresh: if how.halves_ssthresh() {
-                halfwin.floor().max(cfg.min_ssthresh)
-            } else {
-                self.ssthresh.max(cfg.min_ssthresh)
+            ssthresh: match self.slowdown_ssthresh(how, cfg) {
+                Some(cut) => cut.max(cfg.min_ssthresh),
+                None => self.ssthresh.max(cfg.min_ssthresh),
             },
             retransmit: None,
         }
+    }
+
+    /// ns-2 `slowdown`'s `halfwin`: half the window, `windowd() / 2` with
+    /// `precisionReduce_`, else `(int)(window() / 2)`.
+    fn halfwin(&self, cfg: &TcpConfig) -> f64 {
+        if cfg.precision_reduce {
+            self.windowd(cfg) / 2.0
+        } else {
+            (self.window(cfg) / 2) as f64
+        }
+    }
+
+    /// ns-2 `slowdown`'s `decreasewin`: the window after a non-first cut. Standard increase:
+    /// `decrease_num_ * W`; binomial (`windowOption_ 6`): `W - (1 - decrease_num_) * W^l`.
+    /// W is `windowd()` with `precisionReduce_`, else `window()` and the result truncated.
+    fn decreasewin(&self, cfg: &TcpConfig) -> f64 {
+        let w = if cfg.precision_reduce {
+            self.windowd(cfg)
+        } else {
+            self.window(cfg) as f64
+        };
+        let cut = match cfg.window_option {
+            WindowOption::Standard => cfg.decrease_num * w,
+            WindowOption::Binomial { l, .. } => w - (1.0 - cfg.decrease_num) * w.powf(l),
+        };
+        if cfg.precision_reduce {
+            cut
+        } else {
+            cut.trunc()
+        }
+    }
+
+    /// ns-2 "we are in slowstart for sure if cwnd < ssthresh", read by `slowdown` first.
+    fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// The ssthresh ns-2 `slowdown(how)` assigns before raising it to 2 (`CLOSE_SSTHRESH_HALF`;
+    /// None when `how` keeps ssthresh): `(int) halfwin` for the first cut, in slow start or
+    /// after a timeout (`last_cwnd_action_` TIMEOUT, set before a timeout's `slowdown`),
+    /// else `(int) decreasewin`.
+    pub fn slowdown_ssthresh(&self, how: Slowdown, cfg: &TcpConfig) -> Option<f64> {
+        if !how.halves_ssthresh() {
+            return None;
+        }
+        let halve = self.first_decrease
+            || self.in_slow_start()
+            || self.last_cwnd_action == CwndAction::Timeout;
+        let cut = if halve {
+            self.halfwin(cfg)
+        } else {
+            self.decreasewin(cfg)
+        };
+        Some(cut.trunc())
+    }
+
+    /// The cwnd ns-2 `slowdown(CLOSE_CWND_HALF)` leaves: `halfwin` for the first cut, in slow
+    /// start or with `decrease_num_` 0.5 (even with the binomial rule), else `decreasewin`.
+    pub fn slowdown_cwnd(&self, cfg: &TcpConfig) -> f64 {
+        if self.first_decrease || self.in_slow_start() || cfg.decrease_num == 0.5 {
+            self.halfwin(cfg)
+        } else {
+            self.decreasewin(cfg)
+        }
+    }
+
+    /// ns-2 `slowdown` ends with `first_decrease_ = 0`: every later cut may use
+    /// `decrease_num_`.
+    pub fn note_decrease(&mut self) {
+        self.first_decrease = false;
     }
 
     /// Set the window a decision asks for (its retransmission is the connection's to send).

@@ -280,10 +280,10 @@ impl Conn {
     }
 
     /// ns-2 `slowdown` (tcp.cc) about to be applied: it counts `ncwndcuts_`, then assigns
-    /// `ssthresh_ = halfwin` (when it halves ssthresh: `halved`, the window halved before
-    /// the floor), then `cwnd_` (`slowdown_cwnd`), then raises `ssthresh_` to 2 if it is
-    /// less: a traced variable shows each assignment that changed it. A window policy may
-    /// change cwnd again after `slowdown` (Vegas's `v_slowstart_`).
+    /// `ssthresh_ = (int) halfwin` or `(int) decreasewin` (when it cuts ssthresh: `halved`,
+    /// [`Self::slowdown_ssthresh`]), then `cwnd_` (`slowdown_cwnd`), then raises `ssthresh_`
+    /// to 2 if it is less: a traced variable shows each assignment that changed it. A window
+    /// policy may change cwnd again after `slowdown` (Vegas's `v_slowstart_`).
     pub fn note_slowdown(&mut self, halved: Option<f64>, slowdown_cwnd: f64) {
         self.cwnd_cuts += 1;
         if self.tracer.is_none() {
@@ -812,6 +812,17 @@ impl Conn {
         self.congestion.slowdown(how, &self.cfg)
     }
 
+    /// The ssthresh ns-2 `slowdown(how)` assigns before raising it to 2, or None if `how`
+    /// keeps ssthresh ([`CongestionState::slowdown_ssthresh`]).
+    pub fn slowdown_ssthresh(&self, how: Slowdown) -> Option<f64> {
+        self.congestion.slowdown_ssthresh(how, &self.cfg)
+    }
+
+    /// A `slowdown` was applied: ns-2 `first_decrease_ = 0`.
+    pub fn note_decrease(&mut self) {
+        self.congestion.note_decrease();
+    }
+
     /// ns-2 `slowdown()` closed the window (every `CLOSE_CWND_*` sets `cong_action_`): the
     /// next packet sent carries the congestion-action flag.
     pub fn note_window_cut(&mut self) {
@@ -1090,11 +1101,13 @@ impl Conn {
         self.set_app_limit(limit);
     }
 
-    /// The first packet `send_much` may not send: `curseq`, or after a stop the packet after
-    /// the highest sent (what was sent may still go again).
+    /// The first packet `send_much` may not send: `curseq`, or after a stop the highest
+    /// packet sent. ns-2's FTP `stop` is `advance 0`, which sets `curseq_ = maxseq_`
+    /// (`TcpAgent::command`): what was sent below `maxseq_` may go again after a timeout,
+    /// `maxseq_` itself never (only a fast retransmit, which does not ask `send_much`).
     pub fn send_limit(&self) -> Seq {
         if self.app_stopped {
-            self.curseq.min(self.maxseq + 1)
+            self.curseq.min(self.maxseq)
         } else {
             self.curseq
         }
@@ -1165,6 +1178,7 @@ impl Conn {
         );
         self.cwnd_cuts += 1;
         self.apply_window(&d, now, out);
+        self.note_decrease();
         if self.cwnd() == 1.0 || slow_start {
             self.trace_ns2_event(Ns2EventKind::SlowStart, out);
         }

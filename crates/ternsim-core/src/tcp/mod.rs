@@ -47,7 +47,7 @@ pub mod traced;
 pub mod variant;
 pub mod window;
 
-pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
+pub use config::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant, WindowOption};
 pub use output::{Ns2Event, Ns2EventKind, SinkOutput, TcpEvent, TcpOutput};
 pub use segment::{AckSegment, DataSegment, EcnFlags, SackBlock, Seq};
 pub use sender::TcpSender;

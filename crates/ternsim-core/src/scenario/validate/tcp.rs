@@ -4,7 +4,7 @@ use super::super::schema::TcpOptions;
 use super::super::ScenarioError;
 use crate::sim::SimTime;
 use crate::tcp::config::RtoMode;
-use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant};
+use crate::tcp::{DefaultsProfile, SinkConfig, TcpConfig, TcpVariant, WindowOption};
 
 /// Applies `opts` (found at key path `path`) onto `cfg` and `sink`.
 pub(super) fn apply_tcp_options(
@@ -287,6 +287,7 @@ pub(super) fn apply_tcp_options(
             *slot = v;
         }
     }
+    apply_aimd_options(path, opts, cfg)?;
     if let Some(m) = &opts.rto {
         cfg.rto.mode = match m.as_str() {
             "ns2" => RtoMode::Ns2,
@@ -390,6 +391,96 @@ pub(super) fn apply_tcp_options(
         cfg.vegas_omits_header = v;
     }
     apply_vegasw_options(path, opts, cfg)
+}
+
+/// ns-2's general AIMD and binomial parameters (`decrease_num_`, `windowOption_`,
+/// `k_parameter_`, `l_parameter_`): read by `TcpAgent::opencwnd` and `slowdown`, modelled
+/// for the variants whose window is ns-2 `TcpAgent`'s and whose recovery is Tahoe's, Reno's,
+/// NewReno's or Sack1's.
+fn apply_aimd_options(
+    path: &str,
+    opts: &TcpOptions,
+    cfg: &mut TcpConfig,
+) -> Result<(), ScenarioError> {
+    let at = |k: &str| format!("{path}.{k}");
+    let modelled = matches!(
+        cfg.variant,
+        TcpVariant::Tahoe
+            | TcpVariant::Reno
+            | TcpVariant::NewReno
+            | TcpVariant::Sack
+            | TcpVariant::Few
+    );
+    let refuse = |key: &str| {
+        ScenarioError::at(
+            at(key),
+            "modelled for tahoe, reno, newreno, sack and few only (ns-2 Agent/TCP, /Reno, \
+             /Newreno, /Sack1)",
+        )
+    };
+    if let Some(v) = opts.decrease_num {
+        if !(v > 0.0 && v <= 1.0) {
+            return Err(ScenarioError::at(
+                at("decrease_num"),
+                "allowed: a number > 0 and <= 1 (the fraction of the window a loss leaves)",
+            ));
+        }
+        if v != 0.5 && !modelled {
+            return Err(refuse("decrease_num"));
+        }
+        cfg.decrease_num = v;
+    }
+    if let Some(v) = opts.window_option {
+        cfg.window_option = match v {
+            1 => WindowOption::Standard,
+            6 if modelled => match cfg.window_option {
+                WindowOption::Binomial { .. } => cfg.window_option,
+                // ns-2's defaults: k_parameter_ 0, l_parameter_ 1 (AIMD again).
+                WindowOption::Standard => WindowOption::Binomial { k: 0.0, l: 1.0 },
+            },
+            6 => return Err(refuse("window_option")),
+            _ => {
+                return Err(ScenarioError::at(
+                    at("window_option"),
+                    "allowed: 1 (increase_num / cwnd per new ACK) or 6 (binomial controls); \
+                     ns-2's other windowOption_ values are not modelled",
+                ))
+            }
+        };
+    }
+    for (key, value) in [
+        ("binomial_k", opts.binomial_k),
+        ("binomial_l", opts.binomial_l),
+    ] {
+        let Some(v) = value else { continue };
+        let WindowOption::Binomial { k, l } = &mut cfg.window_option else {
+            return Err(ScenarioError::at(
+                at(key),
+                "applies to window_option 6 only (set window_option = 6 too)",
+            ));
+        };
+        if key == "binomial_k" {
+            if !v.is_finite() || v < 0.0 {
+                return Err(ScenarioError::at(at(key), "allowed: a number >= 0"));
+            }
+            *k = v;
+        } else {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(ScenarioError::at(at(key), "allowed: a number from 0 to 1"));
+            }
+            *l = v;
+        }
+    }
+    // ns-2's quiescence cuts (`CWND_HALF_WITH_MIN`, `CLOSE_CWND_HALF_WAY`) read
+    // `decrease_num_` too; ternsim models them at 0.5 only.
+    if cfg.qoption && (cfg.decrease_num != 0.5 || cfg.window_option != WindowOption::Standard) {
+        return Err(ScenarioError::at(
+            at("decrease_num"),
+            "with qoption: allowed only 0.5 and window_option 1 (ns-2's quiescence cuts with \
+             another decrease are not modelled)",
+        ));
+    }
+    Ok(())
 }
 
 /// Vegas-W's parameters (`ding-vegasw` seed §III-C, §IV-A); alpha, beta and gamma are the

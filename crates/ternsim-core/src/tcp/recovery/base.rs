@@ -174,23 +174,21 @@ pub fn loss_window(
 ) {
     // ns-2 `slowdown` is "in slow start" when it starts with cwnd below ssthresh.
     let slow_start = c.cwnd() < c.ssthresh();
-    // ns-2 `slowdown` halves `window()` (or `windowd()` with `precisionReduce_`) into
-    // ssthresh before raising it to 2: read before the decision changes anything.
-    let halved = if c.cfg().precision_reduce {
-        c.windowd() / 2.0
-    } else {
-        (c.window() / 2) as f64
-    };
     // Every AIMD loss reaction is a `slowdown` call; the Vegas family's only one is in its
     // timeout (idle or not), where `slowdown` restarts cwnd at 1 before Vegas raises it.
+    // `halved` is the ssthresh `slowdown` assigns before raising it to 2 (half the window,
+    // or `decreasewin` for a later cut with another `decrease_num_`), read before the
+    // decision changes anything.
     let slowdown = match e {
         LossEvent::FastRetransmit(how) | LossEvent::Ecn(how) if aimd_slowdown(c) => {
-            Some((how.halves_ssthresh().then_some(halved), how))
+            Some((c.slowdown_ssthresh(how), how))
         }
         LossEvent::FastRetransmit(_) | LossEvent::Ecn(_) => None,
-        LossEvent::Timeout => Some((Some(halved), Slowdown::HalveSsthreshRestart)),
         LossEvent::IdleTimeout if aimd_slowdown(c) => Some((None, Slowdown::HalveSsthreshRestart)),
-        LossEvent::IdleTimeout => Some((Some(halved), Slowdown::HalveSsthreshRestart)),
+        LossEvent::Timeout | LossEvent::IdleTimeout => {
+            let how = Slowdown::HalveSsthreshRestart;
+            Some((c.slowdown_ssthresh(how), how))
+        }
     };
     if let Some((halved, how)) = slowdown {
         // ns-2's `slowdown` restarts at `wnd_restart_` (1); the Vegas family's `min_cwnd`
@@ -207,6 +205,9 @@ pub fn loss_window(
     // decision's own retransmission goes out so that it carries the flag.
     c.note_window_cut();
     c.apply_window(&d, now, out);
+    if slowdown.is_some() {
+        c.note_decrease();
+    }
     // Event trace: `slowdown` ends by writing SLOW_START when it left cwnd at 1 or was
     // called in slow start (tcp/tcp.cc).
     if aimd_slowdown(c) && (c.cwnd() == 1.0 || slow_start) {

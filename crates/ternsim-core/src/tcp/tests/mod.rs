@@ -3,6 +3,7 @@
 //! (§12 test vectors where they exist), never read back from the code.
 
 mod aimd;
+mod aimd_general;
 mod demo_vegas;
 mod ecn;
 mod event_trace;

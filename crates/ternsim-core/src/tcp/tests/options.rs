@@ -171,3 +171,109 @@ fn bad_vegasw_values_are_refused_with_their_key_path() {
         "{e}"
     );
 }
+
+/// ns-2's general AIMD and binomial controls as options: `decrease_num`, `window_option` 6
+/// with `binomial_k` and `binomial_l` (ns-2's defaults 0 and 1 when left out), also from
+/// `tcp_defaults`.
+#[test]
+fn aimd_and_binomial_options_are_settable() {
+    use crate::tcp::config::WindowOption;
+    let sc = from_toml(&scenario(
+        "sack",
+        "decrease_num = 0.33, window_option = 6, binomial_k = 0.5, binomial_l = 0.5",
+    ))
+    .unwrap();
+    let t = sc.flows[0].tcp().copied().expect("a TCP flow");
+    assert_eq!(t.decrease_num, 0.33);
+    assert_eq!(t.window_option, WindowOption::Binomial { k: 0.5, l: 0.5 });
+    let sc = from_toml(&format!(
+        "{}\n[tcp_defaults]\nwindow_option = 6\nbinomial_k = 1\n",
+        scenario("tahoe", "binomial_l = 0")
+    ))
+    .unwrap();
+    let t = sc.flows[0].tcp().copied().expect("a TCP flow");
+    assert_eq!(t.window_option, WindowOption::Binomial { k: 1.0, l: 0.0 });
+    let sc = from_toml(&scenario("reno", "window_option = 6")).unwrap();
+    let t = sc.flows[0].tcp().copied().expect("a TCP flow");
+    assert_eq!(t.window_option, WindowOption::Binomial { k: 0.0, l: 1.0 });
+    let plain = from_toml(&scenario("reno", "")).unwrap();
+    let t = plain.flows[0].tcp().copied().expect("a TCP flow");
+    assert_eq!(
+        (t.decrease_num, t.window_option),
+        (0.5, WindowOption::Standard)
+    );
+}
+
+/// Bad AIMD and binomial values, and the variants ternsim does not model them for, are
+/// refused with the key path and what is allowed.
+#[test]
+fn bad_aimd_and_binomial_options_are_refused_with_their_key_path() {
+    for (tcp, opt, key, allowed) in [
+        (
+            "reno",
+            "decrease_num = 0",
+            "decrease_num",
+            "allowed: a number > 0 and <= 1",
+        ),
+        (
+            "reno",
+            "decrease_num = 1.5",
+            "decrease_num",
+            "allowed: a number > 0 and <= 1",
+        ),
+        (
+            "reno",
+            "window_option = 2",
+            "window_option",
+            "allowed: 1 (increase_num",
+        ),
+        (
+            "reno",
+            "window_option = 8",
+            "window_option",
+            "or 6 (binomial controls)",
+        ),
+        (
+            "reno",
+            "binomial_k = 1",
+            "binomial_k",
+            "applies to window_option 6 only",
+        ),
+        (
+            "reno",
+            "window_option = 6, binomial_k = -1",
+            "binomial_k",
+            "allowed: a number >= 0",
+        ),
+        (
+            "reno",
+            "window_option = 6, binomial_l = 2",
+            "binomial_l",
+            "from 0 to 1",
+        ),
+        (
+            "vegas",
+            "decrease_num = 0.75",
+            "decrease_num",
+            "tahoe, reno, newreno, sack and few",
+        ),
+        (
+            "fack",
+            "window_option = 6",
+            "window_option",
+            "tahoe, reno, newreno, sack and few",
+        ),
+        (
+            "tahoe",
+            "qoption = true, decrease_num = 0.75",
+            "decrease_num",
+            "with qoption",
+        ),
+    ] {
+        let e = from_toml(&scenario(tcp, opt)).unwrap_err();
+        assert_eq!(e.path, format!("flows.0.options.{key}"), "{opt}");
+        assert!(e.message.contains(allowed), "{opt}: {e}");
+    }
+    // 0.5, ns-2's default, is accepted for every variant.
+    assert!(from_toml(&scenario("vegas", "decrease_num = 0.5")).is_ok());
+}

@@ -1,12 +1,15 @@
-//! AIMD window policy: ns-2 `TcpAgent::opencwnd` (windowOption_ 1) and `slowdown`.
+//! AIMD window policy: ns-2 `TcpAgent::opencwnd` (windowOption_ 1, or 6: binomial) and
+//! `slowdown`.
 //!
 //! Slow start adds one packet per new ACK while `cwnd < ssthresh` (no byte counting; at
 //! equality ns-2 is already in congestion avoidance); congestion avoidance adds
 //! `increase_num / cwnd` per new ACK (1 for Tahoe/Reno/NewReno/SACK; FeW's alpha, tcp-spec §10).
-//! Loss halves via ns-2 `slowdown` (tcp-spec §2); timeouts restart from `min_cwnd`. Owns no
+//! Loss halves via ns-2 `slowdown` (tcp-spec §2; later cuts by `decrease_num`, see
+//! `CongestionState::slowdown`); timeouts restart from `min_cwnd`. Owns no
 //! state but `increase_num`; every hook returns a [`WindowDecision`].
 
 use super::hooks::{AckKind, LossEvent, NewAck};
+use crate::tcp::config::WindowOption;
 use crate::tcp::congestion::{Slowdown, WindowDecision};
 use crate::tcp::conn::Conn;
 
@@ -37,15 +40,26 @@ impl Aimd {
         d
     }
 
-    /// tcp-spec §2 `opencwnd()`: the window after one new ACK.
+    /// tcp-spec §2 `opencwnd()`: the window after one new ACK (slow start below ssthresh,
+    /// else the congestion-avoidance increment of `windowOption_`).
     pub fn opencwnd(&self, c: &Conn) -> f64 {
         let cwnd = c.cwnd();
         let opened = if cwnd < c.ssthresh() {
             cwnd + 1.0
         } else {
-            cwnd + self.increase_num / cwnd
+            cwnd + self.avoidance_increment(cwnd, c.cfg().window_option)
         };
         c.capped(opened)
+    }
+
+    /// ns-2 `TcpAgent::opencwnd`'s linear phase: `windowOption_ 1` adds
+    /// `increase_num_ / cwnd`; `windowOption_ 6` (binomial controls) adds
+    /// `increase_num_ / (cwnd * cwnd^k_parameter_)`.
+    fn avoidance_increment(&self, cwnd: f64, option: WindowOption) -> f64 {
+        match option {
+            WindowOption::Standard => self.increase_num / cwnd,
+            WindowOption::Binomial { k, .. } => self.increase_num / (cwnd * cwnd.powf(k)),
+        }
     }
 
     pub fn on_loss(&mut self, c: &Conn, e: LossEvent) -> WindowDecision {
