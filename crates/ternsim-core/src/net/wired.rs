@@ -713,7 +713,9 @@ impl WiredDirection {
 
     /// The transmission in progress, whose end was left to the owner ([`LAZY`]), has ended:
     /// it is counted and the link is free. Nothing waits behind it (else the owner would
-    /// have scheduled its end).
+    /// have scheduled its end). Inlined into the world's wired path, its one caller on a
+    /// run (perf: a call per transmission, 35 instructions with the call's own cost).
+    #[inline]
     pub fn settle_transmission(&mut self) {
         debug_assert_eq!(self.waiting(), 0);
         if let Some(wire) = self.on_wire.take() {
@@ -722,6 +724,7 @@ impl WiredDirection {
     }
 
     /// A finished transmission in the link's counters.
+    #[inline]
     fn count_transmission(&mut self, wire: &OnWire) {
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += u64::from(wire.size);

@@ -228,7 +228,11 @@ impl RoutingProtocol {
     }
 
     /// A packet this node originates (transport agents, tunnel entry, its own control).
-    #[inline]
+    /// `inline(always)`, as is `route_input`: with a plain `inline` both stayed calls, and
+    /// static routing's under them, a few dozen instructions per packet per hop to reach a
+    /// table lookup (perf: a 1000 s wired run, 1,100.2 M instructions before, 1,083.2 M with
+    /// these and static routing's inlined).
+    #[inline(always)]
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         match self {
             RoutingProtocol::Static(s) => s.route_output(now, ctx, packet),
@@ -239,7 +243,7 @@ impl RoutingProtocol {
     }
 
     /// A packet that arrived on `iface`.
-    #[inline]
+    #[inline(always)]
     pub fn route_input(
         &mut self,
         now: SimTime,

@@ -129,7 +129,9 @@ impl StaticRouting {
         self.table.get(dst.index()).copied().flatten()
     }
 
-    #[inline]
+    // `inline(always)`, as are `route_output` and `route_input`: see
+    // `RoutingProtocol::route_output`.
+    #[inline(always)]
     fn forward_or_hold(&mut self, now: SimTime, packet: Packet) -> Routed {
         if let Some(r) = self.route(packet.routing_header().dst) {
             return Routed::Forward {
@@ -147,7 +149,7 @@ impl StaticRouting {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn route_output(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         if ctx.is_local(packet.routing_header().dst) {
             return Routed::Deliver(packet);
@@ -155,7 +157,7 @@ impl StaticRouting {
         self.forward_or_hold(now, packet)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn route_input(&mut self, now: SimTime, ctx: &RouteCtx, packet: Packet) -> Routed {
         let dst = packet.routing_header().dst;
         if ctx.is_local(dst) || dst.is_broadcast() {

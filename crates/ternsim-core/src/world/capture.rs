@@ -1248,9 +1248,19 @@ impl World {
         }
     }
 
-    /// An agent at `node` sends `p`.
+    /// An agent at `node` sends `p`. Inlined with its test, as [`World::drain_dsr_log`]
+    /// is: left a call, it cost some seventeen instructions per packet sent to test one
+    /// field (perf: 6.1 M of a 1000 s wired run's 1,083 M).
+    #[inline(always)]
     pub(super) fn tap_originate(&mut self, now: SimTime, node: NodeId, p: &Packet) {
-        if self.capture.is_none() || matches!(p.payload, Payload::Control(_)) {
+        if self.capture.is_some() {
+            self.write_originate(now, node, p);
+        }
+    }
+
+    #[inline(never)]
+    fn write_originate(&mut self, now: SimTime, node: NodeId, p: &Packet) {
+        if matches!(p.payload, Payload::Control(_)) {
             return;
         }
         self.wireless_line('s', now, i64::from(node.0), "AGT", "---", -2, p);
