@@ -285,24 +285,9 @@ def test_random_traffic_sources_draw_ns2s_numbers(tmp_path, args):
     its default RNG as the run reaches it; ternsim replays that generator in run order
     (with rng.h's formulas), so the sampled rates, the printed line and the whole trace are
     ns-2's byte for byte."""
-    out = {}
-    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
-        folder = tmp_path / who
-        folder.mkdir()
-        proc = subprocess.run(
-            [*cmd, str(SCRIPTS / "random_sources.tcl"), *args],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        out[who] = (
-            proc.returncode,
-            proc.stdout,
-            (folder / "rate.txt").read_text(),
-            (folder / "out.tr").read_text().splitlines(),
-        )
-    (ns_rc, ns_out, ns_rate, ns_tr), (ts_rc, ts_out, ts_rate, ts_tr) = out["ns"], out["ternsim"]
+    runs = run_both(tmp_path, "random_sources.tcl", args)
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    ns_rate, ts_rate = ((tmp_path / who / "rate.txt").read_text() for who in ("ns", "ternsim"))
     assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
     assert ns_out.startswith("CBR 200 FTP\n")
     assert ts_rate == ns_rate
@@ -370,22 +355,11 @@ def test_a_link_sampling_and_tracing_its_queue_monitor_matches_ns(tmp_path, args
     monitor also writes the queue after each arrival, departure and drop. The file, the
     cwnd_ trace, the printed lines (a last sample read by `sample-queue-size`) and the trace
     are ns-2's byte for byte."""
-    out = {}
-    for who, cmd in (("ns", [NS]), ("ternsim", [sys.executable, "-m", "ternsim", "ns2"])):
-        folder = tmp_path / who
-        folder.mkdir()
-        proc = subprocess.run(
-            [*cmd, str(SCRIPTS / "queue_sampling.tcl"), *args],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        files = {name: (folder / name).read_text() for name in ("queue.txt", "cwnd.txt")}
-        out[who] = (proc.returncode, proc.stdout, files, (folder / "out.tr").read_text())
-    (ns_rc, ns_out, ns_files, ns_tr), (ts_rc, ts_out, ts_files, ts_tr) = (
-        out["ns"],
-        out["ternsim"],
+    runs = run_both(tmp_path, "queue_sampling.tcl", args)
+    (ns_rc, ns_out, ns_tr), (ts_rc, ts_out, ts_tr) = runs["ns"], runs["ternsim"]
+    ns_files, ts_files = (
+        {name: (tmp_path / who / name).read_text() for name in ("queue.txt", "cwnd.txt")}
+        for who in ("ns", "ternsim")
     )
     assert (ts_rc, ts_out) == (ns_rc, ns_out) == (0, ns_out)
     samples = [line for line in ns_files["queue.txt"].splitlines() if not line.startswith("q ")]
@@ -394,7 +368,7 @@ def test_a_link_sampling_and_tracing_its_queue_monitor_matches_ns(tmp_path, args
         args
     )
     assert ts_files == ns_files
-    difference = first_difference(ns_tr.splitlines(), ts_tr.splitlines())
+    difference = first_difference(ns_tr, ts_tr)
     assert difference is None, difference
 
 
