@@ -507,6 +507,17 @@ VALIDATION_PASSES = [
     ("aimd", "tcpA_precise_reno"),
     ("aimd", "tcpB"),
     ("aimd", "binomial2"),
+    # Reno and NewReno with exitFastRetrans_ false: refused duplicates still inflate dupwnd_.
+    ("tcpOptions", "timeouts_reno_noexitFR"),
+    ("tcpOptions", "timeouts_newreno_noexitFR"),
+    # A delay cut to 1 ms and back under a Sack1 flow (packets overtake), and the same with
+    # DelayLink avoidReordering_ (none do).
+    ("links", "changeDelay1"),
+    ("links", "changeDelay2"),
+    # A Newreno SYN dropped with bugfix_ss_ 0: windowInit_ 4 survives the timeout.
+    ("tcp-init-win", "droppedSYN"),
+    # Greis's example4: three Exponential on/off sources on ns-2's default RNG.
+    ("greis", "example4"),
 ]
 
 

@@ -167,6 +167,8 @@ TCP_OPTIONS: dict[str, tuple[str, Any]] = {
     "rfc2988_": ("rfc2988", classes.boolean),
     "delay_growth_": ("delay_growth", classes.boolean),
     "bugfix_ss_": ("bugfix_ss", classes.boolean),
+    # Read by ns-2's Reno and NewReno `recv` only (as by ternsim's).
+    "exitFastRetrans_": ("exit_fast_retrans", classes.boolean),
     "useHeaders_": ("use_headers", classes.boolean),
     # Read by ns-2's NewReno only (as by ternsim's).
     "lessCareful_": ("less_careful", classes.boolean),
@@ -210,7 +212,6 @@ TCP_UNMODELLED: dict[str, tuple[str, str]] = {
     "EnblRTTCtr_": ("0", "the quiescence option's RTT counter, for Agent/TCP only"),
     "windowInitOption_": ("1", "an initial window chosen from the segment size"),
     "numdupacksFrac_": ("-1", "a duplicate-ACK threshold from the window"),
-    "exitFastRetrans_": ("true", "staying in fast retransmit"),
     "restart_bugfix_": ("true", "the old idle restart"),
     "aggressive_maxburst_": ("1", "maxburst on invalid ACKs"),
     "overhead_": ("0", "random send overhead"),

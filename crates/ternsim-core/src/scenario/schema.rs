@@ -1013,6 +1013,9 @@ pub struct TcpOptions {
     pub syn: Option<bool>,
     /// ns-2 `delay_growth_` (default true): the ACK of packet 0 sets cwnd to `window_init`.
     pub delay_growth: Option<bool>,
+    /// ns-2 `exitFastRetrans_` (default true; Reno and NewReno): false inflates the window
+    /// by the duplicates after the third whether or not they follow a fast retransmit.
+    pub exit_fast_retrans: Option<bool>,
     /// ns-2 `bugfix_ss_` (default true): a timeout before anything is acknowledged (the SYN
     /// lost) brings `window_init` down to 1, and a loss of the first data packet may be
     /// fast-retransmitted. false: ns-2's behaviour before 2006 (the initial window stays).

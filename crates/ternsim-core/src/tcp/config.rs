@@ -211,8 +211,15 @@ pub struct TcpConfig {
     /// the timer (ns-2 `noFastRetrans_`, default false; read only by ns-2's Tahoe,
     /// `TcpAgent::recv`, as here).
     pub no_fast_retrans: bool,
-    /// Leave recovery marks on the first new ACK (ns-2 `exitFastRetrans_`, absent in 2.26).
+    /// ns-2 `exitFastRetrans_` (default true): the duplicates after a fast retransmit inflate
+    /// the window only while the sender is in that recovery. false: the third duplicate sets
+    /// the inflation to the threshold even when no fast retransmit happened, and every further
+    /// duplicate inflates it (ns-2.35 Reno and NewReno `recv`).
     pub exit_fast_retrans: bool,
+    /// Reno: the first new ACK after a fast retransmit marks its recovery over (ns-2.35's
+    /// `last_cwnd_action_ = CWND_ACTION_EXITED`; absent in 2.26, which kept DUPACK, so the
+    /// next third duplicate could fast-retransmit again).
+    pub exit_on_new_ack: bool,
     /// Congestion-avoidance increase per RTT in packets: cwnd += increase_num/cwnd per new ACK
     /// (ns-2 `increase_num_`). Default from the variant table: 1; FeW's alpha 0.01 (tcp-spec
     /// §10), which a scenario sets through this same option.
@@ -313,6 +320,7 @@ impl TcpConfig {
             idle_rtx_timer: false,
             no_fast_retrans: false,
             exit_fast_retrans: true,
+            exit_on_new_ack: true,
             increase_num: spec.increase_num,
             decrease_num: 0.5,
             window_option: WindowOption::Standard,
@@ -372,6 +380,7 @@ impl TcpConfig {
             DefaultsProfile::Ns2_26 => TcpConfig {
                 precision_reduce: false,
                 exit_fast_retrans: false,
+                exit_on_new_ack: false,
                 rto: RtoConfig {
                     min_rto: SimTime::from_millis(1_000),
                     initial_rto: SimTime::from_millis(6_000),

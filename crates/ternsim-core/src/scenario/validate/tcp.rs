@@ -77,6 +77,9 @@ pub(super) fn apply_tcp_options(
     if let Some(v) = opts.delay_growth {
         cfg.delay_growth = v;
     }
+    if let Some(v) = opts.exit_fast_retrans {
+        cfg.exit_fast_retrans = v;
+    }
     if let Some(v) = opts.bugfix_ss {
         cfg.bugfix_ss = v;
     }

@@ -18,9 +18,9 @@ use crate::tcp::window::WindowPolicy;
 
 pub fn on_ack(c: &mut Conn, w: &mut WindowPolicy, now: SimTime, a: Seq, out: &mut TcpOutput) {
     if a > c.last_ack() {
-        // §5 "New ACK": leave recovery (EXITED only with exitFastRetrans_; ns-2.26 keeps
-        // DUPACK, which lets the next 3rd duplicate fast-retransmit again), deflate.
-        if c.last_cwnd_action() == CwndAction::DupAck && c.cfg().exit_fast_retrans {
+        // §5 "New ACK": leave recovery (EXITED; ns-2.26 keeps DUPACK, which lets the next
+        // 3rd duplicate fast-retransmit again), deflate.
+        if c.last_cwnd_action() == CwndAction::DupAck && c.cfg().exit_on_new_ack {
             c.exit_fast_recovery();
         }
         c.set_inflation(0);
@@ -97,7 +97,7 @@ pub fn on_dup_ack(
             Threshold::AfterEcn => ecn_dupack_action(c, now, out),
             Threshold::Nothing => {}
         }
-        // ns-2.26 (no exitFastRetrans_): dupwnd_ = 3 even when refused.
+        // Without exitFastRetrans_ (ns-2.26, or set false): dupwnd_ = 3 even when refused.
         if !exit_fast_retrans {
             c.set_inflation(thresh as i64);
         }

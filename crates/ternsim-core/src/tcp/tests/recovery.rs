@@ -424,3 +424,32 @@ fn newreno_ack_heuristic_allows_a_fast_retransmit_after_a_timeout() {
         }
     }
 }
+
+/// ns-2 `exitFastRetrans_` (tcpOptions `timeouts_reno_noexitFR`). The recovery above ends at
+/// 210 ms (cwnd 5.2, recover 32, 33..37 out, EXITED); 33 is lost too. The first two
+/// duplicates for 32 send 38 and 39 (Limited Transmit); the third may not fast-retransmit
+/// (bugFix_: 32 is not above recover). With the default nothing more happens. With
+/// `exitFastRetrans_` false dupwnd_ becomes 3 anyway, the window floor(5.2) + 3 = 8 over
+/// 33..39 sends 40, and a fourth duplicate inflates to 4 and sends 41.
+#[test]
+fn without_exit_fast_retrans_refused_duplicates_still_inflate() {
+    for (exit, third, fourth) in [(true, NONE, NONE), (false, vec![40], vec![41])] {
+        let mut c = cfg(TcpVariant::Reno);
+        c.window = 100;
+        c.exit_fast_retrans = exit;
+        let mut r = Run::at_state(c, 20, 10.0, 10.0, 0);
+        for (t, k) in [(100, 20), (110, 20), (120, 20)] {
+            r.ack(t, k);
+        }
+        for t in [130, 140, 150, 160, 170, 180, 190, 200] {
+            r.ack(t, 20);
+        }
+        assert_eq!(r.ack(210, 32), vec![37]);
+        assert_eq!(r.ack(220, 32), vec![38]);
+        assert_eq!(r.ack(230, 32), vec![39]);
+        assert_eq!(r.ack(240, 32), third, "exitFastRetrans_ {exit}");
+        assert_eq!(dupwnd(&r), if exit { 0 } else { 3 });
+        assert_eq!(r.ack(250, 32), fourth, "exitFastRetrans_ {exit}");
+        assert_eq!(dupwnd(&r), if exit { 0 } else { 4 });
+    }
+}
