@@ -225,7 +225,7 @@ class _Session:
             sim = api.Simulation(
                 self.translation.scenario,
                 seed=seed,
-                ns2_trace=True,
+                ns2_trace=self.translation.needs_packet_lines(),
                 ns2_omit=omit,
                 ns2_mac=self.translation.mac_traced(),
                 ns2_events=self.translation.events,
