@@ -14,7 +14,7 @@ import re
 
 from . import classes, errmodel, mobileip, nam, wireless
 from .otcl import Obj, Refusal
-from .simulator import Model
+from .simulator import Model, _atoi
 
 # typing.TYPE_CHECKING without importing typing (about 5 ms of ternsim ns2's start).
 TYPE_CHECKING = False
@@ -1241,7 +1241,8 @@ class Translation:
                     )
                 limit = limits.get(id(queue), int(self._var(queue, "limit_")))
                 if what == "queue-limit":
-                    limit = limits[id(queue)] = _atoi_positive(args[2])
+                    # Read as the `$ns at` script was accepted (C's atoi, `_actions`).
+                    limit = limits[id(queue)] = _atoi(args[2])
                     value: dict[str, Any] = {"queue_limit": limit}
                 else:
                     value = {"queue_limit": limit, "shrink": True}
@@ -2324,8 +2325,3 @@ def _avoid_reordering(link: Any) -> dict[str, Any]:
             where=link.where,
         )
     return {"avoid_reordering": True}
-
-
-def _atoi_positive(text: str) -> int:
-    """A queue limit as ns-2's bound int reads it (`queue-limit`'s `set limit_`)."""
-    return int(float(text))
