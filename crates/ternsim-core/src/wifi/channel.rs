@@ -103,8 +103,8 @@ pub(super) struct Reception {
 }
 
 /// The DATA frame the MAC is trying to send (ns-2 `pktTx_`). `packet` is `None` once the
-/// addressee has taken it (a retransmission after a lost ACK carries only the header) or,
-/// for a broadcast, once it is on the air.
+/// addressee has taken it (a retransmission after a lost ACK carries only the header; the
+/// sender's own copy is `delivered_copy`) or, for a broadcast, once it is on the air.
 #[derive(Debug)]
 pub(super) struct PendingData {
     pub packet: Option<Packet>,
@@ -114,9 +114,12 @@ pub(super) struct PendingData {
     pub retry: bool,
     /// An ARP message instead of a packet (`packet` is then `None`, `ip_bytes` 28).
     pub arp: Option<Arp>,
-    /// With the MAC trace on, a copy of the packet once the addressee has taken it: a
-    /// retransmission after a lost ACK is traced with the packet's IP part, as in ns-2.
-    pub trace_copy: Option<Packet>,
+    /// The sender's copy of a unicast packet once the addressee has taken it. ns-2's MAC
+    /// keeps `pktTx_` until the ACK comes (the receiver decodes a copy), so when only the
+    /// ACKs were lost the retry limit still hands this packet to routing's transmit-failure
+    /// callback (`RetransmitDATA` → `xmit_failure_(pktTx_->copy())`), and a retransmission
+    /// is traced with the packet's IP part.
+    pub delivered_copy: Option<Packet>,
 }
 
 /// An ARP message (link-spec §3.5). ARP frames are link-layer only, not `Packet`s: they
@@ -1240,7 +1243,7 @@ impl WifiChannel {
                 .pkt_tx
                 .as_ref()
                 .filter(|d| d.seq == f.seq)
-                .and_then(|d| d.packet.clone().or_else(|| d.trace_copy.clone())),
+                .and_then(|d| d.packet.clone().or_else(|| d.delivered_copy.clone())),
             _ => None,
         };
         // A DATA frame the receiver's `recvDATA` took counts the hop before ns-2 traces it
@@ -1348,9 +1351,7 @@ impl WifiChannel {
         }
         if let Some(&(r, end)) = deliver.first() {
             if let Some(mut p) = pending.packet.take() {
-                if self.trace_mac {
-                    pending.trace_copy = Some(p.clone());
-                }
+                pending.delivered_copy = Some(p.clone());
                 p.num_forwards += 1; // ns-2 `recvDATA`
                 self.ll_up_push(usize::from(r), end + ll, p, out);
             }

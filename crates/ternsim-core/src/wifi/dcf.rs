@@ -124,7 +124,7 @@ impl WifiChannel {
             seq: 0,
             retry: false,
             arp: None,
-            trace_copy: None,
+            delivered_copy: None,
         };
         self.mac_send_pending(s, t, d, out);
     }
@@ -147,7 +147,7 @@ impl WifiChannel {
             seq: 0,
             retry: false,
             arp: Some(msg),
-            trace_copy: None,
+            delivered_copy: None,
         };
         self.mac_send_pending(s, t, d, out);
     }
@@ -440,7 +440,17 @@ impl WifiChannel {
             return; // an ARP reply: nothing to hand back (ns-2 drops it)
         }
         self.st[s].stats.drops_retry_limit += 1;
-        match d.packet {
+        if d.packet.is_none() {
+            self.st[s].stats.failures_after_delivery += 1;
+            if let Some(copy) = &d.delivered_copy {
+                // A second packet now lives: the addressee's and this one.
+                out.copies[copy.kind().index()] += 1;
+            }
+        }
+        // ns-2 hands routing the packet whether or not the addressee already decoded it
+        // (only the ACKs lost): the MAC cannot tell, and DSR or AODV then treat the link
+        // as broken all the same.
+        match d.packet.or(d.delivered_copy) {
             Some(packet) => {
                 out.tx_failures.push(TxFailure {
                     port: s as u16,
@@ -451,7 +461,7 @@ impl WifiChannel {
                 // ns-2 calls routing back here, before `tx_resume` pulls the queue.
                 self.st[s].awaiting_routing = Some(self.st[s].tx_state);
             }
-            None => self.st[s].stats.failures_after_delivery += 1,
+            None => {}
         }
         if self.cfg.hand_back_queued_on_failure {
             self.ll_down_into_queue(s, t, out);
@@ -505,7 +515,7 @@ impl WifiChannel {
             packet: if rts {
                 None
             } else {
-                d.packet.clone().or_else(|| d.trace_copy.clone())
+                d.packet.clone().or_else(|| d.delivered_copy.clone())
             },
         };
         self.mac_log.push(entry);

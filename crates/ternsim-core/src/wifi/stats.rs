@@ -37,7 +37,7 @@ pub struct WifiStats {
     /// Packets given up after the retry limit (handed back as transmit failures).
     pub drops_retry_limit: u64,
     /// Retry-limit failures of a frame the addressee had already taken (only its ACKs were
-    /// lost): nothing is left to hand back, routing is not told.
+    /// lost); routing is told all the same, with the sender's copy (ns-2).
     pub failures_after_delivery: u64,
     /// ARP requests put on the air (broadcast DATA frames of 28 octets, link-spec §3.5).
     pub arp_requests: u64,

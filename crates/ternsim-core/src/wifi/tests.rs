@@ -726,6 +726,37 @@ fn long_retry_limit_after_failed_data() {
     assert!(d.arrivals.is_empty());
 }
 
+/// Every ACK lost (A's reception of each is corrupted), basic access: B decodes the first
+/// DATA and passes it up once; A sends it 7 times (short retry limit: 1040 octets is below
+/// the RTS threshold) and then, although B has it, hands it back to routing as a transmit
+/// failure, as ns-2's `RetransmitDATA` calls `xmit_failure_` with its own copy of
+/// `pktTx_`. The failure is counted as one after delivery.
+#[test]
+fn a_packet_whose_acks_are_all_lost_still_comes_back_to_routing() {
+    let mut d = Driver::new(basic_access(), &[(0.0, 0.0), (100.0, 0.0)]);
+    d.hook = Some(Box::new(|ch: &mut WifiChannel| {
+        if ch.st[1].tx_state == TxState::Ack {
+            if let Some(rx) = ch.st[0].rx.as_mut() {
+                rx.error = true;
+            }
+        }
+    }));
+    d.submit(0, udp_packet(1, 1, 1040), Addr::nth(1));
+    d.run_until(2_000_000 * US);
+    let (a, b) = (*d.ch.stats(0), *d.ch.stats(1));
+    assert_eq!(
+        (a.data_sent, a.ack_timeouts, a.drops_retry_limit),
+        (7, 7, 1)
+    );
+    assert_eq!((b.ack_sent, b.duplicates, b.delivered), (7, 6, 1));
+    assert_eq!(a.failures_after_delivery, 1);
+    let got: Vec<u64> = d.arrivals.iter().map(|(_, _, p)| p.uid).collect();
+    assert_eq!(got, vec![1]);
+    assert_eq!(d.failures.len(), 1);
+    assert_eq!(d.failures[0].1.next_hop, Addr::nth(1));
+    assert_eq!(d.failures[0].1.packet.uid, 1);
+}
+
 /// Duplicate filter: the first ACK is lost (A's reception of it is corrupted once), A sends
 /// the DATA again, B ACKs it but does not pass it up a second time.
 #[test]

@@ -510,8 +510,12 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         DropReason::EndOfSimulation => ("IFQ", "END"),
         DropReason::NoRoute => ("RTR", "NRTE"),
         DropReason::TtlExpired => ("RTR", "TTL"),
-        DropReason::HoldTimeout | DropReason::SendBufferTimeout => ("RTR", "TOUT"),
-        DropReason::HoldOverflow | DropReason::SendBufferOverflow => ("RTR", "IFQ"),
+        // ns-2's DSR drops a packet its full send buffer evicts through the same
+        // `dropSendBuff` as one that waited too long: `DROP_RTR_QTIMEOUT` for both.
+        DropReason::HoldTimeout
+        | DropReason::SendBufferTimeout
+        | DropReason::SendBufferOverflow => ("RTR", "TOUT"),
+        DropReason::HoldOverflow => ("RTR", "IFQ"),
         DropReason::LinkFailure => ("RTR", "CBK"),
         // ns-2: `DROP_RTR_SALVAGE` past the salvage limit, `DROP_RTR_NO_ROUTE` without one.
         DropReason::SalvageLimit => ("RTR", "SAL"),

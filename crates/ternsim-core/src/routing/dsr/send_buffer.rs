@@ -1,13 +1,17 @@
-//! The DSR send buffer (RFC 4728 §4 "Send Buffer", ns-2 `SendBuffer` in `dsragent.cc`):
+//! The DSR send buffer (RFC 4728 §4 "Send Buffer", ns-2 `send_buf` in `dsragent.cc`):
 //! data packets the node originates while it has no route to their destination.
 //!
-//! Bounded (64 packets) and each packet has a deadline (30 s after it entered). Unlike
-//! [`crate::routing::HoldBuffer`], a full buffer evicts its **oldest** packet to make room
-//! for the new one, as ns-2's `stickPacketInSendBuffer` does. Packets leave when a route
-//! appears ([`SendBuffer::take_routable`]), on timeout ([`SendBuffer::expire`]) or by
-//! eviction; the agent drops the last two with their reasons.
-
-use std::collections::VecDeque;
+//! ns-2 keeps it as an array of `SEND_BUF_SIZE` (64) slots, and the slots decide the order
+//! of everything that walks it (`stickPacketInSendBuffer`, `sendBufferCheck`,
+//! `acceptRouteReply`), so this buffer keeps them too:
+//! - a new packet takes the first empty slot; when none is empty it evicts the packet that
+//!   entered earliest (the first such slot) and takes its slot;
+//! - packets leave when a route appears ([`SendBuffer::take_routable`]), after waiting more
+//!   than the timeout (30 s, [`SendBuffer::expire`]), or by eviction, each walk in slot
+//!   order. After evictions and partial releases, slot order is not arrival order: ns-2
+//!   then sends the buffered packets out of order, and so does ternsim.
+//!
+//! The agent drops the evicted and expired packets with their reasons.
 
 use crate::net::addr::Addr;
 use crate::net::packet::Packet;
@@ -15,77 +19,101 @@ use crate::sim::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct SendBuffer {
-    capacity: usize,
     timeout: SimTime,
-    /// Packets in arrival order with their deadlines: the front is the oldest.
-    packets: VecDeque<(SimTime, Packet)>,
+    /// The slots: each empty or holding a packet with the time it entered.
+    slots: Vec<Option<(SimTime, Packet)>>,
+    /// Occupied slots.
+    len: usize,
 }
 
 impl SendBuffer {
     pub fn new(capacity: usize, timeout: SimTime) -> Self {
         SendBuffer {
-            capacity,
             timeout,
-            packets: VecDeque::new(),
+            slots: vec![None; capacity],
+            len: 0,
         }
     }
 
     pub fn len(&self) -> usize {
-        self.packets.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.packets.is_empty()
+        self.len == 0
     }
 
-    /// Buffers `packet` until `now + timeout`; returns the oldest packet if it had to be
-    /// evicted to make room (a zero-capacity buffer returns `packet` itself).
+    fn waiting(&self) -> impl Iterator<Item = &Packet> {
+        self.slots.iter().flatten().map(|(_, p)| p)
+    }
+
+    /// Buffers `packet` (ns-2 `stickPacketInSendBuffer`): into the first empty slot, else
+    /// into the slot of the packet that entered earliest, which is returned (a
+    /// zero-capacity buffer returns `packet` itself).
     pub fn push(&mut self, now: SimTime, packet: Packet) -> Option<Packet> {
-        if self.capacity == 0 {
+        if self.slots.is_empty() {
             return Some(packet);
         }
-        let evicted = if self.packets.len() >= self.capacity {
-            self.packets.pop_front().map(|(_, p)| p)
-        } else {
-            None
-        };
-        self.packets.push_back((now + self.timeout, packet));
-        evicted
+        if let Some(slot) = self.slots.iter_mut().find(|s| s.is_none()) {
+            *slot = Some((now, packet));
+            self.len += 1;
+            return None;
+        }
+        // Full: the first slot with the earliest entry time (ns-2 compares with `<`).
+        let mut victim = 0;
+        for (i, s) in self.slots.iter().enumerate() {
+            let (t, _) = s.as_ref().expect("a full buffer");
+            let (best, _) = self.slots[victim].as_ref().expect("a full buffer");
+            if t < best {
+                victim = i;
+            }
+        }
+        self.slots[victim]
+            .replace((now, packet))
+            .map(|(_, old)| old)
     }
 
-    /// Removes the packets whose deadline is at or before `now`, oldest first.
+    /// Removes, in slot order, the packets that have waited more than the timeout at
+    /// `now` (ns-2 `sendBufferCheck`: `now - t > send_timeout`).
     pub fn expire(&mut self, now: SimTime) -> Vec<Packet> {
         let mut gone = Vec::new();
-        while self.packets.front().is_some_and(|(t, _)| *t <= now) {
-            gone.push(self.packets.pop_front().expect("front checked").1);
+        for slot in &mut self.slots {
+            if slot
+                .as_ref()
+                .is_some_and(|(t, _)| now.saturating_sub(*t) > self.timeout)
+            {
+                gone.push(slot.take().expect("checked").1);
+            }
         }
+        self.len -= gone.len();
         gone
     }
 
-    /// Removes, oldest first, the packets for whose destination `route` finds a route,
+    /// Removes, in slot order, the packets for whose destination `route` finds a route,
     /// each with that route.
     pub fn take_routable(
         &mut self,
         mut route: impl FnMut(Addr) -> Option<Vec<Addr>>,
     ) -> Vec<(Packet, Vec<Addr>)> {
         let mut out = Vec::new();
-        let mut kept = VecDeque::with_capacity(self.packets.len());
-        for (t, p) in self.packets.drain(..) {
-            match route(p.ip.dst) {
-                Some(r) => out.push((p, r)),
-                None => kept.push_back((t, p)),
+        for slot in &mut self.slots {
+            let Some((_, p)) = slot.as_ref() else {
+                continue;
+            };
+            if let Some(r) = route(p.ip.dst) {
+                out.push((slot.take().expect("occupied").1, r));
             }
         }
-        self.packets = kept;
+        self.len -= out.len();
         out
     }
 
-    /// The distinct destinations of the buffered packets, in order of their oldest packet.
-    /// The destinations waiting, in the order of their oldest packet, each with whether
-    /// that oldest packet satisfies `ours`.
+    /// The destinations waiting, in the slot order of their first packet, each with whether
+    /// that first packet satisfies `ours` (ns-2 `sendBufferCheck` asks for a route for each
+    /// packet in slot order; the first one of a destination decides its discovery).
     pub fn targets_and_oldest(&self, ours: impl Fn(&Packet) -> bool) -> Vec<(Addr, bool)> {
         let mut t: Vec<(Addr, bool)> = Vec::new();
-        for (_, p) in &self.packets {
+        for p in self.waiting() {
             if !t.iter().any(|(a, _)| *a == p.ip.dst) {
                 t.push((p.ip.dst, ours(p)));
             }
@@ -95,18 +123,22 @@ impl SendBuffer {
 
     /// Whether a packet to `dst` satisfying `pred` waits.
     pub fn has_packet_to(&self, dst: Addr, pred: impl Fn(&Packet) -> bool) -> bool {
-        self.packets.iter().any(|(_, p)| p.ip.dst == dst && pred(p))
+        self.waiting().any(|p| p.ip.dst == dst && pred(p))
     }
 
-    /// Removes the oldest packet to `dst`.
+    /// Removes the first packet to `dst` in slot order (the one ns-2's check reaches first).
     pub fn take_oldest_to(&mut self, dst: Addr) -> Option<Packet> {
-        let i = self.packets.iter().position(|(_, p)| p.ip.dst == dst)?;
-        self.packets.remove(i).map(|(_, p)| p)
+        let slot = self
+            .slots
+            .iter_mut()
+            .find(|s| s.as_ref().is_some_and(|(_, p)| p.ip.dst == dst))?;
+        self.len -= 1;
+        slot.take().map(|(_, p)| p)
     }
 
     pub fn targets(&self) -> Vec<Addr> {
         let mut t: Vec<Addr> = Vec::new();
-        for (_, p) in &self.packets {
+        for p in self.waiting() {
             if !t.contains(&p.ip.dst) {
                 t.push(p.ip.dst);
             }
@@ -120,22 +152,35 @@ mod tests {
     use super::*;
     use crate::net::packet::tests::udp_packet;
 
-    /// Capacity 2: the third packet evicts the first (the oldest); at 31 s the packets of
-    /// 1 s and 2 s have timed out (30 s), the one of 2.5 s stays.
+    /// ns-2's slots, by hand. Capacity 3: A (0.5 s, to 3), B (1 s, to 4), C (1.5 s, to 3)
+    /// fill slots 0-2; D (2 s, to 3) evicts A, the earliest, and takes slot 0. A route to 3
+    /// releases D before C (slot order, not arrival order). E (3 s) takes the first empty
+    /// slot, 0. At 31 s B has waited exactly 30 s and stays (ns-2 drops after *more* than
+    /// the timeout); at 31.5 s it goes, E stays.
     #[test]
-    fn full_buffer_evicts_the_oldest_and_packets_time_out() {
+    fn slots_decide_eviction_release_and_expiry_order() {
         let s = SimTime::from_secs_f64;
-        let mut b = SendBuffer::new(2, s(30.0));
+        let mut b = SendBuffer::new(3, s(30.0));
         assert!(b.push(s(0.5), udp_packet(1, 3, 100)).is_none());
         assert!(b.push(s(1.0), udp_packet(2, 4, 100)).is_none());
-        assert_eq!(b.push(s(2.0), udp_packet(3, 3, 100)).unwrap().uid, 1);
-        assert!(b.push(s(2.5), udp_packet(4, 3, 100)).is_some());
-        assert_eq!(b.targets(), vec![Addr::nth(3)]);
-        let gone: Vec<u64> = b.expire(s(32.0)).iter().map(|p| p.uid).collect();
-        assert_eq!(gone, vec![3]);
+        assert!(b.push(s(1.5), udp_packet(3, 3, 100)).is_none());
+        assert_eq!(b.push(s(2.0), udp_packet(4, 3, 100)).unwrap().uid, 1);
+        assert_eq!(b.len(), 3);
+        assert_eq!(b.targets(), vec![Addr::nth(3), Addr::nth(4)]);
+        let out: Vec<u64> = b
+            .take_routable(|d| (d == Addr::nth(3)).then(|| vec![Addr::nth(0), d]))
+            .iter()
+            .map(|(p, _)| p.uid)
+            .collect();
+        assert_eq!(out, vec![4, 3]);
         assert_eq!(b.len(), 1);
-        let out = b.take_routable(|d| (d == Addr::nth(3)).then(|| vec![Addr::nth(0), d]));
-        assert_eq!(out.len(), 1);
+        assert!(b.push(s(3.0), udp_packet(5, 3, 100)).is_none());
+        assert_eq!(b.targets(), vec![Addr::nth(3), Addr::nth(4)]);
+        assert!(b.expire(s(31.0)).is_empty());
+        let gone: Vec<u64> = b.expire(s(31.5)).iter().map(|p| p.uid).collect();
+        assert_eq!(gone, vec![2]);
+        assert_eq!(b.len(), 1);
+        assert_eq!(b.take_oldest_to(Addr::nth(3)).unwrap().uid, 5);
         assert!(b.is_empty());
     }
 }

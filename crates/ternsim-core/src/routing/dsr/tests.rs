@@ -646,9 +646,11 @@ fn discovery_cycles_back_off() {
     assert_eq!(net.agents[0].stats().rreq_originated, 8);
 }
 
-/// A packet buffered at 0 and one at 10 ms, no route ever: the 30 s timeout drops them at
-/// the first send buffer checks at or after 30.000 and 30.010 s, i.e. 30.000 and 30.030;
-/// then the buffer is empty and the agent wants no timer.
+/// A packet buffered at 0 and one at 10 ms, no route ever: a packet goes at the first send
+/// buffer check at which it has waited *more* than 30 s (ns-2 `sendBufferCheck`,
+/// `now - t > send_timeout`). At the check of 30.000 s the first has waited exactly 30 s
+/// and stays; the check of 30.030 drops both, in slot order; then the buffer is empty and
+/// the agent wants no timer.
 #[test]
 fn send_buffer_timeout_drop_at_30_s() {
     let mut net = Net::new(1, &[], cfg());
@@ -667,7 +669,7 @@ fn send_buffer_timeout_drop_at_30_s() {
     assert_eq!(
         drops,
         vec![
-            format!("30.000 n0 drop uid={u1} send_buffer_timeout"),
+            format!("30.030 n0 drop uid={u1} send_buffer_timeout"),
             format!("30.030 n0 drop uid={u2} send_buffer_timeout"),
         ]
     );
