@@ -450,18 +450,15 @@ impl WifiChannel {
         // ns-2 hands routing the packet whether or not the addressee already decoded it
         // (only the ACKs lost): the MAC cannot tell, and DSR or AODV then treat the link
         // as broken all the same.
-        match d.packet.or(d.delivered_copy) {
-            Some(packet) => {
-                out.tx_failures.push(TxFailure {
-                    port: s as u16,
-                    next_hop: d.next_hop,
-                    packet,
-                    cause: TxFailureCause::RetryLimit,
-                });
-                // ns-2 calls routing back here, before `tx_resume` pulls the queue.
-                self.st[s].awaiting_routing = Some(self.st[s].tx_state);
-            }
-            None => {}
+        if let Some(packet) = d.packet.or(d.delivered_copy) {
+            out.tx_failures.push(TxFailure {
+                port: s as u16,
+                next_hop: d.next_hop,
+                packet,
+                cause: TxFailureCause::RetryLimit,
+            });
+            // ns-2 calls routing back here, before `tx_resume` pulls the queue.
+            self.st[s].awaiting_routing = Some(self.st[s].tx_state);
         }
         if self.cfg.hand_back_queued_on_failure {
             self.ll_down_into_queue(s, t, out);
