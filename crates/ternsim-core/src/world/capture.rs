@@ -199,6 +199,12 @@ pub(super) struct Capture {
 }
 
 impl Capture {
+    /// Records `hop` as the next hop packet `uid` left an interface queue for (see
+    /// `ifq_hop`).
+    pub(super) fn note_ifq_hop(&mut self, uid: u64, hop: Addr) {
+        self.ifq_hop.insert(uid, hop);
+    }
+
     /// The capture a run asked for, or an error naming an unknown pcap target.
     pub(super) fn new(sc: &ResolvedScenario, spec: &CaptureSpec) -> Result<Option<Self>, String> {
         if spec.pcap.is_none() && !spec.ns2_trace {

@@ -641,6 +641,10 @@ impl World {
                 (self.capture.as_deref_mut(), &self.devices[device as usize])
             {
                 c.tx_failed = Some((failure.packet.uid, failure.cause, w.data_duration_us()));
+                // A packet the addressee had decoded (only its ACKs were lost) left the
+                // queue's record when it arrived there; the sender's copy that comes back
+                // still has this hop in its header, as ns-2's `pktTx_` copy does.
+                c.note_ifq_hop(failure.packet.uid, failure.next_hop);
             }
             let mut rout = RoutingOutput::default();
             let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
