@@ -1953,7 +1953,7 @@ class Translation:
             a, b = str(link.a.info["id"]), str(link.b.info["id"])
             traced |= {pair for pair, on in zip(((a, b), (b, a)), link.traced_dirs) if on}
             tcphdr_dirs |= {pair for pair, on in zip(((a, b), (b, a)), link.tcphdr) if on}
-        renumber = _Renumbering(self._flow_numbers(), self._addresses())
+        renumber = _Renumbering(self._flow_numbers(), self._addresses(), self._encapsulators())
         dv = self._dv_renumbering()
         # `Trace set show_tcphdr_ 1`: ns-2's wired trace line ends with the packet's TCP
         # header fields, ackno, flags (hex), hlen and sa_length; ns-2's one-way agents leave
@@ -2025,6 +2025,17 @@ class Translation:
     def _addresses(self) -> dict[str, str]:
         """A hierarchical script's nodes by id, as their address (`AddrParams`) prints."""
         return {str(n.info["id"]): n.info["addr"] for n in self.model.nodes if "addr" in n.info}
+
+    def _encapsulators(self) -> dict[str, str]:
+        """A Mobile IP base station's encapsulator's address by the node's id, as ns-2 prints
+        it: `ns-mobilenode.tcl` `attach-encap` gives it the node's address with the domain
+        field masked away (``~(NodeMask 1 << NodeShift 1) & nodeaddr``), so HA 1.0.0's
+        tunnelled packets leave from ``0.0.0.1`` (port 1, `MIPEncapsulator::recv`)."""
+        return {
+            str(n.info["id"]): ".".join(["0", *n.info["addr"].split(".")[1:]])
+            for n in self.model.nodes
+            if n.info.get("mip") and n.info.get("base_station") and "addr" in n.info
+        }
 
     def _flow_numbers(self) -> tuple[list[str], list[dict[str, str]], dict[int, tuple[str, str]]]:
         """Per ternsim flow: ns-2's flow id, and the port of its agent on each end node; for
@@ -2244,10 +2255,14 @@ def _is_mip(f: list[str]) -> bool:
 
 def _mip_renumber(f: list[str], renumber: Any) -> None:
     """A Mobile IP message's wired line as ns-2 prints it: flow id 0 (the registration
-    agents' `fid_`), both ends on port 0 (`REGAGENT_PORT`), the nodes as their addresses."""
+    agents' `fid_`), both ends on port 0 (`REGAGENT_PORT`), the nodes as their addresses. In
+    a tunnel (the core writes the tunnel's port as the destination's) both ends are the
+    tunnel's port, the source the encapsulator's address (:meth:`_Renumbering._address`)."""
     f[7] = "0"
+    tunnelled = f[9].rpartition(".")[2] == TUNNEL_PORT
+    port = TUNNEL_PORT if tunnelled else "0"
     for k in (8, 9):
-        f[k] = f"{f[k].rpartition('.')[0]}.0"
+        f[k] = f"{f[k].rpartition('.')[0]}.{port}"
     renumber(f, -1)
 
 
@@ -2267,6 +2282,11 @@ def ns2_fid(
     return flow_fid[i]
 
 
+#: The port of a Mobile IP tunnel's ends as the core writes it (ns-2's `DECAP_PORT`, the
+#: encapsulator's `port_`: `crate::mobileip::agent::TUNNEL_PORT`).
+TUNNEL_PORT = "1"
+
+
 class _Renumbering:
     """ns-2's numbering of a wired trace line (its fields, split), in place: ternsim flow
     ``i``'s flow id (field 7) and the agents' ports (fields 8 and 9), a node of a hierarchical
@@ -2277,10 +2297,14 @@ class _Renumbering:
         self,
         numbers: tuple[list[str], list[dict[str, str]], dict[int, tuple[str, str]]],
         addr: dict[str, str] | None = None,
+        encapsulators: dict[str, str] | None = None,
     ) -> None:
         self.flow_fid, self.ports, self.answer_fid = numbers
         self.addr = addr or {}
-        self._renamed: dict[tuple[int, str], str] = {}
+        #: Mobile IP base stations' encapsulator addresses (`_encapsulators`): the source of
+        #: a tunnelled packet's line, which the core writes as the node's tunnel port.
+        self.encap = encapsulators or {}
+        self._renamed: dict[tuple[int, str, int], str] = {}
 
     def __call__(self, f: list[str], i: int) -> None:
         if 0 <= i < len(self.flow_fid):
@@ -2294,15 +2318,21 @@ class _Renumbering:
             return
         renamed = self._renamed
         for k in (8, 9):
-            key = (i, f[k])
+            key = (i, f[k], k)
             new = renamed.get(key)
             if new is None:
-                new = renamed[key] = self._address(i, f[k])
+                new = renamed[key] = self._address(i, f[k], source=k == 8)
             f[k] = new
 
-    def _address(self, i: int, field: str) -> str:
+    def _address(self, i: int, field: str, source: bool = False) -> str:
         """``node.port`` as ns-2 prints it: flow ``i``'s agent port on that node (-1: no
-        flow, the port as it is), the node as its hierarchical address."""
+        flow, the port as it is), the node as its hierarchical address; the source of a
+        packet from a base station's tunnel port (no agent of the flow there) as its
+        encapsulator's address."""
+        if source and self.encap:
+            node, _, port = field.partition(".")
+            if port == TUNNEL_PORT and node in self.encap and (i < 0 or node not in self.ports[i]):
+                return f"{self.encap[node]}.{port}"
         if i >= 0:
             parts = field.split(".")
             node, port = parts[0], parts[-1]

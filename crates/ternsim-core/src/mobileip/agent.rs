@@ -35,6 +35,11 @@ use crate::sim::SimTime;
 /// TTL of the outer header of a tunnel (ns-2 encapsulator: 32).
 pub const TUNNEL_TTL: u8 = 32;
 
+/// The port both ends of a tunnel's outer header name (ns-2: the encapsulator's `port_` and
+/// the decapsulator's, `Node/MobileNode set DECAP_PORT 1`, `ns-mobilenode.tcl` `attach-encap`
+/// and `attach-decap`). Only an ns-2 trace line prints it.
+pub const TUNNEL_PORT: u16 = 1;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Binding {
     pub home: Addr,
@@ -463,6 +468,7 @@ impl MobilityAgent {
         let reply = ControlMessage::MipRegReply {
             home,
             home_agent: self.addr,
+            care_of,
             lifetime: granted,
             id,
             code: 0,

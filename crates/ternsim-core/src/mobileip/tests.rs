@@ -138,8 +138,13 @@ fn registration_through_a_foreign_agent_and_its_retransmission_on_a_lost_reply()
         panic!("a registration request");
     };
     assert_eq!((care_of, lifetime, id), (a(FA), t(2000), 1));
-    assert_eq!(mn.pending_registration(), Some(1));
-    assert_eq!(mn.next_timer(), Some(t(900)), "the scan comes first");
+    // ns-2 `MIPMHAgent::reg`: every attempt arms the retransmission timer, reg_rtx 0.5 s.
+    assert_eq!(mn.retransmission_due(), Some(t(1500)));
+    assert_eq!(
+        mn.next_timer(),
+        Some(t(1000)),
+        "the scan (every 1 s from 0) comes first"
+    );
     // FA relays the request to HA (routed: no interface).
     let v = fa.on_packet(t(1008), Some(FA_RADIO), as_packet(&req), &mut out);
     assert!(matches!(v, Verdict::Consumed(_)));
@@ -182,9 +187,10 @@ fn registration_through_a_foreign_agent_and_its_retransmission_on_a_lost_reply()
     assert_eq!((v.iface, v.expires), (FA_RADIO, t(3600)));
     let to_mn = out.control.remove(0);
     assert_eq!((to_mn.dst, to_mn.via), (a(MN), Some((FA_RADIO, a(MN)))));
-    // MN: a reply with the old id 1 would not match; id 2 does.
+    // MN: the reply names FA as the care-of address, the one MN registers: the timer stops
+    // (ns-2 `MIPMHAgent::recv` matches the reply by its `coa_`).
     mn.on_input(t(1608), MN_TO_FA, as_packet(&to_mn), &mut out);
-    assert_eq!((mn.pending_registration(), mn.stats.replies), (None, 1));
+    assert_eq!((mn.retransmission_due(), mn.stats.replies), (None, 1));
     assert_eq!(mn.stats.requests, 2);
 }
 
@@ -233,6 +239,7 @@ fn a_packet_to_the_home_address_is_tunnelled_to_the_care_of_address_with_20_more
         ControlMessage::MipRegReply {
             home: a(MN),
             home_agent: a(HA),
+            care_of: a(FA),
             lifetime: t(2000),
             id: 1,
             code: 0,
@@ -400,31 +407,43 @@ fn a_binding_update_changes_the_correspondents_path() {
     assert!(matches!(cn.on_output(t(520), p), Verdict::Pass(_)));
 }
 
-/// Eager switching and the lost agent: at home (no care-of address), an advertisement from FA
-/// switches at once (one change); FA's last advertisement at 1.0 s; the scans at 0.9 s
-/// (nothing lost), 1.9 s (1.0 + 1 >= 1.9: kept) and 2.9 s (lost): no agent left, so MN
-/// solicits on its up radio link (FA's) and sending drops as mip_no_agent; HA's
-/// advertisement then cancels the care-of address (a second change) and deregisters with
+/// Eager switching, the lost agent and solicitation, by ns-2's rules (`mip-reg.cc`
+/// `MIPMHAgent::recv`, `timeout`, `reg`): MN starts with no agent; its first registration
+/// attempt at 0.9 s finds the list empty and solicits on its up radio link (FA's), arming the
+/// retransmission timer for 1.4 s; FA's advertisement at 1.0 s is a new agent: care-of
+/// address FA (one change), request id 1 at once and the timer moved to 1.5 s; the reply at
+/// 1.02 s (care-of FA) cancels it. The scans run every second from 0: at 2.0 s FA (heard at
+/// 1.0 s, expiring at 2.0 s) is kept, at 3.0 s it is forgotten: no agent left, MN solicits at
+/// once and again every 0.5 s (3.5 s); sending drops as mip_no_agent. HA's advertisement at
+/// 3.7 s, a new agent, cancels the care-of address (a second change) and deregisters with
 /// lifetime 0 straight to HA.
 #[test]
 fn eager_switching_agent_loss_solicitation_and_return_home() {
     let mut mn = mobile(false);
     let mut out = MipOutput::default();
-    assert_eq!(mn.current_agent(), Some(a(HA)));
+    assert_eq!(mn.current_agent(), None);
+    assert_eq!(mn.next_timer(), Some(t(900)));
     mn.on_timer(t(900), &mut out);
-    assert_eq!(
-        mn.current_agent(),
-        Some(a(HA)),
-        "HA heard at 0 s, kept at 0.9 s"
-    );
+    assert_eq!(out.control.len(), 1);
+    assert_eq!(out.control[0].msg, ControlMessage::MipSolicitation);
+    assert_eq!(out.control[0].via, Some((MN_TO_FA, Addr::BROADCAST)));
+    // ns-2 sends its solicitation at the mobile host agent's `size_`, REG_REQUEST_SIZE 52
+    // (`mip-reg.cc` `send_sols`).
+    assert_eq!(as_packet(&out.control[0]).size, 52);
+    assert_eq!(mn.retransmission_due(), Some(t(1400)));
+    out.control.clear();
     mn.on_input(t(1000), MN_TO_FA, advertisement(FA), &mut out);
     assert_eq!((mn.care_of(), out.care_of_changes), (Some(a(FA)), 1));
-    out.control.clear();
-    // The reply arrives so nothing is pending.
+    assert!(matches!(
+        out.control.remove(0).msg,
+        ControlMessage::MipRegRequest { id: 1, .. }
+    ));
+    assert_eq!(mn.retransmission_due(), Some(t(1500)));
     let reply = control(
         ControlMessage::MipRegReply {
             home: a(MN),
             home_agent: a(HA),
+            care_of: a(FA),
             lifetime: t(2000),
             id: 1,
             code: 0,
@@ -433,20 +452,28 @@ fn eager_switching_agent_loss_solicitation_and_return_home() {
         a(MN),
     );
     mn.on_input(t(1020), MN_TO_FA, reply, &mut out);
-    mn.on_timer(t(1900), &mut out);
-    assert_eq!(mn.current_agent(), Some(a(FA)));
-    mn.on_timer(t(2900), &mut out);
+    assert_eq!(mn.retransmission_due(), None);
+    mn.on_timer(t(1000), &mut out);
+    mn.on_timer(t(2000), &mut out);
+    assert_eq!(
+        mn.current_agent(),
+        Some(a(FA)),
+        "expires at 2.0 s, not before"
+    );
+    assert!(out.control.is_empty());
+    mn.on_timer(t(3000), &mut out);
     assert_eq!(mn.current_agent(), None);
     assert_eq!(out.control.len(), 1);
     assert_eq!(out.control[0].msg, ControlMessage::MipSolicitation);
-    assert_eq!(out.control[0].via, Some((MN_TO_FA, Addr::BROADCAST)));
-    // ns-2 sends its solicitation at the mobile host agent's `size_`, REG_REQUEST_SIZE 52
-    // (`mip-reg.cc` `send_sols`).
-    assert_eq!(as_packet(&out.control[0]).size, 52);
+    assert_eq!(mn.next_timer(), Some(t(3500)));
+    mn.on_timer(t(3500), &mut out);
+    assert_eq!(out.control.len(), 2);
+    assert_eq!(out.control[1].msg, ControlMessage::MipSolicitation);
+    assert_eq!(mn.stats.solicitations, 3);
     out.control.clear();
-    let v = mn.on_output(t(3000), udp_packet(1, CN, 40));
+    let v = mn.on_output(t(3600), udp_packet(1, CN, 40));
     assert!(matches!(v, Verdict::Drop(_, DropReason::MipNoAgent)));
-    mn.on_input(t(3100), MN_TO_HA, advertisement(HA), &mut out);
+    mn.on_input(t(3700), MN_TO_HA, advertisement(HA), &mut out);
     assert_eq!((mn.care_of(), out.care_of_changes), (None, 2));
     let dereg = out.control.remove(0);
     assert_eq!(dereg.via, Some((MN_TO_HA, a(HA))));
@@ -454,6 +481,78 @@ fn eager_switching_agent_loss_solicitation_and_return_home() {
         dereg.msg,
         ControlMessage::MipRegRequest { care_of, lifetime, .. } if care_of == a(MN) && lifetime == SimTime::ZERO
     ));
+}
+
+/// ns-2's host registers after *every* advertisement of its current agent, home agent
+/// included, whether or not a request is in flight (`MIPMHAgent::recv` calls `reg()` when the
+/// advertising agent is `coa_`), and takes any reply for its current care-of address:
+/// - 0.3 s, HA's advertisement (new): request id 1 to HA at 0.3 s, timer at 0.8 s;
+/// - 0.305 s, HA's reply (care-of = the home address: at home): timer cancelled;
+/// - 1.0 s, the scan keeps HA (expires 1.3 s); 1.3 s, HA's next advertisement: request id 2;
+/// - 1.6 s, FA's advertisement (new): care-of FA, request id 3 to FA, timer at 2.1 s;
+/// - 1.7 s, FA again while id 3 is unanswered: request id 4 at once, timer moved to 2.2 s;
+/// - 1.8 s, HA's advertisement: HA is in the list but not current: no request;
+/// - 1.9 s, the reply to id 3 (care-of FA) ends the wait although id 4 was the last sent;
+/// - a reply naming another care-of address (the home address) is ignored.
+#[test]
+fn a_request_after_every_advertisement_of_the_current_agent() {
+    let mut mn = mobile(false);
+    mn.radio[0].up = true;
+    let mut out = MipOutput::default();
+    let reply = |care_of: u32, id: u64| {
+        control(
+            ControlMessage::MipRegReply {
+                home: a(MN),
+                home_agent: a(HA),
+                care_of: a(care_of),
+                lifetime: t(2000),
+                id,
+                code: 0,
+            },
+            a(HA),
+            a(MN),
+        )
+    };
+    let request_id = |out: &mut MipOutput| match out.control.remove(0).msg {
+        ControlMessage::MipRegRequest { id, .. } => id,
+        m => panic!("a request, not {m:?}"),
+    };
+    mn.on_input(t(300), MN_TO_HA, advertisement(HA), &mut out);
+    assert_eq!(
+        (request_id(&mut out), mn.retransmission_due()),
+        (1, Some(t(800)))
+    );
+    assert_eq!(out.care_of_changes, 0, "at home from the start");
+    mn.on_input(t(305), MN_TO_HA, reply(MN, 1), &mut out);
+    assert_eq!(mn.retransmission_due(), None);
+    mn.on_timer(t(1000), &mut out);
+    assert!(out.control.is_empty());
+    mn.on_input(t(1300), MN_TO_HA, advertisement(HA), &mut out);
+    assert_eq!(request_id(&mut out), 2);
+    mn.on_input(t(1305), MN_TO_HA, reply(MN, 2), &mut out);
+    mn.on_input(t(1600), MN_TO_FA, advertisement(FA), &mut out);
+    assert_eq!((mn.care_of(), out.care_of_changes), (Some(a(FA)), 1));
+    assert_eq!(
+        (request_id(&mut out), mn.retransmission_due()),
+        (3, Some(t(2100)))
+    );
+    mn.on_input(t(1700), MN_TO_FA, advertisement(FA), &mut out);
+    assert_eq!(
+        (request_id(&mut out), mn.retransmission_due()),
+        (4, Some(t(2200)))
+    );
+    mn.on_input(t(1800), MN_TO_HA, advertisement(HA), &mut out);
+    assert!(out.control.is_empty());
+    assert_eq!(mn.current_agent(), Some(a(FA)));
+    mn.on_input(t(1850), MN_TO_FA, reply(MN, 2), &mut out);
+    assert_eq!(
+        mn.retransmission_due(),
+        Some(t(2200)),
+        "not for this care-of address"
+    );
+    mn.on_input(t(1900), MN_TO_FA, reply(FA, 3), &mut out);
+    assert_eq!(mn.retransmission_due(), None);
+    assert_eq!((mn.stats.requests, mn.stats.replies), (4, 3));
 }
 
 /// An agent advertises every beacon period on its radio links that are up, 48 bytes each
@@ -503,8 +602,8 @@ fn over_one_nic_one_broadcast_per_period_and_unicast_to_the_named_peer() {
     );
     assert_eq!(fa.stats.advertisements, 2);
 
-    // A mobile node whose two ports (HA, FA) are one NIC: HA heard at 0 s is forgotten by
-    // the scan at 1.9 s (0 + 1 < 1.9); with no agent left it solicits once on the NIC.
+    // A mobile node whose two ports (HA, FA) are one NIC: hearing no agent, its first
+    // registration attempt at 0.9 s solicits once on the NIC.
     let mut mn = MobileNode::new(a(MN), a(HA), false, MipConfig::default(), t(900));
     for peer in [HA, FA] {
         mn.radio.push(RadioPort {
@@ -515,8 +614,6 @@ fn over_one_nic_one_broadcast_per_period_and_unicast_to_the_named_peer() {
     }
     let mut out = MipOutput::default();
     mn.on_timer(t(900), &mut out);
-    assert!(out.control.is_empty());
-    mn.on_timer(t(1900), &mut out);
     assert_eq!(mn.current_agent(), None);
     assert_eq!(out.control.len(), 1);
     assert_eq!(out.control[0].msg, ControlMessage::MipSolicitation);
@@ -568,11 +665,12 @@ fn dsdv_cfg() -> MipConfig {
 /// Through DSDV, MN (whose one NIC reaches HA and FA) hands everything it originates to its
 /// DSDV (ns-2: the agent's target is the node's entry; `get-link` is empty for a mobile
 /// node). The sequence: the TCP ACK at 0.5 s passes to routing; HA's advertisement at 0.9 s
-/// is from an agent already in the list (MN starts attached to it): no base-station change;
-/// FA's at 1.0 s is a new agent: FA becomes the care-of address and DSDV's base station
-/// (`MIPMHAgent::recv` calls `set_base_stn` on a new advertisement), and the request goes to
-/// FA with no interface (routed: DSDV sends it only on a route to FA); FA's next
-/// advertisement at 2.0 s changes neither but re-registers (id 2: the first unanswered).
+/// is MN's first (its list starts empty): HA becomes DSDV's base station and MN deregisters
+/// (id 1); FA's at 1.0 s is a new agent: FA becomes the care-of address and DSDV's base
+/// station (`MIPMHAgent::recv` calls `set_base_stn` on a new advertisement), and the request
+/// (id 2) goes to FA with no interface (routed: DSDV sends it only on a route to FA); at 1.5 s
+/// the retransmission timer sends id 3; FA's next advertisement at 2.0 s changes neither the
+/// base station nor the care-of address but re-registers (id 4).
 #[test]
 fn through_dsdv_the_mobile_node_originates_everything_and_names_its_base_station() {
     const NIC: IfaceId = IfaceId(7);
@@ -590,7 +688,15 @@ fn through_dsdv_the_mobile_node_originates_everything_and_names_its_base_station
     ));
     let mut out = MipOutput::default();
     mn.on_input(t(900), NIC, advertisement(HA), &mut out);
-    assert_eq!((out.base_station, out.control.len()), (None, 0));
+    assert_eq!((out.base_station, out.control.len()), (Some(a(HA)), 1));
+    assert!(matches!(
+        out.control.remove(0).msg,
+        ControlMessage::MipRegRequest {
+            id: 1,
+            lifetime: SimTime::ZERO,
+            ..
+        }
+    ));
     mn.on_input(t(1000), NIC, advertisement(FA), &mut out);
     assert_eq!(out.base_station, Some(a(FA)));
     assert_eq!((mn.care_of(), out.care_of_changes), (Some(a(FA)), 1));
@@ -601,16 +707,22 @@ fn through_dsdv_the_mobile_node_originates_everything_and_names_its_base_station
     );
     assert!(matches!(
         req.msg,
-        ControlMessage::MipRegRequest { id: 1, .. }
+        ControlMessage::MipRegRequest { id: 2, .. }
     ));
     let mut out = MipOutput::default();
+    mn.on_timer(t(1000), &mut out); // the scan keeps both
+    assert!(out.control.is_empty());
     mn.on_timer(t(1500), &mut out); // reg_rtx: the request is sent again
     assert!(matches!(
         out.control.remove(0).msg,
-        ControlMessage::MipRegRequest { id: 2, .. }
+        ControlMessage::MipRegRequest { id: 3, .. }
     ));
     mn.on_input(t(2000), NIC, advertisement(FA), &mut out);
     assert_eq!((out.base_station, out.care_of_changes), (None, 0));
+    assert!(matches!(
+        out.control.remove(0).msg,
+        ControlMessage::MipRegRequest { id: 4, .. }
+    ));
     // A solicitation, when every agent is lost (scan at 4.9 s: FA last heard at 2.0 s),
     // is a broadcast the node originates (DSDV's jittered broadcast).
     let mut out = MipOutput::default();
@@ -672,6 +784,7 @@ fn through_dsdv_the_agents_leave_the_last_hop_to_dsdv() {
     let reply = ControlMessage::MipRegReply {
         home: a(MN),
         home_agent: a(HA),
+        care_of: a(FA),
         lifetime: t(2000),
         id: 1,
         code: 0,
@@ -708,6 +821,7 @@ fn through_dsdv_the_agents_leave_the_last_hop_to_dsdv() {
     let reply = ControlMessage::MipRegReply {
         home: a(MN),
         home_agent: a(HA),
+        care_of: a(FA),
         lifetime: t(2000),
         id: 2,
         code: 0,

@@ -111,10 +111,13 @@ pub enum ControlMessage {
         id: u64,
         reverse_tunnel: bool,
     },
-    /// Registration Reply (RFC 3344 §3.4): `code` 0 accepted; `lifetime` granted.
+    /// Registration Reply (RFC 3344 §3.4): `code` 0 accepted; `lifetime` granted. It also
+    /// names the request's care-of address, as ns-2's does (its home agent turns the request
+    /// round, `MIPBSAgent::recv`, and the host matches the reply by it, `MIPMHAgent::recv`).
     MipRegReply {
         home: Addr,
         home_agent: Addr,
+        care_of: Addr,
         lifetime: SimTime,
         id: u64,
         code: u8,

@@ -623,9 +623,26 @@ impl World {
         let Some((from, to)) = self.wired_ends(device) else {
             return;
         };
-        let src = self.ns2_node(p.ip.src);
-        let dst = self.ns2_node(p.ip.dst);
-        let (sport, dport) = self.ns2_ports(p);
+        // ns-2's wired line prints the packet's `hdr_ip`, which inside a tunnel is the outer
+        // header the encapsulator wrote (`mip.cc` `MIPEncapsulator::recv`: the inner one is
+        // kept aside in `hdr_ipinip`), from and to the tunnel's port at both ends. A packet
+        // of no flow (a Mobile IP message) keeps its own source port, by which the ns-2
+        // front end knows it.
+        let ((src, sport), (dst, dport)) = if p.is_tunnelled() {
+            let outer = p.routing_header();
+            let port = crate::mobileip::agent::TUNNEL_PORT;
+            let sport = if p.flow.is_some() { port } else { p.ports.src };
+            (
+                (self.ns2_node(outer.src), sport),
+                (self.ns2_node(outer.dst), port),
+            )
+        } else {
+            let (sport, dport) = self.ns2_ports(p);
+            (
+                (self.ns2_node(p.ip.src), sport),
+                (self.ns2_node(p.ip.dst), dport),
+            )
+        };
         let time_exact = self.exact_now(now);
         let exact = self
             .capture

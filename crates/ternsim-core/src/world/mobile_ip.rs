@@ -59,7 +59,9 @@ impl World {
         for mn in &m.mobiles {
             let home = self.nodes[mn.node].primary();
             let ha = self.nodes[mn.home_agent].primary();
-            let first = phase(&sc.nodes[mn.node].name, "scan");
+            // ns-2 `MIPMHAgent::command` (`beacon-period`): the first registration attempt
+            // at U(0, beacon period); the agent list is scanned every period from 0.
+            let first = phase(&sc.nodes[mn.node].name, "registration");
             let node = MobileNode::new(home, ha, mn.reverse_tunnel, m.cfg, first);
             self.nodes[mn.node].mip = Some(MipRole::Mobile(Box::new(node)));
             self.home_network[mn.node] = Some(NodeId(mn.home_agent as u32));
