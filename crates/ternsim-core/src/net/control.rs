@@ -213,6 +213,9 @@ impl ControlMessage {
             | ControlMessage::AodvRrep { ttl, .. }
             | ControlMessage::DsrRouteReply { ttl, .. } => Some(*ttl),
             ControlMessage::AodvRerr { .. } | ControlMessage::AodvHello { .. } => Some(1),
+            // ns-2 `DSRAgent::xmitFailed` turns the failed packet into the route error with
+            // `iph->ttl() = 255`.
+            ControlMessage::DsrRouteError { .. } => Some(255),
             _ => None,
         }
     }
@@ -314,6 +317,34 @@ impl ControlMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The TTLs ns-2.35 gives routing messages, as its traces show them on the first hop:
+    /// a DSR route error 255 (`xmitFailed` writes it over the failed packet's, so the
+    /// error reaches the source with 255 on the line, not the agent default 32), an AODV
+    /// error 1 (`sendError`), a DSR request the agent default (None here).
+    #[test]
+    fn routing_messages_carry_ns2s_ttls() {
+        let a = Addr::nth;
+        let rerr = ControlMessage::DsrRouteError {
+            from: a(1),
+            to: a(2),
+            originator: a(0),
+        };
+        assert_eq!(rerr.ip_ttl(), Some(255));
+        let aodv_rerr = ControlMessage::AodvRerr {
+            unreachable: vec![(a(3), 4)],
+        };
+        assert_eq!(aodv_rerr.ip_ttl(), Some(1));
+        let rreq = ControlMessage::DsrRouteRequest {
+            initiator: a(0),
+            target: a(4),
+            id: 1,
+            route: vec![a(0)],
+            hop_limit: 1,
+            route_error: None,
+        };
+        assert_eq!(rreq.ip_ttl(), None);
+    }
 
     /// link-spec §4.2 sizes after the 20-octet IP header: a fresh request (address list
     /// = the initiator) 4 + 8 = 12; re-broadcast, it grows by its whole new header (ns-2.35).
