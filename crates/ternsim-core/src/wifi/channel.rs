@@ -23,7 +23,7 @@
 //! transmission start; a frame whose start reaches a receiver after that receiver settled an
 //! earlier frame ending within the same window is not counted as overlapping it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
@@ -38,7 +38,7 @@ use crate::wifi::backoff::Backoff;
 use crate::wifi::config::{
     Timing, WifiConfig, ACK_BYTES, ARP_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES,
 };
-use crate::wifi::grid::Grid;
+use crate::wifi::grid::{Grid, SmallKeyMap};
 use crate::wifi::ifq::{Enqueued, Ifq, Queued, Waiting};
 use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
 use crate::wifi::propagation::{propagation_delay_ns, shadowing_factor, SPEED_OF_LIGHT};
@@ -218,7 +218,7 @@ pub(super) struct Station {
     pub awaiting_routing: Option<TxState>,
     pub seqno: u16,
     /// Last sequence number seen from each source station (duplicate filter).
-    pub last_seq: HashMap<u16, u16>,
+    pub last_seq: SmallKeyMap<u16, u16>,
     /// Packets going up, due after the LL delay, in time order.
     pub ll_up: VecDeque<(u64, Packet)>,
     /// What comes down to the queue, in time order: packets due after the LL delay, ARP
@@ -227,7 +227,7 @@ pub(super) struct Station {
     pub timers: [Option<u64>; N_TIMERS],
     pub stats: WifiStats,
     /// ARP table by next-hop address.
-    pub arp_table: HashMap<Addr, ArpEntry>,
+    pub arp_table: SmallKeyMap<Addr, ArpEntry>,
     /// Test hook: backoff draws (in slots) used before the random stream, in order.
     pub forced_backoff: VecDeque<u64>,
 }
@@ -417,12 +417,12 @@ impl WifiChannel {
                     holding: false,
                     awaiting_routing: None,
                     seqno: 1,
-                    last_seq: HashMap::new(),
+                    last_seq: SmallKeyMap::default(),
                     ll_up: VecDeque::new(),
                     ll_down: VecDeque::new(),
                     timers: [None; N_TIMERS],
                     stats: WifiStats::default(),
-                    arp_table: HashMap::new(),
+                    arp_table: SmallKeyMap::default(),
                     forced_backoff: VecDeque::new(),
                 }
             })
