@@ -722,6 +722,9 @@ impl WifiChannel {
         }
     }
 
+    // Inlined, with the renumbering kept out of line: renumbering inlined here made every
+    // push save and restore six registers for a path a run never takes.
+    #[inline]
     fn push_agenda(&mut self, at: u64, tag: u32) {
         assert!(
             tag < 1 << TAG_BITS,
@@ -737,6 +740,8 @@ impl WifiChannel {
     /// Gives the agenda's entries the orders 0, 1, 2, ... in the order they have, so that a
     /// run arming more than 2^40 deadlines goes on numbering them: only the relative order
     /// of the entries counts, and it is unchanged.
+    #[cold]
+    #[inline(never)]
     fn renumber_agenda(&mut self) {
         self.agenda_seq = renumber(&mut self.agenda);
     }
@@ -1147,7 +1152,19 @@ impl WifiChannel {
     }
 
     /// Finishes every reception at `r` that ended by `upto` (ns-2 `recv_timer`).
+    ///
+    /// Inlined with its test: most calls find no reception ended, and paid the register
+    /// saves of the whole reception path (inlined below) to learn it.
+    #[inline]
     pub(super) fn settle(&mut self, r: usize, upto: u64, out: &mut IfaceOutput) {
+        if self.st[r].rx.is_some_and(|rx| rx.end <= upto) {
+            self.settle_ended(r, upto, out);
+        }
+    }
+
+    /// [`Self::settle`] of a station with a reception that ended.
+    #[inline(never)]
+    fn settle_ended(&mut self, r: usize, upto: u64, out: &mut IfaceOutput) {
         while let Some(rx) = self.st[r].rx {
             if rx.end > upto {
                 break;
@@ -1219,6 +1236,10 @@ impl WifiChannel {
     /// Records a MAC trace event about frame `fid` at station `port` (`mac_log.rs`), when
     /// the MAC trace is on. `ip_size`: trace a DATA frame at its IP size (passed up, or
     /// given up after the retry limit: ns-2 has taken the MAC header off by then).
+    ///
+    /// Inlined with its test: the MAC calls it several times per frame, and a run without
+    /// the trace paid a call with seven arguments each time to read one flag.
+    #[inline(always)]
     pub(super) fn log_frame(
         &mut self,
         t: u64,
@@ -1228,9 +1249,22 @@ impl WifiChannel {
         fid: usize,
         ip_size: bool,
     ) {
-        if !self.trace_mac {
-            return;
+        if self.trace_mac {
+            self.write_frame_log(t, port, event, reason, fid, ip_size);
         }
+    }
+
+    /// [`Self::log_frame`] with the trace on.
+    #[inline(never)]
+    fn write_frame_log(
+        &mut self,
+        t: u64,
+        port: usize,
+        event: char,
+        reason: &'static str,
+        fid: usize,
+        ip_size: bool,
+    ) {
         let f = self.frames[fid].as_ref().expect("frame on air");
         let kind = MacFrameKind::of(f.kind, f.arp, f.ra);
         let src = usize::from(f.src);
