@@ -529,7 +529,9 @@ impl World {
     }
 
     /// A packet leaves the wire of `device` at `port`, past the first `from` drop stages at
-    /// the far end.
+    /// the far end. Always inlined: every arrival of a wired run comes here from the event
+    /// loop, and the call cost a tenth of the function's work.
+    #[inline(always)]
     fn leave_wire(
         &mut self,
         now: SimTime,
