@@ -159,6 +159,23 @@ impl TxWakes {
     }
 }
 
+/// What a wake-up did ([`WiredDirection::wake`]).
+#[derive(Debug)]
+pub enum Woken {
+    /// Nothing: a wake-up of an earlier life of the direction (before it went down), or
+    /// an arrival whose packet is gone.
+    Nothing,
+    /// This packet arrived at the far end.
+    Arrival(Packet),
+    /// The transmission in progress ended: `next` holds the wake-ups of the transmission
+    /// that then started (a packet waited), `lost` the packet the error model lost on the
+    /// wire (dropped now, having used the link).
+    TxEnded {
+        next: Option<TxWakes>,
+        lost: Option<Packet>,
+    },
+}
+
 /// What [`WiredDirection::offer`] did with a packet handed over.
 #[derive(Debug)]
 pub enum Offered {
@@ -441,7 +458,9 @@ impl WiredDirection {
     /// back, and the exact arrival for the pipe. The arithmetic is ns-2's, operation for
     /// operation (`LinkDelay::txtime` is `8. * size / bandwidth_`; the arrival is scheduled
     /// `txt + delay_` after the start), so that the doubles, and hence the order of events
-    /// that round to the same nanosecond, are ns-2's.
+    /// that round to the same nanosecond, are ns-2's. Always inlined into `start`: a call
+    /// per transmission that cost a third of the function's own work.
+    #[inline(always)]
     fn start_transmission(&mut self, start: f64, bytes: u32) -> SimTime {
         let txt = self.txt(bytes);
         let end = start + txt;
@@ -624,48 +643,59 @@ impl WiredDirection {
 
     /// A wake-up this direction asked for fired.
     pub fn on_wake(&mut self, now: SimTime, tag: u32, out: &mut IfaceOutput) {
-        if let Some(p) = self.wake(now, tag, out) {
-            out.arrivals.push((0, p));
+        match self.wake(now, tag) {
+            Woken::Arrival(p) => out.arrivals.push((0, p)),
+            Woken::TxEnded { next, lost } => {
+                if let Some(wakes) = next {
+                    wakes.push_to(out);
+                }
+                if let Some(p) = lost {
+                    out.drops.push((p, DropReason::ChannelError));
+                }
+            }
+            Woken::Nothing => {}
         }
     }
 
-    /// [`Self::on_wake`] with the packet that arrives, if one does, returned rather than
-    /// put in `out` (which then holds nothing else): the world's lean wired path hands it
-    /// on directly, half the events of a wired run.
-    #[inline]
-    pub fn wake(&mut self, now: SimTime, tag: u32, out: &mut IfaceOutput) -> Option<Packet> {
+    /// [`Self::on_wake`] with what happened returned rather than put in an output buffer:
+    /// the world's lean wired path hands an arrival on and schedules a transmission's
+    /// wake-ups directly (every event of a wired run but the timers'), without filling
+    /// and draining the buffer's vectors. Always inlined: the compiler otherwise made it a
+    /// call, with its outcome passed through memory, on the path of every arrival.
+    #[inline(always)]
+    pub fn wake(&mut self, now: SimTime, tag: u32) -> Woken {
         if tag >> 1 != self.epoch {
-            return None; // scheduled before the link went down
+            return Woken::Nothing; // scheduled before the link went down
         }
         if tag & 1 == TX_DONE {
-            self.transmission_done(now, out);
-        } else if let Some(&(at, _)) = self.pipe.front() {
+            let (next, lost) = self.end_transmission(now);
+            return Woken::TxEnded { next, lost };
+        }
+        if let Some(&(at, _)) = self.pipe.front() {
             if at <= now {
                 let (_, p) = self.pipe.pop_front().expect("front checked");
-                return Some(p);
+                return Woken::Arrival(p);
             }
         }
-        None
+        Woken::Nothing
     }
 
-    /// Starts transmitting `packet` at `now`, exactly `start` seconds: the error model
-    /// judges it (one draw per packet, in transmission order), and unless it is lost the
-    /// packet enters the pipe with its arrival time, whose wake-up is scheduled now, before
-    /// the end of the transmission's (ns-2 `LinkDelay::recv`).
-    fn transmit(&mut self, now: SimTime, start: f64, packet: Packet, out: &mut IfaceOutput) {
-        self.start(now, start, packet).push_to(out);
-    }
-
-    /// [`Self::transmit`] with the wake-ups returned. Inlined: returned from a call, the
-    /// wake-ups were written to memory field by field and read back at once whole by
-    /// `offer`, a store the processor cannot forward (perf: the costliest instruction of
-    /// `offer`).
+    /// Starts transmitting `packet` at `now`, exactly `start` seconds, and returns the
+    /// wake-ups to schedule: the error model judges it (one draw per packet, in
+    /// transmission order), and unless it is lost the packet enters the pipe with its
+    /// arrival time, whose wake-up is scheduled now, before the end of the transmission's
+    /// (ns-2 `LinkDelay::recv`). Inlined: returned from a call, the wake-ups were written to
+    /// memory field by field and read back at once whole by `offer`, a store the processor
+    /// cannot forward (perf: the costliest instruction of `offer`).
     #[inline(always)]
     fn start(&mut self, now: SimTime, start: f64, packet: Packet) -> TxWakes {
         let done = self.start_transmission(start, packet.size);
         let (size, uid) = (packet.size, packet.uid);
         let mut arrival = None;
-        let lost = if self.error.is_error(&mut self.rng) {
+        // Most links have no error model: tested first, rather than through the model's
+        // dispatch on every transmission.
+        let errors = !matches!(self.error, ErrorModel::None);
+        let lost = if errors && self.error.is_error(&mut self.rng) {
             Some(packet)
         } else {
             // The wake-up's exact time rounds to its nanoseconds, as the event queue wants
@@ -732,10 +762,12 @@ impl WiredDirection {
     }
 
     /// The transmission in progress ends at `now` (a packet the error model lost is dropped
-    /// now, having used the link) and the next queued packet starts.
-    fn transmission_done(&mut self, now: SimTime, out: &mut IfaceOutput) {
+    /// now, having used the link) and the next queued packet starts: returns the wake-ups
+    /// of that transmission (if a packet waited) and the packet lost on the wire (if one
+    /// was).
+    fn end_transmission(&mut self, now: SimTime) -> (Option<TxWakes>, Option<Packet>) {
         let Some(wire) = self.on_wire.take() else {
-            return;
+            return (None, None);
         };
         debug_assert_eq!(wire.done, now);
         self.count_transmission(&wire);
@@ -747,13 +779,14 @@ impl WiredDirection {
             Some(q) => q.dequeue(),
             None => self.queue.pop_front(),
         };
+        let mut started = None;
         if let Some(next) = next {
             self.queued_bytes -= u64::from(next.size);
             if self.log_tx_starts {
                 self.tx_starts.push((now, next.clone()));
             }
             let start = self.on_wire_exact_end;
-            self.transmit(now, start, next, out);
+            started = Some(self.start(now, start, next));
             self.note(now, QueueEvent::Dequeue);
         } else if let Some(r) = self.red.as_deref_mut() {
             // Nothing waits as the link finishes: RED's idle period starts (ns-2 `deque`), at
@@ -763,9 +796,7 @@ impl WiredDirection {
                 exact: self.on_wire_exact_end,
             });
         }
-        if let Some(p) = corrupted {
-            out.drops.push((p, DropReason::ChannelError));
-        }
+        (started, corrupted)
     }
 
     /// A new drop-tail limit in packets (ns-2 `limit_` set during the run): arrivals meet it

@@ -167,7 +167,13 @@ impl<E: Copy> Scheduler<E> {
     #[inline]
     fn next_key(&mut self, at: SimTime, exact: f64) -> u128 {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        let exact = exact.max(self.now_exact);
+        // `exact.max(self.now_exact)` without its NaN handling (some five instructions on
+        // every scheduling): the same value for every time, and a NaN still gives `now`.
+        let exact = if exact >= self.now_exact {
+            exact
+        } else {
+            self.now_exact
+        };
         let seq = self.next_seq;
         self.next_seq += 1;
         (u128::from(exact.to_bits()) << 64) | u128::from(seq)

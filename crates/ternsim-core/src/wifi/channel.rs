@@ -23,7 +23,7 @@
 //! transmission start; a frame whose start reaches a receiver after that receiver settled an
 //! earlier frame ending within the same window is not counted as overlapping it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
@@ -38,7 +38,7 @@ use crate::wifi::backoff::Backoff;
 use crate::wifi::config::{
     Timing, WifiConfig, ACK_BYTES, ARP_BYTES, CTS_BYTES, PLCP_BYTES, RTS_BYTES,
 };
-use crate::wifi::grid::Grid;
+use crate::wifi::grid::{Grid, SmallKeyMap};
 use crate::wifi::ifq::{Enqueued, Ifq, Queued, Waiting};
 use crate::wifi::mac_log::{MacFrameKind, MacLogEntry};
 use crate::wifi::propagation::{propagation_delay_ns, shadowing_factor, SPEED_OF_LIGHT};
@@ -221,7 +221,7 @@ pub(super) struct Station {
     pub awaiting_routing: Option<TxState>,
     pub seqno: u16,
     /// Last sequence number seen from each source station (duplicate filter).
-    pub last_seq: HashMap<u16, u16>,
+    pub last_seq: SmallKeyMap<u16, u16>,
     /// Packets going up, due after the LL delay, in time order.
     pub ll_up: VecDeque<(u64, Packet)>,
     /// What comes down to the queue, in time order: packets due after the LL delay, ARP
@@ -230,7 +230,7 @@ pub(super) struct Station {
     pub timers: [Option<u64>; N_TIMERS],
     pub stats: WifiStats,
     /// ARP table by next-hop address.
-    pub arp_table: HashMap<Addr, ArpEntry>,
+    pub arp_table: SmallKeyMap<Addr, ArpEntry>,
     /// Test hook: backoff draws (in slots) used before the random stream, in order.
     pub forced_backoff: VecDeque<u64>,
 }
@@ -420,12 +420,12 @@ impl WifiChannel {
                     holding: false,
                     awaiting_routing: None,
                     seqno: 1,
-                    last_seq: HashMap::new(),
+                    last_seq: SmallKeyMap::default(),
                     ll_up: VecDeque::new(),
                     ll_down: VecDeque::new(),
                     timers: [None; N_TIMERS],
                     stats: WifiStats::default(),
-                    arp_table: HashMap::new(),
+                    arp_table: SmallKeyMap::default(),
                     forced_backoff: VecDeque::new(),
                 }
             })
@@ -725,6 +725,9 @@ impl WifiChannel {
         }
     }
 
+    // Inlined, with the renumbering kept out of line: renumbering inlined here made every
+    // push save and restore six registers for a path a run never takes.
+    #[inline]
     fn push_agenda(&mut self, at: u64, tag: u32) {
         assert!(
             tag < 1 << TAG_BITS,
@@ -740,6 +743,8 @@ impl WifiChannel {
     /// Gives the agenda's entries the orders 0, 1, 2, ... in the order they have, so that a
     /// run arming more than 2^40 deadlines goes on numbering them: only the relative order
     /// of the entries counts, and it is unchanged.
+    #[cold]
+    #[inline(never)]
     fn renumber_agenda(&mut self) {
         self.agenda_seq = renumber(&mut self.agenda);
     }
@@ -1150,7 +1155,19 @@ impl WifiChannel {
     }
 
     /// Finishes every reception at `r` that ended by `upto` (ns-2 `recv_timer`).
+    ///
+    /// Inlined with its test: most calls find no reception ended, and paid the register
+    /// saves of the whole reception path (inlined below) to learn it.
+    #[inline]
     pub(super) fn settle(&mut self, r: usize, upto: u64, out: &mut IfaceOutput) {
+        if self.st[r].rx.is_some_and(|rx| rx.end <= upto) {
+            self.settle_ended(r, upto, out);
+        }
+    }
+
+    /// [`Self::settle`] of a station with a reception that ended.
+    #[inline(never)]
+    fn settle_ended(&mut self, r: usize, upto: u64, out: &mut IfaceOutput) {
         while let Some(rx) = self.st[r].rx {
             if rx.end > upto {
                 break;
@@ -1222,6 +1239,10 @@ impl WifiChannel {
     /// Records a MAC trace event about frame `fid` at station `port` (`mac_log.rs`), when
     /// the MAC trace is on. `ip_size`: trace a DATA frame at its IP size (passed up, or
     /// given up after the retry limit: ns-2 has taken the MAC header off by then).
+    ///
+    /// Inlined with its test: the MAC calls it several times per frame, and a run without
+    /// the trace paid a call with seven arguments each time to read one flag.
+    #[inline(always)]
     pub(super) fn log_frame(
         &mut self,
         t: u64,
@@ -1231,9 +1252,22 @@ impl WifiChannel {
         fid: usize,
         ip_size: bool,
     ) {
-        if !self.trace_mac {
-            return;
+        if self.trace_mac {
+            self.write_frame_log(t, port, event, reason, fid, ip_size);
         }
+    }
+
+    /// [`Self::log_frame`] with the trace on.
+    #[inline(never)]
+    fn write_frame_log(
+        &mut self,
+        t: u64,
+        port: usize,
+        event: char,
+        reason: &'static str,
+        fid: usize,
+        ip_size: bool,
+    ) {
         let f = self.frames[fid].as_ref().expect("frame on air");
         let kind = MacFrameKind::of(f.kind, f.arp, f.ra);
         let src = usize::from(f.src);

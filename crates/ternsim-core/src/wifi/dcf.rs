@@ -84,7 +84,22 @@ impl WifiChannel {
     /// resumption is written down at once as a backoff that starts counting its DIFS at the
     /// NAV's end: the same deadline, without a wake-up at NAV expiry; a frame arriving before
     /// then freezes it with no slot counted, exactly as it would have frozen the paused one.
+    ///
+    /// Most calls find no backoff at all, where the medium's state changes nothing but the
+    /// (already absent) deadline: that case is answered inline, and the rest is a call, so
+    /// that the common case does not save and restore the registers the rest needs.
+    #[inline]
     pub(super) fn check_backoff(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
+        if self.st[s].backoff == Backoff::Off {
+            self.disarm(s, BACKOFF);
+            return;
+        }
+        self.check_running_backoff(s, t, out);
+    }
+
+    /// [`Self::check_backoff`] of a station whose backoff is paused or counting.
+    #[inline(never)]
+    fn check_running_backoff(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         let (slot, difs) = (self.t.slot, self.t.difs);
         let st = &mut self.st[s];
         let busy = st.receiving(t) || st.tx_state != TxState::Idle;

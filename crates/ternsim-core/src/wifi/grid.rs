@@ -20,11 +20,19 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::mobility::Position;
+use crate::sim::time::floor_f64;
 
 /// Hashes the `i64` words of a cell key: each word is mixed in by a rotate, xor and
 /// multiply by an odd constant (the FxHash scheme of rustc), enough to spread grid cells.
+/// The channel's per-station maps keyed by a station or an address (small integers, looked
+/// up on every frame received) use it too ([`SmallKeyMap`]).
 #[derive(Default)]
-struct CellHasher(u64);
+pub(crate) struct CellHasher(u64);
+
+/// A map keyed by small integers (a station's index, an address), hashed by [`CellHasher`]
+/// instead of SipHash. Only for maps whose order nothing reads: the hash changes the
+/// iteration order.
+pub(crate) type SmallKeyMap<K, V> = HashMap<K, V, BuildHasherDefault<CellHasher>>;
 
 impl Hasher for CellHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -37,6 +45,14 @@ impl Hasher for CellHasher {
 
     fn write_i64(&mut self, i: i64) {
         self.write_u64(i as u64);
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
     }
 
     fn write_u64(&mut self, i: u64) {
@@ -67,9 +83,10 @@ impl Grid {
     }
 
     pub fn cell_of(&self, p: Position) -> (i64, i64) {
+        // `floor_f64`, not `f64::floor`: a call to libm's `floor` on every transmission.
         (
-            (p.x / self.cell).floor() as i64,
-            (p.y / self.cell).floor() as i64,
+            floor_f64(p.x / self.cell) as i64,
+            floor_f64(p.y / self.cell) as i64,
         )
     }
 

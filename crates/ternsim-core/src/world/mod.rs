@@ -360,14 +360,12 @@ struct World {
     /// Whether any device records trace rows (queue, RLC or SDU-delay traces): when not,
     /// draining a device skips the trace step.
     device_traces: bool,
-    /// Whether calls into wired directions take the lean path of `forwarding::drain_wired`:
-    /// nothing is captured (no pcap, ns-2 trace or MAC log hooks) and no device keeps trace
-    /// rows, so a wired call's output is only drops, one arrival or wake-ups.
+    /// Whether calls into wired directions take the lean path (`enter_device` and
+    /// `on_device_wake` in `forwarding`), which moves what a call did straight from its
+    /// returned outcome instead of an output buffer: nothing is captured (no pcap, ns-2
+    /// trace or MAC log hooks) and no device keeps trace rows, so a wired call's output is
+    /// only a drop, one arrival or wake-ups.
     fast_wired: bool,
-    /// The output buffer of the lean wired path. A wired call never calls back into the
-    /// world, and its output is taken out of this buffer before anything it triggers runs,
-    /// so one buffer serves every (nested) wired call.
-    wired_out: IfaceOutput,
     tcp_out: TcpOutput,
     sink_out: SinkOutput,
     /// The output buffer of FullTcp calls, reused.
@@ -789,7 +787,6 @@ impl World {
                 || sc.traces.rlc
                 || sc.traces.rlc_buffer
                 || sc.traces.sdu_delay),
-            wired_out: IfaceOutput::default(),
             control_tx: BTreeMap::new(),
             tcp_out,
             var_trace: Vec::new(),
