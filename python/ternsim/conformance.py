@@ -315,6 +315,25 @@ def _lossy_chain(routing: str, hops: int, rate: str, drop: bool) -> Case:
     )
 
 
+def _lossy_cbr_chain(routing: str, hops: int, loss: str) -> Case:
+    """lossy_chain_cbr.tcl: chain_cbr.tcl's 64 kb/s CBR flow, 100 s, with every node's
+    incoming error model losing each frame with probability LOSS before the MAC. The
+    LossMonitor's `nlost_` counts sequence gaps, so packets DSR delivers out of order (from
+    its send buffer, salvaged) count too: it tells whether route errors and rediscoveries
+    happen as often as in ns-2."""
+    percent = round(float(loss) * 100)
+    return Case(
+        name=f"chain{hops}-cbr-{routing}-inerr{percent}",
+        kind="stats",
+        script="lossy_chain_cbr.tcl",
+        twin=None,
+        ns_args=(routing.upper(), "{seed}", str(hops), "100", "64Kb", loss, "1"),
+        fast=False,
+        metrics="cbr",
+        seeds=RARE_EVENT_SEEDS,
+    )
+
+
 def _red(duration: int, fast: bool) -> Case:
     return Case(
         name="dumbbell-red",
@@ -371,6 +390,7 @@ CASES: list[Case] = [
     _lossy_chain("aodv", 3, "0.05", True),
     _lossy_chain("aodv", 3, "0.05", False),
     _lossy_chain("dsr", 4, "0.1", True),
+    _lossy_cbr_chain("dsr", 4, "0.1"),
     _udp("DropTail", 1, True),
     _udp("DropTail", 2, False),
     _udp("RED", 1, False),

@@ -29,6 +29,9 @@ $ns node-config -adhocRouting $rp -llType LL -macType Mac/802_11 -ifqType $ifq -
   -antType Antenna/OmniAntenna -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \
   -channelType Channel/WirelessChannel -topoInstance $topo -agentTrace OFF -routerTrace OFF \
   -macTrace OFF -movementTrace OFF
+# lossy_chain_cbr.tcl defines an error model for every node's PHY-MAC boundary before
+# sourcing this.
+if {[info procs incoming_error] != ""} { $ns node-config -IncomingErrProc incoming_error }
 for {set i 0} {$i < $nn} {incr i} {
   set n($i) [$ns node]
   $n($i) random-motion 0
