@@ -960,3 +960,45 @@ def test_incoming_loss_in_a_scenario_file_is_checked_and_counted():
     assert summary["flows"][0]["delivered_bytes"] > 0
     losses = [int(n) for n in re.findall(r'"incoming_losses": (\d+)', json.dumps(summary))]
     assert losses and sum(losses) > 0
+
+
+#: A DSR route error's first line (`s` at the node whose MAC gave up; not a request carrying
+#: a gratuitous error): the link it reports (`[1 n 0 from->to]`), the MAC header of the lost
+#: frame and the IP TTL.
+RERR_SENT = re.compile(
+    r"^s \S+ _(\d+)_ RTR  --- \d+ DSR \d+ \[(\S+) (\S+) (\S+) (\S+)\] ------- "
+    r"\[\S+ \S+ (\d+) \d+\] \d+ \[0 \d+\] \[0 \d+ \d+ \S+\] \[1 \d+ \d+ (\d+)->(\d+)\]$"
+)
+
+
+def test_a_dsr_route_error_starts_as_the_lost_frame_as_in_ns2(tmp_path, monkeypatch):
+    """A 4-hop DSR chain with a 10 % incoming error model (chain.tcl, NewReno, traced): ns-2's
+    `xmitFailed` turns the packet the MAC gave up on into the route error, so the error's
+    `s RTR` line shows that frame's MAC header (Duration 0x102 of a 2 Mb/s DATA frame, the
+    lost hop, this node, IP) and the TTL 255 it writes. ternsim's lines have that shape, and
+    so do ns-2's own for the same script when `ns` is installed."""
+    script = tmp_path / "lossy.tcl"
+    script.write_text(
+        "proc incoming_error {} {\n"
+        "  set em [new ErrorModel]\n  $em unit pkt\n  $em set rate_ 0.1\n"
+        "  $em ranvar [new RandomVariable/Uniform]\n"
+        "  $em drop-target [new Agent/Null]\n  return $em\n}\n"
+        "set argv {Newreno DSR 1 4 60 1}\nset argc 6\n"
+        f"source {CHAIN_TCL}\n"
+    )
+    runs = [("ternsim", None)] + ([("ns", NS)] if NS else [])
+    for who, ns in runs:
+        folder = tmp_path / who
+        if ns is None:
+            trace = _run_in(monkeypatch, folder, script, []).decode()
+        else:
+            folder.mkdir()
+            subprocess.run([ns, str(script)], cwd=folder, check=True, capture_output=True)
+            trace = (folder / "out.tr").read_text()
+        errors = [m for m in map(RERR_SENT.match, trace.splitlines()) if m]
+        if who == "ternsim":
+            assert errors, "no route error in 60 s"
+        for m in errors:
+            me, duration, ra, ta, kind, ttl, frm, to = m.groups()
+            assert (duration, kind, ttl) == ("102", "800", "255"), (who, m.group(0))
+            assert (ra, ta, frm) == (to, me, me), (who, m.group(0))

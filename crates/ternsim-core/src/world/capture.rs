@@ -189,6 +189,8 @@ pub(super) struct Capture {
     /// writes the header (`sendDATA`) as it takes a packet and hands routing a copy of it;
     /// ARP writes the receiver only once it knows it.
     pub(super) tx_failed: Option<(u64, TxFailureCause, u64)>,
+    /// The next hop of that packet (the hop the MAC gave up on).
+    pub(super) failed_hop: Option<Addr>,
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
@@ -249,6 +251,7 @@ impl Capture {
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             tx_failed: None,
+            failed_hop: None,
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }))
@@ -1402,7 +1405,44 @@ impl World {
             .addrs
             .contains(&p.routing_header().src);
         let event = if originated { 's' } else { 'f' };
-        self.wireless_line(event, now, i64::from(node.0), "RTR", "---", hop, p);
+        let failed = self.capture.as_deref().and_then(|c| c.tx_failed);
+        match failed {
+            Some((_, TxFailureCause::RetryLimit, duration_us))
+                if matches!(
+                    p.payload,
+                    Payload::Control(ControlMessage::DsrRouteError { .. })
+                ) =>
+            {
+                // ns-2's DSR makes its route error out of the packet the MAC gave up on
+                // (`xmitFailed`), whose MAC header the MAC had written for the lost hop: the
+                // error's first line shows it (its next lines, the header of the new hop).
+                let (ra, ta) = match self.capture.as_deref().and_then(|c| c.failed_hop) {
+                    Some(lost) => (
+                        self.ns2_mac(lost),
+                        self.ns2_mac_of(i64::from(node.0)).max(0),
+                    ),
+                    None => (0, 0),
+                };
+                let mac = MacFields {
+                    duration_us,
+                    ra,
+                    ta,
+                    ether_type: 0x800,
+                };
+                self.wireless_packet_line(
+                    event,
+                    now,
+                    i64::from(node.0),
+                    "RTR",
+                    "---",
+                    hop,
+                    p,
+                    mac,
+                    p.size,
+                );
+            }
+            _ => self.wireless_line(event, now, i64::from(node.0), "RTR", "---", hop, p),
+        }
         if matches!(self.devices[device], super::Device::Wifi(_)) {
             if let Some(cap) = self.capture.as_deref_mut() {
                 cap.ifq_hop.insert(p.uid, next_hop);
@@ -1602,6 +1642,7 @@ mod tests {
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             tx_failed: None,
+            failed_hop: None,
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }

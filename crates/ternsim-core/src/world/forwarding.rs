@@ -631,6 +631,7 @@ impl World {
                 // queue's record when it arrived there; the sender's copy that comes back
                 // still has this hop in its header, as ns-2's `pktTx_` copy does.
                 c.note_ifq_hop(failure.packet.uid, failure.next_hop);
+                c.failed_hop = Some(failure.next_hop);
             }
             let mut rout = RoutingOutput::default();
             let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
@@ -646,6 +647,7 @@ impl World {
             self.drain_routing(now, node, rout);
             if let Some(c) = self.capture.as_deref_mut() {
                 c.tx_failed = None;
+                c.failed_hop = None;
             }
         }
         for port in ports {
