@@ -184,13 +184,9 @@ pub(super) struct Capture {
     /// arrives or is dropped: ns-2's link layer writes the frame's MAC header before the
     /// interface queue, so an `IFQ` drop line shows it (`[0 next-hop me 800]`).
     ifq_hop: HashMap<u64, Addr>,
-    /// The packet (uid) an 802.11 interface is handing back to routing, why, and the
-    /// Duration of that MAC's DATA header, while routing handles the failure: ns-2's MAC
-    /// writes the header (`sendDATA`) as it takes a packet and hands routing a copy of it;
-    /// ARP writes the receiver only once it knows it.
-    pub(super) tx_failed: Option<(u64, TxFailureCause, u64)>,
-    /// The next hop of that packet (the hop the MAC gave up on).
-    pub(super) failed_hop: Option<Addr>,
+    /// The packet an 802.11 interface is handing back to routing, while routing handles
+    /// the failure (see [`TxFailed`]).
+    pub(super) tx_failed: Option<TxFailed>,
     /// The node that handed the packet to the device call being drained, if any: names the
     /// node of an 802.11 interface-queue drop in the wireless trace.
     pub(super) submitter: Option<NodeId>,
@@ -200,11 +196,27 @@ pub(super) struct Capture {
     dsr_flow_ids: HashMap<u64, u16>,
 }
 
+/// A packet an 802.11 interface hands back to routing: ns-2's MAC writes the DATA header
+/// (`sendDATA`) as it takes a packet and hands routing a copy of it, so the lines about it
+/// (and about a DSR route error made out of it) show that header; ARP writes the receiver
+/// only once it knows it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TxFailed {
+    pub uid: u64,
+    pub cause: TxFailureCause,
+    /// The Duration of the MAC's DATA header.
+    pub duration_us: u64,
+    /// The hop the MAC gave up on.
+    pub hop: Addr,
+}
+
 impl Capture {
-    /// Records `hop` as the next hop packet `uid` left an interface queue for (see
-    /// `ifq_hop`).
-    pub(super) fn note_ifq_hop(&mut self, uid: u64, hop: Addr) {
-        self.ifq_hop.insert(uid, hop);
+    /// Routing is about to handle `failed`. A packet the addressee had decoded (only its
+    /// ACKs were lost) left the queue's record of its hop when it arrived there; the copy
+    /// that comes back still has that hop in its header, as ns-2's `pktTx_` copy does.
+    pub(super) fn note_tx_failed(&mut self, failed: TxFailed) {
+        self.ifq_hop.insert(failed.uid, failed.hop);
+        self.tx_failed = Some(failed);
     }
 
     /// The capture a run asked for, or an error naming an unknown pcap target.
@@ -251,7 +263,6 @@ impl Capture {
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             tx_failed: None,
-            failed_hop: None,
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }))
@@ -1407,26 +1418,20 @@ impl World {
         let event = if originated { 's' } else { 'f' };
         let failed = self.capture.as_deref().and_then(|c| c.tx_failed);
         match failed {
-            Some((_, TxFailureCause::RetryLimit, duration_us))
-                if matches!(
-                    p.payload,
-                    Payload::Control(ControlMessage::DsrRouteError { .. })
-                ) =>
+            Some(f)
+                if f.cause == TxFailureCause::RetryLimit
+                    && matches!(
+                        p.payload,
+                        Payload::Control(ControlMessage::DsrRouteError { .. })
+                    ) =>
             {
                 // ns-2's DSR makes its route error out of the packet the MAC gave up on
                 // (`xmitFailed`), whose MAC header the MAC had written for the lost hop: the
                 // error's first line shows it (its next lines, the header of the new hop).
-                let (ra, ta) = match self.capture.as_deref().and_then(|c| c.failed_hop) {
-                    Some(lost) => (
-                        self.ns2_mac(lost),
-                        self.ns2_mac_of(i64::from(node.0)).max(0),
-                    ),
-                    None => (0, 0),
-                };
                 let mac = MacFields {
-                    duration_us,
-                    ra,
-                    ta,
+                    duration_us: f.duration_us,
+                    ra: self.ns2_mac(f.hop),
+                    ta: self.ns2_mac_of(i64::from(node.0)).max(0),
                     ether_type: 0x800,
                 };
                 self.wireless_packet_line(
@@ -1548,7 +1553,9 @@ impl World {
                 Some(c) => (c.tx_failed, c.last_mac.get(&p.uid).copied()),
                 None => (None, None),
             };
-            let cause = failed.filter(|f| f.0 == p.uid).map(|f| (f.1, f.2));
+            let cause = failed
+                .filter(|f| f.uid == p.uid)
+                .map(|f| (f.cause, f.duration_us));
             let duration_us = match cause {
                 Some((TxFailureCause::RetryLimit, d)) => d,
                 _ => prior.map_or(0, |m| m.duration_us),
@@ -1642,7 +1649,6 @@ mod tests {
             last_mac: HashMap::new(),
             ifq_hop: HashMap::new(),
             tx_failed: None,
-            failed_hop: None,
             submitter: None,
             dsr_flow_ids: HashMap::new(),
         }

@@ -626,12 +626,12 @@ impl World {
             if let (Some(c), super::Device::Wifi(w)) =
                 (self.capture.as_deref_mut(), &self.devices[device as usize])
             {
-                c.tx_failed = Some((failure.packet.uid, failure.cause, w.data_duration_us()));
-                // A packet the addressee had decoded (only its ACKs were lost) left the
-                // queue's record when it arrived there; the sender's copy that comes back
-                // still has this hop in its header, as ns-2's `pktTx_` copy does.
-                c.note_ifq_hop(failure.packet.uid, failure.next_hop);
-                c.failed_hop = Some(failure.next_hop);
+                c.note_tx_failed(super::capture::TxFailed {
+                    uid: failure.packet.uid,
+                    cause: failure.cause,
+                    duration_us: w.data_duration_us(),
+                    hop: failure.next_hop,
+                });
             }
             let mut rout = RoutingOutput::default();
             let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
@@ -647,7 +647,6 @@ impl World {
             self.drain_routing(now, node, rout);
             if let Some(c) = self.capture.as_deref_mut() {
                 c.tx_failed = None;
-                c.failed_hop = None;
             }
         }
         for port in ports {
