@@ -136,14 +136,12 @@ impl SendBuffer {
         slot.take().map(|(_, p)| p)
     }
 
+    /// The destinations waiting, in the slot order of their first packet.
     pub fn targets(&self) -> Vec<Addr> {
-        let mut t: Vec<Addr> = Vec::new();
-        for p in self.waiting() {
-            if !t.contains(&p.ip.dst) {
-                t.push(p.ip.dst);
-            }
-        }
-        t
+        self.targets_and_oldest(|_| true)
+            .into_iter()
+            .map(|(a, _)| a)
+            .collect()
     }
 }
 
