@@ -1002,3 +1002,51 @@ def test_a_dsr_route_error_starts_as_the_lost_frame_as_in_ns2(tmp_path, monkeypa
             me, duration, ra, ta, kind, ttl, frm, to = m.groups()
             assert (duration, kind, ttl) == ("102", "800", "255"), (who, m.group(0))
             assert (ra, ta, frm) == (to, me, me), (who, m.group(0))
+
+
+BASESTATION_TCL = ROOT / "scenarios" / "conformance" / "basestation.tcl"
+GIVEN_UP = re.compile(r"^D (\S+) _(\d+)_ MAC  RET (\d+) (?!RTS)")
+CALLBACK_DROP = re.compile(r"^D (\S+) _(\d+)_ RTR  CBK (\d+) ")
+
+
+def test_routing_hears_of_a_failed_packet_before_the_mac_discards_it(tmp_path, monkeypatch):
+    """ns-2's `RetransmitRTS`/`RetransmitDATA` call routing's `xmit_failure_` with a copy of
+    the packet and only then `discard` it: in the trace, DSDV's `D RTR CBK` line of a packet
+    comes before the MAC's `D RET` line of the same packet, at the same instant (the RTS's
+    own `D RET` before both). basestation.tcl traced, 3 DSDV hops: the last node's TCP ACKs
+    fail at the retry limit now and then. Checked in ns-2's own trace too when `ns` is
+    installed."""
+    traced = (
+        BASESTATION_TCL.read_text()
+        .replace("open /dev/null w", "open out.tr w")
+        .replace(
+            "-agentTrace OFF -routerTrace OFF -macTrace OFF",
+            "-agentTrace ON -routerTrace ON -macTrace ON",
+        )
+    )
+    script = tmp_path / "bs.tcl"
+    script.write_text(traced)
+    args = ["Newreno", "1", "3", "100", "60"]
+    runs = [("ternsim", None)] + ([("ns", NS)] if NS else [])
+    for who, ns in runs:
+        folder = tmp_path / who
+        if ns is None:
+            trace = _run_in(monkeypatch, folder, script, args).decode()
+        else:
+            folder.mkdir()
+            subprocess.run([ns, str(script), *args], cwd=folder, check=True, capture_output=True)
+            trace = (folder / "out.tr").read_text()
+        lines = trace.splitlines()
+        callback_at = {}
+        pairs = 0
+        for i, line in enumerate(lines):
+            if m := CALLBACK_DROP.match(line):
+                callback_at[m.group(3)] = (i, m.group(1), m.group(2))
+            elif (m := GIVEN_UP.match(line)) and m.group(3) in callback_at:
+                j, t, node = callback_at[m.group(3)]
+                assert (t, node) == m.group(1, 2) and j < i, (who, line)
+                pairs += 1
+        assert pairs > 0, f"{who}: no packet given up at the retry limit in 40 s"
+        # Every failed TCP packet went to routing first: none is discarded without its CBK.
+        given_up = [m.group(3) for m in map(GIVEN_UP.match, lines) if m]
+        assert all(uid in callback_at for uid in given_up), who

@@ -219,6 +219,9 @@ pub(super) struct Station {
     /// queue (AODV's `ifqueue->filter`) never reaches the MAC. See
     /// [`WifiChannel::resume_after_tx_failure`].
     pub awaiting_routing: Option<TxState>,
+    /// The `D RET` line of the DATA that went to routing, written once routing has handled
+    /// the failure (ns-2 discards the packet after the callback returns).
+    pub given_up_line: Option<MacLogEntry>,
     pub seqno: u16,
     /// Last sequence number seen from each source station (duplicate filter).
     pub last_seq: SmallKeyMap<u16, u16>,
@@ -419,6 +422,7 @@ impl WifiChannel {
                     pkt_ctrl: None,
                     holding: false,
                     awaiting_routing: None,
+                    given_up_line: None,
                     seqno: 1,
                     last_seq: SmallKeyMap::default(),
                     ll_up: VecDeque::new(),
@@ -648,6 +652,9 @@ impl WifiChannel {
     pub fn resume_after_tx_failure(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {
         let s = usize::from(port);
         let t = now.as_nanos();
+        if let Some(line) = self.st[s].given_up_line.take() {
+            self.mac_log.push(line);
+        }
         let Some(failed_in) = self.st[s].awaiting_routing.take() else {
             return;
         };

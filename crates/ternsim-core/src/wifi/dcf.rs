@@ -399,7 +399,9 @@ impl WifiChannel {
         if self.st[s].ssrc >= self.cfg.short_retry_limit {
             self.st[s].pkt_rts = false;
             // ns-2 `RetransmitRTS` drops the RTS, then the DATA (`fail`).
-            self.log_given_up(s, t, true);
+            if let Some(line) = self.given_up_line(s, t, true) {
+                self.mac_log.push(line);
+            }
             self.fail(s, t, out);
             self.st[s].ssrc = 0;
             self.st[s].cw = self.cfg.cw_min;
@@ -449,10 +451,12 @@ impl WifiChannel {
     /// transmit failure; with `hand_back_queued_on_failure`, so does every queued packet for
     /// the same next hop.
     fn fail(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
-        self.log_given_up(s, t, false);
+        let given_up = self.given_up_line(s, t, false);
         let d = self.st[s].pkt_tx.take().expect("DATA outstanding");
         if d.arp.is_some() {
-            return; // an ARP reply: nothing to hand back (ns-2 drops it)
+            // An ARP reply: nothing to hand back (ns-2 drops it).
+            self.mac_log.extend(given_up);
+            return;
         }
         self.st[s].stats.drops_retry_limit += 1;
         if d.packet.is_none() {
@@ -474,6 +478,13 @@ impl WifiChannel {
             });
             // ns-2 calls routing back here, before `tx_resume` pulls the queue.
             self.st[s].awaiting_routing = Some(self.st[s].tx_state);
+            // ... and before it discards the DATA (`RetransmitRTS`/`RetransmitDATA`: the
+            // callback, then `discard`), so the `D RET` line follows whatever routing
+            // traces of the failure (DSDV's and AODV's `CBK` drop, DSR's route error):
+            // `resume_after_tx_failure` logs it.
+            self.st[s].given_up_line = given_up;
+        } else {
+            self.mac_log.extend(given_up);
         }
         if self.cfg.hand_back_queued_on_failure {
             self.ll_down_into_queue(s, t, out);
@@ -491,12 +502,12 @@ impl WifiChannel {
     }
 
     /// The MAC trace's `D RET` line of the outstanding RTS (`rts`) or DATA frame at station
-    /// `s`, when the retry limit gives it up. The frame is no longer on the air, so the line
-    /// is built from the outstanding DATA; ns-2 traces the DATA after taking its MAC header
-    /// off (the IP size) and the RTS whole.
-    fn log_given_up(&mut self, s: usize, t: u64, rts: bool) {
+    /// `s`, when the retry limit gives it up (`None` with the MAC trace off). The frame is no
+    /// longer on the air, so the line is built from the outstanding DATA; ns-2 traces the
+    /// DATA after taking its MAC header off (the IP size) and the RTS whole.
+    fn given_up_line(&self, s: usize, t: u64, rts: bool) -> Option<MacLogEntry> {
         if !self.trace_mac {
-            return;
+            return None;
         }
         let d = self.st[s].pkt_tx.as_ref().expect("DATA outstanding");
         let kind = if rts {
@@ -530,7 +541,7 @@ impl WifiChannel {
                 d.packet.clone().or_else(|| d.delivered_copy.clone())
             },
         };
-        self.mac_log.push(entry);
+        Some(entry)
     }
 
     // ------------------------------------------------------------------------------------
