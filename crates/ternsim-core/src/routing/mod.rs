@@ -37,6 +37,7 @@ pub mod static_routes;
 
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
+use crate::net::iface::TxFailureCause;
 use crate::net::packet::{DropReason, Packet, SourceRoute};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
@@ -259,19 +260,23 @@ impl RoutingProtocol {
         }
     }
 
-    /// The link layer of `iface` could not deliver `packet` to `next_hop`.
+    /// The link layer of `iface` could not deliver `packet` to `next_hop`, for `cause`.
+    #[allow(clippy::too_many_arguments)]
     pub fn on_tx_failure(
         &mut self,
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
         next_hop: Addr,
+        cause: TxFailureCause,
         packet: Packet,
         out: &mut RoutingOutput,
     ) {
         match self {
             RoutingProtocol::Static(s) => s.on_tx_failure(packet, out),
-            RoutingProtocol::Dsr(d) => d.on_tx_failure(now, ctx, iface, next_hop, packet, out),
+            RoutingProtocol::Dsr(d) => {
+                d.on_tx_failure(now, ctx, iface, next_hop, cause, packet, out)
+            }
             RoutingProtocol::Aodv(a) => a.on_tx_failure(now, ctx, iface, next_hop, packet, out),
             RoutingProtocol::Dsdv(d) => d.on_tx_failure(now, ctx, iface, next_hop, packet, out),
         }
@@ -495,6 +500,7 @@ mod tests {
             &ctx(&own),
             IfaceId(1),
             Addr::nth(4),
+            TxFailureCause::RetryLimit,
             udp_packet(9, 4, 100),
             &mut out,
         );

@@ -568,6 +568,54 @@ impl World {
     /// The ns-2 MAC address of an address's node: its 802.11 interface's index among the
     /// stations (ns-2 numbers its Mac objects in creation order, `MacIndex`, so a wired node
     /// of a wired-cum-wireless script takes none); -1 for broadcast.
+    /// The MAC header ns-2 shows on packet `uid` at node `n` once it went down to the link
+    /// layer for next hop `hop` and came back out of the interface queue or the MAC:
+    /// `LL::sendDown` writes the source and the type over the header the packet arrived
+    /// with, ARP the receiver once resolved. The Duration is the last one a MAC wrote: this
+    /// node's DATA header for the packet its MAC gave up on, else the previous hop's (0 for
+    /// a packet originated here). A packet ARP did not resolve a next hop for (replaced
+    /// while held, `arp_replaced`, or failed with its requests unanswered) keeps the
+    /// receiver of the frame that brought it (0 if none).
+    fn link_layer_header(&self, n: i64, uid: u64, hop: Addr, arp_replaced: bool) -> MacFields {
+        let (failed, prior) = match self.capture.as_deref() {
+            Some(c) => (c.tx_failed, c.last_mac.get(&uid).copied()),
+            None => (None, None),
+        };
+        let cause = failed
+            .filter(|f| f.uid == uid)
+            .map(|f| (f.cause, f.duration_us));
+        let duration_us = match cause {
+            Some((TxFailureCause::RetryLimit, d)) => d,
+            _ => prior.map_or(0, |m| m.duration_us),
+        };
+        let unresolved = arp_replaced || matches!(cause, Some((TxFailureCause::ArpUnresolved, _)));
+        let ra = if unresolved {
+            prior.map_or(0, |m| m.ra)
+        } else {
+            self.ns2_mac(hop)
+        };
+        MacFields {
+            duration_us,
+            ra,
+            ta: self.ns2_mac_of(n).max(0),
+            ether_type: 0x800,
+        }
+    }
+
+    /// Routing of `node` is about to handle packet `uid`, which its interface handed back
+    /// (see [`TxFailed`]): the lines routing writes of it from now on (a DSR salvage's
+    /// `f RTR`, an AODV or DSDV `D RTR CBK`) show the header the link layer wrote on it,
+    /// which it keeps until a MAC sends it again (ns-2 hands routing the packet itself).
+    pub(super) fn note_handed_back(&mut self, node: NodeId, uid: u64, hop: Addr) {
+        if self.capture.is_none() {
+            return;
+        }
+        let mac = self.link_layer_header(i64::from(node.0), uid, hop, false);
+        if let Some(c) = self.capture.as_deref_mut() {
+            c.last_mac.insert(uid, mac);
+        }
+    }
+
     fn ns2_mac(&self, a: Addr) -> i64 {
         match self.addr_owner.get(a.index()).copied().flatten() {
             Some(n) if !a.is_broadcast() => self.ns2_mac_of(i64::from(n.0)),
@@ -1541,38 +1589,8 @@ impl World {
             .as_deref_mut()
             .and_then(|c| c.ifq_hop.remove(&p.uid));
         if let Some(hop) = hop.filter(|_| layer == "IFQ" || why == DropReason::LinkFailure) {
-            // Out of the interface queue (or handed back by the interface): the link
-            // layer's MAC header and the next hop (`LL::sendDown` writes the source and the
-            // type over the header the packet arrived with, ARP the receiver once resolved).
-            // The Duration is the last one a MAC wrote: this node's DATA header for the
-            // packet its MAC gave up on, else the previous hop's (0 for a packet originated
-            // here). A packet ARP did not resolve a next hop for (replaced while held, or
-            // failed with its requests unanswered) keeps the receiver of the frame that
-            // brought it (0 if none).
-            let (failed, prior) = match self.capture.as_deref() {
-                Some(c) => (c.tx_failed, c.last_mac.get(&p.uid).copied()),
-                None => (None, None),
-            };
-            let cause = failed
-                .filter(|f| f.uid == p.uid)
-                .map(|f| (f.cause, f.duration_us));
-            let duration_us = match cause {
-                Some((TxFailureCause::RetryLimit, d)) => d,
-                _ => prior.map_or(0, |m| m.duration_us),
-            };
-            let unresolved = why == DropReason::ArpReplaced
-                || matches!(cause, Some((TxFailureCause::ArpUnresolved, _)));
-            let ra = if unresolved {
-                prior.map_or(0, |m| m.ra)
-            } else {
-                self.ns2_mac(hop)
-            };
-            let mac = MacFields {
-                duration_us,
-                ra,
-                ta: self.ns2_mac_of(n).max(0),
-                ether_type: 0x800,
-            };
+            // Out of the interface queue (or handed back by the interface).
+            let mac = self.link_layer_header(n, p.uid, hop, why == DropReason::ArpReplaced);
             let next_hop = self.ns2_node(hop);
             self.wireless_packet_line('D', now, n, layer, reason, next_hop, p, mac, p.size);
             return;

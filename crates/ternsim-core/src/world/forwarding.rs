@@ -632,6 +632,7 @@ impl World {
                     duration_us: w.data_duration_us(),
                     hop: failure.next_hop,
                 });
+                self.note_handed_back(node, failure.packet.uid, failure.next_hop);
             }
             let mut rout = RoutingOutput::default();
             let (routing, ctx) = self.nodes[node.ix()].routing_ctx(node);
@@ -640,6 +641,7 @@ impl World {
                 &ctx,
                 iface,
                 failure.next_hop,
+                failure.cause,
                 failure.packet,
                 &mut rout,
             );

@@ -372,7 +372,19 @@ impl DsrAgent {
     /// Buffers a data packet of another node that could not be salvaged from the cache
     /// (ns-2 `NEW_SALVAGE_LOGIC`): it keeps its source route, whose salvage count goes on
     /// with it, and no request goes until the next send buffer check.
-    pub(super) fn buffer_salvaged(&mut self, now: SimTime, packet: Packet) {
+    /// `old_route_octets`: the octets of the source route the packet carried when it came
+    /// back (see `DsrConfig::buffered_salvage_keeps_old_route_octets`).
+    pub(super) fn buffer_salvaged(
+        &mut self,
+        now: SimTime,
+        mut packet: Packet,
+        old_route_octets: u32,
+    ) {
+        if self.cfg.buffered_salvage_keeps_old_route_octets {
+            // They become part of the packet: they stay on it up to the agent at the
+            // destination, where only the new route is taken off.
+            packet.size += old_route_octets;
+        }
         if let Some(old) = self.send_buffer.push(now, packet) {
             self.stats.send_buffer_overflows += 1;
             self.later(now, Delayed::Drop(old, DropReason::SendBufferOverflow));

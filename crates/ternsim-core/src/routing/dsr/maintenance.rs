@@ -23,18 +23,23 @@ use super::log::DsrLogEntry;
 use super::route_cache::Lookup;
 use crate::net::addr::{Addr, IfaceId};
 use crate::net::control::ControlMessage;
+use crate::net::iface::TxFailureCause;
 use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
 use crate::routing::{ControlSend, RouteCtx, RoutingOutput};
 use crate::sim::SimTime;
 
 impl DsrAgent {
-    /// The link layer of `iface` could not deliver `packet` to `next_hop`.
+    /// The link layer of `iface` could not deliver `packet` to `next_hop`: the packet the
+    /// MAC or ARP gave up on (ns-2 `xmitFailed`), or, `cause` `Queued`, one that waited in
+    /// the interface queue for that hop (ns-2 takes those out and salvages them).
+    #[allow(clippy::too_many_arguments)]
     pub fn on_tx_failure(
         &mut self,
         now: SimTime,
         ctx: &RouteCtx,
         iface: IfaceId,
         next_hop: Addr,
+        cause: TxFailureCause,
         packet: Packet,
         out: &mut RoutingOutput,
     ) {
@@ -93,12 +98,22 @@ impl DsrAgent {
                 passes_on: None,
             });
         }
-        self.salvage(now, ctx, iface, packet, next_hop, out);
+        // The source route the packet carries as ns-2 salvages it, flow state stripped: the
+        // packet the MAC gave up on always has one (ns-2 `xmitFlowFailed` fills in its
+        // flow's route), a queued packet on an established flow none (4 fixed octets plus
+        // 4 per address after the first, ns-2 `hdr_sr::size`).
+        let old_route_octets = if cause != TxFailureCause::Queued || sr.carries_path() {
+            4 + 4 * (sr.path.len().max(1) as u32 - 1)
+        } else {
+            0
+        };
+        self.salvage(now, ctx, iface, packet, next_hop, old_route_octets, out);
         self.flush(now, out);
     }
 
     /// RFC 4728 §8.4.1 salvaging of a packet whose link to `broken_to` broke (ns-2
     /// `undeliverablePkt`): data and control packets alike.
+    #[allow(clippy::too_many_arguments)]
     fn salvage(
         &mut self,
         now: SimTime,
@@ -106,6 +121,7 @@ impl DsrAgent {
         iface: IfaceId,
         mut packet: Packet,
         broken_to: Addr,
+        old_route_octets: u32,
         out: &mut RoutingOutput,
     ) {
         let dst = packet.ip.dst;
@@ -174,7 +190,7 @@ impl DsrAgent {
                     buffered: true,
                 };
                 self.log.push(now, entry);
-                self.buffer_salvaged(now, packet);
+                self.buffer_salvaged(now, packet, old_route_octets);
             }
             None => {
                 let entry = DsrLogEntry::SalvageNoRoute {

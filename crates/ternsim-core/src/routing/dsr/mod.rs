@@ -115,6 +115,14 @@ pub struct DsrConfig {
     /// adds `IP_HDR_LEN` (20) to them although the agent's size already counts its IP
     /// header, so they cross the air 20 octets longer than under AODV or DSDV.
     pub data_ip_overhead: u8,
+    /// A packet of another node that could not be salvaged from the cache and waited in the
+    /// send buffer keeps the octets of the source route it arrived with when it leaves on a
+    /// new one, up to the agent at its destination (a 4-hop route: 20 octets). ns-2.35's
+    /// `undeliverablePkt` takes the old route's size off the packet before a salvage from
+    /// the cache but not before `stickPacketInSendBuffer`, and `sendOutPacketWithRoute`
+    /// adds the new route's size when the buffer check sends it. On, as in ns-2.35; off,
+    /// the packet counts only its new route.
+    pub buffered_salvage_keeps_old_route_octets: bool,
     /// Promiscuous tap: learn routes from overheard source routes and errors, and send
     /// gratuitous replies (ns-2 `dsragent_use_tap` on).
     pub tap: bool,
@@ -147,6 +155,7 @@ impl Default for DsrConfig {
             max_error_hold: SimTime::from_millis(1_000),
             flow_state: Some(FlowStateConfig::default()),
             data_ip_overhead: 20,
+            buffered_salvage_keeps_old_route_octets: true,
             tap: true,
             reply_from_cache: true,
         }

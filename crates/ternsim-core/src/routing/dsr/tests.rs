@@ -7,6 +7,7 @@
 use super::*;
 use crate::net::addr::{Addr, IfaceId, NodeId};
 use crate::net::control::ControlMessage;
+use crate::net::iface::TxFailureCause;
 use crate::net::packet::tests::udp_packet;
 use crate::net::packet::PacketFields;
 use crate::net::packet::{DropReason, Header, IpHeader, Packet, Payload, Ports, SourceRoute};
@@ -197,7 +198,15 @@ impl Net {
                 addrs: &addrs,
                 ifaces: &ifaces,
             };
-            self.agents[i].on_tx_failure(now, &ctx, ifaces[0], next_hop, p, &mut out);
+            self.agents[i].on_tx_failure(
+                now,
+                &ctx,
+                ifaces[0],
+                next_hop,
+                TxFailureCause::RetryLimit,
+                p,
+                &mut out,
+            );
             self.drain(i, out);
             return;
         }
@@ -457,7 +466,15 @@ fn route_error_and_salvage_when_a_link_breaks() {
             addrs: &addrs,
             ifaces: &ifaces,
         };
-        net.agents[1].on_tx_failure(ms(5), &ctx, ifaces[0], a(2), p, &mut out);
+        net.agents[1].on_tx_failure(
+            ms(5),
+            &ctx,
+            ifaces[0],
+            a(2),
+            TxFailureCause::RetryLimit,
+            p,
+            &mut out,
+        );
     }
     assert_eq!(out.control.len(), 1);
     let sent: Vec<(u64, Vec<Addr>, u8)> = out
@@ -512,6 +529,7 @@ fn salvage_drops_and_the_source_rebuffers() {
         &ctx,
         ifaces[0],
         a(2),
+        TxFailureCause::RetryLimit,
         failed(1, &[0, 1, 2, 3], 2, 0),
         &mut out,
     );
@@ -527,6 +545,7 @@ fn salvage_drops_and_the_source_rebuffers() {
         &ctx,
         ifaces[0],
         a(2),
+        TxFailureCause::RetryLimit,
         failed(2, &[0, 1, 2, 3], 2, 15),
         &mut out,
     );
@@ -543,6 +562,7 @@ fn salvage_drops_and_the_source_rebuffers() {
         &ctx,
         ifaces[0],
         a(4),
+        TxFailureCause::RetryLimit,
         failed(3, &[1, 4, 3], 1, 0),
         &mut out,
     );
@@ -818,7 +838,15 @@ fn an_unsalvageable_packet_waits_for_one_ring_zero_discovery_then_is_dropped() {
         ..SourceRoute::default()
     });
     let mut out = RoutingOutput::default();
-    d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), p, &mut out);
+    d.on_tx_failure(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::RetryLimit,
+        p,
+        &mut out,
+    );
     assert!(out.drops.is_empty() && out.send.is_empty());
     assert_eq!(out.control.len(), 1, "the route error only");
     assert!(matches!(
@@ -885,7 +913,15 @@ fn a_buffered_salvaged_packet_leaves_with_its_salvage_count() {
         ..SourceRoute::default()
     });
     let mut out = RoutingOutput::default();
-    d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), p, &mut out);
+    d.on_tx_failure(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::RetryLimit,
+        p,
+        &mut out,
+    );
     assert_eq!(d.buffered(), 1);
     d.cache.add_primary(paths(&[&[1, 4, 3]]).remove(0));
     let mut out = RoutingOutput::default();
@@ -899,6 +935,61 @@ fn a_buffered_salvaged_packet_leaves_with_its_salvage_count() {
         (9, a(4), "1,4,3".to_string(), 1, 2)
     );
     assert_eq!(d.buffered(), 0);
+}
+
+/// ns-2.35 takes a salvaged packet's old source route off its size only when it salvages
+/// from the cache: one that waits in the send buffer keeps it and gains the new route's
+/// octets on top when it leaves (`undeliverablePkt`, then `sendOutPacketWithRoute`).
+/// Node 1 forwards a 1000-octet packet on route 0,1,2,3 (source route 4 + 4·3 = 16
+/// octets); the link to 2 breaks, the cache has nothing, and the packet leaves on 1,4,3
+/// (4 + 4·2 = 12 octets). Worked by hand from ns-2's size rules:
+/// - the packet the MAC gave up on, with its route: 1000 + 16 + 12 = 1028;
+/// - the same on an established flow (no route on the air, 1000 octets): ns-2's
+///   `xmitFlowFailed` writes the flow's route into it first, so again 1028;
+/// - a packet of that flow queued for the broken hop: nothing to keep, 1000 + 12 = 1012;
+/// - with the rule off, every packet counts its new route only: 1012.
+#[test]
+fn a_salvaged_packet_that_waited_keeps_its_old_route_octets_as_ns2_does() {
+    use crate::net::packet::FlowHeader;
+    let cases = [
+        (FlowHeader::None, TxFailureCause::RetryLimit, true, 1028),
+        (
+            FlowHeader::Established,
+            TxFailureCause::RetryLimit,
+            true,
+            1028,
+        ),
+        (FlowHeader::Established, TxFailureCause::Queued, true, 1012),
+        (FlowHeader::None, TxFailureCause::RetryLimit, false, 1012),
+    ];
+    for (flow, cause, keeps, released_size) in cases {
+        let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+        let ctx = ctx_of(&addrs, &ifaces);
+        let config = DsrConfig {
+            buffered_salvage_keeps_old_route_octets: keeps,
+            ..cfg()
+        };
+        let mut d = DsrAgent::new(config, RandomStream::named(1, "x"));
+        let mut p = udp_packet(9, 3, 1000);
+        p.ip.src = a(0);
+        p.set_source_route(SourceRoute {
+            path: vec![a(0), a(1), a(2), a(3)],
+            next: 2,
+            flow,
+            ..SourceRoute::default()
+        });
+        let on_air = if flow == FlowHeader::None { 1016 } else { 1000 };
+        assert_eq!(p.size, on_air);
+        let mut out = RoutingOutput::default();
+        d.on_tx_failure(ms(1), &ctx, ifaces[0], a(2), cause, p, &mut out);
+        assert_eq!(d.buffered(), 1);
+        d.cache.add_primary(paths(&[&[1, 4, 3]]).remove(0));
+        let mut out = RoutingOutput::default();
+        d.on_timer(ms(30), &mut out);
+        let (sent, _, _) = &out.send[0];
+        assert_eq!(list(&sent.source_route().unwrap().path), "1,4,3");
+        assert_eq!(sent.size, released_size, "{flow:?} {cause:?} keeps {keeps}");
+    }
 }
 
 /// A route error packet for node 0: the link `from` → `to` broke; source route 1,0.
@@ -1175,6 +1266,7 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
         &ctx,
         ifaces[0],
         a(2),
+        TxFailureCause::RetryLimit,
         reply(1, 5, &[0, 1, 4, 5], &[5, 4, 1, 2, 0], 3),
         &mut out,
     );
@@ -1209,6 +1301,7 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
         &ctx,
         ifaces[0],
         a(2),
+        TxFailureCause::RetryLimit,
         reply(2, 5, &[0, 2, 1, 5], &[5, 1, 2, 0], 2),
         &mut out,
     );
@@ -1228,6 +1321,7 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
         &ctx,
         ifaces[0],
         a(0),
+        TxFailureCause::RetryLimit,
         reply(3, 5, &[0, 1, 5], &[5, 1, 0], 2),
         &mut out,
     );
@@ -1246,6 +1340,7 @@ fn failed_route_replies_are_salvaged_buffered_or_dropped_as_ns2_does() {
         &ctx,
         ifaces[0],
         a(0),
+        TxFailureCause::RetryLimit,
         reply(4, 1, &[0, 1], &[1, 0], 1),
         &mut out,
     );
@@ -1429,10 +1524,34 @@ fn the_log_records_ns2s_dsr_lines_in_order() {
     };
     let mut out = RoutingOutput::default();
     d.cache = route_cache::RouteCache::new(30, 64);
-    d.on_tx_failure(ms(2), &ctx, ifaces[0], a(2), failed(7), &mut out);
-    d.on_tx_failure(ms(2), &ctx, ifaces[0], a(2), failed(8), &mut out);
+    d.on_tx_failure(
+        ms(2),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::RetryLimit,
+        failed(7),
+        &mut out,
+    );
+    d.on_tx_failure(
+        ms(2),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::RetryLimit,
+        failed(8),
+        &mut out,
+    );
     d.cache.add_primary(paths(&[&[1, 4, 3]]).remove(0));
-    d.on_tx_failure(ms(3), &ctx, ifaces[0], a(2), failed(9), &mut out);
+    d.on_tx_failure(
+        ms(3),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::RetryLimit,
+        failed(9),
+        &mut out,
+    );
     let lines: Vec<String> = d
         .log_mut()
         .take()
