@@ -1050,3 +1050,64 @@ def test_routing_hears_of_a_failed_packet_before_the_mac_discards_it(tmp_path, m
         # Every failed TCP packet went to routing first: none is discarded without its CBK.
         given_up = [m.group(3) for m in map(GIVEN_UP.match, lines) if m]
         assert all(uid in callback_at for uid in given_up), who
+
+
+def _failure_sequences(trace: str) -> list[list[str]]:
+    """For each DSR `SSendFailure` line: the kinds of the lines that follow it at the same
+    node and instant (5-decimal S lines matched by rounding), up to the next other line."""
+    lines = trace.splitlines()
+    sequences = []
+    for i, line in enumerate(lines):
+        if not line.startswith("SSendFailure "):
+            continue
+        _, t, node = line.split()[:3]
+        kinds = []
+        for later in lines[i + 1 :]:
+            f = later.split()
+            if len(f) < 3 or f[2] != node or abs(float(f[1]) - float(t)) > 5e-6:
+                break
+            if f[0] == "Ssalv":
+                kinds.append("Ssalv")
+            elif f[0] == "D" and f[3] == "MAC" and f[4] == "RET":
+                kinds.append("D RET")
+            elif f[0] == "s" and f[3] == "RTR" and f[6] == "DSR":
+                kinds.append("s RTR DSR")
+            else:
+                kinds.append(" ".join(f[:1] + f[3:5]))
+        sequences.append(kinds)
+    return sequences
+
+
+def test_a_dsr_failure_is_traced_in_ns2s_order(tmp_path, monkeypatch):
+    """ns-2's MAC calls DSR's `xmitFailed` before it discards the packet; DSR salvages the
+    failed packet and those queued for the same hop at once (`Ssalv` lines), and sends its
+    route error through a zero-delay event (`Scheduler::schedule(ll, p, 0)`), so the error's
+    `s RTR` line follows the MAC's `D RET`: SSendFailure, Ssalv..., D RET, s RTR. The same
+    4-hop lossy DSR chain as above, seed 1, 60 s, in ternsim and, when installed, ns-2."""
+    script = tmp_path / "lossy.tcl"
+    script.write_text(
+        "proc incoming_error {} {\n"
+        "  set em [new ErrorModel]\n  $em unit pkt\n  $em set rate_ 0.1\n"
+        "  $em ranvar [new RandomVariable/Uniform]\n"
+        "  $em drop-target [new Agent/Null]\n  return $em\n}\n"
+        "set argv {Newreno DSR 1 4 60 1}\nset argc 6\n"
+        f"source {CHAIN_TCL}\n"
+    )
+    runs = [("ternsim", None)] + ([("ns", NS)] if NS else [])
+    for who, ns in runs:
+        folder = tmp_path / who
+        if ns is None:
+            trace = _run_in(monkeypatch, folder, script, []).decode()
+        else:
+            folder.mkdir()
+            subprocess.run([ns, str(script)], cwd=folder, check=True, capture_output=True)
+            trace = (folder / "out.tr").read_text()
+        sequences = _failure_sequences(trace)
+        assert sequences, who
+        with_error = 0
+        for kinds in sequences:
+            ret = kinds.index("D RET")
+            assert set(kinds[:ret]) <= {"Ssalv"}, (who, kinds)
+            assert kinds[ret + 1 :] in ([], ["s RTR DSR"]), (who, kinds)
+            with_error += kinds[ret + 1 :] == ["s RTR DSR"]
+        assert with_error > 0, who

@@ -1679,9 +1679,9 @@ class Translation:
         time it sorts by; None if ns-2 writes none: ns-2's DSR logs into the trace-all file
         whatever the node's -agentTrace/-routerTrace, so the line is kept for every traced
         node (``Sconfig`` for node 1's). A line printed with 5 decimals sorts by the exact
-        time of its neighbour in the core's text that rounds to it (the ``SSendFailure``
-        before a ``Ssalv``, the drop after a ``Ssb``), so that it stays between the lines it
-        was written between."""
+        time of its nearest packet line in the core's text that rounds to it (the MAC's drop
+        before the ``SSendFailure`` and ``Ssalv`` lines of a failure, the drop after a
+        ``Ssb``), so that it stays between the lines it was written between."""
         line = lines[k]
         m = _DSR_LOG.match(line)
         if m is None:
@@ -1693,16 +1693,21 @@ class Translation:
             return None
         time = float(m.group("time"))
         if len(m.group("decimals")) < 9:
-            for j in (k - 1, k + 1):
-                if 0 <= j < len(lines) and not _DSR_LOG.match(lines[j]):
-                    fields = lines[j].split(maxsplit=2)
-                    try:
-                        exact = float(fields[1])
-                    except (IndexError, ValueError):
-                        continue
-                    if abs(exact - time) <= 5e-6:
-                        time = exact
-                        break
+            for step in (-1, 1):
+                # The nearest line that is not itself a DSR log line, on this side.
+                j = k + step
+                while 0 <= j < len(lines) and _DSR_LOG.match(lines[j]):
+                    j += step
+                if not 0 <= j < len(lines):
+                    continue
+                fields = lines[j].split(maxsplit=2)
+                try:
+                    exact = float(fields[1])
+                except (IndexError, ValueError):
+                    continue
+                if abs(exact - time) <= 5e-6:
+                    time = exact
+                    break
         f = _DSR_SEND_FAILURE.match(line)
         if f is not None:
             src, sport = int(f.group("src")), int(f.group("sport"))

@@ -610,6 +610,15 @@ impl World {
         // resumed once every failure of this call was handled (with DSR's hand-back, the
         // packets queued for the lost hop come back in the same call).
         let mut ports: Vec<u16> = Vec::new();
+        // What routing sends in answer (DSR's salvaged packets and route error, AODV's
+        // error): ns-2's agents hand it to the link layer through a zero-delay event
+        // (`Scheduler::schedule(ll, p, 0)`), so it reaches the interface queue after the MAC
+        // has discarded the failed packet and taken its next one. Drops and queue purges
+        // happen in the callback itself.
+        // Each with the failure it answers, which the trace still needs (a DSR route error's
+        // first line shows the failed frame's MAC header).
+        let mut answers: Vec<(NodeId, RoutingOutput, Option<super::capture::TxFailed>)> =
+            Vec::new();
         for failure in out.tx_failures.drain(..) {
             if !ports.contains(&failure.port) {
                 ports.push(failure.port);
@@ -646,15 +655,30 @@ impl World {
                 &mut rout,
             );
             self.drain_dsr_log(node);
+            let answer = RoutingOutput {
+                send: std::mem::take(&mut rout.send),
+                control: std::mem::take(&mut rout.control),
+                ..RoutingOutput::default()
+            };
             self.drain_routing(now, node, rout);
-            if let Some(c) = self.capture.as_deref_mut() {
-                c.tx_failed = None;
+            let failed = self.capture.as_deref_mut().and_then(|c| c.tx_failed.take());
+            if !answer.is_empty() {
+                answers.push((node, answer, failed));
             }
         }
         for port in ports {
             let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
             self.devices[device as usize].resume_after_tx_failure(now, port, &mut dev_out);
             self.drain_device(now, device, dev_out);
+        }
+        for (node, answer, failed) in answers {
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.tx_failed = failed;
+            }
+            self.drain_routing(now, node, answer);
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.tx_failed = None;
+            }
         }
     }
 
