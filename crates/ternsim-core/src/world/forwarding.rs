@@ -667,6 +667,10 @@ impl World {
                 self.drain_routing(now, node, rout);
             }
             self.arm_routing(node);
+            // Read: the channel keeps the copy to take its next one.
+            if let super::Device::Wifi(w) = &mut self.devices[d] {
+                w.recycle(packet);
+            }
         }
     }
 
