@@ -38,7 +38,7 @@ pub struct Ports {
 
 /// A DSR source route (RFC 4728 §6.7 as ns-2's `hdr_sr` sizes it): the full path from the
 /// originator to the target, and the index of the next hop to visit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct SourceRoute {
     pub path: Vec<Addr>,
     /// Index in `path` of the node the packet is travelling to.
@@ -76,6 +76,33 @@ pub enum FlowHeader {
     EstablishedFlowId,
 }
 
+/// `clone_from` copies the path into the existing one's buffer (see [`Packet::copied_into`]).
+impl Clone for SourceRoute {
+    fn clone(&self) -> Self {
+        let mut copy = SourceRoute {
+            path: Vec::new(),
+            ..*self
+        };
+        copy.path.clone_from(&self.path);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let SourceRoute {
+            path,
+            next,
+            salvaged,
+            flow,
+            ip_overhead,
+        } = source;
+        self.path.clone_from(path);
+        self.next = *next;
+        self.salvaged = *salvaged;
+        self.flow = *flow;
+        self.ip_overhead = *ip_overhead;
+    }
+}
+
 impl SourceRoute {
     /// ns-2 `hdr_sr::size()`: 4 octets fixed plus 4 per address after the first for a
     /// source route (link-spec §4.2), +4 for the flow id and +4 for the flow timeout of an
@@ -99,7 +126,7 @@ impl SourceRoute {
 }
 
 /// A header pushed onto a packet after its own IP header.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum Header {
     /// An outer IP header (IP-in-IP tunnel, RFC 2003).
     Ip(IpHeader),
@@ -109,6 +136,24 @@ pub enum Header {
     /// already holds one), AODV on all but TCP's. Octets on the air only, taken off at the
     /// destination.
     RoutingIpCopy,
+}
+
+/// `clone_from` of a source route over a source route keeps the path's buffer.
+impl Clone for Header {
+    fn clone(&self) -> Self {
+        match self {
+            Header::Ip(ip) => Header::Ip(*ip),
+            Header::SourceRoute(sr) => Header::SourceRoute(sr.clone()),
+            Header::RoutingIpCopy => Header::RoutingIpCopy,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Header::SourceRoute(to), Header::SourceRoute(from)) => to.clone_from(from),
+            (to, from) => *to = from.clone(),
+        }
+    }
 }
 
 impl Header {
@@ -240,6 +285,37 @@ impl Packet {
         f.created = created;
         f.payload = payload;
         spent
+    }
+
+    /// A copy of this packet made in the allocation of `spare`, a packet that has ended:
+    /// its box, its header stack and a source route's path take the copy, so that copying
+    /// a packet (the 802.11 sender's copy of a delivered frame, an overheard frame) makes
+    /// no allocation. Equal to `self.clone()`.
+    pub fn copied_into(&self, mut spare: Packet) -> Packet {
+        let PacketFields {
+            uid,
+            ns2_uid,
+            num_forwards,
+            flow,
+            ip,
+            ports,
+            headers,
+            size,
+            created,
+            payload,
+        } = &*self.0;
+        let to = &mut *spare.0;
+        to.uid = *uid;
+        to.ns2_uid = *ns2_uid;
+        to.num_forwards = *num_forwards;
+        to.flow = *flow;
+        to.ip = *ip;
+        to.ports = *ports;
+        to.headers.clone_from(headers);
+        to.size = *size;
+        to.created = *created;
+        to.payload.clone_from(payload);
+        spare
     }
 
     /// The fields, owned (to move the payload out at the receiving agent).
@@ -626,6 +702,38 @@ pub(crate) mod tests {
                 sent_at: SimTime::ZERO,
             }),
         })
+    }
+
+    /// A copy made in a spare packet equals a clone, whatever the spare held: here a
+    /// source-routed, tunnelled packet copied over one with a longer route and a different
+    /// payload, and a header-less one copied over that.
+    #[test]
+    fn a_copy_into_a_spare_packet_equals_a_clone() {
+        let route = |n: u32| SourceRoute {
+            path: (0..n).map(Addr::nth).collect(),
+            next: 1,
+            salvaged: 1,
+            flow: FlowHeader::Establishing,
+            ip_overhead: 20,
+        };
+        let mut p = udp_packet(3, 2, 512);
+        p.push_header(Header::SourceRoute(route(3)));
+        p.encapsulate(IpHeader {
+            src: Addr::nth(1),
+            dst: Addr::nth(2),
+            ttl: 9,
+        });
+        let mut spare = udp_packet(8, 6, 64);
+        spare.push_header(Header::SourceRoute(route(6)));
+        spare.payload = Payload::Control(crate::net::control::ControlMessage::DsrRouteReply {
+            route: vec![Addr::nth(4)],
+            request_id: 2,
+            ttl: 1,
+        });
+        let copy = p.copied_into(spare);
+        assert_eq!(copy, p.clone());
+        let plain = udp_packet(4, 1, 100);
+        assert_eq!(plain.copied_into(copy), plain);
     }
 
     #[test]

@@ -272,6 +272,9 @@ pub struct WifiChannel {
     /// Emptied receiver and delivery lists of frames that ended, kept for the next frames:
     /// a frame's lists would otherwise cost an allocation and a free each.
     pub(super) spare_lists: Vec<Vec<(u16, u64)>>,
+    /// Copies of packets that have ended (a sender's copy once its ACK came, an overheard
+    /// copy routing has read), kept to take the next copies: see [`Packet::copied_into`].
+    spare_packets: Vec<Packet>,
     grid: Grid,
     any_mobile: bool,
     /// While no station moves: the received power and the propagation delay (ns) of each
@@ -441,6 +444,7 @@ impl WifiChannel {
             frames: Vec::new(),
             free_frames: Vec::new(),
             spare_lists: Vec::new(),
+            spare_packets: Vec::new(),
             grid,
             any_mobile,
             pair_cache: Vec::new(),
@@ -1350,6 +1354,21 @@ impl WifiChannel {
         }
     }
 
+    /// A copy of `packet`, in the allocation of a spare packet if one is kept.
+    fn copy_of(&mut self, packet: &Packet) -> Packet {
+        match self.spare_packets.pop() {
+            Some(spare) => packet.copied_into(spare),
+            None => packet.clone(),
+        }
+    }
+
+    /// Keeps a copy that has ended (a few at most) for the next copy to reuse.
+    pub fn recycle(&mut self, packet: Packet) {
+        if self.spare_packets.len() < SPARE_PACKETS_KEPT {
+            self.spare_packets.push(packet);
+        }
+    }
+
     /// The packet of a DATA frame that ended goes to the stations that decoded it
     /// (`deliver`, the frame's delivery list) and to those that overheard it.
     fn hand_over(&mut self, f: Frame, deliver: &[(u16, u64)], out: &mut IfaceOutput) {
@@ -1385,20 +1404,29 @@ impl WifiChannel {
         if pending.seq != f.seq {
             return;
         }
+        // The packet is taken out while the copies are made, and put back if nobody decoded
+        // the frame (the sender keeps it for the retransmission).
+        let Some(mut p) = pending.packet.take() else {
+            return;
+        };
         for &r in &f.overhear {
-            if let Some(p) = pending.packet.as_ref() {
-                out.overheard.push((r, p.clone()));
-            }
+            let copy = self.copy_of(&p);
+            out.overheard.push((r, copy));
         }
-        if let Some(&(r, end)) = deliver.first() {
-            if let Some(mut p) = pending.packet.take() {
-                pending.delivered_copy = Some(p.clone());
-                p.num_forwards += 1; // ns-2 `recvDATA`
-                self.ll_up_push(usize::from(r), end + ll, p, out);
-            }
-        }
+        let Some(&(r, end)) = deliver.first() else {
+            self.st[src].pkt_tx.as_mut().expect("checked above").packet = Some(p);
+            return;
+        };
+        let copy = self.copy_of(&p);
+        let pending = self.st[src].pkt_tx.as_mut().expect("checked above");
+        pending.delivered_copy = Some(copy);
+        p.num_forwards += 1; // ns-2 `recvDATA`
+        self.ll_up_push(usize::from(r), end + ll, p, out);
     }
 }
+
+/// How many ended packet copies a channel keeps for reuse ([`WifiChannel::recycle`]).
+const SPARE_PACKETS_KEPT: usize = 8;
 
 /// The distance beyond which a frame is certainly below CSThresh. The received power falls
 /// with distance, so beyond the carrier-sense range it is below the threshold; the range is

@@ -645,6 +645,9 @@ impl WifiChannel {
             debug_assert!(false, "ACK for a packet the addressee did not take");
             out.drops.push((p, DropReason::LinkFailure));
         }
+        if let Some(copy) = d.delivered_copy {
+            self.recycle(copy);
+        }
         let idle = self.is_idle(r, t);
         self.start_backoff(r, t, idle, 0);
         self.tx_resume(r, t, out);

@@ -284,16 +284,6 @@ impl Device {
         }
     }
 
-    /// Whether wake-ups with `tag` come in time order, so the world may queue them in the
-    /// device's lane of the event queue (`crate::sim::scheduler`): a wired direction's
-    /// arrivals.
-    pub fn wake_in_order(&self, tag: u32) -> bool {
-        match self {
-            Device::Wired { .. } => WiredDirection::is_arrival_tag(tag),
-            Device::Bearer(_) | Device::Wifi(_) => false,
-        }
-    }
-
     /// After the world drained a call's output: ask for the next wake-up if needed.
     pub fn rearm(&mut self, out: &mut IfaceOutput) {
         match self {

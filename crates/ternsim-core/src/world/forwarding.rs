@@ -13,6 +13,7 @@ use crate::net::packet::{
 use crate::net::wired::{Offered, StageVerdict, WiredDirection, Woken};
 use crate::routing::static_routes::{shortest_paths, Route};
 use crate::routing::{ControlSend, Routed, RoutingOutput, RoutingProtocol};
+use crate::sim::scheduler::exact_of;
 use crate::sim::SimTime;
 
 /// Where a held packet comes back.
@@ -511,13 +512,26 @@ impl World {
             }
         }
         self.devices[d].rearm(&mut out);
-        for &(at, tag, exact) in &out.wakes {
-            let event = Event::IfaceWake { device, tag };
-            if self.devices[d].wake_in_order(tag) {
+        if matches!(self.devices[d], super::Device::Wired { .. }) {
+            for &(at, tag, exact) in &out.wakes {
+                let event = Event::IfaceWake { device, tag };
+                // A wired direction's arrivals come in time order: the device's lane of
+                // the event queue (`crate::sim::scheduler`).
+                if WiredDirection::is_arrival_tag(tag) {
+                    self.sched
+                        .schedule_in_lane_exact(self.device_lanes[d], at, exact, event);
+                } else {
+                    self.sched.schedule_exact(at, exact, event);
+                }
+            }
+        } else {
+            // An 802.11 channel or a bearer asks to be woken at `at` exactly
+            // (`exact_of(at)`), which the queue's fitting would give back unchanged: the
+            // rounding that checks it, once per 802.11 event, is skipped.
+            for &(at, tag, exact) in &out.wakes {
+                debug_assert_eq!(exact.to_bits(), exact_of(at).to_bits());
                 self.sched
-                    .schedule_in_lane_exact(self.device_lanes[d], at, exact, event);
-            } else {
-                self.sched.schedule_exact(at, exact, event);
+                    .schedule_fitted(at, exact, Event::IfaceWake { device, tag });
             }
         }
         out.wakes.clear();
@@ -693,6 +707,10 @@ impl World {
                 self.drain_routing(now, node, rout);
             }
             self.arm_routing(node);
+            // Read: the channel keeps the copy to take its next one.
+            if let super::Device::Wifi(w) = &mut self.devices[d] {
+                w.recycle(packet);
+            }
         }
     }
 
