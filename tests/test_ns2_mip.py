@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 import shutil
 import statistics
 import subprocess
@@ -257,6 +258,10 @@ NS2_MIP_AGT_LINES = [
     "s _4_ AGT --- udp 52 [0 0 0 0] ------- [4194305:0 2147483647:0 32 0]",
     "r _3_ AGT --- udp 72 [0 ffffffff 2 800] ------- [4194305:0 2147483647:0 31 0]",
     "s _3_ AGT --- udp 48 [0 0 0 0] ------- [8388608:0 4194305:0 32 0]",
+    # ... which the home address's route takes to HA and HA's tunnel back to FA, whose DSDV
+    # takes it as its own (its source is FA, never forwarded over the air: `DSDV_Agent::recv`
+    # gives it the IP header and IP_DEF_TTL 32 again).
+    "r _4_ AGT --- udp 68 [13a 2 1 800] ------- [8388608:0 4194305:0 32 4194305]",
     # Through FA: the request relayed to HA over the wire and the reply relayed back; FA's
     # DSDV gives the reply its own IP header and a fresh TTL on the last hop.
     "s _4_ AGT --- udp 52 [0 0 0 0] ------- [4194305:0 8388608:0 32 0]",
@@ -311,14 +316,20 @@ def test_mobile_ip_messages_are_traced_as_ns2_traces_them(tmp_path):
     assert not [ln for ln in lines if ln[4 if len(ln) == 12 else 6] == "message"]
     assert set(NS2_MIP_AGT_LINES) <= agt, sorted(set(NS2_MIP_AGT_LINES) - agt)
     assert set(NS2_MIP_WIRED_LINES) <= wired, sorted(set(NS2_MIP_WIRED_LINES) - wired)
-    # ns-2 also carries FA's answer to a solicitation back through HA's tunnel to FA and gives
-    # it a fresh TTL there; ternsim's arrives with 31.
     assert agt - set(NS2_MIP_AGT_LINES) <= {
         "s _2_ AGT --- udp 48 [0 0 0 0] ------- [4194304:0 4194305:0 32 0]",
         "r _4_ AGT --- udp 68 [13a 2 0 800] ------- [4194304:0 4194305:0 32 4194305]",
         "r _2_ AGT --- udp 72 [0 ffffffff 2 800] ------- [4194305:0 2147483647:0 31 0]",
-        "r _4_ AGT --- udp 68 [13a 2 1 800] ------- [8388608:0 4194305:0 31 4194305]",
     }
+    # TCP segments reach the host with TTL 29 from HA (32 less the W(0)-W(1) and W(1)-HA
+    # links' TTL checkers and HA's DSDV) and 28 through FA (HA's encapsulator takes one off
+    # the inner header, FA's DSDV another), as in ns-2.35's trace of the same run (3172 and
+    # 7666 segments).
+    text = (tmp_path / "mip_handoff.tr").read_text()
+    ttls = set(
+        re.findall(r"^r \S+ _4_ AGT .* tcp 1040 .* \[0:0 4194305:\d+ (\d+) 4194305\]", text, re.M)
+    )
+    assert ttls == {"29", "28"}
 
     # One relayed registration, by uid: host -> FA -> wire -> HA -> wire -> FA -> host: its
     # AGT lines in this order, and the wired lines of its four links. (A wired line prints
