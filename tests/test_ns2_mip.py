@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 import shutil
 import statistics
 import subprocess
@@ -257,6 +258,10 @@ NS2_MIP_AGT_LINES = [
     "s _4_ AGT --- udp 52 [0 0 0 0] ------- [4194305:0 2147483647:0 32 0]",
     "r _3_ AGT --- udp 72 [0 ffffffff 2 800] ------- [4194305:0 2147483647:0 31 0]",
     "s _3_ AGT --- udp 48 [0 0 0 0] ------- [8388608:0 4194305:0 32 0]",
+    # ... which the home address's route takes to HA and HA's tunnel back to FA, whose DSDV
+    # takes it as its own (its source is FA, never forwarded over the air: `DSDV_Agent::recv`
+    # gives it the IP header and IP_DEF_TTL 32 again).
+    "r _4_ AGT --- udp 68 [13a 2 1 800] ------- [8388608:0 4194305:0 32 4194305]",
     # Through FA: the request relayed to HA over the wire and the reply relayed back; FA's
     # DSDV gives the reply its own IP header and a fresh TTL on the last hop.
     "s _4_ AGT --- udp 52 [0 0 0 0] ------- [4194305:0 8388608:0 32 0]",
@@ -311,14 +316,20 @@ def test_mobile_ip_messages_are_traced_as_ns2_traces_them(tmp_path):
     assert not [ln for ln in lines if ln[4 if len(ln) == 12 else 6] == "message"]
     assert set(NS2_MIP_AGT_LINES) <= agt, sorted(set(NS2_MIP_AGT_LINES) - agt)
     assert set(NS2_MIP_WIRED_LINES) <= wired, sorted(set(NS2_MIP_WIRED_LINES) - wired)
-    # ns-2 also carries FA's answer to a solicitation back through HA's tunnel to FA and gives
-    # it a fresh TTL there; ternsim's arrives with 31.
     assert agt - set(NS2_MIP_AGT_LINES) <= {
         "s _2_ AGT --- udp 48 [0 0 0 0] ------- [4194304:0 4194305:0 32 0]",
         "r _4_ AGT --- udp 68 [13a 2 0 800] ------- [4194304:0 4194305:0 32 4194305]",
         "r _2_ AGT --- udp 72 [0 ffffffff 2 800] ------- [4194305:0 2147483647:0 31 0]",
-        "r _4_ AGT --- udp 68 [13a 2 1 800] ------- [8388608:0 4194305:0 31 4194305]",
     }
+    # TCP segments reach the host with TTL 29 from HA (32 less the W(0)-W(1) and W(1)-HA
+    # links' TTL checkers and HA's DSDV) and 28 through FA (HA's encapsulator takes one off
+    # the inner header, FA's DSDV another), as in ns-2.35's trace of the same run (3172 and
+    # 7666 segments).
+    text = (tmp_path / "mip_handoff.tr").read_text()
+    ttls = set(
+        re.findall(r"^r \S+ _4_ AGT .* tcp 1040 .* \[0:0 4194305:\d+ (\d+) 4194305\]", text, re.M)
+    )
+    assert ttls == {"29", "28"}
 
     # One relayed registration, by uid: host -> FA -> wire -> HA -> wire -> FA -> host: its
     # AGT lines in this order, and the wired lines of its four links. (A wired line prints
@@ -513,6 +524,121 @@ def test_wired_cum_wireless_trace_has_the_wired_lines(tmp_path):
     # plus at most two backoffs of 31 slots.
     assert 29.264 - 0.050 <= row["rtt_home_ms"] <= 29.264 + 62 * 0.020
     assert 38.528 - 0.050 <= row["rtt_fa1_ms"] <= 38.528 + 62 * 0.020
+
+
+_SI = {"s": 1.0, "ms": 1e-3, "bps": 1.0, "kbps": 1e3, "Mbps": 1e6, "B": 1.0, "W": 1.0,
+       "m": 1.0, "m/s": 1.0}  # fmt: skip
+
+
+def _si(text: str) -> float:
+    """A scenario quantity ("5ms", "0.005s", "5Mbps", "5000000.0bps") in SI units."""
+    number = text.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/")
+    return float(number) * _SI[text[len(number) :]]
+
+
+def test_vegas_fig3_is_mobileip_wifi_with_fig3s_overrides():
+    """The ns-2.35 column's script and ternsim's own Fig. 3 over 802.11 (mobileip_wifi.toml
+    with `fig3_wifi`'s overrides) are the same scenario, parameter by parameter, but for the
+    differences listed here, each hand-checked:
+
+    * node names (the script's n0-n5 are CN, R, HA, FA1, FA2, MN): ternsim names a node's
+      random streams after it (`wifi/MN/mac`, `node/FA2/dsdv`, `mip/FA2/...`), so a seed draws
+      other backoffs and timer phases in each, the same distributions;
+    * the MAC header: ns-2.35's is 58 bytes (4 addresses), which a script cannot change;
+      the scenario takes ns-2.26's 52, the paper's ns-2;
+    * the reception range: the scenario's 75 m, the script's RXThresh_ 3.41828e-08 W, which is
+      Friis's power at 75 m with ns-2's constants, Pt_ λ² / (4π · 75 m)² with Pt_ 0.28183815 W
+      and λ = 3e8 / 914e6 m (ns-2's SPEED_OF_LIGHT 3e8): 3.418280e-08 W;
+    * TCP: the scenario's `profile = "ns2.26"`, the script's ns-2.35 defaults with ns-2.26's
+      minrto_ 1, rtxcur_init_ 6, maxrto_ 100000 and precisionReduce_ false; ns-2.26 also
+      has no exitFastRetrans_ and older NewReno rules, which ns-2's Vegas (its own `recv`)
+      does not read. The front end also sets `idle_rtx_timer` (ns-2.35's `newtimer`), which
+      for an FTP that always has data restarts the timer as the scenario's does.
+    Everything else (positions, walk, links, queues, radio, DSDV, Mobile IP timing, the flow)
+    is equal, and a key either side adds makes this test fail until it is listed."""
+    import math
+
+    from ternsim import api
+    from ternsim.experiments import ho_mobileip as ho
+
+    base = api.load_scenario(scenario_path("ho-mobileip/mobileip_wifi.toml"))
+    twin = ho.scenario_for(base, "fig3_wifi", "vegas", 120.0)
+    sc = translate_script(VEGAS_FIG3, [])
+    name = {"n0": "CN", "n1": "R", "n2": "HA", "n3": "FA1", "n4": "FA2", "n5": "MN"}
+
+    assert _si(sc["duration"]) == _si(twin["duration"]) == 120.0
+    # Nodes: the same order, positions and walk (Fig. 3's four legs at 10 m/s).
+    assert [name[n["name"]] for n in sc["nodes"]] == [n["name"] for n in twin["nodes"]]
+    for a, b in zip(sc["nodes"], twin["nodes"]):
+        assert a.get("position") == b.get("position"), b["name"]
+        moves = [(_si(m["at"]), m["to"], _si(m["speed"])) for m in a.get("moves", [])]
+        assert moves == [(_si(m["at"]), m["to"], _si(m["speed"])) for m in b.get("moves", [])]
+    # Links: CN-R 5 ms, R-HA X = 3, R-FA1 Y = 3, R-FA2 Z = 1 ms; 5 Mb/s, 50 packets each way.
+    assert len(sc["links"]) == len(twin["links"]) == 4
+    for a, b in zip(sc["links"], twin["links"]):
+        assert (name[a["a"]], name[a["b"]]) == (b["a"], b["b"])
+        assert _si(a["rate"]) == _si(b["rate"]) == 5e6
+        assert _si(a["delay"]) == _si(b["delay"])
+        assert a["queue_a_to_b"] == a["queue_b_to_a"] == b["queue"] == 50
+        assert set(a) == {"name", "a", "b", "rate", "delay", "queue_a_to_b", "queue_b_to_a"}
+        assert set(b) == {"a", "b", "rate", "delay", "queue"}
+    assert [_si(lk["delay"]) for lk in twin["links"]] == [0.005, 0.003, 0.003, 0.001]
+    # The radio: the script states ns-2.35's defaults, which are ternsim's (WifiConfig).
+    w, tw = dict(sc["wireless"]), dict(twin["wireless"])
+    assert {k: tw.pop(k) for k in ("data_rate", "basic_rate", "rts_threshold")} == {
+        "data_rate": "1Mbps", "basic_rate": "1Mbps", "rts_threshold": "3000B"}  # fmt: skip
+    assert _si(w.pop("data_rate")) == _si(w.pop("basic_rate")) == 1e6
+    assert w.pop("rts_threshold") == "3000B"
+    assert tw == {"rx_range": "75m", "mac_header": 52}
+    pt, rx = _si(w.pop("tx_power")), _si(w.pop("rx_threshold"))
+    assert pt == 0.28183815
+    wavelength = 3e8 / 914e6
+    assert abs(pt * wavelength**2 / (4 * math.pi * 75.0) ** 2 / rx - 1) < 2e-6
+    assert w == {
+        "short_retry_limit": 7, "long_retry_limit": 4, "cw_min": 31, "cw_max": 1023,
+        "cs_threshold": "1.559e-11W", "capture_threshold": 10.0, "frequency_mhz": 914.0,
+        "system_loss": 1.0, "antenna_height": "1.5m", "propagation": "two_ray_ground",
+        "ifq": "priqueue", "ifq_length": 50,
+    }  # fmt: skip
+    # DSDV with ns-2.35's defaults on the agents and the host.
+    assert twin["routing"] == {"protocol": "dsdv"}
+    assert sc["routing"] == {"protocol": "dsdv", "periodic_update_interval": "15.0s",
+                             "min_update_periods": 3, "use_mac": False}  # fmt: skip
+    # Mobile IP: ns-2's timing (the beacon period is 1 s on both sides: the script cannot set
+    # it and the core's default is ns-2's), no reverse tunnel, no route optimization.
+    m, tm = dict(sc["mobile_ip"]), dict(twin["mobile_ip"])
+    assert [name[a] for a in m.pop("agents")] == tm.pop("agents") == ["HA", "FA1", "FA2"]
+    assert [{k: name.get(v, v) for k, v in x.items()} for x in m.pop("mobiles")] == [
+        {"node": "MN", "home_agent": "HA"}]  # fmt: skip
+    assert tm.pop("mobiles") == [{"node": "MN", "home_agent": "HA", "reverse_tunnel": False}]
+    assert _si(tm.pop("beacon_period")) == 1.0
+    assert (tm.pop("route_optimization"), tm.pop("correspondents")) == (False, [])
+    assert {k: _si(v) for k, v in m.items()} == {k: _si(v) for k, v in tm.items()} == {
+        "advertisement_lifetime": 2.0, "registration_lifetime": 2.0,
+        "registration_retransmit": 0.5}  # fmt: skip
+    # The flow: Vegas from CN to MN from 0 s, 1000-byte packets, window 20, α, β, γ = 1, 3, 1
+    # (ns-2's defaults, so the translation leaves them to the core's, the same).
+    (f,), (tf,) = sc["flows"], twin["flows"]
+    ends = (name[f["src"]], name[f["dst"]], f["tcp"], _si(f["start"]))
+    assert ends == (tf["src"], tf["dst"], tf["tcp"], _si(tf["start"])) == ("CN", "MN", "vegas", 0)
+    assert set(f) == {"name", "src", "dst", "start", "tcp", "options"}
+    assert set(tf) == {"name", "src", "dst", "start", "tcp"}
+    assert twin["tcp_defaults"] == {
+        "profile": "ns2.26", "packet_size": "1000B", "window": 20,
+        "vegas_alpha": 1.0, "vegas_beta": 3.0, "vegas_gamma": 1.0,
+    }  # fmt: skip
+    opts = dict(f["options"])
+    assert {k: _si(opts.pop(k)) for k in ("min_rto", "initial_rto", "max_rto")} == {
+        "min_rto": 1.0, "initial_rto": 6.0, "max_rto": 100000.0}  # fmt: skip
+    assert opts == {
+        "profile": "ns2.35", "packet_size": "1000B", "header_size": "40B", "window": 20,
+        "precision_reduce": False, "idle_rtx_timer": True, "delayed_ack": False,
+    }  # fmt: skip
+    # Nothing else on either side (the twin's traces are the reproduction's; `scenario_dir`
+    # is where its file is).
+    assert set(sc) == {"name", "duration", "nodes", "links", "wireless", "routing",
+                       "mobile_ip", "flows"}  # fmt: skip
+    assert set(twin) - {"traces", "description", "scenario_dir"} == set(sc) | {"tcp_defaults"}
 
 
 @pytest.mark.skipif(NS is None, reason="ns-2 (`ns`) is not installed: apt-get install ns2")

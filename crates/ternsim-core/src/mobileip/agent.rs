@@ -35,6 +35,22 @@ use crate::sim::SimTime;
 /// TTL of the outer header of a tunnel (ns-2 encapsulator: 32).
 pub const TUNNEL_TTL: u8 = 32;
 
+/// Puts `outer` on a packet this agent forwards into a tunnel (the home agent towards the
+/// care-of address, the foreign agent back to the home agent): the inner header first loses
+/// one unit of TTL, as in ns-2's `MIPEncapsulator::recv` (and RFC 2003 §3.1 for a tunnel
+/// entry that forwards); false, and nothing put on, when none is left (the caller drops it).
+/// The decapsulator restores the inner header as it is, so a segment tunnelled to a foreign
+/// agent reaches the host one unit lower than one the home agent delivers itself.
+fn encapsulate_forwarded(packet: &mut Packet, outer: IpHeader) -> bool {
+    let ttl = packet.routing_ttl_mut();
+    *ttl = ttl.saturating_sub(1);
+    if *ttl == 0 {
+        return false;
+    }
+    packet.encapsulate(outer);
+    true
+}
+
 /// The port both ends of a tunnel's outer header name (ns-2: the encapsulator's `port_` and
 /// the decapsulator's, `Node/MobileNode set DECAP_PORT 1`, `ns-mobilenode.tcl` `attach-encap`
 /// and `attach-decap`). Only an ns-2 trace line prints it.
@@ -233,11 +249,14 @@ impl MobilityAgent {
             let src = packet.routing_header().src;
             if let Some(v) = self.visitor(src, now) {
                 if v.reverse_tunnel {
-                    packet.encapsulate(IpHeader {
+                    let outer = IpHeader {
                         src: self.addr,
                         dst: v.home_agent,
                         ttl: TUNNEL_TTL,
-                    });
+                    };
+                    if !encapsulate_forwarded(&mut packet, outer) {
+                        return Verdict::Drop(packet, DropReason::TtlExpired);
+                    }
                     self.stats.tunnelled += 1;
                     return Verdict::Route(packet);
                 }
@@ -264,11 +283,14 @@ impl MobilityAgent {
         let home = packet.routing_header().dst;
         if let Some(b) = self.binding(home, now) {
             let correspondent = packet.ip.src;
-            packet.encapsulate(IpHeader {
+            let outer = IpHeader {
                 src: self.addr,
                 dst: b.care_of,
                 ttl: TUNNEL_TTL,
-            });
+            };
+            if !encapsulate_forwarded(&mut packet, outer) {
+                return Verdict::Drop(packet, DropReason::TtlExpired);
+            }
             self.stats.tunnelled += 1;
             if self.cfg.route_optimization
                 && correspondent != self.addr

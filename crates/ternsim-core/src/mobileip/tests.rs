@@ -259,14 +259,26 @@ fn a_packet_to_the_home_address_is_tunnelled_to_the_care_of_address_with_20_more
     assert_eq!(
         (p.ip.src, p.ip.dst),
         (a(CN), a(MN)),
-        "inner header unchanged"
+        "inner addresses unchanged"
     );
+    // ns-2's encapsulator takes one off the inner TTL (64 here) before it puts on the outer
+    // header with its own 32.
+    assert_eq!((p.ip.ttl, outer.ttl), (63, 32));
+    assert_eq!(ha.stats.tunnelled, 1);
+    // A packet that arrives with one unit left has none to be tunnelled with: dropped.
+    let mut spent = udp_packet(9, MN, 1000);
+    spent.ip.src = a(CN);
+    spent.ip.ttl = 1;
+    let v = ha.on_packet(t(105), Some(WIRED), spent, &mut out);
+    assert!(matches!(v, Verdict::Drop(_, DropReason::TtlExpired)));
     assert_eq!(ha.stats.tunnelled, 1);
     let Verdict::Send(p, iface, next_hop) = fa.on_packet(t(110), Some(WIRED), p, &mut out) else {
         panic!("delivered on the radio link");
     };
     assert_eq!((p.size, iface, next_hop), (1000, FA_RADIO, a(MN)));
     assert!(!p.is_tunnelled());
+    // The decapsulator restores the inner header as the encapsulator left it.
+    assert_eq!(p.routing_header().ttl, 63);
     // After the visitor entry lapses (10 ms + 2 s) the same packet is a stale care-of
     // address: dropped as mip_no_visitor.
     let mut q = udp_packet(8, MN, 1000);
@@ -321,6 +333,8 @@ fn the_reverse_tunnel_path_of_an_ack() {
         };
         let outer = *ack.routing_header();
         assert_eq!((ack.size, outer.src, outer.dst), (60, a(FA), a(HA)));
+        // FA forwards into the tunnel: the inner TTL (64) loses one, as at the home agent.
+        assert_eq!((ack.ip.ttl, outer.ttl), (63, 32));
         let Verdict::Route(ack) = ha.on_packet(t(1120), Some(WIRED), ack, &mut out) else {
             panic!("decapsulated and routed on")
         };

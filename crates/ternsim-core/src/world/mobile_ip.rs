@@ -26,7 +26,7 @@ use crate::mobileip::{
 use crate::net::addr::{IfaceId, NodeId};
 use crate::net::packet::{Packet, Payload, Ports, IP_HEADER_BYTES};
 use crate::routing::dsdv::Subnet;
-use crate::routing::RoutingProtocol;
+use crate::routing::{Routed, RoutingProtocol};
 use crate::scenario::validate::ResolvedMobileIp;
 use crate::scenario::ResolvedScenario;
 use crate::sim::{RandomStream, SimTime};
@@ -400,7 +400,15 @@ impl World {
                 None => routing.route_output(now, &ctx, packet),
             },
         };
-        self.apply(now, node, in_iface, routed);
+        // ns-2's DSDV sends a packet it takes as its own with `IP_DEF_TTL` and without taking
+        // one off (`DSDV_Agent::recv`), whatever brought it to the node: a foreign agent's
+        // answer to a solicitation, back through the home agent's tunnel, reaches the host with
+        // TTL 32, as one it sends straight. Only a wired first hop would cost one (TTLChecker).
+        let from = match routed {
+            Routed::Forward { .. } if originated => None,
+            _ => in_iface,
+        };
+        self.apply(now, node, from, routed);
         self.arm_routing(node);
     }
 
