@@ -658,8 +658,13 @@ def test_vegas_fig3_against_ns2(tmp_path):
 
     for col in ("rtt_home_ms", "rtt_fa1_ms", "rtt_fa2_ms"):
         assert abs(mean(ns, col) - mean(ts, col)) < 0.1, col
+    # A settled rate is two-valued across seeds (a handoff's registration meets the new
+    # agent's DSDV update at once or later; scenarios/ho-mobileip/README.md), so the three
+    # seeds' medians are compared.
     for col in ("kbps_home", "kbps_fa1_settled", "kbps_fa2_settled"):
-        assert abs(mean(ts, col) / mean(ns, col) - 1) < 0.05, col
+        median_ns = statistics.median(r[col] for r in ns)
+        median_ts = statistics.median(r[col] for r in ts)
+        assert abs(median_ts / median_ns - 1) < 0.05, col
     assert abs(mean(ts, "acked") / mean(ns, "acked") - 1) < 0.1
     assert abs(mean(ns, "timeouts") - mean(ts, "timeouts")) <= 1.0
 

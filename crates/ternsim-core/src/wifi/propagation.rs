@@ -14,8 +14,14 @@
 
 use crate::sim::time::round_to_u64;
 
-/// Speed of light in m/s (link-spec §3.4: channel delay = distance / c).
-pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;
+/// Speed of light in m/s, for the channel delay (distance / c, link-spec §3.4) and the
+/// wavelength c / f: 3·10⁸, as ns-2 defines it (`mobile/propagation.h`). The delay decides
+/// which of two events due at one instant comes first when two stations resume from the
+/// same frame's end with the same slot count (ns-2 keeps time in a double), so it decides
+/// how often such stations collide; and a receive threshold computed with ns-2's tools
+/// gives the range it was computed for (a `RXThresh_` for 75 m in the Friis region is 75 m
+/// here, not 74.95 m).
+pub const SPEED_OF_LIGHT: f64 = 3.0e8;
 
 /// Which path-loss law applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +107,7 @@ impl Radio {
         SPEED_OF_LIGHT / self.frequency_hz
     }
 
-    /// Two-ray crossover distance d_c = 4π·h_t·h_r/λ (86.2 m with the defaults).
+    /// Two-ray crossover distance d_c = 4π·h_t·h_r/λ (86.14 m with the defaults).
     pub fn crossover_distance(&self) -> f64 {
         let h = self.antenna_height_m;
         4.0 * std::f64::consts::PI * h * h / self.wavelength()
@@ -211,16 +217,18 @@ mod tests {
         ((a - b) / b).abs()
     }
 
-    /// link-spec §7a: λ = 0.32800 m, d_c = 86.20 m with 1.5 m antennas at 914 MHz.
+    /// With ns-2's c = 3·10⁸ m/s: λ = 3e8 / 914e6 = 0.3282276 m and d_c = 4π·1.5²/λ =
+    /// 86.14 m with 1.5 m antennas at 914 MHz (link-spec §7a gives 0.32800 m and 86.20 m
+    /// with the exact c).
     #[test]
     fn wavelength_and_crossover() {
         let r = Radio::default();
         assert!(
-            (r.wavelength() - 0.328_00).abs() < 5e-6,
+            (r.wavelength() - 0.328_227_6).abs() < 1e-7,
             "{}",
             r.wavelength()
         );
-        assert!((r.crossover_distance() - 86.20).abs() < 0.01);
+        assert!((r.crossover_distance() - 86.14).abs() < 0.01);
     }
 
     /// ns-2 thresholds (link-spec §3.4, §7a): P_r(250 m) = 3.652e-10 W, P_r(550 m) =
@@ -234,14 +242,14 @@ mod tests {
         assert!(rel(r.rx_power(250.0), 0.281_838_15 * 5.0625 / 3.906_25e9) < 1e-12);
     }
 
-    /// 50 m is inside the crossover: Friis, 0.28183815 · 0.328² / (4π·50)² = 7.6754e-8 W.
+    /// 50 m is inside the crossover: Friis, 0.28183815 · 0.3282276² / (4π·50)² = 7.6911e-8 W.
     #[test]
     fn friis_branch_below_crossover() {
         let r = Radio::default();
         let lambda = SPEED_OF_LIGHT / 914e6;
         let want = 0.281_838_15 * lambda * lambda / (4.0 * std::f64::consts::PI * 50.0).powi(2);
         assert!(rel(r.rx_power(50.0), want) < 1e-12);
-        assert!(rel(r.rx_power(50.0), 7.6754e-8) < 1e-3);
+        assert!(rel(r.rx_power(50.0), 7.6911e-8) < 1e-4);
         // The free-space model keeps Friis beyond the crossover.
         let fs = Radio {
             model: PropagationModel::FreeSpace,
@@ -273,26 +281,26 @@ mod tests {
     }
 
     /// The mean path loss of shadowing.cc against hand values. With the defaults (0.28183815
-    /// W, 914 MHz so λ = 299792458/914e6 = 0.3280005 m, L = 1), the Friis power at d0 = 1 m is
-    /// Pt·λ²/(16π²) = 0.28183815 · 0.10758433 / 157.91367 = 1.9201231e-4 W (−37.1667 dBW).
-    /// β = 2: 10 m is 20 dB down, 1.9201231e-6 W. β = 3: 100 m is 60 dB down, 1.9201231e-10 W.
-    /// d0 = 2 m: the reference power is a quarter, 4.8003077e-5 W; with β = 2.7, 250 m is
-    /// 27·log10(125) = 56.6166 dB below it, 4.8003077e-5 · 10^(−5.66166) = 1.0461936e-10 W.
+    /// W, 914 MHz so λ = 3e8/914e6 = 0.3282276 m, L = 1), the Friis power at d0 = 1 m is
+    /// Pt·λ²/(16π²) = 0.28183815 · 0.10773334 / 157.91367 = 1.9227825e-4 W (−37.1607 dBW).
+    /// β = 2: 10 m is 20 dB down, 1.9227825e-6 W. β = 3: 100 m is 60 dB down, 1.9227825e-10 W.
+    /// d0 = 2 m: the reference power is a quarter, 4.8069563e-5 W; with β = 2.7, 250 m is
+    /// 27·log10(125) = 56.6166 dB below it, 4.8069563e-5 · 10^(−5.66166) = 1.0476426e-10 W.
     /// Nearer than d0 the power is the reference power (avg_db = 0 in `Shadowing::Pr`).
     #[test]
     fn shadowing_mean_power_is_the_path_loss_law() {
         let r = shadowing(2.0, 4.0, 1.0);
-        assert!(rel(r.rx_power(1.0), 1.920_123_1e-4) < 1e-7);
-        assert!(rel(r.rx_power(0.5), 1.920_123_1e-4) < 1e-7);
-        assert!(rel(r.rx_power(10.0), 1.920_123_1e-6) < 1e-7);
+        assert!(rel(r.rx_power(1.0), 1.922_782_5e-4) < 1e-7);
+        assert!(rel(r.rx_power(0.5), 1.922_782_5e-4) < 1e-7);
+        assert!(rel(r.rx_power(10.0), 1.922_782_5e-6) < 1e-7);
         assert!((10.0 * (r.rx_power(1.0) / r.rx_power(20.0)).log10() - 26.0206).abs() < 1e-4);
         let r3 = shadowing(3.0, 4.0, 1.0);
-        assert!(rel(r3.rx_power(100.0), 1.920_123_1e-10) < 1e-7);
+        assert!(rel(r3.rx_power(100.0), 1.922_782_5e-10) < 1e-7);
         let r27 = shadowing(2.7, 4.0, 2.0);
-        assert!(rel(r27.rx_power(2.0), 4.800_307_7e-5) < 1e-7);
-        assert!(rel(r27.rx_power(250.0), 1.046_193_6e-10) < 1e-6);
+        assert!(rel(r27.rx_power(2.0), 4.806_956_3e-5) < 1e-7);
+        assert!(rel(r27.rx_power(250.0), 1.047_642_6e-10) < 1e-6);
         // The range of a mean power is its inverse; σ does not enter the mean.
-        assert!((r27.range_for_power(1.046_193_6e-10) - 250.0).abs() < 1e-3);
+        assert!((r27.range_for_power(1.047_642_6e-10) - 250.0).abs() < 1e-3);
         assert_eq!(r27.range_for_power(1.0), 2.0);
         assert_eq!(
             shadowing(2.7, 0.0, 2.0).rx_power(250.0),
@@ -328,8 +336,10 @@ mod tests {
 
     #[test]
     fn propagation_delay_is_distance_over_c() {
-        // 250 m / c = 833.9 ns.
-        assert_eq!(propagation_delay_ns(250.0), 834);
+        // 250 m / 3e8 m/s = 833.33 ns; 200 m: 666.67 ns (ns-2's trace: a frame sent at
+        // 0.586291972 s is dropped in a collision 200 m away at 0.586292638 s).
+        assert_eq!(propagation_delay_ns(250.0), 833);
+        assert_eq!(propagation_delay_ns(200.0), 667);
         assert_eq!(propagation_delay_ns(0.0), 0);
     }
 

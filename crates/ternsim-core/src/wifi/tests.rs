@@ -300,7 +300,9 @@ fn nav_from_overheard_rts_cts_defers_a_station() {
 }
 
 /// Two stations that resume from the same frame's end with the same slot count collide, as
-/// in ns-2. Basic access, A at 0 m and B at 100 m. A sends DATA to B at once (0 slots) with a
+/// in ns-2 (its trace of the `cross` conformance case shows it between the centre node and
+/// a neighbour 200 m away: both send 130 µs after the ACK that ended at each, 666 ns apart).
+/// Basic access, A at 0 m and B at 200 m. A sends DATA to B at once (0 slots) with a
 /// second packet queued behind it; B's own packet for A reaches its MAC while A's DATA is on
 /// the air (its backoff, 5 slots, starts frozen). B's ACK ends at B at T and at A at T + d/c;
 /// B resumes at T, A (its post-ACK backoff, also 5 slots) at T + d/c, both after DIFS. B's
@@ -310,7 +312,7 @@ fn nav_from_overheard_rts_cts_defers_a_station() {
 /// time out and retry (A after 1 slot, B after 300): all three packets arrive, A's first.
 #[test]
 fn equal_backoffs_from_one_frame_end_collide_across_the_propagation_delay() {
-    let pos = [(0.0, 0.0), (100.0, 0.0)];
+    let pos = [(0.0, 0.0), (200.0, 0.0)];
     let mut d = Driver::new(basic_access(), &pos);
     d.force(0, &[0, 5, 1, 0]);
     d.force(1, &[5, 300, 0]);

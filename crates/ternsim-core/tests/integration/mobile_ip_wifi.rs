@@ -190,16 +190,23 @@ fn handoffs_follow_the_radio_range_and_demo_vegas_remeasures_at_each() {
     for (c, enter) in changes.iter().zip([22.9289, 47.9289, 82.9289, 107.9289]) {
         assert!(*c > enter && *c < enter + 1.0, "{c} after {enter}");
     }
-    // Seed 1 has two more changes since the host registers by ns-2's rules: between FA1's
-    // and HA's cells it solicits every 0.5 s, and FA1's unicast answer to its solicitation
-    // of 107.0 s (routed towards the home address, as ns-2 routes it, and held by DSDV for
-    // want of a route to MN) reaches MN only at 110.24 s, at home. FA1 has left MN's agent
-    // list by then, so its advertisement is a new agent's and MN switches to it at once
-    // (`mip-reg.cc` `MIPMHAgent::recv` takes any advertisement so, stale or not), naming
-    // FA1 its base station, which it has no route to; the scan at 112 s forgets FA1 (heard
-    // 110.24 + 1 s < 112) and MN registers through HA again.
-    assert_eq!(changes.len(), 6, "{changes:?}");
-    assert!(changes[4] > 110.0 && changes[5] < 113.0, "{changes:?}");
+    // Some seeds have two more changes since the host registers by ns-2's rules: between
+    // FA1's and HA's cells it solicits every 0.5 s, and FA1's unicast answer to a
+    // solicitation of about 107 s (routed towards the home address, as ns-2 routes it, and
+    // held by DSDV for want of a route to MN) can reach MN only after it is home. FA1 has
+    // left MN's agent list by then, so its advertisement is a new agent's and MN switches
+    // to it at once (`mip-reg.cc` `MIPMHAgent::recv` takes any advertisement so, stale or
+    // not), naming FA1 its base station, which it has no route to; the scan a second later
+    // forgets FA1 and MN registers through HA again: a pair of changes within 3 s, after
+    // the last handoff.
+    match changes.len() {
+        4 => {}
+        6 => assert!(
+            changes[4] > 108.0 && changes[5] - changes[4] < 3.0,
+            "{changes:?}"
+        ),
+        _ => panic!("{changes:?}"),
+    }
     // Re-measurements: 3 measured (not worked out: a change the SIG bit reaches the
     // sender for only if an ACK carries it before the next flip).
     assert!(

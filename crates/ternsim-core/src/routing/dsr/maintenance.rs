@@ -74,7 +74,10 @@ impl DsrAgent {
             Payload::Control(ControlMessage::DsrRouteError { .. })
         );
         let already_sent = self.last_rerr == Some((now, me, next_hop, route_source));
-        if me_at > 0 && !ctx.is_local(route_source) && !is_error && !already_sent {
+        // Only the packet the MAC gave up on makes a route error (ns-2 `xmitFailed`); those
+        // queued for the same hop are only salvaged, whoever their source.
+        let failed_here = cause != TxFailureCause::Queued;
+        if failed_here && me_at > 0 && !ctx.is_local(route_source) && !is_error && !already_sent {
             // RFC 4728 §8.3.4: the error goes to the packet's source over the reversed
             // prefix of its route (links assumed bidirectional, link-spec §4.2).
             let back: Vec<Addr> = sr.path[..=me_at].iter().rev().copied().collect();

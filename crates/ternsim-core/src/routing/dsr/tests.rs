@@ -992,6 +992,61 @@ fn a_salvaged_packet_that_waited_keeps_its_old_route_octets_as_ns2_does() {
     }
 }
 
+/// ns-2's `xmitFailed` makes one route error, out of the packet the MAC gave up on; the
+/// packets queued for the same hop are only salvaged (`undeliverablePkt`), whatever their
+/// source. Node 1 loses its link to 2 with a packet of node 0 in the MAC and one of node 5
+/// queued behind it: one route error, to 0; nothing goes to 5.
+#[test]
+fn only_the_failed_packet_makes_a_route_error() {
+    let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
+    let ctx = ctx_of(&addrs, &ifaces);
+    let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
+    let errors_to = |out: &RoutingOutput| -> Vec<Addr> {
+        out.control
+            .iter()
+            .filter(|c| matches!(c.msg, ControlMessage::DsrRouteError { .. }))
+            .map(|c| c.dst)
+            .collect()
+    };
+    let mut failed = udp_packet(9, 3, 1000);
+    failed.ip.src = a(0);
+    failed.set_source_route(SourceRoute {
+        path: vec![a(0), a(1), a(2), a(3)],
+        next: 2,
+        ..SourceRoute::default()
+    });
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::RetryLimit,
+        failed,
+        &mut out,
+    );
+    assert_eq!(errors_to(&out), [a(0)]);
+    let mut queued = udp_packet(10, 3, 1000);
+    queued.ip.src = a(5);
+    queued.set_source_route(SourceRoute {
+        path: vec![a(5), a(1), a(2), a(3)],
+        next: 2,
+        ..SourceRoute::default()
+    });
+    let mut out = RoutingOutput::default();
+    d.on_tx_failure(
+        ms(1),
+        &ctx,
+        ifaces[0],
+        a(2),
+        TxFailureCause::Queued,
+        queued,
+        &mut out,
+    );
+    assert_eq!(errors_to(&out), []);
+    assert_eq!(d.buffered(), 2, "both wait for a route in the send buffer");
+}
+
 /// A route error packet for node 0: the link `from` → `to` broke; source route 1,0.
 fn route_error_for_0(from: usize, to: usize) -> Packet {
     let mut p = udp_packet(50, 0, 0);
