@@ -185,7 +185,6 @@ pub(super) struct Frame {
 pub(super) struct Station {
     pub addr: Addr,
     pub mobility: Mobility,
-    pub pos: Position,
     /// For a station on a trajectory: the leg it was last found on, so that the positions
     /// of the next frames on the same leg need no search of the path.
     pub piece: Option<Piece>,
@@ -276,6 +275,12 @@ pub struct WifiChannel {
     /// copy routing has read), kept to take the next copies: see [`Packet::copied_into`].
     spare_packets: Vec<Packet>,
     grid: Grid,
+    /// Each station's position at the last re-bucket (its exact position if it is static),
+    /// by station index. Kept apart from `Station`: every transmission reads it for each
+    /// station in the 3×3 block of cells around the sender (hundreds in a large network)
+    /// to skip those out of reach, and 16 bytes a station stay in cache where one cache
+    /// line of a large `Station` each would not.
+    recorded: Vec<Position>,
     any_mobile: bool,
     /// While no station moves: the received power and the propagation delay (ns) of each
     /// (sender, receiver) pair, row = sender, computed on first use (`NaN` power: not yet).
@@ -394,18 +399,19 @@ impl WifiChannel {
             .iter()
             .map(|s| s.mobility.max_speed_mps())
             .fold(cfg.max_speed_mps, f64::max);
+        let mut recorded = Vec::with_capacity(stations.len());
         let st: Vec<Station> = stations
             .into_iter()
             .enumerate()
             .map(|(i, s)| {
                 let pos = position(&s.mobility, 0);
+                recorded.push(pos);
                 let cell = grid.cell_of(pos);
                 grid.insert(i as u16, cell);
                 any_mobile |= !matches!(s.mobility, Mobility::Static(_));
                 Station {
                     addr: s.addr,
                     mobility: s.mobility,
-                    pos,
                     piece: None,
                     cell,
                     rng: s.rng,
@@ -446,6 +452,7 @@ impl WifiChannel {
             spare_lists: Vec::new(),
             spare_packets: Vec::new(),
             grid,
+            recorded,
             any_mobile,
             pair_cache: Vec::new(),
             last_regrid: 0,
@@ -580,8 +587,8 @@ impl WifiChannel {
             self.grid.remove(port, s.cell);
             self.grid.insert(port, cell);
         }
-        s.pos = pos;
         s.cell = cell;
+        self.recorded[usize::from(port)] = pos;
         self.reset_pair_cache();
     }
 
@@ -951,7 +958,7 @@ impl WifiChannel {
                 self.grid.insert(i as u16, cell);
                 self.st[i].cell = cell;
             }
-            self.st[i].pos = pos;
+            self.recorded[i] = pos;
         }
     }
 
@@ -959,7 +966,7 @@ impl WifiChannel {
     fn pos_at(&mut self, s: usize, t: u64) -> Position {
         let st = &mut self.st[s];
         match &st.mobility {
-            Mobility::Static(_) => st.pos,
+            Mobility::Static(_) => self.recorded[s],
             Mobility::Trajectory(tr) => match st.piece {
                 Some(piece) if piece.covers(t) => piece.position_at(t),
                 _ => {
@@ -1022,7 +1029,7 @@ impl WifiChannel {
             if r == s {
                 continue;
             }
-            let recorded = self.st[r].pos;
+            let recorded = self.recorded[r];
             let (dx, dy) = (recorded.x - from.x, recorded.y - from.y);
             if dx * dx + dy * dy > skip_beyond_sq {
                 continue;

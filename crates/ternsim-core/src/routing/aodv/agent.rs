@@ -16,7 +16,9 @@ use crate::net::packet::{DropReason, Header, Packet, Payload};
 use crate::routing::{ControlSend, PassedOn, RouteCtx, Routed, RoutingOutput};
 use crate::sim::rng::RandomStream;
 use crate::sim::SimTime;
+use crate::wifi::grid::CellHasher;
 use std::collections::{HashSet, VecDeque};
+use std::hash::BuildHasherDefault;
 
 /// Per-node AODV counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -71,10 +73,15 @@ pub struct AodvAgent {
     next_rreq_id: u32,
     table: RouteTable,
     queue: RouteQueue,
-    /// RREQs seen: (originator, id), looked up on every RREQ heard.
-    seen: HashSet<(Addr, u32)>,
+    /// RREQs seen: (originator, id), looked up on every RREQ heard. Hashed by the
+    /// multiply-and-rotate hash of the channel's small-key maps, not SipHash: the set is
+    /// never iterated, so the hash decides nothing but the cost of a lookup.
+    seen: HashSet<(Addr, u32), BuildHasherDefault<CellHasher>>,
     /// The same RREQs with the time each is forgotten, in that order.
     seen_order: VecDeque<(Addr, u32, SimTime)>,
+    /// When the first of `seen_order` is forgotten (`SimTime::MAX` with none), kept in the
+    /// agent: `sweep` checks it on every packet, and the queue's storage is rarely in cache.
+    next_forget: SimTime,
     pending: Vec<(SimTime, u64, Delayed)>,
     pending_seq: u64,
     /// Next purge timer tick (armed while the route queue holds packets).
@@ -101,8 +108,9 @@ impl AodvAgent {
             next_rreq_id: 1,
             table: RouteTable::default(),
             queue: RouteQueue::new(cfg.queue_size, cfg.queue_timeout),
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             seen_order: VecDeque::new(),
+            next_forget: SimTime::MAX,
             pending: Vec::new(),
             pending_seq: 0,
             purge_at: None,
@@ -325,6 +333,9 @@ impl AodvAgent {
         // the queue never holds packets for a route that is up (they leave as it comes up).
         let tick = self.last_purge_tick(now);
         self.table.expire_routes(tick);
+        if self.next_forget > now {
+            return;
+        }
         while let Some(&(o, i, t)) = self.seen_order.front() {
             if t > now {
                 break;
@@ -332,6 +343,7 @@ impl AodvAgent {
             self.seen_order.pop_front();
             self.seen.remove(&(o, i));
         }
+        self.next_forget = self.seen_order.front().map_or(SimTime::MAX, |e| e.2);
     }
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut RoutingOutput) {
@@ -628,6 +640,7 @@ impl AodvAgent {
         debug_assert!(self.seen_order.back().is_none_or(|&(_, _, t)| t <= forget));
         self.seen.insert((orig, id));
         self.seen_order.push_back((orig, id, forget));
+        self.next_forget = self.next_forget.min(forget);
         // Reverse route to the originator.
         // ns-2 `recvRequest`: the entry's lifetime is extended to at least REV_ROUTE_LIFE
         // whether or not the offer replaces it (a valid route only gains time).

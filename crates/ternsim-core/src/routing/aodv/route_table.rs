@@ -3,7 +3,8 @@
 
 use crate::net::addr::{Addr, IfaceId};
 use crate::sim::SimTime;
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// `a` is fresher than `b` under 32-bit rollover (RFC 3561 §6.1: signed difference).
 pub fn seq_newer(a: u32, b: u32) -> bool {
@@ -116,7 +117,7 @@ impl RouteEntry {
     }
 
     /// Installs a valid route (ns-2 `rt_update`). Only through [`RouteTable::set_route`],
-    /// which keeps the table's expiry floor.
+    /// which keeps the table's expiry index.
     fn set(&mut self, seq: u32, hops: u8, next_hop: Addr, iface: Option<IfaceId>, expire: SimTime) {
         self.seq = seq;
         self.hops = hops;
@@ -138,14 +139,23 @@ impl RouteEntry {
 
 /// The routes by destination.
 ///
-/// Invariant: no valid entry expires before `floor`. An entry becomes valid only through
-/// [`RouteTable::set_route`], which lowers the floor to the new expiry when needed; the
-/// other changes to a valid entry's expiry only extend it (`forward`), and an entry taken out
-/// of service (`down`, in repair) no longer counts. So [`RouteTable::expire_routes`], called
-/// on every packet for the last purge tick, need not scan the table up to `floor`.
+/// Expiry index: `expiries` is a min-heap of (time, destination) items such that every
+/// valid entry has an item no later than its expiry (a lower bound), the one recorded in
+/// its slot's `indexed_at`. An entry becomes valid only through [`RouteTable::set_route`],
+/// which adds an item when the entry has none at or before its new expiry; the other
+/// changes to a valid entry's expiry only extend it (`forward`, a request's reverse route),
+/// which keeps the bound; an entry taken out of service (`down`, in repair) no longer counts.
+/// So [`RouteTable::expire_routes`], called on every packet for the last purge tick, finds
+/// every route that expired before the tick among the items before it, and only looks at
+/// those: its cost does not grow with the table (which holds a route to every originator
+/// of a request the node heard, hundreds in a large network).
 #[derive(Clone, Debug)]
 pub struct RouteTable {
-    entries: BTreeMap<Addr, RouteEntry>,
+    entries: BTreeMap<Addr, Slot>,
+    expiries: BinaryHeap<Reverse<(SimTime, Addr)>>,
+    /// The earliest item's time (`SimTime::MAX` with none), kept beside the heap: the
+    /// check on every packet then reads the table itself, not the heap's storage, which in
+    /// a large network is rarely in cache.
     floor: SimTime,
 }
 
@@ -153,9 +163,18 @@ impl Default for RouteTable {
     fn default() -> Self {
         RouteTable {
             entries: BTreeMap::new(),
+            expiries: BinaryHeap::new(),
             floor: SimTime::MAX,
         }
     }
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    route: RouteEntry,
+    /// The time of this entry's current item in the expiry index, if it has one; items of
+    /// the entry at other times are stale and dropped when they come up.
+    indexed_at: Option<SimTime>,
 }
 
 impl RouteTable {
@@ -169,59 +188,175 @@ impl RouteTable {
         iface: Option<IfaceId>,
         expire: SimTime,
     ) -> &mut RouteEntry {
-        self.floor = self.floor.min(expire);
-        let e = self.entry(dst);
+        let slot = self.slot(dst);
+        if slot.indexed_at.is_none_or(|t| t > expire) {
+            slot.indexed_at = Some(expire);
+            self.expiries.push(Reverse((expire, dst)));
+            self.floor = self.floor.min(expire);
+        }
+        let e = &mut self.slot(dst).route;
         e.set(seq, hops, next_hop, iface, expire);
         e
     }
 
     /// Invalidates, as ns-2's `rt_purge` does at the purge tick `tick`, every valid route
     /// whose lifetime ended before the tick (`rt_expire < now`), its sequence number
-    /// incremented. Nothing can expire before the floor, so the table is scanned only past
-    /// it, and the floor is raised to the earliest expiry still valid.
+    /// incremented. Only the index's items before the tick are looked at: an entry that
+    /// is still valid and has not expired (its lifetime was extended) gets an item at its
+    /// expiry instead; a stale item, or one of an entry no longer valid, is dropped.
     pub fn expire_routes(&mut self, tick: SimTime) {
         if tick <= self.floor {
             return;
         }
-        let mut floor = SimTime::MAX;
-        for e in self.entries.values_mut() {
-            if !e.is_valid() {
+        while let Some(&Reverse((at, dst))) = self.expiries.peek() {
+            if at >= tick {
+                break;
+            }
+            self.expiries.pop();
+            let Some(slot) = self.entries.get_mut(&dst) else {
                 continue;
+            };
+            if slot.indexed_at != Some(at) {
+                continue; // superseded by an earlier item of the same entry
+            }
+            slot.indexed_at = None;
+            let e = &mut slot.route;
+            if !e.is_valid() {
+                continue; // `set_route` indexes it again when it comes back
             }
             if e.expire < tick {
                 e.seq = e.seq.wrapping_add(1);
                 e.down();
             } else {
-                floor = floor.min(e.expire);
+                slot.indexed_at = Some(e.expire);
+                self.expiries.push(Reverse((e.expire, dst)));
             }
         }
-        self.floor = floor;
+        self.floor = self.expiries.peek().map_or(SimTime::MAX, |r| r.0 .0);
+    }
+
+    fn slot(&mut self, dst: Addr) -> &mut Slot {
+        self.entries.entry(dst).or_insert_with(|| Slot {
+            route: RouteEntry::new(dst),
+            indexed_at: None,
+        })
     }
 
     pub fn get(&self, dst: Addr) -> Option<&RouteEntry> {
-        self.entries.get(&dst)
+        self.entries.get(&dst).map(|s| &s.route)
     }
 
     pub fn get_mut(&mut self, dst: Addr) -> Option<&mut RouteEntry> {
-        self.entries.get_mut(&dst)
+        self.entries.get_mut(&dst).map(|s| &mut s.route)
     }
 
     pub fn entry(&mut self, dst: Addr) -> &mut RouteEntry {
-        self.entries
-            .entry(dst)
-            .or_insert_with(|| RouteEntry::new(dst))
+        &mut self.slot(dst).route
     }
 
     /// The valid route to `dst`, if any.
     pub fn valid(&self, dst: Addr) -> Option<&RouteEntry> {
-        self.entries.get(&dst).filter(|e| e.is_valid())
+        self.get(dst).filter(|e| e.is_valid())
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &RouteEntry> {
-        self.entries.values()
+        self.entries.values().map(|s| &s.route)
     }
 
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut RouteEntry> {
-        self.entries.values_mut()
+        self.entries.values_mut().map(|s| &mut s.route)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(secs: u64) -> SimTime {
+        SimTime::from_millis(secs * 1000)
+    }
+
+    fn state_and_seq(t: &RouteTable, dst: u32) -> (RouteState, u32) {
+        let e = t.get(Addr(dst)).expect("entry");
+        (e.state, e.seq)
+    }
+
+    /// Routes expire at the first tick after their lifetime (`rt_expire < now`), each with
+    /// its sequence number incremented; a tick equal to the lifetime leaves the route up.
+    #[test]
+    fn a_route_expires_at_the_first_tick_after_its_lifetime() {
+        let mut t = RouteTable::default();
+        t.set_route(Addr(1), 10, 1, Addr(1), None, s(3));
+        t.set_route(Addr(2), 20, 2, Addr(1), None, s(5));
+        t.expire_routes(s(3));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Valid, 10));
+        t.expire_routes(s(4));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 11));
+        assert_eq!(state_and_seq(&t, 2), (RouteState::Valid, 20));
+        t.expire_routes(s(6));
+        assert_eq!(state_and_seq(&t, 2), (RouteState::Invalid, 21));
+        // Nothing left to expire, and nothing expires twice.
+        assert!(t.expiries.is_empty());
+        t.expire_routes(s(100));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 11));
+    }
+
+    /// A lifetime extended in place (as forwarding does) keeps the route up past its
+    /// first expiry; the index item moves to the new expiry.
+    #[test]
+    fn an_extended_lifetime_is_found_at_its_new_expiry() {
+        let mut t = RouteTable::default();
+        t.set_route(Addr(1), 10, 1, Addr(1), None, s(3));
+        t.get_mut(Addr(1)).unwrap().expire = s(8);
+        t.expire_routes(s(4));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Valid, 10));
+        assert_eq!(t.expiries.peek(), Some(&Reverse((s(8), Addr(1)))));
+        t.expire_routes(s(8));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Valid, 10));
+        t.expire_routes(s(9));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 11));
+    }
+
+    /// A route installed again with a shorter lifetime expires at the shorter one (the
+    /// earlier item stands for it, the later one is dropped as stale); installed again with
+    /// a longer one it needs no new item.
+    #[test]
+    fn a_shorter_reinstall_expires_first_and_a_longer_one_adds_no_item() {
+        let mut t = RouteTable::default();
+        t.set_route(Addr(1), 10, 1, Addr(1), None, s(9));
+        t.set_route(Addr(1), 12, 1, Addr(1), None, s(2));
+        assert_eq!(t.expiries.len(), 2);
+        t.expire_routes(s(3));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 13));
+        t.set_route(Addr(1), 14, 1, Addr(1), None, s(6));
+        t.set_route(Addr(1), 16, 1, Addr(1), None, s(7));
+        // The stale item at 9 s and the one at 6 s; the reinstall at 7 s added none.
+        assert_eq!(t.expiries.len(), 2);
+        t.expire_routes(s(7));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Valid, 16));
+        t.expire_routes(s(8));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 17));
+        t.expire_routes(s(10));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 17));
+        assert!(t.expiries.is_empty());
+    }
+
+    /// A route taken down (link break) or put in repair before its lifetime ends does not
+    /// expire again; brought back by `set_route`, it expires on its new lifetime.
+    #[test]
+    fn routes_out_of_service_are_skipped_until_installed_again() {
+        let mut t = RouteTable::default();
+        t.set_route(Addr(1), 10, 1, Addr(1), None, s(3));
+        t.set_route(Addr(2), 20, 1, Addr(2), None, s(3));
+        t.get_mut(Addr(1)).unwrap().down();
+        t.get_mut(Addr(2)).unwrap().state = RouteState::InRepair;
+        t.expire_routes(s(4));
+        assert_eq!(state_and_seq(&t, 1), (RouteState::Invalid, 10));
+        assert_eq!(state_and_seq(&t, 2), (RouteState::InRepair, 20));
+        t.set_route(Addr(2), 22, 1, Addr(2), None, s(5));
+        t.expire_routes(s(5));
+        assert_eq!(state_and_seq(&t, 2), (RouteState::Valid, 22));
+        t.expire_routes(s(6));
+        assert_eq!(state_and_seq(&t, 2), (RouteState::Invalid, 23));
     }
 }
