@@ -969,6 +969,41 @@ rate = "10Mbps"
 delay = "1ms"
 "#;
 
+    /// The wired conformance case (one NewReno flow, a drop-tail bottleneck that overflows)
+    /// run to its end, its summary as JSON without the wall time; `general`: every lean path
+    /// off (wired calls through `drain_device`, transmission ends scheduled, and the senders'
+    /// packets sent through the traced loop of `after_sender`, the segments trace on).
+    fn wired_run(general: bool) -> serde_json::Value {
+        let text = include_str!("../../../../scenarios/conformance/wired.toml");
+        let mut sc = crate::scenario::from_toml(text).unwrap();
+        sc.traces.segments = general;
+        let mut w = World::build(&sc, 1);
+        if general {
+            w.fast_wired = false;
+            w.set_lazy_tx(false);
+        }
+        w.run_until(
+            sc.duration,
+            super::super::end_exact(sc.duration),
+            &mut |_, _| {},
+        );
+        let mut summary = serde_json::to_value(w.finish(&sc, 1, 0.0).summary).unwrap();
+        summary["wall_seconds"] = serde_json::Value::Null;
+        summary
+    }
+
+    /// The lean paths (`offer_to_wire`, the untraced send loop of `after_sender`) change the
+    /// world as the general ones do: the same events, packets, drops, flow and link counts.
+    #[test]
+    fn lean_wired_paths_run_as_the_general_paths() {
+        let lean = wired_run(false);
+        assert!(
+            lean["packets"]["dropped"].as_u64().unwrap() > 0,
+            "the queue overflows"
+        );
+        assert_eq!(lean, wired_run(true));
+    }
+
     /// A DSR route reply listing 2 addresses (body round4(5 + 8) = 16) sent from b to a with
     /// source route b,a (4 + 4 = 8 octets): 20 + 16 + 8 = 44 bytes, the header on the packet;
     /// without a source route 20 + 16 = 36. Each counts as a created control packet.
