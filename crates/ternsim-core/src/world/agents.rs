@@ -309,55 +309,80 @@ impl World {
             src: port,
             dst: port,
         };
-        // ns-2's event-trace lines of this call, each before the packet lines of the segments
-        // the call sent after it.
-        let ns2_events = std::mem::take(&mut self.tcp_out.ns2_events);
-        let mut next_event = 0;
-        // A traced variable's change is placed in the trace text among the lines of the
-        // segments: ns-2 assigns `cwnd_` before `send_much` sends what it allows, `t_seqno_`
-        // after each packet it sent (`output`).
-        let mut var_changes = std::mem::take(&mut self.tcp_out.var_changes);
-        let mut next_change = 0;
-        for (k, seg) in segments.iter().enumerate() {
-            while next_event < ns2_events.len() && ns2_events[next_event].before_segment <= k {
-                self.ns2_event_line(now, f, &ns2_events[next_event]);
-                next_event += 1;
-            }
-            if next_change < var_changes.len() {
-                self.place_var_changes(now, f, &var_changes, &mut next_change, k);
-            }
-            if let Some(t) = self.traces.segments.as_mut() {
-                t.push(
-                    now.as_secs_f64(),
-                    f as i64,
-                    seg.seq,
-                    i64::from(seg.wire_bytes),
-                    seg.retransmission,
+        let out = &self.tcp_out;
+        if out.ns2_events.is_empty() && out.var_changes.is_empty() && self.traces.segments.is_none()
+        {
+            // Nothing to place among the packets (no event-trace lines, no traced variable's
+            // change, no segments trace): the loop below with its trace steps doing nothing.
+            // The two buffers end empty, as the loop below leaves them (a call made while a
+            // packet is handed on may have filled them; each call clears them first).
+            for seg in &segments {
+                let p = self.new_packet(
+                    now,
+                    Some(f as u32),
+                    src_addr,
+                    dst_addr,
+                    ports,
+                    seg.wire_bytes,
+                    Payload::TcpData(*seg),
                 );
+                self.agent_send(now, f, AgentSide::Source, src, p);
             }
-            let payload = Payload::TcpData(*seg);
-            let p = self.new_packet(
-                now,
-                Some(f as u32),
-                src_addr,
-                dst_addr,
-                ports,
-                seg.wire_bytes,
-                payload,
-            );
-            self.agent_send(now, f, AgentSide::Source, src, p);
+            self.tcp_out.segments = segments;
+            self.next_ns2_uid += std::mem::take(&mut self.tcp_out.unsent_uids);
+            self.tcp_out.ns2_events.clear();
+            self.tcp_out.var_changes.clear();
+        } else {
+            // ns-2's event-trace lines of this call, each before the packet lines of the segments
+            // the call sent after it.
+            let ns2_events = std::mem::take(&mut self.tcp_out.ns2_events);
+            let mut next_event = 0;
+            // A traced variable's change is placed in the trace text among the lines of the
+            // segments: ns-2 assigns `cwnd_` before `send_much` sends what it allows, `t_seqno_`
+            // after each packet it sent (`output`).
+            let mut var_changes = std::mem::take(&mut self.tcp_out.var_changes);
+            let mut next_change = 0;
+            for (k, seg) in segments.iter().enumerate() {
+                while next_event < ns2_events.len() && ns2_events[next_event].before_segment <= k {
+                    self.ns2_event_line(now, f, &ns2_events[next_event]);
+                    next_event += 1;
+                }
+                if next_change < var_changes.len() {
+                    self.place_var_changes(now, f, &var_changes, &mut next_change, k);
+                }
+                if let Some(t) = self.traces.segments.as_mut() {
+                    t.push(
+                        now.as_secs_f64(),
+                        f as i64,
+                        seg.seq,
+                        i64::from(seg.wire_bytes),
+                        seg.retransmission,
+                    );
+                }
+                let payload = Payload::TcpData(*seg);
+                let p = self.new_packet(
+                    now,
+                    Some(f as u32),
+                    src_addr,
+                    dst_addr,
+                    ports,
+                    seg.wire_bytes,
+                    payload,
+                );
+                self.agent_send(now, f, AgentSide::Source, src, p);
+            }
+            self.tcp_out.segments = segments;
+            self.next_ns2_uid += std::mem::take(&mut self.tcp_out.unsent_uids);
+            for e in &ns2_events[next_event..] {
+                self.ns2_event_line(now, f, e);
+            }
+            self.tcp_out.ns2_events = ns2_events;
+            if next_change < var_changes.len() {
+                self.place_var_changes(now, f, &var_changes, &mut next_change, usize::MAX);
+            }
+            var_changes.clear();
+            self.tcp_out.var_changes = var_changes;
         }
-        self.tcp_out.segments = segments;
-        self.next_ns2_uid += std::mem::take(&mut self.tcp_out.unsent_uids);
-        for e in &ns2_events[next_event..] {
-            self.ns2_event_line(now, f, e);
-        }
-        self.tcp_out.ns2_events = ns2_events;
-        if next_change < var_changes.len() {
-            self.place_var_changes(now, f, &var_changes, &mut next_change, usize::MAX);
-        }
-        var_changes.clear();
-        self.tcp_out.var_changes = var_changes;
         if !self.tcp_out.events.is_empty() {
             let events = std::mem::take(&mut self.tcp_out.events);
             for e in &events {

@@ -308,10 +308,10 @@ impl World {
         from: usize,
     ) {
         let device = self.ifaces[iface.ix()].device;
-        let port = self.ifaces[iface.ix()].port;
+        let d = device as usize;
         // A drop stage before the queue (ns-2's loss module at the link's head) judges the
         // packet before the enqueue trace sees it.
-        if let Some(wire) = self.devices[device as usize].wired_mut() {
+        if let Some(wire) = self.devices[d].wired_mut() {
             match wire.stage_verdict(DropPoint::Enqueue, &mut packet, from) {
                 StageVerdict::Pass => {}
                 StageVerdict::Lose { traced } => {
@@ -325,54 +325,64 @@ impl World {
                     return;
                 }
             }
-        }
-        self.tap_transmit(now, iface, next_hop, &packet);
-        let exact = self.exact_now(now);
-        if self.fast_wired {
-            let d = device as usize;
-            if let Some(wire) = self.devices[d].wired_mut() {
-                // A transmission whose end was left unscheduled and has passed: settled
-                // now, before the link is used, as its end event would have done.
-                if let Some((key, _)) = self.lazy_done[d] {
-                    if key < self.sched.now_key() {
-                        wire.settle_transmission();
-                        self.lazy_done[d] = None;
-                        self.sched.count_settled(1);
-                    }
-                }
-                // What `drain_device` would do with the output of `submit`, straight from
-                // the outcome: a drop, or the wake-ups of a transmission that started.
-                let offered = wire.offer(now, exact, packet);
-                let waits = wire.waiting() > 0;
-                match offered {
-                    Offered::Dropped(packet, why) => {
-                        // Charged to the sending interface, which wired direction `d` is.
-                        let iface = IfaceId(device);
-                        let node = self.ifaces[iface.ix()].node;
-                        self.drop_packet(now, Some(node), Some(iface), packet, why);
-                    }
-                    Offered::Queued => {}
-                    Offered::Started(wakes) => {
-                        if let Some((at, tag, exact)) = wakes.arrival {
-                            self.schedule_wired_wake(device, at, tag, exact);
-                        }
-                        let (at, tag, exact) = wakes.done;
-                        self.schedule_wired_wake(device, at, tag, exact);
-                    }
-                }
-                if waits {
-                    // A packet waits behind the transmission: its end must run at its time.
-                    if let Some((key, tag)) = self.lazy_done[d].take() {
-                        self.sched
-                            .schedule_reserved(key, Event::IfaceWake { device, tag });
-                    }
-                }
+            if self.fast_wired {
+                // The lean path: no capture (so no transmit tap), no device traces.
+                self.offer_to_wire(now, device, packet);
                 return;
             }
         }
+        self.tap_transmit(now, iface, next_hop, &packet);
+        let exact = self.exact_now(now);
+        let port = self.ifaces[iface.ix()].port;
         let mut out = self.iface_out_pool.pop().unwrap_or_default();
-        self.devices[device as usize].submit(now, exact, port, packet, next_hop, &mut out);
+        self.devices[d].submit(now, exact, port, packet, next_hop, &mut out);
         self.drain_device(now, device, out);
+    }
+
+    /// Hands `packet` to wired direction `device` on the lean path ([`World::fast_wired`]):
+    /// what `drain_device` would do with the output of `submit`, straight from the outcome
+    /// (a drop, or the wake-ups of a transmission that started).
+    #[inline(always)]
+    fn offer_to_wire(&mut self, now: SimTime, device: u32, packet: Packet) {
+        let d = device as usize;
+        let exact = self.exact_now(now);
+        let Some(wire) = self.devices[d].wired_mut() else {
+            unreachable!("the lean path is taken for wired directions only");
+        };
+        // A transmission whose end was left unscheduled and has passed: settled now, before
+        // the link is used, as its end event would have done.
+        if let Some((key, _)) = self.lazy_done[d] {
+            if key < self.sched.now_key() {
+                wire.settle_transmission();
+                self.lazy_done[d] = None;
+                self.sched.count_settled(1);
+            }
+        }
+        let offered = wire.offer(now, exact, packet);
+        let waits = wire.waiting() > 0;
+        match offered {
+            Offered::Dropped(packet, why) => {
+                // Charged to the sending interface, which wired direction `d` is.
+                let iface = IfaceId(device);
+                let node = self.ifaces[iface.ix()].node;
+                self.drop_packet(now, Some(node), Some(iface), packet, why);
+            }
+            Offered::Queued => {}
+            Offered::Started(wakes) => {
+                if let Some((at, tag, exact)) = wakes.arrival {
+                    self.schedule_wired_wake(device, at, tag, exact);
+                }
+                let (at, tag, exact) = wakes.done;
+                self.schedule_wired_wake(device, at, tag, exact);
+            }
+        }
+        if waits {
+            // A packet waits behind the transmission: its end must run at its time.
+            if let Some((key, tag)) = self.lazy_done[d].take() {
+                self.sched
+                    .schedule_reserved(key, Event::IfaceWake { device, tag });
+            }
+        }
     }
 
     /// Keeps `packet` until `at_time`, when it comes back at `at` past `resume` stages.
@@ -973,6 +983,41 @@ b = "b"
 rate = "10Mbps"
 delay = "1ms"
 "#;
+
+    /// The wired conformance case (one NewReno flow, a drop-tail bottleneck that overflows)
+    /// run to its end, its summary as JSON without the wall time; `general`: every lean path
+    /// off (wired calls through `drain_device`, transmission ends scheduled, and the senders'
+    /// packets sent through the traced loop of `after_sender`, the segments trace on).
+    fn wired_run(general: bool) -> serde_json::Value {
+        let text = include_str!("../../../../scenarios/conformance/wired.toml");
+        let mut sc = crate::scenario::from_toml(text).unwrap();
+        sc.traces.segments = general;
+        let mut w = World::build(&sc, 1);
+        if general {
+            w.fast_wired = false;
+            w.set_lazy_tx(false);
+        }
+        w.run_until(
+            sc.duration,
+            super::super::end_exact(sc.duration),
+            &mut |_, _| {},
+        );
+        let mut summary = serde_json::to_value(w.finish(&sc, 1, 0.0).summary).unwrap();
+        summary["wall_seconds"] = serde_json::Value::Null;
+        summary
+    }
+
+    /// The lean paths (`offer_to_wire`, the untraced send loop of `after_sender`) change the
+    /// world as the general ones do: the same events, packets, drops, flow and link counts.
+    #[test]
+    fn lean_wired_paths_run_as_the_general_paths() {
+        let lean = wired_run(false);
+        assert!(
+            lean["packets"]["dropped"].as_u64().unwrap() > 0,
+            "the queue overflows"
+        );
+        assert_eq!(lean, wired_run(true));
+    }
 
     /// A DSR route reply listing 2 addresses (body round4(5 + 8) = 16) sent from b to a with
     /// source route b,a (4 + 4 = 8 octets): 20 + 16 + 8 = 44 bytes, the header on the packet;
