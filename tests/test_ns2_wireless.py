@@ -971,12 +971,9 @@ RERR_SENT = re.compile(
 )
 
 
-def test_a_dsr_route_error_starts_as_the_lost_frame_as_in_ns2(tmp_path, monkeypatch):
-    """A 4-hop DSR chain with a 10 % incoming error model (chain.tcl, NewReno, traced): ns-2's
-    `xmitFailed` turns the packet the MAC gave up on into the route error, so the error's
-    `s RTR` line shows that frame's MAC header (Duration 0x102 of a 2 Mb/s DATA frame, the
-    lost hop, this node, IP) and the TTL 255 it writes. ternsim's lines have that shape, and
-    so do ns-2's own for the same script when `ns` is installed."""
+def _lossy_dsr_chain_traces(tmp_path, monkeypatch):
+    """(who, trace) of the 4-hop DSR chain with a 10 % incoming error model (chain.tcl,
+    NewReno, seed 1, 60 s, traced): ternsim's, then ns-2's own when `ns` is installed."""
     script = tmp_path / "lossy.tcl"
     script.write_text(
         "proc incoming_error {} {\n"
@@ -986,15 +983,21 @@ def test_a_dsr_route_error_starts_as_the_lost_frame_as_in_ns2(tmp_path, monkeypa
         "set argv {Newreno DSR 1 4 60 1}\nset argc 6\n"
         f"source {CHAIN_TCL}\n"
     )
-    runs = [("ternsim", None)] + ([("ns", NS)] if NS else [])
-    for who, ns in runs:
-        folder = tmp_path / who
-        if ns is None:
-            trace = _run_in(monkeypatch, folder, script, []).decode()
-        else:
-            folder.mkdir()
-            subprocess.run([ns, str(script)], cwd=folder, check=True, capture_output=True)
-            trace = (folder / "out.tr").read_text()
+    yield "ternsim", _run_in(monkeypatch, tmp_path / "ternsim", script, []).decode()
+    if NS:
+        folder = tmp_path / "ns"
+        folder.mkdir()
+        subprocess.run([NS, str(script)], cwd=folder, check=True, capture_output=True)
+        yield "ns", (folder / "out.tr").read_text()
+
+
+def test_a_dsr_route_error_starts_as_the_lost_frame_as_in_ns2(tmp_path, monkeypatch):
+    """A 4-hop DSR chain with a 10 % incoming error model (chain.tcl, NewReno, traced): ns-2's
+    `xmitFailed` turns the packet the MAC gave up on into the route error, so the error's
+    `s RTR` line shows that frame's MAC header (Duration 0x102 of a 2 Mb/s DATA frame, the
+    lost hop, this node, IP) and the TTL 255 it writes. ternsim's lines have that shape, and
+    so do ns-2's own for the same script when `ns` is installed."""
+    for who, trace in _lossy_dsr_chain_traces(tmp_path, monkeypatch):
         errors = [m for m in map(RERR_SENT.match, trace.splitlines()) if m]
         if who == "ternsim":
             assert errors, "no route error in 60 s"
@@ -1084,24 +1087,7 @@ def test_a_dsr_failure_is_traced_in_ns2s_order(tmp_path, monkeypatch):
     route error through a zero-delay event (`Scheduler::schedule(ll, p, 0)`), so the error's
     `s RTR` line follows the MAC's `D RET`: SSendFailure, Ssalv..., D RET, s RTR. The same
     4-hop lossy DSR chain as above, seed 1, 60 s, in ternsim and, when installed, ns-2."""
-    script = tmp_path / "lossy.tcl"
-    script.write_text(
-        "proc incoming_error {} {\n"
-        "  set em [new ErrorModel]\n  $em unit pkt\n  $em set rate_ 0.1\n"
-        "  $em ranvar [new RandomVariable/Uniform]\n"
-        "  $em drop-target [new Agent/Null]\n  return $em\n}\n"
-        "set argv {Newreno DSR 1 4 60 1}\nset argc 6\n"
-        f"source {CHAIN_TCL}\n"
-    )
-    runs = [("ternsim", None)] + ([("ns", NS)] if NS else [])
-    for who, ns in runs:
-        folder = tmp_path / who
-        if ns is None:
-            trace = _run_in(monkeypatch, folder, script, []).decode()
-        else:
-            folder.mkdir()
-            subprocess.run([ns, str(script)], cwd=folder, check=True, capture_output=True)
-            trace = (folder / "out.tr").read_text()
+    for who, trace in _lossy_dsr_chain_traces(tmp_path, monkeypatch):
         sequences = _failure_sequences(trace)
         assert sequences, who
         with_error = 0
