@@ -937,6 +937,20 @@ fn a_buffered_salvaged_packet_leaves_with_its_salvage_count() {
     assert_eq!(d.buffered(), 0);
 }
 
+/// A 1000-octet packet `uid` to the last node of `path`, from its first, that node 1
+/// (`path[1]`) is forwarding to `path[2]` on that source route.
+fn forwarded_by_1(uid: u64, path: &[usize], flow: crate::net::packet::FlowHeader) -> Packet {
+    let mut p = udp_packet(uid, path[path.len() - 1] as u32, 1000);
+    p.ip.src = a(path[0]);
+    p.set_source_route(SourceRoute {
+        path: path.iter().map(|&i| a(i)).collect(),
+        next: 2,
+        flow,
+        ..SourceRoute::default()
+    });
+    p
+}
+
 /// ns-2.35 takes a salvaged packet's old source route off its size only when it salvages
 /// from the cache: one that waits in the send buffer keeps it and gains the new route's
 /// octets on top when it leaves (`undeliverablePkt`, then `sendOutPacketWithRoute`).
@@ -970,14 +984,7 @@ fn a_salvaged_packet_that_waited_keeps_its_old_route_octets_as_ns2_does() {
             ..cfg()
         };
         let mut d = DsrAgent::new(config, RandomStream::named(1, "x"));
-        let mut p = udp_packet(9, 3, 1000);
-        p.ip.src = a(0);
-        p.set_source_route(SourceRoute {
-            path: vec![a(0), a(1), a(2), a(3)],
-            next: 2,
-            flow,
-            ..SourceRoute::default()
-        });
+        let p = forwarded_by_1(9, &[0, 1, 2, 3], flow);
         let on_air = if flow == FlowHeader::None { 1016 } else { 1000 };
         assert_eq!(p.size, on_air);
         let mut out = RoutingOutput::default();
@@ -998,6 +1005,7 @@ fn a_salvaged_packet_that_waited_keeps_its_old_route_octets_as_ns2_does() {
 /// queued behind it: one route error, to 0; nothing goes to 5.
 #[test]
 fn only_the_failed_packet_makes_a_route_error() {
+    use crate::net::packet::FlowHeader;
     let (addrs, ifaces) = ([a(1)], [IfaceId(1)]);
     let ctx = ctx_of(&addrs, &ifaces);
     let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
@@ -1008,13 +1016,7 @@ fn only_the_failed_packet_makes_a_route_error() {
             .map(|c| c.dst)
             .collect()
     };
-    let mut failed = udp_packet(9, 3, 1000);
-    failed.ip.src = a(0);
-    failed.set_source_route(SourceRoute {
-        path: vec![a(0), a(1), a(2), a(3)],
-        next: 2,
-        ..SourceRoute::default()
-    });
+    let failed = forwarded_by_1(9, &[0, 1, 2, 3], FlowHeader::None);
     let mut out = RoutingOutput::default();
     d.on_tx_failure(
         ms(1),
@@ -1026,13 +1028,7 @@ fn only_the_failed_packet_makes_a_route_error() {
         &mut out,
     );
     assert_eq!(errors_to(&out), [a(0)]);
-    let mut queued = udp_packet(10, 3, 1000);
-    queued.ip.src = a(5);
-    queued.set_source_route(SourceRoute {
-        path: vec![a(5), a(1), a(2), a(3)],
-        next: 2,
-        ..SourceRoute::default()
-    });
+    let queued = forwarded_by_1(10, &[5, 1, 2, 3], FlowHeader::None);
     let mut out = RoutingOutput::default();
     d.on_tx_failure(
         ms(1),
