@@ -104,6 +104,13 @@ def _wired(name: str, agent: str, sink: str, tcp: str, fast: bool) -> Case:
 #: agree on all of them; 10 seeds made one outlier run a "difference".
 RARE_EVENT_SEEDS = 30
 
+#: Seeds for the DSDV chain's TCP case. Its timeouts come from the runs where a lost update
+#: stalls the route (about one in five), so their mean moves by a timeout per run between
+#: one batch of 40 seeds and the next in either simulator (2026-11-28: ns-2 against ternsim
+#: 2.23 vs 3.33 over seeds 1-40, 3.67 vs 2.65 over seeds 101-140, 2.96 vs 2.73 over all
+#: 120, t = -0.9); at 30 seeds the row's verdict was a coin toss.
+DSDV_CHAIN_TCP_SEEDS = 120
+
 
 def _chain(tcp: str, routing: str, hops: int, fast: bool, seeds: int = 10) -> Case:
     ns_tcp = {"reno": "Reno", "newreno": "Newreno", "vegas": "Vegas", "sack": "Sack1"}[tcp]
@@ -146,7 +153,7 @@ def _dsdv_chain() -> Case:
         twin="chain",
         ns_args=("Newreno", "DSDV", "{seed}", "7", "250", "0", "150"),
         fast=False,
-        seeds=RARE_EVENT_SEEDS,
+        seeds=DSDV_CHAIN_TCP_SEEDS,
     )
 
 
