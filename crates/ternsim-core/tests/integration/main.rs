@@ -5,6 +5,7 @@
 //! integration golden_summaries` (a module path filters the tests).
 
 mod capture;
+mod event_queue;
 mod flow_metrics;
 mod fuzz_loader;
 mod golden_summaries;
