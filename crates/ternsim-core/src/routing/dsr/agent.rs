@@ -57,6 +57,11 @@ pub struct DsrStats {
     pub send_buffer_timeouts: u64,
     /// Packets evicted from a full send buffer.
     pub send_buffer_overflows: u64,
+    /// Packets this node sent on an established flow without a source route that the
+    /// link layer gave back after the flow had died (ns-2.35 `xmitFlowFailed` finds no
+    /// live flow): lost untraced with `DsrConfig::flow_failure_by_flow_table`, else
+    /// handled as any failure.
+    pub dead_flow_failures: u64,
 }
 
 /// What a delayed entry sends.
@@ -81,7 +86,7 @@ pub struct DsrAgent {
     pub(super) discoveries: Discoveries,
     pub(super) cache: RouteCache,
     /// The flows this node sources (flow state on).
-    flows: SourceFlows,
+    pub(super) flows: SourceFlows,
     next_request_id: u16,
     /// When the send buffer is checked next (armed while it holds packets).
     buffer_check_at: Option<SimTime>,
@@ -238,6 +243,7 @@ impl DsrAgent {
             next: 1,
             salvaged,
             flow: FlowHeader::None,
+            flow_id: 0,
             ip_overhead,
         });
         next_hop
@@ -270,11 +276,16 @@ impl DsrAgent {
             };
             self.log.push(now, entry);
         }
+        let flow_id = match self.cfg.flow_state {
+            Some(_) => self.flows.last_id(),
+            None => 0,
+        };
         packet.set_source_route(SourceRoute {
             path,
             next: 1,
             salvaged: 0,
             flow,
+            flow_id,
             ip_overhead: self.cfg.data_ip_overhead,
         });
         next_hop
