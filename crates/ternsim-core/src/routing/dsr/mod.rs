@@ -137,6 +137,11 @@ pub struct DsrConfig {
     /// would have it. Packets forwarded for other nodes are not concerned: ternsim keeps no
     /// flow tables at intermediate nodes, and ns-2's are alive whenever they forward.
     pub flow_failure_by_flow_table: bool,
+    /// The tap handles each packet (by uid) once: a frame overheard again (a MAC
+    /// retransmission, the same packet sent on by the next node, a salvaged packet on its
+    /// new route) teaches nothing and removes no link (ns-2.35 `DSR_FILTER_TAP`, compiled
+    /// in: a 1024-slot cache of uids). Off, every overheard frame is handled.
+    pub filter_tap: bool,
     /// Promiscuous tap: learn routes from overheard source routes and errors, and send
     /// gratuitous replies (ns-2 `dsragent_use_tap` on).
     pub tap: bool,
@@ -171,6 +176,7 @@ impl Default for DsrConfig {
             data_ip_overhead: 20,
             buffered_salvage_keeps_old_route_octets: true,
             flow_failure_by_flow_table: true,
+            filter_tap: true,
             tap: true,
             reply_from_cache: true,
         }

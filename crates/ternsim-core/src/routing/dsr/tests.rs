@@ -749,26 +749,84 @@ fn gratuitous_reply_shortens_the_route() {
     );
 }
 
-/// The gratuitous reply hold-down (1 s per route): overhearing the same route at 0.5 s
-/// sends nothing, at 1.0 s again.
+/// The gratuitous reply hold-down (1 s per route): overhearing another packet on the same
+/// route at 0.5 s sends nothing, at 1.0 s again.
 #[test]
 fn gratuitous_reply_hold_down() {
     let (addrs, ifaces) = ([a(2)], [IfaceId(2)]);
     let ctx = ctx_of(&addrs, &ifaces);
     let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
-    let mut p = udp_packet(1, 3, 1000);
-    p.set_source_route(SourceRoute {
-        path: paths(&[&[0, 1, 2, 3]]).remove(0),
-        next: 1,
-        salvaged: 0,
-        ..SourceRoute::default()
-    });
     let mut sent = |t: u64| {
+        let mut p = udp_packet(t + 1, 3, 1000);
+        p.ns2_uid = t + 1;
+        p.set_source_route(SourceRoute {
+            path: paths(&[&[0, 1, 2, 3]]).remove(0),
+            next: 1,
+            salvaged: 0,
+            ..SourceRoute::default()
+        });
         let mut out = RoutingOutput::default();
         d.on_overheard(ms(t), &ctx, ifaces[0], &p, &mut out);
         out.control.len()
     };
     assert_eq!([sent(0), sent(500), sent(999), sent(1_000)], [1, 0, 0, 1]);
+}
+
+/// ns-2.35's tap handles a packet once (`DSR_FILTER_TAP`, 1024 slots by uid). Node 5
+/// overhears a route error (uid 7) from node 2 to node 0 reporting 2→3 broken, on the way
+/// 2,4,0 — node 5 is not on it, so it learns 5,4,0 (the transmitter, 4, is its neighbour)
+/// and forgets 2→3: its route 5,2,3 is cut to 5,2. A discovery brings 5,2,3 back; the same
+/// error overheard again (node 4 retransmits it) changes nothing; a packet whose uid takes
+/// the same slot (7 + 1024) passes, after which uid 7 passes again and cuts the route.
+/// With the filter off the second sight cuts it at once.
+#[test]
+fn the_tap_handles_each_packet_once_as_ns2_does() {
+    for filter in [true, false] {
+        let (addrs, ifaces) = ([a(5)], [IfaceId(5)]);
+        let ctx = ctx_of(&addrs, &ifaces);
+        let config = DsrConfig {
+            filter_tap: filter,
+            ..cfg()
+        };
+        let mut d = DsrAgent::new(config, RandomStream::named(1, "x"));
+        d.cache.add_primary(paths(&[&[5, 2, 3]]).remove(0));
+        let error = |uid: u64| {
+            let mut p = udp_packet(uid, 0, 0);
+            p.ns2_uid = uid;
+            p.ip.src = a(2);
+            p.payload = Payload::Control(ControlMessage::DsrRouteError {
+                from: a(2),
+                to: a(3),
+                originator: a(0),
+            });
+            p.set_source_route(SourceRoute {
+                path: paths(&[&[2, 4, 0]]).remove(0),
+                next: 2,
+                ..SourceRoute::default()
+            });
+            p
+        };
+        let hear = |d: &mut DsrAgent, uid: u64| {
+            let mut out = RoutingOutput::default();
+            d.on_overheard(ms(1), &ctx, ifaces[0], &error(uid), &mut out);
+        };
+        hear(&mut d, 7);
+        assert_eq!(d.route_cache().paths().0, paths(&[&[5, 2]]));
+        assert_eq!(d.route_cache().paths().1, paths(&[&[5, 4, 0]]));
+        d.cache.add_primary(paths(&[&[5, 2, 3]]).remove(0));
+        hear(&mut d, 7);
+        let cut = paths(&[&[5, 2]]);
+        if !filter {
+            assert_eq!(d.route_cache().paths().0, cut);
+            continue;
+        }
+        assert_eq!(d.route_cache().paths().0, paths(&[&[5, 2, 3]]));
+        hear(&mut d, 7 + 1024);
+        assert_eq!(d.route_cache().paths().0, cut);
+        d.cache.add_primary(paths(&[&[5, 2, 3]]).remove(0));
+        hear(&mut d, 7);
+        assert_eq!(d.route_cache().paths().0, cut);
+    }
 }
 
 /// Requests and target replies wait U(0, 10 ms): with the default jitter a re-broadcast is
