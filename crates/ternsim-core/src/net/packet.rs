@@ -48,6 +48,10 @@ pub struct SourceRoute {
     pub salvaged: u8,
     /// How the packet travels under DSR flow state (ns-2.35's `dsragent_enable_flowstate`).
     pub flow: FlowHeader,
+    /// The id of the flow its source sent it on (ns-2 `hdr_sr::flow_id`), 0 without flow
+    /// state. Read only at the source, which looks the flow up when the link layer gives
+    /// the packet back (`DsrAgent::on_tx_failure`); it costs no octets of its own.
+    pub flow_id: u16,
     /// Octets the DSR agent adds to a packet it carries for a transport agent: ns-2.35
     /// counts a second IP header (`IP_HDR_LEN`, 20) on them, on top of the agent's own
     /// size; they go with the source route at the destination.
@@ -93,12 +97,14 @@ impl Clone for SourceRoute {
             next,
             salvaged,
             flow,
+            flow_id,
             ip_overhead,
         } = source;
         self.path.clone_from(path);
         self.next = *next;
         self.salvaged = *salvaged;
         self.flow = *flow;
+        self.flow_id = *flow_id;
         self.ip_overhead = *ip_overhead;
     }
 }
@@ -580,6 +586,10 @@ pub enum DropReason {
     /// DSR: its next link broke at an intermediate node whose route cache had no other route
     /// to the destination (RFC 4728 §8.4.1).
     SalvageNoRoute,
+    /// DSR: the link layer gave back a packet its source had sent on an established flow,
+    /// without a source route, after that flow had died (ns-2.35 `xmitFlowFailed` frees
+    /// it untraced; `DsrConfig::flow_failure_by_flow_table`).
+    DeadFlow,
     /// An 802.11 interface queue was full (ns-2 `IFQ` drop, link-spec §3.6).
     IfqOverflow,
     /// A broadcast 802.11 frame that no station decoded.
@@ -613,7 +623,7 @@ pub enum DropReason {
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 25] = [
+    pub const ALL: [DropReason; 26] = [
         DropReason::QueueOverflow,
         DropReason::ChannelError,
         DropReason::NoRoute,
@@ -629,6 +639,7 @@ impl DropReason {
         DropReason::SendBufferOverflow,
         DropReason::SalvageLimit,
         DropReason::SalvageNoRoute,
+        DropReason::DeadFlow,
         DropReason::IfqOverflow,
         DropReason::NoReceiver,
         DropReason::ArpReplaced,
@@ -657,6 +668,7 @@ impl DropReason {
             DropReason::SendBufferOverflow => "send_buffer_overflow",
             DropReason::SalvageLimit => "salvage_limit",
             DropReason::SalvageNoRoute => "salvage_no_route",
+            DropReason::DeadFlow => "dead_flow",
             DropReason::IfqOverflow => "ifq_overflow",
             DropReason::NoReceiver => "no_receiver",
             DropReason::ArpReplaced => "arp_replaced",
@@ -714,6 +726,7 @@ pub(crate) mod tests {
             next: 1,
             salvaged: 1,
             flow: FlowHeader::Establishing,
+            flow_id: 3,
             ip_overhead: 20,
         };
         let mut p = udp_packet(3, 2, 512);

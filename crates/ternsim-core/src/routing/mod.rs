@@ -143,6 +143,11 @@ pub struct RoutingOutput {
     /// (`link_failure`): ns-2.35's AODV does it when a neighbour reports a route through it
     /// broken (`recvError`: `ifqueue->filter`).
     pub purge_queued: Vec<(IfaceId, Addr)>,
+    /// Next hops whose packets waiting in the interface queue are to come back to the
+    /// protocol as transmit failures (`TxFailureCause::Queued`), in queue order, right
+    /// after the failure being handled: ns-2.35's DSR takes them out in `xmitFailed`
+    /// (`prq_get_nexthop`) and salvages each.
+    pub reclaim_queued: Vec<(IfaceId, Addr)>,
 }
 
 impl RoutingOutput {
@@ -151,6 +156,7 @@ impl RoutingOutput {
             && self.control.is_empty()
             && self.drops.is_empty()
             && self.purge_queued.is_empty()
+            && self.reclaim_queued.is_empty()
     }
 }
 

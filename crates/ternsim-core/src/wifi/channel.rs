@@ -28,7 +28,7 @@ use std::collections::VecDeque;
 use crate::mobility::trajectory::Piece;
 use crate::mobility::{Mobility, Position};
 use crate::net::addr::Addr;
-use crate::net::iface::IfaceOutput;
+use crate::net::iface::{IfaceOutput, TxFailure, TxFailureCause};
 use crate::net::packet::{DropReason, Packet};
 use crate::net::wired::QueueEvent;
 use crate::sim::heap::{Keyed, MinHeap};
@@ -636,6 +636,34 @@ impl WifiChannel {
         self.st[s].ifq.remove_for(next_hop, &mut taken);
         for q in taken {
             out.drops.push((q.packet, DropReason::LinkFailure));
+        }
+    }
+
+    /// Hands back every packet waiting in `port`'s interface queue for `next_hop`, in queue
+    /// order, as transmit failures (`TxFailureCause::Queued`): routing takes them out to
+    /// salvage them (ns-2 DSR's `xmitFailed`, `prq_get_nexthop`). The packet the MAC holds
+    /// and those still in the LL's delay are not in the queue, as in ns-2.
+    pub fn reclaim_queued(
+        &mut self,
+        now: SimTime,
+        port: u16,
+        next_hop: Addr,
+        out: &mut IfaceOutput,
+    ) {
+        let s = usize::from(port);
+        if self.st[s].holding {
+            // As in `purge_queued`: what the LL handed down by now is in ns-2's queue.
+            self.ll_down_into_queue(s, now.as_nanos(), out);
+        }
+        let mut taken = Vec::new();
+        self.st[s].ifq.remove_for(next_hop, &mut taken);
+        for q in taken {
+            out.tx_failures.push(TxFailure {
+                port,
+                next_hop: q.next_hop,
+                packet: q.packet,
+                cause: TxFailureCause::Queued,
+            });
         }
     }
 

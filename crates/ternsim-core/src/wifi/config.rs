@@ -95,10 +95,6 @@ pub struct WifiConfig {
     /// Report correctly decoded unicast DATA frames addressed to another station into
     /// `IfaceOutput::overheard` (ns-2 MAC tap, used by DSR). Off by default.
     pub promiscuous: bool,
-    /// On a retry-limit failure also take every queued packet for the same next hop out of
-    /// the interface queue and hand it back as a transmit failure (ns-2 DSR/AODV call
-    /// `ifq->filter` on link failure). Off by default: the routing layer asks for it.
-    pub hand_back_queued_on_failure: bool,
     /// Resolve unicast next hops with ARP before the interface queue (ns-2 `LL` with its
     /// `ARPTable`, `mac/arp.cc`, link-spec §3.5; every ns-2 wireless node has one, so on by
     /// default). Off: next hops resolve at once.
@@ -154,7 +150,6 @@ impl Default for WifiConfig {
             ifq: IfqKind::PriQueue,
             ifq_limit: 50,
             promiscuous: false,
-            hand_back_queued_on_failure: false,
             arp: true,
             regrid_period: SimTime::from_millis(100),
             max_speed_mps: 0.0,

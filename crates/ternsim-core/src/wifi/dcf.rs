@@ -448,8 +448,8 @@ impl WifiChannel {
     }
 
     /// Retry limit reached (link-spec §3.3 rule 11): the packet goes back to routing as a
-    /// transmit failure; with `hand_back_queued_on_failure`, so does every queued packet for
-    /// the same next hop.
+    /// transmit failure. What is queued for the same next hop stays, unless routing takes
+    /// it out (`purge_queued`, `reclaim_queued`) before the MAC resumes.
     fn fail(&mut self, s: usize, t: u64, out: &mut IfaceOutput) {
         let given_up = self.given_up_line(s, t, false);
         let d = self.st[s].pkt_tx.take().expect("DATA outstanding");
@@ -485,19 +485,6 @@ impl WifiChannel {
             self.st[s].given_up_line = given_up;
         } else {
             self.mac_log.extend(given_up);
-        }
-        if self.cfg.hand_back_queued_on_failure {
-            self.ll_down_into_queue(s, t, out);
-            let mut taken = Vec::new();
-            self.st[s].ifq.remove_for(d.next_hop, &mut taken);
-            for q in taken {
-                out.tx_failures.push(TxFailure {
-                    port: s as u16,
-                    next_hop: q.next_hop,
-                    packet: q.packet,
-                    cause: TxFailureCause::Queued,
-                });
-            }
         }
     }
 

@@ -12,11 +12,11 @@
 //!   wakes may be stale and are then ignored, so the world schedules them blindly;
 //! - drain `out`: `arrivals` (port = receiving station), `drops` (`ifq_overflow`,
 //!   `no_receiver` for a broadcast nobody decoded, `arp_replaced`), `tx_failures` (retry
-//!   limit or three unanswered ARP requests: the packet and its next hop, plus queued
-//!   packets for that hop with `hand_back_queued_on_failure`),
+//!   limit or three unanswered ARP requests: the packet and its next hop),
 //!   `overheard` (with `promiscuous`), `copies` (broadcast copies);
 //! - after routing has handled a call's `tx_failures` (and purged what it wanted from the
-//!   queue, `purge_queued`), `resume_after_tx_failure(now, port, out)` for each port that
+//!   queue, `purge_queued`, or taken it back to salvage, `reclaim_queued`: more
+//!   `tx_failures`), `resume_after_tx_failure(now, port, out)` for each port that
 //!   failed: the MAC takes its next packet only then, as ns-2 calls routing back inside
 //!   `RetransmitRTS`/`RetransmitDATA` before `tx_resume` pulls the queue;
 //! - `stats(port)`, `queue_len(port)`, `packets_held()`; `set_position` / `set_mobility`

@@ -10,7 +10,7 @@ use super::channel::{TxState, WifiChannel, DEFER};
 use super::*;
 use crate::mobility::{Mobility, Position};
 use crate::net::addr::Addr;
-use crate::net::iface::{IfaceOutput, TxFailure};
+use crate::net::iface::{IfaceOutput, TxFailure, TxFailureCause};
 use crate::net::packet::tests::udp_packet;
 use crate::net::packet::{DropReason, Packet, PacketKind};
 use crate::sim::{RandomStream, SimTime};
@@ -40,6 +40,9 @@ struct Driver {
     /// for the failed next hop before the MAC resumes (drops recorded in `purged`).
     purge_failed_hop: bool,
     purged: Vec<(u64, u64)>,
+    /// Like DSR: on each retry-limit failure the stand-in takes what is queued for that hop
+    /// back (`reclaim_queued`) before the MAC resumes; it comes back as more failures.
+    reclaim_failed_hop: bool,
 }
 
 impl Driver {
@@ -68,6 +71,7 @@ impl Driver {
             chain_last: None,
             purge_failed_hop: false,
             purged: Vec::new(),
+            reclaim_failed_hop: false,
         }
     }
 
@@ -93,7 +97,15 @@ impl Driver {
                 }
                 self.drain(purge);
             }
+            let reclaim = self.reclaim_failed_hop && f.cause != TxFailureCause::Queued;
+            let (port, hop) = (f.port, f.next_hop);
             self.failures.push((self.now, f));
+            if reclaim {
+                let mut back = IfaceOutput::default();
+                self.ch
+                    .reclaim_queued(SimTime(self.now), port, hop, &mut back);
+                self.drain(back);
+            }
         }
         for (_, why) in out.drops.drain(..) {
             self.drops.push((self.now, why));
@@ -614,15 +626,14 @@ fn short_retry_limit_hands_the_packet_back() {
     assert_eq!(back, vec![(1, ghost), (2, ghost)]);
 }
 
-/// With `hand_back_queued_on_failure` the packet queued behind for the same hop comes back
-/// with the first failure (7 RTS in all); a packet for another hop stays and is sent.
+/// Routing may take back what is queued for the hop that failed (`reclaim_queued`, as ns-2
+/// DSR's `xmitFailed` does): the packet queued behind for the same hop comes back with the
+/// first failure, as a `Queued` failure (7 RTS in all); a packet for another hop stays and
+/// is sent.
 #[test]
 fn a_failure_can_hand_back_the_queue_for_that_hop() {
-    let cfg = WifiConfig {
-        hand_back_queued_on_failure: true,
-        ..legacy()
-    };
-    let mut d = Driver::new(cfg, &[(0.0, 0.0), (100.0, 0.0)]);
+    let mut d = Driver::new(legacy(), &[(0.0, 0.0), (100.0, 0.0)]);
+    d.reclaim_failed_hop = true;
     let ghost = Addr::nth(50);
     d.submit(0, udp_packet(1, 50, 1040), ghost);
     d.submit(0, udp_packet(2, 1, 1040), Addr::nth(1));
@@ -636,6 +647,8 @@ fn a_failure_can_hand_back_the_queue_for_that_hop() {
     assert_eq!(back.len(), 2);
     assert_eq!((back[0].0, back[1].0), (1, 3));
     assert_eq!(back[0].1, back[1].1, "handed back together");
+    let causes: Vec<TxFailureCause> = d.failures.iter().map(|(_, f)| f.cause).collect();
+    assert_eq!(causes, [TxFailureCause::RetryLimit, TxFailureCause::Queued]);
     assert_eq!(d.arrivals.len(), 1);
     assert_eq!(d.arrivals[0].2.uid, 2);
     // B set its NAV from each RTS to the absent station, so A's RTS to B may go unanswered

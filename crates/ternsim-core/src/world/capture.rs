@@ -540,6 +540,8 @@ fn wireless_drop_code(why: DropReason) -> (&'static str, &'static str) {
         // ns-2: `DROP_RTR_SALVAGE` past the salvage limit, `DROP_RTR_NO_ROUTE` without one.
         DropReason::SalvageLimit => ("RTR", "SAL"),
         DropReason::SalvageNoRoute => ("RTR", "NRTE"),
+        // Not written (see `tap_drop`).
+        DropReason::DeadFlow => ("RTR", "---"),
         DropReason::NoAgent => ("AGT", "---"),
         // A Mobile IP agent or mobile node dropped it at the network layer.
         DropReason::MipNoVisitor | DropReason::MipNoAgent => ("RTR", "---"),
@@ -1576,10 +1578,15 @@ impl World {
             DropReason::NoReceiver
                 | DropReason::NoBaseStationRoute
                 | DropReason::BaseStationToItself
+                | DropReason::DeadFlow
         ) {
             // ternsim's own accounting of a broadcast nobody decoded, and packets ns-2's
             // DSDV frees or loses without a trace (`forwardPacket`, no route to `base_stn`,
-            // or a base station's `base_stn` being itself): no ns-2 event.
+            // or a base station's `base_stn` being itself) and those its DSR's
+            // `xmitFlowFailed` forgets (a dead flow): no ns-2 event.
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.ifq_hop.remove(&p.uid);
+            }
             return;
         }
         let (layer, reason) = wireless_drop_code(why);

@@ -260,6 +260,20 @@ impl Device {
         }
     }
 
+    /// Hands back the packets waiting in `port`'s interface queue for `next_hop` as
+    /// transmit failures (a shared medium's queue; see `WifiChannel::reclaim_queued`).
+    pub fn reclaim_queued(
+        &mut self,
+        now: SimTime,
+        port: u16,
+        next_hop: Addr,
+        out: &mut IfaceOutput,
+    ) {
+        if let Device::Wifi(w) = self {
+            w.reclaim_queued(now, port, next_hop, out);
+        }
+    }
+
     /// Drops every packet waiting in `port`'s interface queue (a shared medium's; `$node
     /// reset`).
     pub fn flush_queue(&mut self, now: SimTime, port: u16, out: &mut IfaceOutput) {

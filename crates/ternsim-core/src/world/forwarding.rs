@@ -3,10 +3,12 @@
 //! destination port. Every drop goes through [`World::drop_packet`], so the accounting and
 //! the `drops` trace see each one, with the node and interface where it happened.
 
+use std::collections::VecDeque;
+
 use super::{Agent, AgentSide, Event, World, DEFAULT_TTL};
 use crate::channel::drop_stage::DropPoint;
 use crate::net::addr::{Addr, IfaceId, NodeId};
-use crate::net::iface::IfaceOutput;
+use crate::net::iface::{IfaceOutput, TxFailure};
 use crate::net::packet::{
     DropReason, Header, IpHeader, Packet, PacketFields, PacketKind, Payload, Ports,
 };
@@ -631,8 +633,8 @@ impl World {
 
     fn drain_tx_failures(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {
         // The ports whose MAC waits for routing's answer before it takes its next packet:
-        // resumed once every failure of this call was handled (with DSR's hand-back, the
-        // packets queued for the lost hop come back in the same call).
+        // resumed once every failure of this call was handled (with DSR, the packets queued
+        // for the lost hop come back first: `reclaim_queued`).
         let mut ports: Vec<u16> = Vec::new();
         // What routing sends in answer (DSR's salvaged packets and route error, AODV's
         // error): ns-2's agents hand it to the link layer through a zero-delay event
@@ -643,7 +645,8 @@ impl World {
         // first line shows the failed frame's MAC header).
         let mut answers: Vec<(NodeId, RoutingOutput, Option<super::capture::TxFailed>)> =
             Vec::new();
-        for failure in out.tx_failures.drain(..) {
+        let mut failures: VecDeque<TxFailure> = out.tx_failures.drain(..).collect();
+        while let Some(failure) = failures.pop_front() {
             if !ports.contains(&failure.port) {
                 ports.push(failure.port);
             }
@@ -684,10 +687,28 @@ impl World {
                 control: std::mem::take(&mut rout.control),
                 ..RoutingOutput::default()
             };
+            let reclaim = std::mem::take(&mut rout.reclaim_queued);
             self.drain_routing(now, node, rout);
             let failed = self.capture.as_deref_mut().and_then(|c| c.tx_failed.take());
             if !answer.is_empty() {
                 answers.push((node, answer, failed));
+            }
+            // The packets routing takes back out of this device's queue are handled next,
+            // in queue order, before any other failure (ns-2 DSR salvages them inside
+            // `xmitFailed`); another device's go through its own drain.
+            for (iface, next_hop) in reclaim {
+                let (d, port) = {
+                    let i = &self.ifaces[iface.ix()];
+                    (i.device, i.port)
+                };
+                let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
+                self.devices[d as usize].reclaim_queued(now, port, next_hop, &mut dev_out);
+                if d == device {
+                    for f in dev_out.tx_failures.drain(..).rev() {
+                        failures.push_front(f);
+                    }
+                }
+                self.drain_device(now, d, dev_out);
             }
         }
         for port in ports {
@@ -740,6 +761,17 @@ impl World {
                 c.submitter = Some(node);
             }
             self.devices[device as usize].purge_queued(now, port, next_hop, &mut dev_out);
+            self.drain_device(now, device, dev_out);
+        }
+        // Outside a transmit failure (where `drain_tx_failures` takes them first): the
+        // packets handed back go through the device's own drain.
+        for (iface, next_hop) in out.reclaim_queued {
+            let (device, port) = {
+                let i = &self.ifaces[iface.ix()];
+                (i.device, i.port)
+            };
+            let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
+            self.devices[device as usize].reclaim_queued(now, port, next_hop, &mut dev_out);
             self.drain_device(now, device, dev_out);
         }
         for (packet, iface, next_hop) in out.send {

@@ -70,8 +70,9 @@ fn shadowing_keys_resolve_over_the_ns2_defaults() {
     );
 }
 
-/// DSR runs over CMUPriQueue with the MAC tap and hands queued packets back on a failure
-/// (link-spec §3.6, §4.2); static routing keeps PriQueue and no tap.
+/// DSR runs over CMUPriQueue with the MAC tap (link-spec §3.6, §4.2; the agent takes queued
+/// packets back on a failure itself, `RoutingOutput::reclaim_queued`); static routing keeps
+/// PriQueue and no tap.
 #[test]
 fn dsr_sets_the_queue_and_the_tap() {
     let sc = chain(
@@ -81,10 +82,7 @@ fn dsr_sets_the_queue_and_the_tap() {
     .unwrap();
     assert!(matches!(sc.routing, RoutingConfig::Dsr(_)));
     let w = sc.wireless.unwrap();
-    assert_eq!(
-        (w.ifq, w.promiscuous, w.hand_back_queued_on_failure),
-        (IfqKind::CmuPriQueue, true, true)
-    );
+    assert_eq!((w.ifq, w.promiscuous), (IfqKind::CmuPriQueue, true));
     assert_eq!(
         (w.data_rate_bps, w.header),
         (2e6, MacHeader::ThreeAddress52)
@@ -196,8 +194,7 @@ fn bad_wireless_input_names_the_key_and_what_is_allowed() {
 }
 
 /// `protocol = "dsdv"` resolves to ns-2's defaults (perup 15 s, 3 periods, no MAC
-/// feedback, no DSDV-SQ) unless its keys say otherwise; DSDV neither taps nor pulls queued
-/// packets back on a failure (ns-2 `dsdv.cc` compiles its filter loop out).
+/// feedback, no DSDV-SQ) unless its keys say otherwise; DSDV does not tap.
 #[test]
 fn dsdv_keys_resolve_over_the_ns2_defaults() {
     use ternsim_core::routing::DsdvConfig;
@@ -205,10 +202,7 @@ fn dsdv_keys_resolve_over_the_ns2_defaults() {
     let sc = chain("", "protocol = \"dsdv\"").unwrap();
     assert_eq!(sc.routing, RoutingConfig::Dsdv(DsdvConfig::default()));
     let w = sc.wireless.unwrap();
-    assert_eq!(
-        (w.promiscuous, w.hand_back_queued_on_failure),
-        (false, false)
-    );
+    assert!(!w.promiscuous);
     let sc = chain(
         "",
         "protocol = \"dsdv\"\nperiodic_update_interval = \"5s\"\nmin_update_periods = 2\n\

@@ -57,6 +57,11 @@ pub struct DsrStats {
     pub send_buffer_timeouts: u64,
     /// Packets evicted from a full send buffer.
     pub send_buffer_overflows: u64,
+    /// Packets this node sent on an established flow without a source route that the
+    /// link layer gave back after the flow had died (ns-2.35 `xmitFlowFailed` finds no
+    /// live flow): lost untraced with `DsrConfig::flow_failure_by_flow_table`, else
+    /// handled as any failure.
+    pub dead_flow_failures: u64,
 }
 
 /// What a delayed entry sends.
@@ -81,7 +86,7 @@ pub struct DsrAgent {
     pub(super) discoveries: Discoveries,
     pub(super) cache: RouteCache,
     /// The flows this node sources (flow state on).
-    flows: SourceFlows,
+    pub(super) flows: SourceFlows,
     next_request_id: u16,
     /// When the send buffer is checked next (armed while it holds packets).
     buffer_check_at: Option<SimTime>,
@@ -102,7 +107,13 @@ pub struct DsrAgent {
     pub(super) stats: DsrStats,
     /// ns-2's DSR log lines, while a wireless ns-2 trace is written.
     pub(super) log: DsrLog,
+    /// The uids the tap has processed (`DsrConfig::filter_tap`), [`TAP_CACHE_SIZE`] slots,
+    /// allocated at the first overheard packet.
+    tap_seen: Vec<u64>,
 }
+
+/// Slots of the tap's cache of processed uids (ns-2.35 `TAP_CACHE_SIZE`).
+const TAP_CACHE_SIZE: usize = 1024;
 
 impl DsrAgent {
     /// An agent with configuration `cfg` drawing its jitter from `rng` (the world names it
@@ -128,6 +139,7 @@ impl DsrAgent {
             last_rerr: None,
             stats: DsrStats::default(),
             log: DsrLog::default(),
+            tap_seen: Vec::new(),
         }
     }
 
@@ -238,6 +250,7 @@ impl DsrAgent {
             next: 1,
             salvaged,
             flow: FlowHeader::None,
+            flow_id: 0,
             ip_overhead,
         });
         next_hop
@@ -270,11 +283,16 @@ impl DsrAgent {
             };
             self.log.push(now, entry);
         }
+        let flow_id = match self.cfg.flow_state {
+            Some(_) => self.flows.last_id(),
+            None => 0,
+        };
         packet.set_source_route(SourceRoute {
             path,
             next: 1,
             salvaged: 0,
             flow,
+            flow_id,
             ip_overhead: self.cfg.data_ip_overhead,
         });
         next_hop
@@ -797,10 +815,16 @@ impl DsrAgent {
         if ctx.is_local(packet.ip.src) {
             return;
         }
-        self.process_route_error(now, ctx, packet);
-        let Some(sr) = packet.source_route() else {
+        // Only a packet with its source route on the air gets further (ns-2 `tap`: one of
+        // an established flow goes to `processFlowARS`, not modelled), and with
+        // `filter_tap` only once per packet (`DSR_FILTER_TAP`).
+        let Some(sr) = packet.source_route().filter(|sr| sr.carries_path()) else {
             return;
         };
+        if self.cfg.filter_tap && !self.first_tap_of(packet.ns2_uid) {
+            return;
+        }
+        self.process_route_error(now, ctx, packet);
         // An overheard reply: the part of its route from this node on, if this node is in
         // it (ns-2 `tap` → `noticeRouteUsed` of the reply's route).
         if let Payload::Control(ControlMessage::DsrRouteReply { route, .. }) = &packet.payload {
@@ -809,11 +833,6 @@ impl DsrAgent {
                     self.cache.add_secondary(route[i..].to_vec());
                 }
             }
-        }
-        if !sr.carries_path() {
-            // An established flow's packet: nothing to learn (ns-2 `tap` only looks for
-            // flow route shortening, which ternsim does not model).
-            return;
         }
         if sr.next == 0 || sr.next >= sr.path.len() {
             return;
@@ -839,6 +858,22 @@ impl DsrAgent {
             }
         }
         self.flush(now, out);
+    }
+
+    /// Whether the tap sees packet `uid` for the first time, as ns-2.35's `DSR_FILTER_TAP`
+    /// decides it: a cache of 1024 uids, slot `uid mod 1024`, a newer uid taking the slot
+    /// over (so a packet can pass again once another took its slot); zeroed at the start,
+    /// so uid 0 counts as seen. Records it.
+    fn first_tap_of(&mut self, uid: u64) -> bool {
+        if self.tap_seen.is_empty() {
+            self.tap_seen = vec![0; TAP_CACHE_SIZE];
+        }
+        let slot = &mut self.tap_seen[(uid % TAP_CACHE_SIZE as u64) as usize];
+        if *slot == uid {
+            return false;
+        }
+        *slot = uid;
+        true
     }
 
     /// Automatic route shortening (RFC 4728 §8.4.3): path[sender] reaches this node

@@ -142,6 +142,27 @@ impl SourceFlows {
         self.last_id
     }
 
+    /// The route of the flow the link layer gave back a packet of, if that flow is alive at
+    /// `now`; `None` if it died or never existed. A packet sent with a flow id (`flow_id`)
+    /// names its flow; one sent bare (`FlowHeader::Established`) does not, and stands for
+    /// whatever flow to `dst` is the default one *now*, which may be newer than the flow
+    /// it left on (ns-2.35 `DSRAgent::xmitFlowFailed`: `defaultFlow`, then `find` and the
+    /// `timeout < now` test).
+    pub fn live_route_of_failed(
+        &self,
+        now: SimTime,
+        dst: Addr,
+        header: FlowHeader,
+        flow_id: u16,
+    ) -> Option<&[Addr]> {
+        let flows = self.flows.get(&dst)?;
+        let f = match header {
+            FlowHeader::Established => flows.last(),
+            _ => flows.iter().rev().find(|f| f.id == flow_id),
+        }?;
+        f.alive(now).then_some(f.route.as_slice())
+    }
+
     /// The link `from` → `to` broke: every live flow of this node over it dies.
     pub fn notice_dead_link(&mut self, now: SimTime, from: Addr, to: Addr) {
         for f in self.flows.values_mut().flatten() {
@@ -234,6 +255,38 @@ mod tests {
         f.notice_dead_link(s(2), Addr::nth(1), Addr::nth(2));
         f.stamp(&cfg, s(2), Addr::nth(3), r);
         assert_eq!(f.last_id(), 5);
+    }
+
+    /// The flow of a packet the link layer gave back, as ns-2's `xmitFlowFailed` finds it:
+    /// flow 1 on 0-1-2-3 dies with link 1→2; flow 3 on 0-4-2-3 becomes the default. A
+    /// packet that left with flow id 1 finds its own flow, dead; a bare one finds the
+    /// default flow now, 3, alive, whatever flow it left on; 61 s after its last use, no
+    /// live flow; to another destination, none at all.
+    #[test]
+    fn a_failed_packet_finds_its_flow_or_the_default_one() {
+        use FlowHeader::{Established, EstablishedFlowId};
+        let cfg = FlowStateConfig::default();
+        let mut f = SourceFlows::default();
+        let d = Addr::nth(3);
+        f.stamp(&cfg, s(1), d, route(&[0, 1, 2, 3]));
+        f.notice_dead_link(s(1), Addr::nth(1), Addr::nth(2));
+        f.stamp(&cfg, s(1), d, route(&[0, 4, 2, 3]));
+        assert_eq!(f.last_id(), 3);
+        assert_eq!(f.live_route_of_failed(s(2), d, EstablishedFlowId, 1), None);
+        let via4 = route(&[0, 4, 2, 3]);
+        assert_eq!(
+            f.live_route_of_failed(s(2), d, EstablishedFlowId, 3),
+            Some(via4.as_slice())
+        );
+        assert_eq!(
+            f.live_route_of_failed(s(2), d, Established, 1),
+            Some(via4.as_slice())
+        );
+        assert_eq!(f.live_route_of_failed(s(62), d, Established, 3), None);
+        assert_eq!(
+            f.live_route_of_failed(s(2), Addr::nth(2), Established, 0),
+            None
+        );
     }
 
     /// While the default flow 0-1-2-3 lives, a cached route of the same length through 4 is

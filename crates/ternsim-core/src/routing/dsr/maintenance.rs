@@ -1,7 +1,10 @@
 //! DSR route maintenance (RFC 4728 §8.3, §8.4) as ns-2 does it (link-spec §4.2): the 802.11
-//! MAC's retry-limit failure is the only link feedback (`xmitFailed`). The MAC hands the
-//! failed packets back one by one (it may return several queued for the same next hop);
-//! for each:
+//! MAC's retry-limit failure is the only link feedback (`xmitFailed`). For the packet the
+//! link layer gave up on:
+//! 0. a packet this node sent on an established flow, without its source route on the air,
+//!    is first looked up in the flow table (ns-2.35 `xmitFlowFailed`, see
+//!    `DsrConfig::flow_failure_by_flow_table`): its flow dead, it is lost untraced and
+//!    nothing below happens; alive, the flow's route is the one that failed;
 //! 1. the link this node → next hop is removed from the route cache;
 //! 2. a route error goes to the source of the packet's route along the reversed prefix of
 //!    that route, unless this node is that source, the packet is itself a route error, or
@@ -16,7 +19,10 @@
 //!    waits in the send buffer for a ring-zero discovery of its own (ns-2's
 //!    `NEW_SALVAGE_LOGIC`, `dsr_salvage_max_requests`; see
 //!    `DsrAgent::check_send_buffer`), or is dropped at once (`salvage_no_route`) when
-//!    `salvage_max_requests` is 0.
+//!    `salvage_max_requests` is 0;
+//! 4. the packets waiting in the interface queue for the same next hop are taken out and
+//!    come back one by one (`TxFailureCause::Queued`; ns-2 `xmitFailed`'s
+//!    `prq_get_nexthop` loop), each only salvaged (step 3).
 
 use super::agent::DsrAgent;
 use super::log::DsrLogEntry;
@@ -27,6 +33,17 @@ use crate::net::iface::TxFailureCause;
 use crate::net::packet::{DropReason, Packet, Payload, SourceRoute};
 use crate::routing::{ControlSend, RouteCtx, RoutingOutput};
 use crate::sim::SimTime;
+
+/// What the flow table makes of a packet the link layer gave back
+/// ([`DsrAgent::on_tx_failure`]).
+enum FlowFailure {
+    /// It carried its source route (or flow state is off, or it is not this node's).
+    NotAFlowPacket,
+    /// Its flow is dead: lost untraced (ns-2.35 `xmitFlowFailed` returns).
+    Lost,
+    /// Its flow is alive: the failure is that of the flow's route, whose next hop this is.
+    OnRoute(Addr),
+}
 
 impl DsrAgent {
     /// The link layer of `iface` could not deliver `packet` to `next_hop`: the packet the
@@ -45,6 +62,23 @@ impl DsrAgent {
     ) {
         self.note_ctx(ctx, Some(iface));
         let me = self.me;
+        let mut packet = packet;
+        let mut next_hop = next_hop;
+        if cause != TxFailureCause::Queued {
+            match self.flow_failure(now, ctx, &mut packet) {
+                FlowFailure::NotAFlowPacket => {}
+                FlowFailure::Lost => {
+                    out.drops.push((packet, DropReason::DeadFlow));
+                    self.flush(now, out);
+                    return;
+                }
+                FlowFailure::OnRoute(hop) => next_hop = hop,
+            }
+            // ns-2 `xmitFailed` takes the packets queued for the lost hop out of the
+            // interface queue (`prq_get_nexthop`) once it has salvaged this one; they come
+            // back as `Queued` failures.
+            out.reclaim_queued.push((iface, next_hop));
+        }
         self.forget_link(now, me, next_hop);
         let Some(sr) = packet.source_route().cloned() else {
             out.drops.push((packet, DropReason::LinkFailure));
@@ -112,6 +146,50 @@ impl DsrAgent {
         };
         self.salvage(now, ctx, iface, packet, next_hop, old_route_octets, out);
         self.flush(now, out);
+    }
+
+    /// A packet the link layer gave back (not one queued behind it) that this node sent
+    /// without a source route on the air, on one of its established flows: ns-2.35 hands
+    /// it to `xmitFlowFailed` instead of `xmitFailed`, which looks the flow up in the flow
+    /// table as it is *now* (for a bare packet the destination's current default flow). A
+    /// live flow's route goes into the packet, and its next hop is the link reported
+    /// broken; a flow that died (a link of its route reported broken, or 60 s unused) or
+    /// is unknown makes ns-2 return without a trace: the packet is gone, no link is
+    /// removed, no route error goes, the queue is left alone.
+    fn flow_failure(&mut self, now: SimTime, ctx: &RouteCtx, packet: &mut Packet) -> FlowFailure {
+        if self.cfg.flow_state.is_none() {
+            return FlowFailure::NotAFlowPacket;
+        }
+        let dst = packet.ip.dst;
+        let by_table = self.cfg.flow_failure_by_flow_table;
+        let own = ctx.is_local(packet.ip.src);
+        let Some(sr) = packet.source_route_mut() else {
+            return FlowFailure::NotAFlowPacket;
+        };
+        if sr.carries_path() || !own {
+            return FlowFailure::NotAFlowPacket;
+        }
+        match self
+            .flows
+            .live_route_of_failed(now, dst, sr.flow, sr.flow_id)
+        {
+            Some(route) if by_table => {
+                if sr.path != route {
+                    sr.path = route.to_vec();
+                }
+                sr.next = 1;
+                FlowFailure::OnRoute(sr.path[1])
+            }
+            Some(_) => FlowFailure::NotAFlowPacket,
+            None => {
+                self.stats.dead_flow_failures += 1;
+                if by_table {
+                    FlowFailure::Lost
+                } else {
+                    FlowFailure::NotAFlowPacket
+                }
+            }
+        }
     }
 
     /// RFC 4728 §8.4.1 salvaging of a packet whose link to `broken_to` broke (ns-2

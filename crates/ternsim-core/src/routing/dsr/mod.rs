@@ -123,6 +123,25 @@ pub struct DsrConfig {
     /// adds the new route's size when the buffer check sends it. On, as in ns-2.35; off,
     /// the packet counts only its new route.
     pub buffered_salvage_keeps_old_route_octets: bool,
+    /// A packet this node sent on one of its established flows, without a source route on
+    /// the air, that the link layer gives back (the MAC's retry limit, ARP) is handled by
+    /// what this node's flow table says *now*, as ns-2.35's `DSRAgent::xmitFlowFailed`
+    /// does: if the flow (for a bare packet: the destination's current default flow, which
+    /// may be newer than the one it left on) is alive, the failure is that of its route
+    /// (the link to that route's next hop is reported broken); if it died since (a route
+    /// error or another failure reported a link of its route broken) or timed out, the
+    /// packet is lost untraced: no route error, no salvage, the link stays in the route
+    /// cache, and the packets queued behind it for that hop stay in the interface queue.
+    /// Off, it is handled like any packet the link layer gives back, on its own route
+    /// (removed link, salvage, the queue for that hop handed back), as RFC 4728 §8.4
+    /// would have it. Packets forwarded for other nodes are not concerned: ternsim keeps no
+    /// flow tables at intermediate nodes, and ns-2's are alive whenever they forward.
+    pub flow_failure_by_flow_table: bool,
+    /// The tap handles each packet (by uid) once: a frame overheard again (a MAC
+    /// retransmission, the same packet sent on by the next node, a salvaged packet on its
+    /// new route) teaches nothing and removes no link (ns-2.35 `DSR_FILTER_TAP`, compiled
+    /// in: a 1024-slot cache of uids). Off, every overheard frame is handled.
+    pub filter_tap: bool,
     /// Promiscuous tap: learn routes from overheard source routes and errors, and send
     /// gratuitous replies (ns-2 `dsragent_use_tap` on).
     pub tap: bool,
@@ -156,6 +175,8 @@ impl Default for DsrConfig {
             flow_state: Some(FlowStateConfig::default()),
             data_ip_overhead: 20,
             buffered_salvage_keeps_old_route_octets: true,
+            flow_failure_by_flow_table: true,
+            filter_tap: true,
             tap: true,
             reply_from_cache: true,
         }

@@ -749,26 +749,84 @@ fn gratuitous_reply_shortens_the_route() {
     );
 }
 
-/// The gratuitous reply hold-down (1 s per route): overhearing the same route at 0.5 s
-/// sends nothing, at 1.0 s again.
+/// The gratuitous reply hold-down (1 s per route): overhearing another packet on the same
+/// route at 0.5 s sends nothing, at 1.0 s again.
 #[test]
 fn gratuitous_reply_hold_down() {
     let (addrs, ifaces) = ([a(2)], [IfaceId(2)]);
     let ctx = ctx_of(&addrs, &ifaces);
     let mut d = DsrAgent::new(cfg(), RandomStream::named(1, "x"));
-    let mut p = udp_packet(1, 3, 1000);
-    p.set_source_route(SourceRoute {
-        path: paths(&[&[0, 1, 2, 3]]).remove(0),
-        next: 1,
-        salvaged: 0,
-        ..SourceRoute::default()
-    });
     let mut sent = |t: u64| {
+        let mut p = udp_packet(t + 1, 3, 1000);
+        p.ns2_uid = t + 1;
+        p.set_source_route(SourceRoute {
+            path: paths(&[&[0, 1, 2, 3]]).remove(0),
+            next: 1,
+            salvaged: 0,
+            ..SourceRoute::default()
+        });
         let mut out = RoutingOutput::default();
         d.on_overheard(ms(t), &ctx, ifaces[0], &p, &mut out);
         out.control.len()
     };
     assert_eq!([sent(0), sent(500), sent(999), sent(1_000)], [1, 0, 0, 1]);
+}
+
+/// ns-2.35's tap handles a packet once (`DSR_FILTER_TAP`, 1024 slots by uid). Node 5
+/// overhears a route error (uid 7) from node 2 to node 0 reporting 2→3 broken, on the way
+/// 2,4,0 — node 5 is not on it, so it learns 5,4,0 (the transmitter, 4, is its neighbour)
+/// and forgets 2→3: its route 5,2,3 is cut to 5,2. A discovery brings 5,2,3 back; the same
+/// error overheard again (node 4 retransmits it) changes nothing; a packet whose uid takes
+/// the same slot (7 + 1024) passes, after which uid 7 passes again and cuts the route.
+/// With the filter off the second sight cuts it at once.
+#[test]
+fn the_tap_handles_each_packet_once_as_ns2_does() {
+    for filter in [true, false] {
+        let (addrs, ifaces) = ([a(5)], [IfaceId(5)]);
+        let ctx = ctx_of(&addrs, &ifaces);
+        let config = DsrConfig {
+            filter_tap: filter,
+            ..cfg()
+        };
+        let mut d = DsrAgent::new(config, RandomStream::named(1, "x"));
+        d.cache.add_primary(paths(&[&[5, 2, 3]]).remove(0));
+        let error = |uid: u64| {
+            let mut p = udp_packet(uid, 0, 0);
+            p.ns2_uid = uid;
+            p.ip.src = a(2);
+            p.payload = Payload::Control(ControlMessage::DsrRouteError {
+                from: a(2),
+                to: a(3),
+                originator: a(0),
+            });
+            p.set_source_route(SourceRoute {
+                path: paths(&[&[2, 4, 0]]).remove(0),
+                next: 2,
+                ..SourceRoute::default()
+            });
+            p
+        };
+        let hear = |d: &mut DsrAgent, uid: u64| {
+            let mut out = RoutingOutput::default();
+            d.on_overheard(ms(1), &ctx, ifaces[0], &error(uid), &mut out);
+        };
+        hear(&mut d, 7);
+        assert_eq!(d.route_cache().paths().0, paths(&[&[5, 2]]));
+        assert_eq!(d.route_cache().paths().1, paths(&[&[5, 4, 0]]));
+        d.cache.add_primary(paths(&[&[5, 2, 3]]).remove(0));
+        hear(&mut d, 7);
+        let cut = paths(&[&[5, 2]]);
+        if !filter {
+            assert_eq!(d.route_cache().paths().0, cut);
+            continue;
+        }
+        assert_eq!(d.route_cache().paths().0, paths(&[&[5, 2, 3]]));
+        hear(&mut d, 7 + 1024);
+        assert_eq!(d.route_cache().paths().0, cut);
+        d.cache.add_primary(paths(&[&[5, 2, 3]]).remove(0));
+        hear(&mut d, 7);
+        assert_eq!(d.route_cache().paths().0, cut);
+    }
 }
 
 /// Requests and target replies wait U(0, 10 ms): with the default jitter a re-broadcast is
@@ -1041,6 +1099,157 @@ fn only_the_failed_packet_makes_a_route_error() {
     );
     assert_eq!(errors_to(&out), []);
     assert_eq!(d.buffered(), 2, "both wait for a route in the send buffer");
+}
+
+/// ns-2.35 hands a packet its source sent without a source route (an established flow)
+/// to `xmitFlowFailed`, which asks the flow table as it is when the MAC gives up. Node 0
+/// sends five packets to 3 over 0,1,2,3 at 1 ms: flow 1, the first three establishing, 4
+/// and 5 bare (the default flow). The MAC holds 4, 5 waits behind it.
+/// - 5 ms: a route error reports 2→3 broken: flow 1 dies, the cache keeps 0,1,2.
+/// - 6 ms: the MAC gives 4 up (next hop 1). The default flow, 1, is dead: 4 is lost
+///   untraced (`dead_flow`): no `SSendFailure`, no link removed (the cache still has
+///   0,1,2), nothing taken out of the queue, nothing sent.
+/// - 7 ms: a discovery brought 0,1,2,3 back; packet 6 starts flow 3 (establishing), now
+///   the default.
+/// - 8 ms: the MAC gives 5 up (it left bare on flow 1). The default flow is 3, alive, on
+///   0,1,2,3: an ordinary failure of that route: 0→1 is removed (the cache is empty), flow
+///   3 dies, the packets queued for 1 are to come back (`reclaim_queued`), and 5, node 0's
+///   own, waits in the send buffer while a ring-zero request asks for 3. No route error:
+///   node 0 is the source.
+///
+/// With `flow_failure_by_flow_table` off, 4 is handled like 5 at 6 ms (counted all the
+/// same).
+#[test]
+fn a_failed_packet_of_a_dead_flow_is_lost_untraced_as_ns2_does() {
+    use crate::net::packet::FlowHeader;
+    for by_table in [true, false] {
+        let (addrs, ifaces) = ([a(0)], [IfaceId(0)]);
+        let ctx = ctx_of(&addrs, &ifaces);
+        let config = DsrConfig {
+            flow_state: Some(FlowStateConfig::default()),
+            flow_failure_by_flow_table: by_table,
+            ..cfg()
+        };
+        let mut d = DsrAgent::new(config, RandomStream::named(1, "x"));
+        d.log_mut().enable();
+        d.cache.add_primary(paths(&[&[0, 1, 2, 3]]).remove(0));
+        let mut sent = Vec::new();
+        for uid in 1..=5 {
+            let mut p = udp_packet(uid, 3, 1000);
+            p.ip.src = a(0);
+            match d.route_output(ms(1), &ctx, p) {
+                Routed::Forward {
+                    packet, next_hop, ..
+                } => {
+                    assert_eq!(next_hop, a(1));
+                    sent.push(packet);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let flows: Vec<(FlowHeader, u16)> = sent
+            .iter()
+            .map(|p| {
+                let sr = p.source_route().unwrap();
+                (sr.flow, sr.flow_id)
+            })
+            .collect();
+        use FlowHeader::*;
+        assert_eq!(
+            flows,
+            [
+                (Establishing, 1),
+                (Establishing, 1),
+                (Establishing, 1),
+                (Established, 1),
+                (Established, 1)
+            ]
+        );
+        let mut sent = sent.into_iter().skip(3);
+        let (four, five) = (sent.next().unwrap(), sent.next().unwrap());
+        let r = d.route_input(ms(5), &ctx, ifaces[0], route_error_for_0(2, 3));
+        assert!(matches!(r, Routed::Consumed(_)));
+        assert_eq!(d.route_cache().paths().0, paths(&[&[0, 1, 2]]));
+        d.log_mut().take();
+
+        let mut out = RoutingOutput::default();
+        d.on_tx_failure(
+            ms(6),
+            &ctx,
+            ifaces[0],
+            a(1),
+            TxFailureCause::RetryLimit,
+            four,
+            &mut out,
+        );
+        assert_eq!(d.stats().dead_flow_failures, 1);
+        let failures: Vec<DsrLogEntry> = d.log_mut().take().into_iter().map(|(_, e)| e).collect();
+        if by_table {
+            let dropped: Vec<(u64, DropReason)> =
+                out.drops.iter().map(|(p, why)| (p.uid, *why)).collect();
+            assert_eq!(dropped, [(4, DropReason::DeadFlow)]);
+            assert!(out.send.is_empty() && out.control.is_empty());
+            assert!(out.reclaim_queued.is_empty(), "the queue is left alone");
+            assert!(failures.is_empty(), "no SSendFailure");
+            assert_eq!(d.route_cache().paths().0, paths(&[&[0, 1, 2]]));
+            assert_eq!(d.buffered(), 0);
+        } else {
+            assert!(out.drops.is_empty());
+            assert_eq!(out.reclaim_queued, [(ifaces[0], a(1))]);
+            assert!(matches!(failures[..], [DsrLogEntry::SendFailure { .. }]));
+            assert!(d.route_cache().paths().0.is_empty());
+            assert_eq!(d.buffered(), 1);
+            continue;
+        }
+
+        d.cache.add_primary(paths(&[&[0, 1, 2, 3]]).remove(0));
+        let mut six = udp_packet(6, 3, 1000);
+        six.ip.src = a(0);
+        let Routed::Forward { packet: six, .. } = d.route_output(ms(7), &ctx, six) else {
+            panic!("a route is cached");
+        };
+        let sr = six.source_route().unwrap();
+        assert_eq!((sr.flow, sr.flow_id), (Establishing, 3));
+        d.log_mut().take();
+
+        let mut out = RoutingOutput::default();
+        d.on_tx_failure(
+            ms(8),
+            &ctx,
+            ifaces[0],
+            a(1),
+            TxFailureCause::RetryLimit,
+            five,
+            &mut out,
+        );
+        assert_eq!(d.stats().dead_flow_failures, 1);
+        assert!(out.drops.is_empty() && out.send.is_empty());
+        assert_eq!(out.reclaim_queued, [(ifaces[0], a(1))]);
+        let requests = requests_sent(&out);
+        assert_eq!(requests.len(), 1);
+        assert_eq!(requests[0].0, 1, "a ring-zero request");
+        assert_eq!(d.stats().rerr_originated, 0);
+        assert!(d.route_cache().paths().0.is_empty());
+        assert_eq!(d.buffered(), 1);
+        let failures: Vec<DsrLogEntry> = d.log_mut().take().into_iter().map(|(_, e)| e).collect();
+        match &failures[..] {
+            [DsrLogEntry::SendFailure { to, route, at, .. }, ..] => {
+                assert_eq!(
+                    (*to, route.clone(), *at),
+                    (a(1), paths(&[&[0, 1, 2, 3]]).remove(0), 0)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Flow 3 died with the link: the next packet starts flow 5.
+        d.cache.add_primary(paths(&[&[0, 1, 2, 3]]).remove(0));
+        let mut seven = udp_packet(7, 3, 1000);
+        seven.ip.src = a(0);
+        let Routed::Forward { packet: seven, .. } = d.route_output(ms(9), &ctx, seven) else {
+            panic!("a route is cached");
+        };
+        assert_eq!(seven.source_route().unwrap().flow_id, 5);
+    }
 }
 
 /// A route error packet for node 0: the link `from` → `to` broke; source route 1,0.

@@ -201,10 +201,10 @@ pub(super) fn wireless(
         });
     }
     match routing {
-        RoutingConfig::Dsr(d) => {
-            cfg.promiscuous = d.tap;
-            cfg.hand_back_queued_on_failure = true;
-        }
+        // ns-2 DSR's MAC-failure callback takes what is queued for the lost hop out of the
+        // interface queue to salvage it (`xmitFailed`): the agent asks for that itself
+        // (`RoutingOutput::reclaim_queued`).
+        RoutingConfig::Dsr(d) => cfg.promiscuous = d.tap,
         // ns-2 AODV's MAC-failure callback (`aodv.cc`, `rt_ll_failed`) leaves the interface
         // queue alone when it repairs the route locally (the packets queued for the broken
         // next hop are tried, and fail, one by one) and drops them when it gives the route
