@@ -620,12 +620,44 @@ impl WifiChannel {
         self.request_wake(out);
     }
 
-    /// A wake-up the channel asked for fired: run every deadline due by `now`, in the order
-    /// they were armed, then ask for the next one. The tag carries nothing.
     /// Drops every packet waiting in `port`'s interface queue for `next_hop`, in queue order,
-    /// as transmit failures that routing gave up on (`link_failure`, ns-2 `CBK`). The packet
-    /// the MAC holds and those still in the LL's delay are not in the queue, as in ns-2.
+    /// as transmit failures that routing gave up on (`link_failure`, ns-2 `CBK`).
     pub fn purge_queued(&mut self, now: SimTime, port: u16, next_hop: Addr, out: &mut IfaceOutput) {
+        for q in self.take_queued_for(now, port, next_hop, out) {
+            out.drops.push((q.packet, DropReason::LinkFailure));
+        }
+    }
+
+    /// Hands back every packet waiting in `port`'s interface queue for `next_hop`, in queue
+    /// order, as transmit failures (`TxFailureCause::Queued`): routing takes them out to
+    /// salvage them (ns-2 DSR's `xmitFailed`, `prq_get_nexthop`).
+    pub fn reclaim_queued(
+        &mut self,
+        now: SimTime,
+        port: u16,
+        next_hop: Addr,
+        out: &mut IfaceOutput,
+    ) {
+        for q in self.take_queued_for(now, port, next_hop, out) {
+            out.tx_failures.push(TxFailure {
+                port,
+                next_hop: q.next_hop,
+                packet: q.packet,
+                cause: TxFailureCause::Queued,
+            });
+        }
+    }
+
+    /// Takes out of `port`'s interface queue every packet waiting for `next_hop`, in queue
+    /// order. The packet the MAC holds and those still in the LL's delay are not in the
+    /// queue, as in ns-2.
+    fn take_queued_for(
+        &mut self,
+        now: SimTime,
+        port: u16,
+        next_hop: Addr,
+        out: &mut IfaceOutput,
+    ) -> Vec<Queued> {
         let s = usize::from(port);
         if self.st[s].holding {
             // While the MAC holds a packet, what the LL hands down waits in `ll_down` until
@@ -634,37 +666,7 @@ impl WifiChannel {
         }
         let mut taken = Vec::new();
         self.st[s].ifq.remove_for(next_hop, &mut taken);
-        for q in taken {
-            out.drops.push((q.packet, DropReason::LinkFailure));
-        }
-    }
-
-    /// Hands back every packet waiting in `port`'s interface queue for `next_hop`, in queue
-    /// order, as transmit failures (`TxFailureCause::Queued`): routing takes them out to
-    /// salvage them (ns-2 DSR's `xmitFailed`, `prq_get_nexthop`). The packet the MAC holds
-    /// and those still in the LL's delay are not in the queue, as in ns-2.
-    pub fn reclaim_queued(
-        &mut self,
-        now: SimTime,
-        port: u16,
-        next_hop: Addr,
-        out: &mut IfaceOutput,
-    ) {
-        let s = usize::from(port);
-        if self.st[s].holding {
-            // As in `purge_queued`: what the LL handed down by now is in ns-2's queue.
-            self.ll_down_into_queue(s, now.as_nanos(), out);
-        }
-        let mut taken = Vec::new();
-        self.st[s].ifq.remove_for(next_hop, &mut taken);
-        for q in taken {
-            out.tx_failures.push(TxFailure {
-                port,
-                next_hop: q.next_hop,
-                packet: q.packet,
-                cause: TxFailureCause::Queued,
-            });
-        }
+        taken
     }
 
     /// Drops every packet waiting in `port`'s interface queue, in queue order (ns-2
@@ -711,6 +713,8 @@ impl WifiChannel {
         self.request_wake(out);
     }
 
+    /// A wake-up the channel asked for fired: run every deadline due by `now`, in the order
+    /// they were armed, then ask for the next one. The tag carries nothing.
     pub fn on_wake(&mut self, now: SimTime, _tag: u32, out: &mut IfaceOutput) {
         let now = now.as_nanos();
         if let Ok(i) = self.requested.binary_search_by(|t| now.cmp(t)) {
