@@ -261,7 +261,7 @@ impl Packet {
     /// Field by field, not `*spent = fields`: that drops the whole old value and copies the
     /// new one in with a call to `memcpy`, twice a packet's size of moves per packet made;
     /// inlined, each field here is one store.
-    #[inline]
+    #[inline(always)]
     pub fn reuse(mut spent: Packet, fields: PacketFields) -> Self {
         let PacketFields {
             uid,

@@ -348,19 +348,20 @@ impl TcpSink {
     /// ns-2's packet 0) is always answered with ECN-Echo, in an ECN-capable ACK with
     /// `ecn_syn`.
     fn ecn_echo(&mut self, echo: Echo, held: Option<Echo>) -> EcnFlags {
-        let both = [Some(echo), held];
-        let any = |f: &dyn Fn(&Echo) -> bool| both.iter().flatten().any(f);
-        if any(&|e| e.cong_action) {
+        // Each test on the echo and the held one directly (once per ACK), not through a
+        // `dyn` closure over an array of both.
+        let any = |f: fn(&Echo) -> bool| f(&echo) || held.as_ref().is_some_and(f);
+        if any(|e| e.cong_action) {
             self.ecn_unacked = false;
         }
-        if any(&|e| e.ecn.ect && e.ecn.ce) {
+        if any(|e| e.ecn.ect && e.ecn.ce) {
             self.ecn_unacked = true;
         }
         let mut ack = EcnFlags::default();
-        if any(&|e| e.ecn.ect) {
+        if any(|e| e.ecn.ect) {
             ack.ece = self.ecn_unacked;
         }
-        if any(&|e| !e.ecn.ect && e.ecn.ece) {
+        if any(|e| !e.ecn.ect && e.ecn.ece) {
             ack.ece = true;
             ack.ect = self.cfg.ecn_syn;
         }

@@ -317,11 +317,10 @@ impl World {
             // The two buffers end empty, as the loop below leaves them (a call made while a
             // packet is handed on may have filled them; each call clears them first).
             for seg in &segments {
-                let p = self.new_packet(
+                let p = self.new_flow_packet(
                     now,
-                    Some(f as u32),
-                    src_addr,
-                    dst_addr,
+                    f as u32,
+                    (src_addr, dst_addr),
                     ports,
                     seg.wire_bytes,
                     Payload::TcpData(*seg),
@@ -510,11 +509,10 @@ impl World {
         };
         for ack in acks.drain(..) {
             let wire_bytes = ack.wire_bytes;
-            let p = self.new_packet(
+            let p = self.new_flow_packet(
                 now,
-                Some(f as u32),
-                dst_addr,
-                src_addr,
+                f as u32,
+                (dst_addr, src_addr),
                 ports,
                 wire_bytes,
                 Payload::TcpAck(ack),

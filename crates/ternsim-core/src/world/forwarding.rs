@@ -51,10 +51,41 @@ impl World {
         self.make_packet(now, flow, (src, dst), ports, size, payload, None)
     }
 
+    /// [`Self::new_packet`] inlined into its caller, for a one-way TCP agent's segments
+    /// and ACKs (one per data packet each): the payload is written once, into the spent
+    /// packet's box, where the call passed it through two or three copies on the stack.
+    #[inline(always)]
+    pub(super) fn new_flow_packet(
+        &mut self,
+        now: SimTime,
+        flow: u32,
+        (src, dst): (Addr, Addr),
+        ports: Ports,
+        size: u32,
+        payload: Payload,
+    ) -> Packet {
+        self.make_packet_inline(now, Some(flow), (src, dst), ports, size, payload, None)
+    }
+
     /// [`Self::new_packet`], or with `ns2_uid` the packet ns-2 would pass on under that uid
     /// (a forwarded request: ns-2 sends the packet it received on, so no new uid is taken).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn make_packet(
+        &mut self,
+        now: SimTime,
+        flow: Option<u32>,
+        addrs: (Addr, Addr),
+        ports: Ports,
+        size: u32,
+        payload: Payload,
+        ns2_uid: Option<u64>,
+    ) -> Packet {
+        self.make_packet_inline(now, flow, addrs, ports, size, payload, ns2_uid)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn make_packet_inline(
         &mut self,
         now: SimTime,
         flow: Option<u32>,
