@@ -662,6 +662,23 @@ impl World {
         }
     }
 
+    /// Takes the packets waiting in `iface`'s queue for `next_hop` back out, as transmit
+    /// failures (routing's `reclaim_queued`); returns the device and its output to drain.
+    fn reclaim_queued(
+        &mut self,
+        now: SimTime,
+        iface: IfaceId,
+        next_hop: Addr,
+    ) -> (u32, Box<IfaceOutput>) {
+        let (device, port) = {
+            let i = &self.ifaces[iface.ix()];
+            (i.device, i.port)
+        };
+        let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
+        self.devices[device as usize].reclaim_queued(now, port, next_hop, &mut dev_out);
+        (device, dev_out)
+    }
+
     fn drain_tx_failures(&mut self, now: SimTime, device: u32, out: &mut IfaceOutput) {
         // The ports whose MAC waits for routing's answer before it takes its next packet:
         // resumed once every failure of this call was handled (with DSR, the packets queued
@@ -728,12 +745,7 @@ impl World {
             // in queue order, before any other failure (ns-2 DSR salvages them inside
             // `xmitFailed`); another device's go through its own drain.
             for (iface, next_hop) in reclaim {
-                let (d, port) = {
-                    let i = &self.ifaces[iface.ix()];
-                    (i.device, i.port)
-                };
-                let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
-                self.devices[d as usize].reclaim_queued(now, port, next_hop, &mut dev_out);
+                let (d, mut dev_out) = self.reclaim_queued(now, iface, next_hop);
                 if d == device {
                     for f in dev_out.tx_failures.drain(..).rev() {
                         failures.push_front(f);
@@ -797,12 +809,7 @@ impl World {
         // Outside a transmit failure (where `drain_tx_failures` takes them first): the
         // packets handed back go through the device's own drain.
         for (iface, next_hop) in out.reclaim_queued {
-            let (device, port) = {
-                let i = &self.ifaces[iface.ix()];
-                (i.device, i.port)
-            };
-            let mut dev_out = self.iface_out_pool.pop().unwrap_or_default();
-            self.devices[device as usize].reclaim_queued(now, port, next_hop, &mut dev_out);
+            let (device, dev_out) = self.reclaim_queued(now, iface, next_hop);
             self.drain_device(now, device, dev_out);
         }
         for (packet, iface, next_hop) in out.send {
